@@ -1,0 +1,98 @@
+package cel
+
+import (
+	"container/list"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Cache maps an expression and its variables to a compiled [Program], for
+// controllers that see the same policies on every reconcile. It holds at most
+// its size in programs and evicts the least recently used one. Compile errors
+// are not cached: an expression that failed is compiled again next time.
+//
+// The zero value is not valid; use [NewCache]. A Cache is safe for
+// concurrent use.
+type Cache struct {
+	size int
+
+	mu      sync.Mutex
+	entries map[string]*list.Element // of *cacheEntry
+	order   *list.List               // front: most recently used
+}
+
+type cacheEntry struct {
+	key string
+	prg *Program
+}
+
+// NewCache returns a cache that holds up to size programs.
+//
+//	c := cel.NewCache(256)
+//
+// It panics if size is less than 1, which is a programming error.
+func NewCache(size int) *Cache {
+	if size < 1 {
+		panic("cel: NewCache size must be at least 1")
+	}
+	return &Cache{size: size, entries: make(map[string]*list.Element, size), order: list.New()}
+}
+
+// Compile returns the cached program for expr and vars, compiling and
+// caching it on a miss. The order of vars does not matter. Errors are those
+// of [Compile].
+func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
+	for _, v := range vars {
+		if !identifier.MatchString(v) {
+			return Compile(expr, vars...) // reports the bad variable; never cached
+		}
+	}
+	key := cacheKey(expr, vars)
+	c.mu.Lock()
+	if el, ok := c.entries[key]; ok {
+		c.order.MoveToFront(el)
+		p := el.Value.(*cacheEntry).prg
+		c.mu.Unlock()
+		return p, nil
+	}
+	c.mu.Unlock()
+
+	// Compile outside the lock: compiling takes tens of microseconds and
+	// must not serialize unrelated lookups. Two goroutines may compile the
+	// same expression at once; the first to finish is kept.
+	p, err := Compile(expr, vars...)
+	if err != nil {
+		return nil, err
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.order.MoveToFront(el)
+		return el.Value.(*cacheEntry).prg, nil
+	}
+	c.entries[key] = c.order.PushFront(&cacheEntry{key: key, prg: p})
+	for c.order.Len() > c.size {
+		oldest := c.order.Back()
+		c.order.Remove(oldest)
+		delete(c.entries, oldest.Value.(*cacheEntry).key)
+	}
+	return p, nil
+}
+
+// Len returns the number of programs in the cache.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}
+
+// cacheKey is the sorted variables joined with NUL, which cannot appear in a
+// variable name, then NUL and the expression, which may contain anything.
+// Variables are valid identifiers here, so the key is unambiguous.
+func cacheKey(expr string, vars []string) string {
+	sorted := slices.Clone(vars)
+	slices.Sort(sorted)
+	return strings.Join(sorted, "\x00") + "\x00\x00" + expr
+}

@@ -1,0 +1,32 @@
+package cel_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/tenantkit/tenantkit/cel"
+)
+
+// FuzzCompile checks that no expression makes Compile or Eval panic, that
+// every error is one of the documented ones, and that a compiled program
+// evaluates to a bool or a documented error.
+func FuzzCompile(f *testing.F) {
+	for _, tt := range compileTests {
+		f.Add(tt.expr, "tenant-a")
+	}
+	f.Fuzz(func(t *testing.T, expr, value string) {
+		p, err := cel.Compile(expr, "ns", "value")
+		if err != nil {
+			var ce *cel.CompileError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Compile(%q) error %v is not a *CompileError", expr, err)
+			}
+			return
+		}
+		_, err = p.Eval(context.Background(), map[string]string{"ns": value, "value": value})
+		if err != nil && !errors.Is(err, cel.ErrEval) && !errors.Is(err, cel.ErrCostLimit) {
+			t.Fatalf("Eval(%q) error %v is not documented", expr, err)
+		}
+	})
+}
