@@ -1,0 +1,337 @@
+package nsmeta
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+)
+
+const header = "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"
+
+// billionLaughs returns the classic exponential alias document, nested
+// levels deep, under key (a field of the document).
+func billionLaughs(levels int) string {
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i <= levels; i++ {
+		p := fmt.Sprintf("*x%d", i-1)
+		fmt.Fprintf(&b, "x%d: &x%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(p+", ", 9), ", "))
+	}
+	return b.String()
+}
+
+// mergeBomb returns a document whose labels merge one large anchored mapping
+// many times: cheap to write, quadratic to decode without a bound.
+func mergeBomb(entries, merges int) string {
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("anchors: &a\n")
+	for i := range entries {
+		fmt.Fprintf(&b, "  k%d: v\n", i)
+	}
+	b.WriteString("metadata:\n  labels:\n    <<: [")
+	b.WriteString(strings.TrimSuffix(strings.Repeat("*a, ", merges), ", "))
+	b.WriteString("]\n")
+	return b.String()
+}
+
+var parseFileTests = []struct {
+	name       string
+	data       string
+	want       Metadata
+	wantErr    error
+	wantFields []fieldErr // for ErrInvalidFile as a *ValidationError
+}{
+	{
+		name: "type fields only",
+		data: header,
+		want: Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
+	},
+	{
+		name: "labels and annotations",
+		data: header + `metadata:
+  labels:
+    team: payments
+    tier: "1"
+    enabled: "true"
+  annotations:
+    my.org.io/observability: Enabled
+    my.org.io/note: "multi-word: value"
+`,
+		want: Metadata{
+			Labels:      map[string]string{"team": "payments", "tier": "1", "enabled": "true"},
+			Annotations: map[string]string{"my.org.io/observability": "Enabled", "my.org.io/note": "multi-word: value"},
+		},
+	},
+	{
+		name: "null maps, comments, document markers",
+		data: "# tenant metadata\n---\n" + header + "metadata:\n  labels:\n  annotations: ~\n...\n---\n",
+		want: Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
+	},
+	{
+		name: "a legitimate alias",
+		data: header + "metadata:\n  labels: &l {team: payments}\n  annotations: *l\n",
+		want: Metadata{Labels: map[string]string{"team": "payments"}, Annotations: map[string]string{"team": "payments"}},
+	},
+	{
+		name: "flow style",
+		data: `{apiVersion: source.extensions.fluxcd.io/v1beta1, kind: NamespaceMetadata, metadata: {labels: {a: b}}}`,
+		want: Metadata{Labels: map[string]string{"a": "b"}, Annotations: map[string]string{}},
+	},
+	{name: "empty", data: "", wantErr: ErrFileEmpty},
+	{name: "whitespace", data: " \n\n   \n", wantErr: ErrFileEmpty},
+	{name: "comments only", data: "# nothing\n", wantErr: ErrFileEmpty},
+	{name: "null document", data: "null\n", wantErr: ErrFileEmpty},
+	{name: "markers only", data: "---\n---\n", wantErr: ErrFileEmpty},
+	{name: "two documents", data: header + "---\n" + header, wantErr: ErrFileDocuments},
+	{name: "second document not YAML", data: header + "---\n[\n", wantErr: ErrFileDocuments},
+	{name: "syntax error", data: header + "metadata: [\n", wantErr: ErrFileSyntax},
+	{name: "tab indentation", data: header + "metadata:\n\tlabels: {}\n", wantErr: ErrFileSyntax},
+	{name: "duplicate top-level key", data: header + "kind: NamespaceMetadata\n", wantErr: ErrFileSyntax},
+	{name: "duplicate label", data: header + "metadata:\n  labels:\n    a: x\n    a: y\n", wantErr: ErrFileSyntax},
+	{name: "duplicate metadata field", data: header + "metadata:\n  labels: {}\n  labels: {}\n", wantErr: ErrFileSyntax},
+	{name: "self-referencing alias", data: header + "x: &a [*a]\n", wantErr: ErrFileSyntax},
+	{name: "undefined alias", data: header + "metadata: *nope\n", wantErr: ErrFileSyntax},
+	{name: "nesting deeper than 10,000", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n", wantErr: ErrFileSyntax},
+	{name: "billion laughs", data: billionLaughs(9), wantErr: ErrFileSyntax},
+	{name: "billion laughs in labels", data: header + strings.TrimPrefix(billionLaughs(9), header) + "metadata: {labels: {a: *x9}}\n", wantErr: ErrFileSyntax},
+	{name: "too large", data: header + "# " + strings.Repeat("x", MaxFileSize), wantErr: ErrFileTooLarge},
+	{
+		name: "exactly MaxFileSize",
+		data: header + "# " + strings.Repeat("x", MaxFileSize-len(header)-3) + "\n",
+		want: Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
+	},
+	{name: "a sequence", data: "- a\n", wantErr: ErrInvalidFile},
+	{name: "a scalar", data: "NamespaceMetadata\n", wantErr: ErrInvalidFile},
+	{
+		name:    "missing type fields",
+		data:    "metadata: {}\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeRequired, "apiVersion", ""},
+			{field.ErrorTypeRequired, "kind", ""},
+		},
+	},
+	{
+		name:    "wrong type fields",
+		data:    "apiVersion: v1\nkind: Namespace\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeNotSupported, "apiVersion", "v1"},
+			{field.ErrorTypeNotSupported, "kind", "Namespace"},
+		},
+	},
+	{
+		name:    "older API version",
+		data:    "apiVersion: source.extensions.fluxcd.io/v1alpha1\nkind: NamespaceMetadata\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeNotSupported, "apiVersion", "source.extensions.fluxcd.io/v1alpha1"},
+		},
+	},
+	{
+		name:    "type fields that are not strings",
+		data:    "apiVersion: 1\nkind: [NamespaceMetadata]\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "apiVersion", 1},
+			{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}},
+		},
+	},
+	{
+		name:    "null type field",
+		data:    "apiVersion:\nkind: NamespaceMetadata\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeRequired, "apiVersion", ""},
+		},
+	},
+	{
+		name:    "unknown fields",
+		data:    header + "spec: {}\nmetadata:\n  lables: {team: a}\n  name: tenant-a\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeForbidden, "metadata.lables", ""},
+			{field.ErrorTypeForbidden, "metadata.name", ""},
+			{field.ErrorTypeForbidden, "spec", ""},
+		},
+	},
+	{
+		name:    "non-string field names",
+		data:    header + "1: x\nmetadata:\n  true: x\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "1", 1},
+			{field.ErrorTypeTypeInvalid, "metadata.true", true},
+		},
+	},
+	{
+		name:    "wrong shapes",
+		data:    header + "metadata:\n  labels: [a]\n  annotations: text\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "metadata.annotations", "text"},
+			{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}},
+		},
+	},
+	{
+		name:    "metadata not a mapping",
+		data:    header + "metadata: [labels]\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "metadata", field.OmitValueType{}},
+		},
+	},
+	{
+		name:    "unquoted values that are not strings",
+		data:    header + "metadata:\n  labels:\n    enabled: true\n    on: on\n    count: 1\n    ratio: 1.5\n    none: ~\n    list: [a]\n    7: seven\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "metadata.labels[7]", 7},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[count]", 1},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[enabled]", true},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[list]", field.OmitValueType{}},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[none]", nil},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[ratio]", 1.5},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[true]", true},
+		},
+	},
+	{
+		name:    "invalid keys and values",
+		data:    header + "metadata:\n  labels:\n    bad key: x\n    team: a b\n  annotations:\n    -bad: x\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeInvalid, "metadata.annotations[-bad]", "-bad"},
+			{field.ErrorTypeInvalid, "metadata.labels[bad key]", "bad key"},
+			{field.ErrorTypeInvalid, "metadata.labels[team]", "a b"},
+		},
+	},
+	{
+		name:    "annotations over 256 KiB",
+		data:    header + "metadata:\n  annotations:\n    a: " + strings.Repeat("x", 200<<10) + "\n    b: " + strings.Repeat("x", 200<<10) + "\n",
+		wantErr: ErrInvalidFile,
+		wantFields: []fieldErr{
+			{field.ErrorTypeTooLong, "metadata.annotations", "<value omitted>"},
+		},
+	},
+}
+
+func TestParseFile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range parseFileTests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseFile([]byte(tc.data))
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("ParseFile() error = %v, want %v", err, tc.wantErr)
+			}
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
+					t.Errorf("ParseFile() field errors (-want +got):\n%s", diff)
+				}
+			} else if tc.wantFields != nil {
+				t.Errorf("ParseFile() error = %v, want a *ValidationError", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ParseFile() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseFileBombs checks that hostile documents fail fast and with bounded
+// memory. It is not parallel, so that the allocation count is its own.
+func TestParseFileBombs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data string
+	}{
+		{name: "billion laughs", data: billionLaughs(9)},
+		{name: "billion laughs in labels", data: header + strings.TrimPrefix(billionLaughs(9), header) + "metadata: {labels: {a: *x9}}\n"},
+		{name: "merge bomb", data: mergeBomb(200, 20000)},
+		{name: "deep nesting", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			_, err := ParseFile([]byte(tc.data))
+			elapsed := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrFileSyntax) {
+				t.Fatalf("ParseFile() error = %v, want %v", err, ErrFileSyntax)
+			}
+			// Generous bounds for a loaded, race-instrumented run: the point is
+			// that the bomb is not expanded (that would take minutes and GiBs).
+			if elapsed > 5*time.Second {
+				t.Errorf("ParseFile() took %v, want well under 5s", elapsed)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
+				t.Errorf("ParseFile() allocated %d MiB, want under 256 MiB", alloc>>20)
+			}
+		})
+	}
+}
+
+// FuzzParseFile checks that no input panics, that an accepted file yields
+// valid metadata, and that writing that metadata back as a file and parsing
+// it again gives the same metadata.
+func FuzzParseFile(f *testing.F) {
+	for _, tc := range parseFileTests {
+		if len(tc.data) < 4096 {
+			f.Add([]byte(tc.data))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseFile(data)
+		if err != nil {
+			return
+		}
+		if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
+			t.Fatalf("ParseFile() accepted invalid metadata: %v", errs)
+		}
+		out, err := yaml.Marshal(map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": m})
+		if err != nil {
+			t.Fatalf("yaml.Marshal() error = %v", err)
+		}
+		again, err := ParseFile(out)
+		if err != nil {
+			t.Fatalf("ParseFile(%q) error = %v, of a file written from %q", out, err, data)
+		}
+		if diff := cmp.Diff(m, again); diff != "" {
+			t.Fatalf("round trip (-first +second):\n%s", diff)
+		}
+	})
+}
+
+func BenchmarkParseFile(b *testing.B) {
+	for _, n := range []int{1, 10, 100} {
+		var doc strings.Builder
+		doc.WriteString(header + "metadata:\n  labels:\n")
+		for i := range n {
+			fmt.Fprintf(&doc, "    example.com/label-%d: value-%d\n", i, i)
+		}
+		doc.WriteString("  annotations:\n")
+		for i := range n {
+			fmt.Fprintf(&doc, "    example.com/annotation-%d: \"a longer value, number %d\"\n", i, i)
+		}
+		data := []byte(doc.String())
+		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseFile(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,130 @@
+package nsmeta
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/cel"
+)
+
+// NameVariable is the CEL variable through which an allowedNames rule
+// receives the namespace name.
+const NameVariable = "ns"
+
+// DefaultProtectedNames returns the namespaces that a NamePolicy refuses
+// whatever its rules say, unless WithoutDefaultProtectedNames drops them:
+// Kubernetes' own namespaces, which a tenant must never be able to claim (and
+// a pruning generator must never delete).
+func DefaultProtectedNames() []string {
+	return []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+}
+
+// NamePolicy is the compiled form of spec.managedNamespaces.allowedNames: the
+// namespace names a generator may create and manage.
+//
+// The zero value is not valid; use NewNamePolicy. A NamePolicy is immutable
+// and safe for concurrent use.
+type NamePolicy struct {
+	rules     []*cel.Program
+	protected []string // sorted
+}
+
+// NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL
+// expressions over the string variable ns:
+//
+//	p, err := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, nsmeta.WithProtectedNames("flux-system"))
+//
+// Options: WithProtectedNames, WithoutDefaultProtectedNames, WithCache,
+// WithFieldPath. An empty list, an expression that does not compile (with
+// line:column and a caret), or a protected name that is not a DNS-1123 label
+// is an error: a *ValidationError wrapping ErrInvalidPolicy, with paths
+// allowedNames[0] under WithFieldPath. An option that does not apply is an
+// error wrapping ErrInvalidOption.
+func NewNamePolicy(allowedNames []string, opts ...Option) (*NamePolicy, error) {
+	o, err := buildOptions("NewNamePolicy", opts, false)
+	if err != nil {
+		return nil, err
+	}
+	var errs field.ErrorList
+	p := o.path.Child("allowedNames")
+	if len(allowedNames) == 0 {
+		errs = append(errs, field.Required(p, "must list at least one CEL expression over ns; use [\"true\"] to allow any name"))
+	}
+	policy := &NamePolicy{rules: make([]*cel.Program, 0, len(allowedNames))}
+	for i, expr := range allowedNames {
+		if expr == "" {
+			errs = append(errs, field.Required(p.Index(i), "must be a CEL expression over ns that returns a bool"))
+			continue
+		}
+		prog, err := o.compile(expr, NameVariable)
+		if err != nil {
+			errs = append(errs, field.Invalid(p.Index(i), expr, compileDetail(err)))
+			continue
+		}
+		policy.rules = append(policy.rules, prog)
+	}
+	if !o.noDefaultProtected {
+		policy.protected = DefaultProtectedNames()
+	}
+	for i, name := range o.protected {
+		// Not a field of the ArtifactGenerator: the caller's own option.
+		for _, msg := range apivalidation.ValidateNamespaceName(name, false) {
+			errs = append(errs, field.Invalid(field.NewPath("protectedNames").Index(i), name, msg))
+		}
+		policy.protected = append(policy.protected, name)
+	}
+	if err := invalid(ErrInvalidPolicy, errs); err != nil {
+		return nil, err
+	}
+	slices.Sort(policy.protected)
+	policy.protected = slices.Compact(policy.protected)
+	return policy, nil
+}
+
+// Check reports whether the policy allows name, in three steps, and returns
+// nil when it does:
+//
+//  1. name must be a DNS-1123 label (at most 63 characters, so the rules
+//     only ever see a bounded input);
+//  2. name must not be protected;
+//  3. at least one allowedNames rule must return true for it.
+//
+// A refusal is a *NameError wrapping ErrInvalidName, ErrProtectedName or
+// ErrNameNotAllowed, with the reasons. A rule that fails to evaluate counts as
+// not returning true, and its error is among the reasons. When ctx ends
+// before a rule allows the name, the error wraps ctx.Err().
+//
+//	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
+func (p *NamePolicy) Check(ctx context.Context, name string) error {
+	if msgs := apivalidation.ValidateNamespaceName(name, false); len(msgs) > 0 {
+		return &NameError{Name: name, Err: ErrInvalidName, Reasons: msgs}
+	}
+	if _, found := slices.BinarySearch(p.protected, name); found {
+		return &NameError{Name: name, Err: ErrProtectedName, Reasons: []string{
+			"protected names are " + strings.Join(p.protected, ", "),
+		}}
+	}
+	var reasons []string
+	for _, rule := range p.rules {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("nsmeta: checking namespace name %q: %w", name, err)
+		}
+		ok, err := rule.Eval(ctx, map[string]string{NameVariable: name})
+		switch {
+		case err == nil && ok:
+			return nil
+		case ctx.Err() != nil:
+			return fmt.Errorf("nsmeta: checking namespace name %q: %w", name, ctx.Err())
+		case err != nil:
+			reasons = append(reasons, fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err)))
+		default:
+			reasons = append(reasons, fmt.Sprintf("rule %q returned false", rule.String()))
+		}
+	}
+	return &NameError{Name: name, Err: ErrNameNotAllowed, Reasons: reasons}
+}

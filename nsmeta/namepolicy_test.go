@@ -1,0 +1,178 @@
+package nsmeta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/cel"
+)
+
+func TestNewNamePolicy(t *testing.T) {
+	t.Parallel()
+	managed := field.NewPath("spec", "managedNamespaces")
+	tests := []struct {
+		name       string
+		allowed    []string
+		opts       []Option
+		wantErr    error
+		wantFields []fieldErr
+	}{
+		{name: "one rule", allowed: []string{"true"}},
+		{
+			name:    "every option",
+			allowed: []string{`ns.startsWith("tenant-")`, `ns in ["shared"]`},
+			opts:    []Option{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithCache(cel.NewCache(4)), WithFieldPath(managed)},
+		},
+		{
+			name:       "no rules",
+			wantErr:    ErrInvalidPolicy,
+			wantFields: []fieldErr{{field.ErrorTypeRequired, "allowedNames", ""}},
+		},
+		{
+			name:    "bad rules and protected names, under the caller's path",
+			allowed: []string{"true", "ns ==", "", "ns", "value == 'a'"},
+			opts:    []Option{WithFieldPath(managed), WithProtectedNames("flux-system", "Flux_System")},
+			wantErr: ErrInvalidPolicy,
+			wantFields: []fieldErr{
+				{field.ErrorTypeInvalid, "protectedNames[1]", "Flux_System"},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[1]", "ns =="},
+				{field.ErrorTypeRequired, "spec.managedNamespaces.allowedNames[2]", ""},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[3]", "ns"},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[4]", "value == 'a'"},
+			},
+		},
+		{
+			name:    "an option for CompileSchema",
+			allowed: []string{"true"},
+			opts:    []Option{WithStrict()},
+			wantErr: ErrInvalidOption,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := NewNamePolicy(tc.allowed, tc.opts...)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("NewNamePolicy() error = %v, want %v", err, tc.wantErr)
+			}
+			if (p == nil) == (err == nil) {
+				t.Errorf("NewNamePolicy() = %v, %v: want exactly one of them", p, err)
+			}
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
+					t.Errorf("NewNamePolicy() field errors (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestNamePolicyCheck(t *testing.T) {
+	t.Parallel()
+	mustPolicy := func(allowed []string, opts ...Option) *NamePolicy {
+		p, err := NewNamePolicy(allowed, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tenants := mustPolicy([]string{`ns.startsWith("tenant-")`, `ns == "shared"`}, WithProtectedNames("flux-system"))
+	anything := mustPolicy([]string{"true"}, WithProtectedNames("flux-system"))
+	noDefaults := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames())
+	replaced := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames(), WithProtectedNames("platform"))
+	// int(ns) fails for every valid name: a rule error is a refusal, not a pass.
+	failing := mustPolicy([]string{`int(ns) > 0`})
+	failingThenTrue := mustPolicy([]string{`int(ns) > 0`, `true`})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	tests := []struct {
+		name        string
+		policy      *NamePolicy
+		ctx         context.Context
+		ns          string
+		wantErr     error
+		wantReasons int
+	}{
+		{name: "first rule", policy: tenants, ns: "tenant-a"},
+		{name: "second rule", policy: tenants, ns: "shared"},
+		{name: "no rule", policy: tenants, ns: "payments", wantErr: ErrNameNotAllowed, wantReasons: 2},
+		{name: "default protected name", policy: anything, ns: "kube-system", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "each default protected name", policy: anything, ns: "default", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "added protected name", policy: anything, ns: "flux-system", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "protected whatever the rules say", policy: tenants, ns: "kube-public", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "defaults dropped", policy: noDefaults, ns: "kube-system"},
+		{name: "list replaced, old name", policy: replaced, ns: "kube-node-lease"},
+		{name: "list replaced, new name", policy: replaced, ns: "platform", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "not a DNS-1123 label", policy: anything, ns: "Tenant_A", wantErr: ErrInvalidName, wantReasons: 1},
+		{name: "invalid before protected", policy: anything, ns: "KUBE-SYSTEM", wantErr: ErrInvalidName, wantReasons: 1},
+		{name: "too long", policy: anything, ns: strings.Repeat("a", 64), wantErr: ErrInvalidName, wantReasons: 1},
+		{name: "empty", policy: anything, ns: "", wantErr: ErrInvalidName, wantReasons: 1},
+		{name: "a rule that fails is a refusal", policy: failing, ns: "tenant-a", wantErr: ErrNameNotAllowed, wantReasons: 1},
+		{name: "any rule that returns true allows", policy: failingThenTrue, ns: "tenant-a"},
+		{name: "cancelled context", policy: anything, ctx: cancelled, ns: "tenant-a", wantErr: context.Canceled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := tc.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			err := tc.policy.Check(ctx, tc.ns)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Check(%q) error = %v, want %v", tc.ns, err, tc.wantErr)
+			}
+			if ne, ok := errors.AsType[*NameError](err); ok {
+				if ne.Name != tc.ns || len(ne.Reasons) != tc.wantReasons {
+					t.Errorf("Check(%q) = %#v, want name %q and %d reasons", tc.ns, ne, tc.ns, tc.wantReasons)
+				}
+			} else if tc.wantReasons > 0 {
+				t.Errorf("Check(%q) error = %v, want a *NameError", tc.ns, err)
+			}
+		})
+	}
+}
+
+func TestDefaultProtectedNames(t *testing.T) {
+	t.Parallel()
+	want := []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+	got := DefaultProtectedNames()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DefaultProtectedNames() (-want +got):\n%s", diff)
+	}
+	got[0] = "changed"
+	if DefaultProtectedNames()[0] != "default" {
+		t.Error("DefaultProtectedNames() returns shared storage")
+	}
+}
+
+func BenchmarkNamePolicyCheck(b *testing.B) {
+	for _, n := range []int{1, 10} {
+		rules := make([]string, n)
+		for i := range rules {
+			rules[i] = fmt.Sprintf(`ns.startsWith("team-%d-")`, i)
+		}
+		rules[n-1] = `ns.startsWith("tenant-")`
+		p, err := NewNamePolicy(rules, WithProtectedNames("flux-system"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				if err := p.Check(ctx, "tenant-a"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,473 @@
+package nsmeta
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// referencePipeline is the reference vector of issue 4.
+var referencePipeline = Pipeline{
+	Common: Metadata{
+		Labels:      map[string]string{"common": "base", "team": "platform"},
+		Annotations: map[string]string{"owner": "platform", "preserved": "common"},
+	},
+	Operations: []Operation{
+		{Strategy: Override, Namespace: "*", Metadata: Metadata{
+			Labels:      map[string]string{"scope": "global", "team": "all"},
+			Annotations: map[string]string{"scope": "global"},
+		}},
+		{Strategy: Merge, Namespace: "tenant-a", Metadata: Metadata{
+			Labels:      map[string]string{"scope": "ignored", "tier": "gold"},
+			Annotations: map[string]string{"owner": "ignored"},
+		}},
+		{Strategy: Override, Namespace: "tenant-a", Metadata: Metadata{
+			Labels: map[string]string{"tier": "silver"},
+		}},
+	},
+}
+
+// md builds Metadata from two maps, for short tables.
+func md(labels, annotations map[string]string) Metadata {
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	return Metadata{Labels: labels, Annotations: annotations}
+}
+
+type kv = map[string]string
+
+var resolveTests = []struct {
+	name       string
+	pipeline   Pipeline
+	namespace  string
+	source     Metadata
+	want       Result
+	wantErr    error
+	wantFields []fieldErr
+}{
+	{
+		name:      "reference vector, tenant-b",
+		pipeline:  referencePipeline,
+		namespace: "tenant-b",
+		want: Result{
+			Metadata: md(kv{"common": "base", "team": "all", "scope": "global"}, kv{"owner": "platform", "preserved": "common", "scope": "global"}),
+			Origin:   md(kv{"common": "common", "team": "from[0]", "scope": "from[0]"}, kv{"owner": "common", "preserved": "common", "scope": "from[0]"}),
+		},
+	},
+	{
+		name:      "reference vector, tenant-a",
+		pipeline:  referencePipeline,
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(kv{"common": "base", "team": "all", "scope": "global", "tier": "silver"}, kv{"owner": "platform", "preserved": "common", "scope": "global"}),
+			Origin:   md(kv{"common": "common", "team": "from[0]", "scope": "from[0]", "tier": "from[2]"}, kv{"owner": "common", "preserved": "common", "scope": "from[0]"}),
+		},
+	},
+	{
+		name: "reference vector with Reset *",
+		pipeline: Pipeline{
+			Common:     referencePipeline.Common,
+			Operations: append(append([]Operation{}, referencePipeline.Operations...), Operation{Strategy: Reset, Namespace: "*", Metadata: md(kv{"reset": "true"}, kv{"reset": "true"})}),
+		},
+		namespace: "tenant-a",
+		source:    md(kv{"team": "source"}, kv{"note": "source"}),
+		want: Result{
+			Metadata: md(kv{"reset": "true"}, kv{"reset": "true"}),
+			Origin:   md(kv{"reset": "from[3]"}, kv{"reset": "from[3]"}),
+		},
+	},
+	{
+		name: "zero pipeline keeps the file metadata",
+		source: Metadata{
+			Labels: kv{"team": "payments"},
+		},
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(kv{"team": "payments"}, nil),
+			Origin:   md(kv{"team": "source"}, nil),
+		},
+	},
+	{
+		name: "source overrides common, final overrides everything",
+		pipeline: Pipeline{
+			Common: md(kv{"team": "common", "owner": "common"}, nil),
+			Operations: []Operation{
+				{Strategy: Override, Namespace: "tenant-a", Metadata: md(kv{"owner": "op", "extra": "op"}, nil)},
+				{Strategy: Reset, Namespace: "tenant-a"},
+				{Strategy: Merge, Namespace: "*", Metadata: md(kv{"owner": "merged"}, kv{"a": "merged"})},
+			},
+			Final: md(kv{"owner": "final", "tenantkit.io/generator": "uid"}, kv{"a": "final"}),
+		},
+		namespace: "tenant-a",
+		source:    md(kv{"team": "source"}, nil),
+		want: Result{
+			Metadata: md(kv{"owner": "final", "tenantkit.io/generator": "uid"}, kv{"a": "final"}),
+			Origin:   md(kv{"owner": "final", "tenantkit.io/generator": "final"}, kv{"a": "final"}),
+		},
+	},
+	{
+		name: "* takes its place in list order",
+		pipeline: Pipeline{Operations: []Operation{
+			{Strategy: Override, Namespace: "tenant-a", Metadata: md(kv{"tier": "gold"}, nil)},
+			{Strategy: Override, Namespace: "*", Metadata: md(kv{"tier": "bronze"}, nil)},
+		}},
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(kv{"tier": "bronze"}, nil),
+			Origin:   md(kv{"tier": "from[1]"}, nil),
+		},
+	},
+	{
+		name: "operations for other namespaces do not apply",
+		pipeline: Pipeline{Operations: []Operation{
+			{Strategy: Reset, Namespace: "tenant-b"},
+			{Strategy: Override, Namespace: "tenant-b", Metadata: md(kv{"tier": "gold"}, nil)},
+		}},
+		namespace: "tenant-a",
+		source:    md(kv{"team": "a"}, nil),
+		want: Result{
+			Metadata: md(kv{"team": "a"}, nil),
+			Origin:   md(kv{"team": "source"}, nil),
+		},
+	},
+	{
+		name: "merge keeps existing values and their origin",
+		pipeline: Pipeline{
+			Common:     md(kv{"team": "common"}, nil),
+			Operations: []Operation{{Strategy: Merge, Namespace: "*", Metadata: md(kv{"team": "merged", "tier": "merged"}, nil)}},
+		},
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(kv{"team": "common", "tier": "merged"}, nil),
+			Origin:   md(kv{"team": "common", "tier": "from[0]"}, nil),
+		},
+	},
+	{
+		name: "override with an equal value takes the origin",
+		pipeline: Pipeline{
+			Common:     md(kv{"team": "a"}, nil),
+			Operations: []Operation{{Strategy: Override, Namespace: "*", Metadata: md(kv{"team": "a"}, nil)}},
+		},
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(kv{"team": "a"}, nil),
+			Origin:   md(kv{"team": "from[0]"}, nil),
+		},
+	},
+	{
+		name:      "an empty externalFinalizer annotation is allowed",
+		pipeline:  Pipeline{Common: md(nil, kv{ExternalFinalizerAnnotation: ""})},
+		namespace: "tenant-a",
+		want: Result{
+			Metadata: md(nil, kv{ExternalFinalizerAnnotation: ""}),
+			Origin:   md(nil, kv{ExternalFinalizerAnnotation: "common"}),
+		},
+	},
+	{
+		name: "externalFinalizer set by an operation",
+		pipeline: Pipeline{Operations: []Operation{
+			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+		}},
+		namespace: "tenant-a",
+		wantErr:   ErrReservedAnnotation,
+		wantFields: []fieldErr{
+			{field.ErrorTypeForbidden, "from[1].annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
+		},
+	},
+	{
+		name:      "externalFinalizer from the tenant's file",
+		namespace: "tenant-a",
+		source:    md(nil, kv{ExternalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
+		wantErr:   ErrReservedAnnotation,
+		wantFields: []fieldErr{
+			{field.ErrorTypeForbidden, "source.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
+		},
+	},
+	{
+		name:      "externalFinalizer removed by a Reset",
+		pipeline:  Pipeline{Operations: []Operation{{Strategy: Reset, Namespace: "*"}}},
+		namespace: "tenant-a",
+		source:    md(nil, kv{ExternalFinalizerAnnotation: "self"}),
+		want:      Result{Metadata: md(nil, nil), Origin: md(nil, nil)},
+	},
+	{
+		name:      "externalFinalizer from final",
+		pipeline:  Pipeline{Final: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+		namespace: "tenant-a",
+		wantErr:   ErrReservedAnnotation,
+		wantFields: []fieldErr{
+			{field.ErrorTypeForbidden, "final.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
+		},
+	},
+	{
+		name: "invalid operations, even those for other namespaces",
+		pipeline: Pipeline{Operations: []Operation{
+			{Strategy: Override, Namespace: "*"},
+			{Strategy: "Replace", Namespace: "tenant-b"},
+			{Namespace: "tenant-b"},
+			{Strategy: Merge},
+			{Strategy: "override", Namespace: "Tenant_B", Metadata: md(kv{"bad key": "v"}, nil)},
+		}},
+		namespace: "tenant-a",
+		wantErr:   ErrInvalidPipeline,
+		wantFields: []fieldErr{
+			{field.ErrorTypeNotSupported, "from[1].strategy", Strategy("Replace")},
+			{field.ErrorTypeRequired, "from[2].strategy", ""},
+			{field.ErrorTypeRequired, "from[3].namespace", ""},
+			{field.ErrorTypeInvalid, "from[4].labels[bad key]", "bad key"},
+			{field.ErrorTypeInvalid, "from[4].namespace", "Tenant_B"},
+			{field.ErrorTypeNotSupported, "from[4].strategy", Strategy("override")},
+		},
+	},
+}
+
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	for _, tc := range resolveTests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := tc.pipeline.Resolve(tc.namespace, tc.source)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Resolve() error = %v, want %v", err, tc.wantErr)
+			}
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
+					t.Errorf("Resolve() field errors (-want +got):\n%s", diff)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Resolve() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestResolveStrategiesListed checks that an unknown strategy lists the
+// three valid ones.
+func TestResolveStrategiesListed(t *testing.T) {
+	t.Parallel()
+	_, err := Pipeline{Operations: []Operation{{Strategy: "Replace", Namespace: "*"}}}.Resolve("a", Metadata{})
+	want := `nsmeta: invalid metadata pipeline: from[0].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"`
+	if err == nil || err.Error() != want {
+		t.Errorf("Resolve() error = %v, want %s", err, want)
+	}
+}
+
+// clone deep-copies p.
+func clone(p Pipeline) Pipeline {
+	cm := func(m Metadata) Metadata {
+		return Metadata{Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations)}
+	}
+	out := Pipeline{Common: cm(p.Common), Final: cm(p.Final)}
+	for _, op := range p.Operations {
+		op.Metadata = cm(op.Metadata)
+		out.Operations = append(out.Operations, op)
+	}
+	return out
+}
+
+func TestResolveDoesNotMutateOrShare(t *testing.T) {
+	t.Parallel()
+	p := clone(referencePipeline)
+	p.Final = md(kv{"owner": "gen"}, kv{"gen": "x"})
+	source := md(kv{"team": "source"}, kv{"note": "source"})
+	wantP, wantSource := clone(p), Metadata{Labels: maps.Clone(source.Labels), Annotations: maps.Clone(source.Annotations)}
+
+	r, err := p.Resolve("tenant-a", source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantP, p); diff != "" {
+		t.Errorf("Resolve() modified the pipeline (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantSource, source); diff != "" {
+		t.Errorf("Resolve() modified fromSource (-before +after):\n%s", diff)
+	}
+	// Writing to the result must not reach the inputs.
+	for _, m := range []map[string]string{r.Labels, r.Annotations, r.Origin.Labels, r.Origin.Annotations} {
+		for k := range m {
+			m[k] = "changed"
+		}
+		m["new"] = "changed"
+	}
+	if diff := cmp.Diff(wantP, p); diff != "" {
+		t.Errorf("the result shares storage with the pipeline (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantSource, source); diff != "" {
+		t.Errorf("the result shares storage with fromSource (-before +after):\n%s", diff)
+	}
+}
+
+func TestValidateOperations(t *testing.T) {
+	t.Parallel()
+	from := field.NewPath("spec", "managedNamespaces", "metadata", "from")
+	tests := []struct {
+		name string
+		ops  []Operation
+		path *field.Path
+		want []fieldErr
+	}{
+		{name: "none"},
+		{
+			name: "valid",
+			ops: []Operation{
+				{Strategy: Reset, Namespace: "*"},
+				{Strategy: Override, Namespace: "tenant-a", Metadata: md(kv{"team": "a"}, kv{"my.org.io/x": "any value"})},
+				{Strategy: Merge, Namespace: "a"},
+			},
+			path: from,
+		},
+		{
+			name: "every problem, under the caller's path",
+			ops: []Operation{
+				{Strategy: "Replace", Namespace: "tenant-a"},
+				{},
+				{Strategy: Merge, Namespace: "-bad-", Metadata: md(kv{"team": "a b"}, kv{"-x": ""})},
+				{Strategy: Merge, Namespace: "**"},
+			},
+			path: from,
+			want: []fieldErr{
+				{field.ErrorTypeNotSupported, "spec.managedNamespaces.metadata.from[0].strategy", Strategy("Replace")},
+				{field.ErrorTypeRequired, "spec.managedNamespaces.metadata.from[1].namespace", ""},
+				{field.ErrorTypeRequired, "spec.managedNamespaces.metadata.from[1].strategy", ""},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.from[2].annotations[-x]", "-x"},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.from[2].labels[team]", "a b"},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.from[2].namespace", "-bad-"},
+				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.from[3].namespace", "**"},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tc.want, project(ValidateOperations(tc.ops, tc.path))); diff != "" {
+				t.Errorf("ValidateOperations() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzResolve resolves pipelines decoded from JSON, seeded from the table,
+// and checks that Resolve does not panic, is deterministic, leaves its inputs
+// alone, and returns a result whose keys all have an origin, that carries
+// every Final key, and that never carries a non-empty externalFinalizer.
+func FuzzResolve(f *testing.F) {
+	for _, tc := range resolveTests {
+		p, err := json.Marshal(tc.pipeline)
+		if err != nil {
+			f.Fatal(err)
+		}
+		s, err := json.Marshal(tc.source)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(tc.namespace, p, s)
+	}
+	f.Fuzz(func(t *testing.T, namespace string, pipelineJSON, sourceJSON []byte) {
+		var p Pipeline
+		var source Metadata
+		if json.Unmarshal(pipelineJSON, &p) != nil || json.Unmarshal(sourceJSON, &source) != nil {
+			return
+		}
+		before, sourceBefore := clone(p), Metadata{Labels: maps.Clone(source.Labels), Annotations: maps.Clone(source.Annotations)}
+		r1, err1 := p.Resolve(namespace, source)
+		r2, err2 := p.Resolve(namespace, source)
+		if diff := cmp.Diff(r1, r2); diff != "" {
+			t.Fatalf("Resolve() is not deterministic (-first +second):\n%s", diff)
+		}
+		if fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("Resolve() errors differ: %v, then %v", err1, err2)
+		}
+		if diff := cmp.Diff(before, p); diff != "" {
+			t.Fatalf("Resolve() modified the pipeline:\n%s", diff)
+		}
+		if diff := cmp.Diff(sourceBefore, source); diff != "" {
+			t.Fatalf("Resolve() modified fromSource:\n%s", diff)
+		}
+		if err1 != nil {
+			if !errors.Is(err1, ErrInvalidPipeline) && !errors.Is(err1, ErrReservedAnnotation) {
+				t.Fatalf("Resolve() error = %v, want ErrInvalidPipeline or ErrReservedAnnotation", err1)
+			}
+			return
+		}
+		if r1.Annotations[ExternalFinalizerAnnotation] != "" {
+			t.Fatalf("Resolve() returned a non-empty %s", ExternalFinalizerAnnotation)
+		}
+		for _, pair := range [][2]map[string]string{{r1.Labels, r1.Origin.Labels}, {r1.Annotations, r1.Origin.Annotations}} {
+			if !cmp.Equal(slices.Sorted(maps.Keys(pair[0])), slices.Sorted(maps.Keys(pair[1]))) {
+				t.Fatalf("keys and origins differ: %v, %v", pair[0], pair[1])
+			}
+		}
+		for k, v := range p.Final.Labels {
+			if r1.Labels[k] != v || r1.Origin.Labels[k] != OriginFinal {
+				t.Fatalf("final label %q = %q (from %q), want %q from final", k, r1.Labels[k], r1.Origin.Labels[k], v)
+			}
+		}
+		for k, v := range p.Final.Annotations {
+			if r1.Annotations[k] != v || r1.Origin.Annotations[k] != OriginFinal {
+				t.Fatalf("final annotation %q = %q (from %q), want %q from final", k, r1.Annotations[k], r1.Origin.Annotations[k], v)
+			}
+		}
+	})
+}
+
+// benchPipeline returns a 5-operation pipeline and the file metadata of n
+// namespaces, such that each resolves to 10 labels and 10 annotations.
+func benchPipeline(n int) (Pipeline, []string, []Metadata) {
+	p := Pipeline{
+		Common: md(kv{"my.org.io/provisioner": "monorepo", "my.org.io/tier": "bronze", "my.org.io/env": "prod"},
+			kv{"my.org.io/owner": "platform", "my.org.io/contact": "platform@example.com"}),
+		Operations: []Operation{
+			{Strategy: Override, Namespace: "*", Metadata: md(kv{"my.org.io/scope": "global"}, kv{"my.org.io/scope": "global"})},
+			{Strategy: Merge, Namespace: "*", Metadata: md(kv{"my.org.io/tier": "ignored", "my.org.io/zone": "a"}, kv{"my.org.io/owner": "ignored"})},
+			{Strategy: Override, Namespace: "tenant-1", Metadata: md(kv{"my.org.io/tier": "gold"}, nil)},
+			{Strategy: Reset, Namespace: "tenant-2"},
+			{Strategy: Merge, Namespace: "*", Metadata: md(nil, kv{"my.org.io/policy": "default"})},
+		},
+		Final: md(kv{"generator.example.com/name": "tenants", "generator.example.com/namespace": "flux-system"},
+			kv{"generator.example.com/revision": "sha1:0123456789abcdef"}),
+	}
+	names := make([]string, n)
+	sources := make([]Metadata, n)
+	for i := range n {
+		names[i] = fmt.Sprintf("tenant-%d", i+3) // none of them reset
+		sources[i] = md(
+			kv{"team": fmt.Sprintf("team-%d", i), "app": "web", "cost-center": "42"},
+			kv{"my.org.io/observability": "Enabled", "my.org.io/a": "1", "my.org.io/b": "2", "my.org.io/c": "3", "my.org.io/d": "4"},
+		)
+	}
+	return p, names, sources
+}
+
+func BenchmarkResolveDigest(b *testing.B) {
+	for _, n := range []int{1, 100, 10000} {
+		p, names, sources := benchPipeline(n)
+		if r, err := p.Resolve(names[0], sources[0]); err != nil || len(r.Labels) != 10 || len(r.Annotations) != 10 {
+			b.Fatalf("Resolve() = %d labels, %d annotations, %v; want 10, 10, nil", len(r.Labels), len(r.Annotations), err)
+		}
+		b.Run(fmt.Sprintf("namespaces=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for i, name := range names {
+					r, err := p.Resolve(name, sources[i])
+					if err != nil {
+						b.Fatal(err)
+					}
+					_ = Digest(r.Metadata)
+				}
+			}
+		})
+	}
+}
