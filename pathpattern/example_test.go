@@ -1,0 +1,178 @@
+package pathpattern_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing/fstest"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// monorepo is the tree the examples read: the source with alias "repo".
+var monorepo = fstest.MapFS{
+	"tenants/team-a/namespace-metadata.yaml":                   {Data: []byte("kind: NamespaceMetadata\n")},
+	"tenants/team-a/modules/app/applier-inputs.yaml":           {Data: []byte("replicas: 2\n")},
+	"tenants/team-a/modules/app/manifests/deploy.yaml":         {Data: []byte("kind: Deployment\n")},
+	"tenants/team-a/modules/app/manifests/README.md":           {Data: []byte("# app\n")},
+	"tenants/team-a/modules/app/manifests/overlays/patch.yaml": {Data: []byte("kind: Patch\n")},
+	"tenants/Team-B/modules/Web/manifests/svc.yaml":            {Data: []byte("kind: Service\n")},
+	"tenants/Bad Name/modules/x/manifests/cm.yaml":             {Data: []byte("kind: ConfigMap\n")},
+	"tenants/.git/modules/x":                                   {Mode: fs.ModeDir},
+	"docs/modules/index.md":                                    {Data: []byte("# docs\n")},
+}
+
+func ExampleParse() {
+	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Alias(), p.Captures(), p.String())
+
+	_, err = pathpattern.Parse("@repo/tenants/{namespace}/")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, pathpattern.ErrTrailingSlash))
+	// Output:
+	// repo [namespace module] @repo/tenants/{namespace}/modules/{module}
+	// pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
+	// true
+}
+
+func ExamplePattern_Match() {
+	p := pathpattern.MustParse("@repo/apps/{name}-{env}")
+	c, ok := p.Match("apps/web-api-prod")
+	fmt.Println(ok, c["name"], c["env"])
+	_, ok = p.Match("apps/web")
+	fmt.Println(ok)
+	// Output:
+	// true web-api prod
+	// false
+}
+
+func ExamplePattern_Discover() {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	matches, err := p.Discover(monorepo)
+	for _, m := range matches {
+		fmt.Println(m.Path, m.Raw["namespace"], m.Normalized["namespace"], m.Normalized["module"])
+	}
+	var de *pathpattern.DiscoverError
+	if errors.As(err, &de) {
+		for _, d := range de.Dirs {
+			fmt.Println(d.Path, d.Capture, d.Terminal())
+		}
+	}
+	// Output:
+	// tenants/Team-B/modules/Web Team-B team-b web
+	// tenants/team-a/modules/app team-a team-a app
+	// tenants/Bad Name/modules/x namespace true
+}
+
+func ExamplePattern_Template() {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	inputs, err := p.Template("@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(inputs.Captures())
+
+	_, err = p.Template("{tenant}")
+	fmt.Println(err)
+	// Output:
+	// [namespace module]
+	// pathpattern: template must name only captures of its pattern: "tenant" (offset 0 in "{tenant}")
+}
+
+func ExampleTemplate_Expand() {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	m := pathpattern.Match{
+		Path:       "tenants/Team-B/modules/Web",
+		Raw:        pathpattern.Captures{"namespace": "Team-B", "module": "Web"},
+		Normalized: pathpattern.Captures{"namespace": "team-b", "module": "web"},
+	}
+	// Names from the normalized values, paths from the raw ones.
+	name, _ := p.MustTemplate("{namespace}-{module}").Expand(m.Normalized)
+	from, _ := p.MustTemplate("@repo/tenants/{namespace}/modules/{module}/manifests/**").Expand(m.Raw)
+	fmt.Println(name)
+	fmt.Println(from)
+	// Output:
+	// team-b-web
+	// @repo/tenants/Team-B/modules/Web/manifests/**
+}
+
+func ExamplePattern_Warnings() {
+	p := pathpattern.MustParse("@repo/{namespace}/{name}")
+	for _, w := range p.Warnings(p.MustTemplate("{namespace}")) {
+		fmt.Println(w)
+	}
+	// Output:
+	// capture "name" is overwritten by the artifact's own name in flux-operator's ExternalArtifact inputs; rename the capture
+}
+
+func ExampleRender() {
+	p := pathpattern.MustParse("@repo/{namespace}/{module}")
+	tree := fstest.MapFS{
+		"apps/Auth": {Mode: fs.ModeDir},
+		"apps/auth": {Mode: fs.ModeDir},
+		"apps/db":   {Mode: fs.ModeDir},
+	}
+	matches, _ := p.Discover(tree)
+	out, errs := pathpattern.Render(matches,
+		p.MustTemplate("{namespace}"), p.MustTemplate("{module}"),
+		field.NewPath("spec", "artifacts").Index(0))
+	for _, r := range out {
+		fmt.Println(r.Path, "->", r.Namespace+"/"+r.Name)
+	}
+	fmt.Println(errs.ToAggregate())
+	// Output:
+	// apps/Auth -> apps/auth
+	// apps/auth -> apps/auth
+	// apps/db -> apps/db
+	// spec.artifacts[0].name: Duplicate value: "auth": directories "apps/Auth" and "apps/auth" render the same namespace "apps" and name "auth"
+}
+
+func ExampleParseRef() {
+	r, err := pathpattern.ParseRef("@repo/tenants/team-a//namespace-metadata.yaml")
+	fmt.Println(r.Alias, r.Path, err)
+	fmt.Println(r)
+
+	_, err = pathpattern.ParseRef("@repo/tenants/../../etc/passwd")
+	fmt.Println(errors.Is(err, pathpattern.ErrDotDot))
+	// Output:
+	// repo tenants/team-a/namespace-metadata.yaml <nil>
+	// @repo/tenants/team-a/namespace-metadata.yaml
+	// true
+}
+
+func ExampleRef_Validate() {
+	fmt.Println(pathpattern.Ref{Alias: "repo", Path: "a/b"}.Validate())
+	fmt.Println(pathpattern.Ref{Alias: "repo", Path: "a/../b"}.Validate())
+	// Output:
+	// <nil>
+	// pathpattern: reference path must not contain ".." (offset 8 in "@repo/a/../b")
+}
+
+func ExampleGlob() {
+	files, err := pathpattern.Glob(monorepo, "tenants/team-a/modules/app/manifests/**", "*.md")
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range files {
+		fmt.Println(f)
+	}
+	// Output:
+	// tenants/team-a/modules/app/manifests/deploy.yaml
+	// tenants/team-a/modules/app/manifests/overlays/patch.yaml
+}
+
+func ExampleReadFile() {
+	data, err := pathpattern.ReadFile(monorepo, "tenants/team-a/namespace-metadata.yaml", 0)
+	fmt.Printf("%q %v\n", data, err)
+
+	_, err = pathpattern.ReadFile(monorepo, "tenants/team-a/namespace-metadata.yaml", 10)
+	fmt.Println(errors.Is(err, pathpattern.ErrTooLarge))
+	// Output:
+	// "kind: NamespaceMetadata\n" <nil>
+	// true
+}

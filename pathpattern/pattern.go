@@ -1,0 +1,408 @@
+package pathpattern
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/api/validate/content"
+)
+
+// MaxLength is the longest pattern or template, in bytes, that [Parse] and
+// [Pattern.Template] accept. A pattern comes from an ArtifactGenerator spec;
+// 1024 bytes holds any realistic layout and bounds what a pattern can ask
+// for: its number of segments (and so the recursion depth of
+// [Pattern.Discover]) and of captures.
+const MaxLength = 1024
+
+// Captures maps capture names to values.
+type Captures map[string]string
+
+// A Pattern is a parsed path pattern such as
+// "@repo/tenants/{namespace}/modules/{module}". The zero value is not valid;
+// use [Parse]. A Pattern is immutable and safe for concurrent use.
+type Pattern struct {
+	src      string
+	alias    string
+	segments []segment
+	captures []string // capture names in order of appearance
+}
+
+// A segment is one slash-separated element of a pattern.
+type segment struct {
+	parts   []part
+	literal string // the whole segment when it has no capture
+	capture bool   // the segment has at least one capture
+	dotOK   bool   // the segment starts with a literal '.': dot names may match
+}
+
+// A part is a literal run or a capture.
+type part struct {
+	lit     string
+	capture int // index into Pattern.captures, or -1 for a literal
+}
+
+// Parse parses a path pattern:
+//
+//	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
+//
+// Every error is a [*SyntaxError] wrapping one of ErrTooLong,
+// ErrInvalidUTF8, ErrMissingAlias, ErrInvalidAlias, ErrEmptySegment,
+// ErrTrailingSlash, ErrDotSegment, ErrMissingClosingBrace,
+// ErrMissingOpeningBrace, ErrEmptyCapture, ErrInvalidCaptureName or
+// ErrDuplicateCapture, with the byte offset of the problem.
+func Parse(pattern string) (*Pattern, error) {
+	if len(pattern) > MaxLength {
+		return nil, &SyntaxError{Input: pattern, Offset: MaxLength, Err: ErrTooLong}
+	}
+	alias, off, err := splitAlias(pattern)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pattern{src: pattern, alias: alias}
+	for {
+		end := strings.IndexByte(pattern[off:], '/')
+		if end < 0 {
+			end = len(pattern)
+		} else {
+			end += off
+		}
+		seg, err := p.parseSegment(pattern, off, end)
+		if err != nil {
+			return nil, err
+		}
+		p.segments = append(p.segments, seg)
+		if end == len(pattern) {
+			return p, nil
+		}
+		off = end + 1
+	}
+}
+
+// MustParse is like [Parse] but panics on error. It is meant for patterns
+// that are literals in tests and examples.
+func MustParse(pattern string) *Pattern {
+	p, err := Parse(pattern)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// checkUTF8 returns a [*SyntaxError] at the first byte of s that is not
+// part of valid UTF-8, or nil.
+func checkUTF8(s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return &SyntaxError{Input: s, Offset: i, Err: ErrInvalidUTF8}
+}
+
+// splitAlias checks the "@alias/" prefix of s and returns the alias and the
+// offset of what follows the slash. It checks that s is valid UTF-8, so that
+// every offset after it falls on a rune boundary.
+func splitAlias(s string) (alias string, rest int, err error) {
+	if err := checkUTF8(s); err != nil {
+		return "", 0, err
+	}
+	if !strings.HasPrefix(s, "@") {
+		return "", 0, &SyntaxError{Input: s, Offset: 0, Err: ErrMissingAlias}
+	}
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		return "", 0, &SyntaxError{Input: s, Offset: len(s), Err: ErrMissingAlias}
+	}
+	alias = s[1:slash]
+	if i := invalidAlias(alias); i >= 0 {
+		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Err: ErrInvalidAlias}
+	}
+	return alias, slash + 1, nil
+}
+
+// invalidAlias returns the index of the first byte of alias that breaks
+// [a-z0-9]([a-z0-9_-]*[a-z0-9])?, or -1 when alias is valid.
+func invalidAlias(alias string) int {
+	if alias == "" {
+		return 0
+	}
+	for i := 0; i < len(alias); i++ {
+		c := alias[i]
+		alnum := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		if alnum {
+			continue
+		}
+		if (c == '-' || c == '_') && i != 0 && i != len(alias)-1 {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// parseSegment parses pattern[start:end], which holds no slash.
+func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) {
+	s := pattern[start:end]
+	switch s {
+	case "":
+		if end == len(pattern) {
+			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Err: ErrTrailingSlash}
+		}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Err: ErrEmptySegment}
+	case ".", "..":
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Err: ErrDotSegment}
+	}
+	parts, err := parseParts(pattern, start, end, func(name string, at int) (int, error) {
+		if slices.Contains(p.captures, name) {
+			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Err: ErrDuplicateCapture}
+		}
+		p.captures = append(p.captures, name)
+		return len(p.captures) - 1, nil
+	})
+	if err != nil {
+		return segment{}, err
+	}
+	seg := segment{parts: parts}
+	if len(parts) == 1 && parts[0].capture < 0 {
+		seg.literal = parts[0].lit
+		return seg, nil
+	}
+	seg.capture = true
+	seg.dotOK = parts[0].capture < 0 && parts[0].lit[0] == '.'
+	return seg, nil
+}
+
+// parseParts splits in[start:end] into literals and captures. For each
+// capture it calls capture with the name and the offset of its '{', which
+// returns the capture index or an error.
+func parseParts(in string, start, end int, capture func(name string, at int) (int, error)) ([]part, error) {
+	var parts []part
+	lit := start
+	for i := start; i < end; i++ {
+		switch in[i] {
+		case '}':
+			return nil, &SyntaxError{Input: in, Offset: i, Err: ErrMissingOpeningBrace}
+		case '{':
+			closing := -1
+			for j := i + 1; j < end; j++ {
+				if in[j] == '}' {
+					closing = j
+					break
+				}
+				if in[j] == '{' {
+					break
+				}
+			}
+			if closing < 0 {
+				return nil, &SyntaxError{Input: in, Offset: i, Err: ErrMissingClosingBrace}
+			}
+			name := in[i+1 : closing]
+			if name == "" {
+				return nil, &SyntaxError{Input: in, Offset: i, Err: ErrEmptyCapture}
+			}
+			if !validCaptureName(name) {
+				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Err: ErrInvalidCaptureName}
+			}
+			idx, err := capture(name, i)
+			if err != nil {
+				return nil, err
+			}
+			if lit < i {
+				parts = append(parts, part{lit: in[lit:i], capture: -1})
+			}
+			parts = append(parts, part{capture: idx})
+			i = closing
+			lit = closing + 1
+		}
+	}
+	if lit < end {
+		parts = append(parts, part{lit: in[lit:end], capture: -1})
+	}
+	return parts, nil
+}
+
+// validCaptureName reports whether name matches [A-Za-z_][A-Za-z0-9_]* and
+// is a valid label key, which rules out a leading or trailing '_' and names
+// over 63 characters.
+func validCaptureName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || i > 0 && '0' <= c && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return len(content.IsLabelKey(name)) == 0
+}
+
+// Alias returns the alias the pattern starts with, without the "@".
+func (p *Pattern) Alias() string { return p.alias }
+
+// Captures returns the capture names in order of appearance.
+func (p *Pattern) Captures() []string { return slices.Clone(p.captures) }
+
+// String returns the pattern as given to [Parse]; parsing it again gives an
+// equal Pattern.
+func (p *Pattern) String() string { return p.src }
+
+// Match reports whether relPath, a slash-separated directory path relative
+// to the alias root, matches the pattern, and returns the raw captured
+// values. It applies the rules of [Pattern.Discover] apart from reading the
+// tree: relPath must satisfy [fs.ValidPath] and not be ".", and a segment
+// with a capture does not match a name starting with "." unless the segment
+// itself starts with a literal ".".
+//
+//	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
+//
+// Match allocates only when the path matches.
+func (p *Pattern) Match(relPath string) (Captures, bool) {
+	if !p.match(relPath, nil) {
+		return nil, false
+	}
+	values := make([]string, len(p.captures))
+	p.match(relPath, values)
+	c := make(Captures, len(p.captures))
+	for i, name := range p.captures {
+		c[name] = values[i]
+	}
+	return c, true
+}
+
+// match reports whether rel matches and, when values is not nil, stores the
+// captured values in it, by capture index.
+func (p *Pattern) match(rel string, values []string) bool {
+	if rel == "." || !fs.ValidPath(rel) {
+		return false
+	}
+	for i := range p.segments {
+		name := rel
+		if j := strings.IndexByte(rel, '/'); j >= 0 {
+			name, rel = rel[:j], rel[j+1:]
+		} else {
+			rel = ""
+		}
+		last := i == len(p.segments)-1
+		if last != (rel == "") || !p.segments[i].match(name, values) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxStackParts is how many parts a segment may have before matching it
+// allocates its scratch space on the heap.
+const maxStackParts = 15
+
+// match reports whether name (one path element) matches the segment, with
+// the semantics of the regular expression that has [^/]+ for each capture:
+// leftmost-first and greedy, so each capture in turn takes the longest value
+// that lets the rest of the segment match. When values is not nil, it
+// stores the captured values there.
+//
+// It runs in time linear in len(name) times the number of parts: a backward
+// pass computes, for each part, the last position where the rest of the
+// segment can start (a capture only needs a non-empty run before that
+// position, so the positions where such a suffix matches always form a
+// prefix of the name); a forward pass then gives each capture that longest
+// value.
+func (s *segment) match(name string, values []string) bool {
+	if !s.capture {
+		return name == s.literal
+	}
+	if name == "" || name[0] == '.' && !s.dotOK {
+		return false
+	}
+	var buf [maxStackParts + 1]int
+	var last []int
+	if len(s.parts) <= maxStackParts {
+		last = buf[:len(s.parts)+1]
+	} else {
+		last = make([]int, len(s.parts)+1)
+	}
+	// last[j] is the greatest position at which parts[j:] can start, or -1.
+	// For a suffix that starts with a capture, every smaller position works
+	// too; for one that starts with a literal, only positions where the
+	// literal occurs and the rest fits.
+	last[len(s.parts)] = len(name)
+	for j := len(s.parts) - 1; j >= 0; j-- {
+		next := last[j+1]
+		switch {
+		case next < 0:
+			last[j] = -1
+		case s.parts[j].capture >= 0:
+			// The capture needs at least one rune before next.
+			if next == 0 {
+				last[j] = -1
+			} else {
+				_, size := utf8.DecodeLastRuneInString(name[:next])
+				last[j] = next - size
+			}
+		case j == len(s.parts)-1:
+			if strings.HasSuffix(name, s.parts[j].lit) {
+				last[j] = len(name) - len(s.parts[j].lit)
+			} else {
+				last[j] = -1
+			}
+		default:
+			// parts[j+1] is a capture (literals never follow literals):
+			// the literal must end at or before next.
+			last[j] = strings.LastIndex(name[:next], s.parts[j].lit)
+		}
+	}
+	pos := 0
+	for j, pt := range s.parts {
+		if pt.capture < 0 {
+			if !strings.HasPrefix(name[pos:], pt.lit) {
+				return false
+			}
+			pos += len(pt.lit)
+			continue
+		}
+		end := last[j+1]
+		if end <= pos {
+			return false
+		}
+		if values != nil {
+			values[pt.capture] = name[pos:end]
+		}
+		pos = end
+	}
+	return pos == len(name)
+}
+
+// overwritten lists the capture names that flux-operator's ExternalArtifact
+// input provider overwrites with the artifact's own values.
+var overwritten = []string{"id", "name", "revision"}
+
+// Warnings returns, sorted, the problems with the pattern's capture names
+// that are not errors. Captures become labels of each artifact, and
+// flux-operator's ExternalArtifact input provider turns labels into inputs
+// and then overwrites "id", "name", "namespace" and "revision" with the
+// artifact's own values, so a capture with one of those names is lost as an
+// input. A capture "namespace" is fine when namespace, the artifact's
+// namespace template, is exactly "{namespace}"; pass nil when the artifact
+// has no namespace template.
+//
+//	ws := p.Warnings(nsTemplate) // [`capture "name" is overwritten ...`]
+func (p *Pattern) Warnings(namespace *Template) []string {
+	var ws []string
+	for _, name := range p.captures {
+		switch {
+		case slices.Contains(overwritten, name):
+			ws = append(ws, fmt.Sprintf("capture %q is overwritten by the artifact's own %s in flux-operator's ExternalArtifact inputs; rename the capture", name, name))
+		case name == "namespace" && (namespace == nil || namespace.String() != "{namespace}"):
+			ws = append(ws, `capture "namespace" is overwritten by the artifact's namespace in flux-operator's ExternalArtifact inputs, and the namespace template is not "{namespace}"; rename the capture`)
+		}
+	}
+	slices.Sort(ws)
+	return ws
+}

@@ -1,0 +1,91 @@
+package pathpattern
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// DefaultMaxFileSize is the size limit [ReadFile] applies when given a
+// limit of zero or less: 1 MiB, far more than a NamespaceMetadata or inputs
+// file needs, and little enough that a tenant cannot make the controller
+// hold a large file in memory.
+const DefaultMaxFileSize = 1 << 20
+
+// ReadFile reads the file name from fsys on behalf of a tenant, refusing
+// anything that could reach outside the tree or exhaust memory:
+//
+//	data, err := pathpattern.ReadFile(fsys, "tenants/team-a/namespace-metadata.yaml", 0)
+//
+// name must satisfy [fs.ValidPath]. No element of name may be a symbolic
+// link (ErrSymlink: each element is checked with [fs.Lstat], so fsys must
+// implement [fs.ReadLinkFS] to report links, see [Pattern.Discover]), the
+// file must be a regular file (ErrNotRegular), and it must hold no more
+// than maxBytes bytes (ErrTooLarge); maxBytes <= 0 means
+// [DefaultMaxFileSize]. Those errors and the file system's own come as an
+// [*fs.PathError] naming the offending path. The tree must not change while
+// it is read; for defence in depth, pass an [os.Root.FS].
+func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileSize
+	}
+	if !fs.ValidPath(name) || name == "." {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	// Check every element, not only the last: the operating system follows
+	// a link anywhere in the path.
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		info, err := fs.Lstat(fsys, name[:i])
+		if err != nil {
+			return nil, err
+		}
+		if err := checkElement(info, i == len(name), maxBytes); err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name[:i], Err: err}
+		}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// Check the opened file too: it may have been replaced since Lstat.
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkElement(info, true, maxBytes); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: tooLarge(maxBytes)}
+	}
+	return data, nil
+}
+
+// checkElement checks one element of a path: a directory for the elements
+// before the last, a regular file of at most maxBytes for the last.
+func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
+	mode := info.Mode()
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return ErrSymlink
+	case !last && !mode.IsDir():
+		return fmt.Errorf("must be a directory: %w", fs.ErrNotExist)
+	case last && !mode.IsRegular():
+		return ErrNotRegular
+	case last && info.Size() > maxBytes:
+		return tooLarge(maxBytes)
+	}
+	return nil
+}
+
+func tooLarge(maxBytes int64) error {
+	return fmt.Errorf("%w: must be no more than %d bytes", ErrTooLarge, maxBytes)
+}

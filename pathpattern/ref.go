@@ -1,0 +1,85 @@
+package pathpattern
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// MaxRefLength is the longest reference, in bytes, that [ParseRef] accepts.
+// A reference is often a template expanded with directory names from the
+// tree, so it is allowed to be longer than a pattern; 4096 bytes is Linux's
+// PATH_MAX, beyond which no file can be opened anyway.
+const MaxRefLength = 4096
+
+// A Ref is a reference "@alias/path" to a file or directory in the source
+// with that alias. Path is clean, relative, and valid for [fs.FS]. The zero
+// value is not valid; use [ParseRef].
+type Ref struct {
+	Alias string
+	Path  string
+}
+
+// ParseRef parses a reference "@alias/rel":
+//
+//	r, err := pathpattern.ParseRef("@repo/tenants/team-a/namespace-metadata.yaml") // {repo tenants/team-a/namespace-metadata.yaml}
+//
+// The alias follows the pattern grammar. rel is cleaned with [path.Clean]
+// ("a//b/./c/" becomes "a/b/c"); it must not be empty or name the alias
+// root itself, start with "/", contain a ".." element (even one that would
+// clean away) or a NUL byte. Every error is a [*SyntaxError] wrapping one of
+// ErrTooLong, ErrInvalidUTF8, ErrMissingAlias, ErrInvalidAlias, ErrNUL,
+// ErrEmptyPath, ErrAbsolutePath or ErrDotDot.
+func ParseRef(s string) (Ref, error) {
+	if len(s) > MaxRefLength {
+		return Ref{}, &SyntaxError{Input: s, Offset: MaxRefLength, Err: ErrTooLong}
+	}
+	alias, off, err := splitAlias(s)
+	if err != nil {
+		return Ref{}, err
+	}
+	rel := s[off:]
+	if i := strings.IndexByte(rel, 0); i >= 0 {
+		return Ref{}, &SyntaxError{Input: s, Offset: off + i, Err: ErrNUL}
+	}
+	if rel == "" {
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrEmptyPath}
+	}
+	if rel[0] == '/' {
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrAbsolutePath}
+	}
+	for i := off; i < len(s); {
+		end := strings.IndexByte(s[i:], '/')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += i
+		}
+		if s[i:end] == ".." {
+			return Ref{}, &SyntaxError{Input: s, Offset: i, Err: ErrDotDot}
+		}
+		i = end + 1
+	}
+	clean := path.Clean(rel)
+	if clean == "." || !fs.ValidPath(clean) {
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrEmptyPath}
+	}
+	return Ref{Alias: alias, Path: clean}, nil
+}
+
+// String returns the reference as "@alias/path".
+func (r Ref) String() string { return "@" + r.Alias + "/" + r.Path }
+
+// Validate reports whether r is what [ParseRef] returns for r.String(); the
+// error is the one ParseRef returns, or a [*SyntaxError] wrapping
+// ErrUncleanPath when r.Path is not clean.
+func (r Ref) Validate() error {
+	got, err := ParseRef(r.String())
+	if err != nil {
+		return err
+	}
+	if got != r {
+		return &SyntaxError{Input: r.String(), Offset: len(r.Alias) + 2, Value: r.Path, Err: ErrUncleanPath}
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package pathpattern
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+)
+
+var refTests = []struct {
+	name   string
+	ref    string
+	want   Ref
+	err    error
+	offset int
+}{
+	{name: "file", ref: "@repo/tenants/team-a/namespace-metadata.yaml", want: Ref{Alias: "repo", Path: "tenants/team-a/namespace-metadata.yaml"}},
+	{name: "cleaned", ref: "@repo/a//b/./c/", want: Ref{Alias: "repo", Path: "a/b/c"}},
+	{name: "glob", ref: "@repo/tenants/*/manifests/**", want: Ref{Alias: "repo", Path: "tenants/*/manifests/**"}},
+	{name: "dots in names", ref: "@r/..a/b../.c", want: Ref{Alias: "r", Path: "..a/b../.c"}},
+	{name: "long", ref: "@r/" + strings.Repeat("a", MaxRefLength-3), want: Ref{Alias: "r", Path: strings.Repeat("a", MaxRefLength-3)}},
+
+	{name: "too long", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), err: ErrTooLong, offset: MaxRefLength},
+	{name: "no alias", ref: "tenants/a", err: ErrMissingAlias, offset: 0},
+	{name: "alias only", ref: "@repo", err: ErrMissingAlias, offset: 5},
+	{name: "bad alias", ref: "@Repo/a", err: ErrInvalidAlias, offset: 1},
+	{name: "empty path", ref: "@repo/", err: ErrEmptyPath, offset: 6},
+	{name: "dot path", ref: "@repo/./", err: ErrEmptyPath, offset: 6},
+	{name: "absolute", ref: "@repo//etc/passwd", err: ErrAbsolutePath, offset: 6},
+	{name: "dot dot", ref: "@repo/../x", err: ErrDotDot, offset: 6},
+	{name: "dot dot that cleans away", ref: "@repo/a/../b", err: ErrDotDot, offset: 8},
+	{name: "trailing dot dot", ref: "@repo/a/..", err: ErrDotDot, offset: 8},
+	{name: "nul", ref: "@repo/a\x00b", err: ErrNUL, offset: 7},
+	{name: "invalid utf-8", ref: "@repo/a\xff", err: ErrInvalidUTF8, offset: 7},
+}
+
+func TestParseRef(t *testing.T) {
+	t.Parallel()
+	for _, tt := range refTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseRef(tt.ref)
+			if tt.err != nil {
+				var se *SyntaxError
+				if !errors.As(err, &se) || !errors.Is(err, tt.err) {
+					t.Fatalf("ParseRef(%q) error = %v, want a *SyntaxError wrapping %v", tt.ref, err, tt.err)
+				}
+				if se.Offset != tt.offset {
+					t.Errorf("error offset = %d, want %d", se.Offset, tt.offset)
+				}
+				if got != (Ref{}) {
+					t.Errorf("ParseRef(%q) = %+v, want the zero Ref", tt.ref, got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("ParseRef(%q) = %+v, %v, want %+v", tt.ref, got, err, tt.want)
+			}
+			if err := got.Validate(); err != nil {
+				t.Errorf("Validate() = %v", err)
+			}
+		})
+	}
+}
+
+func TestRefValidate(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		ref  Ref
+		err  error
+	}{
+		{name: "valid", ref: Ref{Alias: "repo", Path: "a/b"}},
+		{name: "zero", ref: Ref{}, err: ErrInvalidAlias},
+		{name: "unclean", ref: Ref{Alias: "repo", Path: "a//b"}, err: ErrUncleanPath},
+		{name: "dot dot", ref: Ref{Alias: "repo", Path: "../b"}, err: ErrDotDot},
+		{name: "empty path", ref: Ref{Alias: "repo"}, err: ErrEmptyPath},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if err := tt.ref.Validate(); !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
+				t.Errorf("Validate() = %v, want %v", err, tt.err)
+			}
+		})
+	}
+}
+
+func FuzzParseRef(f *testing.F) {
+	for _, tt := range refTests {
+		f.Add(tt.ref)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRef(s)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) {
+				t.Fatalf("ParseRef(%q) error %v: want a *SyntaxError with an offset in the input", s, err)
+			}
+			return
+		}
+		if !fs.ValidPath(r.Path) || r.Path == "." {
+			t.Fatalf("ParseRef(%q).Path = %q is not a valid fs path", s, r.Path)
+		}
+		for elem := range strings.SplitSeq(r.Path, "/") {
+			if elem == ".." {
+				t.Fatalf("ParseRef(%q).Path = %q contains ..", s, r.Path)
+			}
+		}
+		if strings.ContainsRune(r.Path, 0) {
+			t.Fatalf("ParseRef(%q).Path contains NUL", s)
+		}
+		again, err := ParseRef(r.String())
+		if err != nil || again != r {
+			t.Fatalf("ParseRef(%q) = %+v, %v, want %+v", r.String(), again, err, r)
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("Validate() = %v", err)
+		}
+	})
+}

@@ -1,0 +1,102 @@
+package pathpattern
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Template is a string with captures, such as "{module}" or
+// "@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml", bound
+// to the [Pattern] whose captures it names. The zero value is not valid;
+// use [Pattern.Template]. A Template is immutable and safe for concurrent
+// use.
+type Template struct {
+	src   string
+	parts []part
+	names []string // the pattern's capture names, indexed by part.capture
+}
+
+// Template parses s with the brace rules of the pattern grammar and binds
+// it to p:
+//
+//	t, err := p.Template("{module}")
+//
+// Everything outside braces is literal, slashes included. A capture that p
+// does not have fails here, before any tree is read. Every error is a
+// [*SyntaxError] wrapping one of ErrTooLong, ErrInvalidUTF8,
+// ErrMissingClosingBrace, ErrMissingOpeningBrace, ErrEmptyCapture,
+// ErrInvalidCaptureName or ErrUnknownCapture. A template may name a capture
+// more than once, or none.
+func (p *Pattern) Template(s string) (*Template, error) {
+	if len(s) > MaxLength {
+		return nil, &SyntaxError{Input: s, Offset: MaxLength, Err: ErrTooLong}
+	}
+	if err := checkUTF8(s); err != nil {
+		return nil, err
+	}
+	parts, err := parseParts(s, 0, len(s), func(name string, at int) (int, error) {
+		i := slices.Index(p.captures, name)
+		if i < 0 {
+			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Err: ErrUnknownCapture}
+		}
+		return i, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Template{src: s, parts: parts, names: p.captures}, nil
+}
+
+// MustTemplate is like [Pattern.Template] but panics on error. It is meant
+// for templates that are literals in tests and examples.
+func (p *Pattern) MustTemplate(s string) *Template {
+	t, err := p.Template(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// String returns the template as given to [Pattern.Template].
+func (t *Template) String() string { return t.src }
+
+// Captures returns the names of the captures the template uses, in order of
+// first use.
+func (t *Template) Captures() []string {
+	var names []string
+	for _, pt := range t.parts {
+		if pt.capture >= 0 && !slices.Contains(names, t.names[pt.capture]) {
+			names = append(names, t.names[pt.capture])
+		}
+	}
+	return names
+}
+
+// Expand replaces each capture in the template with its value in c. The
+// caller chooses the values: pass [Match].Normalized for object names,
+// namespaces and labels, and [Match].Raw for paths in the source, which
+// must name the directories as they are:
+//
+//	name, err := nameTemplate.Expand(m.Normalized)
+//	ref, err := inputsTemplate.Expand(m.Raw)
+//
+// Expand checks nothing about the result (see [Render] and [ParseRef]). The
+// only possible error wraps ErrMissingValue: c has no value for a capture
+// the template names.
+func (t *Template) Expand(c Captures) (string, error) {
+	var b strings.Builder
+	for _, pt := range t.parts {
+		if pt.capture < 0 {
+			b.WriteString(pt.lit)
+			continue
+		}
+		name := t.names[pt.capture]
+		v, ok := c[name]
+		if !ok {
+			return "", fmt.Errorf("%w: %q in template %q", ErrMissingValue, name, t.src)
+		}
+		b.WriteString(v)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,133 @@
+package pathpattern
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const templatePattern = "@repo/tenants/{namespace}/modules/{module}"
+
+var templateTests = []struct {
+	name     string
+	template string
+	captures []string
+	raw      string // expansion from the raw values
+	norm     string // expansion from the normalized values
+	err      error
+	offset   int
+	value    string
+}{
+	{name: "one capture", template: "{module}", captures: []string{"module"}, raw: "App", norm: "app"},
+	{name: "path", template: "@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml", captures: []string{"namespace", "module"},
+		raw: "@repo/tenants/Team-A/modules/App/applier-inputs.yaml", norm: "@repo/tenants/team-a/modules/app/applier-inputs.yaml"},
+	{name: "repeated capture", template: "{module}-{namespace}-{module}", captures: []string{"module", "namespace"}, raw: "App-Team-A-App", norm: "app-team-a-app"},
+	{name: "literal", template: "fixed-name", raw: "fixed-name", norm: "fixed-name"},
+	{name: "empty", template: "", raw: "", norm: ""},
+	{name: "star and slash are literal", template: "*/{module}/", captures: []string{"module"}, raw: "*/App/", norm: "*/app/"},
+
+	{name: "unknown capture", template: "{namespace}-{tenant}", err: ErrUnknownCapture, offset: 12, value: "tenant"},
+	{name: "unclosed brace", template: "x{module", err: ErrMissingClosingBrace, offset: 1},
+	{name: "nested brace", template: "{mod{ule}", err: ErrMissingClosingBrace, offset: 0},
+	{name: "closing brace alone", template: "module}", err: ErrMissingOpeningBrace, offset: 6},
+	{name: "empty capture", template: "{}", err: ErrEmptyCapture, offset: 0},
+	{name: "invalid name", template: "{_module}", err: ErrInvalidCaptureName, offset: 1, value: "_module"},
+	{name: "too long", template: strings.Repeat("x", MaxLength+1), err: ErrTooLong, offset: MaxLength},
+	{name: "invalid utf-8", template: "{module}\xff", err: ErrInvalidUTF8, offset: 8},
+}
+
+func TestTemplate(t *testing.T) {
+	t.Parallel()
+	p := MustParse(templatePattern)
+	raw := Captures{"namespace": "Team-A", "module": "App"}
+	norm := Captures{"namespace": "team-a", "module": "app"}
+	for _, tt := range templateTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tmpl, err := p.Template(tt.template)
+			if tt.err != nil {
+				var se *SyntaxError
+				if !errors.As(err, &se) || !errors.Is(err, tt.err) {
+					t.Fatalf("Template(%q) error = %v, want a *SyntaxError wrapping %v", tt.template, err, tt.err)
+				}
+				if se.Offset != tt.offset || se.Value != tt.value {
+					t.Errorf("error at offset %d value %q, want offset %d value %q", se.Offset, se.Value, tt.offset, tt.value)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Template(%q): %v", tt.template, err)
+			}
+			if tmpl.String() != tt.template {
+				t.Errorf("String() = %q, want %q", tmpl.String(), tt.template)
+			}
+			if diff := cmp.Diff(tt.captures, tmpl.Captures()); diff != "" {
+				t.Errorf("Captures() (-want +got):\n%s", diff)
+			}
+			for _, c := range []struct {
+				values Captures
+				want   string
+			}{{raw, tt.raw}, {norm, tt.norm}} {
+				got, err := tmpl.Expand(c.values)
+				if err != nil || got != c.want {
+					t.Errorf("Expand(%v) = %q, %v, want %q", c.values, got, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestExpandMissingValue(t *testing.T) {
+	t.Parallel()
+	tmpl := MustParse(templatePattern).MustTemplate("{namespace}/{module}")
+	got, err := tmpl.Expand(Captures{"namespace": "a"})
+	if !errors.Is(err, ErrMissingValue) || got != "" {
+		t.Fatalf("Expand = %q, %v, want an error wrapping ErrMissingValue", got, err)
+	}
+	if !strings.Contains(err.Error(), `"module"`) {
+		t.Errorf("error %q does not name the capture", err)
+	}
+}
+
+func TestMustTemplatePanics(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("MustTemplate of an unknown capture did not panic")
+		}
+	}()
+	MustParse(templatePattern).MustTemplate("{tenant}")
+}
+
+func FuzzTemplate(f *testing.F) {
+	for _, tt := range templateTests {
+		f.Add(tt.template, "Team-A", "App")
+	}
+	p := MustParse(templatePattern)
+	f.Fuzz(func(t *testing.T, template, namespace, module string) {
+		tmpl, err := p.Template(template)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(template) {
+				t.Fatalf("Template(%q) error %v: want a *SyntaxError with an offset in the template", template, err)
+			}
+			return
+		}
+		again, err := p.Template(tmpl.String())
+		if err != nil {
+			t.Fatalf("Template(String()) of a valid template: %v", err)
+		}
+		got, err := again.Expand(Captures{"namespace": namespace, "module": module})
+		if err != nil {
+			t.Fatalf("Expand with every capture: %v", err)
+		}
+		// Replacing the captures by hand gives the same string, since a
+		// valid template has braces only around capture names.
+		want := strings.NewReplacer("{namespace}", namespace, "{module}", module).Replace(template)
+		if got != want {
+			t.Fatalf("Expand = %q, want %q", got, want)
+		}
+	})
+}
