@@ -1,0 +1,165 @@
+package inventory
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is what a pass does with one entry. [Diff] sorts desired entries
+// into [Create], [Update] and [Unchanged]; [Collect] decides [Delete],
+// [Release] or [Keep] for each stale one.
+//
+// The zero Action is not valid; a [Guard] that returns it gets its entry
+// kept.
+type Action int
+
+// The actions, in the order that [Summary] counts them.
+const (
+	// Create applies an entry that the inventory does not track.
+	Create Action = iota + 1
+	// Update applies a tracked entry whose digest changed.
+	Update
+	// Unchanged is a tracked entry with the same digest.
+	Unchanged
+	// Delete deletes a stale entry; it leaves the inventory only once the
+	// deletion is confirmed (see [Next]).
+	Delete
+	// Release stops tracking a stale entry without deleting it: prune
+	// policy off, pruning disabled on the object, or handed off to another
+	// finalizer.
+	Release
+	// Keep keeps tracking a stale entry without deleting it: still in use,
+	// a guard said so or failed, or the deletion guard refused.
+	Keep
+)
+
+var actionNames = [...]string{
+	Create:    "create",
+	Update:    "update",
+	Unchanged: "unchanged",
+	Delete:    "delete",
+	Release:   "release",
+	Keep:      "keep",
+}
+
+// Flux's change-line verbs for the first four; the last two have no Flux
+// counterpart (Flux's "skipped" would not tell them apart).
+var actionVerbs = [...]string{
+	Create:    "created",
+	Update:    "configured",
+	Unchanged: "unchanged",
+	Delete:    "deleted",
+	Release:   "released",
+	Keep:      "kept",
+}
+
+func (a Action) valid() bool { return a >= Create && a <= Keep }
+
+// String returns the lower-case name of the action, as JSON carries it:
+// "create", "update", "unchanged", "delete", "release" or "keep", or
+// "Action(n)" for an invalid one.
+func (a Action) String() string {
+	if !a.valid() {
+		return fmt.Sprintf("Action(%d)", int(a))
+	}
+	return actionNames[a]
+}
+
+// Verb returns the word of a change line: Flux's "created", "configured",
+// "unchanged" and "deleted", then "released" and "kept"; "" for an invalid
+// action.
+func (a Action) Verb() string {
+	if !a.valid() {
+		return ""
+	}
+	return actionVerbs[a]
+}
+
+// MarshalText returns the action's name (see [Action.String]). It fails,
+// wrapping [ErrInvalidAction], for an invalid action.
+func (a Action) MarshalText() ([]byte, error) {
+	if !a.valid() {
+		return nil, fmt.Errorf("%w %d: must be one of %s", ErrInvalidAction, int(a), strings.Join(actionNames[1:], ", "))
+	}
+	return []byte(actionNames[a]), nil
+}
+
+// UnmarshalText reads an action's name (see [Action.String]). It fails,
+// wrapping [ErrInvalidAction], for any other text.
+func (a *Action) UnmarshalText(text []byte) error {
+	for i, name := range actionNames {
+		if i > 0 && string(text) == name {
+			*a = Action(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w %q: must be one of %s", ErrInvalidAction, text, strings.Join(actionNames[1:], ", "))
+}
+
+// Decision is what one pass does with one entry, and why.
+type Decision struct {
+	Entry  Entry  `json:"entry"`
+	Action Action `json:"action"`
+	// Reason says why a stale entry is released or kept, e.g.
+	// "in use by ExternalArtifact/tenant-a/app"; it is empty otherwise.
+	Reason string `json:"reason,omitempty"`
+}
+
+// String returns the decision as a Flux change line, with the reason in
+// parentheses when there is one:
+//
+//	Namespace/tenant-a created
+//	ExternalArtifact/tenant-a/app configured
+//	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
+func (d Decision) String() string {
+	s := d.Entry.ID().Subject() + " " + d.Action.Verb()
+	if !d.Action.valid() {
+		s += d.Action.String()
+	}
+	if d.Reason != "" {
+		s += " (" + d.Reason + ")"
+	}
+	return s
+}
+
+// Summary counts decisions by action.
+type Summary struct {
+	Create    int `json:"create"`
+	Update    int `json:"update"`
+	Unchanged int `json:"unchanged"`
+	Delete    int `json:"delete"`
+	Release   int `json:"release"`
+	Keep      int `json:"keep"`
+}
+
+// Summarize counts the decisions of each action; invalid actions are not
+// counted.
+//
+//	inventory.Summarize(append(changes.Decisions(), collected...))
+func Summarize(decisions []Decision) Summary {
+	var s Summary
+	for _, d := range decisions {
+		switch d.Action {
+		case Create:
+			s.Create++
+		case Update:
+			s.Update++
+		case Unchanged:
+			s.Unchanged++
+		case Delete:
+			s.Delete++
+		case Release:
+			s.Release++
+		case Keep:
+			s.Keep++
+		}
+	}
+	return s
+}
+
+// String returns the counts in action order, e.g.
+// "create=2 update=1 unchanged=0 delete=1 release=0 keep=1".
+func (s Summary) String() string {
+	return fmt.Sprintf("create=%d update=%d unchanged=%d delete=%d release=%d keep=%d",
+		s.Create, s.Update, s.Unchanged, s.Delete, s.Release, s.Keep)
+}

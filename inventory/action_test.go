@@ -1,0 +1,127 @@
+package inventory
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAction(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		action Action
+		str    string
+		verb   string
+	}{
+		{name: "create", action: Create, str: "create", verb: "created"},
+		{name: "update", action: Update, str: "update", verb: "configured"},
+		{name: "unchanged", action: Unchanged, str: "unchanged", verb: "unchanged"},
+		{name: "delete", action: Delete, str: "delete", verb: "deleted"},
+		{name: "release", action: Release, str: "release", verb: "released"},
+		{name: "keep", action: Keep, str: "keep", verb: "kept"},
+		{name: "zero", action: 0, str: "Action(0)", verb: ""},
+		{name: "out of range", action: Keep + 1, str: "Action(7)", verb: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.action.String(); got != tt.str {
+				t.Errorf("String() = %q, want %q", got, tt.str)
+			}
+			if got := tt.action.Verb(); got != tt.verb {
+				t.Errorf("Verb() = %q, want %q", got, tt.verb)
+			}
+			text, err := tt.action.MarshalText()
+			if tt.verb == "" {
+				if !errors.Is(err, ErrInvalidAction) {
+					t.Errorf("MarshalText() = %q, %v; want ErrInvalidAction", text, err)
+				}
+				return
+			}
+			if err != nil || string(text) != tt.str {
+				t.Fatalf("MarshalText() = %q, %v; want %q", text, err, tt.str)
+			}
+			var back Action
+			if err := back.UnmarshalText(text); err != nil || back != tt.action {
+				t.Errorf("UnmarshalText(%q) = %v, %v; want %v", text, back, err, tt.action)
+			}
+		})
+	}
+}
+
+func TestActionUnmarshalInvalid(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"", "Create", "created", "Action(1)", "delete "} {
+		var a Action
+		if err := a.UnmarshalText([]byte(text)); !errors.Is(err, ErrInvalidAction) || a != 0 {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want ErrInvalidAction", text, a, err)
+		}
+	}
+}
+
+func TestDecisionJSON(t *testing.T) {
+	t.Parallel()
+	d := Decision{Entry: nsEntry("tenant-a", ""), Action: Keep, Reason: "in use by ExternalArtifact/tenant-a/app"}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"entry":{"kind":"Namespace","name":"tenant-a"},"action":"keep","reason":"in use by ExternalArtifact/tenant-a/app"}`
+	if string(data) != want {
+		t.Errorf("Marshal = %s, want %s", data, want)
+	}
+	var back Decision
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(d, back); diff != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecisionString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		d    Decision
+		want string
+	}{
+		{name: "cluster-scoped created", d: Decision{Entry: nsEntry("tenant-a", ""), Action: Create}, want: "Namespace/tenant-a created"},
+		{name: "namespaced configured", d: Decision{Entry: ea("tenant-a", "app", ""), Action: Update}, want: "ExternalArtifact/tenant-a/app configured"},
+		{name: "unchanged", d: Decision{Entry: ea("tenant-a", "app", ""), Action: Unchanged}, want: "ExternalArtifact/tenant-a/app unchanged"},
+		{name: "deleted", d: Decision{Entry: ea("tenant-a", "app", ""), Action: Delete}, want: "ExternalArtifact/tenant-a/app deleted"},
+		{name: "kept with reason", d: Decision{Entry: nsEntry("tenant-b", ""), Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/web"},
+			want: "Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)"},
+		{name: "released", d: Decision{Entry: nsEntry("tenant-c", ""), Action: Release, Reason: "namespace pruning is off"},
+			want: "Namespace/tenant-c released (namespace pruning is off)"},
+		{name: "invalid action", d: Decision{Entry: nsEntry("tenant-a", "")}, want: "Namespace/tenant-a Action(0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.d.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	t.Parallel()
+	ds := []Decision{{Action: Create}, {Action: Create}, {Action: Update}, {Action: Delete}, {Action: Keep}, {Action: Release}, {Action: Keep}, {Action: 0}}
+	got := Summarize(ds)
+	want := Summary{Create: 2, Update: 1, Delete: 1, Release: 1, Keep: 2}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Summarize mismatch (-want +got):\n%s", diff)
+	}
+	if s, w := got.String(), "create=2 update=1 unchanged=0 delete=1 release=1 keep=2"; s != w {
+		t.Errorf("String() = %q, want %q", s, w)
+	}
+	data, err := json.Marshal(got)
+	if err != nil || string(data) != `{"create":2,"update":1,"unchanged":0,"delete":1,"release":1,"keep":2}` {
+		t.Errorf("Marshal = %s, %v", data, err)
+	}
+}

@@ -1,0 +1,247 @@
+package inventory
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// guardFor returns a guard that answers per subject, and Delete otherwise.
+func guardFor(answers map[string]Decision, errs map[string]error) Guard {
+	return func(_ context.Context, e Entry) (Action, string, error) {
+		s := e.ID().Subject()
+		if err := errs[s]; err != nil {
+			return 0, "", err
+		}
+		if d, ok := answers[s]; ok {
+			return d.Action, d.Reason, nil
+		}
+		return Delete, "", nil
+	}
+}
+
+func TestCollect(t *testing.T) {
+	t.Parallel()
+	old1 := ea("tenant-a", "old", "")
+	old2 := ea("tenant-b", "gone", "")
+	webB := ea("tenant-b", "web", "")
+	tests := []struct {
+		name    string
+		stale   []Entry
+		desired []Entry
+		opts    []Option
+		want    []Decision
+	}{
+		{name: "nothing stale", desired: []Entry{appA}, want: []Decision{}},
+		{name: "delete in prune order", stale: []Entry{nsB, old2, nsA, old1}, desired: []Entry{nsEntry("tenant-c", "")},
+			want: []Decision{
+				{Entry: old2, Action: Delete}, {Entry: old1, Action: Delete},
+				{Entry: nsB, Action: Delete}, {Entry: nsA, Action: Delete},
+			}},
+		{name: "namespace in use by a desired entry", stale: []Entry{nsA, nsB}, desired: []Entry{ea("tenant-b", "z", ""), webB},
+			want: []Decision{
+				{Entry: nsB, Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/web"},
+				{Entry: nsA, Action: Delete},
+			}},
+		{name: "in use names the first user in apply order", stale: []Entry{nsA}, desired: []Entry{appA, cm, deploy},
+			want: []Decision{{Entry: nsA, Action: Keep, Reason: "in use by ConfigMap/tenant-a/c"}}},
+		{name: "a custom Namespace kind is never in use", stale: []Entry{{APIVersion: "example.com/v1", Kind: "Namespace", Name: "tenant-a"}}, desired: []Entry{appA},
+			want: []Decision{{Entry: Entry{APIVersion: "example.com/v1", Kind: "Namespace", Name: "tenant-a"}, Action: Delete}}},
+		{name: "namespace pruning off", stale: []Entry{nsA, nsB, old1}, desired: []Entry{webB}, opts: []Option{WithNamespacePrune(false)},
+			want: []Decision{
+				{Entry: old1, Action: Delete},
+				{Entry: nsB, Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/web"},
+				{Entry: nsA, Action: Release, Reason: "namespace pruning is off"},
+			}},
+		{name: "namespace pruning on", stale: []Entry{nsA}, desired: []Entry{webB}, opts: []Option{WithNamespacePrune(true)},
+			want: []Decision{{Entry: nsA, Action: Delete}}},
+		{name: "guard release and keep", stale: []Entry{old1, old2, nsA, nsB}, desired: []Entry{appA},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{
+				"ExternalArtifact/tenant-b/gone": {Action: Release, Reason: "prune disabled"},
+				"Namespace/tenant-b":             {Action: Keep},
+			}, nil))},
+			want: []Decision{
+				{Entry: old2, Action: Release, Reason: "prune disabled"},
+				{Entry: old1, Action: Delete},
+				{Entry: nsB, Action: Keep, Reason: "kept by a guard"},
+				{Entry: nsA, Action: Keep, Reason: "in use by ExternalArtifact/tenant-a/app"},
+			}},
+		{name: "guard release without reason", stale: []Entry{old1}, desired: []Entry{appA},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Release}}, nil))},
+			want: []Decision{{Entry: old1, Action: Release, Reason: "released by a guard"}}},
+		{name: "guard error keeps", stale: []Entry{old1, nsA}, desired: []Entry{webB},
+			opts: []Option{WithGuard(guardFor(nil, map[string]error{"Namespace/tenant-a": errors.New("lookup failed")}))},
+			want: []Decision{
+				{Entry: old1, Action: Delete},
+				{Entry: nsA, Action: Keep, Reason: "guard failed: lookup failed"},
+			}},
+		{name: "guard invalid action keeps", stale: []Entry{old1}, desired: []Entry{appA},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Create}}, nil))},
+			want: []Decision{{Entry: old1, Action: Keep, Reason: "guard failed: returned action create, want delete, release or keep"}}},
+		{name: "first guard that objects decides", stale: []Entry{old1}, desired: []Entry{appA},
+			opts: []Option{
+				WithGuard(guardFor(nil, nil)),
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Release, Reason: "second"}}, nil)),
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Keep, Reason: "third"}}, nil)),
+			},
+			want: []Decision{{Entry: old1, Action: Release, Reason: "second"}}},
+		{name: "namespace holding a kept entry is kept", stale: []Entry{nsA, old1, ea("tenant-a", "old2", "")}, desired: []Entry{webB},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old2": {Action: Keep, Reason: "busy"}}, nil))},
+			want: []Decision{
+				{Entry: ea("tenant-a", "old2", ""), Action: Keep, Reason: "busy"},
+				{Entry: old1, Action: Delete},
+				{Entry: nsA, Action: Keep, Reason: "in use by ExternalArtifact/tenant-a/old2, which is kept"},
+			}},
+		{name: "namespace holding a released entry is kept", stale: []Entry{nsA, old1}, desired: []Entry{webB},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Release, Reason: "prune disabled"}}, nil))},
+			want: []Decision{
+				{Entry: old1, Action: Release, Reason: "prune disabled"},
+				{Entry: nsA, Action: Keep, Reason: "in use by ExternalArtifact/tenant-a/old, which is released"},
+			}},
+		{name: "guard release of the namespace wins over its kept entries", stale: []Entry{nsA, old1}, desired: []Entry{webB},
+			opts: []Option{WithGuard(guardFor(map[string]Decision{
+				"ExternalArtifact/tenant-a/old": {Action: Keep, Reason: "busy"},
+				"Namespace/tenant-a":            {Action: Release, Reason: "handed off"},
+			}, nil))},
+			want: []Decision{
+				{Entry: old1, Action: Keep, Reason: "busy"},
+				{Entry: nsA, Action: Release, Reason: "handed off"},
+			}},
+		{name: "keep all", stale: []Entry{old1, nsA}, desired: []Entry{webB},
+			opts: []Option{WithKeepAll("desired state has errors"), WithGuard(func(context.Context, Entry) (Action, string, error) {
+				panic("guard must not run")
+			})},
+			want: []Decision{
+				{Entry: old1, Action: Keep, Reason: "desired state has errors"},
+				{Entry: nsA, Action: Keep, Reason: "desired state has errors"},
+			}},
+		{name: "max deletions not exceeded", stale: []Entry{old1, old2}, desired: []Entry{webB}, opts: []Option{WithMaxDeletions(2)},
+			want: []Decision{{Entry: old2, Action: Delete}, {Entry: old1, Action: Delete}}},
+		{name: "max deletions exceeded keeps every deletion", stale: []Entry{old1, old2, nsB, ea("tenant-a", "old3", "")}, desired: []Entry{appA},
+			opts: []Option{WithMaxDeletions(1), WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-b/gone": {Action: Release, Reason: "r"}}, nil))},
+			want: []Decision{
+				{Entry: old2, Action: Release, Reason: "r"},
+				{Entry: ea("tenant-a", "old3", ""), Action: Keep, Reason: "deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows"},
+				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows"},
+				{Entry: nsB, Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/gone, which is released"},
+			}},
+		{name: "max deletions zero", stale: []Entry{old1}, desired: []Entry{webB}, opts: []Option{WithMaxDeletions(0)},
+			want: []Decision{{Entry: old1, Action: Keep, Reason: "deletion guard: 1 deletion in one pass, more than WithMaxDeletions(0) allows"}}},
+		{name: "delete all allowed by default", stale: []Entry{old1, nsA},
+			want: []Decision{{Entry: old1, Action: Delete}, {Entry: nsA, Action: Delete}}},
+		{name: "delete all refused", stale: []Entry{old1, nsA}, opts: []Option{WithDeleteAll(false)},
+			want: []Decision{
+				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them"},
+				{Entry: nsA, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them"},
+			}},
+		{name: "delete all refusal needs a deletion", stale: []Entry{nsA}, opts: []Option{WithDeleteAll(false), WithNamespacePrune(false)},
+			want: []Decision{{Entry: nsA, Action: Release, Reason: "namespace pruning is off"}}},
+		{name: "delete all refusal needs an empty desired", stale: []Entry{old1}, desired: []Entry{webB}, opts: []Option{WithDeleteAll(false)},
+			want: []Decision{{Entry: old1, Action: Delete}}},
+		{name: "delete all allowed explicitly", stale: []Entry{old1}, opts: []Option{WithDeleteAll(false), WithDeleteAll(true)},
+			want: []Decision{{Entry: old1, Action: Delete}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Collect(context.Background(), tt.stale, tt.desired, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Collect mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCollectErrorsKeepEverything(t *testing.T) {
+	t.Parallel()
+	old1 := ea("tenant-a", "old", "")
+	tests := []struct {
+		name    string
+		stale   []Entry
+		desired []Entry
+		opts    []Option
+		is      error
+	}{
+		{name: "negative max deletions", stale: []Entry{old1, nsA}, opts: []Option{WithMaxDeletions(-1)}, is: ErrInvalidOption},
+		{name: "empty keep-all reason", stale: []Entry{old1, nsA}, opts: []Option{WithKeepAll("")}, is: ErrInvalidOption},
+		{name: "nil guard", stale: []Entry{old1, nsA}, opts: []Option{WithGuard(nil)}, is: ErrInvalidOption},
+		{name: "nil option", stale: []Entry{old1, nsA}, opts: []Option{nil}, is: ErrInvalidOption},
+		{name: "invalid stale entry", stale: []Entry{old1, nsA, ea("tenant-a", "x", "sha256:bad")}, is: ErrInvalidEntry},
+		{name: "duplicate stale entry", stale: []Entry{old1, nsA, old1}, is: ErrDuplicate},
+		{name: "invalid desired entry", stale: []Entry{old1, nsA}, desired: []Entry{{Kind: "Deployment", Name: "x"}}, is: ErrInvalidEntry},
+		{name: "stale entry also desired", stale: []Entry{old1, nsA}, desired: []Entry{appA, nsA}, is: ErrInvalidEntry},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Collect(context.Background(), tt.stale, tt.desired, tt.opts...)
+			if !errors.Is(err, tt.is) {
+				t.Fatalf("Collect() error = %v, want %v", err, tt.is)
+			}
+			if len(got) != len(tt.stale) {
+				t.Fatalf("got %d decisions, want one per stale entry (%d)", len(got), len(tt.stale))
+			}
+			for _, d := range got {
+				if d.Action != Keep || d.Reason != err.Error() {
+					t.Errorf("decision %v, want Keep with the error as reason", d)
+				}
+			}
+			if got[len(got)-1].Entry != nsA {
+				t.Errorf("decisions not in prune order: %v", got)
+			}
+		})
+	}
+}
+
+func TestCollectStaleDesiredError(t *testing.T) {
+	t.Parallel()
+	_, err := Collect(context.Background(), []Entry{appB, nsA}, []Entry{appA, nsA})
+	var le *ListError
+	if !errors.As(err, &le) {
+		t.Fatalf("err = %v, want *ListError", err)
+	}
+	want := []fieldErr{{"stale[1]", field.ErrorTypeForbidden}}
+	if diff := cmp.Diff(want, reduce(le.Errs)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestCollectContextDone(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	guard := func(context.Context, Entry) (Action, string, error) {
+		calls++
+		cancel()
+		return Delete, "", nil
+	}
+	stale := []Entry{ea("tenant-a", "a", ""), ea("tenant-a", "b", "")}
+	got, err := Collect(ctx, stale, nil, WithGuard(guard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("guard called %d times, want 1", calls)
+	}
+	if got[0].Action != Delete || got[1].Action != Keep || !strings.Contains(got[1].Reason, context.Canceled.Error()) {
+		t.Errorf("decisions = %v, want Delete then Keep naming the cancellation", got)
+	}
+}
+
+func TestCollectDoesNotModifyArguments(t *testing.T) {
+	t.Parallel()
+	stale := []Entry{nsA, appA}
+	if _, err := Collect(context.Background(), stale, nil); err != nil {
+		t.Fatal(err)
+	}
+	if stale[0] != nsA || stale[1] != appA {
+		t.Errorf("Collect reordered its argument: %v", stale)
+	}
+}

@@ -1,0 +1,225 @@
+package inventory
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/opencontainers/go-digest"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Test helpers shared by the package's tests.
+
+func dg(s string) digest.Digest { return digest.FromString(s) }
+
+func ea(ns, name string, d digest.Digest) Entry {
+	return Entry{Kind: "ExternalArtifact", Namespace: ns, Name: name, Digest: d}
+}
+
+func nsEntry(name string, d digest.Digest) Entry {
+	return Entry{Kind: "Namespace", Name: name, Digest: d}
+}
+
+// fieldErr is a field.Error reduced to what tests compare: the path and the
+// type, not the wording.
+type fieldErr struct {
+	Field string
+	Type  field.ErrorType
+}
+
+func reduce(errs field.ErrorList) []fieldErr {
+	var out []fieldErr
+	for _, e := range errs {
+		out = append(out, fieldErr{e.Field, e.Type})
+	}
+	return out
+}
+
+func TestEntryID(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		entry Entry
+		want  ID
+	}{
+		{name: "empty kind is ExternalArtifact", entry: Entry{Namespace: "t", Name: "app"},
+			want: ID{Group: "source.toolkit.fluxcd.io", Kind: "ExternalArtifact", Namespace: "t", Name: "app"}},
+		{name: "ExternalArtifact without apiVersion", entry: ea("t", "app", ""),
+			want: ID{Group: "source.toolkit.fluxcd.io", Kind: "ExternalArtifact", Namespace: "t", Name: "app"}},
+		{name: "Namespace without apiVersion is core", entry: nsEntry("t", ""),
+			want: ID{Kind: "Namespace", Name: "t"}},
+		{name: "group from apiVersion", entry: Entry{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: ID{Group: "apps", Kind: "Deployment", Namespace: "t", Name: "web"}},
+		{name: "core apiVersion", entry: Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "t", Name: "c"},
+			want: ID{Kind: "ConfigMap", Namespace: "t", Name: "c"}},
+		{name: "custom Namespace kind keeps its group", entry: Entry{APIVersion: "example.com/v1", Kind: "Namespace", Name: "t"},
+			want: ID{Group: "example.com", Kind: "Namespace", Name: "t"}},
+		{name: "version is not identity", entry: Entry{APIVersion: "source.toolkit.fluxcd.io/v1beta2", Kind: "ExternalArtifact", Namespace: "t", Name: "app"},
+			want: ID{Group: "source.toolkit.fluxcd.io", Kind: "ExternalArtifact", Namespace: "t", Name: "app"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tt.want, tt.entry.ID()); diff != "" {
+				t.Errorf("ID() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestIDStringSubject(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		id          ID
+		wantString  string
+		wantSubject string
+	}{
+		{name: "cluster-scoped core", id: ID{Kind: "Namespace", Name: "team1"},
+			wantString: "_team1__Namespace", wantSubject: "Namespace/team1"},
+		{name: "namespaced", id: ID{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "podinfo"},
+			wantString: "apps_podinfo_apps_Deployment", wantSubject: "Deployment/apps/podinfo"},
+		{name: "colon in name", id: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:controller"},
+			wantString: "_system__controller_rbac.authorization.k8s.io_ClusterRole", wantSubject: "ClusterRole/system:controller"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.id.String(); got != tt.wantString {
+				t.Errorf("String() = %q, want %q", got, tt.wantString)
+			}
+			if got := tt.id.Subject(); got != tt.wantSubject {
+				t.Errorf("Subject() = %q, want %q", got, tt.wantSubject)
+			}
+		})
+	}
+}
+
+var validDigests = []digest.Digest{
+	"sha256:" + digest.Digest(strings.Repeat("0a", 32)),
+	"sha384:" + digest.Digest(strings.Repeat("bc", 48)),
+	"sha512:" + digest.Digest(strings.Repeat("9f", 64)),
+}
+
+func TestEntryValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		entry Entry
+		want  []fieldErr
+	}{
+		{name: "ExternalArtifact", entry: ea("tenant-a", "app", dg("x"))},
+		{name: "Namespace without digest", entry: nsEntry("tenant-a", "")},
+		{name: "empty kind", entry: Entry{Namespace: "tenant-a", Name: "app"}},
+		{name: "sha384", entry: ea("t", "app", validDigests[1])},
+		{name: "sha512", entry: ea("t", "app", validDigests[2])},
+		{name: "RBAC name with colon", entry: Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "system:controller"}},
+		{name: "core apiVersion", entry: Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "t", Name: "c"}},
+		{name: "CRD", entry: Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"}},
+		{name: "kind other than the two needs apiVersion", entry: Entry{Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: []fieldErr{{"apiVersion", field.ErrorTypeRequired}}},
+		{name: "apiVersion with empty group", entry: Entry{APIVersion: "/v1", Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: []fieldErr{{"apiVersion", field.ErrorTypeInvalid}}},
+		{name: "apiVersion with empty version", entry: Entry{APIVersion: "apps/", Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: []fieldErr{{"apiVersion", field.ErrorTypeInvalid}}},
+		{name: "apiVersion with two slashes", entry: Entry{APIVersion: "a/b/c", Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: []fieldErr{{"apiVersion", field.ErrorTypeInvalid}}},
+		{name: "apiVersion with upper-case group", entry: Entry{APIVersion: "Apps/v1", Kind: "Deployment", Namespace: "t", Name: "web"},
+			want: []fieldErr{{"apiVersion", field.ErrorTypeInvalid}}},
+		{name: "kind with underscore", entry: Entry{APIVersion: "v1", Kind: "Config_Map", Namespace: "t", Name: "c"},
+			want: []fieldErr{{"kind", field.ErrorTypeInvalid}}},
+		{name: "kind starting with digit", entry: Entry{APIVersion: "v1", Kind: "9Map", Namespace: "t", Name: "c"},
+			want: []fieldErr{{"kind", field.ErrorTypeInvalid}}},
+		{name: "Namespace with namespace", entry: Entry{Kind: "Namespace", Namespace: "x", Name: "t"},
+			want: []fieldErr{{"namespace", field.ErrorTypeForbidden}}},
+		{name: "CRD with namespace", entry: Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Namespace: "x", Name: "w.example.com"},
+			want: []fieldErr{{"namespace", field.ErrorTypeForbidden}}},
+		{name: "custom Namespace kind may be namespaced", entry: Entry{APIVersion: "example.com/v1", Kind: "Namespace", Namespace: "x", Name: "t"}},
+		{name: "bad namespace", entry: ea("Tenant_A", "app", ""),
+			want: []fieldErr{{"namespace", field.ErrorTypeInvalid}}},
+		{name: "long namespace", entry: ea(strings.Repeat("a", 64), "app", ""),
+			want: []fieldErr{{"namespace", field.ErrorTypeInvalid}}},
+		{name: "no name", entry: ea("t", "", ""),
+			want: []fieldErr{{"name", field.ErrorTypeRequired}}},
+		{name: "name too long", entry: ea("t", strings.Repeat("a", 254), ""),
+			want: []fieldErr{{"name", field.ErrorTypeTooLong}}},
+		{name: "name at the limit", entry: ea("t", strings.Repeat("a", 253), "")},
+		{name: "name dot-dot", entry: ea("t", "..", ""),
+			want: []fieldErr{{"name", field.ErrorTypeInvalid}}},
+		{name: "name with slash and percent", entry: ea("t", "a/b%", ""),
+			want: []fieldErr{{"name", field.ErrorTypeInvalid}, {"name", field.ErrorTypeInvalid}}},
+		{name: "filename at the limit", entry: Entry{Namespace: "t", Name: "a", Filename: strings.Repeat("f", 4096)}},
+		{name: "filename too long", entry: Entry{Namespace: "t", Name: "a", Filename: strings.Repeat("f", 4097)},
+			want: []fieldErr{{"filename", field.ErrorTypeTooLong}}},
+		{name: "short digest", entry: ea("t", "app", "sha256:abc"),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "upper-case digest", entry: ea("t", "app", digest.Digest(strings.ToUpper(string(dg("x"))))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "upper-case hex", entry: ea("t", "app", "sha256:"+digest.Digest(strings.Repeat("A", 64))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "unknown algorithm", entry: ea("t", "app", "md5:"+digest.Digest(strings.Repeat("a", 32))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "digest without algorithm", entry: ea("t", "app", digest.Digest(strings.Repeat("a", 64))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "every field at once", entry: Entry{APIVersion: "x/y/z", Kind: "a_b", Namespace: "-", Name: "", Digest: "sha256:"},
+			want: []fieldErr{
+				{"apiVersion", field.ErrorTypeInvalid}, {"kind", field.ErrorTypeInvalid},
+				{"namespace", field.ErrorTypeInvalid}, {"name", field.ErrorTypeRequired}, {"digest", field.ErrorTypeInvalid},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			errs := tt.entry.Validate(nil)
+			if diff := cmp.Diff(tt.want, reduce(errs)); diff != "" {
+				t.Errorf("Validate() mismatch (-want +got):\n%s\n%v", diff, errs)
+			}
+			var memo validMemo
+			if got, want := memo.valid(tt.entry), len(errs) == 0; got != want {
+				t.Errorf("fast check = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestEntryValidatePath(t *testing.T) {
+	t.Parallel()
+	errs := ea("t", "app", "sha256:abc").Validate(field.NewPath("status", "inventory").Index(3))
+	want := []fieldErr{{"status.inventory[3].digest", field.ErrorTypeInvalid}}
+	if diff := cmp.Diff(want, reduce(errs)); diff != "" {
+		t.Fatalf("mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(errs[0].Error(), `"sha256:abc"`) {
+		t.Errorf("error %q does not quote the digest", errs[0])
+	}
+}
+
+func TestIDValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		id      ID
+		wantErr bool
+	}{
+		{name: "valid", id: ID{Group: "apps", Kind: "Deployment", Namespace: "a", Name: "b"}},
+		{name: "valid core cluster-scoped", id: ID{Kind: "Namespace", Name: "a"}},
+		{name: "zero", id: ID{}, wantErr: true},
+		{name: "no kind", id: ID{Name: "a"}, wantErr: true},
+		{name: "bad group", id: ID{Group: "Apps", Kind: "Deployment", Name: "a"}, wantErr: true},
+		{name: "namespaced Namespace", id: ID{Kind: "Namespace", Namespace: "x", Name: "a"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tt.id.Validate()
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Validate() = %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil && !errors.Is(err, ErrInvalidID) {
+				t.Errorf("Validate() = %v, want errors.Is ErrInvalidID", err)
+			}
+		})
+	}
+}

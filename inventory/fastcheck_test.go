@@ -1,0 +1,74 @@
+package inventory
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/opencontainers/go-digest"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// checkFast fails t when a fast check disagrees with the apimachinery or
+// go-digest check it stands for.
+func checkFast(t *testing.T, s string) {
+	t.Helper()
+	agree := func(name string, fast, slow bool) {
+		if fast != slow {
+			t.Errorf("%s(%q) = %v, apimachinery/go-digest say %v", name, s, fast, slow)
+		}
+	}
+	agree("isDNS1123Label", isDNS1123Label(s), len(validation.IsDNS1123Label(s)) == 0)
+	agree("isDNS1123Subdomain", isDNS1123Subdomain(s), len(validation.IsDNS1123Subdomain(s)) == 0)
+	agree("isDNS1035Label", isDNS1035Label(s), len(validation.IsDNS1035Label(s)) == 0)
+	ascii := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) < 0
+	agree("isKind", isKind(s), ascii && len(validation.IsDNS1035Label(strings.ToLower(s))) == 0)
+	agree("isDigest", isDigest(digest.Digest(s)), digest.Digest(s).Validate() == nil)
+}
+
+var fastCorpus = []string{
+	"", "a", "A", "0", "-", "a-", "-a", "a-b", "a--b", "a.b", "a..b", ".a", "a.", "a_b",
+	"tenant-a", "Tenant-a", "9lives", "v1", "v1beta1", "ExternalArtifact", "Config-Map", "K\u212a",
+	"apps", "rbac.authorization.k8s.io", "source.toolkit.fluxcd.io",
+	strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a", 253), strings.Repeat("a", 254),
+	strings.Repeat("a.", 126) + "a", strings.Repeat("a", 64) + ".b",
+	string(digest.FromString("x")), string(validDigests[1]), string(validDigests[2]),
+	"sha256:" + strings.Repeat("A", 64), "sha256:" + strings.Repeat("g", 64), "sha256:abc",
+	"sha384:" + strings.Repeat("0", 64), "sha512:" + strings.Repeat("0", 96), "md5:" + strings.Repeat("0", 32),
+	"sha256:" + strings.Repeat("0", 64) + "\n",
+}
+
+func TestFastChecks(t *testing.T) {
+	t.Parallel()
+	for _, s := range fastCorpus {
+		checkFast(t, s)
+	}
+	// Every single byte, alone, inside a label, and at each position of a
+	// word of a digest, which isDigest checks eight bytes at a time.
+	for c := range 256 {
+		checkFast(t, string(rune(c)))
+		checkFast(t, "a"+string([]byte{byte(c)})+"b")
+		for i := range 8 {
+			hex := []byte(strings.Repeat("9", 64))
+			hex[i] = byte(c)
+			checkFast(t, "sha256:"+string(hex))
+			hex[i], hex[63-i] = 'a', byte(c)
+			checkFast(t, "sha256:"+string(hex))
+		}
+	}
+}
+
+func FuzzFastChecks(f *testing.F) {
+	for _, s := range fastCorpus {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkFast(t, s)
+		e := Entry{APIVersion: s, Kind: s, Namespace: s, Name: s, Digest: digest.Digest(s)}
+		for _, e := range []Entry{e, {APIVersion: s, Kind: "Deployment", Name: "a"}, ea(s, s, ""), ea("t", "a", digest.Digest(s)), {Kind: s, Name: "a"}, {Name: "a", Filename: s}} {
+			var memo validMemo
+			if got, want := memo.valid(e), len(e.Validate(nil)) == 0; got != want {
+				t.Errorf("fast check of %+v = %v, Validate says %v", e, got, want)
+			}
+		}
+	})
+}

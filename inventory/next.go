@@ -1,0 +1,44 @@
+package inventory
+
+// Next returns the inventory to record after a pass: the desired entries,
+// the entries of every decision except [Release], and the entries of the
+// [Delete] decisions whose deletion deleted does not confirm. Nothing
+// tracked leaves the inventory without a confirmed deletion or a release,
+// so a failed deletion is retried on the next pass. A nil deleted confirms
+// nothing.
+//
+// The result is in apply order (see [SortApply]) and holds each [ID] once:
+// a desired entry wins over a decision's, and an earlier entry over a later
+// one of the same list. Entries are not validated: pass what [Diff] and
+// [Collect] accepted.
+//
+// Next calls deleted once per Delete decision, in order.
+//
+//	next := inventory.Next(desired, decisions, func(e inventory.Entry) bool {
+//		return confirmed[e.ID()]
+//	})
+func Next(desired []Entry, decisions []Decision, deleted func(Entry) bool) []Entry {
+	all := make([]Entry, 0, len(desired)+len(decisions))
+	all = append(all, desired...)
+	for _, d := range decisions {
+		switch {
+		case d.Action == Release:
+		case d.Action == Delete && deleted != nil && deleted(d.Entry):
+		default:
+			all = append(all, d.Entry)
+		}
+	}
+	order := applyOrder(all)
+	next := make([]Entry, 0, len(all))
+	var prev ID
+	for j := range all {
+		e := all[at(order, j)]
+		id := e.ID()
+		if j > 0 && id == prev {
+			continue
+		}
+		next = append(next, e)
+		prev = id
+	}
+	return next
+}

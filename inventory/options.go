@@ -1,0 +1,97 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+)
+
+// Guard is a caller's check on one stale entry, run by [Collect] in prune
+// order. It returns [Delete] when it has no objection, or [Release] or
+// [Keep] with a reason (e.g. "prune disabled", "handed off to
+// ResourceSet/flux-system/tenants"). An error, or any other action, keeps
+// the entry: a guard that cannot tell never causes a deletion.
+//
+// A guard typically looks at the live object: its prune annotation, or an
+// external finalizer. Collect does not recover a guard's panic: that is a
+// bug in the guard.
+type Guard func(ctx context.Context, e Entry) (Action, string, error)
+
+// Option configures [Collect].
+type Option func(*options)
+
+type options struct {
+	guards       []Guard
+	noNSPrune    bool
+	maxDeletes   int
+	maxSet       bool // maxDeletes applies
+	refuseAll    bool
+	keepAll      bool
+	keepReason   string
+	invalidError error
+}
+
+// WithGuard adds a guard. Guards run in the order they were added; the first
+// that returns anything but [Delete] decides. A nil guard is invalid.
+func WithGuard(g Guard) Option {
+	return func(o *options) {
+		if g == nil {
+			o.invalid(fmt.Errorf("%w: guard must not be nil", ErrInvalidOption))
+			return
+		}
+		o.guards = append(o.guards, g)
+	}
+}
+
+// WithNamespacePrune sets whether stale Namespaces may be deleted; with
+// false, each one that no desired entry uses is released, with the reason
+// "namespace pruning is off" (the ArtifactGenerator's
+// managedNamespaces.prune). The default is true.
+func WithNamespacePrune(prune bool) Option {
+	return func(o *options) { o.noNSPrune = !prune }
+}
+
+// WithMaxDeletions turns on the deletion guard's count: a pass that would
+// delete more than n entries deletes none of them; each is kept, with a
+// reason that names this option. n must not be negative; 0 refuses every
+// deletion. By default there is no limit.
+func WithMaxDeletions(n int) Option {
+	return func(o *options) {
+		if n < 0 {
+			o.invalid(fmt.Errorf("%w: max deletions %d must not be negative", ErrInvalidOption, n))
+			return
+		}
+		o.maxDeletes, o.maxSet = n, true
+	}
+}
+
+// WithDeleteAll sets whether a pass may delete when nothing is desired. With
+// false, the deletion guard refuses a pass whose desired list is empty and
+// that would delete at least one entry: each such entry is kept, with a
+// reason that names this option. This is what an empty or unreadable source
+// looks like, and it must not wipe every tenant unless the caller says so.
+// The default is true, as in Flux, where an empty source prunes everything.
+func WithDeleteAll(allow bool) Option {
+	return func(o *options) { o.refuseAll = !allow }
+}
+
+// WithKeepAll keeps every stale entry, with reason, before any other rule
+// or guard runs: for a desired state with errors, whose stale list cannot
+// be trusted. The reason must not be empty.
+//
+//	inventory.Collect(ctx, stale, desired, inventory.WithKeepAll("desired state has errors"))
+func WithKeepAll(reason string) Option {
+	return func(o *options) {
+		if reason == "" {
+			o.invalid(fmt.Errorf("%w: keep-all reason must not be empty", ErrInvalidOption))
+			return
+		}
+		o.keepAll, o.keepReason = true, reason
+	}
+}
+
+// invalid records the first invalid option.
+func (o *options) invalid(err error) {
+	if o.invalidError == nil {
+		o.invalidError = err
+	}
+}

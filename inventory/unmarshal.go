@@ -1,0 +1,124 @@
+package inventory
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+)
+
+// MaxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more
+// than five times etcd's default limit of 1.5 MiB on a stored object, so
+// any inventory that a cluster holds fits, even printed as YAML, while a
+// wrong file cannot make the decoder allocate without bound.
+const MaxDocumentBytes = 8 << 20
+
+// Unmarshal reads an inventory from a YAML or JSON document of one of these
+// shapes:
+//
+//	[{kind, namespace, name, ...}, ...]          a list of entries
+//	{status: {inventory: [{...}, ...]}}          an ArtifactGenerator
+//	{status: {inventory: {entries: [{id, v}]}}}  a Kustomization, ResourceSet, ...
+//	{entries: [{id, v}, ...]}                    a Flux ResourceInventory
+//
+// Entries get an explicit kind ExternalArtifact when theirs is empty; Flux
+// refs are converted as [FromResourceInventory] does. Every entry must pass
+// [Entry.Validate]; duplicates are left to [Diff]. An object with neither
+// entries nor status.inventory is an error, not an empty inventory.
+//
+// Unmarshal returns an error wrapping [ErrTooLarge] for a document of more
+// than [MaxDocumentBytes], [ErrMalformed] for one that does not decode to a
+// shape above, or a *[ListError] naming every invalid entry at its path in
+// the document, e.g. "status.inventory[2].digest" or "[0].name".
+// YAML aliases and nesting are bounded by the YAML decoder.
+func Unmarshal(data []byte) ([]Entry, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), MaxDocumentBytes)
+	}
+	js := bytes.TrimSpace(data)
+	if !json.Valid(js) {
+		var err error
+		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+	}
+
+	switch {
+	case bytes.HasPrefix(js, []byte("[")):
+		return unmarshalEntries(nil, js)
+	case bytes.HasPrefix(js, []byte("{")):
+	default:
+		return nil, fmt.Errorf("%w: must be a list of entries or an object, not %s", ErrMalformed, kindOfJSON(js))
+	}
+	var doc struct {
+		Entries *[]ResourceRef `json:"entries"`
+		Status  *struct {
+			Inventory json.RawMessage `json:"inventory"`
+		} `json:"status"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	switch {
+	case doc.Entries != nil:
+		return fromRefs(field.NewPath("entries"), *doc.Entries)
+	case doc.Status == nil || len(doc.Status.Inventory) == 0:
+		return nil, fmt.Errorf("%w: an object must have entries or status.inventory", ErrMalformed)
+	}
+	inv := doc.Status.Inventory
+	p := field.NewPath("status", "inventory")
+	switch {
+	case bytes.HasPrefix(inv, []byte("[")):
+		return unmarshalEntries(p, inv)
+	case bytes.HasPrefix(inv, []byte("{")):
+		var refs struct {
+			Entries []ResourceRef `json:"entries"`
+		}
+		if err := json.Unmarshal(inv, &refs); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		return fromRefs(p.Child("entries"), refs.Entries)
+	}
+	return nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
+}
+
+// unmarshalEntries decodes a JSON list of entries found at p.
+func unmarshalEntries(p *field.Path, js []byte) ([]Entry, error) {
+	var entries []Entry
+	if err := json.Unmarshal(js, &entries); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	var errs field.ErrorList
+	for i := range entries {
+		if entries[i].Kind == "" {
+			entries[i].Kind = kindExternalArtifact
+		}
+		errs = append(errs, entries[i].Validate(p.Index(i))...)
+	}
+	if len(errs) > 0 {
+		return nil, &ListError{Errs: errs}
+	}
+	if entries == nil {
+		entries = []Entry{}
+	}
+	return entries, nil
+}
+
+// kindOfJSON names the type of a JSON value, for errors.
+func kindOfJSON(js []byte) string {
+	switch {
+	case len(js) == 0 || bytes.Equal(js, []byte("null")):
+		return "null"
+	case js[0] == '"':
+		return "a string"
+	case js[0] == 't' || js[0] == 'f':
+		return "a boolean"
+	case js[0] == '[':
+		return "a list"
+	case js[0] == '{':
+		return "an object"
+	}
+	return "a number"
+}

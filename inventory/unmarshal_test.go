@@ -1,0 +1,111 @@
+package inventory
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+var (
+	digestA = dg("a")
+	digestN = dg("n")
+)
+
+var unmarshalTests = []struct {
+	name    string
+	in      string
+	want    []Entry
+	wantErr []fieldErr // for a *ListError
+	is      error
+}{
+	{name: "JSON list", in: `[{"kind":"Namespace","name":"tenant-a","digest":"` + string(digestN) + `"},
+		{"kind":"ExternalArtifact","namespace":"tenant-a","name":"app","filename":"f.tar.gz","digest":"` + string(digestA) + `"}]`,
+		want: []Entry{nsEntry("tenant-a", digestN), {Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app", Filename: "f.tar.gz", Digest: digestA}}},
+	{name: "empty JSON list", in: `[]`, want: []Entry{}},
+	{name: "YAML list, empty kind read as ExternalArtifact", in: "- namespace: tenant-a\n  name: app\n  digest: " + string(digestA) + "\n",
+		want: []Entry{ea("tenant-a", "app", digestA)}},
+	{name: "ArtifactGenerator", in: `
+apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: ArtifactGenerator
+metadata: {name: tenants, namespace: flux-system}
+spec: {}
+status:
+  inventory:
+    - kind: Namespace
+      name: tenant-a
+      digest: ` + string(digestN) + `
+    - kind: ExternalArtifact
+      name: app
+      namespace: tenant-a
+      digest: ` + string(digestA) + `
+`, want: []Entry{nsEntry("tenant-a", digestN), ea("tenant-a", "app", digestA)}},
+	{name: "Kustomization", in: `
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+status:
+  inventory:
+    entries:
+      - id: _team1__Namespace
+        v: v1
+      - id: apps_podinfo_apps_Deployment
+        v: v1
+`, want: []Entry{{APIVersion: "v1", Kind: "Namespace", Name: "team1"}, {APIVersion: "apps/v1", Kind: "Deployment", Namespace: "apps", Name: "podinfo"}}},
+	{name: "ResourceInventory", in: `{"entries":[{"id":"_team1__Namespace","v":"v1"}]}`,
+		want: []Entry{{APIVersion: "v1", Kind: "Namespace", Name: "team1"}}},
+	{name: "invalid entries with paths", in: `{"status":{"inventory":[{"kind":"Namespace","name":"ok"},{"name":"app","digest":"sha256:abc"},{"kind":"Deployment","name":"x"}]}}`,
+		wantErr: []fieldErr{{"status.inventory[1].digest", field.ErrorTypeInvalid}, {"status.inventory[2].apiVersion", field.ErrorTypeRequired}},
+		is:      ErrInvalidEntry},
+	{name: "invalid entry in a bare list", in: `[{"name":""}]`,
+		wantErr: []fieldErr{{"[0].name", field.ErrorTypeRequired}}, is: ErrInvalidEntry},
+	{name: "invalid Flux id", in: `{"status":{"inventory":{"entries":[{"id":"nope","v":"v1"}]}}}`,
+		wantErr: []fieldErr{{"status.inventory.entries[0].id", field.ErrorTypeInvalid}}, is: ErrInvalidID},
+	{name: "empty document", in: ``, is: ErrMalformed},
+	{name: "null", in: `null`, is: ErrMalformed},
+	{name: "scalar", in: `hello`, is: ErrMalformed},
+	{name: "object without inventory", in: `{"kind":"ArtifactGenerator","status":{}}`, is: ErrMalformed},
+	{name: "object without status", in: `kind: ArtifactGenerator`, is: ErrMalformed},
+	{name: "null inventory", in: `{"status":{"inventory":null}}`, is: ErrMalformed},
+	{name: "string inventory", in: `{"status":{"inventory":"x"}}`, is: ErrMalformed},
+	{name: "wrong field type", in: `[{"name":1}]`, is: ErrMalformed},
+	{name: "wrong ref type", in: `{"entries":[{"id":1}]}`, is: ErrMalformed},
+	{name: "invalid YAML", in: "- a: [\n", is: ErrMalformed},
+	{name: "duplicate YAML key", in: "- name: a\n  name: b\n", is: ErrMalformed},
+	{name: "too large", in: "[" + strings.Repeat(" ", MaxDocumentBytes) + "]", is: ErrTooLarge},
+}
+
+func TestUnmarshal(t *testing.T) {
+	t.Parallel()
+	for _, tt := range unmarshalTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Unmarshal([]byte(tt.in))
+			if tt.is != nil {
+				if !errors.Is(err, tt.is) {
+					t.Fatalf("Unmarshal() = %v, %v; want %v", got, err, tt.is)
+				}
+				if got != nil {
+					t.Errorf("Unmarshal() returned entries with an error: %v", got)
+				}
+				var le *ListError
+				if errors.As(err, &le) != (tt.wantErr != nil) {
+					t.Fatalf("Unmarshal() = %v; want a *ListError: %v", err, tt.wantErr != nil)
+				}
+				if le != nil {
+					if diff := cmp.Diff(tt.wantErr, reduce(le.Errs)); diff != "" {
+						t.Errorf("errors mismatch (-want +got):\n%s", diff)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Unmarshal mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
