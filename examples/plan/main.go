@@ -1,0 +1,218 @@
+// Command plan previews what a tenant-provisioning ArtifactGenerator would
+// do with a monorepo: the namespaces it would manage with their metadata,
+// the artifacts it would generate, and the changes against a previous
+// inventory, including what garbage collection would delete, release or
+// keep. It composes every tenantkit package the way a controller does,
+// without a cluster.
+//
+// With no flags it plans the embedded sample monorepo with the embedded
+// sample ArtifactGenerator:
+//
+//	go run ./examples/plan
+//
+// With flags it previews a real one:
+//
+//	go run ./examples/plan -generator ag.yaml -source repo=./monorepo \
+//	   [-inventory previous.yaml] [-cluster live.yaml] \
+//	   [-default-service-account NAME] [-o text|json]
+//
+// -inventory is the previous inventory: a bare list of entries, or an
+// object with status.inventory (an ArtifactGenerator as kubectl prints it).
+// -cluster holds live objects, as multi-document YAML or a List: the live
+// namespaces' annotations (source.extensions.fluxcd.io/prune: disabled,
+// source.extensions.fluxcd.io/externalFinalizer) and the objects that
+// external finalizers point to.
+//
+// The plan assumes every deletion it decides succeeds: the inventory it
+// prints is the one a controller would record then. Any error in the desired
+// state means the plan deletes nothing.
+//
+// An artifact's files are the destination paths its copy operations
+// produce, sorted; its digest is sha256 over, for each file in that order,
+// the path, a NUL byte, the length in decimal, a NUL byte and the content.
+//
+// Exit status: 0 for a plan without errors, 1 for a plan with errors (still
+// printed in full), 2 for bad usage or unreadable input.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+//go:embed sample
+var sample embed.FS
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// sourceFlags collects repeated -source ALIAS=DIR flags.
+type sourceFlags map[string]string
+
+func (s sourceFlags) String() string { return "" }
+
+func (s sourceFlags) Set(v string) error {
+	alias, dir, ok := strings.Cut(v, "=")
+	if !ok || alias == "" || dir == "" {
+		return fmt.Errorf("must be ALIAS=DIR, got %q", v)
+	}
+	if _, dup := s[alias]; dup {
+		return fmt.Errorf("alias %q given twice", alias)
+	}
+	s[alias] = dir
+	return nil
+}
+
+// usageError is bad usage or unreadable input: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// run is the whole program; tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	sources := sourceFlags{}
+	generatorFile := fl.String("generator", "", "ArtifactGenerator manifest `file` (default: the embedded sample)")
+	fl.Var(sources, "source", "source directory for an alias, as `ALIAS=DIR`; repeat for each alias")
+	inventoryFile := fl.String("inventory", "", "previous inventory `file`: a list of entries or an object with status.inventory")
+	clusterFile := fl.String("cluster", "", "live objects `file`: multi-document YAML or a List")
+	defaultSA := fl.String("default-service-account", "", "the controller's default service account `name`")
+	output := fl.String("o", "text", "output format: text or json")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "plan: unexpected argument %q\n", fl.Arg(0))
+		return 2
+	}
+
+	req, err := load(*generatorFile, sources, *inventoryFile, *clusterFile, *output)
+	if err != nil {
+		fmt.Fprintf(stderr, "plan: %v\n", err)
+		return 2
+	}
+	req.defaultServiceAccount = *defaultSA
+
+	res, err := makePlan(ctx, req)
+	if err != nil {
+		fmt.Fprintf(stderr, "plan: %v\n", err)
+		return 2
+	}
+	if *output == "json" {
+		err = writeJSON(stdout, res)
+	} else {
+		err = writeText(stdout, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plan: writing the plan: %v\n", err)
+		return 2
+	}
+	if res.hasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// load reads every input the flags name. Each failure names its flag or
+// file.
+func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile, output string) (request, error) {
+	var req request
+	if output != "text" && output != "json" {
+		return req, usagef("-o: must be text or json, got %q", output)
+	}
+	var data []byte
+	var err error
+	if generatorFile == "" {
+		if len(sources) > 0 {
+			return req, usagef("-source: needs -generator (the sample brings its own source)")
+		}
+		data, _ = fs.ReadFile(sample, "sample/generator.yaml")
+		sub, _ := fs.Sub(sample, "sample/monorepo")
+		req.sources = map[string]fs.FS{"repo": sub}
+	} else {
+		if data, err = readManifest("-generator", generatorFile); err != nil {
+			return req, err
+		}
+		req.sources = map[string]fs.FS{}
+		for alias, dir := range sources {
+			info, err := os.Stat(dir)
+			if err != nil {
+				return req, usagef("-source %s=%s: %v", alias, dir, err)
+			}
+			if !info.IsDir() {
+				return req, usagef("-source %s=%s: not a directory", alias, dir)
+			}
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				return req, usagef("-source %s=%s: %v", alias, dir, err)
+			}
+			// os.Root confines every read below dir, symlinks included.
+			req.sources[alias] = root.FS()
+		}
+	}
+	if req.generator, err = parseGenerator(data); err != nil {
+		return req, usagef("-generator %s: %v", nameOr(generatorFile, "(embedded sample)"), err)
+	}
+	if inventoryFile != "" {
+		data, err := readManifest("-inventory", inventoryFile)
+		if err != nil {
+			return req, err
+		}
+		if req.previous, err = inventory.Unmarshal(data); err != nil {
+			return req, usagef("-inventory %s: %v", inventoryFile, err)
+		}
+		if _, err := inventory.Diff(req.previous, nil); err != nil {
+			return req, usagef("-inventory %s: %v", inventoryFile, err)
+		}
+	}
+	if clusterFile != "" {
+		data, err := readManifest("-cluster", clusterFile)
+		if err != nil {
+			return req, err
+		}
+		if req.cluster, err = parseCluster(data); err != nil {
+			return req, usagef("-cluster %s: %v", clusterFile, err)
+		}
+	}
+	return req, nil
+}
+
+// readManifest reads a file named by a flag, bounded by maxManifestBytes.
+func readManifest(flagName, file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, usagef("%s: %v", flagName, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	if err != nil {
+		return nil, usagef("%s %s: %v", flagName, file, err)
+	}
+	if len(data) > maxManifestBytes {
+		return nil, usagef("%s %s: must be no larger than %d bytes", flagName, file, maxManifestBytes)
+	}
+	return data, nil
+}
+
+func nameOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", name, diff)
+	}
+}
+
+// tool runs the plan command with args and returns its exit status and
+// outputs.
+func tool(t *testing.T, args ...string) (int, []byte, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.Bytes(), stderr.String()
+}
+
+// monorepo copies the embedded sample to a temporary directory and returns
+// the generator file and the monorepo directory.
+func monorepo(t *testing.T) (gen, repo string) {
+	t.Helper()
+	dir := t.TempDir()
+	err := fs.WalkDir(sample, "sample", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "sample")))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := fs.ReadFile(sample, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "generator.yaml"), filepath.Join(dir, "monorepo")
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// decode parses the tool's JSON output.
+func decode(t *testing.T, out []byte) planResult {
+	t.Helper()
+	var res planResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("decoding the JSON plan: %v\n%s", err, out)
+	}
+	return res
+}
+
+// firstRound plans the copied sample and returns the previous-inventory file
+// that a second round reads.
+func firstRound(t *testing.T, gen, repo string) string {
+	t.Helper()
+	code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
+	if code != 0 {
+		t.Fatalf("first round: exit %d: %s\n%s", code, stderr, out)
+	}
+	res := decode(t, out)
+	inv, err := json.Marshal(res.Inventory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "inventory.json")
+	writeFile(t, file, string(inv))
+	return file
+}
+
+type line struct{ action, kind, namespace, name, reason string }
+
+// changes returns the plan's changes other than unchanged and create.
+func changes(res planResult) []line {
+	var out []line
+	for _, c := range res.Changes {
+		if c.Action != "unchanged" {
+			out = append(out, line{c.Action, c.Kind, c.Namespace, c.Name, c.Reason})
+		}
+	}
+	return out
+}
+
+func TestSampleText(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "sample.txt", out)
+}
+
+func TestSampleJSON(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "sample.json", out)
+}
+
+// TestSampleFromDisk checks that the flags give the same plan as the
+// embedded sample.
+func TestSampleFromDisk(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	_, embedded, _ := tool(t, "-o", "json")
+	code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if diff := cmp.Diff(string(embedded), string(out)); diff != "" {
+		t.Errorf("plan from disk differs from the embedded plan (-embedded +disk):\n%s", diff)
+	}
+}
+
+func TestModuleRemoved(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	prev := firstRound(t, gen, repo)
+	if err := os.RemoveAll(filepath.Join(repo, "tenants/tenant-payments/modules/worker")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	want := []line{{"delete", "ExternalArtifact", "tenant-payments", "worker", ""}}
+	if diff := cmp.Diff(want, changes(decode(t, out)), cmp.AllowUnexported(line{})); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	golden(t, "module-removed.json", out)
+}
+
+func TestTenantRemoved(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	prev := firstRound(t, gen, repo)
+	if err := os.RemoveAll(filepath.Join(repo, "tenants/tenant-payments")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "tenant-removed.txt", out)
+
+	_, out, _ = tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+	want := []line{ // artifacts first, the namespace last: prune order
+		{"delete", "ExternalArtifact", "tenant-payments", "worker", ""},
+		{"delete", "ExternalArtifact", "tenant-payments", "api", ""},
+		{"delete", "Namespace", "", "tenant-payments", ""},
+	}
+	if diff := cmp.Diff(want, changes(decode(t, out)), cmp.AllowUnexported(line{})); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+}
+
+const liveTenant = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: tenant-payments
+  annotations:
+    %s
+---
+apiVersion: fluxcd.controlplane.io/v1
+kind: ResourceSet
+metadata:
+  name: tenants
+  namespace: flux-system
+  uid: 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
+`
+
+func TestTenantHandedOff(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		annotation string
+		want       line
+	}{
+		{
+			name:       "finalizer exists with the UID",
+			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
+			want:       line{"release", "Namespace", "", "tenant-payments", "handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6)"},
+		},
+		{
+			name:       "finalizer recreated",
+			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/another-uid",
+			want:       line{"delete", "Namespace", "", "tenant-payments", ""},
+		},
+		{
+			name:       "finalizer gone",
+			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/other/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
+			want:       line{"delete", "Namespace", "", "tenant-payments", ""},
+		},
+		{
+			name:       "prune disabled",
+			annotation: "source.extensions.fluxcd.io/prune: disabled",
+			want:       line{"release", "Namespace", "", "tenant-payments", "prune disabled on the live object (source.extensions.fluxcd.io/prune: disabled)"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			gen, repo := monorepo(t)
+			prev := firstRound(t, gen, repo)
+			if err := os.RemoveAll(filepath.Join(repo, "tenants/tenant-payments")); err != nil {
+				t.Fatal(err)
+			}
+			live := filepath.Join(t.TempDir(), "live.yaml")
+			writeFile(t, live, strings.Replace(liveTenant, "%s", tt.annotation, 1))
+			code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-cluster", live, "-o", "json")
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			got := changes(decode(t, out))
+			if len(got) != 3 {
+				t.Fatalf("changes = %v, want the two artifacts deleted, then the namespace", got)
+			}
+			if diff := cmp.Diff(tt.want, got[2], cmp.AllowUnexported(line{})); diff != "" {
+				t.Errorf("namespace change (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestInvalidMetadataDeletesNothing(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	prev := firstRound(t, gen, repo)
+	if err := os.RemoveAll(filepath.Join(repo, "tenants/tenant-payments/modules/worker")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(repo, "tenants/tenant-search/namespace-metadata.yaml"), `apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: NamespaceMetadata
+metadata:
+  lables:
+    my.org.io/cost-center: cc-2001
+`)
+	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	golden(t, "invalid-metadata.txt", out)
+
+	_, out, _ = tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+	res := decode(t, out)
+	for _, c := range res.Changes {
+		if c.Action == "delete" {
+			t.Errorf("a plan with errors deletes %s/%s/%s", c.Kind, c.Namespace, c.Name)
+		}
+	}
+	if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Field, "namespace-metadata.yaml:metadata.lables") {
+		t.Errorf("errors = %+v, want one naming the file and metadata.lables", res.Errors)
+	}
+	// Everything tracked stays tracked.
+	var tracked []string
+	for _, e := range res.Inventory {
+		tracked = append(tracked, e.Kind+"/"+e.Namespace+"/"+e.Name)
+	}
+	if !slices.Contains(tracked, "ExternalArtifact/tenant-payments/worker") {
+		t.Errorf("inventory %v lost the artifact it did not delete", tracked)
+	}
+}
+
+func TestCaseCollision(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	writeFile(t, filepath.Join(repo, "tenants/tenant-search/modules/Indexer/manifests/deployment.yaml"), "kind: Deployment\n")
+	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	res := decode(t, out)
+	want := planFieldError{
+		Field:  "spec.artifacts[0].name",
+		Type:   "FieldValueDuplicate",
+		Value:  "indexer",
+		Detail: `directories "tenants/tenant-search/modules/Indexer" and "tenants/tenant-search/modules/indexer" render the same namespace "tenant-search" and name "indexer"`,
+	}
+	if diff := cmp.Diff([]planFieldError{want}, res.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
