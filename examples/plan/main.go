@@ -91,8 +91,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	clusterFile := fl.String("cluster", "", "live objects `file`: multi-document YAML or a List")
 	defaultSA := fl.String("default-service-account", "", "the controller's default service account `name`")
 	output := fl.String("o", "text", "output format: text or json")
+	fl.Usage = func() {} // a flag error is one line; -h prints the flags
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: go run ./examples/plan [-generator FILE -source ALIAS=DIR ...] [-inventory FILE] [-cluster FILE] [-default-service-account NAME] [-o text|json]")
+			fl.PrintDefaults()
 			return 0
 		}
 		return 2
@@ -169,6 +172,11 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 	if req.generator, err = parseGenerator(data); err != nil {
 		return req, usagef("-generator %s: %v", nameOr(generatorFile, "(embedded sample)"), err)
 	}
+	if generatorFile != "" {
+		if err := checkSources(req.generator, sources); err != nil {
+			return req, err
+		}
+	}
 	if inventoryFile != "" {
 		data, err := readManifest("-inventory", inventoryFile)
 		if err != nil {
@@ -191,6 +199,24 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 		}
 	}
 	return req, nil
+}
+
+// checkSources requires a -source for every alias of spec.sources, and no
+// other.
+func checkSources(g *generator, sources sourceFlags) error {
+	declared := map[string]bool{}
+	for i, s := range g.Spec.Sources {
+		declared[s.Alias] = true
+		if _, ok := sources[s.Alias]; !ok && s.Alias != "" {
+			return usagef("-source: missing %s=DIR for spec.sources[%d] (%s %s)", s.Alias, i, s.Kind, s.Name)
+		}
+	}
+	for alias := range sources {
+		if !declared[alias] {
+			return usagef("-source %s=%s: alias %q is not in spec.sources", alias, sources[alias], alias)
+		}
+	}
+	return nil
 }
 
 // readManifest reads a file named by a flag, bounded by maxManifestBytes.

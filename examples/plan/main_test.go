@@ -349,3 +349,45 @@ func TestReadmeQuickStart(t *testing.T) {
 		t.Errorf("README.md shows another output than go run ./examples/plan prints (-readme +tool):\n%s", diff)
 	}
 }
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	notYAML := filepath.Join(t.TempDir(), "bad.yaml")
+	writeFile(t, notYAML, "spec: [unclosed\n")
+	tests := []struct {
+		name string
+		args []string
+		want string // the flag or file the message must name
+	}{
+		{name: "unknown flag", args: []string{"-nope"}, want: "-nope"},
+		{name: "bad output", args: []string{"-o", "yaml"}, want: "-o"},
+		{name: "source without generator", args: []string{"-source", "repo=" + repo}, want: "-source"},
+		{name: "bad source flag", args: []string{"-generator", gen, "-source", "repo"}, want: "-source"},
+		{name: "missing source", args: []string{"-generator", gen}, want: "-source: missing repo=DIR"},
+		{name: "undeclared alias", args: []string{"-generator", gen, "-source", "repo=" + repo, "-source", "other=" + repo}, want: `alias "other"`},
+		{name: "source not a directory", args: []string{"-generator", gen, "-source", "repo=" + gen}, want: "not a directory"},
+		{name: "source missing", args: []string{"-generator", gen, "-source", "repo=/nonexistent"}, want: "/nonexistent"},
+		{name: "generator missing", args: []string{"-generator", "/nonexistent.yaml", "-source", "repo=" + repo}, want: "-generator"},
+		{name: "generator not YAML", args: []string{"-generator", notYAML, "-source", "repo=" + repo}, want: notYAML},
+		{name: "inventory missing", args: []string{"-generator", gen, "-source", "repo=" + repo, "-inventory", "/nonexistent"}, want: "-inventory"},
+		{name: "inventory not an inventory", args: []string{"-generator", gen, "-source", "repo=" + repo, "-inventory", notYAML}, want: notYAML},
+		{name: "cluster not YAML", args: []string{"-generator", gen, "-source", "repo=" + repo, "-cluster", notYAML}, want: notYAML},
+		{name: "argument", args: []string{"extra"}, want: `"extra"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := tool(t, tt.args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stdout %s", code, out)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not name %q", stderr, tt.want)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines > 0 {
+				t.Errorf("stderr has %d lines, want one: %q", lines+1, stderr)
+			}
+		})
+	}
+}
