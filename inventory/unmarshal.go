@@ -3,8 +3,11 @@ package inventory
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
@@ -32,7 +35,8 @@ const MaxDocumentBytes = 8 << 20
 // than [MaxDocumentBytes], [ErrMalformed] for one that does not decode to a
 // shape above, or a *[ListError] naming every invalid entry at its path in
 // the document, e.g. "status.inventory[2].digest" or "[0].name".
-// YAML aliases and nesting are bounded by the YAML decoder.
+// YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
+// of more than one document is malformed.
 func Unmarshal(data []byte) ([]Entry, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), MaxDocumentBytes)
@@ -42,6 +46,9 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		var err error
 		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		if err := oneDocument(data); err != nil {
+			return nil, err
 		}
 	}
 
@@ -82,6 +89,26 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		return fromRefs(p.Child("entries"), refs.Entries)
 	}
 	return nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
+}
+
+// oneDocument returns an error wrapping ErrMalformed when data, which
+// sigs.k8s.io/yaml decoded, holds a second YAML document: sigs.k8s.io/yaml
+// reads the first and silently drops the rest, and the entries dropped
+// would be tracked no more, their objects left behind for ever.
+func oneDocument(data []byte) error {
+	dec := yamlv2.NewDecoder(bytes.NewReader(data))
+	for n := 0; ; n++ {
+		// Decoding into a *struct{} tells an empty document (a stray
+		// "---") from a real one without expanding it.
+		var doc *struct{}
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if n > 0 && (err != nil || doc != nil) {
+			return fmt.Errorf("%w: must hold one YAML document, found another after it", ErrMalformed)
+		}
+	}
 }
 
 // unmarshalEntries decodes a JSON list of entries found at p.

@@ -13,7 +13,7 @@
 //	alias    = [a-z0-9]([a-z0-9_-]*[a-z0-9])?
 //	segment  = { literal | capture }          non-empty; not "." or ".."
 //	capture  = "{" name "}"                   name: [A-Za-z_][A-Za-z0-9_]*, a valid label key
-//	literal  = any UTF-8 except "/", "{" and "}"
+//	literal  = any UTF-8 except "/", "{", "}" and NUL
 //
 // A capture matches one path segment's worth of characters, like the
 // regular expression [^/]+. Several captures in one segment match
@@ -23,7 +23,8 @@
 //
 // [Parse] reports every malformed pattern as a [*SyntaxError] with the byte
 // offset of the problem: a missing closing or opening brace, an empty
-// capture, an invalid or duplicate capture name, an empty segment, a
+// capture, an invalid or duplicate capture name, a NUL byte (no file name
+// holds one, so the pattern could never match), an empty segment, a
 // trailing slash (source-watcher silently matches nothing there, and then
 // prunes every artifact), a "." or ".." segment, a missing "@alias/", or a
 // pattern longer than [MaxLength] bytes.

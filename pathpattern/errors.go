@@ -26,7 +26,7 @@ var (
 	ErrEmptyPath           = errors.New("pathpattern: reference must name a path below the alias")
 	ErrAbsolutePath        = errors.New("pathpattern: reference path must be relative")
 	ErrDotDot              = errors.New(`pathpattern: reference path must not contain ".."`)
-	ErrNUL                 = errors.New("pathpattern: reference must not contain NUL bytes")
+	ErrNUL                 = errors.New("pathpattern: must not contain NUL bytes")
 	ErrUncleanPath         = errors.New("pathpattern: reference path must be clean")
 )
 

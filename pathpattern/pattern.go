@@ -48,7 +48,7 @@ type part struct {
 //
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
-// Every error is a [*SyntaxError] wrapping one of ErrTooLong,
+// Every error is a [*SyntaxError] wrapping one of ErrTooLong, ErrNUL,
 // ErrInvalidUTF8, ErrMissingAlias, ErrInvalidAlias, ErrEmptySegment,
 // ErrTrailingSlash, ErrDotSegment, ErrMissingClosingBrace,
 // ErrMissingOpeningBrace, ErrEmptyCapture, ErrInvalidCaptureName or
@@ -56,6 +56,12 @@ type part struct {
 func Parse(pattern string) (*Pattern, error) {
 	if len(pattern) > MaxLength {
 		return nil, &SyntaxError{Input: pattern, Offset: MaxLength, Err: ErrTooLong}
+	}
+	// No file name holds a NUL byte, so a pattern with one matches nothing,
+	// and a controller that trusts the empty result prunes every artifact:
+	// the hazard the trailing-slash check exists for.
+	if i := strings.IndexByte(pattern, 0); i >= 0 {
+		return nil, &SyntaxError{Input: pattern, Offset: i, Err: ErrNUL}
 	}
 	alias, off, err := splitAlias(pattern)
 	if err != nil {

@@ -59,7 +59,7 @@ func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if err := checkElement(info, true, maxBytes); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	data, err := readAll(io.LimitReader(f, maxBytes+1), min(info.Size(), maxBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -88,4 +88,27 @@ func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
 
 func tooLarge(maxBytes int64) error {
 	return fmt.Errorf("%w: must be no more than %d bytes", ErrTooLarge, maxBytes)
+}
+
+// readAll is io.ReadAll with a first buffer of size+1 bytes, size being
+// what Stat reported, as os.ReadFile does: a file read whole then takes one
+// allocation and two reads (the second sees the end of the file), where
+// io.ReadAll, starting from 512 bytes, takes several of each for a file of
+// a few KiB. A file that grew since Stat is still read to its end (or to
+// the caller's limit).
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, max(size+1, 512))
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return data, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }

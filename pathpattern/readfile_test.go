@@ -2,12 +2,14 @@ package pathpattern
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"testing/iotest"
 )
 
 func TestReadFile(t *testing.T) {
@@ -102,5 +104,38 @@ func TestReadFileOnDisk(t *testing.T) {
 		if _, err := ReadFile(fsys, "t/locked", 0); !errors.Is(err, fs.ErrPermission) {
 			t.Errorf("ReadFile(t/locked) error = %v, want fs.ErrPermission", err)
 		}
+	}
+}
+
+// TestReadAll checks readAll against io.ReadAll when the size it is given
+// is right, too small (the file grew since Stat) or too large, and when a
+// reader returns its last bytes with io.EOF.
+func TestReadAll(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		data string
+		size int64
+	}{
+		{name: "empty", data: "", size: 0},
+		{name: "exact", data: strings.Repeat("x", 700), size: 700},
+		{name: "grew", data: strings.Repeat("x", 5000), size: 10},
+		{name: "shrank", data: "abc", size: 4096},
+		{name: "at the first buffer's end", data: strings.Repeat("x", 512), size: 511},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for _, r := range []io.Reader{strings.NewReader(tt.data), iotest.DataErrReader(strings.NewReader(tt.data)), iotest.OneByteReader(strings.NewReader(tt.data))} {
+				got, err := readAll(r, tt.size)
+				if err != nil || string(got) != tt.data {
+					t.Errorf("readAll(%T, %d) = %d bytes, %v; want %d bytes", r, tt.size, len(got), err, len(tt.data))
+				}
+			}
+		})
+	}
+	want := errors.New("broken")
+	if _, err := readAll(iotest.ErrReader(want), 10); !errors.Is(err, want) {
+		t.Errorf("readAll of a failing reader: %v, want %v", err, want)
 	}
 }

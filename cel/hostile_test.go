@@ -1,0 +1,304 @@
+package cel_test
+
+import (
+	"context"
+	"errors"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenantkit/tenantkit/cel"
+)
+
+// noPanic runs f and turns a panic into a test failure with its stack, so
+// that one hostile case cannot take the whole test binary down.
+func noPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// atLimit returns a valid expression of exactly cel.MaxExpressionBytes
+// bytes plus extra.
+func atLimit(extra int) string {
+	const head, tail = `value == "`, `"`
+	return head + strings.Repeat("a", cel.MaxExpressionBytes+extra-len(head)-len(tail)) + tail
+}
+
+// maxMessageBytes bounds the message of any error: cel-go repeats the
+// offending line under its caret, so an expression at the length limit
+// gives a message a few times its size, never more.
+const maxMessageBytes = 4*cel.MaxExpressionBytes + 1024
+
+// hostileCompileTests are expressions a misconfigured or malicious spec
+// could hold. Each must compile (wantErr nil) or fail with the sentinel,
+// a *CompileError naming the expression, and a message containing every
+// string of detail.
+var hostileCompileTests = []struct {
+	name    string
+	expr    string
+	vars    []string
+	wantErr error
+	detail  []string
+}{
+	// Size.
+	{name: "exactly the length limit", expr: atLimit(0), vars: []string{"value"}},
+	{name: "one byte over the length limit", expr: atLimit(1), vars: []string{"value"}, wantErr: cel.ErrTooLong,
+		detail: []string{"must be no more than 5120 bytes, got 5121"}},
+	{name: "1 MiB expression", expr: "true || " + strings.Repeat("x", 1<<20), wantErr: cel.ErrTooLong,
+		detail: []string{"got 1048584", "..."}},
+	{name: "1 MiB of open parentheses", expr: strings.Repeat("(", 1<<20), wantErr: cel.ErrTooLong},
+
+	// Nesting and balance.
+	// cel-go reports its recursion limits without a usable position
+	// ("<input>:-1:0"), so these name only the limit.
+	{name: "parentheses nested 2500 deep", expr: strings.Repeat("(", 2500) + "true" + strings.Repeat(")", 2500), wantErr: cel.ErrInvalid,
+		detail: []string{"expression recursion limit exceeded: 250"}},
+	{name: "lists nested 2000 deep", expr: strings.Repeat("[", 2000) + "true" + strings.Repeat("]", 2000) + " == []", wantErr: cel.ErrInvalid,
+		detail: []string{"expression recursion limit exceeded: 250"}},
+	{name: "maps nested 700 deep", expr: strings.Repeat("{'a': ", 700) + "true" + strings.Repeat("}", 700) + ` == {}`, wantErr: cel.ErrInvalid,
+		detail: []string{"expression recursion limit exceeded: 250"}},
+	{name: "left-nested concatenation 600 deep", expr: strings.Repeat("value + ", 600) + `value == ""`, vars: []string{"value"}, wantErr: cel.ErrInvalid,
+		detail: []string{"max recursion depth exceeded"}},
+	{name: "unary negation 5000 deep", expr: strings.Repeat("!", 5000) + "true"},
+	{name: "unclosed parentheses", expr: "((((true", wantErr: cel.ErrInvalid,
+		detail: []string{"<input>:1:9: Syntax error", "\n | ((((true\n | ........^"}},
+	{name: "unopened parentheses", expr: "true)))", wantErr: cel.ErrInvalid,
+		detail: []string{"<input>:1:5: Syntax error", "\n | ....^"}},
+	{name: "unbalanced brackets and braces", expr: "[{(]})", wantErr: cel.ErrInvalid, detail: []string{"Syntax error"}},
+	{name: "unterminated string", expr: `value == "abc`, vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"Syntax error"}},
+
+	// Bytes that do not belong in an expression.
+	{name: "NUL byte after the expression", expr: "true\x00", wantErr: cel.ErrInvalid,
+		detail: []string{"<input>:1:5: Syntax error: token recognition error"}},
+	{name: "NUL byte in an identifier", expr: "val\x00ue == ''", vars: []string{"value"}, wantErr: cel.ErrInvalid},
+	{name: "NUL byte in a string literal", expr: "value == 'a\x00b'", vars: []string{"value"}},
+	{name: "invalid UTF-8 outside a literal", expr: "\xff", wantErr: cel.ErrInvalid, detail: []string{"<input>:1:1: Syntax error"}},
+	{name: "invalid UTF-8 in a string literal", expr: "value == '\xc3\x28'", vars: []string{"value"}},
+	{name: "Kelvin sign as an identifier", expr: "\u212a == 'k'", vars: []string{"value"}, wantErr: cel.ErrInvalid},
+	{name: "newline and carriage return", expr: "value ==\r\n'a' ||\n\n\n value == 'b'", vars: []string{"value"}},
+
+	// Output types other than bool.
+	{name: "string output", expr: "value", vars: []string{"value"}, wantErr: cel.ErrNotBool, detail: []string{"the output type is string, not bool"}},
+	{name: "int output", expr: "value.size()", vars: []string{"value"}, wantErr: cel.ErrNotBool, detail: []string{"the output type is int, not bool"}},
+	{name: "null output", expr: "null", wantErr: cel.ErrNotBool, detail: []string{"the output type is null_type, not bool"}},
+	{name: "list of bool output", expr: "[true]", wantErr: cel.ErrNotBool, detail: []string{"list(bool)"}},
+	{name: "map output", expr: "{'a': true}", wantErr: cel.ErrNotBool, detail: []string{"map(string, bool)"}},
+	{name: "dyn output", expr: "dyn(true)", wantErr: cel.ErrNotBool, detail: []string{"the output type is dyn, not bool"}},
+	{name: "bytes output", expr: "b'true'", wantErr: cel.ErrNotBool, detail: []string{"bytes"}},
+	{name: "duration output", expr: "duration('1s')", wantErr: cel.ErrNotBool, detail: []string{"duration"}},
+	{name: "bool or int", expr: "value == 'a' ? true : 1", vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"no matching overload"}},
+
+	// Regular expressions and literals checked when compiled.
+	{name: "invalid constant regex", expr: `value.matches("(a")`, vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"invalid matches argument"}},
+	{name: "invalid duration literal", expr: `duration("forever") > duration("1s")`, wantErr: cel.ErrInvalid},
+	{name: "format precision bomb", expr: `"%.999999999f".format([1.0]) == ""`, wantErr: cel.ErrInvalid, detail: []string{"precision"}},
+
+	// Variables.
+	{name: "empty variable", expr: "true", vars: []string{""}, wantErr: cel.ErrInvalidVariable, detail: []string{`variable ""`}},
+	{name: "variable with a NUL byte", expr: "true", vars: []string{"ns\x00"}, wantErr: cel.ErrInvalidVariable, detail: []string{`"ns\x00"`}},
+	{name: "variable with a dash", expr: "true", vars: []string{"my-var"}, wantErr: cel.ErrInvalidVariable},
+	{name: "variable with the Kelvin sign", expr: "true", vars: []string{"\u212a"}, wantErr: cel.ErrInvalidVariable},
+	{name: "reserved variable", expr: "true", vars: []string{"null"}, wantErr: cel.ErrInvalidVariable, detail: []string{"reserved"}},
+	{name: "duplicate variable", expr: "true", vars: []string{"value", "value"}, wantErr: cel.ErrInvalidVariable, detail: []string{"declared once"}},
+	{name: "undeclared variable", expr: "ns == ''", vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"undeclared reference to 'ns'"}},
+}
+
+func TestHostileCompile(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileCompileTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				p, err := cel.Compile(tt.expr, tt.vars...)
+				if tt.wantErr == nil {
+					if err != nil {
+						t.Fatalf("Compile() = %v, want no error", err)
+					}
+					if p.String() != tt.expr {
+						t.Errorf("String() = %q, want the expression", p.String())
+					}
+					return
+				}
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("Compile() error = %v, want %v", err, tt.wantErr)
+				}
+				var ce *cel.CompileError
+				if !errors.As(err, &ce) || ce.Expr != tt.expr {
+					t.Fatalf("error %v is not a *CompileError holding the expression", err)
+				}
+				msg := err.Error()
+				for _, d := range tt.detail {
+					if !strings.Contains(msg, d) {
+						t.Errorf("error %.300q does not contain %q", msg, d)
+					}
+				}
+				if len(msg) > maxMessageBytes {
+					t.Errorf("error message is %d bytes, want at most %d", len(msg), maxMessageBytes)
+				}
+			})
+		})
+	}
+}
+
+// hostileEvalTests are expressions that compile but must fail, or stay
+// bounded, when evaluated with a hostile value.
+var hostileEvalTests = []struct {
+	name    string
+	expr    string
+	value   string
+	want    bool
+	wantErr error
+	detail  string
+}{
+	// Runtime errors are errors, never false.
+	{name: "division by zero", expr: "1 / value.size() == 1", wantErr: cel.ErrEval, detail: "division by zero"},
+	{name: "regex from the value", expr: "value.matches(value)", value: "(", wantErr: cel.ErrEval, detail: "error parsing regexp"},
+	{name: "index out of range", expr: "value.split(',')[5] == ''", value: "a,b", wantErr: cel.ErrEval, detail: "index"},
+	{name: "range too large", expr: "lists.range(10001).size() > 0", wantErr: cel.ErrEval, detail: "exceeds maximum allowed (10000)"},
+	{name: "negative range", expr: "lists.range(-1).size() > 0", wantErr: cel.ErrEval},
+
+	// Costs that grow exponentially with nesting, or with the value.
+	{name: "comprehensions nested 6 deep over a large value",
+		expr:  strings.Repeat("[0,1,2,3,4,5,6,7,8,9].all(x, ", 6) + "value.lowerAscii() != ''" + strings.Repeat(")", 6),
+		value: strings.Repeat("A", 64<<10), wantErr: cel.ErrCostLimit, detail: "actual cost limit exceeded"},
+	{name: "doubling a string 24 times",
+		expr: "[value + value].all(a, [a + a].all(b, [b + b].all(c, [c + c].all(d, [d + d].all(e, [e + e].all(f, [f + f].all(g, [g + g].all(h, " +
+			"[h + h].all(i, [i + i].all(j, [j + j].all(k, [k + k].all(l, [l + l].all(m, [m + m].all(n, [n + n].all(o, [o + o].all(p, " +
+			"[p + p].all(q, [q + q].all(r, [r + r].all(s, [s + s].all(u, [u + u].all(v, [v + v].all(w, [w + w].all(y, [y + y].all(z, z.size() > 0))))))))))))))))))))))))",
+		value: "ab", wantErr: cel.ErrCostLimit},
+	{name: "search quadratic in the value", expr: "value.indexOf(value) >= 0", value: strings.Repeat("a", 1<<20), wantErr: cel.ErrCostLimit},
+	{name: "concatenating 16 MiB", expr: `value + value != ""`, value: strings.Repeat("a", 8<<20), wantErr: cel.ErrCostLimit},
+
+	// Functions that would allocate far more than the cost counts, stopped
+	// before they allocate.
+	{name: "replace bomb", expr: "value.replace('', value) != ''", value: strings.Repeat("x", 2<<10), wantErr: cel.ErrCostLimit,
+		detail: "string result must be no more than 1048576 bytes"},
+	{name: "join bomb", expr: "lists.range(1000).map(i, value).join('') != ''", value: strings.Repeat("x", 2<<10), wantErr: cel.ErrCostLimit,
+		detail: "string result must be no more than 1048576 bytes"},
+	{name: "format bomb", expr: "'%s'.format([lists.range(1000).map(i, value)]) != ''", value: strings.Repeat("x", 2<<10), wantErr: cel.ErrCostLimit,
+		detail: "string result must be no more than 1048576 bytes"},
+	{name: "quote bomb", expr: "strings.quote(value) != ''", value: strings.Repeat("\x00", 256<<10), wantErr: cel.ErrCostLimit,
+		detail: "string result must be no more than 1048576 bytes"},
+
+	// Hostile values that stay within the bounds.
+	{name: "8 MiB value, size", expr: "value.size() > 0", value: strings.Repeat("a", 8<<20), want: true},
+	{name: "NUL bytes in the value", expr: `value.contains("\x00")`, value: "a\x00b", want: true},
+	{name: "invalid UTF-8 in the value", expr: "value.size() == 3", value: "a\xffb", want: true},
+	{name: "Kelvin sign lowercased is not k", expr: `value.lowerAscii() == "k"`, value: "\u212a", want: false},
+	{name: "dotted capital I lowercased is not i", expr: `value.lowerAscii() == "i"`, value: "\u0130", want: false},
+	{name: "unary negation 5000 deep", expr: strings.Repeat("!", 5000) + "(value == '')", want: true},
+	{name: "pathological regex against a label value", expr: "value.matches('^" + strings.Repeat("(a?)", 30) + strings.Repeat("a", 30) + "$')",
+		value: strings.Repeat("a", 63), want: false},
+}
+
+func TestHostileEval(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileEvalTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				p, err := cel.Compile(tt.expr, "value")
+				if err != nil {
+					t.Fatalf("Compile() = %v", err)
+				}
+				got, err := p.Eval(context.Background(), map[string]string{"value": tt.value})
+				if tt.wantErr == nil {
+					if err != nil || got != tt.want {
+						t.Fatalf("Eval() = %v, %v; want %v, nil", got, err, tt.want)
+					}
+					return
+				}
+				if got || !errors.Is(err, tt.wantErr) {
+					t.Fatalf("Eval() = %v, %v; want false, %v", got, err, tt.wantErr)
+				}
+				var ee *cel.EvalError
+				if !errors.As(err, &ee) || ee.Expr != tt.expr {
+					t.Fatalf("error %v is not an *EvalError naming the expression", err)
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, tt.detail) {
+					t.Errorf("error %.300q does not contain %q", msg, tt.detail)
+				}
+				if len(msg) > maxMessageBytes {
+					t.Errorf("error message is %d bytes, want at most %d", len(msg), maxMessageBytes)
+				}
+			})
+		})
+	}
+}
+
+// TestHostileEvalMissingVariable checks that an unbound variable is an
+// error, not false, even when the expression would be false anyway.
+func TestHostileEvalMissingVariable(t *testing.T) {
+	t.Parallel()
+	p := cel.MustCompile(`ns == "x" && value == "y"`, "ns", "value")
+	for _, vars := range []map[string]string{nil, {}, {"ns": "x"}, {"NS": "x", "Value": "y"}} {
+		got, err := p.Eval(context.Background(), vars)
+		if got || !errors.Is(err, cel.ErrEval) {
+			t.Errorf("Eval(%v) = %v, %v; want false, ErrEval", vars, got, err)
+		}
+	}
+}
+
+// TestHostileEvalContext checks that a context bounds what the cost limit
+// does not bound in time. cel-go v0.29.0's cost tracker keeps a value
+// stack that grows by a few entries per comprehension iteration and is
+// scanned on every step, so a comprehension of n iterations costs O(n²)
+// time for O(n) cost: this 80,000-iteration expression stays under
+// CostLimit yet takes seconds on one core. The interrupt check every 100
+// iterations stops it once the context is done.
+func TestHostileEvalContext(t *testing.T) {
+	t.Parallel()
+	expr := "(" + strings.TrimSuffix(strings.Repeat("lists.range(10000) + ", 8), " + ") + ").all(i, i >= 0)"
+	p := cel.MustCompile(expr, "value")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := p.Eval(ctx, map[string]string{"value": ""}); got || !errors.Is(err, context.Canceled) || !errors.Is(err, cel.ErrEval) {
+		t.Errorf("Eval(cancelled) = %v, %v; want false, an ErrEval wrapping context.Canceled", got, err)
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	got, err := p.Eval(ctx, map[string]string{"value": ""})
+	if got || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Eval(deadline) = %v, %v; want false, context.DeadlineExceeded", got, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Eval returned %v after its deadline", d)
+	}
+}
+
+// TestHostileCache checks that hostile expressions are never cached and
+// leave the cache usable.
+func TestHostileCache(t *testing.T) {
+	t.Parallel()
+	c := cel.NewCache(4)
+	for _, tt := range hostileCompileTests {
+		if tt.wantErr == nil {
+			continue
+		}
+		noPanic(t, func() {
+			if _, err := c.Compile(tt.expr, tt.vars...); !errors.Is(err, tt.wantErr) {
+				t.Errorf("%s: Cache.Compile() error = %v, want %v", tt.name, err, tt.wantErr)
+			}
+		})
+	}
+	if n := c.Len(); n != 0 {
+		t.Errorf("Len() = %d after only failing compiles, want 0", n)
+	}
+	p, err := c.Compile(`value == "a"`, "value")
+	if err != nil || c.Len() != 1 {
+		t.Fatalf("Compile() = %v, Len() = %d after hostile input", err, c.Len())
+	}
+	if ok, err := p.Eval(context.Background(), map[string]string{"value": "a"}); !ok || err != nil {
+		t.Errorf("Eval() = %v, %v", ok, err)
+	}
+}

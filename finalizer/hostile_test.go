@@ -1,0 +1,199 @@
+package finalizer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// noPanic runs f and turns a panic into a test failure with its stack.
+func noPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// maxMessageBytes bounds every message: a value is quoted at most once, cut
+// to quoteLimit bytes beyond MaxLength, and %q at most quadruples it.
+const maxMessageBytes = 4*MaxLength + 512
+
+const okRef = "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a"
+
+// hostileValues are annotation values that whoever may patch a namespace
+// can write. Each must fail to parse, naming the segment and the rule.
+var hostileValues = []struct {
+	name    string
+	value   string
+	segment Segment
+	rule    string
+}{
+	{name: "one byte over the length limit", value: longest.String() + "u", segment: SegmentNone, rule: "must be no more than 828 bytes"},
+	{name: "256 KiB", value: strings.Repeat("/", 256<<10), segment: SegmentNone, rule: "must be no more than 828 bytes"},
+	{name: "seven segments", value: okRef + "/x", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "five segments", value: "/v1/ConfigMap/ns/n", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "only slashes", value: "/////", segment: SegmentVersion, rule: "must not be empty"},
+	{name: "slash in the uid", value: "/v1/ConfigMap/ns/n/u/id", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "leading space", value: " " + okRef, segment: SegmentGroup, rule: "RFC 1123"},
+	{name: "self with a leading space", value: " self", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "self with a trailing newline", value: "self\n", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "upper-case self", value: "SELF", segment: SegmentNone, rule: "exactly six segments"},
+	{name: "trailing space", value: okRef + " ", segment: SegmentUID, rule: "printable ASCII characters other than space"},
+	{name: "trailing newline", value: okRef + "\n", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "tab in the uid", value: "/v1/ConfigMap/ns/n/u\tid", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "NUL in the uid", value: "/v1/ConfigMap/ns/n/uid\x00", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "DEL in the uid", value: "/v1/ConfigMap/ns/n/uid\x7f", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "non-ASCII uid", value: "/v1/ConfigMap/ns/n/u\u00efd", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "invalid UTF-8 in the uid", value: "/v1/ConfigMap/ns/n/u\xffd", segment: SegmentUID, rule: "printable ASCII"},
+	{name: "uid of 129 bytes", value: "/v1/ConfigMap/ns/n/" + strings.Repeat("u", 129), segment: SegmentUID, rule: "no more than 128 bytes"},
+	{name: "space in the version", value: "/v1 /ConfigMap/ns/n/uid", segment: SegmentVersion, rule: "must be an API version"},
+	{name: "space in the kind", value: "/v1/Config Map/ns/n/uid", segment: SegmentKind, rule: "CamelCase"},
+	{name: "Kelvin sign in the kind", value: "/v1/\u212aind/ns/n/uid", segment: SegmentKind, rule: "CamelCase"},
+	{name: "Kelvin sign in the group", value: "fluxcd.\u212a.io/v1/ResourceSet/ns/n/uid", segment: SegmentGroup, rule: "RFC 1123"},
+	{name: "dotted capital I in the namespace", value: "/v1/ConfigMap/\u0130stanbul/n/uid", segment: SegmentNamespace, rule: "RFC 1123"},
+	{name: "upper-case namespace", value: "/v1/ConfigMap/Flux-System/n/uid", segment: SegmentNamespace, rule: "RFC 1123"},
+	{name: "newline in the name", value: "/v1/ConfigMap/ns/tenants\n/uid", segment: SegmentName, rule: "RFC 1123"},
+	{name: "space in the name", value: "/v1/ConfigMap/ns/ten ants/uid", segment: SegmentName, rule: "RFC 1123"},
+	{name: "invalid UTF-8 in the name", value: "/v1/ConfigMap/ns/\xff/uid", segment: SegmentName, rule: "RFC 1123"},
+	{name: "empty name", value: "/v1/ConfigMap/ns//uid", segment: SegmentName, rule: "must not be empty"},
+	{name: "empty uid", value: "/v1/ConfigMap/ns/n/", segment: SegmentUID, rule: "must not be empty"},
+}
+
+func TestHostileParse(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileValues {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				r, err := Parse(tt.value)
+				var pe *ParseError
+				if r != (Reference{}) || !errors.Is(err, ErrInvalid) || errors.Is(err, ErrSelf) || !errors.As(err, &pe) {
+					t.Fatalf("Parse() = %+v, %v; want a *ParseError", r, err)
+				}
+				if pe.Value != tt.value || pe.Segment != tt.segment {
+					t.Errorf("error names segment %v, want %v", pe.Segment, tt.segment)
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, tt.rule) || (tt.segment != SegmentNone && !strings.Contains(msg, ": "+tt.segment.String()+": ")) {
+					t.Errorf("error %.300q must name segment %v and rule %q", msg, tt.segment, tt.rule)
+				}
+				if len(msg) > maxMessageBytes || strings.ContainsAny(msg, "\n\t\x00") {
+					t.Errorf("error %.300q (%d bytes) must be short and quote the value", msg, len(msg))
+				}
+			})
+		})
+	}
+	// At the limit, every segment at its bound, the value parses.
+	if r, err := Parse(longest.String()); err != nil || r != longest || len(longest.String()) != MaxLength {
+		t.Errorf("Parse(longest) = %v, %v", r, err)
+	}
+}
+
+func TestHostileStamp(t *testing.T) {
+	t.Parallel()
+	owner, err := Parse(okRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := map[string]string{Annotation: Self}
+	for i := range 1000 {
+		many[fmt.Sprint("my.org.io/k", i)] = "v"
+	}
+	for _, tt := range []struct {
+		name        string
+		labels      map[string]string
+		annotations map[string]string
+		owner       Reference
+		want        error
+		detail      string
+	}{
+		{name: "self with a leading space", annotations: map[string]string{Annotation: " self"}, owner: owner, want: ErrNotSelf, detail: `" self"`},
+		{name: "self with a trailing newline", annotations: map[string]string{Annotation: "self\n"}, owner: owner, want: ErrNotSelf, detail: `"self\n"`},
+		{name: "upper-case self", annotations: map[string]string{Annotation: "Self"}, owner: owner, want: ErrNotSelf},
+		{name: "someone else's reference", annotations: map[string]string{Annotation: okRef}, owner: owner, want: ErrNotSelf},
+		{name: "only whitespace", annotations: map[string]string{Annotation: " \t\n"}, owner: owner, want: ErrNotSelf},
+		{name: "256 KiB", annotations: map[string]string{Annotation: strings.Repeat("self", 64<<10)}, owner: owner, want: ErrNotSelf, detail: "(262144 bytes)"},
+		{name: "1000 other annotations", annotations: many, owner: owner, want: ErrOtherMetadata, detail: "and 990 more"},
+		{name: "a label with a newline in its key", labels: map[string]string{"a\nb": ""}, annotations: map[string]string{Annotation: Self}, owner: owner,
+			want: ErrOtherMetadata, detail: `"a\nb"`},
+		{name: "owner with a space in its uid", annotations: map[string]string{Annotation: Self}, owner: Reference{Version: "v1", Kind: "ConfigMap", Name: "n", UID: "u id"},
+			want: ErrInvalid, detail: "uid"},
+		{name: "zero owner", annotations: map[string]string{Annotation: Self}, want: ErrInvalid, detail: "version: must not be empty"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				got, err := Stamp(tt.labels, tt.annotations, tt.owner)
+				if got != nil || !errors.Is(err, tt.want) {
+					t.Fatalf("Stamp() = %v, %.300v; want %v", got, err, tt.want)
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, tt.detail) || len(msg) > maxMessageBytes || strings.ContainsAny(msg, "\n\x00") {
+					t.Errorf("error %.300q (%d bytes) must contain %q and stay short", msg, len(msg), tt.detail)
+				}
+			})
+		})
+	}
+}
+
+func TestHostileDecide(t *testing.T) {
+	t.Parallel()
+	refuse := LookupFunc(func(context.Context, Reference) (string, error) {
+		t.Error("Decide looked up a reference it should have refused")
+		return "", errors.New("unexpected lookup")
+	})
+	// Values that do not parse leave the generator accountable, without a
+	// lookup: a forged value can never cause a deletion to be skipped.
+	for _, v := range hostileValues {
+		noPanic(t, func() {
+			verdict, err := Decide(context.Background(), map[string]string{Annotation: v.value}, refuse)
+			if err != nil || verdict.Outcome != Malformed || verdict.HandedOff() {
+				t.Errorf("%s: Decide() = %+v, %v; want Malformed", v.name, verdict, err)
+			}
+			if len(verdict.Reason) > maxMessageBytes || strings.ContainsAny(verdict.Reason, "\n\x00") {
+				t.Errorf("%s: reason %.200q must be short and quote the value", v.name, verdict.Reason)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name   string
+		uid    string
+		err    error
+		want   Outcome
+		hasErr bool
+	}{
+		{name: "same uid", uid: "0d1e3c4a", want: HandedOff},
+		{name: "uid with a trailing space", uid: "0d1e3c4a ", want: Recreated},
+		{name: "upper-case uid", uid: "0D1E3C4A", want: Recreated},
+		{name: "empty uid", uid: "", want: Recreated},
+		{name: "not found, wrapped", err: fmt.Errorf("get: %w", ErrNotFound), want: NotFound},
+		{name: "forbidden", err: errors.New("forbidden"), want: Undecided, hasErr: true},
+		{name: "cancelled", err: context.Canceled, want: Undecided, hasErr: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			lookup := LookupFunc(func(context.Context, Reference) (string, error) { return tt.uid, tt.err })
+			verdict, err := Decide(context.Background(), map[string]string{Annotation: okRef}, lookup)
+			if verdict.Outcome != tt.want || (err != nil) != tt.hasErr || (tt.hasErr && !errors.Is(err, tt.err)) {
+				t.Errorf("Decide() = %+v, %v; want %v", verdict, err, tt.want)
+			}
+			if strings.ContainsAny(verdict.Reason, "\n\x00") {
+				t.Errorf("reason %q must quote what the cluster returned", verdict.Reason)
+			}
+		})
+	}
+	if v, err := Decide(context.Background(), map[string]string{Annotation: okRef}, nil); err == nil || v.HandedOff() {
+		t.Errorf("Decide(nil lookup) = %+v, %v; want an error", v, err)
+	}
+	for _, v := range []string{" ", "\x00", "\n", Self + " "} {
+		if err := CheckDesired(map[string]string{Annotation: v}); !errors.Is(err, ErrDesired) {
+			t.Errorf("CheckDesired(%q) = %v, want ErrDesired", v, err)
+		}
+	}
+}

@@ -1,0 +1,527 @@
+package nsmeta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// noPanic runs f and turns a panic into a test failure with its stack.
+func noPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// padTo pads a valid file with a trailing comment to exactly n bytes.
+func padTo(doc string, n int) string {
+	return doc + "#" + strings.Repeat("x", n-len(doc)-2) + "\n"
+}
+
+// labelsDoc returns a file whose metadata.labels is body, indented.
+func labelsDoc(body string) string { return header + "metadata:\n  labels:\n    " + body + "\n" }
+
+// annotationsDoc returns a file whose metadata.annotations is body, indented.
+func annotationsDoc(body string) string {
+	return header + "metadata:\n  annotations:\n    " + body + "\n"
+}
+
+// hostileFileTests are NamespaceMetadata files a tenant could commit. An
+// error case lists the sentinel and, for a *ValidationError, the fields,
+// types and values it must report; every case lists substrings of the
+// message.
+var hostileFileTests = []struct {
+	name    string
+	data    string
+	wantErr error
+	fields  []fieldErr
+	detail  []string
+}{
+	// Size.
+	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize)},
+	{name: "one byte over 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize+1), wantErr: ErrFileTooLarge,
+		detail: []string{"1 MiB", "1048577 bytes"}},
+
+	// Bombs and nesting.
+	{name: "billion laughs", data: billionLaughs(9), wantErr: ErrFileSyntax, detail: []string{"excessive aliasing"}},
+	{name: "billion laughs into a label", data: billionLaughs(9) + "metadata: {labels: {team: *x9}}\n", wantErr: ErrFileSyntax,
+		detail: []string{"excessive aliasing"}},
+	{name: "nested 10,001 deep in flow sequences", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n",
+		wantErr: ErrFileSyntax, detail: []string{"exceeded max depth of 10000"}},
+	{name: "nested 10,001 deep in flow mappings", data: header + "metadata: " + strings.Repeat("{a: ", 10001) + "b" + strings.Repeat("}", 10001) + "\n",
+		wantErr: ErrFileSyntax, detail: []string{"exceeded max depth of 10000"}},
+	{name: "nested 5,000 deep under a label", data: labelsDoc("team: " + strings.Repeat("{a: ", 5000) + "b" + strings.Repeat("}", 5000)),
+		wantErr: ErrInvalidFile,
+		fields:  []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels[team]", field.OmitValueType{}}},
+		detail:  []string{"metadata.labels[team]", "must be a string"}},
+	{name: "an alias for a label value", data: labelsDoc("team: &t payments\n    app: *t")},
+
+	// Duplicate keys.
+	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrFileSyntax, detail: []string{`"kind" already set`}},
+	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrFileSyntax, detail: []string{`"team" already set`}},
+	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrFileSyntax, detail: []string{`"metadata" already set`}},
+	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrFileSyntax, detail: []string{"already set"}},
+
+	// Documents.
+	{name: "two documents", data: header + "---\n" + header, wantErr: ErrFileDocuments},
+	{name: "two documents split by an end marker", data: header + "...\n" + header, wantErr: ErrFileDocuments},
+	{name: "a second document that is a list", data: header + "---\n- a\n", wantErr: ErrFileDocuments},
+	{name: "a second document that is invalid", data: header + "---\n[\n", wantErr: ErrFileDocuments},
+	{name: "stray separators around one document", data: "---\n---\n" + header + "---\n...\n"},
+	{name: "empty", data: "", wantErr: ErrFileEmpty},
+	{name: "only comments", data: "# a\n# b\n", wantErr: ErrFileEmpty},
+	{name: "only a separator", data: "---\n", wantErr: ErrFileEmpty},
+	{name: "null document", data: "null\n", wantErr: ErrFileEmpty},
+	{name: "a list", data: "- apiVersion\n- kind\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a sequence"}},
+	{name: "a scalar", data: "NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a scalar"}},
+
+	// Bytes.
+	{name: "raw NUL byte", data: labelsDoc("team: a\x00b"), wantErr: ErrFileSyntax, detail: []string{"control characters are not allowed"}},
+	{name: "escaped NUL byte in a label value", data: labelsDoc(`team: "a\0b"`), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[team]", "a\x00b"}}, detail: []string{`"a\x00b"`}},
+	{name: "escaped NUL byte in an annotation value", data: annotationsDoc(`my.org.io/x: "a\0b"`)},
+	{name: "invalid UTF-8", data: labelsDoc("team: a\xffb"), wantErr: ErrFileSyntax, detail: []string{"invalid"}},
+	{name: "UTF-8 byte order mark", data: "\ufeff" + labelsDoc("team: a")},
+
+	// Unicode that lowercases onto ASCII, and whitespace.
+	{name: "Kelvin sign in a label key", data: labelsDoc("team-\u212a: a"), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[team-\u212a]", "team-\u212a"}}},
+	{name: "dotted capital I in a label value", data: labelsDoc("city: \u0130stanbul"), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[city]", "\u0130stanbul"}}},
+	// apimachinery checks annotation keys lower-cased, and strings.ToLower
+	// turns the Kelvin sign into "k": the API server accepts this key, so
+	// the file may carry it. It stays a key of its own, not "my.org.io/k".
+	{name: "Kelvin sign in an annotation key", data: annotationsDoc("my.org.io/\u212a: a")},
+	{name: "labels differing only in case are two labels", data: labelsDoc("team: a\n    Team: b")},
+	{name: "newline in a label value", data: labelsDoc(`team: "a\nb"`), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[team]", "a\nb"}}, detail: []string{`"a\nb"`}},
+	{name: "newline in a label key", data: labelsDoc(`"te\nam": a`), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[te\nam]", "te\nam"}}},
+	{name: "newline in an annotation value", data: annotationsDoc(`my.org.io/x: "a\nb"`)},
+	{name: "annotations over 256 KiB in total", data: annotationsDoc("my.org.io/a: " + strings.Repeat("x", 200<<10) + "\n    my.org.io/b: " + strings.Repeat("x", 100<<10)),
+		wantErr: ErrInvalidFile, detail: []string{"metadata.annotations", "Too long", "262144"}},
+
+	// Shapes.
+	{name: "misspelled field", data: header + "metadata:\n  lables: {team: a}\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeForbidden, "metadata.lables", ""}}, detail: []string{"unknown field"}},
+	{name: "unknown top-level field", data: header + "spec: {}\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeForbidden, "spec", ""}}},
+	{name: "unquoted number, bool and null", data: labelsDoc("a: 1\n    b: true\n    c: null\n    d: 1.0"), wantErr: ErrInvalidFile,
+		fields: []fieldErr{
+			{field.ErrorTypeTypeInvalid, "metadata.labels[a]", 1},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[b]", true},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[c]", nil},
+			{field.ErrorTypeTypeInvalid, "metadata.labels[d]", 1.0},
+		}},
+	{name: "non-string key", data: labelsDoc("1: a"), wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels[1]", 1}}, detail: []string{"key must be a string"}},
+	{name: "labels as a list", data: header + "metadata:\n  labels: [a, b]\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}}}},
+	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
+	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
+	{name: "no type fields", data: "metadata: {}\n", wantErr: ErrInvalidFile,
+		fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}},
+	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(ExternalFinalizerAnnotation + ": self")},
+}
+
+func TestHostileParseFile(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileFileTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				m, err := ParseFile([]byte(tt.data))
+				if tt.wantErr == nil {
+					if err != nil {
+						t.Fatalf("ParseFile() = %v, want no error", err)
+					}
+					if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
+						t.Errorf("ParseFile() accepted invalid metadata: %v", errs)
+					}
+					return
+				}
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("ParseFile() error = %.500v, want %v", err, tt.wantErr)
+				}
+				if m.Labels != nil || m.Annotations != nil {
+					t.Errorf("ParseFile() returned metadata with an error")
+				}
+				var ve *ValidationError
+				if tt.fields != nil {
+					if !errors.As(err, &ve) {
+						t.Fatalf("error %v is not a *ValidationError", err)
+					}
+					if diff := diffFields(tt.fields, ve.Errors); diff != "" {
+						t.Errorf("fields (-want +got):\n%s", diff)
+					}
+				}
+				for _, d := range tt.detail {
+					if !strings.Contains(err.Error(), d) {
+						t.Errorf("error %.300q does not contain %q", err, d)
+					}
+				}
+			})
+		})
+	}
+}
+
+// diffFields compares field errors by type, field and value, ignoring the
+// value of Forbidden and Required errors, which carry none.
+func diffFields(want []fieldErr, got field.ErrorList) string {
+	g := project(got)
+	for i := range g {
+		if g[i].Type == field.ErrorTypeForbidden || g[i].Type == field.ErrorTypeRequired {
+			g[i].BadValue = ""
+		}
+	}
+	if fmt.Sprintf("%#v", want) == fmt.Sprintf("%#v", g) {
+		return ""
+	}
+	return fmt.Sprintf("- %#v\n+ %#v", want, g)
+}
+
+func TestHostileCompileSchema(t *testing.T) {
+	t.Parallel()
+	long := `value == "` + strings.Repeat("a", 5*1024-len(`value == ""`)) + `"`
+	for _, tt := range []struct {
+		name        string
+		labels      kv
+		annotations kv
+		opts        []Option
+		wantErr     error
+		fields      []fieldErr
+		detail      []string
+	}{
+		{name: "rule exactly 5 KiB", labels: kv{"team": long}},
+		{name: "rule one byte over 5 KiB", labels: kv{"team": long + " "}, wantErr: ErrInvalidSchema,
+			fields: []fieldErr{{field.ErrorTypeInvalid, "allowedLabels[team]", long + " "}}, detail: []string{"expression too long", "5120"}},
+		{name: "64 KiB rule", annotations: kv{"my.org.io/x": strings.Repeat("!", 64<<10) + "true"}, wantErr: ErrInvalidSchema,
+			detail: []string{"allowedAnnotations[my.org.io/x]", "expression too long"}},
+		{name: "rule nested 2000 deep", labels: kv{"team": strings.Repeat("(", 2000) + "true" + strings.Repeat(")", 2000)}, wantErr: ErrInvalidSchema,
+			detail: []string{"allowedLabels[team]", "recursion limit"}},
+		{name: "rule with unbalanced parentheses", labels: kv{"team": "(value == 'a'"}, wantErr: ErrInvalidSchema,
+			detail: []string{"allowedLabels[team]", "<input>:1:14", "^"}},
+		{name: "rule returning a string", labels: kv{"team": "value"}, wantErr: ErrInvalidSchema,
+			detail: []string{"allowedLabels[team]", "output type must be bool"}},
+		{name: "rule over another variable", labels: kv{"team": "ns == 'a'"}, wantErr: ErrInvalidSchema,
+			detail: []string{"undeclared reference to 'ns'"}},
+		{name: "empty rule", labels: kv{"team": ""}, wantErr: ErrInvalidSchema,
+			fields: []fieldErr{{field.ErrorTypeRequired, "allowedLabels[team]", ""}}},
+		{name: "NUL in a rule", labels: kv{"team": "true\x00"}, wantErr: ErrInvalidSchema, detail: []string{"token recognition error"}},
+		{name: "Kelvin sign in a key", labels: kv{"team-\u212a": "true"}, wantErr: ErrInvalidSchema,
+			fields: []fieldErr{{field.ErrorTypeInvalid, "allowedLabels[team-\u212a]", "team-\u212a"}}},
+		{name: "newline in a key", annotations: kv{"my.org.io/\nx": "true"}, wantErr: ErrInvalidSchema, detail: []string{"allowedAnnotations[my.org.io/\nx]"}},
+		{name: "every problem at once", labels: kv{"a/b/c": "1", "": "true"}, annotations: kv{"-x": "value"},
+			opts: []Option{WithFieldPath(field.NewPath("spec", "fromSource"))}, wantErr: ErrInvalidSchema,
+			detail: []string{"spec.fromSource.allowedLabels[a/b/c]", "spec.fromSource.allowedLabels[]", "spec.fromSource.allowedAnnotations[-x]"}},
+		{name: "option for the name policy", labels: kv{"team": "true"}, opts: []Option{WithProtectedNames("x")}, wantErr: ErrInvalidOption,
+			detail: []string{"WithProtectedNames does not apply to CompileSchema"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				s, err := CompileSchema(tt.labels, tt.annotations, tt.opts...)
+				if tt.wantErr == nil {
+					if err != nil || s == nil {
+						t.Fatalf("CompileSchema() = %v", err)
+					}
+					return
+				}
+				if s != nil || !errors.Is(err, tt.wantErr) {
+					t.Fatalf("CompileSchema() = %v, %.300v; want nil, %v", s, err, tt.wantErr)
+				}
+				if tt.fields != nil {
+					var ve *ValidationError
+					if !errors.As(err, &ve) {
+						t.Fatalf("error %v is not a *ValidationError", err)
+					}
+					if diff := diffFields(tt.fields, ve.Errors); diff != "" {
+						t.Errorf("fields (-want +got):\n%s", diff)
+					}
+				}
+				for _, d := range tt.detail {
+					if !strings.Contains(err.Error(), d) {
+						t.Errorf("error %.300q does not contain %q", err, d)
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestHostileSchemaApply(t *testing.T) {
+	t.Parallel()
+	labelRules := kv{
+		"team":   `value.matches("^[a-z]+$")`,
+		"regex":  `value.matches(value)`,
+		"kelvin": `value.lowerAscii() == "k"`,
+	}
+	annotationRules := kv{
+		"my.org.io/costly": `value.indexOf(value) >= 0`,
+		"my.org.io/split":  `value.split("").all(c, c != "\n")`,
+	}
+	in := Metadata{
+		Labels: kv{"team": "payments", "regex": "(", "kelvin": "\u212a", "unlisted": "x"},
+		Annotations: kv{
+			"my.org.io/costly":          strings.Repeat("a", 200<<10),
+			"my.org.io/split":           strings.Repeat("a", 1000) + "\n",
+			"my.org.io/unlisted":        "y\nz",
+			ExternalFinalizerAnnotation: "self",
+		},
+	}
+	var kept Metadata
+	var warnings []string
+	var errs field.ErrorList
+	noPanic(t, func() {
+		s, err := CompileSchema(labelRules, annotationRules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, warnings, errs = s.Apply(context.Background(), in)
+	})
+	if len(kept.Labels) != 1 || kept.Labels["team"] != "payments" || len(kept.Annotations) != 0 {
+		t.Errorf("kept %v, want only team=payments", kept)
+	}
+	want := []struct{ field, value, detail string }{
+		{"metadata.annotations[my.org.io/costly]", strings.Repeat("a", 200<<10), "cost limit exceeded"},
+		{"metadata.annotations[my.org.io/split]", strings.Repeat("a", 1000) + "\n", `must satisfy rule "value.split(\"\").all(c, c != \"\\n\")"`},
+		{"metadata.labels[kelvin]", "\u212a", `must satisfy rule "value.lowerAscii() == \"k\""`},
+		{"metadata.labels[regex]", "(", "error parsing regexp"},
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("Apply() errors = %v, want %d", errs, len(want))
+	}
+	for i, w := range want {
+		e := errs[i]
+		if e.Type != field.ErrorTypeInvalid || e.Field != w.field || e.BadValue != w.value || !strings.Contains(e.Detail, w.detail) {
+			t.Errorf("error %d = %s %s %.40q %q, want Invalid %s %.40q containing %q", i, e.Type, e.Field, e.BadValue, e.Detail, w.field, w.value, w.detail)
+		}
+	}
+	wantWarnings := []string{
+		`metadata.labels[unlisted]: label "unlisted" is not in allowedLabels; dropped`,
+		`metadata.annotations[my.org.io/unlisted]: annotation "my.org.io/unlisted" is not in allowedAnnotations; dropped`,
+		`metadata.annotations[source.extensions.fluxcd.io/externalFinalizer]: annotation "source.extensions.fluxcd.io/externalFinalizer" is not in allowedAnnotations; dropped`,
+	}
+	if fmt.Sprint(warnings) != fmt.Sprint(wantWarnings) {
+		t.Errorf("warnings = %q, want %q", warnings, wantWarnings)
+	}
+
+	// Strict: the unlisted keys are errors; a cancelled context keeps nothing.
+	s, err := CompileSchema(labelRules, annotationRules, WithStrict())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, warnings, errs = s.Apply(context.Background(), in)
+	forbidden := 0
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeForbidden {
+			forbidden++
+		}
+	}
+	if len(warnings) != 0 || forbidden != 3 {
+		t.Errorf("strict Apply() = %q, %v; want no warning and 3 Forbidden errors", warnings, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	kept, _, errs = s.Apply(ctx, in)
+	if len(kept.Labels)+len(kept.Annotations) != 0 || len(errs) == 0 {
+		t.Errorf("Apply(cancelled) kept %v with errors %v", kept, errs)
+	}
+}
+
+func TestHostileNamePolicy(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		rules   []string
+		opts    []Option
+		wantErr error
+		detail  []string
+	}{
+		{name: "no rule", rules: nil, wantErr: ErrInvalidPolicy, detail: []string{"allowedNames: Required value"}},
+		{name: "empty rule", rules: []string{""}, wantErr: ErrInvalidPolicy, detail: []string{"allowedNames[0]: Required value"}},
+		{name: "rule over 5 KiB", rules: []string{"true", strings.Repeat("!", 5*1024) + "true"}, wantErr: ErrInvalidPolicy,
+			detail: []string{"allowedNames[1]", "expression too long"}},
+		{name: "rule nested 1000 deep", rules: []string{strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + " == []"}, wantErr: ErrInvalidPolicy,
+			detail: []string{"allowedNames[0]", "recursion limit"}},
+		{name: "rule returning an int", rules: []string{"ns.size()"}, wantErr: ErrInvalidPolicy, detail: []string{"output type must be bool"}},
+		{name: "rule over value", rules: []string{"value == ''"}, wantErr: ErrInvalidPolicy, detail: []string{"undeclared reference to 'value'"}},
+		{name: "protected names that are not names", rules: []string{"true"}, opts: []Option{WithProtectedNames("Kube-System", "a/b", "", "x\n")},
+			wantErr: ErrInvalidPolicy, detail: []string{"protectedNames[0]", "protectedNames[1]", "protectedNames[2]", "protectedNames[3]"}},
+		{name: "option for the schema", rules: []string{"true"}, opts: []Option{WithStrict()}, wantErr: ErrInvalidOption},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				p, err := NewNamePolicy(tt.rules, tt.opts...)
+				if p != nil || !errors.Is(err, tt.wantErr) {
+					t.Fatalf("NewNamePolicy() = %v, %.300v; want nil, %v", p, err, tt.wantErr)
+				}
+				for _, d := range tt.detail {
+					if !strings.Contains(err.Error(), d) {
+						t.Errorf("error %.300q does not contain %q", err, d)
+					}
+				}
+			})
+		})
+	}
+
+	p, err := NewNamePolicy([]string{
+		// Each replace squares the length: for a name of 6 characters or more
+		// the third would produce more than the cost limit allows.
+		`ns.replace("", ns).replace("", ns.replace("", ns)).replace("", ns.replace("", ns).replace("", ns.replace("", ns))) == ""`,
+		`ns.startsWith("tenant-")`,
+	}, WithProtectedNames("tenant-platform"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name    string
+		ns      string
+		wantErr error
+		detail  []string
+	}{
+		{name: "allowed by the second rule after the first fails", ns: "tenant-a"},
+		{name: "63 characters", ns: "tenant-" + strings.Repeat("a", 56)},
+		{name: "64 characters", ns: "tenant-" + strings.Repeat("a", 57), wantErr: ErrInvalidName, detail: []string{"no more than 63 characters"}},
+		{name: "64 KiB", ns: "tenant-" + strings.Repeat("a", 64<<10), wantErr: ErrInvalidName},
+		{name: "upper case protected name", ns: "KUBE-SYSTEM", wantErr: ErrInvalidName},
+		{name: "protected name", ns: "kube-system", wantErr: ErrProtectedName, detail: []string{"kube-system", "tenant-platform"}},
+		{name: "caller's protected name", ns: "tenant-platform", wantErr: ErrProtectedName},
+		{name: "Kelvin sign", ns: "tenant-\u212a", wantErr: ErrInvalidName},
+		{name: "dotted capital I", ns: "tenant-\u0130", wantErr: ErrInvalidName},
+		{name: "trailing newline", ns: "tenant-a\n", wantErr: ErrInvalidName, detail: []string{`"tenant-a\n"`}},
+		{name: "NUL byte", ns: "tenant-a\x00", wantErr: ErrInvalidName, detail: []string{`"tenant-a\x00"`}},
+		{name: "invalid UTF-8", ns: "tenant-\xff", wantErr: ErrInvalidName},
+		{name: "refused by every rule", ns: "team-a", wantErr: ErrNameNotAllowed,
+			detail: []string{"failed to evaluate", "cost limit exceeded", `rule "ns.startsWith(\"tenant-\")" returned false`}},
+	} {
+		t.Run("Check/"+tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				err := p.Check(context.Background(), tt.ns)
+				if tt.wantErr == nil {
+					if err != nil {
+						t.Fatalf("Check() = %v", err)
+					}
+					return
+				}
+				var ne *NameError
+				if !errors.Is(err, tt.wantErr) || !errors.As(err, &ne) || ne.Name != tt.ns {
+					t.Fatalf("Check() = %.300v, want a *NameError wrapping %v", err, tt.wantErr)
+				}
+				for _, d := range tt.detail {
+					if !strings.Contains(err.Error(), d) {
+						t.Errorf("error %.300q does not contain %q", err, d)
+					}
+				}
+			})
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := p.Check(ctx, "tenant-a"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Check(cancelled) = %v, want context.Canceled", err)
+	}
+}
+
+func TestHostileResolve(t *testing.T) {
+	t.Parallel()
+	ef := ExternalFinalizerAnnotation
+	many := make([]Operation, 1000)
+	for i := range many {
+		many[i] = Operation{Strategy: Override, Namespace: AllNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}
+	}
+	for _, tt := range []struct {
+		name     string
+		pipeline Pipeline
+		source   Metadata
+		wantErr  error
+		field    string
+		want     string // the label "step" of the result
+	}{
+		{name: "lower-case strategy", pipeline: Pipeline{Operations: []Operation{{Strategy: "reset", Namespace: "*"}}},
+			wantErr: ErrInvalidPipeline, field: "from[0].strategy"},
+		{name: "strategy with trailing whitespace", pipeline: Pipeline{Operations: []Operation{{Strategy: "Reset ", Namespace: "*"}}},
+			wantErr: ErrInvalidPipeline, field: "from[0].strategy"},
+		{name: "no namespace", pipeline: Pipeline{Operations: []Operation{{Strategy: Merge}}},
+			wantErr: ErrInvalidPipeline, field: "from[0].namespace"},
+		{name: "externalFinalizer from the source", source: md(nil, kv{ef: "self"}),
+			wantErr: ErrReservedAnnotation, field: "source.annotations[" + ef + "]"},
+		{name: "whitespace externalFinalizer from an operation",
+			pipeline: Pipeline{Operations: []Operation{{Strategy: Merge, Namespace: "a"}, {Strategy: Override, Namespace: "*", Metadata: md(nil, kv{ef: " "})}}},
+			wantErr:  ErrReservedAnnotation, field: "from[1].annotations[" + ef + "]"},
+		{name: "externalFinalizer from common", pipeline: Pipeline{Common: md(nil, kv{ef: "x/v1/K/ns/n/uid"})},
+			wantErr: ErrReservedAnnotation, field: "common.annotations[" + ef + "]"},
+		{name: "externalFinalizer from final", pipeline: Pipeline{Final: md(nil, kv{ef: "self"})},
+			wantErr: ErrReservedAnnotation, field: "final.annotations[" + ef + "]"},
+		{name: "externalFinalizer reset away", source: md(nil, kv{ef: "self"}),
+			pipeline: Pipeline{Operations: []Operation{{Strategy: Reset, Namespace: "a", Metadata: md(kv{"step": "reset"}, nil)}}}, want: "reset"},
+		{name: "empty externalFinalizer", pipeline: Pipeline{Final: md(nil, kv{ef: ""})}},
+		{name: "1000 operations", pipeline: Pipeline{Operations: many}, want: "999"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				r, err := tt.pipeline.Resolve("a", tt.source)
+				if tt.wantErr == nil {
+					if err != nil || r.Labels["step"] != tt.want {
+						t.Fatalf("Resolve() = %v, %v; want step %q", r.Labels, err, tt.want)
+					}
+					return
+				}
+				var ve *ValidationError
+				if !errors.Is(err, tt.wantErr) || !errors.As(err, &ve) || ve.Errors[0].Field != tt.field {
+					t.Fatalf("Resolve() error = %v, want %v at %s", err, tt.wantErr, tt.field)
+				}
+			})
+		})
+	}
+}
+
+func TestHostileDigest(t *testing.T) {
+	t.Parallel()
+	big := Metadata{Labels: kv{}, Annotations: kv{}}
+	for i := range 1000 {
+		big.Labels[fmt.Sprint("k", i)] = strings.Repeat("v", i%64)
+	}
+	big.Annotations["a"] = strings.Repeat("\x00\xff\u2028\"\\", 5000)
+	noPanic(t, func() {
+		for _, m := range []Metadata{
+			{},
+			{Labels: kv{"\xff": "\xfe", "\x00": "\x01\x1f\x7f"}},
+			{Annotations: kv{"\xed\xa0\x80": "a lone surrogate encoded in UTF-8 is invalid UTF-8"}},
+			big,
+		} {
+			d := Digest(m)
+			if err := d.Validate(); err != nil {
+				t.Errorf("Digest() = %q: %v", d, err)
+			}
+			if d != Digest(m) {
+				t.Errorf("Digest() is not deterministic")
+			}
+		}
+	})
+	// Invalid UTF-8 is written as U+FFFD, as the API server would store it:
+	// the digest follows what the cluster holds.
+	if Digest(Metadata{Labels: kv{"k": "\xff"}}) != Digest(Metadata{Labels: kv{"k": "\ufffd"}}) {
+		t.Errorf("invalid UTF-8 and U+FFFD digest differently")
+	}
+	if Digest(Metadata{Labels: kv{"K": "v"}}) == Digest(Metadata{Labels: kv{"k": "v"}}) {
+		t.Errorf("keys differing in case digest the same")
+	}
+	if Digest(Metadata{Labels: kv{"\u212a": "v"}}) == Digest(Metadata{Labels: kv{"k": "v"}}) {
+		t.Errorf("the Kelvin sign and k digest the same")
+	}
+}

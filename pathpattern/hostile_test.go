@@ -1,0 +1,485 @@
+package pathpattern
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// noPanic runs f and turns a panic into a test failure with its stack.
+func noPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// maxMessageBytes bounds the message of a syntax error: it quotes at most
+// quoteLimit bytes of an over-long input, and %q at most quadruples the
+// rest.
+const maxMessageBytes = 4*MaxRefLength + 512
+
+// checkSyntaxError checks that err is a *SyntaxError for input wrapping
+// want at offset, naming value when it is set, with a bounded message.
+func checkSyntaxError(t *testing.T, err error, input string, want error, offset int, value string) {
+	t.Helper()
+	var se *SyntaxError
+	if !errors.Is(err, want) || !errors.As(err, &se) {
+		t.Fatalf("error = %v, want a *SyntaxError wrapping %v", err, want)
+	}
+	if se.Input != input || se.Offset != offset {
+		t.Errorf("error at offset %d of %.40q, want offset %d of the input", se.Offset, se.Input, offset)
+	}
+	msg := err.Error()
+	if value != "" && (se.Value != value || !strings.Contains(msg, strconv.Quote(value))) {
+		t.Errorf("error %q names value %q, want %q", msg, se.Value, value)
+	}
+	if !strings.Contains(msg, "offset ") || len(msg) > maxMessageBytes {
+		t.Errorf("error %.200q (%d bytes) must give the offset and stay short", msg, len(msg))
+	}
+}
+
+// manyCaptures returns n captures c0..c(n-1) joined by sep.
+func manyCaptures(n int, sep string) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString("{c")
+		b.WriteString(strings.Repeat("x", i/10))
+		b.WriteByte(byte('0' + i%10))
+		b.WriteString("}")
+	}
+	return b.String()
+}
+
+var hostilePatternTests = []struct {
+	name    string
+	pattern string
+	err     error // nil: the pattern is valid
+	offset  int
+	value   string
+}{
+	{name: "exactly the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-6)},
+	{name: "511 segments at the length limit", pattern: "@r/" + strings.Repeat("a/", 510) + "a"},
+	{name: "one byte over the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-5), err: ErrTooLong, offset: MaxLength},
+	{name: "1 MiB", pattern: "@repo/" + strings.Repeat("{a}", 1<<20/3), err: ErrTooLong, offset: MaxLength},
+	{name: "100 captures in one segment", pattern: "@r/" + manyCaptures(100, "-")},
+	{name: "1000 opening braces", pattern: "@r/" + strings.Repeat("{", 1000), err: ErrMissingClosingBrace, offset: 3},
+	{name: "1000 closing braces", pattern: "@r/" + strings.Repeat("}", 1000), err: ErrMissingOpeningBrace, offset: 3},
+	{name: "doubly nested capture", pattern: "@r/{{a}}", err: ErrMissingClosingBrace, offset: 3},
+	{name: "nested 300 deep", pattern: "@r/" + strings.Repeat("{", 300) + "a" + strings.Repeat("}", 300), err: ErrMissingClosingBrace, offset: 3},
+	{name: "closing before opening", pattern: "@r/}{a}", err: ErrMissingOpeningBrace, offset: 3},
+	{name: "capture spanning segments", pattern: "@r/{a/b}", err: ErrMissingClosingBrace, offset: 3},
+	{name: "NUL byte in a literal", pattern: "@r/tenants\x00/{a}", err: ErrNUL, offset: 10},
+	{name: "NUL byte in a capture", pattern: "@r/{a\x00}", err: ErrNUL, offset: 5},
+	{name: "NUL byte in the alias", pattern: "@r\x00/a", err: ErrNUL, offset: 2},
+	{name: "NUL byte at the end", pattern: "@r/a\x00", err: ErrNUL, offset: 4},
+	{name: "invalid UTF-8 in a literal", pattern: "@r/a\xffb", err: ErrInvalidUTF8, offset: 4},
+	{name: "overlong encoding of slash", pattern: "@r/a\xc0\xafb", err: ErrInvalidUTF8, offset: 4},
+	{name: "UTF-16 surrogate", pattern: "@r/\xed\xa0\x80", err: ErrInvalidUTF8, offset: 3},
+	{name: "Kelvin sign in a capture name", pattern: "@r/{\u212a}", err: ErrInvalidCaptureName, offset: 4, value: "\u212a"},
+	{name: "dotted capital I in a capture name", pattern: "@r/{\u0130d}", err: ErrInvalidCaptureName, offset: 4, value: "\u0130d"},
+	{name: "Kelvin sign in the alias", pattern: "@\u212a/a", err: ErrInvalidAlias, offset: 1, value: "\u212a"},
+	{name: "captures differing in case", pattern: "@r/{a}/{A}"},
+	{name: "newline in a literal", pattern: "@r/team\na/{a}"},
+	{name: "newline in a capture name", pattern: "@r/{a\nb}", err: ErrInvalidCaptureName, offset: 4, value: "a\nb"},
+	{name: "whitespace-only segment", pattern: "@r/ /{a}"},
+	{name: "dot dot after captures", pattern: "@r/{a}/..", err: ErrDotSegment, offset: 7, value: ".."},
+	{name: "absolute after alias", pattern: "@r//etc", err: ErrEmptySegment, offset: 3},
+	{name: "only a slash", pattern: "/", err: ErrMissingAlias, offset: 0},
+}
+
+func TestHostileParse(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostilePatternTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				p, err := Parse(tt.pattern)
+				if tt.err == nil {
+					if err != nil {
+						t.Fatalf("Parse() = %v, want a pattern", err)
+					}
+					if p.String() != tt.pattern {
+						t.Errorf("String() = %q", p.String())
+					}
+					// Discovering and matching cost nothing on an empty tree.
+					if ms, err := p.Discover(fstest.MapFS{}); len(ms) != 0 || err != nil {
+						t.Errorf("Discover(empty) = %v, %v", ms, err)
+					}
+					return
+				}
+				if p != nil {
+					t.Errorf("Parse() returned a pattern with an error")
+				}
+				checkSyntaxError(t, err, tt.pattern, tt.err, tt.offset, tt.value)
+			})
+		})
+	}
+}
+
+// TestHostileMatchLinear matches segments with many captures against long
+// names whose every position could split them: the matcher must not
+// backtrack.
+func TestHostileMatchLinear(t *testing.T) {
+	t.Parallel()
+	p := MustParse("@r/" + manyCaptures(100, "-"))
+	for _, name := range []string{
+		strings.Repeat("-", 10000),
+		strings.Repeat("a-", 5000),
+		strings.Repeat("a-", 99) + "a",
+		strings.Repeat("\u212a-", 3000),
+	} {
+		start := time.Now()
+		c, ok := p.Match(name)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Match of a %d-byte name took %v", len(name), d)
+		}
+		if ok && len(c) != 100 {
+			t.Errorf("Match returned %d captures, want 100", len(c))
+		}
+	}
+}
+
+var hostileTemplateTests = []struct {
+	name     string
+	template string
+	err      error
+	offset   int
+	value    string
+}{
+	{name: "exactly the length limit", template: "{namespace}" + strings.Repeat("x", MaxLength-len("{namespace}"))},
+	{name: "one byte over the length limit", template: "{namespace}" + strings.Repeat("x", MaxLength-len("{namespace}")+1), err: ErrTooLong, offset: MaxLength},
+	{name: "a capture 500 times", template: strings.Repeat("{module}", 100)},
+	{name: "nested braces", template: "{{namespace}}", err: ErrMissingClosingBrace, offset: 0},
+	{name: "unclosed", template: "@repo/{namespace", err: ErrMissingClosingBrace, offset: 6},
+	{name: "unopened", template: "namespace}", err: ErrMissingOpeningBrace, offset: 9},
+	{name: "unknown capture", template: "{tenant}", err: ErrUnknownCapture, offset: 0, value: "tenant"},
+	{name: "capture differing in case", template: "{Namespace}", err: ErrUnknownCapture, offset: 0, value: "Namespace"},
+	{name: "Kelvin sign", template: "{\u212a}", err: ErrInvalidCaptureName, offset: 1, value: "\u212a"},
+	{name: "invalid UTF-8", template: "{namespace}\xff", err: ErrInvalidUTF8, offset: 11},
+	{name: "slashes and dot dots are literal", template: "../../{namespace}/../x"},
+}
+
+func TestHostileTemplate(t *testing.T) {
+	t.Parallel()
+	p := MustParse("@repo/tenants/{namespace}/modules/{module}")
+	for _, tt := range hostileTemplateTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				tmpl, err := p.Template(tt.template)
+				if tt.err == nil {
+					if err != nil {
+						t.Fatalf("Template() = %v", err)
+					}
+					if _, err := tmpl.Expand(Captures{"namespace": "a\x00b", "module": "\xff"}); err != nil {
+						t.Errorf("Expand() = %v", err)
+					}
+					if _, err := tmpl.Expand(Captures{}); len(tmpl.Captures()) > 0 && !errors.Is(err, ErrMissingValue) {
+						t.Errorf("Expand(no values) = %v, want ErrMissingValue", err)
+					}
+					return
+				}
+				checkSyntaxError(t, err, tt.template, tt.err, tt.offset, tt.value)
+			})
+		})
+	}
+}
+
+var hostileRefTests = []struct {
+	name   string
+	ref    string
+	path   string // the cleaned path of a valid reference
+	err    error
+	offset int
+}{
+	{name: "exactly the length limit", ref: "@r/" + strings.Repeat("a/", 2045) + "abc", path: strings.Repeat("a/", 2045) + "abc"},
+	{name: "one byte over the length limit", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), err: ErrTooLong, offset: MaxRefLength},
+	{name: "dot dot", ref: "@r/../etc/passwd", err: ErrDotDot, offset: 3},
+	{name: "dot dot that would clean away", ref: "@r/a/../b", err: ErrDotDot, offset: 5},
+	{name: "dot dot at the end", ref: "@r/a/b/..", err: ErrDotDot, offset: 7},
+	{name: "many dot dots", ref: "@r/a/" + strings.Repeat("../", 1000) + "etc", err: ErrDotDot, offset: 5},
+	{name: "absolute", ref: "@r//etc/passwd", err: ErrAbsolutePath, offset: 3},
+	{name: "NUL byte", ref: "@r/a\x00/../../etc", err: ErrNUL, offset: 4},
+	{name: "invalid UTF-8", ref: "@r/a\xff", err: ErrInvalidUTF8, offset: 4},
+	{name: "only dots and slashes", ref: "@r/./././", err: ErrEmptyPath, offset: 3},
+	{name: "empty", ref: "@r/", err: ErrEmptyPath, offset: 3},
+	{name: "backslashes are names", ref: `@r/a\..\b`, path: `a\..\b`},
+	{name: "newline in a name", ref: "@r/team\na/x", path: "team\na/x"},
+	{name: "unclean but safe", ref: "@r/a//b/./c/", path: "a/b/c"},
+	{name: "Kelvin sign", ref: "@r/\u212a", path: "\u212a"},
+}
+
+func TestHostileParseRef(t *testing.T) {
+	t.Parallel()
+	for _, tt := range hostileRefTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				r, err := ParseRef(tt.ref)
+				if tt.err == nil {
+					if err != nil || r.Path != tt.path {
+						t.Fatalf("ParseRef() = %+v, %v, want path %q", r, err, tt.path)
+					}
+					if err := r.Validate(); err != nil && r.String() == tt.ref {
+						t.Errorf("Validate() = %v", err)
+					}
+					return
+				}
+				checkSyntaxError(t, err, tt.ref, tt.err, tt.offset, "")
+			})
+		})
+	}
+}
+
+func TestHostileGlobPattern(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"a/b": file("x")}
+	for _, tt := range []struct {
+		name    string
+		pattern string
+		exclude []string
+		detail  string
+	}{
+		{name: "one byte over the length limit", pattern: strings.Repeat("a", MaxLength+1), detail: "must be no more than 1024 bytes"},
+		{name: "brace bomb", pattern: strings.Repeat("{a,b}", 7), detail: "no more than 64 alternatives"},
+		{name: "brace bomb of 2^100", pattern: strings.Repeat("{a,b}", 100), detail: "no more than 64 alternatives"},
+		{name: "nested braces 200 deep", pattern: strings.Repeat("{a,", 200) + "b" + strings.Repeat("}", 200), detail: "no more than 64 alternatives"},
+		{name: "unbalanced braces", pattern: strings.Repeat("{", 500), detail: "valid doublestar pattern"},
+		{name: "unclosed class", pattern: "a/[b", detail: "valid doublestar pattern"},
+		{name: "dot dot", pattern: "a/../../etc/*", detail: `"." or ".." elements`},
+		{name: "dot dot in an alternative", pattern: "{a,..}/*", detail: `"." or ".." elements`},
+		{name: "absolute", pattern: "/etc/*", detail: `empty, "." or ".." elements`},
+		{name: "empty", pattern: "", detail: "empty"},
+		{name: "bad exclude", pattern: "a/*", exclude: []string{"["}, detail: "valid doublestar pattern"},
+		{name: "exclude too long", pattern: "a/*", exclude: []string{strings.Repeat("*", MaxLength+1)}, detail: "must be no more than 1024 bytes"},
+		{name: "exclude brace bomb", pattern: "a/*", exclude: []string{strings.Repeat("{a,b}", 8)}, detail: "no more than 64 alternatives"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				got, err := Glob(fsys, tt.pattern, tt.exclude...)
+				if got != nil || !errors.Is(err, doublestar.ErrBadPattern) {
+					t.Fatalf("Glob() = %q, %v, want ErrBadPattern", got, err)
+				}
+				if msg := err.Error(); !strings.Contains(msg, tt.detail) || len(msg) > maxMessageBytes {
+					t.Errorf("error %.200q must contain %q and stay short", msg, tt.detail)
+				}
+			})
+		})
+	}
+}
+
+// hostileTree is an in-memory tree with names that a tenant can create in
+// a Git repository.
+func hostileTree() fstest.MapFS {
+	return fstest.MapFS{
+		"tenants/team-a/modules/app":           dir(),
+		"tenants/Team-A/modules/app":           dir(), // lowercases onto team-a
+		"tenants/TEAM-A/modules/APP":           dir(), // and so does this one
+		"tenants/team-\u212a/modules/app":      dir(), // Kelvin sign: Unicode lowercases it to k
+		"tenants/\u0130stanbul/modules/app":    dir(), // dotted capital I
+		"tenants/team\nb/modules/app":          dir(), // newline
+		"tenants/team-c/modules/a\x00b":        dir(), // NUL, impossible on disk
+		"tenants/team-c/modules/\xff":          dir(), // not UTF-8: skipped
+		"tenants/team-c/modules/" + long(64):   dir(), // 64 characters
+		"tenants/team-c/modules/" + long(63):   dir(),
+		"tenants/team-c/modules/-dash":         dir(),
+		"tenants/team-c/modules/ space":        dir(),
+		"tenants/team-d/modules/loop":          symlink("loop"),
+		"tenants/team-d/modules/up":            symlink("../.."),
+		"tenants/team-d/modules/escape":        symlink("/etc"),
+		"tenants/team-d/modules/pipe":          &fstest.MapFile{Mode: fs.ModeNamedPipe},
+		"tenants/team-d/modules/sock":          &fstest.MapFile{Mode: fs.ModeSocket},
+		"tenants/team-d/modules/dev":           &fstest.MapFile{Mode: fs.ModeDevice},
+		"tenants/team-e/modules":               &fstest.MapFile{Mode: fs.ModeNamedPipe}, // a literal segment that is a pipe
+		"tenants/team-a/modules/app/meta.yaml": file("x"),
+	}
+}
+
+func long(n int) string { return "m" + strings.Repeat("x", n-2) + "m" }
+
+func TestHostileDiscover(t *testing.T) {
+	t.Parallel()
+	var ms []Match
+	var err error
+	noPanic(t, func() {
+		ms, err = MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(hostileTree())
+	})
+	var paths []string
+	for _, m := range ms {
+		paths = append(paths, m.Path)
+	}
+	want := []string{
+		"tenants/TEAM-A/modules/APP",
+		"tenants/Team-A/modules/app",
+		"tenants/team-a/modules/app",
+		"tenants/team-c/modules/" + long(63),
+	}
+	if diff := cmp.Diff(want, paths); diff != "" {
+		t.Errorf("Discover paths (-want +got):\n%s", diff)
+	}
+	var de *DiscoverError
+	if !errors.As(err, &de) || !de.Terminal() || !errors.Is(err, ErrInvalidValue) {
+		t.Fatalf("Discover error = %v, want a terminal *DiscoverError", err)
+	}
+	type bad struct{ Path, Capture, Value string }
+	var got []bad
+	for _, d := range de.Dirs {
+		got = append(got, bad{d.Path, d.Capture, d.Value})
+	}
+	wantBad := []bad{
+		{"tenants/team\nb/modules/app", "namespace", "team\nb"},
+		{"tenants/team-c/modules/ space", "module", " space"},
+		{"tenants/team-c/modules/-dash", "module", "-dash"},
+		{"tenants/team-c/modules/a\x00b", "module", "a\x00b"},
+		{"tenants/team-c/modules/" + long(64), "module", long(64)},
+		{"tenants/team-\u212a/modules/app", "namespace", "team-\u212a"},
+		{"tenants/\u0130stanbul/modules/app", "namespace", "\u0130stanbul"},
+	}
+	if diff := cmp.Diff(wantBad, got); diff != "" {
+		t.Errorf("Discover errors (-want +got):\n%s", diff)
+	}
+	// The message names every directory, quoted, so that a newline or a
+	// NUL cannot forge a line of a log.
+	msg := err.Error()
+	for _, s := range []string{`"tenants/team\nb/modules/app"`, `value "team\nb"`, `"a\x00b"`, strconv.Quote("team-\u212a"), "must be no more than 63"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("error does not contain %s:\n%s", s, msg)
+		}
+	}
+	if strings.ContainsAny(msg, "\n\x00") {
+		t.Errorf("error contains a raw newline or NUL: %q", msg)
+	}
+
+	// Three directories lowercase onto the same namespace and name: Render
+	// reports each later one as a duplicate, naming both directories.
+	p := MustParse("@repo/tenants/{namespace}/modules/{module}")
+	_, errs := Render(ms, p.MustTemplate("{namespace}"), p.MustTemplate("{module}"), field.NewPath("spec", "artifacts").Index(0))
+	var dups []string
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeDuplicate && e.Field == "spec.artifacts[0].name" {
+			dups = append(dups, e.Detail)
+		}
+	}
+	wantDups := []string{
+		`directories "tenants/TEAM-A/modules/APP" and "tenants/Team-A/modules/app" render the same namespace "team-a" and name "app"`,
+		`directories "tenants/TEAM-A/modules/APP" and "tenants/team-a/modules/app" render the same namespace "team-a" and name "app"`,
+	}
+	if diff := cmp.Diff(wantDups, dups); diff != "" {
+		t.Errorf("Render duplicates (-want +got):\n%s\nall errors: %v", diff, errs)
+	}
+}
+
+func TestHostileGlobTree(t *testing.T) {
+	t.Parallel()
+	noPanic(t, func() {
+		got, err := Glob(hostileTree(), "tenants/**")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"tenants/team-a/modules/app/meta.yaml"}, got); diff != "" {
+			t.Errorf("Glob (-want +got):\n%s", diff)
+		}
+		for _, pattern := range []string{"tenants/team-d/modules/*", "tenants/team-d/modules/loop/**", "tenants/team-d/modules/up/**", "tenants/team-e/modules", "tenants/team-e/modules/**"} {
+			if got, err := Glob(hostileTree(), pattern); got != nil || err != nil {
+				t.Errorf("Glob(%q) = %q, %v, want nothing", pattern, got, err)
+			}
+		}
+	})
+}
+
+// growingFS reports a small size but serves a large file, as a file that
+// grows between the Stat and the read does.
+type growingFS struct{ fstest.MapFS }
+
+func (g growingFS) Open(name string) (fs.File, error) {
+	f, err := g.MapFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &growingFile{File: f, r: strings.NewReader(strings.Repeat("x", DefaultMaxFileSize+1))}, nil
+}
+
+type growingFile struct {
+	fs.File
+	r io.Reader
+}
+
+func (f *growingFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+func TestHostileReadFile(t *testing.T) {
+	t.Parallel()
+	exact := strings.Repeat("x", DefaultMaxFileSize)
+	fsys := fstest.MapFS{
+		"t/exact":     file(exact),
+		"t/over":      file(exact + "x"),
+		"t/loop":      symlink("loop"),
+		"t/escape":    symlink("../../../../etc/passwd"),
+		"t/pipe":      &fstest.MapFile{Mode: fs.ModeNamedPipe},
+		"t/sock":      &fstest.MapFile{Mode: fs.ModeSocket},
+		"t/dev":       &fstest.MapFile{Mode: fs.ModeDevice | fs.ModeCharDevice},
+		"t/team\na/f": file("newline"),
+		"t/small":     file("x"),
+	}
+	for _, tt := range []struct {
+		name string
+		fsys fs.FS
+		file string
+		max  int64
+		want int
+		err  error
+		path string
+	}{
+		{name: "exactly 1 MiB", fsys: fsys, file: "t/exact", want: DefaultMaxFileSize},
+		{name: "one byte over 1 MiB", fsys: fsys, file: "t/over", err: ErrTooLarge, path: "t/over"},
+		{name: "negative limit means the default", fsys: fsys, file: "t/exact", max: -5, want: DefaultMaxFileSize},
+		{name: "symlink loop", fsys: fsys, file: "t/loop", err: ErrSymlink, path: "t/loop"},
+		{name: "symlink escaping the root", fsys: fsys, file: "t/escape", err: ErrSymlink, path: "t/escape"},
+		{name: "through a symlink loop", fsys: fsys, file: "t/loop/x", err: ErrSymlink, path: "t/loop"},
+		{name: "named pipe", fsys: fsys, file: "t/pipe", err: ErrNotRegular, path: "t/pipe"},
+		{name: "socket", fsys: fsys, file: "t/sock", err: ErrNotRegular, path: "t/sock"},
+		{name: "device", fsys: fsys, file: "t/dev", err: ErrNotRegular, path: "t/dev"},
+		{name: "newline in a directory name", fsys: fsys, file: "t/team\na/f", want: len("newline")},
+		{name: "dot dot", fsys: fsys, file: "t/../t/exact", err: fs.ErrInvalid, path: "t/../t/exact"},
+		{name: "trailing slash", fsys: fsys, file: "t/exact/", err: fs.ErrInvalid, path: "t/exact/"},
+		{name: "empty", fsys: fsys, file: "", err: fs.ErrInvalid, path: ""},
+		{name: "file that grows after its stat", fsys: growingFS{fsys}, file: "t/small", err: ErrTooLarge, path: "t/small"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				got, err := ReadFile(tt.fsys, tt.file, tt.max)
+				if tt.err == nil {
+					if err != nil || len(got) != tt.want {
+						t.Fatalf("ReadFile() = %d bytes, %v, want %d bytes", len(got), err, tt.want)
+					}
+					return
+				}
+				var pe *fs.PathError
+				if got != nil || !errors.Is(err, tt.err) || !errors.As(err, &pe) || pe.Path != tt.path {
+					t.Fatalf("ReadFile() = %d bytes, %v, want a *fs.PathError for %q wrapping %v", len(got), err, tt.path, tt.err)
+				}
+				if errors.Is(tt.err, ErrTooLarge) && !strings.Contains(err.Error(), "must be no more than 1048576 bytes") {
+					t.Errorf("error %q does not give the limit", err)
+				}
+			})
+		})
+	}
+}

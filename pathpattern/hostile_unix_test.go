@@ -1,0 +1,238 @@
+//go:build unix
+
+package pathpattern
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hostileDiskTree builds, on the real file system, a tenant tree holding
+// everything a tenant can commit or a checkout can contain that must not
+// be matched, followed, opened or read: symlink loops, symlinks leaving
+// the root, FIFOs (opening one blocks until a writer comes), unix sockets,
+// files at and over the size limit, directory names with newlines and
+// Unicode that lowercases onto ASCII. It returns the root.
+func hostileDiskTree(t *testing.T) string {
+	t.Helper()
+	root, outside := t.TempDir(), t.TempDir()
+	writeFiles(t, outside, "secret/modules/stolen/deploy.yaml")
+	mkdirs(t, root,
+		"tenants/team-a/modules/app/manifests",
+		"tenants/Team-A/modules/app",
+		"tenants/team\nb/modules/app",
+		"tenants/team-\u212a/modules/app",
+		"tenants/\u0130stanbul/modules/app",
+		"tenants/team-c/modules",
+		"tenants/team-h",
+	)
+	writeFiles(t, root, "tenants/team-a/modules/app/manifests/deploy.yaml")
+	exact := strings.Repeat("x", DefaultMaxFileSize)
+	for name, data := range map[string]string{"tenants/team-a/exact.yaml": exact, "tenants/team-a/over.yaml": exact + "x"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel, err := filepath.Rel(filepath.Join(root, "tenants"), filepath.Join(outside, "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"tenants/loop":                "loop",
+		"tenants/cycle":               "..",
+		"tenants/escape":              filepath.Join(outside, "secret"),
+		"tenants/escape-rel":          rel,
+		"tenants/team-c/modules/link": "../../team-a/modules/app",
+		"tenants/team-g":              "team-a",
+		"tenants/team-a/modules/app/manifests/passwd":  "/etc/passwd",
+		"tenants/team-a/modules/app/manifests/cycle":   "../manifests",
+		"tenants/team-a/modules/app/manifests/dangles": "missing",
+		"tenants/team-a/link.yaml":                     "exact.yaml",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fifo := range []string{
+		"tenants/fifo",
+		"tenants/team-h/modules", // a literal segment
+		"tenants/team-a/modules/app/manifests/pipe.yaml",
+		"tenants/team-a/fifo.yaml",
+	} {
+		if err := syscall.Mkfifo(filepath.Join(root, fifo), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sock := range []string{"tenants/sock", "tenants/team-a/modules/app/manifests/s.yaml"} {
+		path := filepath.Join(root, sock)
+		if len(path) >= 104 { // sun_path is 104 bytes on the BSDs, 108 on Linux
+			t.Logf("skipping socket %s: path too long", sock)
+			continue
+		}
+		l, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+	}
+	return root
+}
+
+// within runs f and fails the test if it does not return in time: a call
+// that opens a FIFO blocks for ever.
+func within(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		noPanic(t, f)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("still running after %v: blocked on a FIFO or a loop?", d)
+	}
+}
+
+func TestHostileOnDisk(t *testing.T) {
+	t.Parallel()
+	root := hostileDiskTree(t)
+	for _, fsys := range []struct {
+		name string
+		fsys fs.FS
+	}{
+		{name: "DirFS", fsys: os.DirFS(root)},
+		{name: "Root.FS", fsys: mustRoot(t, root)},
+	} {
+		t.Run(fsys.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("Discover", func(t *testing.T) {
+				t.Parallel()
+				within(t, 30*time.Second, func() { checkHostileDiscover(t, fsys.fsys) })
+			})
+			t.Run("Glob", func(t *testing.T) {
+				t.Parallel()
+				within(t, 30*time.Second, func() { checkHostileGlob(t, fsys.fsys) })
+			})
+			t.Run("ReadFile", func(t *testing.T) {
+				t.Parallel()
+				within(t, 30*time.Second, func() { checkHostileReadFile(t, fsys.fsys) })
+			})
+		})
+	}
+}
+
+func checkHostileDiscover(t *testing.T, fsys fs.FS) {
+	ms, err := MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(fsys)
+	var paths []string
+	for _, m := range ms {
+		paths = append(paths, m.Path)
+	}
+	if diff := cmp.Diff([]string{"tenants/Team-A/modules/app", "tenants/team-a/modules/app"}, paths); diff != "" {
+		t.Errorf("Discover (-want +got):\n%s", diff)
+	}
+	var de *DiscoverError
+	if !errors.As(err, &de) || !de.Terminal() {
+		t.Fatalf("Discover error = %v, want a terminal *DiscoverError (no I/O error)", err)
+	}
+	var bad []string
+	for _, d := range de.Dirs {
+		bad = append(bad, d.Path)
+	}
+	want := []string{"tenants/team\nb/modules/app", "tenants/team-\u212a/modules/app", "tenants/\u0130stanbul/modules/app"}
+	if diff := cmp.Diff(want, bad); diff != "" {
+		t.Errorf("Discover errors (-want +got):\n%s", diff)
+	}
+	// A literal segment through a symlink or a FIFO matches nothing.
+	for _, pattern := range []string{"@r/tenants/team-g/modules/{m}", "@r/tenants/team-h/modules/{m}", "@r/tenants/escape/modules/{m}", "@r/tenants/cycle/tenants/{t}", "@r/tenants/fifo"} {
+		if ms, err := MustParse(pattern).Discover(fsys); len(ms) != 0 || err != nil {
+			t.Errorf("Discover(%q) = %v, %v, want nothing", pattern, ms, err)
+		}
+	}
+}
+
+func checkHostileGlob(t *testing.T, fsys fs.FS) {
+	want := []string{"tenants/team-a/exact.yaml", "tenants/team-a/modules/app/manifests/deploy.yaml", "tenants/team-a/over.yaml"}
+	for _, pattern := range []string{"tenants/**", "tenants", "**", "tenants/*/**", "{tenants,tenants/team-a}/**"} {
+		got, err := Glob(fsys, pattern)
+		if err != nil {
+			t.Errorf("Glob(%q): %v", pattern, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Glob(%q) (-want +got):\n%s", pattern, diff)
+		}
+	}
+	for _, pattern := range []string{
+		"tenants/team-a/modules/app/manifests/pipe.yaml",
+		"tenants/team-a/modules/app/manifests/s.yaml",
+		"tenants/team-a/modules/app/manifests/passwd",
+		"tenants/team-a/modules/app/manifests/cycle/**",
+		"tenants/team-a/modules/app/manifests/p*",
+		"tenants/escape/**",
+		"tenants/escape-rel/modules/*/*",
+		"tenants/loop/**",
+		"tenants/cycle/**",
+		"tenants/team-h/modules/**",
+		"tenants/fifo",
+	} {
+		if got, err := Glob(fsys, pattern); got != nil || err != nil {
+			t.Errorf("Glob(%q) = %q, %v, want nothing", pattern, got, err)
+		}
+	}
+	// A NUL byte cannot reach the operating system: the error says so.
+	if got, err := Glob(fsys, "tenants/a\x00b/*"); got != nil || err == nil {
+		t.Errorf("Glob(NUL) = %q, %v, want an error", got, err)
+	}
+}
+
+func checkHostileReadFile(t *testing.T, fsys fs.FS) {
+	for _, tt := range []struct {
+		file string
+		want int
+		err  error
+		path string
+	}{
+		{file: "tenants/team-a/exact.yaml", want: DefaultMaxFileSize},
+		{file: "tenants/team-a/over.yaml", err: ErrTooLarge, path: "tenants/team-a/over.yaml"},
+		{file: "tenants/team-a/fifo.yaml", err: ErrNotRegular, path: "tenants/team-a/fifo.yaml"},
+		{file: "tenants/team-a/modules/app/manifests/pipe.yaml", err: ErrNotRegular, path: "tenants/team-a/modules/app/manifests/pipe.yaml"},
+		{file: "tenants/team-h/modules", err: ErrNotRegular, path: "tenants/team-h/modules"},
+		{file: "tenants/team-h/modules/x", err: fs.ErrNotExist, path: "tenants/team-h/modules"},
+		{file: "tenants/sock", err: ErrNotRegular, path: "tenants/sock"},
+		{file: "tenants/team-a/link.yaml", err: ErrSymlink, path: "tenants/team-a/link.yaml"},
+		{file: "tenants/team-a/modules/app/manifests/passwd", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/passwd"},
+		{file: "tenants/team-a/modules/app/manifests/cycle/deploy.yaml", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/cycle"},
+		{file: "tenants/team-a/modules/app/manifests/dangles", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/dangles"},
+		{file: "tenants/escape/modules/stolen/deploy.yaml", err: ErrSymlink, path: "tenants/escape"},
+		{file: "tenants/escape-rel/modules/stolen/deploy.yaml", err: ErrSymlink, path: "tenants/escape-rel"},
+		{file: "tenants/loop/x", err: ErrSymlink, path: "tenants/loop"},
+		{file: "tenants/cycle/tenants/team-a/exact.yaml", err: ErrSymlink, path: "tenants/cycle"},
+		{file: "tenants/team-g/exact.yaml", err: ErrSymlink, path: "tenants/team-g"},
+		{file: "tenants/team-a", err: ErrNotRegular, path: "tenants/team-a"},
+	} {
+		got, err := ReadFile(fsys, tt.file, 0)
+		if tt.err == nil {
+			if err != nil || len(got) != tt.want {
+				t.Errorf("ReadFile(%q) = %d bytes, %v, want %d bytes", tt.file, len(got), err, tt.want)
+			}
+			continue
+		}
+		var pe *fs.PathError
+		if got != nil || !errors.Is(err, tt.err) || !errors.As(err, &pe) || pe.Path != tt.path {
+			t.Errorf("ReadFile(%q) = %d bytes, %v, want a *fs.PathError for %q wrapping %v", tt.file, len(got), err, tt.path, tt.err)
+		}
+	}
+	if got, err := ReadFile(fsys, "tenants/a\x00b", 0); got != nil || err == nil {
+		t.Errorf("ReadFile(NUL) = %q, %v, want an error", got, err)
+	}
+}
