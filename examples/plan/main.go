@@ -166,7 +166,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 				return req, usagef("-source %s=%s: %v", alias, dir, err)
 			}
 			// os.Root confines every read below dir, symlinks included.
-			req.sources[alias] = root.FS()
+			req.sources[alias] = newRootSource(root)
 		}
 	}
 	if req.generator, err = parseGenerator(data); err != nil {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -141,6 +142,14 @@ var specPath = field.NewPath("spec")
 // context only.
 func makePlan(ctx context.Context, req request) (*planResult, error) {
 	p := &planner{ctx: ctx, req: req, spec: &req.generator.Spec}
+	// Each plan reads its sources through a cache of the directories it
+	// has seen, which saves most of the system calls (see dirCache).
+	p.req.sources = make(map[string]fs.FS, len(req.sources))
+	for alias, fsys := range req.sources {
+		if fsys != nil {
+			p.req.sources[alias] = newDirCache(fsys)
+		}
+	}
 	res := &planResult{origins: map[string]nsmeta.Metadata{}}
 
 	desired := p.desired(res)
@@ -390,7 +399,14 @@ func (p *planner) addError(err error, fldPath *field.Path, value any) {
 
 // namespaces checks each namespace against the policy and builds its
 // metadata, once per namespace, and returns their inventory entries.
+//
+// Namespaces are independent of each other, and reading a namespace's
+// metadata file is I/O: they are built in parallel (see parallel), each
+// with its own errors and warnings, which are merged in namespace order.
 func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, policy *nsmeta.NamePolicy, pipeline nsmeta.Pipeline, schema *nsmeta.Schema, fromSource *pathpattern.Template) []inventory.Entry {
+	if policy == nil {
+		return nil
+	}
 	// The first artifact, in path order, that renders a namespace provides
 	// the captures for its metadata file.
 	byNS := map[string][]renderedArtifact{}
@@ -399,35 +415,52 @@ func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, polic
 	}
 	names := slices.Sorted(maps.Keys(byNS))
 
-	var entries []inventory.Entry
-	for _, ns := range names {
+	type built struct {
+		q      *planner // nil: not built, the context ended
+		ns     *planNamespace
+		origin nsmeta.Metadata
+	}
+	out := make([]built, len(names))
+	parallel(p.ctx, len(names), func(i int) {
+		q := p.fork()
+		out[i].q = q
+		ns := names[i]
 		users := byNS[ns]
 		first := users[0]
 		nsPath := specPath.Child("artifacts").Index(first.spec.index).Child("namespace")
-		if policy == nil {
-			continue
+		if err := policy.Check(q.ctx, ns); err != nil {
+			q.errs = append(q.errs, field.Invalid(nsPath, ns, fmt.Sprintf("rendered from directory %q: %v", first.Path, err)))
+			return
 		}
-		if err := policy.Check(p.ctx, ns); err != nil {
-			p.errs = append(p.errs, field.Invalid(nsPath, ns, fmt.Sprintf("rendered from directory %q: %v", first.Path, err)))
-			continue
-		}
-		fromFile, ok := p.namespaceFile(ns, users, schema, fromSource)
+		fromFile, ok := q.namespaceFile(ns, users, schema, fromSource)
 		if !ok {
-			continue
+			return
 		}
 		r, err := pipeline.Resolve(ns, fromFile)
 		if err != nil {
-			p.addError(err, specPath.Child("managedNamespaces", "metadata"), ns)
-			continue
+			q.addError(err, specPath.Child("managedNamespaces", "metadata"), ns)
+			return
 		}
 		if err := finalizer.CheckDesired(r.Annotations); err != nil {
-			p.errs = append(p.errs, field.Forbidden(specPath.Child("managedNamespaces", "metadata"), fmt.Sprintf("namespace %q: %v", ns, err)))
+			q.errs = append(q.errs, field.Forbidden(specPath.Child("managedNamespaces", "metadata"), fmt.Sprintf("namespace %q: %v", ns, err)))
+			return
+		}
+		out[i].ns = &planNamespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Digest: nsmeta.Digest(r.Metadata)}
+		out[i].origin = r.Origin
+	})
+
+	var entries []inventory.Entry
+	for _, b := range out {
+		if b.q == nil {
 			continue
 		}
-		d := nsmeta.Digest(r.Metadata)
-		res.Namespaces = append(res.Namespaces, planNamespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Digest: d})
-		res.origins[ns] = r.Origin
-		entries = append(entries, inventory.Entry{APIVersion: namespaceAPIVersion, Kind: "Namespace", Name: ns, Digest: d})
+		p.merge(b.q)
+		if b.ns == nil {
+			continue
+		}
+		res.Namespaces = append(res.Namespaces, *b.ns)
+		res.origins[b.ns.Name] = b.origin
+		entries = append(entries, inventory.Entry{APIVersion: namespaceAPIVersion, Kind: "Namespace", Name: b.ns.Name, Digest: b.ns.Digest})
 	}
 	return entries
 }
@@ -519,14 +552,30 @@ func (p *planner) expandRef(t *pathpattern.Template, raw pathpattern.Captures) (
 }
 
 // artifacts builds each artifact: labels, inputs, files and digest.
+//
+// Reading inputs, selecting files and reading and hashing them is most of
+// the work of a plan, and each artifact's is independent of the others':
+// they are built in parallel (see parallel), each with its own errors and
+// warnings, which are merged in artifact order, so that the plan is the
+// same as a serial one. An artifact's digest is computed from its own files
+// in sorted order.
 func (p *planner) artifacts(res *planResult, rendered []renderedArtifact) []inventory.Entry {
 	var common map[string]string
 	if cm := p.spec.CommonMetadata; cm != nil {
 		common = cm.Labels
 	}
-	built := make([]*planArtifact, len(rendered))
-	fileSets := make([][]artifactFile, len(rendered))
-	for i, r := range rendered {
+	type built struct {
+		q        *planner      // nil: not built, the context ended
+		a        *planArtifact // nil: its inputs or files had errors
+		digest   digest.Digest
+		readErrs field.ErrorList
+	}
+	out := make([]built, len(rendered))
+	parallel(p.ctx, len(rendered), func(i int) {
+		q := p.fork()
+		out[i].q = q
+		r := rendered[i]
+		defer q.viewSource(r.Path)()
 		ap := specPath.Child("artifacts").Index(r.spec.index)
 		labels := maps.Clone(common)
 		if labels == nil {
@@ -539,40 +588,28 @@ func (p *planner) artifacts(res *planResult, rendered []renderedArtifact) []inve
 		}
 		ok := true
 		if r.spec.inputs != nil {
-			ok = p.readInputs(a, r, ap.Child("inputsFrom"))
+			ok = q.readInputs(a, r, ap.Child("inputsFrom"))
 		}
-		files, filesOK := p.selectFiles(r, ap.Child("copy"))
+		files, filesOK := q.selectFiles(r, ap.Child("copy"))
 		if !ok || !filesOK {
-			continue
+			return
 		}
-		built[i], fileSets[i] = a, files
-	}
-
-	// Reading and hashing files is the costly part: spread it over the
-	// cores, a bounded number of artifacts at a time, each artifact's
-	// digest computed from its own files in sorted order.
-	digests := make([]digest.Digest, len(rendered))
-	readErrs := make([]field.ErrorList, len(rendered))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range work {
-				digests[i], readErrs[i] = p.digestFiles(fileSets[i], specPath.Child("artifacts").Index(rendered[i].spec.index).Child("copy"))
-			}
-		})
-	}
-	for i := range built {
-		if built[i] != nil {
-			work <- i
+		out[i].a = a
+		out[i].digest, out[i].readErrs = q.digestFiles(files, ap.Child("copy"))
+		for _, f := range files {
+			a.Files = append(a.Files, f.dest)
+		}
+	})
+	for _, b := range out {
+		if b.q != nil {
+			p.merge(b.q)
 		}
 	}
-	close(work)
-	wg.Wait()
 
 	var entries []inventory.Entry
 	seen := map[[2]string]renderedArtifact{} // Render checks one spec.artifacts entry; this checks across them
-	for i, a := range built {
+	for i, b := range out {
+		a := b.a
 		if a == nil {
 			continue
 		}
@@ -588,18 +625,65 @@ func (p *planner) artifacts(res *planResult, rendered []renderedArtifact) []inve
 			continue
 		}
 		seen[key] = rendered[i]
-		if len(readErrs[i]) > 0 {
-			p.errs = append(p.errs, readErrs[i]...)
+		if len(b.readErrs) > 0 {
+			p.errs = append(p.errs, b.readErrs...)
 			continue
 		}
-		a.Digest = digests[i]
-		for _, f := range fileSets[i] {
-			a.Files = append(a.Files, f.dest)
-		}
+		a.Digest = b.digest
 		res.Artifacts = append(res.Artifacts, *a)
 		entries = append(entries, inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name, Digest: a.Digest})
 	}
 	return entries
+}
+
+// parallel calls f(i) for every i in [0, n) on at most GOMAXPROCS
+// goroutines, so that the work uses every core and no more, and returns
+// when every call has. Each call must write only its own results, which the
+// caller then reads in index order: the output does not depend on the
+// scheduling. Once ctx is done, the calls not yet started are skipped.
+func parallel(ctx context.Context, n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// fork returns a planner for one task of a parallel step: it shares what
+// is read-only with p and collects its own errors and warnings, which the
+// step merges into p in task order.
+func (p *planner) fork() *planner {
+	return &planner{ctx: p.ctx, req: p.req, spec: p.spec, pattern: p.pattern, source: p.source}
+}
+
+// viewSource makes p read the source of the pattern's alias through a view
+// of dir, the directory of the task's match (see dirView), and returns the
+// function that closes the view.
+func (p *planner) viewSource(dir string) (done func()) {
+	alias := p.pattern.Alias()
+	c, ok := p.req.sources[alias].(*dirCache)
+	if !ok {
+		return func() {}
+	}
+	v, done := c.view(dir)
+	p.req.sources = maps.Clone(p.req.sources)
+	p.req.sources[alias] = v
+	return done
+}
+
+// merge appends the errors and warnings of a forked planner to p's.
+func (p *planner) merge(q *planner) {
+	p.errs = append(p.errs, q.errs...)
+	p.warn = append(p.warn, q.warn...)
 }
 
 // readInputs reads an artifact's inputsFrom file: a YAML mapping whose

@@ -1,0 +1,581 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// noPanic runs f and turns a panic into a test failure with its stack.
+func noPanic(t *testing.T, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// billionLaughs is the classic exponential alias document, nine levels of
+// nine, under the given mapping key.
+func billionLaughs(key string) string {
+	return "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
+		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
+		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\ni: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n" +
+		key + ": *i\n"
+}
+
+func deepFlow(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+// sampleGenerator is the embedded sample ArtifactGenerator.
+func sampleGenerator(t testing.TB) string {
+	t.Helper()
+	data, err := fs.ReadFile(sample, "sample/generator.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// knownIssue skips t with a finding that the test would otherwise report:
+// the case documents what should happen and passes once it does.
+func knownIssue(t *testing.T, finding string) {
+	t.Helper()
+	t.Skip("known issue: " + finding)
+}
+
+func TestHostileParseGenerator(t *testing.T) {
+	t.Parallel()
+	gen := sampleGenerator(t)
+	for _, tt := range []struct {
+		name   string
+		data   string
+		errs   string // a substring of the error; "" for none
+		known  string // a known issue: skip when the data is accepted
+		assert func(t *testing.T, g *generator)
+	}{
+		{name: "billion laughs", data: billionLaughs("spec"), errs: "excessive aliasing"},
+		{name: "billion laughs into a label", data: gen + billionLaughs("x") + "\n", errs: ""}, // replaced below
+		{name: "nested 10,001 deep", data: "spec: " + deepFlow(10001), errs: "exceeded max depth"},
+		{name: "duplicate key", data: gen + "kind: ArtifactGenerator\n", errs: `"kind" already set`},
+		{name: "unknown field", data: strings.Replace(gen, "pathPattern:", "pathPatern:", 1), errs: `unknown field "pathPatern"`},
+		{name: "wrong type", data: strings.Replace(gen, "prune: true", "prune: [true]", 1), errs: "cannot unmarshal array"},
+		{name: "a list", data: "- " + strings.ReplaceAll(gen, "\n", "\n  "), errs: "cannot unmarshal array"},
+		{name: "a scalar", data: "ArtifactGenerator", errs: "cannot unmarshal string"},
+		{name: "raw NUL byte", data: gen + "# \x00\n", errs: "control characters are not allowed"},
+		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
+		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "document",
+			known: "parseGenerator reads the first YAML document and silently drops the rest (sigs.k8s.io/yaml.UnmarshalStrict does); a second ArtifactGenerator in the file is ignored"},
+		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: "document",
+			known: "parseGenerator drops what follows a YAML document end marker"},
+		{name: "empty", data: "", assert: func(t *testing.T, g *generator) {
+			if len(g.validateShape()) == 0 {
+				t.Error("an empty manifest passes validateShape")
+			}
+		}},
+		{name: "JSON", data: `{"apiVersion":"source.extensions.fluxcd.io/v1beta1","kind":"ArtifactGenerator","spec":{"pathPattern":"@repo/{a}"}}`,
+			assert: func(t *testing.T, g *generator) {
+				if g.Spec.PathPattern != "@repo/{a}" {
+					t.Errorf("pathPattern = %q", g.Spec.PathPattern)
+				}
+			}},
+	} {
+		if tt.name == "billion laughs into a label" {
+			tt.data = strings.Replace(gen, "  commonMetadata:\n    labels:\n", "  commonMetadata:\n    labels:\n      bomb: *i\n", 1)
+			tt.data = strings.TrimSuffix(billionLaughs("x"), "x: *i\n") + tt.data
+			tt.errs = "excessive aliasing"
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				g, err := parseGenerator([]byte(tt.data))
+				if tt.known != "" && err == nil {
+					knownIssue(t, tt.known)
+				}
+				if tt.errs == "" {
+					if err != nil {
+						t.Fatalf("parseGenerator() = %v", err)
+					}
+					if tt.assert != nil {
+						tt.assert(t, g)
+					}
+					return
+				}
+				if g != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
+					t.Fatalf("parseGenerator() = %v, %.300v; want an error containing %q", g, err, tt.errs)
+				}
+			})
+		})
+	}
+}
+
+func TestHostileParseInputs(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		data  string
+		errs  string
+		want  int // inputs, when there is no error
+		known string
+	}{
+		{name: "a list", data: "- a\n- b\n", errs: "must be a YAML mapping of input names to values, not a list"},
+		{name: "a string", data: "hello\n", errs: "not a string"},
+		{name: "a number", data: "42\n", errs: "not a number"},
+		{name: "null", data: "null\n", errs: "not null"},
+		{name: "billion laughs", data: billionLaughs("x"), errs: "excessive aliasing"},
+		{name: "nested 10,001 deep", data: "x: " + deepFlow(10001), errs: "exceeded max depth"},
+		{name: "nested 5,000 deep", data: "x: " + deepFlow(5000), want: 1},
+		{name: "duplicate key", data: "replicas: 1\nreplicas: 2\n", errs: `"replicas" already set`},
+		{name: "two documents", data: "a: 1\n---\nb: 2\n", errs: "must hold one YAML document"},
+		{name: "two documents, the second a list", data: "a: 1\n---\n- b\n", errs: "must hold one YAML document"},
+		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: "document",
+			known: "parseInputs splits documents on \"---\" lines only: what follows a \"...\" document end marker is silently dropped"},
+		{name: "invalid document separator", data: "a: 1\n--- b: 2\n", errs: "invalid Yaml document separator"},
+		{name: "comments only", data: "# nothing\n\n# still nothing\n", want: 0},
+		{name: "separators and comments only", data: "---\n# nothing\n---\n", want: 0,
+			known: "parseInputs keeps the \"---\" line in the first chunk, so a file of separators and comments reads as a null document and is refused, where an empty or comment-only file gives empty inputs"},
+		{name: "empty", data: "", want: 0},
+		{name: "raw NUL byte", data: "a: \"x\x00\"\n", errs: "control characters are not allowed"},
+		{name: "invalid UTF-8", data: "a: x\xff\n", errs: "invalid"},
+		{name: "Kelvin sign key next to k", data: "k: 1\n\u212a: 2\n", want: 2},
+		{name: "number too large for JSON", data: "a: 1e400\n", errs: ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				got, err := parseInputs([]byte(tt.data))
+				if tt.known != "" && err == nil {
+					knownIssue(t, tt.known)
+				}
+				if tt.name == "number too large for JSON" {
+					// Either refused or kept as valid JSON; never invalid JSON.
+					for _, v := range got {
+						if !json.Valid(v) {
+							t.Errorf("input %s is not valid JSON", v)
+						}
+					}
+					return
+				}
+				if tt.known != "" && err != nil && tt.errs == "" {
+					knownIssue(t, tt.known)
+				}
+				if tt.errs == "" {
+					if err != nil || got == nil || len(got) != tt.want {
+						t.Fatalf("parseInputs() = %v, %v; want %d inputs", got, err, tt.want)
+					}
+					return
+				}
+				if got != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
+					t.Fatalf("parseInputs() = %v, %.300v; want an error containing %q", got, err, tt.errs)
+				}
+			})
+		})
+	}
+}
+
+func TestHostileParseCluster(t *testing.T) {
+	t.Parallel()
+	ns := func(name string) string { return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n" }
+	nestedList := ns("inner")
+	for range 100 {
+		nestedList = "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(nestedList, "\n"), "\n", "\n  ") + "\n"
+	}
+	for _, tt := range []struct {
+		name    string
+		data    string
+		errs    string
+		objects int
+		known   string
+	}{
+		{name: "missing name", data: "apiVersion: v1\nkind: Namespace\n", errs: "document 1: apiVersion, kind and metadata.name are required"},
+		{name: "missing name in a list item", data: "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: a}\n- kind: Namespace\n",
+			errs: "document 1, items[1]: apiVersion, kind and metadata.name are required"},
+		{name: "the same object twice", data: ns("a") + "---\n" + ns("a"), errs: "document 2: Namespace /a appears twice"},
+		{name: "the same object at two versions", data: ns("a") + "---\napiVersion: v2\nkind: Namespace\nmetadata: {name: a}\n", errs: "appears twice"},
+		{name: "lists nested 100 deep", data: nestedList, objects: 1},
+		{name: "billion laughs", data: billionLaughs("metadata"), errs: "excessive aliasing"},
+		{name: "nested 10,001 deep", data: "items: " + deepFlow(10001), errs: "exceeded max depth"},
+		{name: "a list document", data: "- a\n", errs: "cannot unmarshal array"},
+		{name: "a scalar document", data: "hello\n", errs: "cannot unmarshal string"},
+		{name: "invalid document separator", data: ns("a") + "--- x\n", errs: "invalid Yaml document separator"},
+		{name: "raw NUL byte", data: ns("a\x00"), errs: "control characters are not allowed"},
+		{name: "many separators", data: strings.Repeat("---\n", 10000) + ns("a"), objects: 1,
+			known: "parseCluster reads an empty document (two \"---\" lines in a row) as an object without a name, and refuses the file"},
+		{name: "two documents split by an end marker", data: ns("a") + "...\n" + ns("b"), objects: 2,
+			known: "parseCluster splits documents on \"---\" lines only: the objects after a \"...\" document end marker are silently dropped, so a live namespace with prune: disabled can vanish from the plan's view"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			noPanic(t, func() {
+				c, err := parseCluster([]byte(tt.data))
+				if tt.known != "" && (err != nil) != (tt.errs != "") || tt.known != "" && err == nil && len(c.objects) != tt.objects {
+					knownIssue(t, tt.known)
+				}
+				if tt.errs == "" {
+					if err != nil || len(c.objects) != tt.objects {
+						t.Fatalf("parseCluster() = %v, %v; want %d objects", c, err, tt.objects)
+					}
+					return
+				}
+				if c != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
+					t.Fatalf("parseCluster() = %v, %.300v; want an error containing %q", c, err, tt.errs)
+				}
+			})
+		})
+	}
+}
+
+// hostileRun runs the tool on the copied sample after hostile changes to
+// the tree, with the inventory of a clean first round, and returns the exit
+// status and the plan. It fails t if the tool does not return in time
+// (opening a FIFO blocks for ever) or if a plan with errors deletes
+// anything.
+func hostileRun(t *testing.T, gen, repo, prev string) (int, planResult, string) {
+	t.Helper()
+	return runWithin(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+}
+
+// runWithin runs the tool with args, as hostileRun does.
+func runWithin(t *testing.T, args ...string) (int, planResult, string) {
+	t.Helper()
+	type result struct {
+		code   int
+		out    []byte
+		stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, stderr := tool(t, args...)
+		done <- result{code, out, stderr}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the plan did not finish: blocked on a FIFO or a loop?")
+	}
+	if r.code == 2 {
+		return r.code, planResult{}, r.stderr
+	}
+	res := decode(t, r.out)
+	if res.hasErrors() {
+		for _, c := range res.Changes {
+			if c.Action == "delete" {
+				t.Errorf("a plan with errors deletes %s/%s/%s", c.Kind, c.Namespace, c.Name)
+			}
+		}
+	}
+	return r.code, res, r.stderr
+}
+
+// errorsContain reports whether an error of res has field and detail
+// containing the given strings.
+func errorsContain(res planResult, field, detail string) bool {
+	for _, e := range res.Errors {
+		if strings.Contains(e.Field, field) && strings.Contains(e.Detail, detail) {
+			return true
+		}
+	}
+	return false
+}
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	os.Remove(path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mksocket creates a listening unix socket at path. It binds the socket in
+// a short directory and renames it into place: a socket's path must fit in
+// sun_path (104 bytes on the BSDs, 108 on Linux), and a test's temporary
+// directory may not.
+func mksocket(t *testing.T, path string) {
+	t.Helper()
+	short, err := os.MkdirTemp("", "sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	l, err := net.Listen("unix", filepath.Join(short, "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	os.Remove(path)
+	if err := os.Rename(filepath.Join(short, "s"), path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHostileTree plans the sample after a tenant commits something
+// hostile, or the checkout holds something no commit can (FIFOs,
+// sockets), on the real file system through os.Root.
+func TestHostileTree(t *testing.T) {
+	t.Parallel()
+	const (
+		payments = "tenants/tenant-payments"
+		api      = payments + "/modules/api"
+		metadata = payments + "/namespace-metadata.yaml"
+		inputs   = api + "/applier-inputs.yaml"
+	)
+	exact := func(n int) string { // a valid YAML mapping of exactly n bytes
+		head := "replicas: 3\n#"
+		return head + strings.Repeat("x", n-len(head)-1) + "\n"
+	}
+	exactMetadata := func(n int) string {
+		head := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n#"
+		return head + strings.Repeat("x", n-len(head)-1) + "\n"
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, repo string)
+		code   int
+		field  string // of an expected error
+		detail string
+		check  func(t *testing.T, res planResult)
+	}{
+		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, metadata)) },
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be a regular file"},
+		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, inputs)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
+		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
+			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "FIFO as the manifests directory", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, api, "manifests"))
+			mkfifo(t, filepath.Join(repo, api, "manifests"))
+		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
+		{name: "FIFO as a tenant directory", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, "tenants/tenant-fifo")) }, code: 0},
+		{name: "FIFO as a modules directory", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+			mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+		}, code: 0, check: noArtifactIn("tenant-sandbox")},
+		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
+		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
+			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "metadata file linked to /etc/passwd", change: func(t *testing.T, repo string) { symlink(t, "/etc/passwd", filepath.Join(repo, metadata)) },
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
+		{name: "inputs file linked to another tenant's", change: func(t *testing.T, repo string) {
+			symlink(t, "../../../tenant-search/modules/indexer/applier-inputs.yaml", filepath.Join(repo, inputs))
+		}, code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must not be a symbolic link"},
+		{name: "manifests linked to another tenant's", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, api, "manifests"))
+			symlink(t, "../../../tenant-search/modules/indexer/manifests", filepath.Join(repo, api, "manifests"))
+		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
+		{name: "manifest linked out of the root", change: func(t *testing.T, repo string) {
+			symlink(t, "/etc/passwd", filepath.Join(repo, api, "manifests/passwd.yaml"))
+			symlink(t, "../../../../../..", filepath.Join(repo, api, "manifests/up"))
+			symlink(t, "loop", filepath.Join(repo, api, "manifests/loop"))
+		}, code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "tenant directory linked to another tenant", change: func(t *testing.T, repo string) {
+			symlink(t, "tenant-search", filepath.Join(repo, "tenants/tenant-stolen"))
+		}, code: 0, check: noArtifactIn("tenant-stolen")},
+		{name: "tenants directory linked out of the root", change: func(t *testing.T, repo string) {
+			outside := t.TempDir()
+			if err := os.Rename(filepath.Join(repo, "tenants"), filepath.Join(outside, "tenants")); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, filepath.Join(outside, "tenants"), filepath.Join(repo, "tenants"))
+		}, code: 0, check: func(t *testing.T, res planResult) {
+			if len(res.Artifacts) != 0 {
+				t.Errorf("artifacts %v discovered through a symlink", res.Artifacts)
+			}
+		}},
+		{name: "inputs one byte over 1 MiB", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), exact(1<<20+1)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be no more than 1048576 bytes"},
+		{name: "metadata one byte over 1 MiB", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), exactMetadata(1<<20+1))
+		}, code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be no more than 1048576 bytes"},
+		{name: "inputs alias bomb", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), billionLaughs("x")) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "excessive aliasing"},
+		{name: "inputs of two documents", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "a: 1\n---\nb: 2\n") },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must hold one YAML document"},
+		{name: "inputs that are a list", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "- a\n") },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a YAML mapping"},
+		{name: "metadata alias bomb", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"+billionLaughs("x"))
+		}, code: 1, field: "namespace-metadata.yaml", detail: "excessive aliasing"},
+		{name: "metadata of two documents", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n---\n{}\n")
+		}, code: 1, field: "namespace-metadata.yaml", detail: "exactly one YAML document"},
+		{name: "metadata setting the external finalizer", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  annotations:\n    source.extensions.fluxcd.io/externalFinalizer: self\n")
+		}, code: 0, check: func(t *testing.T, res planResult) {
+			for _, ns := range res.Namespaces {
+				if _, ok := ns.Annotations["source.extensions.fluxcd.io/externalFinalizer"]; ok {
+					t.Errorf("namespace %s carries the external finalizer annotation from its file", ns.Name)
+				}
+			}
+			if len(res.Warnings) == 0 {
+				t.Error("the dropped annotation is not reported")
+			}
+		}},
+		{name: "tenant directory with a newline", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/tenant-x\nforged/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.pathPattern", detail: `"tenants/tenant-x\nforged/modules/app"`},
+		{name: "tenant directory with the Kelvin sign", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a valid label value"},
+		{name: "tenant directories colliding in case", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/Tenant-Search/modules/indexer/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].name", detail: `"tenants/Tenant-Search/modules/indexer" and "tenants/tenant-search/modules/indexer" render the same`},
+		{name: "tenant refused by the name policy", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/kube-system/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].namespace", detail: "namespace name must not be protected"},
+		{name: "generator's own namespace", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/flux-system/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].namespace", detail: "must not be protected"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			gen, repo := monorepo(t)
+			prev := firstRound(t, gen, repo)
+			tt.change(t, repo)
+			var code int
+			var res planResult
+			var stderr string
+			noPanic(t, func() { code, res, stderr = hostileRun(t, gen, repo, prev) })
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr %q; errors %+v", code, tt.code, stderr, res.Errors)
+			}
+			if tt.detail != "" && !errorsContain(res, tt.field, tt.detail) {
+				t.Errorf("errors %+v, want one at %s containing %q", res.Errors, tt.field, tt.detail)
+			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
+		})
+	}
+}
+
+// filesOf checks the files of an artifact.
+func filesOf(namespace, name string, files ...string) func(t *testing.T, res planResult) {
+	return func(t *testing.T, res planResult) {
+		t.Helper()
+		for _, a := range res.Artifacts {
+			if a.Namespace == namespace && a.Name == name {
+				if strings.Join(a.Files, ",") != strings.Join(files, ",") {
+					t.Errorf("files of %s/%s = %q, want %q", namespace, name, a.Files, files)
+				}
+				return
+			}
+		}
+		t.Errorf("no artifact %s/%s", namespace, name)
+	}
+}
+
+// noArtifactIn checks that no artifact was generated in namespace.
+func noArtifactIn(namespace string) func(t *testing.T, res planResult) {
+	return func(t *testing.T, res planResult) {
+		t.Helper()
+		for _, a := range res.Artifacts {
+			if a.Namespace == namespace {
+				t.Errorf("artifact %s/%s generated", a.Namespace, a.Name)
+			}
+		}
+	}
+}
+
+// TestHostileFlags feeds hostile generator, inventory and cluster files to
+// the tool: each is bad input, exit status 2, with a message naming the
+// flag and the file.
+func TestHostileFlags(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	prev := firstRound(t, gen, repo)
+	dir := t.TempDir()
+	file := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, data)
+		return p
+	}
+	prevData, err := os.ReadFile(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(prevData, &entries); err != nil || len(entries) == 0 {
+		t.Fatalf("previous inventory %s: %v", prevData, err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(maxManifestBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		detail string
+	}{
+		{name: "generator alias bomb", args: []string{"-generator", file("bomb.yaml", billionLaughs("spec")), "-source", "repo=" + repo}, detail: "excessive aliasing"},
+		{name: "generator over 16 MiB", args: []string{"-generator", big, "-source", "repo=" + repo}, detail: "must be no larger than 16777216 bytes"},
+		{name: "inventory with a duplicate", args: []string{"-generator", gen, "-source", "repo=" + repo,
+			"-inventory", file("dup.json", "["+string(entries[0])+","+string(entries[0])+"]")}, detail: "Duplicate value"},
+		{name: "inventory with a malformed digest", args: []string{"-generator", gen, "-source", "repo=" + repo,
+			"-inventory", file("digest.yaml", "- kind: Namespace\n  name: tenant-a\n  digest: sha256:abc\n")}, detail: "digest"},
+		{name: "inventory of two documents", args: []string{"-generator", gen, "-source", "repo=" + repo,
+			"-inventory", file("two.yaml", "- {kind: Namespace, name: a}\n---\n- {kind: Namespace, name: b}\n")}, detail: "one YAML document"},
+		{name: "cluster alias bomb", args: []string{"-generator", gen, "-source", "repo=" + repo, "-cluster", file("cbomb.yaml", billionLaughs("metadata"))}, detail: "excessive aliasing"},
+		{name: "cluster with an object twice", args: []string{"-generator", gen, "-source", "repo=" + repo,
+			"-cluster", file("ctwice.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")}, detail: "appears twice"},
+		{name: "source that is a file", args: []string{"-generator", gen, "-source", "repo=" + gen}, detail: "not a directory"},
+		{name: "source that is a FIFO", args: []string{"-generator", gen, "-source", "repo=" + fifoIn(t, dir)}, detail: "not a directory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var code int
+			var stderr string
+			noPanic(t, func() {
+				code, _, stderr = runWithin(t, append(tt.args, "-o", "json")...)
+			})
+			if code != 2 || !strings.Contains(stderr, tt.detail) {
+				t.Errorf("exit %d, stderr %.300q; want 2 and %q", code, stderr, tt.detail)
+			}
+		})
+	}
+}
+
+func fifoIn(t *testing.T, dir string) string {
+	p := filepath.Join(dir, "fifo")
+	mkfifo(t, p)
+	return p
+}
+
+// TestHostileContext checks that a cancelled context stops a plan.
+func TestHostileContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr strings.Builder
+	if code := run(ctx, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "context canceled") {
+		t.Errorf("run(cancelled) = %d, %q; want 2 and context canceled", code, stderr.String())
+	}
+}
