@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -38,26 +33,20 @@ type cluster struct {
 // object or a List (what kubectl get -o yaml prints).
 func parseCluster(data []byte) (*cluster, error) {
 	c := &cluster{objects: map[objectKey]liveObject{}}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for doc := 1; ; doc++ {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return c, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", doc, err)
-		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
+	docs, err := yamlDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range docs {
 		var o liveObject
 		if err := yaml.Unmarshal(raw, &o); err != nil {
-			return nil, fmt.Errorf("document %d: %w", doc, err)
+			return nil, fmt.Errorf("document %d: %w", i+1, err)
 		}
-		if err := c.add(o, fmt.Sprintf("document %d", doc)); err != nil {
+		if err := c.add(o, fmt.Sprintf("document %d", i+1)); err != nil {
 			return nil, err
 		}
 	}
+	return c, nil
 }
 
 func (c *cluster) add(o liveObject, where string) error {

@@ -139,34 +139,89 @@ func FuzzParseGenerator(f *testing.F) {
 			}
 			return
 		}
-		src, previous := samplePlan()
-		res, err := makePlan(context.Background(), request{
-			generator:             g,
-			sources:               map[string]fs.FS{"repo": src},
-			previous:              previous,
-			defaultServiceAccount: "default",
-		})
+		checkPlan(t, g)
+	})
+}
+
+// checkPlan plans the sample monorepo with g against the sample's own
+// inventory and checks that a plan with errors deletes nothing and that
+// every entry of that inventory is still tracked unless it is deleted or
+// released.
+func checkPlan(t *testing.T, g *generator) {
+	t.Helper()
+	src, previous := samplePlan()
+	res, err := makePlan(context.Background(), request{
+		generator:             g,
+		sources:               map[string]fs.FS{"repo": src},
+		previous:              previous,
+		defaultServiceAccount: "default",
+	})
+	if err != nil {
+		t.Fatalf("makePlan() = %v", err)
+	}
+	gone := map[string]bool{}
+	for _, c := range res.Changes {
+		if c.Action == "delete" && res.hasErrors() {
+			t.Fatalf("a plan with errors %v deletes %s/%s/%s", res.Errors, c.Kind, c.Namespace, c.Name)
+		}
+		if c.Action == "delete" || c.Action == "release" {
+			gone[c.Kind+"/"+c.Namespace+"/"+c.Name] = true
+		}
+	}
+	tracked := map[string]bool{}
+	for _, e := range res.Inventory {
+		tracked[e.Kind+"/"+e.Namespace+"/"+e.Name] = true
+	}
+	for _, e := range previous {
+		if k := e.Kind + "/" + e.Namespace + "/" + e.Name; !tracked[k] && !gone[k] {
+			t.Fatalf("%s is neither tracked, deleted nor released", k)
+		}
+	}
+}
+
+// planSeeds are the seeds of FuzzPlan: pattern, artifact name, namespace,
+// inputsFrom, copy from, copy exclude, metadata path, allowedNames rule and
+// label rule.
+var planSeeds = [][9]string{
+	{"@repo/tenants/{namespace}/modules/{module}", "{module}", "{namespace}", "@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml",
+		"@repo/tenants/{namespace}/modules/{module}/manifests/**", "*.md", "@repo/tenants/{namespace}/namespace-metadata.yaml",
+		`ns.startsWith("tenant-")`, `value.matches('^cc-[0-9]{4}$')`},
+	{"@repo/tenants/{namespace}", "{namespace}", "{namespace}", "", "@repo/tenants/{namespace}/**", "", "", "true", "true"},
+	{"@repo/tenants/{namespace}/modules/{module}", "{namespace}", "tenant-payments", "", "@repo/**", "**", "", "true", "false"},
+	{"@repo/tenants/{a}-{b}/modules/{module}", "{b}-{module}", "{a}", "", "@repo/tenants/{a}-{b}/modules/{module}/manifests", "", "@repo/tenants/{a}-{b}/x", `ns == "tenant"`, "value"},
+	{"@repo/tenants/{namespace}/modules/{module}/", "{module}", "{namespace}", "", "@repo/x", "", "", "true", "true"},
+	{"@repo/{namespace}/../x", "{module}", "{namespace}", "@repo/../../etc/passwd", "@repo/../**", "[", "@repo//etc", "ns", ""},
+	{"@repo/tenants/{namespace}/modules/{module}", "{module}", "kube-system", "", "@repo/tenants/{namespace}/modules/{module}/manifests/**", "", "", "true", "true"},
+	{"@repo/tenants/{Namespace}/modules/{module}", "{Namespace}", "{Namespace}", "@repo/tenants/{Namespace}", "@repo/tenants/{Namespace}/**", "", "@repo/tenants/{Namespace}/namespace-metadata.yaml", "true", "true"},
+}
+
+// FuzzPlan plans the sample monorepo with a generator whose pattern,
+// templates, globs and rules are fuzzed, against the sample's own
+// inventory, and checks the promises FuzzParseGenerator checks. Most
+// mutations of a whole manifest do not decode; this target spends its time
+// in the library instead.
+func FuzzPlan(f *testing.F) {
+	for _, s := range planSeeds {
+		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8])
+	}
+	data, err := fs.ReadFile(sample, "sample/generator.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, pattern, name, namespace, inputsFrom, from, exclude, metadataPath, allowedName, labelRule string) {
+		g, err := parseGenerator(data)
 		if err != nil {
-			t.Fatalf("makePlan() = %v", err)
+			t.Fatal(err)
 		}
-		gone := map[string]bool{}
-		for _, c := range res.Changes {
-			if c.Action == "delete" && res.hasErrors() {
-				t.Fatalf("a plan with errors %v deletes %s/%s/%s", res.Errors, c.Kind, c.Namespace, c.Name)
-			}
-			if c.Action == "delete" || c.Action == "release" {
-				gone[c.Kind+"/"+c.Namespace+"/"+c.Name] = true
-			}
-		}
-		tracked := map[string]bool{}
-		for _, e := range res.Inventory {
-			tracked[e.Kind+"/"+e.Namespace+"/"+e.Name] = true
-		}
-		for _, e := range previous {
-			if k := e.Kind + "/" + e.Namespace + "/" + e.Name; !tracked[k] && !gone[k] {
-				t.Fatalf("%s is neither tracked, deleted nor released", k)
-			}
-		}
+		g.Spec.PathPattern = pattern
+		a := &g.Spec.Artifacts[0]
+		a.Name, a.Namespace, a.InputsFrom = name, namespace, inputsFrom
+		a.Copy[0].From, a.Copy[0].Exclude = from, []string{exclude}
+		m := g.Spec.ManagedNamespaces
+		m.AllowedNames = []string{allowedName}
+		m.Metadata.FromSource.Path = metadataPath
+		m.Metadata.FromSource.AllowedLabels = map[string]string{"my.org.io/cost-center": labelRule}
+		checkPlan(t, g)
 	})
 }
 

@@ -90,4 +90,9 @@ func TestFuzzCorpus(t *testing.T) {
 		}
 		writeCorpus(t, target, args)
 	}
+	var plans [][]any
+	for _, s := range planSeeds {
+		plans = append(plans, []any{s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]})
+	}
+	writeCorpus(t, "FuzzPlan", plans)
 }

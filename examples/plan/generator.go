@@ -100,6 +100,13 @@ const (
 // duplicate fields are errors, so a typo in the spec never silently drops a
 // policy.
 func parseGenerator(data []byte) (*generator, error) {
+	docs, err := yamlDocuments(data)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the ArtifactGenerator: %w", err)
+	}
+	if len(docs) > 1 {
+		return nil, fmt.Errorf("decoding the ArtifactGenerator: the file must hold one YAML document, found %d", len(docs))
+	}
 	var g generator
 	if err := yaml.UnmarshalStrict(data, &g); err != nil {
 		return nil, fmt.Errorf("decoding the ArtifactGenerator: %w", err)

@@ -75,10 +75,8 @@ func TestHostileParseGenerator(t *testing.T) {
 		{name: "a scalar", data: "ArtifactGenerator", errs: "cannot unmarshal string"},
 		{name: "raw NUL byte", data: gen + "# \x00\n", errs: "control characters are not allowed"},
 		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
-		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "document",
-			known: "parseGenerator reads the first YAML document and silently drops the rest (sigs.k8s.io/yaml.UnmarshalStrict does); a second ArtifactGenerator in the file is ignored"},
-		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: "document",
-			known: "parseGenerator drops what follows a YAML document end marker"},
+		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "must hold one YAML document, found 2"},
+		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: `must not hold a second YAML document after a "..." end marker`},
 		{name: "empty", data: "", assert: func(t *testing.T, g *generator) {
 			if len(g.validateShape()) == 0 {
 				t.Error("an empty manifest passes validateShape")
@@ -139,12 +137,10 @@ func TestHostileParseInputs(t *testing.T) {
 		{name: "duplicate key", data: "replicas: 1\nreplicas: 2\n", errs: `"replicas" already set`},
 		{name: "two documents", data: "a: 1\n---\nb: 2\n", errs: "must hold one YAML document"},
 		{name: "two documents, the second a list", data: "a: 1\n---\n- b\n", errs: "must hold one YAML document"},
-		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: "document",
-			known: "parseInputs splits documents on \"---\" lines only: what follows a \"...\" document end marker is silently dropped"},
+		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: `must not hold a second YAML document after a "..." end marker`},
 		{name: "invalid document separator", data: "a: 1\n--- b: 2\n", errs: "invalid Yaml document separator"},
 		{name: "comments only", data: "# nothing\n\n# still nothing\n", want: 0},
-		{name: "separators and comments only", data: "---\n# nothing\n---\n", want: 0,
-			known: "parseInputs keeps the \"---\" line in the first chunk, so a file of separators and comments reads as a null document and is refused, where an empty or comment-only file gives empty inputs"},
+		{name: "separators and comments only", data: "---\n# nothing\n---\n", want: 0},
 		{name: "empty", data: "", want: 0},
 		{name: "raw NUL byte", data: "a: \"x\x00\"\n", errs: "control characters are not allowed"},
 		{name: "invalid UTF-8", data: "a: x\xff\n", errs: "invalid"},
@@ -210,10 +206,10 @@ func TestHostileParseCluster(t *testing.T) {
 		{name: "a scalar document", data: "hello\n", errs: "cannot unmarshal string"},
 		{name: "invalid document separator", data: ns("a") + "--- x\n", errs: "invalid Yaml document separator"},
 		{name: "raw NUL byte", data: ns("a\x00"), errs: "control characters are not allowed"},
-		{name: "many separators", data: strings.Repeat("---\n", 10000) + ns("a"), objects: 1,
-			known: "parseCluster reads an empty document (two \"---\" lines in a row) as an object without a name, and refuses the file"},
-		{name: "two documents split by an end marker", data: ns("a") + "...\n" + ns("b"), objects: 2,
-			known: "parseCluster splits documents on \"---\" lines only: the objects after a \"...\" document end marker are silently dropped, so a live namespace with prune: disabled can vanish from the plan's view"},
+		{name: "many separators", data: strings.Repeat("---\n", 10000) + ns("a"), objects: 1},
+		// Refused rather than read: what follows the marker could be a
+		// namespace with prune disabled.
+		{name: "two documents split by an end marker", data: ns("a") + "...\n" + ns("b"), errs: `document 1: must not hold a second YAML document after a "..." end marker`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

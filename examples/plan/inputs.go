@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"sync"
 
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -18,29 +13,16 @@ import (
 // it to ExternalArtifact.status.exportedInputs. Duplicate keys are errors;
 // yaml/v2's alias and depth limits bound the work.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
-	br := bufioReaders.Get().(*bufio.Reader)
-	br.Reset(bytes.NewReader(data))
-	defer func() {
-		br.Reset(nil)
-		bufioReaders.Put(br)
-	}()
-	r := utilyaml.NewYAMLReader(br)
+	docs, err := yamlDocuments(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) > 1 {
+		return nil, fmt.Errorf("must hold one YAML document, found %d", len(docs))
+	}
 	var doc []byte
-	for {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
-			continue
-		}
-		if doc != nil {
-			return nil, errors.New("must hold one YAML document, found more")
-		}
-		doc = raw
+	if len(docs) == 1 {
+		doc = docs[0]
 	}
 	if doc == nil {
 		return map[string]json.RawMessage{}, nil
@@ -60,24 +42,6 @@ func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 		out = map[string]json.RawMessage{}
 	}
 	return out, nil
-}
-
-// bufioReaders recycles the readers of parseInputs, whose 4 KiB buffers
-// were the largest allocation of a plan. The size stays bufio's default:
-// the YAML reader's output depends on it (it drops an unterminated last
-// line that ends exactly at the end of a buffer fill).
-var bufioReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
-
-// stripComments drops comment-only lines, so that a document of comments
-// counts as empty.
-func stripComments(doc []byte) []byte {
-	var out []byte
-	for line := range bytes.Lines(doc) {
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			out = append(out, line...)
-		}
-	}
-	return out
 }
 
 func jsonKind(j []byte) string {

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// yamlDocuments splits a YAML stream into its documents, leaving out empty
+// ones (separators, comments). The files the tool reads are split on "---"
+// lines; a "..." end marker inside a piece would make a YAML decoder read
+// the first document and silently drop the rest, so a piece holding more
+// than one document is an error: what it hides could be a namespace with
+// prune disabled, or a second generator.
+func yamlDocuments(data []byte) ([][]byte, error) {
+	br := bufioReaders.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(data))
+	defer func() {
+		br.Reset(nil)
+		bufioReaders.Put(br)
+	}()
+	r := utilyaml.NewYAMLReader(br)
+	var docs [][]byte
+	for {
+		raw, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
+			continue
+		}
+		if hasEndMarker(raw) {
+			if err := oneDocument(raw); err != nil {
+				return nil, fmt.Errorf("document %d: %w", len(docs)+1, err)
+			}
+		}
+		docs = append(docs, raw)
+	}
+}
+
+// hasEndMarker reports whether doc has a "..." document end marker line.
+func hasEndMarker(doc []byte) bool {
+	for line := range bytes.Lines(doc) {
+		if bytes.HasPrefix(line, []byte("...")) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneDocument returns an error when doc holds more than one non-empty YAML
+// document. Decoding into a *struct{} tells an empty document from a real
+// one without building it.
+func oneDocument(doc []byte) error {
+	dec := yamlv2.NewDecoder(bytes.NewReader(doc))
+	for n := 0; ; n++ {
+		var v *struct{}
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if n > 0 && (err != nil || v != nil) {
+			return errors.New(`must not hold a second YAML document after a "..." end marker`)
+		}
+	}
+}
+
+// stripComments drops comment-only lines and document markers, so that a
+// piece of separators and comments counts as empty.
+func stripComments(doc []byte) []byte {
+	var out []byte
+	for line := range bytes.Lines(doc) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+// bufioReaders recycles the readers of yamlDocuments, whose 4 KiB buffers
+// were the largest allocation of a plan. The size stays bufio's default:
+// the YAML reader's output depends on it (it drops an unterminated last
+// line that ends exactly at the end of a buffer fill).
+var bufioReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
