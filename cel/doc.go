@@ -61,6 +61,17 @@
 // An evaluation that exceeds a bound returns an error wrapping
 // [ErrCostLimit]; one stopped by its context wraps the context's error.
 //
+// The cost limit bounds work as cel-go counts it, not time. Two gaps are
+// known in cel-go v0.29.0: its cost tracker is quadratic in the iterations
+// of one comprehension (a 150-byte expression over 80,000 list elements
+// stays under the limit and ran for 12.7 s on a loaded 2-core machine), and
+// matches is charged only after it ran (a pathological 5 KiB constant
+// regular expression against a 256 KiB annotation value took 9 s before
+// the limit stopped it). Both need an expression written to be slow, and
+// policy expressions come from the platform team, not from tenants; a
+// caller that evaluates expressions it does not trust should still pass a
+// context with a deadline.
+//
 // # Errors
 //
 // Compile errors are [*CompileError] values wrapping [ErrTooLong],
