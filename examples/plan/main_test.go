@@ -391,3 +391,32 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokenSchemaReadsNoFile checks that a schema that does not compile
+// lets no tenant file through unfiltered: its namespaces are left out, the
+// plan has errors and deletes nothing.
+func TestBrokenSchemaReadsNoFile(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	data, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, gen, strings.Replace(string(data), `"value.matches('^cc-[0-9]{4}$')"`, `"value"`, 1))
+	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	res := decode(t, out)
+	for _, ns := range res.Namespaces {
+		if _, leaked := ns.Labels["my.org.io/team"]; leaked {
+			t.Errorf("namespace %s carries a label the schema never checked: %v", ns.Name, ns.Labels)
+		}
+		if _, fromFile := ns.Labels["my.org.io/cost-center"]; fromFile {
+			t.Errorf("namespace %s carries its file's metadata though the schema failed: %v", ns.Name, ns.Labels)
+		}
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Field != "spec.managedNamespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]" {
+		t.Errorf("errors = %+v, want one at the rule", res.Errors)
+	}
+}

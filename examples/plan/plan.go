@@ -130,6 +130,10 @@ type planner struct {
 
 	pattern *pathpattern.Pattern
 	source  fs.FS
+
+	// schemaFailed is set when fromSource's schema did not compile: no
+	// tenant file is then read unfiltered into a namespace's metadata.
+	schemaFailed bool
 }
 
 var specPath = field.NewPath("spec")
@@ -373,6 +377,7 @@ func (p *planner) compileNamespacePolicy() (*nsmeta.NamePolicy, nsmeta.Pipeline,
 			schema, err = nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, schemaOpts...)
 			if err != nil {
 				p.addError(err, fp, nil)
+				p.schemaFailed = true
 			}
 			if fsrc.Path != "" {
 				t, err := p.pattern.Template(fsrc.Path)
@@ -469,6 +474,9 @@ func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, polic
 // file. A namespace without the file asks for nothing. ok is false when the
 // file had errors.
 func (p *planner) namespaceFile(ns string, users []renderedArtifact, schema *nsmeta.Schema, fromSource *pathpattern.Template) (nsmeta.Metadata, bool) {
+	if p.schemaFailed {
+		return nsmeta.Metadata{}, false // reported once, where the schema is
+	}
 	if fromSource == nil {
 		return nsmeta.Metadata{}, true
 	}
@@ -662,7 +670,7 @@ func parallel(ctx context.Context, n int, f func(i int)) {
 // is read-only with p and collects its own errors and warnings, which the
 // step merges into p in task order.
 func (p *planner) fork() *planner {
-	return &planner{ctx: p.ctx, req: p.req, spec: p.spec, pattern: p.pattern, source: p.source}
+	return &planner{ctx: p.ctx, req: p.req, spec: p.spec, pattern: p.pattern, source: p.source, schemaFailed: p.schemaFailed}
 }
 
 // viewSource makes p read the source of the pattern's alias through a view
