@@ -79,7 +79,7 @@ func BenchmarkPlanSecondRound(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		req.previous = previousInventory(b, first)
+		req.previous = synthPrevious(b, first)
 		changeSynth(b, repo, c)
 		res, err := makePlan(context.Background(), req)
 		if err != nil {
@@ -88,6 +88,34 @@ func BenchmarkPlanSecondRound(b *testing.B) {
 		checkSynth(b, res, c, c.synthChanges())
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			benchPlan(b, req, n)
+		})
+		os.RemoveAll(dir)
+	}
+}
+
+// BenchmarkPlanShape plans monorepos of the same number of tenants with
+// more or fewer modules per tenant and files per module, to show how the
+// cost of a plan grows with each; besides ns/tenant it reports the time
+// per artifact (module) and per artifact file.
+func BenchmarkPlanShape(b *testing.B) {
+	const tenants = 300
+	for _, shape := range []struct{ modules, files int }{
+		{1, 5}, {3, 5}, {9, 5}, {3, 1}, {3, 20},
+	} {
+		c := synthConfig{Tenants: tenants, Modules: shape.modules, Files: shape.files, Unrelated: tenants, MetadataEvery: 2}
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		req := synthRequest(b, gen, repo)
+		res, err := makePlan(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		checkSynth(b, res, c, 0)
+		b.Run(fmt.Sprintf("tenants=%d,modules=%d,files=%d", tenants, shape.modules, shape.files), func(b *testing.B) {
+			benchPlan(b, req, tenants)
+			perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(perOp/float64(tenants*shape.modules), "ns/artifact")
+			b.ReportMetric(perOp/float64(tenants*shape.modules*shape.files), "ns/file")
 		})
 		os.RemoveAll(dir)
 	}
@@ -155,7 +183,7 @@ func BenchmarkDiscover(b *testing.B) {
 		if err != nil || len(want) != n*c.Modules {
 			b.Fatalf("Discover found %d matches, %v; want %d", len(want), err, n*c.Modules)
 		}
-		got, err := walkRegexp(repo, re)
+		got, err := benchWalkRegexp(repo, re)
 		if err != nil || !slices.EqualFunc(got, want, func(a, b pathpattern.Match) bool { return a.Path == b.Path }) {
 			b.Fatalf("the baseline found %d matches, %v; want %d", len(got), err, len(want))
 		}
@@ -170,7 +198,7 @@ func BenchmarkDiscover(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/walkdir-regexp", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := walkRegexp(repo, re); err != nil {
+				if _, err := benchWalkRegexp(repo, re); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -188,9 +216,9 @@ func BenchmarkDiscover(b *testing.B) {
 	}
 }
 
-// walkRegexp is the baseline of BenchmarkDiscover: every directory of the
+// benchWalkRegexp is the baseline of BenchmarkDiscover: every directory of the
 // tree is read and its path matched against re.
-func walkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error) {
+func benchWalkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error) {
 	var out []pathpattern.Match
 	names := re.SubexpNames()[1:]
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

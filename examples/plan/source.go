@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // rootSource is the file system of a -source directory: root.FS() of an
@@ -20,12 +19,48 @@ type rootSource struct {
 
 func newRootSource(root *os.Root) *rootSource { return &rootSource{fsys: root.FS(), root: root} }
 
-func (s *rootSource) Open(name string) (fs.File, error)          { return s.fsys.Open(name) }
-func (s *rootSource) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(s.fsys, name) }
-func (s *rootSource) ReadFile(name string) ([]byte, error)       { return fs.ReadFile(s.fsys, name) }
-func (s *rootSource) ReadLink(name string) (string, error)       { return fs.ReadLink(s.fsys, name) }
-func (s *rootSource) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(s.fsys, name) }
-func (s *rootSource) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(s.fsys, name) }
+// Open is root.FS().Open, opening with openFlags.
+func (s *rootSource) Open(name string) (fs.File, error) {
+	if !plainName(name) {
+		return s.fsys.Open(name) // for root.FS()'s own error
+	}
+	f, err := s.root.OpenFile(name, openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadDir is root.FS().ReadDir, opening the directory with openFlags.
+func (s *rootSource) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !plainName(name) {
+		return fs.ReadDir(s.fsys, name)
+	}
+	return readDir(s.root, name)
+}
+
+func (s *rootSource) ReadFile(name string) ([]byte, error)   { return fs.ReadFile(s.fsys, name) }
+func (s *rootSource) ReadLink(name string) (string, error)   { return fs.ReadLink(s.fsys, name) }
+func (s *rootSource) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(s.fsys, name) }
+func (s *rootSource) Stat(name string) (fs.FileInfo, error)  { return fs.Stat(s.fsys, name) }
+
+// plainName reports whether root.FS() passes name to the root as it is: a
+// valid fs.FS path without a backslash (which root.FS() refuses on
+// Windows).
+func plainName(name string) bool { return fs.ValidPath(name) && !strings.Contains(name, `\`) }
+
+// readDir is what root.FS().ReadDir does, opening the directory with
+// openFlags: open it, read every entry, sort them by name.
+func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := root.OpenFile(name, openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
 
 var (
 	_ fs.ReadDirFS  = (*rootSource)(nil)
@@ -141,15 +176,6 @@ func (v *dirView) openRoot(rel string) *os.Root {
 	return r
 }
 
-// openFlags are the flags with which a view opens files and directories:
-// O_NONBLOCK, which has no effect on reading a regular file or a
-// directory, spares the four fcntl calls (setting and restoring blocking
-// mode) that os.Root.Open makes on each file it opens, out of the ten
-// system calls of reading a small file. It also makes opening a FIFO
-// (which pathpattern.ReadFile refuses, after an Lstat) return at once
-// rather than wait for a writer.
-const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
-
 // Each operation below tries the root of the name's directory, and on any
 // error asks the dirCache instead: a link below v.dir may lead out of the
 // directory's root and still stay inside the source's, and errors must be
@@ -166,23 +192,15 @@ func (v *dirView) Open(name string) (fs.File, error) {
 	return v.dirCache.Open(name)
 }
 
-// ReadDir is fs.ReadDir of root.FS() (see os.Root.FS), opening the
-// directory with openFlags.
 func (v *dirView) ReadDir(name string) ([]fs.DirEntry, error) {
 	r, base := v.split(name)
 	if r == nil {
 		return v.dirCache.ReadDir(name)
 	}
-	f, err := r.OpenFile(base, openFlags, 0)
+	entries, err := readDir(r, base)
 	if err != nil {
 		return v.dirCache.ReadDir(name)
 	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return v.dirCache.ReadDir(name)
-	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	// An os.Root reads each entry's FileInfo with the directory.
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {

@@ -229,7 +229,7 @@ func writeSynth(tb testing.TB, dir string, c synthConfig) (gen, repo string) {
 			for f := range work {
 				name := filepath.Join(repo, filepath.FromSlash(f.path))
 				var err error
-				if d := filepath.Dir(name); !known(&made, d) {
+				if d := filepath.Dir(name); !synthDirMade(&made, d) {
 					if err = os.MkdirAll(d, 0o755); err == nil {
 						made.Store(d, true)
 					}
@@ -259,8 +259,8 @@ func writeSynth(tb testing.TB, dir string, c synthConfig) (gen, repo string) {
 	return gen, repo
 }
 
-// known reports whether m holds key.
-func known(m *sync.Map, key string) bool {
+// synthDirMade reports whether m holds key.
+func synthDirMade(m *sync.Map, key string) bool {
 	_, ok := m.Load(key)
 	return ok
 }
@@ -305,9 +305,9 @@ func synthRequest(tb testing.TB, gen, repo string) request {
 	return req
 }
 
-// previousInventory returns the inventory a plan records, read back the way
+// synthPrevious returns the inventory a plan records, read back the way
 // the tool reads -inventory.
-func previousInventory(tb testing.TB, res *planResult) []inventory.Entry {
+func synthPrevious(tb testing.TB, res *planResult) []inventory.Entry {
 	tb.Helper()
 	data, err := json.Marshal(res.Inventory)
 	if err != nil {
@@ -368,7 +368,7 @@ func TestSynth(t *testing.T) {
 	}
 	checkSynth(t, res, c, 0)
 
-	req.previous = previousInventory(t, res)
+	req.previous = synthPrevious(t, res)
 	req.sources = map[string]fs.FS{"repo": synthFS(c, true)}
 	res, err = makePlan(context.Background(), req)
 	if err != nil {
