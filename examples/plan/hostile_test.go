@@ -5,48 +5,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
-
-// billionLaughs is the classic exponential alias document, nine levels of
-// nine, under the given mapping key.
-func billionLaughs(key string) string {
-	return "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
-		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
-		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\ni: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n" +
-		key + ": *i\n"
-}
-
-func deepFlow(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
-
-// sampleGenerator is the embedded sample ArtifactGenerator.
-func sampleGenerator(t testing.TB) string {
-	t.Helper()
-	data, err := fs.ReadFile(sample, "sample/generator.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // knownIssue skips t with a finding that the test would otherwise report:
 // the case documents what should happen and passes once it does.
