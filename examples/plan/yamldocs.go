@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -20,7 +21,15 @@ import (
 // prune disabled, or a second generator.
 func yamlDocuments(data []byte) ([][]byte, error) {
 	br := bufioReaders.Get().(*bufio.Reader)
-	br.Reset(bytes.NewReader(data))
+	var src io.Reader = bytes.NewReader(data)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// The YAML reader drops a last line that has no newline and ends
+		// exactly where a fill of the bufio buffer ends (4 KiB, 8 KiB...).
+		// It ends every line it returns with a newline anyway, so adding
+		// one changes no document.
+		src = io.MultiReader(src, strings.NewReader("\n"))
+	}
+	br.Reset(src)
 	defer func() {
 		br.Reset(nil)
 		bufioReaders.Put(br)
@@ -89,7 +98,5 @@ func stripComments(doc []byte) []byte {
 }
 
 // bufioReaders recycles the readers of yamlDocuments, whose 4 KiB buffers
-// were the largest allocation of a plan. The size stays bufio's default:
-// the YAML reader's output depends on it (it drops an unterminated last
-// line that ends exactly at the end of a buffer fill).
+// were the largest allocation of a plan.
 var bufioReaders = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
