@@ -670,7 +670,9 @@ func parallel(ctx context.Context, n int, f func(i int)) {
 // is read-only with p and collects its own errors and warnings, which the
 // step merges into p in task order.
 func (p *planner) fork() *planner {
-	return &planner{ctx: p.ctx, req: p.req, spec: p.spec, pattern: p.pattern, source: p.source, schemaFailed: p.schemaFailed}
+	q := *p
+	q.errs, q.warn = nil, nil
+	return &q
 }
 
 // viewSource makes p read the source of the pattern's alias through a view
