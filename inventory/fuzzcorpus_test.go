@@ -1,84 +1,17 @@
 package inventory
 
 import (
-	"crypto/sha256"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/tenantkit/tenantkit/internal/fuzzcorpus"
 )
 
-// The seed corpora of the package's fuzz targets also live in
-// testdata/fuzz/<target>, in the "go test fuzz v1" format, so that the
-// seeds are files that fuzzing starts from and that crashers join. They
-// are generated from the table tests:
-//
-//	TENANTKIT_WRITE_FUZZ_CORPUS=1 go test -run '^TestFuzzCorpus$' ./PKG
-//
-// Without the variable, TestFuzzCorpus checks nothing: plain go test runs
-// the files as seeds of their targets anyway.
-
-// maxSeeds and maxSeedBytes keep the corpora small: tens of seeds of at
-// most a few KiB each.
-const (
-	maxSeeds     = 100
-	maxSeedBytes = 4 << 10
-)
-
-// writeCorpus writes seeds, each the arguments of one call of the target's
-// fuzz function, to testdata/fuzz/<target>, named as the go command names
-// them (the first 16 hex digits of the file's sha256). It skips seeds
-// larger than maxSeedBytes and stops at maxSeeds.
-func writeCorpus(t *testing.T, target string, seeds [][]any) {
-	t.Helper()
-	dir := filepath.Join("testdata", "fuzz", target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	written := 0
-	for _, args := range seeds {
-		if written == maxSeeds {
-			break
-		}
-		var b strings.Builder
-		b.WriteString("go test fuzz v1\n")
-		size := 0
-		for _, a := range args {
-			switch a := a.(type) {
-			case string:
-				size += len(a)
-				fmt.Fprintf(&b, "string(%q)\n", a)
-			case []byte:
-				size += len(a)
-				fmt.Fprintf(&b, "[]byte(%q)\n", a)
-			default:
-				t.Fatalf("%s: seed argument of type %T", target, a)
-			}
-		}
-		if size > maxSeedBytes {
-			continue
-		}
-		data := []byte(b.String())
-		name := fmt.Sprintf("%x", sha256.Sum256(data))[:16]
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		written++
-	}
-	t.Logf("%s: %d seeds", target, written)
-}
-
-// writingCorpus skips t unless TENANTKIT_WRITE_FUZZ_CORPUS is set.
-func writingCorpus(t *testing.T) {
-	t.Helper()
-	if os.Getenv("TENANTKIT_WRITE_FUZZ_CORPUS") == "" {
-		t.Skip("set TENANTKIT_WRITE_FUZZ_CORPUS=1 to write testdata/fuzz")
-	}
-}
-
+// TestFuzzCorpus writes the seed corpora of the package's fuzz targets,
+// which live in testdata/fuzz/<target>, from the table tests. It is skipped
+// unless TENANTKIT_WRITE_FUZZ_CORPUS is set; package internal/fuzzcorpus
+// describes the corpora and how to regenerate them.
 func TestFuzzCorpus(t *testing.T) {
-	writingCorpus(t)
+	fuzzcorpus.SkipUnlessWriting(t)
 	var unmarshal, ids, fast [][]any
 	for _, tt := range unmarshalTests {
 		unmarshal = append(unmarshal, []any{[]byte(tt.in)})
@@ -86,17 +19,17 @@ func TestFuzzCorpus(t *testing.T) {
 	for _, tt := range hostileUnmarshalTests {
 		unmarshal = append(unmarshal, []any{[]byte(tt.in)})
 	}
-	writeCorpus(t, "FuzzUnmarshal", unmarshal)
+	fuzzcorpus.Write(t, "FuzzUnmarshal", unmarshal)
 	for _, tt := range parseIDTests {
 		ids = append(ids, []any{tt.in, "v1"})
 	}
 	ids = append(ids, []any{"apps_podinfo_apps_Deployment", "v1beta2"}, []any{"_a__Namespace", "V1"}, []any{"ns_a:b__Kind", "v1"})
-	writeCorpus(t, "FuzzParseID", ids)
+	fuzzcorpus.Write(t, "FuzzParseID", ids)
 	for _, s := range fastCorpus {
 		fast = append(fast, []any{s})
 	}
 	for _, d := range hostileDigests {
 		fast = append(fast, []any{string(d)})
 	}
-	writeCorpus(t, "FuzzFastChecks", fast)
+	fuzzcorpus.Write(t, "FuzzFastChecks", fast)
 }
