@@ -58,7 +58,6 @@ func appendCanonical(b []byte, m Metadata) []byte {
 // appendObject appends m as a JSON object with its members sorted by key,
 // comparing keys as UTF-16 code units (RFC 8785, section 3.2.3).
 func appendObject(b []byte, m map[string]string) []byte {
-	type member struct{ k, v string }
 	var stack [32]member // no allocation for the usual handful of keys
 	members := stack[:0]
 	ascii := true
@@ -66,12 +65,7 @@ func appendObject(b []byte, m map[string]string) []byte {
 		members = append(members, member{k, v})
 		ascii = ascii && isASCII(k)
 	}
-	if ascii {
-		// For ASCII, byte order is UTF-16 order, and strings.Compare is fast.
-		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.k, b.k) })
-	} else {
-		slices.SortFunc(members, func(a, b member) int { return compareUTF16(a.k, b.k) })
-	}
+	sortMembers(members, ascii)
 	b = append(b, '{')
 	for i, mb := range members {
 		if i > 0 {
@@ -84,14 +78,70 @@ func appendObject(b []byte, m map[string]string) []byte {
 	return append(b, '}')
 }
 
+// member is a key and its value.
+type member struct{ k, v string }
+
+// sortMembers sorts ms by key in UTF-16 order. For ASCII keys, byte order is
+// UTF-16 order. The handful of keys of most objects are sorted by insertion,
+// comparing with the string operator: it is faster than a sort that calls a
+// comparison function, and moves no more members.
+func sortMembers(ms []member, ascii bool) {
+	switch {
+	case !ascii:
+		slices.SortFunc(ms, func(a, b member) int { return compareUTF16(a.k, b.k) })
+	case len(ms) > 16:
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.k, b.k) })
+	default:
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].k < ms[j-1].k; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+	}
+}
+
 // isASCII reports whether s is all ASCII.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if load64(s, i)&highBits != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
 	return true
+}
+
+// Strings are scanned eight bytes at a time, as a little-endian uint64 word:
+// lowBits has the lowest bit of each byte set, highBits the highest.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// load64 returns the eight bytes of s at i as a word; the compiler turns it
+// into one load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// plainWord reports whether every byte of w is ASCII that JSON writes as is:
+// none is below 0x20, '"', '\\' or above 0x7F. (x - lowBits*n) &^ x has the
+// high bit of a byte set when a byte of x is below n (n <= 0x80); it may set
+// it in a higher byte too, but only above one that is truly below n, which is
+// all a yes-or-no answer needs. A byte equal to c is a zero byte of x ^ c.
+func plainWord(w uint64) bool {
+	quote, backslash := w^(lowBits*'"'), w^(lowBits*'\\')
+	control := (w - lowBits*0x20) &^ w
+	quote = (quote - lowBits) &^ quote
+	backslash = (backslash - lowBits) &^ backslash
+	return (w|control|quote|backslash)&highBits == 0
 }
 
 // appendString appends s as a JSON string the way RFC 8785 (ECMAScript's
@@ -103,6 +153,10 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0 // s[start:i] is yet to be appended, and needs no escaping
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plainWord(load64(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++

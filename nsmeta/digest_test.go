@@ -200,6 +200,82 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
+// referenceString writes s as a JSON string by the rules of RFC 8785, one
+// character at a time: invalid UTF-8 bytes are U+FFFD, as range decodes them.
+func referenceString(s string) string {
+	short := map[rune]string{'\b': `\b`, '\t': `\t`, '\n': `\n`, '\f': `\f`, '\r': `\r`, '"': `\"`, '\\': `\\`}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		switch e, ok := short[c]; {
+		case ok:
+			b.WriteString(e)
+		case c < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TestAppendStringRandom checks appendString, which scans eight bytes at a
+// time, and isASCII against the one-character-at-a-time rules, on random
+// strings that put the bytes that matter at every offset of a word.
+func TestAppendStringRandom(t *testing.T) {
+	t.Parallel()
+	pieces := []string{"a", "Z", " ", "~", "\x00", "\x1f", "\x20", "\x21", "\"", "#", "\\", "[", "]", "\x7f", "\x80", "\xff",
+		"\u00e9", "\u2028", "\uFFFD", "\U0001F600", "\xe2\x82", "\xf0\x9f", "abcdefgh", "\x01\x01\x01\x01\x01\x01\x01\x01"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(24) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := string(appendString(nil, s)), referenceString(s); got != want {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+		ascii := true
+		for i := range len(s) {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		if got := isASCII(s); got != ascii {
+			t.Fatalf("isASCII(%q) = %v, want %v", s, got, ascii)
+		}
+	}
+}
+
+// TestSortMembers checks the insertion sort of small objects and the sort of
+// large ones against slices.SortFunc with compareUTF16.
+func TestSortMembers(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 2, 3, 15, 16, 17, 40} {
+		for range 50 {
+			ms := make([]member, n)
+			ascii := true
+			for i := range ms {
+				ms[i] = member{k: fmt.Sprintf("k%d", r.IntN(3*n+1)), v: fmt.Sprint(i)}
+				if r.IntN(8) == 0 {
+					ms[i].k += "\U0001F600"
+					ascii = false
+				}
+			}
+			// Equal keys never occur in a map; keep the first of each.
+			seen := map[string]bool{}
+			ms = slices.DeleteFunc(ms, func(m member) bool { dup := seen[m.k]; seen[m.k] = true; return dup })
+			want := slices.Clone(ms)
+			slices.SortFunc(want, func(a, b member) int { return compareUTF16(a.k, b.k) })
+			sortMembers(ms, ascii)
+			if !slices.Equal(ms, want) {
+				t.Fatalf("sortMembers(ascii=%v) = %v, want %v", ascii, ms, want)
+			}
+		}
+	}
+}
+
 // TestDigestMapOrder checks that the digest does not depend on map order,
 // which differs between maps built in different orders and between runs.
 func TestDigestMapOrder(t *testing.T) {
