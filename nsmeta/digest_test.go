@@ -3,9 +3,11 @@ package nsmeta
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -274,6 +276,50 @@ func TestSortMembers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// referenceCanonical writes m's canonical form with referenceString and
+// referenceCompare.
+func referenceCanonical(m Metadata) string {
+	object := func(kv map[string]string) string {
+		var members []string
+		for _, k := range slices.SortedFunc(maps.Keys(kv), referenceCompare) {
+			members = append(members, referenceString(k)+":"+referenceString(kv[k]))
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+	return `{"annotations":` + object(m.Annotations) + `,"labels":` + object(m.Labels) + "}"
+}
+
+// FuzzDigest checks the canonical form, and so the digest, of fuzzed keys
+// and values against the one-character-at-a-time reference: escaping,
+// invalid UTF-8, and the order of keys that sort differently in UTF-16.
+// Past 16 keys an object is sorted another way, so the fourth argument,
+// when it is a number n, adds n more keys.
+func FuzzDigest(f *testing.F) {
+	f.Add("team", "payments", "my.org.io/owner", "platform", "0")
+	f.Add("a\x00\"\\", "\u2028\x7f\xff", "\U0001F600", "\uFB33", "3")
+	f.Add("\uFB33", "x", "\U0001F600", "y", "40")
+	f.Add("", "", "\xc0", "\xe2\x82", "17")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2, more string) {
+		m := Metadata{
+			Labels:      map[string]string{k1: v1, k2: v2},
+			Annotations: map[string]string{k2: v1, v2: k1},
+		}
+		if n, err := strconv.Atoi(more); err == nil && n > 0 && n <= 64 {
+			for i := range n {
+				m.Labels[fmt.Sprintf("%s%d", k1, i)] = v2
+				m.Annotations[fmt.Sprintf("%d%s", i, k2)] = v1
+			}
+		}
+		want := referenceCanonical(m)
+		if got := string(appendCanonical(nil, m)); got != want {
+			t.Fatalf("canonical form:\n got %s\nwant %s", got, want)
+		}
+		if got, want := Digest(m), digest.FromString(want); got != want {
+			t.Fatalf("Digest() = %s, want %s", got, want)
+		}
+	})
 }
 
 // TestDigestMapOrder checks that the digest does not depend on map order,
