@@ -426,9 +426,12 @@ func FuzzResolve(f *testing.F) {
 	})
 }
 
-// benchPipeline returns a 5-operation pipeline and the file metadata of n
-// namespaces, such that each resolves to 10 labels and 10 annotations.
-func benchPipeline(n int) (Pipeline, []string, []Metadata) {
+// benchPipeline returns a 5-operation pipeline and n namespaces with the
+// metadata of their files. With withFile, each file holds 3 labels and 5
+// annotations, and each namespace resolves to 10 labels and 10 annotations;
+// without, the files are empty, as for tenants without one, and each
+// namespace resolves to the pipeline's 7 labels and 5 annotations.
+func benchPipeline(n int, withFile bool) (Pipeline, []string, []Metadata) {
 	p := Pipeline{
 		Common: md(kv{"my.org.io/provisioner": "monorepo", "my.org.io/tier": "bronze", "my.org.io/env": "prod"},
 			kv{"my.org.io/owner": "platform", "my.org.io/contact": "platform@example.com"}),
@@ -446,32 +449,47 @@ func benchPipeline(n int) (Pipeline, []string, []Metadata) {
 	sources := make([]Metadata, n)
 	for i := range n {
 		names[i] = fmt.Sprintf("tenant-%d", i+3) // none of them reset
-		sources[i] = md(
-			kv{"team": fmt.Sprintf("team-%d", i), "app": "web", "cost-center": "42"},
-			kv{"my.org.io/observability": "Enabled", "my.org.io/a": "1", "my.org.io/b": "2", "my.org.io/c": "3", "my.org.io/d": "4"},
-		)
+		if withFile {
+			sources[i] = md(
+				kv{"team": fmt.Sprintf("team-%d", i), "app": "web", "cost-center": "42"},
+				kv{"my.org.io/observability": "Enabled", "my.org.io/a": "1", "my.org.io/b": "2", "my.org.io/c": "3", "my.org.io/d": "4"},
+			)
+		}
 	}
 	return p, names, sources
 }
 
+// benchShapes are the two kinds of namespaces of benchPipeline, named by the
+// labels and annotations each resolves to.
+var benchShapes = []struct {
+	name                string
+	withFile            bool
+	labels, annotations int
+}{
+	{"metadata=7+5", false, 7, 5},
+	{"metadata=10+10", true, 10, 10},
+}
+
 func BenchmarkResolveDigest(b *testing.B) {
-	for _, n := range []int{1, 100, 10000} {
-		p, names, sources := benchPipeline(n)
-		if r, err := p.Resolve(names[0], sources[0]); err != nil || len(r.Labels) != 10 || len(r.Annotations) != 10 {
-			b.Fatalf("Resolve() = %d labels, %d annotations, %v; want 10, 10, nil", len(r.Labels), len(r.Annotations), err)
-		}
-		b.Run(fmt.Sprintf("namespaces=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				for i, name := range names {
-					r, err := p.Resolve(name, sources[i])
-					if err != nil {
-						b.Fatal(err)
-					}
-					_ = Digest(r.Metadata)
-				}
+	for _, shape := range benchShapes {
+		for _, n := range []int{1, 100, 10000} {
+			p, names, sources := benchPipeline(n, shape.withFile)
+			if r, err := p.Resolve(names[0], sources[0]); err != nil || len(r.Labels) != shape.labels || len(r.Annotations) != shape.annotations {
+				b.Fatalf("Resolve() = %d labels, %d annotations, %v; want %d, %d, nil", len(r.Labels), len(r.Annotations), err, shape.labels, shape.annotations)
 			}
-		})
+			b.Run(fmt.Sprintf("%s/namespaces=%d", shape.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					for i, name := range names {
+						r, err := p.Resolve(name, sources[i])
+						if err != nil {
+							b.Fatal(err)
+						}
+						_ = Digest(r.Metadata)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -481,47 +499,50 @@ func BenchmarkResolveDigest(b *testing.B) {
 // and writes its digests in place, so the output is the sequential one.
 func BenchmarkResolveDigestParallel(b *testing.B) {
 	workers := runtime.GOMAXPROCS(0)
-	for _, n := range []int{100, 10000} {
-		p, names, sources := benchPipeline(n)
-		want := make([]digest.Digest, n)
-		for i, name := range names {
-			r, err := p.Resolve(name, sources[i])
-			if err != nil {
-				b.Fatal(err)
-			}
-			want[i] = Digest(r.Metadata)
-		}
-		got := make([]digest.Digest, n)
-		b.Run(fmt.Sprintf("namespaces=%d/workers=%d", n, workers), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				var wg sync.WaitGroup
-				for w := range workers {
-					lo, hi := w*n/workers, (w+1)*n/workers
-					wg.Go(func() {
-						for i := lo; i < hi; i++ {
-							r, err := p.Resolve(names[i], sources[i])
-							if err != nil {
-								panic(err)
-							}
-							got[i] = Digest(r.Metadata)
-						}
-					})
+	for _, shape := range benchShapes {
+		for _, n := range []int{100, 10000} {
+			p, names, sources := benchPipeline(n, shape.withFile)
+			want := make([]digest.Digest, n)
+			for i, name := range names {
+				r, err := p.Resolve(name, sources[i])
+				if err != nil {
+					b.Fatal(err)
 				}
-				wg.Wait()
+				want[i] = Digest(r.Metadata)
 			}
-			if !slices.Equal(got, want) {
-				b.Fatal("the parallel digests differ from the sequential ones")
-			}
-		})
+			got := make([]digest.Digest, n)
+			b.Run(fmt.Sprintf("%s/namespaces=%d/workers=%d", shape.name, n, workers), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					var wg sync.WaitGroup
+					for w := range workers {
+						lo, hi := w*n/workers, (w+1)*n/workers
+						wg.Go(func() {
+							for i := lo; i < hi; i++ {
+								r, err := p.Resolve(names[i], sources[i])
+								if err != nil {
+									panic(err)
+								}
+								got[i] = Digest(r.Metadata)
+							}
+						})
+					}
+					wg.Wait()
+				}
+				if !slices.Equal(got, want) {
+					b.Fatal("the parallel digests differ from the sequential ones")
+				}
+			})
+		}
 	}
 }
 
 // BenchmarkResolveFloor makes and fills four maps of 10 keys, the four maps
-// that Resolve returns for the namespaces of benchPipeline: the least that
-// Resolve can cost with its API, to compare BenchmarkResolveDigest with.
+// that Resolve returns for the metadata=10+10 namespaces of benchPipeline:
+// the least that Resolve can cost with its API, to compare
+// BenchmarkResolveDigest with.
 func BenchmarkResolveFloor(b *testing.B) {
-	p, names, sources := benchPipeline(1)
+	p, names, sources := benchPipeline(1, true)
 	r, err := p.Resolve(names[0], sources[0])
 	if err != nil {
 		b.Fatal(err)
