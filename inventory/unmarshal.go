@@ -3,13 +3,12 @@ package inventory
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
-	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 // MaxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more
@@ -47,8 +46,11 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
-		if err := oneDocument(data); err != nil {
-			return nil, err
+		// sigs.k8s.io/yaml reads the first document and silently drops
+		// the rest: the entries dropped would be tracked no more, their
+		// objects left behind for ever.
+		if err := yamldoc.Single(data); err != nil {
+			return nil, fmt.Errorf("%w: must hold one YAML document: %w", ErrMalformed, err)
 		}
 	}
 
@@ -89,26 +91,6 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		return fromRefs(p.Child("entries"), refs.Entries)
 	}
 	return nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
-}
-
-// oneDocument returns an error wrapping ErrMalformed when data, which
-// sigs.k8s.io/yaml decoded, holds a second YAML document: sigs.k8s.io/yaml
-// reads the first and silently drops the rest, and the entries dropped
-// would be tracked no more, their objects left behind for ever.
-func oneDocument(data []byte) error {
-	dec := yamlv2.NewDecoder(bytes.NewReader(data))
-	for n := 0; ; n++ {
-		// Decoding into a *struct{} tells an empty document (a stray
-		// "---") from a real one without expanding it.
-		var doc *struct{}
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if n > 0 && (err != nil || doc != nil) {
-			return fmt.Errorf("%w: must hold one YAML document, found another after it", ErrMalformed)
-		}
-	}
 }
 
 // unmarshalEntries decodes a JSON list of entries found at p.

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	yamlv2 "go.yaml.in/yaml/v2"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 // yamlDocuments splits a YAML stream into its documents, leaving out empty
@@ -48,7 +49,9 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 			continue
 		}
 		if hasEndMarker(raw) {
-			if err := oneDocument(raw); err != nil {
+			if err := yamldoc.Single(raw); errors.Is(err, yamldoc.ErrMoreDocuments) {
+				return nil, fmt.Errorf(`document %d: must not hold a second YAML document after a "..." end marker`, len(docs)+1)
+			} else if err != nil {
 				return nil, fmt.Errorf("document %d: %w", len(docs)+1, err)
 			}
 		}
@@ -64,23 +67,6 @@ func hasEndMarker(doc []byte) bool {
 		}
 	}
 	return false
-}
-
-// oneDocument returns an error when doc holds more than one non-empty YAML
-// document. Decoding into a *struct{} tells an empty document from a real
-// one without building it.
-func oneDocument(doc []byte) error {
-	dec := yamlv2.NewDecoder(bytes.NewReader(doc))
-	for n := 0; ; n++ {
-		var v *struct{}
-		err := dec.Decode(&v)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if n > 0 && (err != nil || v != nil) {
-			return errors.New(`must not hold a second YAML document after a "..." end marker`)
-		}
-	}
 }
 
 // stripComments drops comment-only lines and document markers, so that a
