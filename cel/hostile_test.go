@@ -3,25 +3,14 @@ package cel_test
 import (
 	"context"
 	"errors"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tenantkit/tenantkit/cel"
-)
 
-// noPanic runs f and turns a panic into a test failure with its stack, so
-// that one hostile case cannot take the whole test binary down.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
 
 // atLimit returns a valid expression of exactly cel.MaxExpressionBytes
 // bytes plus extra.
@@ -114,7 +103,7 @@ func TestHostileCompile(t *testing.T) {
 	for _, tt := range hostileCompileTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				p, err := cel.Compile(tt.expr, tt.vars...)
 				if tt.wantErr == nil {
 					if err != nil {
@@ -202,7 +191,7 @@ func TestHostileEval(t *testing.T) {
 	for _, tt := range hostileEvalTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				p, err := cel.Compile(tt.expr, "value")
 				if err != nil {
 					t.Fatalf("Compile() = %v", err)
@@ -285,7 +274,7 @@ func TestHostileCache(t *testing.T) {
 		if tt.wantErr == nil {
 			continue
 		}
-		noPanic(t, func() {
+		hostile.NoPanic(t, func() {
 			if _, err := c.Compile(tt.expr, tt.vars...); !errors.Is(err, tt.wantErr) {
 				t.Errorf("%s: Cache.Compile() error = %v, want %v", tt.name, err, tt.wantErr)
 			}

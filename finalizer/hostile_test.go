@@ -4,21 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"testing"
-)
 
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
 
 // maxMessageBytes bounds every message: a value is quoted at most once, cut
 // to quoteLimit bytes beyond MaxLength, and %q at most quadruples it.
@@ -70,7 +60,7 @@ func TestHostileParse(t *testing.T) {
 	for _, tt := range hostileValues {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				r, err := Parse(tt.value)
 				var pe *ParseError
 				if r != (Reference{}) || !errors.Is(err, ErrInvalid) || errors.Is(err, ErrSelf) || !errors.As(err, &pe) {
@@ -128,7 +118,7 @@ func TestHostileStamp(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				got, err := Stamp(tt.labels, tt.annotations, tt.owner)
 				if got != nil || !errors.Is(err, tt.want) {
 					t.Fatalf("Stamp() = %v, %.300v; want %v", got, err, tt.want)
@@ -151,7 +141,7 @@ func TestHostileDecide(t *testing.T) {
 	// Values that do not parse leave the generator accountable, without a
 	// lookup: a forged value can never cause a deletion to be skipped.
 	for _, v := range hostileValues {
-		noPanic(t, func() {
+		hostile.NoPanic(t, func() {
 			verdict, err := Decide(context.Background(), map[string]string{Annotation: v.value}, refuse)
 			if err != nil || verdict.Outcome != Malformed || verdict.HandedOff() {
 				t.Errorf("%s: Decide() = %+v, %v; want Malformed", v.name, verdict, err)

@@ -12,18 +12,9 @@ import (
 
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-)
 
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
 
 // listErrors returns the errors of a *ListError, failing t when err is not
 // one matching want.
@@ -64,7 +55,7 @@ func TestHostileDigests(t *testing.T) {
 	for i, d := range hostileDigests {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				_, err := Diff(nil, []Entry{ea("tenant-a", "app", dg("ok")), ea("tenant-a", "web", d)})
 				errs := listErrors(t, err, ErrInvalidEntry)
 				if len(errs) != 1 || errs[0].Field != "desired[1].digest" || errs[0].BadValue != string(d) ||
@@ -115,7 +106,7 @@ func TestHostileEntries(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				ch, err := Diff(nil, []Entry{tt.entry})
 				if tt.want == nil {
 					if err != nil || len(ch.Create) != 1 {
@@ -157,7 +148,7 @@ func TestHostileDuplicates(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				_, err := Diff(tt.old, tt.desired)
 				errs := listErrors(t, err, ErrDuplicate)
 				var got []string
@@ -328,7 +319,7 @@ func TestHostileUnmarshal(t *testing.T) {
 	for _, tt := range hostileUnmarshalTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				got, err := Unmarshal([]byte(tt.in))
 				if tt.is == nil {
 					if err != nil || len(got) != tt.want {
@@ -355,7 +346,7 @@ func TestHostileParseID(t *testing.T) {
 		"_a_" + strings.Repeat("g", 254) + "_Kind", "ns_a_b_" + strings.Repeat("K", 64),
 		"ns_" + strings.Repeat("a__", 1000) + "_g_Kind",
 	} {
-		noPanic(t, func() {
+		hostile.NoPanic(t, func() {
 			id, err := ParseID(s)
 			if id != (ID{}) || !errors.Is(err, ErrInvalidID) {
 				t.Errorf("ParseID(%.40q) = %v, %v; want ErrInvalidID", s, id, err)

@@ -4,23 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-)
 
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
 
 // padTo pads a valid file with a trailing comment to exactly n bytes.
 func padTo(doc string, n int) string {
@@ -140,7 +130,7 @@ func TestHostileParseFile(t *testing.T) {
 	for _, tt := range hostileFileTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				m, err := ParseFile([]byte(tt.data))
 				if tt.wantErr == nil {
 					if err != nil {
@@ -230,7 +220,7 @@ func TestHostileCompileSchema(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				s, err := CompileSchema(tt.labels, tt.annotations, tt.opts...)
 				if tt.wantErr == nil {
 					if err != nil || s == nil {
@@ -283,7 +273,7 @@ func TestHostileSchemaApply(t *testing.T) {
 	var kept Metadata
 	var warnings []string
 	var errs field.ErrorList
-	noPanic(t, func() {
+	hostile.NoPanic(t, func() {
 		s, err := CompileSchema(labelRules, annotationRules)
 		if err != nil {
 			t.Fatal(err)
@@ -363,7 +353,7 @@ func TestHostileNamePolicy(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				p, err := NewNamePolicy(tt.rules, tt.opts...)
 				if p != nil || !errors.Is(err, tt.wantErr) {
 					t.Fatalf("NewNamePolicy() = %v, %.300v; want nil, %v", p, err, tt.wantErr)
@@ -409,7 +399,7 @@ func TestHostileNamePolicy(t *testing.T) {
 	} {
 		t.Run("Check/"+tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				err := p.Check(context.Background(), tt.ns)
 				if tt.wantErr == nil {
 					if err != nil {
@@ -473,7 +463,7 @@ func TestHostileResolve(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				r, err := tt.pipeline.Resolve("a", tt.source)
 				if tt.wantErr == nil {
 					if err != nil || r.Labels["step"] != tt.want {
@@ -497,7 +487,7 @@ func TestHostileDigest(t *testing.T) {
 		big.Labels[fmt.Sprint("k", i)] = strings.Repeat("v", i%64)
 	}
 	big.Annotations["a"] = strings.Repeat("\x00\xff\u2028\"\\", 5000)
-	noPanic(t, func() {
+	hostile.NoPanic(t, func() {
 		for _, m := range []Metadata{
 			{},
 			{Labels: kv{"\xff": "\xfe", "\x00": "\x01\x1f\x7f"}},

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,18 +13,9 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-)
 
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
 
 // maxMessageBytes bounds the message of a syntax error: it quotes at most
 // quoteLimit bytes of an over-long input, and %q at most quadruples the
@@ -109,7 +99,7 @@ func TestHostileParse(t *testing.T) {
 	for _, tt := range hostilePatternTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				p, err := Parse(tt.pattern)
 				if tt.err == nil {
 					if err != nil {
@@ -182,7 +172,7 @@ func TestHostileTemplate(t *testing.T) {
 	for _, tt := range hostileTemplateTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				tmpl, err := p.Template(tt.template)
 				if tt.err == nil {
 					if err != nil {
@@ -231,7 +221,7 @@ func TestHostileParseRef(t *testing.T) {
 	for _, tt := range hostileRefTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				r, err := ParseRef(tt.ref)
 				if tt.err == nil {
 					if err != nil || r.Path != tt.path {
@@ -273,7 +263,7 @@ func TestHostileGlobPattern(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				got, err := Glob(fsys, tt.pattern, tt.exclude...)
 				if got != nil || !errors.Is(err, doublestar.ErrBadPattern) {
 					t.Fatalf("Glob() = %q, %v, want ErrBadPattern", got, err)
@@ -319,7 +309,7 @@ func TestHostileDiscover(t *testing.T) {
 	t.Parallel()
 	var ms []Match
 	var err error
-	noPanic(t, func() {
+	hostile.NoPanic(t, func() {
 		ms, err = MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(hostileTree())
 	})
 	var paths []string
@@ -389,7 +379,7 @@ func TestHostileDiscover(t *testing.T) {
 
 func TestHostileGlobTree(t *testing.T) {
 	t.Parallel()
-	noPanic(t, func() {
+	hostile.NoPanic(t, func() {
 		got, err := Glob(hostileTree(), "tenants/**")
 		if err != nil {
 			t.Fatal(err)
@@ -464,7 +454,7 @@ func TestHostileReadFile(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				got, err := ReadFile(tt.fsys, tt.file, tt.max)
 				if tt.err == nil {
 					if err != nil || len(got) != tt.want {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
 // hostileDiskTree builds, on the real file system, a tenant tree holding
@@ -94,7 +96,7 @@ func within(t *testing.T, d time.Duration, f func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		noPanic(t, f)
+		hostile.NoPanic(t, f)
 	}()
 	select {
 	case <-done:

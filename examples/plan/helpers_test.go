@@ -2,21 +2,9 @@ package main
 
 import (
 	"io/fs"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
-
-// noPanic runs f and turns a panic into a test failure with its stack.
-func noPanic(t *testing.T, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	f()
-}
 
 // billionLaughs is the classic exponential alias document, nine levels of
 // nine, under the given mapping key.

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
 // knownIssue skips t with a finding that the test would otherwise report:
@@ -62,7 +64,7 @@ func TestHostileParseGenerator(t *testing.T) {
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				g, err := parseGenerator([]byte(tt.data))
 				if tt.known != "" && err == nil {
 					knownIssue(t, tt.known)
@@ -115,7 +117,7 @@ func TestHostileParseInputs(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				got, err := parseInputs([]byte(tt.data))
 				if tt.known != "" && err == nil {
 					knownIssue(t, tt.known)
@@ -179,7 +181,7 @@ func TestHostileParseCluster(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				c, err := parseCluster([]byte(tt.data))
 				if tt.known != "" && (err != nil) != (tt.errs != "") || tt.known != "" && err == nil && len(c.objects) != tt.objects {
 					knownIssue(t, tt.known)
@@ -420,7 +422,7 @@ func TestHostileTree(t *testing.T) {
 			var code int
 			var res planResult
 			var stderr string
-			noPanic(t, func() { code, res, stderr = hostileRun(t, gen, repo, prev) })
+			hostile.NoPanic(t, func() { code, res, stderr = hostileRun(t, gen, repo, prev) })
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d; stderr %q; errors %+v", code, tt.code, stderr, res.Errors)
 			}
@@ -515,7 +517,7 @@ func TestHostileFlags(t *testing.T) {
 			t.Parallel()
 			var code int
 			var stderr string
-			noPanic(t, func() {
+			hostile.NoPanic(t, func() {
 				code, _, stderr = runWithin(t, append(tt.args, "-o", "json")...)
 			})
 			if code != 2 || !strings.Contains(stderr, tt.detail) {
