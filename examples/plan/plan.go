@@ -884,7 +884,7 @@ func (p *planner) liveGuard(ctx context.Context, e inventory.Entry) (inventory.A
 	if e.ID().Group != "" || e.ID().Kind != "Namespace" {
 		return inventory.Delete, "", nil
 	}
-	v, err := finalizer.Decide(ctx, live.Metadata.Annotations, p.req.cluster)
+	v, err := (&finalizer.Decider{}).Decide(ctx, e.Name, live.Metadata.Annotations, p.req.cluster)
 	if err != nil {
 		return inventory.Keep, v.Reason, err
 	}
