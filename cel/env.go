@@ -241,12 +241,17 @@ func matchesFunction() cel.EnvOption {
 		if !ok1 || !ok2 {
 			return types.NoSuchOverloadErr()
 		}
-		re, err := regexp.Compile(string(pattern))
-		if err != nil {
-			return types.WrapErr(err)
+		// The length first: it needs no parsing, and parsing a long
+		// pattern is itself work.
+		if r := checkMatchCost(len(s), len(pattern)); r != nil {
+			return types.WrapErr(r)
 		}
 		if r := checkMatchCost(len(s), regexSize(string(pattern))); r != nil {
 			return types.WrapErr(r)
+		}
+		re, err := regexp.Compile(string(pattern))
+		if err != nil {
+			return types.WrapErr(err)
 		}
 		return types.Bool(re.MatchString(string(s)))
 	}
