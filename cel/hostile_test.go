@@ -164,6 +164,23 @@ var hostileEvalTests = []struct {
 	{name: "search quadratic in the value", expr: "value.indexOf(value) >= 0", value: strings.Repeat("a", 1<<20), wantErr: cel.ErrCostLimit},
 	{name: "concatenating 16 MiB", expr: `value + value != ""`, value: strings.Repeat("a", 8<<20), wantErr: cel.ErrCostLimit},
 
+	// Issue 18: a tenant's annotation under a schema rule, quadratic in time
+	// and within the cost limit before comprehension ranges were charged;
+	// also a seed of FuzzCompile. TestHostileEvalIssue18 checks it with a
+	// long time budget too.
+	{name: "issue 18: split and matches over a 256 KiB annotation", expr: `value.split(',').all(x, x.matches('^[a-z]+$'))`,
+		value: strings.Repeat("a,", 128<<10), wantErr: cel.ErrCostLimit,
+		detail: "a comprehension must range over no more than 4000 elements, got 131073"},
+	{name: "one match charged over the limit", expr: "value.matches('" + strings.Repeat("(a|b)", 1000) + "')",
+		value: strings.Repeat("a", 256<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000"},
+	{name: "one match over the limit by the compiled size of its pattern", expr: "value.matches('^[a-z]{1000}$')",
+		value: strings.Repeat("a", 256<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000, got 6579965 (a 262144-byte string and a pattern of size 1004)"},
+	{name: "dynamic pattern over the limit", expr: "value.matches(value)",
+		value: strings.Repeat("a", 64<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000"},
+
 	// Functions that would allocate far more than the cost counts, stopped
 	// before they allocate.
 	{name: "replace bomb", expr: "value.replace('', value) != ''", value: strings.Repeat("x", 2<<10), wantErr: cel.ErrCostLimit,
