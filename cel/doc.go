@@ -61,7 +61,11 @@
 //     value.split(',').all(x, x.matches('^[a-z]+$')) over a tenant's
 //     annotation took 8, 29 and 131 ms at 4, 8 and 16 KiB and more than 5 s
 //     at 256 KiB, all within the cost limit. A range of more than 4,000
-//     elements is refused before it starts;
+//     elements is refused before it starts. Kubernetes does not make this
+//     charge, so a comprehension over a long list can pass there and fail
+//     here; the macros still mean what they mean there. The charge is made
+//     by a hidden call around the range, which a type error names: ranging
+//     over a string reports no matching overload for '@charged_range';
 //   - matches is refused before it runs when its own charge (the string's
 //     length times the pattern's, counting the compiled size of a pattern
 //     like "[a-z]{1000}" where larger) is over the cost limit: cel-go
@@ -91,7 +95,8 @@
 // # Errors
 //
 // Every error wraps exactly one sentinel, one per failure a caller acts on
-// differently; the rule that failed is in the message:
+// differently, except an evaluation stopped by the caller's context, which
+// wraps that context's error; the rule that failed is in the message:
 //
 //   - [ErrInvalid]: the expression does not compile (too long, a syntax or
 //     type error, not bool). The error is a [*CompileError] with the

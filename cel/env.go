@@ -490,7 +490,8 @@ func satMul(a, b uint64) uint64 {
 // costTrackers charge the strings extension's functions for the bytes they
 // scan and produce. cel-go does this itself only from strings version 5;
 // version 2 would otherwise charge one unit per call whatever the size.
-// The formulas are cel-go's version 5 trackers.
+// The formulas are cel-go's version 5 trackers. They also charge the range
+// of a comprehension (rangeCost) and, as cel-go does, matches.
 func costTrackers() cel.ProgramOption {
 	search := func(args []ref.Val, _ ref.Val) *uint64 {
 		c := satAdd(1, uint64(math.Ceil(float64(satMul(sizeOf(args[0]), sizeOf(args[1])))*stringCostFactor)))
