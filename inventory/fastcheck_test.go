@@ -73,5 +73,11 @@ func FuzzFastChecks(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkFast(t, s)
+		e := Entry{APIVersion: s, Kind: s, Namespace: s, Name: s, Digest: digest.Digest(s)}
+		for _, e := range []Entry{e, {APIVersion: s, Kind: "Deployment", Name: "a"}, ea(s, s, ""), ea("t", "a", digest.Digest(s)), {Kind: s, Name: "a"}, {Name: "a", Filename: s}, {Kind: "Namespace", Namespace: s, Name: "a"}} {
+			if got, want := e.valid(), len(e.validate(nil)) == 0; got != want {
+				t.Errorf("valid() of %+v = %v, validate says %v", e, got, want)
+			}
+		}
 	})
 }

@@ -67,6 +67,11 @@ func compareApply(a, b ID) int {
 			return c
 		}
 	}
+	return compareIDs(a, b)
+}
+
+// compareIDs orders IDs by group, kind, namespace and name.
+func compareIDs(a, b ID) int {
 	if c := strings.Compare(a.Group, b.Group); c != 0 {
 		return c
 	}
@@ -78,8 +83,6 @@ func compareApply(a, b ID) int {
 	}
 	return strings.Compare(a.Name, b.Name)
 }
-
-func compareEntries(a, b Entry) int { return compareApply(a.ID(), b.ID()) }
 
 // SortApply sorts entries in apply order, the order of Flux's
 // github.com/fluxcd/pkg/ssa: CustomResourceDefinitions, Namespaces,
@@ -94,7 +97,7 @@ func compareEntries(a, b Entry) int { return compareApply(a.ID(), b.ID()) }
 //
 //	inventory.SortApply(entries) // Namespace/tenant-a before ExternalArtifact/tenant-a/app
 func SortApply(entries []Entry) {
-	slices.SortStableFunc(entries, compareEntries)
+	permute(entries, sortOrder(entries, false))
 }
 
 // SortPrune sorts entries in prune order, the exact reverse of
@@ -104,5 +107,68 @@ func SortApply(entries []Entry) {
 // backwards, Namespaces and CustomResourceDefinitions last, after the
 // objects in them. Entries with the same ID keep their relative order.
 func SortPrune(entries []Entry) {
-	slices.SortStableFunc(entries, func(a, b Entry) int { return compareEntries(b, a) })
+	permute(entries, sortOrder(entries, true))
+}
+
+// applyOrder returns the indices of entries in apply order, equal IDs in
+// index order.
+func applyOrder(entries []Entry) []int { return sortOrder(entries, false) }
+
+// sortKey is an entry's place in apply order, computed once per entry
+// rather than once per comparison.
+type sortKey struct {
+	rank int
+	id   ID
+	i    int // the index, which keeps equal IDs in order
+}
+
+// sortOrder returns the indices of entries in apply order, or prune order
+// when reverse is set, equal IDs in index order either way.
+func sortOrder(entries []Entry, reverse bool) []int {
+	compare := func(a, b sortKey) int {
+		c := cmp.Compare(a.rank, b.rank)
+		if c == 0 {
+			c = compareIDs(a.id, b.id)
+		}
+		if reverse {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Compare(a.i, b.i)
+		}
+		return c
+	}
+	order := make([]int, len(entries))
+	// The common case, an inventory that Next wrote, is in order already:
+	// one pass without keys, which keeps Diff O(n) on it.
+	inOrder := true
+	for i := range order {
+		order[i] = i
+		if i > 0 && inOrder {
+			c := compareApply(entries[i-1].ID(), entries[i].ID())
+			inOrder = c == 0 || (c < 0) != reverse
+		}
+	}
+	if inOrder {
+		return order
+	}
+	keys := make([]sortKey, len(entries))
+	for i, e := range entries {
+		id := e.ID()
+		keys[i] = sortKey{rank: kindRank[id.Kind], id: id, i: i}
+	}
+	slices.SortFunc(keys, compare)
+	for j, k := range keys {
+		order[j] = k.i
+	}
+	return order
+}
+
+// permute puts s in order: the j-th becomes s[order[j]].
+func permute[T any](s []T, order []int) {
+	sorted := make([]T, len(s))
+	for j, i := range order {
+		sorted[j] = s[i]
+	}
+	copy(s, sorted)
 }
