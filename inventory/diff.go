@@ -89,10 +89,13 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	order := applyOrder(entries)
 	// Equal IDs are adjacent in apply order, in index order.
 	var dups []int
-	for j := 1; j < len(order); j++ {
-		if entries[order[j]].ID() == entries[order[j-1]].ID() {
-			dups = append(dups, order[j])
+	var prev ID
+	for j, i := range order {
+		id := entries[i].ID()
+		if j > 0 && id == prev {
+			dups = append(dups, i)
 		}
+		prev = id
 	}
 	slices.Sort(dups)
 	var errs field.ErrorList

@@ -174,10 +174,13 @@ func (id ID) IsCustomResourceDefinition() bool {
 //   - Namespace, when set, is a DNS-1123 label (at most 63 bytes), and is
 //     empty for a Namespace or a CustomResourceDefinition.
 //   - Name is set, at most 253 bytes, and a valid path segment: not "." or
-//     "..", no "/" or "%".
+//     "..", no "/" or "%" (so "_" and ":" are allowed, as in RBAC and
+//     CertificateSigningRequest names).
 //
 // Every broken rule is reported, with its field under fldPath, which may be
-// nil.
+// nil:
+//
+//	errs := id.Validate(field.NewPath("spec", "target"))
 func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	validateGroup(&errs, fldPath.Child("group"), id.Group)
