@@ -837,8 +837,8 @@ func (p *planner) digestFiles(files []artifactFile, fp *field.Path) (digest.Dige
 // what happens to every stale entry, then fills in the changes and the next
 // inventory.
 func (p *planner) collect(res *planResult, desired []inventory.Entry) error {
-	changes, err := inventory.Diff(p.req.previous, desired)
-	if err != nil {
+	changes, errs := inventory.Diff(p.req.previous, desired)
+	if err := errs.ToAggregate(); err != nil {
 		// The desired side was built here and is valid; the previous one
 		// was checked when it was read. A duplicate across artifacts and
 		// namespaces is still possible with hostile templates.
@@ -846,12 +846,12 @@ func (p *planner) collect(res *planResult, desired []inventory.Entry) error {
 		changes, _ = inventory.Diff(p.req.previous, nil)
 		desired = nil
 	}
-	opts := []inventory.Option{inventory.WithGuard(p.liveGuard)}
+	opts := []inventory.Option{inventory.WithGuard(p.liveGuard), inventory.WithAllowDeleteAll()}
 	if res.hasErrors() {
 		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
 	}
-	if m := p.spec.ManagedNamespaces; m == nil || m.Prune == nil || !*m.Prune {
-		opts = append(opts, inventory.WithNamespacePrune(false))
+	if m := p.spec.ManagedNamespaces; m != nil && m.Prune != nil && *m.Prune {
+		opts = append(opts, inventory.WithNamespacePrune())
 	}
 	decisions, err := inventory.Collect(p.ctx, changes.Stale, desired, opts...)
 	if err != nil {
