@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -274,14 +275,24 @@ func FuzzParse(f *testing.F) {
 	for _, tt := range parseTests {
 		f.Add(tt.pattern)
 	}
+	for _, tt := range hostilePatternTests {
+		f.Add(tt.pattern)
+	}
 	f.Fuzz(func(t *testing.T, pattern string) {
 		p, err := Parse(pattern)
+		long := len(pattern) > MaxBytes || utf8.RuneCountInString(pattern) > MaxLength
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
-				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with an offset in the pattern", pattern, err)
+			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || se.Rule == "" || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
+				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with a rule and an offset in the pattern", pattern, err)
+			}
+			if (se.Rule == ruleTooLong || se.Rule == ruleTooManyBytes) != long {
+				t.Fatalf("Parse of %d bytes, %d characters: %v", len(pattern), utf8.RuneCountInString(pattern), err)
 			}
 			return
+		}
+		if long {
+			t.Fatalf("Parse accepted %d bytes, %d characters", len(pattern), utf8.RuneCountInString(pattern))
 		}
 		again, err := Parse(p.String())
 		if err != nil {
@@ -296,6 +307,9 @@ func FuzzParse(f *testing.F) {
 func FuzzMatch(f *testing.F) {
 	for _, tt := range matchTests {
 		f.Add(tt.pattern, tt.path)
+	}
+	for _, name := range []string{strings.Repeat("a-", 99) + "a", "team\nb", "\u212a", "\u212Aube", "a\x00b", "\xff"} {
+		f.Add("@r/"+manyCaptures(20, "-"), name)
 	}
 	f.Fuzz(func(t *testing.T, pattern, path string) {
 		p, err := Parse(pattern)

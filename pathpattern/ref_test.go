@@ -91,6 +91,9 @@ func FuzzParseRef(f *testing.F) {
 	for _, tt := range refTests {
 		f.Add(tt.ref)
 	}
+	for _, tt := range hostileRefTests {
+		f.Add(tt.ref)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := ParseRef(s)
 		if err != nil {

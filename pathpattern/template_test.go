@@ -106,6 +106,9 @@ func FuzzTemplate(f *testing.F) {
 	for _, tt := range templateTests {
 		f.Add(tt.template, "Team-A", "App")
 	}
+	for _, tt := range hostileTemplateTests {
+		f.Add(tt.template, "team\na", "\u212a")
+	}
 	p := MustParse(templatePattern)
 	f.Fuzz(func(t *testing.T, template, namespace, module string) {
 		tmpl, err := p.Template(template)
