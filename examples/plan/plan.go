@@ -203,22 +203,15 @@ func (p *planner) desired(res *planResult) []inventory.Entry {
 		return nil
 	}
 
-	matches, err := pattern.Discover(p.source)
-	if err != nil {
-		var de *pathpattern.DiscoverError
-		if !errors.As(err, &de) {
-			p.errs = append(p.errs, field.InternalError(specPath.Child("pathPattern"), err))
-			return nil
-		}
-		for _, d := range de.Dirs {
-			if d.Terminal() {
-				p.errs = append(p.errs, field.Invalid(specPath.Child("pathPattern"), d.Path, d.Error()))
-			} else {
-				p.errs = append(p.errs, field.InternalError(specPath.Child("pathPattern"), d))
-			}
-		}
-		matches = validMatches(matches, de)
+	matches, errs, err := pattern.Discover(p.source, specPath.Child("pathPattern"))
+	if errors.Is(err, pathpattern.ErrSourceShape) {
+		p.errs = append(p.errs, field.Invalid(specPath.Child("pathPattern"), p.spec.PathPattern, err.Error()))
+		return nil
+	} else if err != nil {
+		p.errs = append(p.errs, field.InternalError(specPath.Child("pathPattern"), err))
+		return nil
 	}
+	p.errs = append(p.errs, errs...)
 
 	// Render every artifact's namespace and name, then check the names the
 	// policy must allow, once per namespace.
@@ -756,7 +749,7 @@ func (p *planner) selectFiles(r renderedArtifact, fp *field.Path) ([]artifactFil
 			ok = false
 			continue
 		}
-		files, err := pathpattern.Glob(fsys, pattern, c.exclude...)
+		files, err := pathpattern.Glob(p.ctx, fsys, pattern, c.exclude...)
 		if err != nil {
 			p.errs = append(p.errs, field.Invalid(cp.Child("from"), from, err.Error()))
 			ok = false
@@ -892,15 +885,6 @@ func (p *planner) liveGuard(ctx context.Context, e inventory.Entry) (inventory.A
 		return inventory.Release, v.Reason, nil
 	}
 	return inventory.Delete, "", nil
-}
-
-// validMatches drops the matches of directories with terminal errors.
-func validMatches(ms []pathpattern.Match, de *pathpattern.DiscoverError) []pathpattern.Match {
-	bad := map[string]bool{}
-	for _, d := range de.Dirs {
-		bad[d.Path] = true
-	}
-	return slices.DeleteFunc(ms, func(m pathpattern.Match) bool { return bad[m.Path] })
 }
 
 func validRendered(r pathpattern.Rendered) bool { return r.Name != "" }
