@@ -23,7 +23,6 @@ import (
 //
 // It never fails and never panics: invalid UTF-8 is written as U+FFFD, as
 // encoding/json writes it, and as the API server would store it.
-
 func Digest(m Metadata) digest.Digest {
 	sum := sha256.Sum256(appendCanonical(nil, m))
 	return digest.NewDigestFromBytes(digest.SHA256, sum[:])
