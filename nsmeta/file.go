@@ -10,6 +10,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 // The type fields of a NamespaceMetadata file, required and exact.
@@ -49,6 +51,9 @@ const MaxFileSize = 1 << 20
 func ParseFile(data []byte) (Metadata, error) {
 	if len(data) > MaxFileSize {
 		return Metadata{}, fmt.Errorf("%w: file has %d bytes", ErrFileTooLarge, len(data))
+	}
+	if err := yamldoc.CheckExpansion(data); err != nil {
+		return Metadata{}, fmt.Errorf("%w: %w", ErrFileSyntax, err)
 	}
 	doc, err := decodeOne(data)
 	if err != nil {
