@@ -3,7 +3,7 @@ package nsmeta
 import (
 	"cmp"
 	"crypto/sha256"
-	"maps"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -24,8 +24,10 @@ import (
 // It never fails and never panics: invalid UTF-8 is written as U+FFFD, as
 // encoding/json writes it, and as the API server would store it.
 func Digest(m Metadata) digest.Digest {
-	sum := sha256.Sum256(appendCanonical(nil, m))
-	return digest.NewDigestFromBytes(digest.SHA256, sum[:])
+	// 512 bytes hold the canonical form of a handful of labels and
+	// annotations without growing.
+	sum := sha256.Sum256(appendCanonical(make([]byte, 0, 512), m))
+	return digest.Digest(string(digest.SHA256) + ":" + hex.EncodeToString(sum[:]))
 }
 
 // appendCanonical appends the canonical JSON form of m to b.
@@ -40,8 +42,13 @@ func appendCanonical(b []byte, m Metadata) []byte {
 // appendObject appends m as a JSON object with its members sorted by key,
 // comparing keys as UTF-16 code units (RFC 8785, section 3.2.3).
 func appendObject(b []byte, m map[string]string) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareUTF16)
 	b = append(b, '{')
-	for i, k := range slices.SortedFunc(maps.Keys(m), compareUTF16) {
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
