@@ -23,6 +23,14 @@ import (
 //
 // It never fails and never panics: invalid UTF-8 is written as U+FFFD, as
 // encoding/json writes it, and as the API server would store it.
+//
+// The code is plain on purpose. A hand-tuned version (strings scanned eight
+// bytes at a time, small objects sorted by insertion, buffers recycled in a
+// sync.Pool) was 1.5 to 3 times faster on BenchmarkDigest, but the
+// whole-plan benchmark did not move by more than its noise: 1,000 tenants,
+// 5 interleaved runs each on a loaded 2-core machine, median CPU time
+// 592 µs per tenant tuned and 612 µs plain; 10,000 tenants, 3 runs each,
+// median 655 µs tuned and 603 µs plain (see the nsmeta report of issue 15).
 func Digest(m Metadata) digest.Digest {
 	// 512 bytes hold the canonical form of a handful of labels and
 	// annotations without growing.
