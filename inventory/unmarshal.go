@@ -48,6 +48,9 @@ func Unmarshal(data []byte) ([]Entry, error) {
 	}
 	js := bytes.TrimSpace(data)
 	if !json.Valid(js) {
+		if err := yamldoc.CheckExpansion(data); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
 		var err error
 		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)

@@ -6,12 +6,20 @@
 // checks namespace names against a policy, and digests the result for the
 // inventory.
 //
-// It does no Kubernetes I/O. A controller calls it once per namespace:
+// It does no Kubernetes I/O. A controller compiles the platform's policy
+// once, when the spec changes, each part validated once and reporting its
+// problems at the spec's field paths:
 //
-//	fromFile, err := nsmeta.ParseFile(data)         // the tenant's file, if any
+//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
+//	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
+//	pipeline, errs := nsmeta.NewPipeline(nsmeta.WithCommon(...), nsmeta.WithOperations(...), nsmeta.WithFinal(...))
+//
+// and then calls it once per namespace:
+//
+//	fromFile, errs, err := nsmeta.ParseFile(data)   // the tenant's file, if any
 //	kept, warnings, errs := schema.Apply(ctx, fromFile)
 //	err = names.Check(ctx, "tenant-a")
-//	r, err := pipeline.Resolve("tenant-a", kept)    // r.Labels, r.Annotations, r.Origin
+//	r, errs := pipeline.Resolve("tenant-a", kept)   // r.Labels, r.Annotations, r.Origin
 //	d := nsmeta.Digest(r.Metadata)                  // the inventory digest
 //
 // # NamespaceMetadata files
@@ -43,8 +51,9 @@
 //
 // # Pipeline
 //
-// [Pipeline.Resolve] builds the metadata of one namespace in four steps,
-// each applied over the result of the previous one:
+// [NewPipeline] validates the steps once; [Pipeline.Resolve] then builds the
+// metadata of one namespace in four steps, each applied over the result of
+// the previous one:
 //
 //	common     spec.commonMetadata
 //	source     the tenant's file, after the schema, overriding
@@ -105,15 +114,13 @@
 //   - a NamespaceMetadata file holds at most [MaxFileSize] (1 MiB), checked
 //     before parsing;
 //   - YAML nesting deeper than 10,000 levels is an error;
-//   - alias expansion is bounded by yaml/v2's excessive-aliasing check, the
-//     one that guards the Kubernetes API server's own YAML decoding: a
-//     document fails once the nodes reached through aliases exceed 99% of
-//     the nodes decoded, a share that falls to 10% between 400,000 and
-//     4,000,000 nodes. A billion-laughs file fails within milliseconds; the
-//     costliest expansions that fit in 1 MiB (one large mapping merged into
-//     labels many times) stop after about a million nodes, having cost
-//     0.3 to 1.3 seconds and 50 to 115 MiB of short-lived allocations on a
-//     small, busy 2-core machine;
+//   - YAML aliases may expand a file to at most 10 times its size (64 KiB
+//     for a smaller file), checked in time and memory linear in its size
+//     before it is decoded (package internal/yamldoc): the decoder itself
+//     bounds only how many nodes aliases produce, and one long string
+//     reused through aliases made a 77 KB file take seconds and fail with
+//     a 100 MB error;
+//   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
 //   - CEL rules are bounded by package cel (5 KiB per expression, a runtime
 //     cost limit per evaluation), and the name a rule sees is at most 63
@@ -121,13 +128,18 @@
 //
 // # Errors
 //
-// Every error wraps one of the Err sentinels. Problems that map onto fields
-// of an object come as a [*ValidationError] holding a sorted
-// field.ErrorList; refused namespace names come as a [*NameError].
+// Problems that map onto the fields of an object come as a sorted
+// field.ErrorList, nil when there is none, with paths under the caller's
+// field path (spec.managedNamespaces.allowedNames[0]) or, for a tenant's
+// file, rooted at the document (metadata.labels[team]); aggregate them with
+// ToAggregate. ParseFile refuses data that is not a NamespaceMetadata file
+// at all with an error wrapping [ErrInvalidFile]; NamePolicy.Check refuses
+// a name with a [*NameError] wrapping [ErrInvalidName], [ErrProtectedName]
+// or [ErrNameNotAllowed].
 //
 // # Concurrency
 //
-// Schema and NamePolicy are immutable and safe for concurrent use by multiple
-// goroutines; so is a Pipeline that the caller does not modify while it is
-// resolving. ParseFile, ValidateOperations and Digest are pure functions.
+// Schema, NamePolicy and Pipeline are immutable and safe for concurrent use
+// by multiple goroutines. ParseFile, Metadata.Validate and Digest are pure
+// functions.
 package nsmeta

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -21,7 +22,7 @@ func printMap(name string, m map[string]string) {
 }
 
 func ExampleParseFile() {
-	m, err := nsmeta.ParseFile([]byte(`
+	m, errs, err := nsmeta.ParseFile([]byte(`
 apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: NamespaceMetadata
 metadata:
@@ -30,8 +31,8 @@ metadata:
   annotations:
     my.org.io/observability: Enabled
 `))
-	if err != nil {
-		fmt.Println(err)
+	if err != nil || errs != nil {
+		fmt.Println(errs, err)
 		return
 	}
 	printMap("labels", m.Labels)
@@ -42,53 +43,67 @@ metadata:
 }
 
 func ExampleParseFile_errors() {
-	_, err := nsmeta.ParseFile([]byte(`
+	_, errs, _ := nsmeta.ParseFile([]byte(`
 apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: NamespaceMetadata
 metadata:
   lables:
     team: payments
 `))
-	var ve *nsmeta.ValidationError
-	if errors.As(err, &ve) {
-		for _, fe := range ve.Errors {
-			fmt.Println(fe)
-		}
+	for _, fe := range errs {
+		fmt.Println(fe)
 	}
+	_, _, err := nsmeta.ParseFile([]byte("apiVersion: a\n---\nkind: b\n"))
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
 	// Output:
 	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
+	// true
+}
+
+func ExampleParseFile_aliases() {
+	// One long value reused through aliases: refused before it is decoded.
+	data := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n" +
+		"metadata:\n  annotations:\n    a: &v " + strings.Repeat("x", 10000) + "\n  labels:\n"
+	for i := range 10 {
+		data += fmt.Sprintf("    l%d: *v\n", i)
+	}
+	_, _, err := nsmeta.ParseFile([]byte(data))
+	fmt.Println(err)
+	// Output:
+	// nsmeta: invalid NamespaceMetadata file: YAML aliases must expand a document to no more than 10 times its size (64 KiB at least): 10228 bytes expand to more than 102280
 }
 
 func ExampleMetadata_Validate() {
-	m := nsmeta.Metadata{Labels: map[string]string{"team": "payments and search"}}
+	m := nsmeta.Metadata{Labels: map[string]string{"team": strings.Repeat("payments and search ", 10)}}
 	for _, fe := range m.Validate(field.NewPath("spec", "commonMetadata")) {
-		fmt.Println(fe.Type, fe.Field)
+		fmt.Println(fe)
 	}
 	// Output:
-	// Invalid value spec.commonMetadata.labels[team]
+	// spec.commonMetadata.labels[team]: Invalid value: "payments and search payments and search payments and search paym... (200 bytes)": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+	// spec.commonMetadata.labels[team]: Invalid value: "payments and search payments and search payments and search paym... (200 bytes)": must be no more than 63 bytes
 }
 
 func ExampleCompileSchema() {
-	_, err := nsmeta.CompileSchema(nil,
+	_, errs := nsmeta.CompileSchema(nil,
 		map[string]string{"my.org.io/observability": `value.matches("^(Enabled|Disabled)$"`},
-		nsmeta.WithFieldPath(field.NewPath("spec", "managedNamespaces", "metadata", "fromSource")))
-	var ve *nsmeta.ValidationError
-	if errors.As(err, &ve) {
-		for _, fe := range ve.Errors {
-			fmt.Println(fe.Field)
-		}
+		field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
+	for _, fe := range errs {
+		fmt.Println(fe.Field)
 	}
 	// Output:
 	// spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
 }
 
 func ExampleSchema_Apply() {
-	schema, err := nsmeta.CompileSchema(
+	schema, errs := nsmeta.CompileSchema(
 		map[string]string{"team": `value in ["payments", "search"]`},
 		map[string]string{"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`},
+		nil,
 	)
-	if err != nil {
-		fmt.Println(err)
+	if errs != nil {
+		fmt.Println(errs)
 		return
 	}
 	kept, warnings, errs := schema.Apply(context.Background(), nsmeta.Metadata{
@@ -108,23 +123,50 @@ func ExampleSchema_Apply() {
 	// error: metadata.annotations[my.org.io/observability]: Invalid value: "Maybe": must satisfy rule "value.matches(\"^(Enabled|Disabled)$\")"
 }
 
+func ExampleNewPipeline() {
+	spec := field.NewPath("spec")
+	_, errs := nsmeta.NewPipeline(
+		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}, spec.Child("commonMetadata")),
+		nsmeta.WithOperations([]nsmeta.Operation{
+			{Strategy: nsmeta.Override, Namespace: "*"},
+			{Strategy: "Replace", Namespace: "tenant-a"},
+			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{
+				Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+			}},
+		}, spec.Child("managedNamespaces", "metadata", "from")),
+	)
+	for _, fe := range errs {
+		fmt.Println(fe)
+	}
+	// Output:
+	// spec.managedNamespaces.metadata.from[1].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"
+	// spec.managedNamespaces.metadata.from[2].annotations[source.extensions.fluxcd.io/externalFinalizer]: Forbidden: the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it
+}
+
 func ExamplePipeline_Resolve() {
-	p := nsmeta.Pipeline{
-		Common: nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo", "tier": "bronze"}},
-		Operations: []nsmeta.Operation{
+	spec := field.NewPath("spec")
+	p, errs := nsmeta.NewPipeline(
+		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo", "tier": "bronze"}},
+			spec.Child("commonMetadata")),
+		nsmeta.WithOperations([]nsmeta.Operation{
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{
 				Annotations: map[string]string{"my.org.io/observability": "Disabled"},
 			}},
 			{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{
 				Labels: map[string]string{"tier": "gold"},
 			}},
-		},
-		Final: nsmeta.Metadata{Labels: map[string]string{"generator.example.com/name": "tenants"}},
+		}, spec.Child("managedNamespaces", "metadata", "from")),
+		nsmeta.WithFinal(nsmeta.Metadata{Labels: map[string]string{"generator.example.com/name": "tenants"}},
+			field.NewPath("metadata", "name")),
+	)
+	if errs != nil {
+		fmt.Println(errs)
+		return
 	}
 	fromFile := nsmeta.Metadata{Annotations: map[string]string{"my.org.io/observability": "Enabled"}}
-	r, err := p.Resolve("tenant-a", fromFile)
-	if err != nil {
-		fmt.Println(err)
+	r, errs := p.Resolve("tenant-a", fromFile)
+	if errs != nil {
+		fmt.Println(errs)
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.Labels)) {
@@ -141,51 +183,35 @@ func ExamplePipeline_Resolve() {
 }
 
 func ExamplePipeline_Resolve_externalFinalizer() {
-	p := nsmeta.Pipeline{Operations: []nsmeta.Operation{{
-		Strategy:  nsmeta.Override,
-		Namespace: "*",
-		Metadata:  nsmeta.Metadata{Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"}},
-	}}}
-	_, err := p.Resolve("tenant-a", nsmeta.Metadata{})
-	fmt.Println(errors.Is(err, nsmeta.ErrReservedAnnotation))
-	var ve *nsmeta.ValidationError
-	if errors.As(err, &ve) {
-		fmt.Println(ve.Errors[0].Field)
-	}
+	var p nsmeta.Pipeline // the zero Pipeline: the file's metadata as is
+	_, errs := p.Resolve("tenant-a", nsmeta.Metadata{
+		Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+	})
+	fmt.Println(errs.ToAggregate())
 	// Output:
-	// true
-	// from[0].annotations[source.extensions.fluxcd.io/externalFinalizer]
-}
-
-func ExampleValidateOperations() {
-	ops := []nsmeta.Operation{
-		{Strategy: nsmeta.Override, Namespace: "*"},
-		{Strategy: "Replace", Namespace: "tenant-a"},
-	}
-	for _, fe := range nsmeta.ValidateOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from")) {
-		fmt.Println(fe)
-	}
-	// Output:
-	// spec.managedNamespaces.metadata.from[1].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"
+	// metadata.annotations[source.extensions.fluxcd.io/externalFinalizer]: Forbidden: the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it
 }
 
 func ExampleNewNamePolicy() {
 	cache := cel.NewCache(64) // shared by every reconcile
-	policy, err := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
-		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache))
-	if err != nil {
-		fmt.Println(err)
+	policy, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, field.NewPath("spec", "managedNamespaces"),
+		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithNamePolicyCache(cache))
+	if errs != nil {
+		fmt.Println(errs)
 		return
 	}
 	fmt.Println(policy.Check(context.Background(), "tenant-a"))
+	_, errs = nsmeta.NewNamePolicy([]string{`ns.size()`}, field.NewPath("spec", "managedNamespaces"))
+	fmt.Println(errs[0].Field)
 	// Output:
 	// <nil>
+	// spec.managedNamespaces.allowedNames[0]
 }
 
 func ExampleNamePolicy_Check() {
-	policy, err := nsmeta.NewNamePolicy([]string{"true"}, nsmeta.WithProtectedNames("flux-system"))
-	if err != nil {
-		fmt.Println(err)
+	policy, errs := nsmeta.NewNamePolicy([]string{"true"}, nil, nsmeta.WithProtectedNames("flux-system"))
+	if errs != nil {
+		fmt.Println(errs)
 		return
 	}
 	ctx := context.Background()

@@ -10,6 +10,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/quote"
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 // The type fields of a NamespaceMetadata file, required and exact.
@@ -40,29 +43,39 @@ const MaxFileSize = 1 << 20
 // [Metadata.Validate]. Any other field is an error, and so is a duplicate
 // key. The returned maps are never nil.
 //
-// Errors wrap ErrFileTooLarge (more than MaxFileSize bytes), ErrFileEmpty,
-// ErrFileSyntax (invalid YAML, with its line; a duplicate key; nesting deeper
-// than 10,000 levels; excessive aliasing), ErrFileDocuments, or
-// ErrInvalidFile: for a document that is not a mapping, a plain error; for
-// fields that break the schema, a *ValidationError listing them all with
-// paths rooted at the document (metadata.labels[team], metadata.lables).
-func ParseFile(data []byte) (Metadata, error) {
+//	m, errs, err := nsmeta.ParseFile(data)
+//
+// ParseFile returns one of two kinds of failure, never both:
+//
+//   - err, wrapping ErrInvalidFile, for data that is not a NamespaceMetadata
+//     document at all: more than MaxFileSize bytes; not YAML (with its
+//     line), a duplicate key, nesting deeper than 10,000 levels; aliases
+//     that expand the file past 10 times its size (64 KiB at least); no
+//     document, or more than one; a document that is not a mapping;
+//   - errs, the sorted list of every field that breaks the schema, with
+//     paths rooted at the document (metadata.labels[team],
+//     metadata.lables); a bad value is shown by its first 64 bytes when it
+//     is longer.
+func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
 	if len(data) > MaxFileSize {
-		return Metadata{}, fmt.Errorf("%w: file has %d bytes", ErrFileTooLarge, len(data))
+		return Metadata{}, nil, fmt.Errorf("%w: must be no more than 1 MiB, not %d bytes", ErrInvalidFile, len(data))
+	}
+	if err := yamldoc.CheckExpansion(data); err != nil {
+		return Metadata{}, nil, fmt.Errorf("%w: %w", ErrInvalidFile, err)
 	}
 	doc, err := decodeOne(data)
 	if err != nil {
-		return Metadata{}, err
+		return Metadata{}, nil, err
 	}
 	root, ok := doc.(map[any]any)
 	if !ok {
-		return Metadata{}, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
+		return Metadata{}, nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
 	}
 	m, errs := fromDocument(root)
-	if err := invalid(ErrInvalidFile, errs); err != nil {
-		return Metadata{}, err
+	if len(errs) > 0 {
+		return Metadata{}, sortErrors(errs), nil
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 // decodeOne decodes the single YAML document in data.
@@ -70,19 +83,16 @@ func ParseFile(data []byte) (Metadata, error) {
 // It uses go.yaml.in/yaml/v2 directly rather than sigs.k8s.io/yaml, which
 // decodes only the first document and silently ignores the rest, and turns
 // an unquoted true or 1 into a string, where Kubernetes would refuse it.
-// yaml/v2 bounds what a tenant can make it do: nesting deeper than 10,000
-// levels fails in the scanner, and alias expansion fails with "excessive
-// aliasing" once aliases account for most of the nodes decoded (the package
-// documentation has the figures), so a billion-laughs document fails within milliseconds.
-// Banning aliases outright would need a YAML tokenizer of our own: yaml/v2
-// does not expose its nodes. Strict mode makes a duplicate key an error.
+// Nesting deeper than 10,000 levels fails in yaml/v2's scanner; what aliases
+// may expand, yamldoc.CheckExpansion bounded before. Strict mode makes a
+// duplicate key an error.
 func decodeOne(data []byte) (doc any, err error) {
 	defer func() {
 		// yaml/v2 reports errors by panicking and recovering internally; a
 		// panic that escapes it is a bug in the parser, and a tenant's file
 		// must not crash the controller because of it.
 		if r := recover(); r != nil {
-			doc, err = nil, fmt.Errorf("%w: %v", ErrFileSyntax, r)
+			doc, err = nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -92,10 +102,10 @@ func decodeOne(data []byte) (doc any, err error) {
 			// Empty documents (a stray "---") before the first one are skipped.
 			err := dec.Decode(&doc)
 			if errors.Is(err, io.EOF) {
-				return nil, ErrFileEmpty
+				return nil, fmt.Errorf("%w: must hold a NamespaceMetadata document, found none", ErrInvalidFile)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrFileSyntax, err)
+				return nil, fmt.Errorf("%w: must be valid YAML: %w", ErrInvalidFile, err)
 			}
 			continue
 		}
@@ -108,7 +118,7 @@ func decodeOne(data []byte) (doc any, err error) {
 			return doc, nil
 		}
 		if err != nil || next != nil {
-			return nil, ErrFileDocuments
+			return nil, fmt.Errorf("%w: must hold exactly one YAML document", ErrInvalidFile)
 		}
 	}
 }
@@ -156,7 +166,7 @@ func checkTypeField(p *field.Path, v any, want string) field.ErrorList {
 	case !ok:
 		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a string")}
 	case s != want:
-		return field.ErrorList{field.NotSupported(p, s, []string{want})}
+		return field.ErrorList{field.NotSupported(p, quote.Value(s), []string{want})}
 	}
 	return nil
 }
@@ -234,12 +244,14 @@ func unknownField(p *field.Path, supported ...string) *field.Error {
 	return field.Forbidden(p, "unknown field; supported fields: "+strings.Join(quoted, ", "))
 }
 
-// badValue returns v as an error value: scalars as themselves, mappings and
-// sequences omitted.
+// badValue returns v as an error value: strings cut to 64 bytes, other
+// scalars as themselves, mappings and sequences omitted.
 func badValue(v any) any {
-	switch v.(type) {
+	switch v := v.(type) {
 	case map[any]any, []any:
 		return field.OmitValueType{}
+	case string:
+		return quote.Value(v)
 	}
 	return v
 }

@@ -5,6 +5,8 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
 // ExternalFinalizerAnnotation is the annotation through which an external
@@ -32,7 +34,8 @@ type Metadata struct {
 //
 //	m.Validate(field.NewPath("spec", "commonMetadata")) // spec.commonMetadata.labels[team]: Invalid value: ...
 //
-// The list is sorted; it is empty when m is valid.
+// A bad key or value is shown by its first 64 bytes when it is longer. The
+// list is sorted; it is nil when m is valid.
 func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	labels := fldPath.Child("labels")
@@ -53,6 +56,12 @@ func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 			fe.Field = annotations.Key(k).String()
 		}
 		errs = append(errs, fe)
+	}
+	for _, fe := range errs {
+		// Show a long bad key or value by its first 64 bytes.
+		if v, ok := fe.BadValue.(string); ok {
+			fe.BadValue = quote.Value(v)
+		}
 	}
 	return sortErrors(errs)
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
 // NameVariable is the CEL variable through which an allowedNames rule
@@ -35,23 +36,25 @@ type NamePolicy struct {
 }
 
 // NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL
-// expressions over the string variable ns:
+// expressions over the string variable ns, found under fldPath
+// (spec.managedNamespaces in an ArtifactGenerator):
 //
-//	p, err := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, nsmeta.WithProtectedNames("flux-system"))
+//	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
+//		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("flux-system"))
 //
-// Options: WithProtectedNames, WithoutDefaultProtectedNames, WithCache,
-// WithFieldPath. An empty list, an expression that does not compile (with
-// line:column and a caret), or a protected name that is not a DNS-1123 label
-// is an error: a *ValidationError wrapping ErrInvalidPolicy, with paths
-// allowedNames[0] under WithFieldPath. An option that does not apply is an
-// error wrapping ErrInvalidOption.
-func NewNamePolicy(allowedNames []string, opts ...Option) (*NamePolicy, error) {
-	o, err := buildOptions("NewNamePolicy", opts, false)
-	if err != nil {
-		return nil, err
+// Options: WithProtectedNames, WithoutDefaultProtectedNames,
+// WithNamePolicyCache. An empty list, an empty expression or one that does
+// not compile (with line:column and a caret) is an error at
+// fldPath.allowedNames or fldPath.allowedNames[i]; a protected name that is
+// not a DNS-1123 label is an error at protectedNames[i]. It returns a nil
+// NamePolicy and the sorted list of every problem, or a nil list.
+func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...NamePolicyOption) (*NamePolicy, field.ErrorList) {
+	var o namePolicyOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	var errs field.ErrorList
-	p := o.path.Child("allowedNames")
+	p := fldPath.Child("allowedNames")
 	if len(allowedNames) == 0 {
 		errs = append(errs, field.Required(p, "must list at least one CEL expression over ns; use [\"true\"] to allow any name"))
 	}
@@ -61,7 +64,7 @@ func NewNamePolicy(allowedNames []string, opts ...Option) (*NamePolicy, error) {
 			errs = append(errs, field.Required(p.Index(i), "must be a CEL expression over ns that returns a bool"))
 			continue
 		}
-		prog, err := o.compile(expr, NameVariable)
+		prog, err := compile(o.cache, expr, NameVariable)
 		if err != nil {
 			errs = append(errs, field.Invalid(p.Index(i), expr, compileDetail(err)))
 			continue
@@ -74,12 +77,12 @@ func NewNamePolicy(allowedNames []string, opts ...Option) (*NamePolicy, error) {
 	for i, name := range o.protected {
 		// Not a field of the ArtifactGenerator: the caller's own option.
 		for _, msg := range apivalidation.ValidateNamespaceName(name, false) {
-			errs = append(errs, field.Invalid(field.NewPath("protectedNames").Index(i), name, msg))
+			errs = append(errs, field.Invalid(field.NewPath("protectedNames").Index(i), quote.Value(name), msg))
 		}
 		policy.protected = append(policy.protected, name)
 	}
-	if err := invalid(ErrInvalidPolicy, errs); err != nil {
-		return nil, err
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
 	}
 	slices.Sort(policy.protected)
 	policy.protected = slices.Compact(policy.protected)
@@ -112,14 +115,14 @@ func (p *NamePolicy) Check(ctx context.Context, name string) error {
 	var reasons []string
 	for _, rule := range p.rules {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("nsmeta: checking namespace name %q: %w", name, err)
+			return fmt.Errorf("nsmeta: checking namespace name %q: %w", quote.Value(name), err)
 		}
 		ok, err := rule.Eval(ctx, map[string]string{NameVariable: name})
 		switch {
 		case err == nil && ok:
 			return nil
 		case ctx.Err() != nil:
-			return fmt.Errorf("nsmeta: checking namespace name %q: %w", name, ctx.Err())
+			return fmt.Errorf("nsmeta: checking namespace name %q: %w", quote.Value(name), ctx.Err())
 		case err != nil:
 			reasons = append(reasons, fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err)))
 		default:

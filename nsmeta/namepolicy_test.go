@@ -19,26 +19,26 @@ func TestNewNamePolicy(t *testing.T) {
 	tests := []struct {
 		name       string
 		allowed    []string
-		opts       []Option
-		wantErr    error
+		path       *field.Path
+		opts       []NamePolicyOption
 		wantFields []fieldErr
 	}{
 		{name: "one rule", allowed: []string{"true"}},
 		{
 			name:    "every option",
 			allowed: []string{`ns.startsWith("tenant-")`, `ns in ["shared"]`},
-			opts:    []Option{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithCache(cel.NewCache(4)), WithFieldPath(managed)},
+			path:    managed,
+			opts:    []NamePolicyOption{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithNamePolicyCache(cel.NewCache(4))},
 		},
 		{
 			name:       "no rules",
-			wantErr:    ErrInvalidPolicy,
 			wantFields: []fieldErr{{field.ErrorTypeRequired, "allowedNames", ""}},
 		},
 		{
 			name:    "bad rules and protected names, under the caller's path",
 			allowed: []string{"true", "ns ==", "", "ns", "value == 'a'"},
-			opts:    []Option{WithFieldPath(managed), WithProtectedNames("flux-system", "Flux_System")},
-			wantErr: ErrInvalidPolicy,
+			path:    managed,
+			opts:    []NamePolicyOption{WithProtectedNames("flux-system", "Flux_System")},
 			wantFields: []fieldErr{
 				{field.ErrorTypeInvalid, "protectedNames[1]", "Flux_System"},
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[1]", "ns =="},
@@ -47,28 +47,16 @@ func TestNewNamePolicy(t *testing.T) {
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[4]", "value == 'a'"},
 			},
 		},
-		{
-			name:    "an option for CompileSchema",
-			allowed: []string{"true"},
-			opts:    []Option{WithStrict()},
-			wantErr: ErrInvalidOption,
-		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := NewNamePolicy(tc.allowed, tc.opts...)
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("NewNamePolicy() error = %v, want %v", err, tc.wantErr)
+			p, errs := NewNamePolicy(tc.allowed, tc.path, tc.opts...)
+			if (p == nil) == (errs == nil) {
+				t.Errorf("NewNamePolicy() = %v, %v: want exactly one of them", p, errs)
 			}
-			if (p == nil) == (err == nil) {
-				t.Errorf("NewNamePolicy() = %v, %v: want exactly one of them", p, err)
-			}
-			var ve *ValidationError
-			if errors.As(err, &ve) {
-				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
-					t.Errorf("NewNamePolicy() field errors (-want +got):\n%s", diff)
-				}
+			if diff := cmp.Diff(tc.wantFields, project(errs)); diff != "" {
+				t.Errorf("NewNamePolicy() field errors (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -76,8 +64,8 @@ func TestNewNamePolicy(t *testing.T) {
 
 func TestNamePolicyCheck(t *testing.T) {
 	t.Parallel()
-	mustPolicy := func(allowed []string, opts ...Option) *NamePolicy {
-		p, err := NewNamePolicy(allowed, opts...)
+	mustPolicy := func(allowed []string, opts ...NamePolicyOption) *NamePolicy {
+		p, err := NewNamePolicy(allowed, nil, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +149,7 @@ func BenchmarkNamePolicyCheck(b *testing.B) {
 			rules[i] = fmt.Sprintf(`ns.startsWith("team-%d-")`, i)
 		}
 		rules[n-1] = `ns.startsWith("tenant-")`
-		p, err := NewNamePolicy(rules, WithProtectedNames("flux-system"))
+		p, err := NewNamePolicy(rules, nil, WithProtectedNames("flux-system"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,107 +1,127 @@
 package nsmeta
 
 import (
-	"fmt"
+	"maps"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Option configures CompileSchema or NewNamePolicy. An option that does not
-// apply to the constructor it is passed to is an error wrapping
-// ErrInvalidOption, so that a misplaced option never goes unnoticed.
-type Option func(*options)
+// Each constructor has its own option type, so that an option passed to the
+// wrong one is a compile error.
 
-type options struct {
-	cache *cel.Cache
-	path  *field.Path
+// SchemaOption configures CompileSchema: WithStrict, WithSchemaCache.
+type SchemaOption func(*schemaOptions)
 
-	// schema only
+type schemaOptions struct {
+	cache  *cel.Cache
 	strict bool
-
-	// name policy only
-	protected          []string
-	noDefaultProtected bool
-
-	// names of the options given, to reject those that do not apply
-	schemaOnly, policyOnly []string
-}
-
-// WithCache compiles expressions through c, so that a controller that sees
-// the same policy on every reconcile compiles each expression once.
-//
-//	s, err := nsmeta.CompileSchema(labels, annotations, nsmeta.WithCache(cache))
-//
-// A nil c compiles every expression afresh, which is also the default.
-func WithCache(c *cel.Cache) Option {
-	return func(o *options) { o.cache = c }
-}
-
-// WithFieldPath roots the field paths of constructor errors at p, so that
-// they name the field of the caller's object:
-//
-//	nsmeta.NewNamePolicy(names, nsmeta.WithFieldPath(field.NewPath("spec", "managedNamespaces")))
-//
-// reports spec.managedNamespaces.allowedNames[0] rather than allowedNames[0].
-func WithFieldPath(p *field.Path) Option {
-	return func(o *options) { o.path = p }
 }
 
 // WithStrict makes Schema.Apply report a key that the schema does not list
-// as an error instead of a warning. It applies to CompileSchema only.
-func WithStrict() Option {
-	return func(o *options) {
-		o.strict = true
-		o.schemaOnly = append(o.schemaOnly, "WithStrict")
-	}
+// as an error instead of a warning.
+//
+//	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
+func WithStrict() SchemaOption {
+	return func(o *schemaOptions) { o.strict = true }
+}
+
+// WithSchemaCache compiles the schema's rules through c, so that a
+// controller that sees the same policy on every reconcile compiles each
+// rule once. A nil c compiles every rule afresh, which is also the default.
+func WithSchemaCache(c *cel.Cache) SchemaOption {
+	return func(o *schemaOptions) { o.cache = c }
+}
+
+// NamePolicyOption configures NewNamePolicy: WithProtectedNames,
+// WithoutDefaultProtectedNames, WithNamePolicyCache.
+type NamePolicyOption func(*namePolicyOptions)
+
+type namePolicyOptions struct {
+	cache              *cel.Cache
+	protected          []string
+	noDefaultProtected bool
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically
 // the namespace of the generator itself:
 //
-//	nsmeta.NewNamePolicy(names, nsmeta.WithProtectedNames("flux-system"))
+//	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("flux-system"))
 //
-// Each name must be a DNS-1123 label. It applies to NewNamePolicy only.
-func WithProtectedNames(names ...string) Option {
-	return func(o *options) {
-		o.protected = append(o.protected, names...)
-		o.policyOnly = append(o.policyOnly, "WithProtectedNames")
-	}
+// Each name must be a DNS-1123 label; a bad one is an error at
+// protectedNames[i], a path of the option rather than of a field.
+func WithProtectedNames(names ...string) NamePolicyOption {
+	return func(o *namePolicyOptions) { o.protected = append(o.protected, names...) }
 }
 
 // WithoutDefaultProtectedNames drops DefaultProtectedNames from the protected
-// names; together with WithProtectedNames it replaces the list. It applies to
-// NewNamePolicy only.
-func WithoutDefaultProtectedNames() Option {
-	return func(o *options) {
-		o.noDefaultProtected = true
-		o.policyOnly = append(o.policyOnly, "WithoutDefaultProtectedNames")
-	}
+// names; together with WithProtectedNames it replaces the list.
+func WithoutDefaultProtectedNames() NamePolicyOption {
+	return func(o *namePolicyOptions) { o.noDefaultProtected = true }
 }
 
-// buildOptions applies opts and rejects an option meant for the other
-// constructor: schema says whether constructor is CompileSchema.
-func buildOptions(constructor string, opts []Option, schema bool) (options, error) {
-	var o options
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
-	misplaced := o.policyOnly
-	if !schema {
-		misplaced = o.schemaOnly
-	}
-	if len(misplaced) > 0 {
-		return o, fmt.Errorf("%w: %s does not apply to %s", ErrInvalidOption, misplaced[0], constructor)
-	}
-	return o, nil
+// WithNamePolicyCache compiles the allowedNames rules through c, as
+// WithSchemaCache does for a schema.
+func WithNamePolicyCache(c *cel.Cache) NamePolicyOption {
+	return func(o *namePolicyOptions) { o.cache = c }
 }
 
-// compile compiles expr with vars through the cache when there is one.
-func (o *options) compile(expr string, vars ...string) (*cel.Program, error) {
-	if o.cache != nil {
-		return o.cache.Compile(expr, vars...)
+// PipelineOption gives NewPipeline one of its steps, with the field path
+// under which its problems are reported: WithCommon, WithOperations,
+// WithFinal. A step given twice takes the last one.
+type PipelineOption func(*pipelineOptions)
+
+type pipelineOptions struct {
+	common, final         Metadata
+	ops                   []Operation
+	commonPath, finalPath *field.Path
+	opsPath               *field.Path
+}
+
+// WithCommon sets the first step, spec.commonMetadata, validated under
+// fldPath:
+//
+//	nsmeta.WithCommon(common, field.NewPath("spec", "commonMetadata"))
+func WithCommon(m Metadata, fldPath *field.Path) PipelineOption {
+	return func(o *pipelineOptions) { o.common, o.commonPath = m, fldPath }
+}
+
+// WithOperations sets the operations of the third step,
+// spec.managedNamespaces.metadata.from, validated under fldPath, the path
+// of the list:
+//
+//	nsmeta.WithOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from"))
+func WithOperations(ops []Operation, fldPath *field.Path) PipelineOption {
+	return func(o *pipelineOptions) { o.ops, o.opsPath = ops, fldPath }
+}
+
+// WithFinal sets the last step, the caller's own metadata (ownership
+// labels) that nothing can override, validated under fldPath, the path of
+// whatever the caller built it from.
+func WithFinal(m Metadata, fldPath *field.Path) PipelineOption {
+	return func(o *pipelineOptions) { o.final, o.finalPath = m, fldPath }
+}
+
+// compile compiles expr with vars through c when it is not nil.
+func compile(c *cel.Cache, expr string, vars ...string) (*cel.Program, error) {
+	if c != nil {
+		return c.Compile(expr, vars...)
 	}
 	return cel.Compile(expr, vars...)
+}
+
+// cloneMetadata returns a copy of m that shares no storage with it.
+func cloneMetadata(m Metadata) Metadata {
+	return Metadata{Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations)}
+}
+
+// cloneOperations returns a copy of ops that shares no storage with it.
+func cloneOperations(ops []Operation) []Operation {
+	ops = slices.Clone(ops)
+	for i := range ops {
+		ops[i].Metadata = cloneMetadata(ops[i].Metadata)
+	}
+	return ops
 }

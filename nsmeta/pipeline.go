@@ -5,6 +5,8 @@ import (
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
 // Strategy says how an Operation combines its metadata with the metadata
@@ -28,7 +30,8 @@ var strategies = []Strategy{Reset, Override, Merge}
 const AllNamespaces = "*"
 
 // The origins that Resolve records for keys set by the fixed steps; an
-// operation's origin is "from[i]", i its index in Pipeline.Operations.
+// operation's origin is "from[i]", i its index in the operations given to
+// WithOperations.
 const (
 	OriginCommon = "common"
 	OriginSource = "source"
@@ -47,21 +50,22 @@ type Operation struct {
 
 // Pipeline builds the metadata of a namespace in four steps:
 //
-//  1. Common: spec.commonMetadata;
-//  2. the metadata read from the tenant's NamespaceMetadata file, after
-//     Schema.Apply, overriding;
-//  3. each of Operations in list order, when its namespace is the one
+//  1. common: spec.commonMetadata;
+//  2. source: the metadata read from the tenant's NamespaceMetadata file,
+//     after Schema.Apply, overriding;
+//  3. from[i]: each operation in list order, when its namespace is the one
 //     being resolved or "*";
-//  4. Final: the caller's own metadata (ownership labels), which nothing can
-//     override.
+//  4. final: the caller's own metadata (ownership labels), which nothing
+//     can override.
 //
-// The zero value is valid and resolves every namespace to its file metadata.
-// A Pipeline is read, never written, by Resolve: it is safe for concurrent
-// use as long as the caller does not modify it.
+// Build one with NewPipeline, which validates every step once. A Pipeline
+// is immutable and safe for concurrent use. The zero value is valid, like
+// NewPipeline() with no step: it resolves every namespace to its source
+// metadata.
 type Pipeline struct {
-	Common     Metadata
-	Operations []Operation
-	Final      Metadata
+	common, final Metadata
+	ops           []Operation
+	origins       []string // "from[i]" for ops[i]
 }
 
 // Result is the metadata of a resolved namespace, and where each key came
@@ -72,25 +76,40 @@ type Result struct {
 	Origin Metadata
 }
 
-// ValidateOperations checks every operation: strategy is required and must be
-// Reset, Override or Merge; namespace is required and must be "*" or a
-// DNS-1123 label; labels and annotations must pass [Metadata.Validate].
-// Errors name fields under fldPath, the path of the list:
+// NewPipeline validates the steps given by WithCommon, WithOperations and
+// WithFinal, each under its own field path, and returns the pipeline:
 //
-//	nsmeta.ValidateOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from"))
-//	// spec.managedNamespaces.metadata.from[1].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"
+//	p, errs := nsmeta.NewPipeline(
+//		nsmeta.WithCommon(common, field.NewPath("spec", "commonMetadata")),
+//		nsmeta.WithOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from")),
+//		nsmeta.WithFinal(owner, field.NewPath("metadata")),
+//	)
 //
-// The list is sorted; it is empty when every operation is valid.
-func ValidateOperations(ops []Operation, fldPath *field.Path) field.ErrorList {
+// Every step's labels and annotations must pass [Metadata.Validate]. An
+// operation's strategy is required and must be Reset, Override or Merge
+// (from[1].strategy: Unsupported value: "Replace": supported values:
+// "Reset", "Override", "Merge"); its namespace is required and must be "*"
+// or a DNS-1123 label. No step may set the externalFinalizer annotation
+// (ExternalFinalizerAnnotation) to a non-empty value: that key belongs to
+// the external finalizer, and a generator that set it in its own desired
+// state could hand a namespace off to itself. NewPipeline returns a nil
+// Pipeline and the sorted list of every problem, or a nil list. It copies
+// what it keeps: changing the options' maps afterwards changes nothing.
+func NewPipeline(opts ...PipelineOption) (*Pipeline, field.ErrorList) {
+	var o pipelineOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var errs field.ErrorList
-	for i, op := range ops {
-		p := fldPath.Index(i)
+	errs = append(errs, validateStep(o.common, o.commonPath)...)
+	for i, op := range o.ops {
+		p := o.opsPath.Index(i)
 		switch op.Strategy {
 		case Reset, Override, Merge:
 		case "":
 			errs = append(errs, field.Required(p.Child("strategy"), `must be "Reset", "Override" or "Merge"`))
 		default:
-			errs = append(errs, field.NotSupported(p.Child("strategy"), op.Strategy, strategies))
+			errs = append(errs, field.NotSupported(p.Child("strategy"), quote.Value(string(op.Strategy)), strategies))
 		}
 		switch op.Namespace {
 		case AllNamespaces:
@@ -98,46 +117,60 @@ func ValidateOperations(ops []Operation, fldPath *field.Path) field.ErrorList {
 			errs = append(errs, field.Required(p.Child("namespace"), `must be "*" or a namespace name`))
 		default:
 			for _, msg := range apivalidation.ValidateNamespaceName(op.Namespace, false) {
-				errs = append(errs, field.Invalid(p.Child("namespace"), op.Namespace, msg))
+				errs = append(errs, field.Invalid(p.Child("namespace"), quote.Value(op.Namespace), msg))
 			}
 		}
-		errs = append(errs, op.Metadata.Validate(p)...)
+		errs = append(errs, validateStep(op.Metadata, p)...)
 	}
-	return sortErrors(errs)
+	errs = append(errs, validateStep(o.final, o.finalPath)...)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	p := &Pipeline{common: cloneMetadata(o.common), ops: cloneOperations(o.ops), final: cloneMetadata(o.final)}
+	for i := range p.ops {
+		p.origins = append(p.origins, "from["+strconv.Itoa(i)+"]")
+	}
+	return p, nil
+}
+
+// validateStep validates the metadata of one step, under fldPath.
+func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
+	errs := m.Validate(fldPath)
+	if m.Annotations[ExternalFinalizerAnnotation] != "" {
+		errs = append(errs, reserved(fldPath))
+	}
+	return errs
+}
+
+// reserved reports the externalFinalizer annotation set under fldPath.
+func reserved(fldPath *field.Path) *field.Error {
+	return field.Forbidden(fldPath.Child("annotations").Key(ExternalFinalizerAnnotation),
+		"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it")
 }
 
 // Resolve builds the metadata of namespace from fromSource, the validated
 // metadata of its NamespaceMetadata file (the zero Metadata when it has
-// none), through the four steps of [Pipeline]. It neither modifies its inputs
-// nor returns maps that share storage with them; its result depends only on
-// its inputs. The maps of the result are never nil.
+// none), through the four steps of [Pipeline]. It neither modifies its
+// input nor returns maps that share storage with it or with the pipeline;
+// its result depends only on its inputs. The maps of the result are never
+// nil.
 //
-//	r, err := p.Resolve("tenant-a", fromFile)
+//	r, errs := p.Resolve("tenant-a", fromFile)
 //	r.Labels["tier"]        // "silver"
 //	r.Origin.Labels["tier"] // "from[2]"
 //
-// Resolve is meant to run for every namespace on every reconcile, so it
-// checks only what would change its meaning: an operation without a valid
-// strategy or without a namespace is an error wrapping ErrInvalidPipeline
-// that lists every problem of every operation, with paths from[i].strategy.
-// It does not check label and annotation syntax: run [Metadata.Validate] on
-// Common and Final and [ValidateOperations] on Operations once, before
-// resolving many namespaces. Nor does it check namespace: that is
-// [NamePolicy.Check]'s job. A result carrying a non-empty
-// ExternalFinalizerAnnotation is an error wrapping ErrReservedAnnotation whose
-// field path names the step that set it (from[1].annotations[...]).
-// Both errors are *ValidationError values.
-func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, error) {
-	for _, op := range p.Operations {
-		if op.Namespace == "" || (op.Strategy != Reset && op.Strategy != Override && op.Strategy != Merge) {
-			return Result{}, invalid(ErrInvalidPipeline, ValidateOperations(p.Operations, field.NewPath("from")))
-		}
-	}
-
+// NewPipeline checked the steps, so Resolve only applies them. It checks
+// neither fromSource's syntax (ParseFile did) nor namespace (that is
+// [NamePolicy.Check]'s job). Its one error: a result that carries a
+// non-empty ExternalFinalizerAnnotation, which only fromSource can have
+// set, is refused with a Forbidden error at
+// metadata.annotations[source.extensions.fluxcd.io/externalFinalizer], the
+// path of the key in a NamespaceMetadata file.
+func (p *Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
 	// Size the maps for every key that may be set, so that they never grow.
-	nl := len(p.Common.Labels) + len(fromSource.Labels) + len(p.Final.Labels)
-	na := len(p.Common.Annotations) + len(fromSource.Annotations) + len(p.Final.Annotations)
-	for _, op := range p.Operations {
+	nl := len(p.common.Labels) + len(fromSource.Labels) + len(p.final.Labels)
+	na := len(p.common.Annotations) + len(fromSource.Annotations) + len(p.final.Annotations)
+	for _, op := range p.ops {
 		nl += len(op.Labels)
 		na += len(op.Annotations)
 	}
@@ -145,13 +178,13 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, error)
 		Metadata: Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 		Origin:   Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 	}
-	r.override(p.Common, OriginCommon)
+	r.override(p.common, OriginCommon)
 	r.override(fromSource, OriginSource)
-	for i, op := range p.Operations {
+	for i, op := range p.ops {
 		if op.Namespace != AllNamespaces && op.Namespace != namespace {
 			continue
 		}
-		origin := fromOrigin(i)
+		origin := p.origins[i]
 		switch op.Strategy {
 		case Reset:
 			clear(r.Labels)
@@ -165,14 +198,10 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, error)
 			r.merge(op.Metadata, origin)
 		}
 	}
-	r.override(p.Final, OriginFinal)
+	r.override(p.final, OriginFinal)
 
 	if r.Annotations[ExternalFinalizerAnnotation] != "" {
-		origin := r.Origin.Annotations[ExternalFinalizerAnnotation]
-		return Result{}, invalid(ErrReservedAnnotation, field.ErrorList{field.Forbidden(
-			field.NewPath(origin).Child("annotations").Key(ExternalFinalizerAnnotation),
-			"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it",
-		)})
+		return Result{}, field.ErrorList{reserved(field.NewPath("metadata"))}
 	}
 	return r, nil
 }
@@ -203,21 +232,4 @@ func (r *Result) merge(m Metadata, origin string) {
 			r.Origin.Annotations[k] = origin
 		}
 	}
-}
-
-// fromOrigins holds the origins of the first operations, so that resolving
-// does not format them for every key of every namespace.
-var fromOrigins = func() (o [32]string) {
-	for i := range o {
-		o[i] = "from[" + strconv.Itoa(i) + "]"
-	}
-	return o
-}()
-
-// fromOrigin returns the origin of the operation at index i: "from[i]".
-func fromOrigin(i int) string {
-	if i < len(fromOrigins) {
-		return fromOrigins[i]
-	}
-	return "from[" + strconv.Itoa(i) + "]"
 }

@@ -2,7 +2,6 @@ package nsmeta
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -16,7 +15,34 @@ import (
 )
 
 // referencePipeline is the reference vector of issue 4.
-var referencePipeline = Pipeline{
+// pipelineSpec holds the steps of a pipeline, for tables: build gives them
+// to NewPipeline with the paths common, from and final, the names of the
+// steps' origins.
+type pipelineSpec struct {
+	Common     Metadata    `json:"common"`
+	Operations []Operation `json:"operations"`
+	Final      Metadata    `json:"final"`
+}
+
+func (s pipelineSpec) build() (*Pipeline, field.ErrorList) {
+	return NewPipeline(
+		WithCommon(s.Common, field.NewPath(OriginCommon)),
+		WithOperations(s.Operations, field.NewPath("from")),
+		WithFinal(s.Final, field.NewPath(OriginFinal)),
+	)
+}
+
+// mustBuild builds s, which must be valid.
+func (s pipelineSpec) mustBuild(tb testing.TB) *Pipeline {
+	tb.Helper()
+	p, errs := s.build()
+	if errs != nil {
+		tb.Fatal(errs)
+	}
+	return p
+}
+
+var referencePipeline = pipelineSpec{
 	Common: Metadata{
 		Labels:      map[string]string{"common": "base", "team": "platform"},
 		Annotations: map[string]string{"owner": "platform", "preserved": "common"},
@@ -51,7 +77,7 @@ type kv = map[string]string
 
 var resolveTests = []struct {
 	name       string
-	pipeline   Pipeline
+	pipeline   pipelineSpec
 	namespace  string
 	source     Metadata
 	want       Result
@@ -78,7 +104,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "reference vector with Reset *",
-		pipeline: Pipeline{
+		pipeline: pipelineSpec{
 			Common:     referencePipeline.Common,
 			Operations: append(append([]Operation{}, referencePipeline.Operations...), Operation{Strategy: Reset, Namespace: "*", Metadata: md(kv{"reset": "true"}, kv{"reset": "true"})}),
 		},
@@ -102,7 +128,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "source overrides common, final overrides everything",
-		pipeline: Pipeline{
+		pipeline: pipelineSpec{
 			Common: md(kv{"team": "common", "owner": "common"}, nil),
 			Operations: []Operation{
 				{Strategy: Override, Namespace: "tenant-a", Metadata: md(kv{"owner": "op", "extra": "op"}, nil)},
@@ -120,7 +146,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "* takes its place in list order",
-		pipeline: Pipeline{Operations: []Operation{
+		pipeline: pipelineSpec{Operations: []Operation{
 			{Strategy: Override, Namespace: "tenant-a", Metadata: md(kv{"tier": "gold"}, nil)},
 			{Strategy: Override, Namespace: "*", Metadata: md(kv{"tier": "bronze"}, nil)},
 		}},
@@ -132,7 +158,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "operations for other namespaces do not apply",
-		pipeline: Pipeline{Operations: []Operation{
+		pipeline: pipelineSpec{Operations: []Operation{
 			{Strategy: Reset, Namespace: "tenant-b"},
 			{Strategy: Override, Namespace: "tenant-b", Metadata: md(kv{"tier": "gold"}, nil)},
 		}},
@@ -145,7 +171,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "merge keeps existing values and their origin",
-		pipeline: Pipeline{
+		pipeline: pipelineSpec{
 			Common:     md(kv{"team": "common"}, nil),
 			Operations: []Operation{{Strategy: Merge, Namespace: "*", Metadata: md(kv{"team": "merged", "tier": "merged"}, nil)}},
 		},
@@ -157,7 +183,7 @@ var resolveTests = []struct {
 	},
 	{
 		name: "override with an equal value takes the origin",
-		pipeline: Pipeline{
+		pipeline: pipelineSpec{
 			Common:     md(kv{"team": "a"}, nil),
 			Operations: []Operation{{Strategy: Override, Namespace: "*", Metadata: md(kv{"team": "a"}, nil)}},
 		},
@@ -169,7 +195,7 @@ var resolveTests = []struct {
 	},
 	{
 		name:      "an empty externalFinalizer annotation is allowed",
-		pipeline:  Pipeline{Common: md(nil, kv{ExternalFinalizerAnnotation: ""})},
+		pipeline:  pipelineSpec{Common: md(nil, kv{ExternalFinalizerAnnotation: ""})},
 		namespace: "tenant-a",
 		want: Result{
 			Metadata: md(nil, kv{ExternalFinalizerAnnotation: ""}),
@@ -178,13 +204,13 @@ var resolveTests = []struct {
 	},
 	{
 		name: "externalFinalizer set by an operation",
-		pipeline: Pipeline{Operations: []Operation{
+		pipeline: pipelineSpec{Operations: []Operation{
 			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
 			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
 		}},
 		namespace: "tenant-a",
-		wantErr:   ErrReservedAnnotation,
 		wantFields: []fieldErr{
+			{field.ErrorTypeForbidden, "from[0].annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 			{field.ErrorTypeForbidden, "from[1].annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 		},
 	},
@@ -192,30 +218,28 @@ var resolveTests = []struct {
 		name:      "externalFinalizer from the tenant's file",
 		namespace: "tenant-a",
 		source:    md(nil, kv{ExternalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
-		wantErr:   ErrReservedAnnotation,
 		wantFields: []fieldErr{
-			{field.ErrorTypeForbidden, "source.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
+			{field.ErrorTypeForbidden, "metadata.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 		},
 	},
 	{
 		name:      "externalFinalizer removed by a Reset",
-		pipeline:  Pipeline{Operations: []Operation{{Strategy: Reset, Namespace: "*"}}},
+		pipeline:  pipelineSpec{Operations: []Operation{{Strategy: Reset, Namespace: "*"}}},
 		namespace: "tenant-a",
 		source:    md(nil, kv{ExternalFinalizerAnnotation: "self"}),
 		want:      Result{Metadata: md(nil, nil), Origin: md(nil, nil)},
 	},
 	{
 		name:      "externalFinalizer from final",
-		pipeline:  Pipeline{Final: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+		pipeline:  pipelineSpec{Final: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
 		namespace: "tenant-a",
-		wantErr:   ErrReservedAnnotation,
 		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "final.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 		},
 	},
 	{
 		name: "invalid operations, even those for other namespaces",
-		pipeline: Pipeline{Operations: []Operation{
+		pipeline: pipelineSpec{Operations: []Operation{
 			{Strategy: Override, Namespace: "*"},
 			{Strategy: "Replace", Namespace: "tenant-b"},
 			{Namespace: "tenant-b"},
@@ -223,14 +247,13 @@ var resolveTests = []struct {
 			{Strategy: "override", Namespace: "Tenant_B", Metadata: md(kv{"bad key": "v"}, nil)},
 		}},
 		namespace: "tenant-a",
-		wantErr:   ErrInvalidPipeline,
 		wantFields: []fieldErr{
-			{field.ErrorTypeNotSupported, "from[1].strategy", Strategy("Replace")},
+			{field.ErrorTypeNotSupported, "from[1].strategy", "Replace"},
 			{field.ErrorTypeRequired, "from[2].strategy", ""},
 			{field.ErrorTypeRequired, "from[3].namespace", ""},
 			{field.ErrorTypeInvalid, "from[4].labels[bad key]", "bad key"},
 			{field.ErrorTypeInvalid, "from[4].namespace", "Tenant_B"},
-			{field.ErrorTypeNotSupported, "from[4].strategy", Strategy("override")},
+			{field.ErrorTypeNotSupported, "from[4].strategy", "override"},
 		},
 	},
 }
@@ -240,15 +263,13 @@ func TestResolve(t *testing.T) {
 	for _, tc := range resolveTests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := tc.pipeline.Resolve(tc.namespace, tc.source)
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("Resolve() error = %v, want %v", err, tc.wantErr)
+			var got Result
+			p, errs := tc.pipeline.build()
+			if errs == nil {
+				got, errs = p.Resolve(tc.namespace, tc.source)
 			}
-			var ve *ValidationError
-			if errors.As(err, &ve) {
-				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
-					t.Errorf("Resolve() field errors (-want +got):\n%s", diff)
-				}
+			if diff := cmp.Diff(tc.wantFields, project(errs)); diff != "" {
+				t.Errorf("field errors (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Resolve() (-want +got):\n%s", diff)
@@ -257,23 +278,23 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// TestResolveStrategiesListed checks that an unknown strategy lists the
-// three valid ones.
-func TestResolveStrategiesListed(t *testing.T) {
+// TestNewPipelineStrategiesListed checks that an unknown strategy lists
+// the three valid ones.
+func TestNewPipelineStrategiesListed(t *testing.T) {
 	t.Parallel()
-	_, err := Pipeline{Operations: []Operation{{Strategy: "Replace", Namespace: "*"}}}.Resolve("a", Metadata{})
-	want := `nsmeta: invalid metadata pipeline: from[0].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"`
-	if err == nil || err.Error() != want {
-		t.Errorf("Resolve() error = %v, want %s", err, want)
+	_, errs := pipelineSpec{Operations: []Operation{{Strategy: "Replace", Namespace: "*"}}}.build()
+	want := `from[0].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"`
+	if errs == nil || errs.ToAggregate().Error() != want {
+		t.Errorf("NewPipeline() errors = %v, want %s", errs, want)
 	}
 }
 
 // clone deep-copies p.
-func clone(p Pipeline) Pipeline {
+func clone(p pipelineSpec) pipelineSpec {
 	cm := func(m Metadata) Metadata {
 		return Metadata{Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations)}
 	}
-	out := Pipeline{Common: cm(p.Common), Final: cm(p.Final)}
+	out := pipelineSpec{Common: cm(p.Common), Final: cm(p.Final)}
 	for _, op := range p.Operations {
 		op.Metadata = cm(op.Metadata)
 		out.Operations = append(out.Operations, op)
@@ -288,12 +309,23 @@ func TestResolveDoesNotMutateOrShare(t *testing.T) {
 	source := md(kv{"team": "source"}, kv{"note": "source"})
 	wantP, wantSource := clone(p), Metadata{Labels: maps.Clone(source.Labels), Annotations: maps.Clone(source.Annotations)}
 
-	r, err := p.Resolve("tenant-a", source)
-	if err != nil {
-		t.Fatal(err)
+	built := p.mustBuild(t)
+	want, errs := built.Resolve("tenant-a", source)
+	if errs != nil {
+		t.Fatal(errs)
 	}
-	if diff := cmp.Diff(wantP, p); diff != "" {
-		t.Errorf("Resolve() modified the pipeline (-before +after):\n%s", diff)
+	// Changing the maps given to NewPipeline changes nothing.
+	p.Common.Labels["team"], p.Operations[0].Labels["scope"], p.Final.Labels["owner"] = "changed", "changed", "changed"
+	r, errs := built.Resolve("tenant-a", source)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("changing NewPipeline's input changed the pipeline (-before +after):\n%s", diff)
+	}
+	p = clone(wantP)
+	if diff := cmp.Diff(wantSource, source); diff != "" {
+		t.Errorf("Resolve() modified fromSource (-before +after):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantSource, source); diff != "" {
 		t.Errorf("Resolve() modified fromSource (-before +after):\n%s", diff)
@@ -305,15 +337,15 @@ func TestResolveDoesNotMutateOrShare(t *testing.T) {
 		}
 		m["new"] = "changed"
 	}
-	if diff := cmp.Diff(wantP, p); diff != "" {
-		t.Errorf("the result shares storage with the pipeline (-before +after):\n%s", diff)
+	if again, _ := built.Resolve("tenant-a", source); !cmp.Equal(want, again) {
+		t.Errorf("the result shares storage with the pipeline: %v, then %v", want, again)
 	}
 	if diff := cmp.Diff(wantSource, source); diff != "" {
 		t.Errorf("the result shares storage with fromSource (-before +after):\n%s", diff)
 	}
 }
 
-func TestValidateOperations(t *testing.T) {
+func TestNewPipelineOperations(t *testing.T) {
 	t.Parallel()
 	from := field.NewPath("spec", "managedNamespaces", "metadata", "from")
 	tests := []struct {
@@ -342,7 +374,7 @@ func TestValidateOperations(t *testing.T) {
 			},
 			path: from,
 			want: []fieldErr{
-				{field.ErrorTypeNotSupported, "spec.managedNamespaces.metadata.from[0].strategy", Strategy("Replace")},
+				{field.ErrorTypeNotSupported, "spec.managedNamespaces.metadata.from[0].strategy", "Replace"},
 				{field.ErrorTypeRequired, "spec.managedNamespaces.metadata.from[1].namespace", ""},
 				{field.ErrorTypeRequired, "spec.managedNamespaces.metadata.from[1].strategy", ""},
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.from[2].annotations[-x]", "-x"},
@@ -355,8 +387,9 @@ func TestValidateOperations(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if diff := cmp.Diff(tc.want, project(ValidateOperations(tc.ops, tc.path))); diff != "" {
-				t.Errorf("ValidateOperations() (-want +got):\n%s", diff)
+			_, errs := NewPipeline(WithOperations(tc.ops, tc.path))
+			if diff := cmp.Diff(tc.want, project(errs)); diff != "" {
+				t.Errorf("NewPipeline() (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -379,12 +412,19 @@ func FuzzResolve(f *testing.F) {
 		f.Add(tc.namespace, p, s)
 	}
 	f.Fuzz(func(t *testing.T, namespace string, pipelineJSON, sourceJSON []byte) {
-		var p Pipeline
+		var spec pipelineSpec
 		var source Metadata
-		if json.Unmarshal(pipelineJSON, &p) != nil || json.Unmarshal(sourceJSON, &source) != nil {
+		if json.Unmarshal(pipelineJSON, &spec) != nil || json.Unmarshal(sourceJSON, &source) != nil {
 			return
 		}
-		before, sourceBefore := clone(p), Metadata{Labels: maps.Clone(source.Labels), Annotations: maps.Clone(source.Annotations)}
+		p, errs := spec.build()
+		if errs != nil {
+			if p != nil {
+				t.Fatalf("NewPipeline() = %v with errors %v", p, errs)
+			}
+			return
+		}
+		before, sourceBefore := clone(spec), Metadata{Labels: maps.Clone(source.Labels), Annotations: maps.Clone(source.Annotations)}
 		r1, err1 := p.Resolve(namespace, source)
 		r2, err2 := p.Resolve(namespace, source)
 		if diff := cmp.Diff(r1, r2); diff != "" {
@@ -393,15 +433,16 @@ func FuzzResolve(f *testing.F) {
 		if fmt.Sprint(err1) != fmt.Sprint(err2) {
 			t.Fatalf("Resolve() errors differ: %v, then %v", err1, err2)
 		}
-		if diff := cmp.Diff(before, p); diff != "" {
-			t.Fatalf("Resolve() modified the pipeline:\n%s", diff)
+		if diff := cmp.Diff(before, spec); diff != "" {
+			t.Fatalf("Resolve() modified the pipeline's input:\n%s", diff)
 		}
 		if diff := cmp.Diff(sourceBefore, source); diff != "" {
 			t.Fatalf("Resolve() modified fromSource:\n%s", diff)
 		}
 		if err1 != nil {
-			if !errors.Is(err1, ErrInvalidPipeline) && !errors.Is(err1, ErrReservedAnnotation) {
-				t.Fatalf("Resolve() error = %v, want ErrInvalidPipeline or ErrReservedAnnotation", err1)
+			want := "metadata.annotations[" + ExternalFinalizerAnnotation + "]"
+			if len(err1) != 1 || err1[0].Field != want || err1[0].Type != field.ErrorTypeForbidden {
+				t.Fatalf("Resolve() errors = %v, want one Forbidden at %s", err1, want)
 			}
 			return
 		}
@@ -413,12 +454,12 @@ func FuzzResolve(f *testing.F) {
 				t.Fatalf("keys and origins differ: %v, %v", pair[0], pair[1])
 			}
 		}
-		for k, v := range p.Final.Labels {
+		for k, v := range spec.Final.Labels {
 			if r1.Labels[k] != v || r1.Origin.Labels[k] != OriginFinal {
 				t.Fatalf("final label %q = %q (from %q), want %q from final", k, r1.Labels[k], r1.Origin.Labels[k], v)
 			}
 		}
-		for k, v := range p.Final.Annotations {
+		for k, v := range spec.Final.Annotations {
 			if r1.Annotations[k] != v || r1.Origin.Annotations[k] != OriginFinal {
 				t.Fatalf("final annotation %q = %q (from %q), want %q from final", k, r1.Annotations[k], r1.Origin.Annotations[k], v)
 			}
@@ -431,8 +472,8 @@ func FuzzResolve(f *testing.F) {
 // annotations, and each namespace resolves to 10 labels and 10 annotations;
 // without, the files are empty, as for tenants without one, and each
 // namespace resolves to the pipeline's 7 labels and 5 annotations.
-func benchPipeline(n int, withFile bool) (Pipeline, []string, []Metadata) {
-	p := Pipeline{
+func benchPipeline(n int, withFile bool) (*Pipeline, []string, []Metadata) {
+	spec := pipelineSpec{
 		Common: md(kv{"my.org.io/provisioner": "monorepo", "my.org.io/tier": "bronze", "my.org.io/env": "prod"},
 			kv{"my.org.io/owner": "platform", "my.org.io/contact": "platform@example.com"}),
 		Operations: []Operation{
@@ -455,6 +496,10 @@ func benchPipeline(n int, withFile bool) (Pipeline, []string, []Metadata) {
 				kv{"my.org.io/observability": "Enabled", "my.org.io/a": "1", "my.org.io/b": "2", "my.org.io/c": "3", "my.org.io/d": "4"},
 			)
 		}
+	}
+	p, errs := spec.build()
+	if errs != nil {
+		panic(errs)
 	}
 	return p, names, sources
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
 // ValueVariable is the CEL variable through which a schema rule receives the
@@ -30,23 +31,24 @@ type Schema struct {
 }
 
 // CompileSchema compiles the rules of allowedLabels and allowedAnnotations,
-// each a map from a key to a boolean CEL expression over value:
+// each a map from a key to a boolean CEL expression over value, found under
+// fldPath (spec.managedNamespaces.metadata.fromSource in an
+// ArtifactGenerator):
 //
-//	s, err := nsmeta.CompileSchema(nil, map[string]string{
+//	s, errs := nsmeta.CompileSchema(nil, map[string]string{
 //		"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`,
-//	})
+//	}, field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
 //
-// Options: WithStrict, WithCache, WithFieldPath. Every key must be a valid
-// label or annotation key and every expression must compile (cel.Compile:
-// at most 5 KiB, type-checked, bool output). Otherwise the error is a
-// *ValidationError wrapping ErrInvalidSchema that lists every bad key and
-// rule, the compile errors with line:column and a caret, under the field path
-// of WithFieldPath (allowedLabels[team] by default). An option that does not
-// apply is an error wrapping ErrInvalidOption.
-func CompileSchema(allowedLabels, allowedAnnotations map[string]string, opts ...Option) (*Schema, error) {
-	o, err := buildOptions("CompileSchema", opts, true)
-	if err != nil {
-		return nil, err
+// Options: WithStrict, WithSchemaCache. Every key must be a valid label or
+// annotation key and every expression must compile (cel.Compile: at most
+// 5 KiB, type-checked, bool output). Otherwise it returns a nil Schema and
+// the sorted list of every bad key and rule, at fldPath.allowedLabels[key]
+// or fldPath.allowedAnnotations[key], compile errors with line:column and a
+// caret. The list is nil when the schema compiles.
+func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...SchemaOption) (*Schema, field.ErrorList) {
+	var o schemaOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	s := &Schema{
 		labels:      make(map[string]*cel.Program, len(allowedLabels)),
@@ -54,28 +56,28 @@ func CompileSchema(allowedLabels, allowedAnnotations map[string]string, opts ...
 		strict:      o.strict,
 	}
 	var errs field.ErrorList
-	lp, ap := o.path.Child("allowedLabels"), o.path.Child("allowedAnnotations")
+	lp, ap := fldPath.Child("allowedLabels"), fldPath.Child("allowedAnnotations")
 	for k, expr := range allowedLabels {
 		errs = append(errs, metav1validation.ValidateLabelName(k, lp.Key(k))...)
-		errs = append(errs, compileRule(&o, s.labels, k, expr, lp.Key(k))...)
+		errs = append(errs, compileRule(o.cache, s.labels, k, expr, lp.Key(k))...)
 	}
 	for k, expr := range allowedAnnotations {
 		// The annotation key rules, one key at a time so that the error names it.
 		errs = append(errs, apivalidation.ValidateAnnotations(map[string]string{k: ""}, ap.Key(k))...)
-		errs = append(errs, compileRule(&o, s.annotations, k, expr, ap.Key(k))...)
+		errs = append(errs, compileRule(o.cache, s.annotations, k, expr, ap.Key(k))...)
 	}
-	if err := invalid(ErrInvalidSchema, errs); err != nil {
-		return nil, err
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
 	}
 	return s, nil
 }
 
 // compileRule compiles the rule for key into rules.
-func compileRule(o *options, rules map[string]*cel.Program, key, expr string, p *field.Path) field.ErrorList {
+func compileRule(c *cel.Cache, rules map[string]*cel.Program, key, expr string, p *field.Path) field.ErrorList {
 	if expr == "" {
 		return field.ErrorList{field.Required(p, "must be a CEL expression over value that returns a bool")}
 	}
-	prog, err := o.compile(expr, ValueVariable)
+	prog, err := compile(c, expr, ValueVariable)
 	if err != nil {
 		return field.ErrorList{field.Invalid(p, expr, compileDetail(err))}
 	}
@@ -94,7 +96,8 @@ func compileRule(o *options, rules map[string]*cel.Program, key, expr string, p 
 // key, its value and the rule: a rule that fails never lets a key through.
 // A key the schema does not list is dropped with a warning, or reported as a
 // Forbidden error under WithStrict. Paths are those of the file,
-// metadata.labels[team]; warnings and errors are sorted. Apply does not check
+// metadata.labels[team]; a value is shown by its first 64 bytes when it is
+// longer; warnings and errors are sorted, and errors nil when there are none. Apply does not check
 // key and value syntax: ParseFile did. The maps of kept are never nil.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept := Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
@@ -135,9 +138,9 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			case err != nil && ctx.Err() != nil:
 				errs = append(errs, field.InternalError(kp, err))
 			case err != nil:
-				errs = append(errs, field.Invalid(kp, v, fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err))))
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err))))
 			case !pass:
-				errs = append(errs, field.Invalid(kp, v, fmt.Sprintf("must satisfy rule %q", rule.String())))
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("must satisfy rule %q", rule.String())))
 			default:
 				part.out[k] = v
 			}

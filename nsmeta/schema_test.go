@@ -2,7 +2,6 @@ package nsmeta
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -21,8 +20,8 @@ func TestCompileSchema(t *testing.T) {
 		name        string
 		labels      map[string]string
 		annotations map[string]string
-		opts        []Option
-		wantErr     error
+		path        *field.Path
+		opts        []SchemaOption
 		wantFields  []fieldErr
 		wantDetail  map[string]string // field -> a substring its detail must contain
 	}{
@@ -31,14 +30,14 @@ func TestCompileSchema(t *testing.T) {
 			name:        "valid",
 			labels:      kv{"team": `value in ["payments", "search"]`},
 			annotations: kv{"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`},
-			opts:        []Option{WithStrict(), WithCache(cel.NewCache(8)), WithFieldPath(fromSource)},
+			path:        fromSource,
+			opts:        []SchemaOption{WithStrict(), WithSchemaCache(cel.NewCache(8))},
 		},
 		{
 			name:        "every problem, under the caller's path",
 			labels:      kv{"bad key": "true", "team": "value ==", "tier": "value", "empty": ""},
 			annotations: kv{"-bad": "true", "note": "nss == 'a'"},
-			opts:        []Option{WithFieldPath(fromSource)},
-			wantErr:     ErrInvalidSchema,
+			path:        fromSource,
 			wantFields: []fieldErr{
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.fromSource.allowedAnnotations[-bad]", "-bad"},
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.metadata.fromSource.allowedAnnotations[note]", "nss == 'a'"},
@@ -54,46 +53,33 @@ func TestCompileSchema(t *testing.T) {
 			},
 		},
 		{
-			name:    "default path",
-			labels:  kv{"team": "1"},
-			wantErr: ErrInvalidSchema,
+			name:   "no path",
+			labels: kv{"team": "1"},
 			wantFields: []fieldErr{
 				{field.ErrorTypeInvalid, "allowedLabels[team]", "1"},
 			},
 		},
 		{
-			name:    "expression too long",
-			labels:  kv{"team": "value == '" + strings.Repeat("x", cel.MaxExpressionBytes) + "'"},
-			wantErr: ErrInvalidSchema,
+			name:   "expression too long",
+			labels: kv{"team": "value == '" + strings.Repeat("x", cel.MaxExpressionBytes) + "'"},
 			wantFields: []fieldErr{
 				{field.ErrorTypeInvalid, "allowedLabels[team]", "value == '" + strings.Repeat("x", cel.MaxExpressionBytes) + "'"},
 			},
-		},
-		{
-			name:    "an option for NewNamePolicy",
-			opts:    []Option{WithProtectedNames("flux-system")},
-			wantErr: ErrInvalidOption,
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := CompileSchema(tc.labels, tc.annotations, tc.opts...)
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("CompileSchema() error = %v, want %v", err, tc.wantErr)
+			s, errs := CompileSchema(tc.labels, tc.annotations, tc.path, tc.opts...)
+			if (s == nil) == (errs == nil) {
+				t.Errorf("CompileSchema() = %v, %v: want exactly one of them", s, errs)
 			}
-			if (s == nil) == (err == nil) {
-				t.Errorf("CompileSchema() = %v, %v: want exactly one of them", s, err)
+			if diff := cmp.Diff(tc.wantFields, project(errs)); diff != "" {
+				t.Errorf("CompileSchema() field errors (-want +got):\n%s", diff)
 			}
-			var ve *ValidationError
-			if errors.As(err, &ve) {
-				if diff := cmp.Diff(tc.wantFields, project(ve.Errors)); diff != "" {
-					t.Errorf("CompileSchema() field errors (-want +got):\n%s", diff)
-				}
-				for _, fe := range ve.Errors {
-					if want, ok := tc.wantDetail[fe.Field]; ok && !strings.Contains(fe.Detail, want) {
-						t.Errorf("%s: detail %q does not show %q", fe.Field, fe.Detail, want)
-					}
+			for _, fe := range errs {
+				if want, ok := tc.wantDetail[fe.Field]; ok && !strings.Contains(fe.Detail, want) {
+					t.Errorf("%s: detail %q does not show %q", fe.Field, fe.Detail, want)
 				}
 			}
 		})
@@ -108,11 +94,11 @@ func TestSchemaApply(t *testing.T) {
 		"count": `int(value) > 0`, // fails to evaluate for a value that is not a number
 	}
 	annotations := kv{"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`}
-	lenient, err := CompileSchema(labels, annotations)
+	lenient, err := CompileSchema(labels, annotations, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	strict, err := CompileSchema(labels, annotations, WithStrict())
+	strict, err := CompileSchema(labels, annotations, nil, WithStrict())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +190,7 @@ func TestSchemaApply(t *testing.T) {
 func TestSchemaApplyNamesRule(t *testing.T) {
 	t.Parallel()
 	const rule = `value.matches("^(Enabled|Disabled)$")`
-	s, err := CompileSchema(nil, kv{"my.org.io/observability": rule})
+	s, err := CompileSchema(nil, kv{"my.org.io/observability": rule}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +202,7 @@ func TestSchemaApplyNamesRule(t *testing.T) {
 
 func TestSchemaApplyConcurrent(t *testing.T) {
 	t.Parallel()
-	s, err := CompileSchema(kv{"team": `value != ""`}, nil)
+	s, err := CompileSchema(kv{"team": `value != ""`}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +233,7 @@ func BenchmarkSchemaApply(b *testing.B) {
 			}
 			in.Labels[k] = fmt.Sprintf("v%d", i)
 		}
-		s, err := CompileSchema(rules, nil)
+		s, err := CompileSchema(rules, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -28,7 +28,7 @@ type shared struct {
 	inputs    *pathpattern.Template
 	schema    *nsmeta.Schema
 	policy    *nsmeta.NamePolicy
-	pipeline  nsmeta.Pipeline
+	pipeline  *nsmeta.Pipeline
 	program   *cel.Program
 	cache     *cel.Cache
 	old, next []inventory.Entry
@@ -53,25 +53,28 @@ func newShared(t *testing.T) *shared {
 	s.name = s.pattern.MustTemplate("{module}")
 	s.ns = s.pattern.MustTemplate("{namespace}")
 	s.inputs = s.pattern.MustTemplate("@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml")
-	if s.schema, err = nsmeta.CompileSchema(
+	var errs field.ErrorList
+	if s.schema, errs = nsmeta.CompileSchema(
 		map[string]string{"my.org.io/cost-center": `value.matches('^cc-[0-9]{4}$')`, "my.org.io/team": `value.size() <= 20`},
 		map[string]string{"my.org.io/observability": `value in ["Enabled", "Disabled"]`},
-		nsmeta.WithCache(cache),
-	); err != nil {
-		t.Fatal(err)
+		nil, nsmeta.WithSchemaCache(cache),
+	); errs != nil {
+		t.Fatal(errs)
 	}
-	if s.policy, err = nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`, `ns == "sandbox"`},
-		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache)); err != nil {
-		t.Fatal(err)
+	if s.policy, errs = nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`, `ns == "sandbox"`},
+		nil, nsmeta.WithProtectedNames("flux-system"), nsmeta.WithNamePolicyCache(cache)); errs != nil {
+		t.Fatal(errs)
 	}
-	s.pipeline = nsmeta.Pipeline{
-		Common: nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
-		Operations: []nsmeta.Operation{
+	if s.pipeline, errs = nsmeta.NewPipeline(
+		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}}, nil),
+		nsmeta.WithOperations([]nsmeta.Operation{
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"pod-security.kubernetes.io/enforce": "baseline"}}},
 			{Strategy: nsmeta.Override, Namespace: "tenant-payments", Metadata: nsmeta.Metadata{Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}},
 			{Strategy: nsmeta.Reset, Namespace: "tenant-sandbox", Metadata: nsmeta.Metadata{Labels: map[string]string{"my.org.io/sandbox": "true"}}},
-		},
-		Final: nsmeta.Metadata{Labels: map[string]string{"source.extensions.fluxcd.io/generator": "uid"}},
+		}, nil),
+		nsmeta.WithFinal(nsmeta.Metadata{Labels: map[string]string{"source.extensions.fluxcd.io/generator": "uid"}}, nil),
+	); errs != nil {
+		t.Fatal(errs)
 	}
 	s.program = cel.MustCompile(`value.matches('^cc-[0-9]{4}$') && value.size() < 10`, "value")
 	for i := range 200 {
@@ -159,8 +162,8 @@ func (s *shared) compute(ctx context.Context) outcome {
 	}
 	o.Resolved, o.Digests = map[string]nsmeta.Result{}, map[string]string{}
 	for _, ns := range []string{"tenant-payments", "tenant-sandbox", "tenant-search"} {
-		r, err := s.pipeline.Resolve(ns, o.Kept[0])
-		o.Errors = append(o.Errors, errString(err))
+		r, errs := s.pipeline.Resolve(ns, o.Kept[0])
+		o.Errors = append(o.Errors, errString(errs.ToAggregate()))
 		o.Resolved[ns] = r
 		o.Digests[ns] = nsmeta.Digest(r.Metadata).String()
 	}

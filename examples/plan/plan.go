@@ -326,50 +326,52 @@ func (p *planner) compileArtifacts() []compiledArtifact {
 }
 
 // compileNamespacePolicy compiles the name policy, the metadata pipeline and
-// the schema of spec.managedNamespaces.
-func (p *planner) compileNamespacePolicy() (*nsmeta.NamePolicy, nsmeta.Pipeline, *nsmeta.Schema, *pathpattern.Template) {
+// the schema of spec.managedNamespaces. The pipeline is nil when it has
+// errors.
+func (p *planner) compileNamespacePolicy() (*nsmeta.NamePolicy, *nsmeta.Pipeline, *nsmeta.Schema, *pathpattern.Template) {
 	m := p.spec.ManagedNamespaces
-	var pipeline nsmeta.Pipeline
+	var steps []nsmeta.PipelineOption
 	if cm := p.spec.CommonMetadata; cm != nil {
-		pipeline.Common = nsmeta.Metadata{Labels: cm.Labels, Annotations: cm.Annotations}
-		p.errs = append(p.errs, pipeline.Common.Validate(specPath.Child("commonMetadata"))...)
+		steps = append(steps, nsmeta.WithCommon(nsmeta.Metadata{Labels: cm.Labels, Annotations: cm.Annotations}, specPath.Child("commonMetadata")))
 	}
 	if m == nil {
+		pipeline, errs := nsmeta.NewPipeline(steps...)
+		p.errs = append(p.errs, errs...)
 		return nil, pipeline, nil, nil
 	}
 	mp := specPath.Child("managedNamespaces")
-	var opts []nsmeta.Option
+	var policyOpts []nsmeta.NamePolicyOption
+	var schemaOpts []nsmeta.SchemaOption
 	if p.req.celCache != nil {
-		opts = append(opts, nsmeta.WithCache(p.req.celCache))
+		policyOpts = append(policyOpts, nsmeta.WithNamePolicyCache(p.req.celCache))
+		schemaOpts = append(schemaOpts, nsmeta.WithSchemaCache(p.req.celCache))
 	}
-	policyOpts := append(slices.Clone(opts), nsmeta.WithFieldPath(mp))
 	if ns := p.req.generator.Metadata.Namespace; ns != "" {
 		policyOpts = append(policyOpts, nsmeta.WithProtectedNames(ns))
 	}
-	policy, err := nsmeta.NewNamePolicy(m.AllowedNames, policyOpts...)
-	if err != nil {
-		p.addError(err, mp.Child("allowedNames"), m.AllowedNames)
-	}
+	policy, errs := nsmeta.NewNamePolicy(m.AllowedNames, mp, policyOpts...)
+	p.errs = append(p.errs, errs...)
 	if uid := p.req.generator.Metadata.UID; uid != "" {
-		pipeline.Final = nsmeta.Metadata{Labels: map[string]string{generatorLabel: uid}}
+		steps = append(steps, nsmeta.WithFinal(nsmeta.Metadata{Labels: map[string]string{generatorLabel: uid}}, field.NewPath("metadata", "uid")))
 	}
 	var schema *nsmeta.Schema
 	var fromSource *pathpattern.Template
 	if md := m.Metadata; md != nil {
+		var ops []nsmeta.Operation
 		for _, op := range md.From {
-			pipeline.Operations = append(pipeline.Operations, nsmeta.Operation{
+			ops = append(ops, nsmeta.Operation{
 				Strategy:  nsmeta.Strategy(op.Strategy),
 				Namespace: op.Namespace,
 				Metadata:  nsmeta.Metadata{Labels: op.Labels, Annotations: op.Annotations},
 			})
 		}
-		p.errs = append(p.errs, nsmeta.ValidateOperations(pipeline.Operations, mp.Child("metadata", "from"))...)
+		steps = append(steps, nsmeta.WithOperations(ops, mp.Child("metadata", "from")))
 		if fsrc := md.FromSource; fsrc != nil {
 			fp := mp.Child("metadata", "fromSource")
-			schemaOpts := append(slices.Clone(opts), nsmeta.WithFieldPath(fp))
-			schema, err = nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, schemaOpts...)
-			if err != nil {
-				p.addError(err, fp, nil)
+			var errs field.ErrorList
+			schema, errs = nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
+			if errs != nil {
+				p.errs = append(p.errs, errs...)
 				p.schemaFailed = true
 			}
 			if fsrc.Path != "" {
@@ -381,18 +383,9 @@ func (p *planner) compileNamespacePolicy() (*nsmeta.NamePolicy, nsmeta.Pipeline,
 			}
 		}
 	}
+	pipeline, errs := nsmeta.NewPipeline(steps...)
+	p.errs = append(p.errs, errs...)
 	return policy, pipeline, schema, fromSource
-}
-
-// addError adds err, spreading a *nsmeta.ValidationError into its field
-// errors.
-func (p *planner) addError(err error, fldPath *field.Path, value any) {
-	var ve *nsmeta.ValidationError
-	if errors.As(err, &ve) {
-		p.errs = append(p.errs, ve.Errors...)
-		return
-	}
-	p.errs = append(p.errs, field.Invalid(fldPath, value, err.Error()))
 }
 
 // namespaces checks each namespace against the policy and builds its
@@ -401,8 +394,8 @@ func (p *planner) addError(err error, fldPath *field.Path, value any) {
 // Namespaces are independent of each other, and reading a namespace's
 // metadata file is I/O: they are built in parallel (see parallel), each
 // with its own errors and warnings, which are merged in namespace order.
-func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, policy *nsmeta.NamePolicy, pipeline nsmeta.Pipeline, schema *nsmeta.Schema, fromSource *pathpattern.Template) []inventory.Entry {
-	if policy == nil {
+func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, policy *nsmeta.NamePolicy, pipeline *nsmeta.Pipeline, schema *nsmeta.Schema, fromSource *pathpattern.Template) []inventory.Entry {
+	if policy == nil || pipeline == nil {
 		return nil
 	}
 	// The first artifact, in path order, that renders a namespace provides
@@ -434,9 +427,11 @@ func (p *planner) namespaces(res *planResult, rendered []renderedArtifact, polic
 		if !ok {
 			return
 		}
-		r, err := pipeline.Resolve(ns, fromFile)
-		if err != nil {
-			q.addError(err, specPath.Child("managedNamespaces", "metadata"), ns)
+		r, errs := pipeline.Resolve(ns, fromFile)
+		if errs != nil {
+			for _, e := range errs {
+				q.errs = append(q.errs, prefixed("namespace "+ns, e))
+			}
 			return
 		}
 		if err := finalizer.CheckDesired(r.Annotations); err != nil {
@@ -502,9 +497,9 @@ func (p *planner) namespaceFile(ns string, users []renderedArtifact, schema *nsm
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nsmeta.Metadata{}, false
 	}
-	md, err := nsmeta.ParseFile(data)
-	if err != nil {
-		p.fileErrors(ref.String(), err)
+	md, errs, err := nsmeta.ParseFile(data)
+	if err != nil || errs != nil {
+		p.fileErrors(ref.String(), errs, err)
 		return nsmeta.Metadata{}, false
 	}
 	if schema == nil {
@@ -525,15 +520,13 @@ func (p *planner) namespaceFile(ns string, users []renderedArtifact, schema *nsm
 
 // fileErrors records the errors of a tenant's file, each field path prefixed
 // with the file.
-func (p *planner) fileErrors(file string, err error) {
-	var ve *nsmeta.ValidationError
-	if errors.As(err, &ve) {
-		for _, e := range ve.Errors {
-			p.errs = append(p.errs, prefixed(file, e))
-		}
-		return
+func (p *planner) fileErrors(file string, errs field.ErrorList, err error) {
+	for _, e := range errs {
+		p.errs = append(p.errs, prefixed(file, e))
 	}
-	p.errs = append(p.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: file, BadValue: field.OmitValueType{}, Detail: err.Error()})
+	if err != nil {
+		p.errs = append(p.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: file, BadValue: field.OmitValueType{}, Detail: err.Error()})
+	}
 }
 
 func prefixed(file string, e *field.Error) *field.Error {

@@ -21,6 +21,9 @@ import (
 // than one document is an error: what it hides could be a namespace with
 // prune disabled, or a second generator.
 func yamlDocuments(data []byte) ([][]byte, error) {
+	if err := yamldoc.CheckExpansion(data); err != nil {
+		return nil, err
+	}
 	br := bufioReaders.Get().(*bufio.Reader)
 	var src io.Reader = bytes.NewReader(data)
 	if len(data) > 0 && data[len(data)-1] != '\n' {

@@ -1,9 +1,28 @@
-// Package yamldoc tells whether a YAML stream holds more than one document.
+// Package yamldoc holds the checks that every YAML stream the module reads
+// passes before it is decoded: how far its aliases expand it, and whether
+// it holds more than one document.
 //
-// The YAML decoders the module builds on read the first document of a
-// stream and silently drop the rest: sigs.k8s.io/yaml always, and a
-// reader that splits a stream on "---" lines when a piece holds a "..."
-// end marker followed by another document. What they drop could be an
-// inventory's entries, or a namespace with prune disabled, so the module's
-// readers refuse such a stream, through [Single].
+// # Alias expansion
+//
+// The YAML decoders the module builds on (go.yaml.in/yaml/v2, and
+// sigs.k8s.io/yaml over it) bound how many nodes aliases produce, not how
+// many bytes: one long string reused through aliases multiplies what
+// decoding costs, and what an error quoting it prints. [CheckExpansion]
+// refuses a stream whose aliases expand it to more than [ExpansionRatio]
+// (10) times its size, or [MinExpansion] (64 KiB) for a smaller one, in time
+// and memory linear in its size. NamespaceMetadata files
+// (nsmeta.ParseFile), inventories (inventory.Unmarshal) and every file the
+// plan tool reads pass through it.
+//
+// # Documents
+//
+// The decoders read the first document of a stream and silently drop the
+// rest: sigs.k8s.io/yaml always, and a reader that splits a stream on "---"
+// lines when a piece holds a "..." end marker followed by another document.
+// What they drop could be an inventory's entries, or a namespace with prune
+// disabled, so the module's readers refuse such a stream, through [Single].
+//
+// # Concurrency
+//
+// The functions of this package are pure, and safe for concurrent use.
 package yamldoc

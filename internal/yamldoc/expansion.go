@@ -1,0 +1,143 @@
+package yamldoc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+)
+
+// The bound on alias expansion: see [CheckExpansion].
+const (
+	// ExpansionRatio is how many times its own size a YAML stream may
+	// expand to through aliases.
+	ExpansionRatio = 10
+	// MinExpansion is the expanded size that any stream may reach, so that
+	// a small document can still reuse an anchor many times.
+	MinExpansion = 64 << 10
+)
+
+// ErrExpansion is returned by [CheckExpansion] for a stream whose aliases
+// expand it past the bound.
+var ErrExpansion = errors.New("YAML aliases must expand a document to no more than 10 times its size (64 KiB at least)")
+
+// CheckExpansion returns nil when the YAML stream in data, with every alias
+// replaced by what its anchor holds, stays within ExpansionRatio times
+// len(data) bytes, or MinExpansion bytes for a smaller stream. It returns
+// an error wrapping ErrExpansion for a stream that expands further, or an
+// alias inside its own anchor (which would expand for ever), and the
+// parser's error for a stream that is not YAML.
+//
+// Why: the decoders the module builds on (yaml/v2, and sigs.k8s.io/yaml over
+// it) bound how many nodes aliases produce, not how many bytes, so one long
+// string reused through aliases multiplies memory: a 56 KB inputs file took
+// 331 MiB to decode, and a 77 KB NamespaceMetadata file 7 to 17 s and a
+// 100 MB error (issue 18). Every YAML document the module reads from a
+// tenant or a file passes here before it is decoded, so what decoding it
+// costs is at most a small multiple of what a document of the same size
+// without aliases could cost.
+//
+// The expanded size counts each scalar as its value's length plus one, and
+// each mapping and sequence as two plus its contents: a lower bound of the
+// bytes the document would take written without aliases, so a document
+// without aliases is never refused. An alias counts as the expanded size of
+// its anchor, computed once per anchor, so the check takes time and memory
+// linear in len(data) however the aliases nest.
+//
+// A stream without both an anchor ("&") and an alias ("*") character has no
+// alias and is not parsed. Any other is parsed with go.yaml.in/yaml/v3's
+// node API, which keeps aliases as references; so a stream that this parser
+// refuses is refused, even if the caller's decoder might accept it, since
+// then the bound could not be checked. Nesting deeper than 10,000 levels
+// fails in the parser.
+func CheckExpansion(data []byte) (err error) {
+	if !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
+		return nil
+	}
+	defer func() {
+		// The parser reports errors by panicking and recovering internally;
+		// a panic that escapes it is a bug in the parser, which hostile input
+		// must not turn into a crash.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	e := expansion{
+		limit: max(ExpansionRatio*int64(len(data)), MinExpansion),
+		sizes: map[*yamlv3.Node]int64{},
+	}
+	dec := yamlv3.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yamlv3.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		// An alias may refer to an anchor of an earlier document of the
+		// stream, so the documents are measured together.
+		size, err := e.size(&doc)
+		if e.total += size; errors.Is(err, errLimit) || e.total > e.limit {
+			return fmt.Errorf("%w: %d bytes expand to more than %d", ErrExpansion, len(data), e.limit)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrExpansion, err)
+		}
+	}
+}
+
+// expansion measures the expanded size of the documents of one stream.
+type expansion struct {
+	limit, total int64
+	// sizes holds the expanded size of every anchored node measured so far,
+	// or -1 while it is being measured (an alias to it then is a cycle).
+	sizes map[*yamlv3.Node]int64
+}
+
+// errCycle reports an alias inside its own anchor.
+var errCycle = errors.New("an alias must not refer to a node that contains it")
+
+// errLimit stops a measure that has passed the limit.
+var errLimit = errors.New("limit passed")
+
+// size returns the expanded size of n, or an error once it passes the limit
+// (errLimit) or meets a cycle (errCycle). Its recursion is as deep as the
+// document nests, which the parser bounds.
+func (e *expansion) size(n *yamlv3.Node) (int64, error) {
+	if n.Kind == yamlv3.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Anchor != "" {
+		switch s, ok := e.sizes[n]; {
+		case ok && s < 0:
+			return 0, errCycle
+		case ok:
+			return s, nil
+		}
+		e.sizes[n] = -1
+	}
+	var s int64
+	switch n.Kind {
+	case yamlv3.ScalarNode:
+		s = int64(len(n.Value)) + 1
+	case yamlv3.MappingNode, yamlv3.SequenceNode:
+		s = 2
+	}
+	for _, c := range n.Content {
+		cs, err := e.size(c)
+		if err != nil {
+			return 0, err
+		}
+		if s += cs; e.total+s > e.limit {
+			return 0, errLimit
+		}
+	}
+	if n.Anchor != "" {
+		e.sizes[n] = s
+	}
+	return s, nil
+}
