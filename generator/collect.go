@@ -258,7 +258,7 @@ func (c *collector) handOff(ctx context.Context, ns string, annotations map[stri
 	if err != nil {
 		return false, "", fmt.Errorf("external finalizer: %w", err)
 	}
-	return v.HandedOff(), "external finalizer: " + v.Reason, nil
+	return v.HandedOff(), v.Reason, nil
 }
 
 func groupKind(group, kind string) string {

@@ -330,8 +330,13 @@ func (p *planner) discover() []*item {
 			continue
 		}
 		e := field.Duplicate(specPath.Child("artifacts").Index(it.art.index).Child("name"), it.name)
-		e.Detail = fmt.Sprintf("directories %q (spec.artifacts[%d]) and %q (spec.artifacts[%d]) render the same namespace %q and name %q",
-			f.match.Path, f.art.index, it.match.Path, it.art.index, it.namespace, it.name)
+		if f.art == it.art {
+			e.Detail = fmt.Sprintf("directories %q and %q render the same namespace %q and name %q",
+				f.match.Path, it.match.Path, it.namespace, it.name)
+		} else {
+			e.Detail = fmt.Sprintf("directories %q (spec.artifacts[%d]) and %q (spec.artifacts[%d]) render the same namespace %q and name %q",
+				f.match.Path, f.art.index, it.match.Path, it.art.index, it.namespace, it.name)
+		}
 		p.errs = append(p.errs, e)
 		it.skip = fmt.Sprintf("directory %q renders the same namespace and name", f.match.Path)
 		if f.skip == "" {

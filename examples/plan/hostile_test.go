@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
@@ -31,7 +32,7 @@ func TestHostileParseGenerator(t *testing.T) {
 		data   string
 		errs   string // a substring of the error; "" for none
 		known  string // a known issue: skip when the data is accepted
-		assert func(t *testing.T, g *generator)
+		assert func(t *testing.T, g *manifest)
 	}{
 		{name: "billion laughs", data: billionLaughs("spec"), errs: "excessive aliasing"},
 		{name: "billion laughs into a label", data: gen + billionLaughs("x") + "\n", errs: ""}, // replaced below
@@ -45,13 +46,13 @@ func TestHostileParseGenerator(t *testing.T) {
 		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
 		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "must hold one YAML document, found 2"},
 		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "empty", data: "", assert: func(t *testing.T, g *generator) {
-			if len(g.validateShape()) == 0 {
-				t.Error("an empty manifest passes validateShape")
+		{name: "empty", data: "", assert: func(t *testing.T, g *manifest) {
+			if _, errs := generator.Compile(g.Spec); len(g.validateType()) == 0 || len(errs) == 0 {
+				t.Error("an empty manifest compiles")
 			}
 		}},
 		{name: "JSON", data: `{"apiVersion":"source.extensions.fluxcd.io/v1beta1","kind":"ArtifactGenerator","spec":{"pathPattern":"@repo/{a}"}}`,
-			assert: func(t *testing.T, g *generator) {
+			assert: func(t *testing.T, g *manifest) {
 				if g.Spec.PathPattern != "@repo/{a}" {
 					t.Errorf("pathPattern = %q", g.Spec.PathPattern)
 				}
@@ -80,68 +81,6 @@ func TestHostileParseGenerator(t *testing.T) {
 				}
 				if g != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
 					t.Fatalf("parseGenerator() = %v, %.300v; want an error containing %q", g, err, tt.errs)
-				}
-			})
-		})
-	}
-}
-
-func TestHostileParseInputs(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		name  string
-		data  string
-		errs  string
-		want  int // inputs, when there is no error
-		known string
-	}{
-		{name: "a list", data: "- a\n- b\n", errs: "must be a YAML mapping of input names to values, not a list"},
-		{name: "a string", data: "hello\n", errs: "not a string"},
-		{name: "a number", data: "42\n", errs: "not a number"},
-		{name: "null", data: "null\n", errs: "not null"},
-		{name: "billion laughs", data: billionLaughs("x"), errs: "excessive aliasing"},
-		{name: "nested 10,001 deep", data: "x: " + deepFlow(10001), errs: "exceeded max depth"},
-		{name: "nested 5,000 deep", data: "x: " + deepFlow(5000), want: 1},
-		{name: "duplicate key", data: "replicas: 1\nreplicas: 2\n", errs: `"replicas" already set`},
-		{name: "two documents", data: "a: 1\n---\nb: 2\n", errs: "must hold one YAML document"},
-		{name: "two documents, the second a list", data: "a: 1\n---\n- b\n", errs: "must hold one YAML document"},
-		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "invalid document separator", data: "a: 1\n--- b: 2\n", errs: "invalid Yaml document separator"},
-		{name: "comments only", data: "# nothing\n\n# still nothing\n", want: 0},
-		{name: "separators and comments only", data: "---\n# nothing\n---\n", want: 0},
-		{name: "empty", data: "", want: 0},
-		{name: "raw NUL byte", data: "a: \"x\x00\"\n", errs: "control characters are not allowed"},
-		{name: "invalid UTF-8", data: "a: x\xff\n", errs: "invalid"},
-		{name: "Kelvin sign key next to k", data: "k: 1\n\u212a: 2\n", want: 2},
-		{name: "number too large for JSON", data: "a: 1e400\n", errs: ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			hostile.NoPanic(t, func() {
-				got, err := parseInputs([]byte(tt.data))
-				if tt.known != "" && err == nil {
-					knownIssue(t, tt.known)
-				}
-				if tt.name == "number too large for JSON" {
-					// Either refused or kept as valid JSON; never invalid JSON.
-					for _, v := range got {
-						if !json.Valid(v) {
-							t.Errorf("input %s is not valid JSON", v)
-						}
-					}
-					return
-				}
-				if tt.known != "" && err != nil && tt.errs == "" {
-					knownIssue(t, tt.known)
-				}
-				if tt.errs == "" {
-					if err != nil || got == nil || len(got) != tt.want {
-						t.Fatalf("parseInputs() = %v, %v; want %d inputs", got, err, tt.want)
-					}
-					return
-				}
-				if got != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
-					t.Fatalf("parseInputs() = %v, %.300v; want an error containing %q", got, err, tt.errs)
 				}
 			})
 		})
@@ -364,7 +303,7 @@ func TestHostileTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			symlink(t, filepath.Join(outside, "tenants"), filepath.Join(repo, "tenants"))
-		}, code: 0, check: func(t *testing.T, res planResult) {
+		}, code: 1, field: "spec.pathPattern", detail: "must not be a symbolic link", check: func(t *testing.T, res planResult) {
 			if len(res.Artifacts) != 0 {
 				t.Errorf("artifacts %v discovered through a symlink", res.Artifacts)
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -42,24 +41,5 @@ func TestYAMLDocumentsLongLastDocument(t *testing.T) {
 	}
 	if len(docs) != 2 || string(docs[0]) != "a: 1\n" || string(docs[1]) != last+"\n" {
 		t.Fatalf("got %d documents, want 2: %q and the 4,096-byte line", len(docs), docs)
-	}
-}
-
-// TestParseInputsLongJSONLine checks the case as a tenant meets it: a JSON
-// inputs file of exactly 4,096 bytes on one line, without a final newline.
-func TestParseInputsLongJSONLine(t *testing.T) {
-	prefix, suffix := `{"image":"`, `"}`
-	value := strings.Repeat("v", 4096-len(prefix)-len(suffix))
-	data := prefix + value + suffix
-	if len(data) != 4096 {
-		t.Fatalf("test data is %d bytes", len(data))
-	}
-	got, err := parseInputs([]byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal(value)
-	if len(got) != 1 || !bytes.Equal(got["image"], want) {
-		t.Fatalf("got %d inputs, want image=%d-byte string", len(got), len(value))
 	}
 }
