@@ -60,7 +60,8 @@ const artifactRoot = "@artifact"
 
 // Compile validates spec and returns the generator it describes, or every
 // problem of the spec as a sorted field.ErrorList with paths under "spec."
-// (and bad option values under the option's name). spec is copied: the
+// (or, when an option's value is bad, only those, under the option's
+// name). spec is copied: the
 // caller may reuse it.
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
@@ -75,9 +76,10 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	for _, o := range opts {
 		o(&g.opts)
 	}
-	var errs field.ErrorList
-	errs = append(errs, g.opts.validate()...)
-	errs = append(errs, validateShape(&spec, &g.opts)...)
+	if errs := g.opts.validate(); len(errs) > 0 {
+		return nil, sortErrors(errs) // the caller's bug: the spec waits
+	}
+	errs := validateShape(&spec, &g.opts)
 
 	g.aliases = map[string]bool{}
 	for _, s := range spec.Sources {
@@ -322,15 +324,15 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 // the artifact's root ("" for the root) and whether it names a directory
 // (it ends with "/", or is the root).
 func parseDestination(to string) (string, bool, error) {
+	if !strings.HasPrefix(to, artifactRoot+"/") {
+		return "", false, errors.New(`must start with "@artifact/"`)
+	}
 	if to == artifactRoot+"/" {
 		return "", true, nil
 	}
 	ref, err := pathpattern.ParseRef(to)
 	if err != nil {
 		return "", false, err
-	}
-	if ref.Alias != "artifact" {
-		return "", false, errors.New(`must start with "@artifact/"`)
 	}
 	return ref.Path, strings.HasSuffix(to, "/"), nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -205,3 +208,9 @@ func mustSub(fsys fs.FS, dir string) fs.FS {
 	}
 	return sub
 }
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
