@@ -4,13 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/tenantkit/tenantkit/internal/apiname"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Lookup finds the object a reference names in the cluster. UID returns the
-// object's current UID, or an error matching [ErrNotFound] when the object or
-// its kind does not exist. Any other error means "cannot tell": [Decide]
-// returns it, and the namespace is kept.
+// object's current UID, or an error that wraps [ErrNotFound] when the object
+// or its kind does not exist, or [ErrForbidden] when the cluster forbids
+// reading it. Any other error means "cannot tell": [Decider.Decide] returns
+// it, and the namespace is kept.
 //
 // The package documentation shows a controller-runtime implementation.
 type Lookup interface {
@@ -25,24 +34,31 @@ func (f LookupFunc) UID(ctx context.Context, r Reference) (string, error) {
 	return f(ctx, r)
 }
 
-// Outcome is what [Decide] found, one value per branch. The zero value is
-// Undecided.
+// Outcome is what [Decider.Decide] found, one value per branch. The zero
+// value is Undecided.
 type Outcome int
 
-// The outcomes of [Decide]. Only HandedOff releases the generator from
-// deleting the namespace; Undecided comes with an error and means neither
-// delete nor release: keep the namespace and retry.
+// The outcomes of [Decider.Decide]. Only HandedOff releases the generator
+// from deleting the namespace. Undecided and Forbidden come with an error and
+// mean neither delete nor release: keep the namespace and retry. Every other
+// outcome leaves the generator accountable: delete the namespace.
 const (
-	Undecided Outcome = iota // the lookup failed; Decide returned its error
-	Absent                   // no annotation, or an empty value
-	Unstamped                // the value is "self": the finalizer never stamped it
-	Malformed                // the value is not a reference
-	NotFound                 // the referenced object or its kind does not exist
-	Recreated                // the object exists with another UID
-	HandedOff                // the object exists with the referenced UID
+	Undecided       Outcome = iota // the lookup failed; Decide returned its error
+	Absent                         // no annotation, or an empty value
+	Unstamped                      // the value is "self": the finalizer never stamped it
+	Malformed                      // the value is not a reference
+	InsideNamespace                // the reference names the namespace or an object in it
+	KindNotAllowed                 // the referenced kind is not in the allow-list
+	NotFound                       // the referenced object or its kind does not exist
+	Recreated                      // the object exists with another UID
+	Forbidden                      // the lookup was forbidden; Decide returned its error
+	HandedOff                      // the object exists with the referenced UID
 )
 
-var outcomeNames = [...]string{"undecided", "absent", "unstamped", "malformed", "not found", "recreated", "handed off"}
+var outcomeNames = [...]string{
+	"undecided", "absent", "unstamped", "malformed", "inside the namespace", "kind not allowed",
+	"not found", "recreated", "forbidden", "handed off",
+}
 
 // String returns the outcome in lower case words, for example "handed off".
 func (o Outcome) String() string {
@@ -52,55 +68,134 @@ func (o Outcome) String() string {
 	return outcomeNames[o]
 }
 
-// Verdict is the decision of [Decide] for one namespace.
+// Verdict is the decision of [Decider.Decide] for one namespace.
 type Verdict struct {
 	// Outcome is the branch Decide took.
 	Outcome Outcome
 	// Reference is the parsed annotation value; zero when the annotation is
 	// absent, "self" or malformed.
 	Reference Reference
-	// Reason explains the outcome in one line, fit for an inventory Release or
-	// Keep reason, for example "handed off to
-	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e...)".
+	// Reason explains the outcome in one line, for people, fit for an
+	// inventory Release or Keep reason and a condition message, for example
+	// "handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants
+	// (uid 0d1e...)". Every verdict has one.
 	Reason string
 }
 
 // HandedOff reports whether the namespace was handed off: the generator must
 // not delete it, only stop tracking it. Every other verdict leaves the generator
-// accountable.
+// accountable or, with an error, undecided.
 func (v Verdict) HandedOff() bool { return v.Outcome == HandedOff }
 
-// Decide is for the generator, about to delete a namespace it manages: it reads
-// the externalFinalizer annotation from the live namespace's annotations and
-// tells whether the deletion was handed off, for example
-// Decide(ctx, ns.GetAnnotations(), lookup).
+// Decider decides whether a namespace was handed off to an external
+// finalizer, under one policy: which kinds may take a hand-off. Build it once
+// with [NewDecider]; it is immutable and safe for concurrent use. The zero
+// Decider allows every kind, like NewDecider().
+type Decider struct {
+	allowed     map[schema.GroupKind]bool // nil: every kind
+	allowedText string                    // the allowed kinds, sorted, for reasons
+}
+
+// NewDecider returns a Decider with the given options, for example
+// NewDecider(WithAllowedKinds(resourceSet)). It returns an error when
+// [WithAllowedKinds] names no kind, or a group or kind that breaks the rules
+// the API server applies (all of them, sorted, under "allowedKinds").
+func NewDecider(opts ...Option) (*Decider, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	d := &Decider{}
+	if !o.allowedKindsSet {
+		return d, nil
+	}
+	p := field.NewPath("allowedKinds")
+	var errs field.ErrorList
+	if len(o.allowedKinds) == 0 {
+		errs = append(errs, field.Required(p, "must name at least one kind"))
+	}
+	d.allowed = make(map[schema.GroupKind]bool, len(o.allowedKinds))
+	for i, gk := range o.allowedKinds {
+		for _, msg := range apiname.IsGroup(gk.Group) {
+			errs = append(errs, field.Invalid(p.Index(i).Child("group"), gk.Group, msg))
+		}
+		if gk.Kind == "" {
+			errs = append(errs, field.Required(p.Index(i).Child("kind"), ""))
+		}
+		for _, msg := range apiname.IsKind(gk.Kind) {
+			if gk.Kind != "" {
+				errs = append(errs, field.Invalid(p.Index(i).Child("kind"), gk.Kind, msg))
+			}
+		}
+		d.allowed[gk] = true
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("finalizer: %w", errs.ToAggregate())
+	}
+	names := make([]string, 0, len(d.allowed))
+	for gk := range maps.Keys(d.allowed) {
+		names = append(names, groupKind(gk.Group, gk.Kind))
+	}
+	slices.Sort(names)
+	d.allowedText = strings.Join(names, ", ")
+	return d, nil
+}
+
+// Decide is for the generator, about to delete a namespace it manages: it
+// reads the externalFinalizer annotation from the live namespace's
+// annotations and tells whether the deletion was handed off, for example
+// d.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup).
 //
-// The namespace is handed off only when the value parses, l finds the object,
-// and its UID is the referenced one. When the annotation is absent or empty,
-// "self" or malformed, Decide does not call l and the generator stays
-// accountable, as it does when l reports [ErrNotFound] (the finalizer is gone)
-// or another UID (the finalizer was recreated and may never track the
-// namespace). Any other error from l is returned, wrapped, with an Undecided
-// verdict: the caller must keep the namespace and retry, never delete it. A nil
-// l is an error when a lookup is needed.
-func Decide(ctx context.Context, live map[string]string, l Lookup) (Verdict, error) {
+// The namespace is handed off only when the value parses, names an object
+// outside the namespace of an allowed kind, l finds that object, and its UID
+// is the referenced one. Otherwise the generator stays accountable, with the
+// reason in the verdict: the annotation is absent or empty, "self" or
+// malformed; it names the namespace itself or an object inside it, which
+// cannot outlive the namespace, so nothing would ever delete it
+// ([InsideNamespace]); it names a kind that the Decider does not allow; l
+// reports [ErrNotFound] (the finalizer is gone) or another UID (the finalizer
+// was recreated and may never track the namespace). Decide calls l only for
+// the last two.
+//
+// An error from l that wraps [ErrForbidden] is returned as it is, with a
+// Forbidden verdict whose reason names the RBAC the caller lacks; any other
+// error is returned wrapped, with an Undecided verdict. Either way the caller
+// must keep the namespace and retry, never delete it. Decide also returns an
+// error when namespace is not a namespace name, and when it needs a lookup and
+// l is nil.
+func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]string, l Lookup) (Verdict, error) {
+	if msgs := validation.IsDNS1123Label(namespace); len(msgs) > 0 {
+		err := fmt.Errorf("finalizer: namespace %s: %s", quote(namespace), strings.Join(msgs, "; "))
+		return Verdict{Reason: "cannot decide: " + err.Error()}, err
+	}
 	value := live[Annotation]
 	if value == "" {
 		return Verdict{Outcome: Absent, Reason: "no external finalizer"}, nil
 	}
+	if value == Self {
+		return Verdict{Outcome: Unstamped, Reason: `external finalizer "self" was never stamped with a reference`}, nil
+	}
 	r, err := Parse(value)
 	if err != nil {
-		if errors.Is(err, ErrSelf) {
-			return Verdict{Outcome: Unstamped, Reason: `external finalizer "self" was never stamped with a reference`}, nil
-		}
-		reason := "malformed external finalizer"
+		reason := "malformed external finalizer: " + err.Error()
 		var pe *ParseError
 		if errors.As(err, &pe) {
-			reason += " " + pe.detail()
+			reason = "malformed external finalizer " + pe.detail()
 		}
 		return Verdict{Outcome: Malformed, Reason: reason}, nil
 	}
 	target := r.object() + " (uid " + r.UID + ")"
+	switch {
+	case r.Namespace == namespace:
+		return Verdict{Outcome: InsideNamespace, Reference: r, Reason: "external finalizer " + target +
+			" is not a hand-off: it is inside namespace " + namespace + " itself and cannot outlive it"}, nil
+	case r.Group == "" && r.Kind == "Namespace" && r.Name == namespace:
+		return Verdict{Outcome: InsideNamespace, Reference: r, Reason: "external finalizer " + target +
+			" is not a hand-off: it is namespace " + namespace + " itself"}, nil
+	case d.allowed != nil && !d.allowed[schema.GroupKind{Group: r.Group, Kind: r.Kind}]:
+		return Verdict{Outcome: KindNotAllowed, Reference: r, Reason: "external finalizer " + target +
+			" is not a hand-off: kind " + groupKind(r.Group, r.Kind) + " is not allowed (allowed: " + d.allowedText + ")"}, nil
+	}
 	if l == nil {
 		return Verdict{Reference: r, Reason: "cannot look up external finalizer " + target + ": no lookup"}, errNilLookup
 	}
@@ -108,6 +203,13 @@ func Decide(ctx context.Context, live map[string]string, l Lookup) (Verdict, err
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return Verdict{Outcome: NotFound, Reference: r, Reason: "external finalizer " + target + " not found"}, nil
+	case errors.Is(err, ErrForbidden):
+		where := "at cluster scope"
+		if r.Namespace != "" {
+			where = "in namespace " + r.Namespace
+		}
+		return Verdict{Outcome: Forbidden, Reference: r, Reason: "cannot look up external finalizer " + target +
+			": RBAC: get " + groupKind(r.Group, r.Kind) + " " + where + " is forbidden"}, err
 	case err != nil:
 		return Verdict{Reference: r, Reason: "cannot look up external finalizer " + target + ": " + err.Error()},
 			fmt.Errorf("finalizer: look up %s: %w", target, err)
@@ -116,4 +218,12 @@ func Decide(ctx context.Context, live map[string]string, l Lookup) (Verdict, err
 			", not " + strconv.Quote(r.UID) + ": it was recreated and may not track the namespace"}, nil
 	}
 	return Verdict{Outcome: HandedOff, Reference: r, Reason: "handed off to " + target}, nil
+}
+
+// groupKind returns "group/Kind", or "Kind" for the core group, for reasons.
+func groupKind(group, kind string) string {
+	if group == "" {
+		return kind
+	}
+	return group + "/" + kind
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // fakeLookup answers every lookup with uid and err, and records the references
@@ -29,11 +32,25 @@ func (f *fakeLookup) UID(_ context.Context, r Reference) (string, error) {
 
 var errBoom = errors.New("the API server is unreachable")
 
+// resourceSet is flux-operator's ResourceSet, the kind an allow-list names.
+var resourceSet = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
+
+// The regression input of issue 18: tenant-a's finalizer pointed at an object
+// inside tenant-a, which exists as long as tenant-a does.
+const (
+	rootCAUID   = "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+	rootCAValue = "/v1/ConfigMap/tenant-a/kube-root-ca.crt/" + rootCAUID
+)
+
+var rootCA = Reference{Version: "v1", Kind: "ConfigMap", Namespace: "tenant-a", Name: "kube-root-ca.crt", UID: rootCAUID}
+
 func TestDecide(t *testing.T) {
 	t.Parallel()
 	const ownerObject = "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants"
 	tests := []struct {
 		name      string
+		allowed   []schema.GroupKind // WithAllowedKinds, when set
+		namespace string             // "tenant-a" when empty
 		live      map[string]string
 		uid       string
 		lookupErr error
@@ -71,12 +88,12 @@ func TestDecide(t *testing.T) {
 			name: "trailing whitespace",
 			live: map[string]string{Annotation: ownerValue + " "},
 			want: Verdict{Outcome: Malformed, Reason: `malformed external finalizer "` + ownerValue +
-				` ": uid: ` + errUID.Error()},
+				` ": uid: ` + ruleUID},
 		},
 		{
 			name: "self with whitespace",
 			live: map[string]string{Annotation: "self\n"},
-			want: Verdict{Outcome: Malformed, Reason: `malformed external finalizer "self\n": ` + errSegments.Error()},
+			want: Verdict{Outcome: Malformed, Reason: `malformed external finalizer "self\n": ` + ruleSegments},
 		},
 		{
 			name:      "not found",
@@ -147,13 +164,142 @@ func TestDecide(t *testing.T) {
 			wantAsks: []Reference{owner},
 			wantErr:  context.Canceled,
 		},
+
+		// Issue 18, item 3: a reference into the namespace being decided is
+		// not a hand-off, whatever the lookup would say.
+		{
+			name: "issue 18: kube-root-ca.crt inside the namespace",
+			live: map[string]string{Annotation: rootCAValue},
+			uid:  rootCAUID,
+			want: Verdict{Outcome: InsideNamespace, Reference: rootCA,
+				Reason: "external finalizer v1/ConfigMap/tenant-a/kube-root-ca.crt (uid " + rootCAUID +
+					") is not a hand-off: it is inside namespace tenant-a itself and cannot outlive it"},
+		},
+		{
+			name:    "issue 18: kube-root-ca.crt inside the namespace, allowed kind",
+			allowed: []schema.GroupKind{{Kind: "ConfigMap"}},
+			live:    map[string]string{Annotation: rootCAValue},
+			uid:     rootCAUID,
+			want: Verdict{Outcome: InsideNamespace, Reference: rootCA,
+				Reason: "external finalizer v1/ConfigMap/tenant-a/kube-root-ca.crt (uid " + rootCAUID +
+					") is not a hand-off: it is inside namespace tenant-a itself and cannot outlive it"},
+		},
+		{
+			name:      "issue 18: the same object seen from another namespace is a hand-off",
+			namespace: "tenant-b",
+			live:      map[string]string{Annotation: rootCAValue},
+			uid:       rootCAUID,
+			want: Verdict{Outcome: HandedOff, Reference: rootCA,
+				Reason: "handed off to v1/ConfigMap/tenant-a/kube-root-ca.crt (uid " + rootCAUID + ")"},
+			wantAsks: []Reference{rootCA},
+		},
+		{
+			name: "the namespace itself",
+			live: map[string]string{Annotation: "/v1/Namespace//tenant-a/u-1"},
+			uid:  "u-1",
+			want: Verdict{Outcome: InsideNamespace, Reference: Reference{Version: "v1", Kind: "Namespace", Name: "tenant-a", UID: "u-1"},
+				Reason: "external finalizer v1/Namespace/tenant-a (uid u-1) is not a hand-off: it is namespace tenant-a itself"},
+		},
+		{
+			name: "a cluster-scoped object named like the namespace, in a group",
+			live: map[string]string{Annotation: "example.com/v1/Namespace//tenant-a/u-1"},
+			uid:  "u-1",
+			want: Verdict{Outcome: HandedOff, Reference: Reference{Group: "example.com", Version: "v1", Kind: "Namespace", Name: "tenant-a", UID: "u-1"},
+				Reason: "handed off to example.com/v1/Namespace/tenant-a (uid u-1)"},
+			wantAsks: []Reference{{Group: "example.com", Version: "v1", Kind: "Namespace", Name: "tenant-a", UID: "u-1"}},
+		},
+
+		// The allow-list.
+		{
+			name:    "allowed kind",
+			allowed: []schema.GroupKind{resourceSet},
+			live:    map[string]string{Annotation: ownerValue},
+			uid:     owner.UID,
+			want: Verdict{Outcome: HandedOff, Reference: owner,
+				Reason: "handed off to " + ownerObject + " (uid " + owner.UID + ")"},
+			wantAsks: []Reference{owner},
+		},
+		{
+			name:    "core kind not allowed",
+			allowed: []schema.GroupKind{resourceSet},
+			live:    map[string]string{Annotation: "/v1/ConfigMap/flux-system/keeper/u-1"},
+			uid:     "u-1",
+			want: Verdict{Outcome: KindNotAllowed, Reference: Reference{Version: "v1", Kind: "ConfigMap", Namespace: "flux-system", Name: "keeper", UID: "u-1"},
+				Reason: "external finalizer v1/ConfigMap/flux-system/keeper (uid u-1) is not a hand-off: kind ConfigMap is not allowed" +
+					" (allowed: fluxcd.controlplane.io/ResourceSet)"},
+		},
+		{
+			name:    "same kind in another group not allowed",
+			allowed: []schema.GroupKind{resourceSet, {Group: "example.com", Kind: "Keeper"}},
+			live:    map[string]string{Annotation: "evil.example.com/v1/ResourceSet/flux-system/tenants/u-1"},
+			uid:     "u-1",
+			want: Verdict{Outcome: KindNotAllowed,
+				Reference: Reference{Group: "evil.example.com", Version: "v1", Kind: "ResourceSet", Namespace: "flux-system", Name: "tenants", UID: "u-1"},
+				Reason: "external finalizer evil.example.com/v1/ResourceSet/flux-system/tenants (uid u-1) is not a hand-off:" +
+					" kind evil.example.com/ResourceSet is not allowed (allowed: example.com/Keeper, fluxcd.controlplane.io/ResourceSet)"},
+		},
+		{
+			name:    "allowed kind, any version",
+			allowed: []schema.GroupKind{resourceSet},
+			live:    map[string]string{Annotation: "fluxcd.controlplane.io/v1alpha/ResourceSet/flux-system/tenants/u-1"},
+			uid:     "u-1",
+			want: Verdict{Outcome: HandedOff,
+				Reference: Reference{Group: "fluxcd.controlplane.io", Version: "v1alpha", Kind: "ResourceSet", Namespace: "flux-system", Name: "tenants", UID: "u-1"},
+				Reason:    "handed off to fluxcd.controlplane.io/v1alpha/ResourceSet/flux-system/tenants (uid u-1)"},
+			wantAsks: []Reference{{Group: "fluxcd.controlplane.io", Version: "v1alpha", Kind: "ResourceSet", Namespace: "flux-system", Name: "tenants", UID: "u-1"}},
+		},
+
+		// Issue 18, item 4: a kind the controller may not read. With the
+		// allow-list, no lookup is made and the generator stays accountable.
+		{
+			name:      "issue 18: unreadable kind, not allowed",
+			allowed:   []schema.GroupKind{resourceSet},
+			live:      map[string]string{Annotation: "/v1/Secret/kube-system/bootstrap-token-abcdef/u-1"},
+			lookupErr: fmt.Errorf("%w: secrets %q is forbidden", ErrForbidden, "bootstrap-token-abcdef"),
+			want: Verdict{Outcome: KindNotAllowed,
+				Reference: Reference{Version: "v1", Kind: "Secret", Namespace: "kube-system", Name: "bootstrap-token-abcdef", UID: "u-1"},
+				Reason: "external finalizer v1/Secret/kube-system/bootstrap-token-abcdef (uid u-1) is not a hand-off:" +
+					" kind Secret is not allowed (allowed: fluxcd.controlplane.io/ResourceSet)"},
+		},
+		{
+			name:      "issue 18: forbidden on an allowed kind",
+			allowed:   []schema.GroupKind{resourceSet},
+			live:      map[string]string{Annotation: ownerValue},
+			lookupErr: fmt.Errorf("%w: resourcesets.fluxcd.controlplane.io %q is forbidden", ErrForbidden, "tenants"),
+			want: Verdict{Outcome: Forbidden, Reference: owner,
+				Reason: "cannot look up external finalizer " + ownerObject + " (uid " + owner.UID +
+					"): RBAC: get fluxcd.controlplane.io/ResourceSet in namespace flux-system is forbidden"},
+			wantAsks: []Reference{owner},
+			wantErr:  ErrForbidden,
+		},
+		{
+			name:      "forbidden, cluster-scoped core kind",
+			live:      map[string]string{Annotation: "/v1/Namespace//keeper/u-1"},
+			lookupErr: ErrForbidden,
+			want: Verdict{Outcome: Forbidden, Reference: Reference{Version: "v1", Kind: "Namespace", Name: "keeper", UID: "u-1"},
+				Reason: "cannot look up external finalizer v1/Namespace/keeper (uid u-1): RBAC: get Namespace at cluster scope is forbidden"},
+			wantAsks: []Reference{{Version: "v1", Kind: "Namespace", Name: "keeper", UID: "u-1"}},
+			wantErr:  ErrForbidden,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			var opts []Option
+			if tt.allowed != nil {
+				opts = append(opts, WithAllowedKinds(tt.allowed...))
+			}
+			d, err := NewDecider(opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			namespace := tt.namespace
+			if namespace == "" {
+				namespace = "tenant-a"
+			}
 			lookup := &fakeLookup{uid: tt.uid, err: tt.lookupErr}
-			got, err := Decide(t.Context(), tt.live, lookup)
-			if !errors.Is(err, tt.wantErr) {
+			got, err := d.Decide(t.Context(), namespace, tt.live, lookup)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 				t.Fatalf("Decide() error = %v, want %v", err, tt.wantErr)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -169,30 +315,92 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-func TestDecideNilLookup(t *testing.T) {
+func TestDecideErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name    string
-		live    map[string]string
-		want    Outcome
-		wantErr error
+		name      string
+		namespace string
+		live      map[string]string
+		lookup    Lookup
+		want      Outcome
+		wantErr   error // nil: any error
 	}{
-		{name: "absent needs no lookup", live: nil, want: Absent},
-		{name: "malformed needs no lookup", live: map[string]string{Annotation: "x"}, want: Malformed},
-		{name: "a reference does", live: map[string]string{Annotation: ownerValue}, want: Undecided, wantErr: errNilLookup},
+		{name: "absent needs no lookup", namespace: "tenant-a", live: nil, want: Absent},
+		{name: "malformed needs no lookup", namespace: "tenant-a", live: map[string]string{Annotation: "x"}, want: Malformed},
+		{name: "inside needs no lookup", namespace: "tenant-a", live: map[string]string{Annotation: rootCAValue}, want: InsideNamespace},
+		{name: "a reference does", namespace: "tenant-a", live: map[string]string{Annotation: ownerValue}, want: Undecided, wantErr: errNilLookup},
+		{name: "empty namespace", namespace: "", live: map[string]string{Annotation: ownerValue}, want: Undecided},
+		{name: "not a namespace name", namespace: "Tenant-A", live: nil, want: Undecided},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Decide(t.Context(), tt.live, nil)
-			if !errors.Is(err, tt.wantErr) {
+			var d Decider // the zero Decider allows every kind
+			got, err := d.Decide(t.Context(), tt.namespace, tt.live, tt.lookup)
+			wantErr := tt.wantErr != nil || tt.want == Undecided
+			if (err != nil) != wantErr || (tt.wantErr != nil && !errors.Is(err, tt.wantErr)) {
 				t.Fatalf("Decide() error = %v, want %v", err, tt.wantErr)
 			}
-			if got.Outcome != tt.want || got.HandedOff() {
-				t.Errorf("Decide() = %+v, want outcome %v", got, tt.want)
+			if got.Outcome != tt.want || got.HandedOff() || got.Reason == "" {
+				t.Errorf("Decide() = %+v, want outcome %v with a reason", got, tt.want)
 			}
 		})
 	}
+}
+
+func TestNewDecider(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		opts   []Option
+		fields []string // the fields of the errors, in order; nil: no error
+	}{
+		{name: "no options"},
+		{name: "one kind", opts: []Option{WithAllowedKinds(resourceSet)}},
+		{name: "core kind", opts: []Option{WithAllowedKinds(schema.GroupKind{Kind: "ConfigMap"})}},
+		{name: "options add up", opts: []Option{WithAllowedKinds(resourceSet), WithAllowedKinds()}},
+		{name: "empty list", opts: []Option{WithAllowedKinds()}, fields: []string{"allowedKinds"}},
+		{
+			name:   "every bad entry",
+			opts:   []Option{WithAllowedKinds(resourceSet, schema.GroupKind{Group: "Flux.io", Kind: "My_Kind"}, schema.GroupKind{Group: "a.io"})},
+			fields: []string{"allowedKinds[1].group", "allowedKinds[1].kind", "allowedKinds[2].kind"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := NewDecider(tt.opts...)
+			if tt.fields == nil {
+				if err != nil || d == nil {
+					t.Fatalf("NewDecider() = %v, %v", d, err)
+				}
+				return
+			}
+			if d != nil || err == nil {
+				t.Fatalf("NewDecider() = %v, %v; want an error", d, err)
+			}
+			got := errorFields(err)
+			if diff := cmp.Diff(tt.fields, got); diff != "" {
+				t.Errorf("error fields mismatch (-want +got):\n%s\n%v", diff, err)
+			}
+		})
+	}
+}
+
+// errorFields returns the fields of the field errors that err aggregates.
+func errorFields(err error) []string {
+	var agg utilerrors.Aggregate
+	if !errors.As(err, &agg) {
+		return nil
+	}
+	var fields []string
+	for _, e := range agg.Errors() {
+		var fe *field.Error
+		if errors.As(e, &fe) {
+			fields = append(fields, fe.Field)
+		}
+	}
+	return fields
 }
 
 func TestLookupFunc(t *testing.T) {
@@ -212,7 +420,8 @@ func TestOutcomeString(t *testing.T) {
 	t.Parallel()
 	want := map[Outcome]string{
 		Undecided: "undecided", Absent: "absent", Unstamped: "unstamped", Malformed: "malformed",
-		NotFound: "not found", Recreated: "recreated", HandedOff: "handed off", Outcome(9): "outcome(9)",
+		InsideNamespace: "inside the namespace", KindNotAllowed: "kind not allowed", NotFound: "not found",
+		Recreated: "recreated", Forbidden: "forbidden", HandedOff: "handed off", Outcome(42): "outcome(42)",
 	}
 	for o, name := range want {
 		if got := o.String(); got != name {
@@ -222,11 +431,15 @@ func TestOutcomeString(t *testing.T) {
 }
 
 func BenchmarkDecide(b *testing.B) {
+	d, err := NewDecider(WithAllowedKinds(resourceSet))
+	if err != nil {
+		b.Fatal(err)
+	}
 	live := map[string]string{Annotation: ownerValue}
 	lookup := LookupFunc(func(context.Context, Reference) (string, error) { return owner.UID, nil })
 	b.ReportAllocs()
 	for b.Loop() {
-		if v, err := Decide(b.Context(), live, lookup); err != nil || !v.HandedOff() {
+		if v, err := d.Decide(b.Context(), "tenant-a", live, lookup); err != nil || !v.HandedOff() {
 			b.Fatal(v, err)
 		}
 	}

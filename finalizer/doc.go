@@ -18,27 +18,27 @@
 //
 //	value     = group "/" version "/" kind "/" namespace "/" name "/" uid
 //	group     = "" | dns1123-subdomain     ; "" is the core API group; <= 253 bytes
-//	version   = "v" digits [ ( "alpha" | "beta" ) digits ]   ; v1, v1beta2; <= 63 bytes
-//	kind      = upper { upper | lower | digit }            ; CamelCase; <= 63 bytes
+//	version   = dns1035-label              ; v1, v1beta2, v1alpha; <= 63 bytes
+//	kind      = ASCII, lower-cased a dns1035-label   ; ResourceSet, myKind, My-Kind; <= 63 bytes
 //	namespace = "" | dns1123-label        ; "" for a cluster-scoped object; <= 63 bytes
 //	name      = dns1123-subdomain         ; <= 253 bytes
 //	uid       = visible { visible }       ; <= 128 bytes
-//	digits    = digit { digit }
-//	upper     = "A" ... "Z"
-//	lower     = "a" ... "z"
-//	digit     = "0" ... "9"
 //	visible   = "!" ... "~" but "/"       ; printable ASCII: no space, no control character
 //
-// so the whole value is at most [MaxLength] (828) bytes. Examples:
+// Group, version and kind follow the rules the API server applies to the
+// types it serves (a CustomResourceDefinition's group, spec.versions[].name
+// and spec.names.kind; an APIService's group and version), so every object
+// Kubernetes can serve can be named; a kind must also be ASCII as written.
+// The whole value is at most [MaxLength] (828) bytes. Examples:
 //
 //	fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
 //	/v1/ConfigMap/flux-system/rset/abc
 //	fluxcd.controlplane.io/v1/ResourceSet//tenants/1234-uid
 //
-// The value "self" ([Self]) is not a reference but a placeholder: [Parse] returns
-// [ErrSelf] for it. Every other failure is a *[ParseError] naming the segment and
-// the rule. Whitespace is never trimmed: " self" and "/v1/ConfigMap/ns/n/uid "
-// are malformed.
+// The value "self" ([Self]) is not a reference but a placeholder. [Parse]
+// refuses it like any malformed value, with a *[ParseError] naming the
+// segment and the rule, which unwraps to [ErrInvalid]. Whitespace is never
+// trimmed: " self" and "/v1/ConfigMap/ns/n/uid " are malformed.
 //
 // # Stamping self
 //
@@ -49,40 +49,76 @@
 //	annotations, err := finalizer.Stamp(ns.GetLabels(), ns.GetAnnotations(), owner)
 //
 // Stamp refuses a value other than "self", and any other label or annotation:
-// the namespace's metadata belongs to the generator.
+// the namespace's metadata belongs to the generator. flux-operator must
+// therefore call Stamp on the Namespace as rendered from the ResourceSet's
+// template, before it adds its own owner labels
+// (resourceset.fluxcd.controlplane.io/name and /namespace) to it; called
+// after, Stamp refuses the Namespace for carrying them.
 //
 // # Deciding
 //
 // The generator calls [CheckDesired] on its own desired metadata for each
 // namespace: it must never set the annotation itself, or whoever writes its
-// inputs could make it leak the namespace. When it is about to delete a
-// namespace it manages, it calls [Decide] with the live namespace's annotations
-// and a [Lookup]:
+// inputs could make it leak the namespace. It builds a [Decider] once, with
+// the kinds that may take a hand-off, and when it is about to delete a
+// namespace it manages, it calls [Decider.Decide] with the namespace's name,
+// the live namespace's annotations and a [Lookup]:
 //
-//	absent or empty       -> accountable (Absent); no lookup
-//	"self"                -> accountable (Unstamped); no lookup
-//	malformed             -> accountable (Malformed); no lookup
-//	lookup: ErrNotFound   -> accountable (NotFound): the finalizer is gone
-//	lookup: another UID   -> accountable (Recreated): it may never track the namespace
-//	lookup: the same UID  -> handed off (HandedOff): release, do not delete
-//	lookup: other error   -> the error (Undecided): keep the namespace and retry
+//	absent or empty                -> accountable (Absent); no lookup
+//	"self"                         -> accountable (Unstamped); no lookup
+//	malformed                      -> accountable (Malformed); no lookup
+//	the namespace, or inside it    -> accountable (InsideNamespace); no lookup
+//	a kind not allowed             -> accountable (KindNotAllowed); no lookup
+//	lookup: ErrNotFound            -> accountable (NotFound): the finalizer is gone
+//	lookup: another UID            -> accountable (Recreated): it may never track the namespace
+//	lookup: the same UID           -> handed off (HandedOff): release, do not delete
+//	lookup: ErrForbidden           -> the error (Forbidden): keep the namespace, report the RBAC
+//	lookup: other error            -> the error (Undecided): keep the namespace and retry
 //
-// A forged or stale annotation can therefore only stop a deletion, and only
-// while the object it names exists with that UID; it never causes one. When in
-// doubt, the generator does not delete.
+// Every verdict carries a reason for people, fit for an inventory decision and
+// a condition message. A forged or stale annotation can therefore only stop a
+// deletion, and only while the object it names exists with that UID; it never
+// causes one. When in doubt, the generator does not delete.
+//
+// # Hostile annotations
+//
+// Whoever may annotate a namespace can write any reference into it. Three
+// kinds of reference would keep the namespace for ever, and Decide refuses
+// the first two:
+//
+//   - An object inside the namespace, such as
+//     /v1/ConfigMap/tenant-a/kube-root-ca.crt/<uid> on tenant-a, or the
+//     namespace itself: it exists as long as the namespace does, so nothing
+//     would ever delete it. Always refused (InsideNamespace).
+//   - An object of a kind the generator may not read: every lookup is
+//     Forbidden, and the namespace is kept on every pass. With
+//     [WithAllowedKinds] (for example only flux-operator's ResourceSet) such
+//     a reference is refused without a lookup (KindNotAllowed).
+//   - An object of an allowed kind that the generator may not read: the
+//     lookup is Forbidden, and the namespace is kept until the RBAC is
+//     fixed. Decide returns the error wrapping [ErrForbidden] with a
+//     Forbidden verdict whose reason says what is missing, for example
+//     "RBAC: get fluxcd.controlplane.io/ResourceSet in namespace flux-system
+//     is forbidden": surface it as a condition.
+//
+// An object of an allowed kind outside the namespace does take the hand-off,
+// including one in another tenant's namespace: keep the allow-list to kinds
+// that tenants cannot create, or whose objects do delete the namespaces they
+// finalize.
 //
 // # Looking up with controller-runtime
 //
 // Kubernetes I/O stays with the caller, behind the one-method [Lookup]. A
-// controller-runtime caller gets the object's metadata only, and maps both
+// controller-runtime caller gets the object's metadata only, maps both
 // "object not found" and "kind not served" (the CRD was removed) to
-// [ErrNotFound]; any other error, Forbidden included, stays as it is and makes
-// [Decide] keep the namespace:
+// [ErrNotFound] and Forbidden to [ErrForbidden]; any other error stays as it
+// is and makes [Decider.Decide] keep the namespace:
 //
 //	import (
 //		apierrors "k8s.io/apimachinery/pkg/api/errors"
 //		"k8s.io/apimachinery/pkg/api/meta"
 //		metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+//		"k8s.io/apimachinery/pkg/runtime/schema"
 //		"sigs.k8s.io/controller-runtime/pkg/client"
 //	)
 //
@@ -93,18 +129,27 @@
 //		obj.SetGroupVersionKind(r.GroupVersionKind())
 //		key := client.ObjectKey{Namespace: r.Namespace, Name: r.Name}
 //		if err := reader.Get(ctx, key, obj); err != nil {
-//			if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+//			switch {
+//			case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
 //				return "", fmt.Errorf("%w: %w", finalizer.ErrNotFound, err)
+//			case apierrors.IsForbidden(err):
+//				return "", fmt.Errorf("%w: %w", finalizer.ErrForbidden, err)
 //			}
 //			return "", err
 //		}
 //		return string(obj.GetUID()), nil
 //	})
 //
-//	verdict, err := finalizer.Decide(ctx, ns.GetAnnotations(), lookup)
+//	// Once, with the generator's spec:
+//	decider, err := finalizer.NewDecider(finalizer.WithAllowedKinds(
+//		schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}))
+//
+//	// For each namespace about to be deleted:
+//	verdict, err := decider.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup)
 //	switch {
 //	case err != nil:
-//		// keep the namespace tracked with verdict.Reason, and requeue
+//		// keep the namespace tracked with verdict.Reason, and requeue;
+//		// errors.Is(err, finalizer.ErrForbidden): a condition with verdict.Reason
 //	case verdict.HandedOff():
 //		// release: stop tracking the namespace, do not delete it
 //	default:
@@ -112,8 +157,15 @@
 //	}
 //
 // An unstructured.Unstructured works as well as PartialObjectMetadata. Give the
-// client that performs the lookup RBAC "get" on the finalizer's kind: without
-// it every lookup is Forbidden, and the namespace is kept for ever.
+// client that performs the lookup RBAC "get" on every allowed kind.
+//
+// # Errors
+//
+// One sentinel per failure a caller handles differently; the rule is in the
+// message. [Parse] and [Reference.Validate] return a *[ParseError] (the value,
+// the [Segment], the rule) that unwraps to [ErrInvalid]; [Stamp] wraps
+// [ErrStamp], [CheckDesired] [ErrDesired]; a [Lookup] wraps [ErrNotFound] or
+// [ErrForbidden]. The Examples show the messages as they are.
 //
 // # Bounds
 //
@@ -125,7 +177,7 @@
 //
 // # Concurrency
 //
-// Everything in this package is a pure function of its arguments: [Parse],
-// [Stamp], [CheckDesired] and [Reference] values are safe for concurrent use,
-// and so is [Decide] when its [Lookup] is.
+// [Parse], [Stamp] and [CheckDesired] are pure functions of their arguments.
+// [Reference] values and a [Decider] are immutable and safe for concurrent
+// use; so is [Decider.Decide] when its [Lookup] is.
 package finalizer

@@ -8,57 +8,51 @@ import (
 	"strings"
 )
 
-// Sentinel errors. Match them with [errors.Is]: the errors returned by this
-// package wrap them with detail.
+// Sentinel errors, one per failure that a caller handles differently. Match
+// them with [errors.Is]: the errors returned by this package wrap them with
+// the detail.
 var (
-	// ErrInvalid is matched by every *[ParseError]: the value is not a
+	// ErrInvalid is what every *[ParseError] unwraps to: the value is not a
 	// reference.
 	ErrInvalid = errors.New("finalizer: invalid reference")
 
-	// ErrSelf is returned by [Parse] for the placeholder [Self]: the finalizing
-	// controller never replaced it with its own reference.
-	ErrSelf = errors.New(`finalizer: value "self" is a placeholder that was never stamped with a reference`)
-
-	// ErrNotFound is what a [Lookup] returns when the referenced object, or its
-	// kind, does not exist in the cluster.
+	// ErrNotFound is what a [Lookup] wraps when the referenced object, or
+	// its kind, does not exist in the cluster: the finalizer is gone.
 	ErrNotFound = errors.New("finalizer: object not found")
 
-	// ErrNotSelf is returned by [Stamp] when the desired annotation holds a
-	// value other than [Self].
-	ErrNotSelf = errors.New(`finalizer: desired externalFinalizer annotation must be "self"`)
+	// ErrForbidden is what a [Lookup] wraps when the cluster forbids reading
+	// the referenced object: the caller lacks RBAC "get" on its kind, so
+	// whether the namespace was handed off cannot be told.
+	ErrForbidden = errors.New("finalizer: forbidden")
 
-	// ErrOtherMetadata is returned by [Stamp] when the desired namespace carries
-	// labels or annotations besides the externalFinalizer one: the namespace's
-	// metadata belongs to the generator.
-	ErrOtherMetadata = errors.New("finalizer: a namespace with an externalFinalizer annotation must carry no other labels or annotations")
+	// ErrStamp is what [Stamp] wraps when the desired Namespace cannot be
+	// stamped: the annotation holds a value other than [Self], or the
+	// Namespace carries other labels or annotations, which belong to the
+	// generator.
+	ErrStamp = errors.New("finalizer: cannot stamp namespace")
 
-	// ErrDesired is returned by [CheckDesired] when the generator's own desired
-	// metadata sets the externalFinalizer annotation: the hand-off must come
-	// from somewhere else, or a tenant could make the generator leak the
-	// namespace.
+	// ErrDesired is what [CheckDesired] wraps when the generator's own
+	// desired metadata sets the externalFinalizer annotation: the hand-off
+	// must come from somewhere else, or whoever writes the generator's inputs
+	// could make it leak the namespace.
 	ErrDesired = errors.New("finalizer: generator's desired metadata must not set annotation " + Annotation)
 )
 
-// errNilLookup is returned by [Decide] when it needs a lookup and has none.
+// errNilLookup is returned by [Decider.Decide] when it needs a lookup and has
+// none: a programming error.
 var errNilLookup = errors.New("finalizer: lookup must not be nil")
 
-// The rules that a *ParseError names. They have no package prefix: they are
-// read after "finalizer: invalid reference <value>: <segment>: ".
-var (
-	errTooLong    = fmt.Errorf("must be no more than %d bytes", MaxLength)
-	errSegments   = errors.New("must have exactly six segments group/version/kind/namespace/name/uid")
-	errEmpty      = errors.New("must not be empty")
-	errTooLong63  = errors.New("must be no more than 63 bytes")
-	errTooLong128 = errors.New("must be no more than 128 bytes")
-	errVersion    = errors.New(`must be an API version: "v" and digits, then optionally "alpha" or "beta" and digits (e.g. v1, v1beta2, v2alpha1)`)
-	errKind       = errors.New("must be a CamelCase identifier: an upper-case ASCII letter, then ASCII letters and digits (e.g. ResourceSet)")
-	errUID        = errors.New(`must consist of printable ASCII characters other than space and "/"`)
-)
+// The rules that a *ParseError names, read after
+// `finalizer: invalid reference "<value>": <segment>: `.
+var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", MaxLength)
 
-// ruleError joins apimachinery's validation messages into one rule.
-func ruleError(msgs []string) error {
-	return errors.New(strings.Join(msgs, "; "))
-}
+const (
+	ruleSegments  = "must have exactly six segments group/version/kind/namespace/name/uid"
+	ruleSelf      = `must be a reference, not the placeholder "self" that the finalizer replaces with one`
+	ruleEmpty     = "must not be empty"
+	ruleUIDLength = "must be no more than 128 bytes"
+	ruleUID       = `must consist of printable ASCII characters other than space and "/"`
+)
 
 // Segment names a segment of a reference, in the order the segments appear in
 // "group/version/kind/namespace/name/uid".
@@ -87,37 +81,31 @@ func (s Segment) String() string {
 	return segmentNames[s]
 }
 
-// ParseError reports a value that is not a reference: which segment broke which
-// rule. It matches [ErrInvalid] and unwraps to the rule.
+// ParseError reports a value that is not a reference: which segment broke
+// which rule. It unwraps to [ErrInvalid].
 type ParseError struct {
 	Value   string  // the whole value
 	Segment Segment // the failing segment; SegmentNone for the whole value
-	Err     error   // the rule that failed, e.g. "must not be empty"
+	Rule    string  // the rule that failed, e.g. "must not be empty"
 }
 
-// Error returns "finalizer: invalid reference <value>: <segment>: <rule>", with
-// the value quoted and, when longer than [MaxLength], cut short.
+// Error returns `finalizer: invalid reference "<value>": <segment>: <rule>`,
+// without the segment for SegmentNone, with the value quoted and, when longer
+// than [MaxLength], cut short.
 func (e *ParseError) Error() string {
-	return "finalizer: invalid reference " + e.detail()
+	return ErrInvalid.Error() + " " + e.detail()
 }
 
 // detail is the error message after its "finalizer: invalid reference " prefix.
 func (e *ParseError) detail() string {
-	rule := "invalid"
-	if e.Err != nil {
-		rule = e.Err.Error()
-	}
 	if e.Segment == SegmentNone {
-		return quote(e.Value) + ": " + rule
+		return quote(e.Value) + ": " + e.Rule
 	}
-	return quote(e.Value) + ": " + e.Segment.String() + ": " + rule
+	return quote(e.Value) + ": " + e.Segment.String() + ": " + e.Rule
 }
 
-// Unwrap returns the rule that failed.
-func (e *ParseError) Unwrap() error { return e.Err }
-
-// Is reports whether target is [ErrInvalid].
-func (e *ParseError) Is(target error) bool { return target == ErrInvalid }
+// Unwrap returns [ErrInvalid].
+func (e *ParseError) Unwrap() error { return ErrInvalid }
 
 // quoteLimit is how many bytes of an over-long value a message shows. Values in
 // messages come from annotations that the cluster's users control; a message

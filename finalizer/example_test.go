@@ -6,7 +6,11 @@ import (
 	"fmt"
 
 	"github.com/tenantkit/tenantkit/finalizer"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// resourceSet is flux-operator's ResourceSet kind.
+var resourceSet = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
 
 func ExampleParse() {
 	r, err := finalizer.Parse("fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6")
@@ -15,18 +19,27 @@ func ExampleParse() {
 	}
 	fmt.Println(r.Kind, r.Namespace, r.Name, r.UID)
 
-	_, err = finalizer.Parse("fluxcd.controlplane.io/v1//flux-system/tenants/0d1e")
-	var pe *finalizer.ParseError
-	if errors.As(err, &pe) {
-		fmt.Println(pe.Segment, errors.Is(err, finalizer.ErrInvalid))
-	}
+	// Any kind and version the API server serves.
+	r, err = finalizer.Parse("example.com/v1alpha/My-Kind/flux-system/keeper/u-1")
+	fmt.Println(r.Version, r.Kind, err)
 
-	_, err = finalizer.Parse("self")
-	fmt.Println(errors.Is(err, finalizer.ErrSelf))
+	for _, value := range []string{
+		"fluxcd.controlplane.io/v1//flux-system/tenants/0d1e",
+		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants",
+		"self",
+	} {
+		_, err = finalizer.Parse(value)
+		var pe *finalizer.ParseError
+		if errors.As(err, &pe) {
+			fmt.Printf("%v (segment %v, invalid %v)\n", err, pe.Segment, errors.Is(err, finalizer.ErrInvalid))
+		}
+	}
 	// Output:
 	// ResourceSet flux-system tenants 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
-	// kind true
-	// true
+	// v1alpha My-Kind <nil>
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1//flux-system/tenants/0d1e": kind: must not be empty (segment kind, invalid true)
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants": must have exactly six segments group/version/kind/namespace/name/uid (segment value, invalid true)
+	// finalizer: invalid reference "self": must be a reference, not the placeholder "self" that the finalizer replaces with one (segment value, invalid true)
 }
 
 func ExampleReference_String() {
@@ -39,8 +52,11 @@ func ExampleReference_String() {
 func ExampleReference_Validate() {
 	r := finalizer.Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet", Name: "tenants"}
 	fmt.Println(r.Validate())
+	r = finalizer.Reference{Version: "v1", Kind: "Config_Map", Name: "rset", UID: "u"}
+	fmt.Println(r.Validate())
 	// Output:
 	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet//tenants/": uid: must not be empty
+	// finalizer: invalid reference "/v1/Config_Map//rset/u": kind: lower-cased, a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
 }
 
 func ExampleReference_GroupVersionKind() {
@@ -59,19 +75,32 @@ func ExampleStamp() {
 		Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
 		Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
 	}
-	// The platform team's Namespace in the ResourceSet's desired state.
+	// The platform team's Namespace as the ResourceSet renders it: stamp it
+	// first, then add the controller's own owner labels.
 	annotations := map[string]string{finalizer.Annotation: finalizer.Self}
 	stamped, err := finalizer.Stamp(nil, annotations, owner)
 	if err != nil {
 		panic(err)
 	}
+	labels := map[string]string{
+		"resourceset.fluxcd.controlplane.io/name":      "tenants",
+		"resourceset.fluxcd.controlplane.io/namespace": "flux-system",
+	}
 	fmt.Println(stamped[finalizer.Annotation])
 
-	// Any other metadata belongs to the generator.
-	_, err = finalizer.Stamp(map[string]string{"team": "a"}, annotations, owner)
-	fmt.Println(errors.Is(err, finalizer.ErrOtherMetadata))
+	// In the other order Stamp refuses: any metadata but the annotation
+	// would be the finalizer's, and the namespace's metadata belongs to the
+	// generator.
+	_, err = finalizer.Stamp(labels, annotations, owner)
+	fmt.Println(err)
+
+	_, err = finalizer.Stamp(nil, map[string]string{finalizer.Annotation: "someone/v1/Else/ns/n/u"}, owner)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, finalizer.ErrStamp))
 	// Output:
 	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
+	// finalizer: cannot stamp namespace: must carry no labels or annotations besides source.extensions.fluxcd.io/externalFinalizer: found labels "resourceset.fluxcd.controlplane.io/name", "resourceset.fluxcd.controlplane.io/namespace"
+	// finalizer: cannot stamp namespace: annotation source.extensions.fluxcd.io/externalFinalizer must be "self", not "someone/v1/Else/ns/n/u"
 	// true
 }
 
@@ -80,16 +109,37 @@ func ExampleCheckDesired() {
 	// a tenant's NamespaceMetadata file.
 	desired := map[string]string{finalizer.Annotation: "self"}
 	err := finalizer.CheckDesired(desired)
+	fmt.Println(err)
 	fmt.Println(errors.Is(err, finalizer.ErrDesired))
 	// Output:
+	// finalizer: generator's desired metadata must not set annotation source.extensions.fluxcd.io/externalFinalizer: found "self"
 	// true
 }
 
-func ExampleDecide() {
-	// What the cluster holds: the ResourceSet, and live namespace annotations.
+func ExampleNewDecider() {
+	d, err := finalizer.NewDecider(finalizer.WithAllowedKinds(resourceSet))
+	fmt.Println(d != nil, err)
+
+	_, err = finalizer.NewDecider(finalizer.WithAllowedKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"}))
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// finalizer: allowedKinds[0].kind: Invalid value: "Resource_Set": lower-cased, a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+}
+
+func ExampleDecider_Decide() {
+	d, err := finalizer.NewDecider(finalizer.WithAllowedKinds(resourceSet))
+	if err != nil {
+		panic(err)
+	}
+	// What the cluster holds: the ResourceSet, and kube-root-ca.crt in
+	// tenant-a; live namespace annotations.
 	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
-		if r.Kind == "ResourceSet" && r.Namespace == "flux-system" && r.Name == "tenants" {
+		switch {
+		case r.Kind == "ResourceSet" && r.Namespace == "flux-system" && r.Name == "tenants":
 			return "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6", nil
+		case r.Kind == "ConfigMap" && r.Namespace == "tenant-a" && r.Name == "kube-root-ca.crt":
+			return "6f1c2d3e", nil
 		}
 		return "", finalizer.ErrNotFound
 	})
@@ -97,35 +147,56 @@ func ExampleDecide() {
 		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
 		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/99999999-5b6c-4d7e-8f90-a1b2c3d4e5f6",
 		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/gone/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
+		"/v1/ConfigMap/tenant-a/kube-root-ca.crt/6f1c2d3e",
+		"/v1/ConfigMap/flux-system/keeper/6f1c2d3e",
+		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/Tenants/0d1e",
 		"self",
 		"",
 	} {
 		live := map[string]string{finalizer.Annotation: value}
-		v, err := finalizer.Decide(context.Background(), live, lookup)
+		v, err := d.Decide(context.Background(), "tenant-a", live, lookup)
 		if err != nil {
 			fmt.Println("keep and retry:", err)
 			continue
 		}
-		fmt.Printf("%v: %s\n", v.HandedOff(), v.Reason)
+		fmt.Printf("%v, %v: %s\n", v.HandedOff(), v.Outcome, v.Reason)
 	}
 	// Output:
-	// true: handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6)
-	// false: external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants has uid "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6", not "99999999-5b6c-4d7e-8f90-a1b2c3d4e5f6": it was recreated and may not track the namespace
-	// false: external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/gone (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6) not found
-	// false: external finalizer "self" was never stamped with a reference
-	// false: no external finalizer
+	// true, handed off: handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6)
+	// false, recreated: external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants has uid "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6", not "99999999-5b6c-4d7e-8f90-a1b2c3d4e5f6": it was recreated and may not track the namespace
+	// false, not found: external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/gone (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6) not found
+	// false, inside the namespace: external finalizer v1/ConfigMap/tenant-a/kube-root-ca.crt (uid 6f1c2d3e) is not a hand-off: it is inside namespace tenant-a itself and cannot outlive it
+	// false, kind not allowed: external finalizer v1/ConfigMap/flux-system/keeper (uid 6f1c2d3e) is not a hand-off: kind ConfigMap is not allowed (allowed: fluxcd.controlplane.io/ResourceSet)
+	// false, malformed: malformed external finalizer "fluxcd.controlplane.io/v1/ResourceSet/flux-system/Tenants/0d1e": name: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+	// false, unstamped: external finalizer "self" was never stamped with a reference
+	// false, absent: no external finalizer
 }
 
 func ExampleLookupFunc() {
-	unreachable := errors.New("connection refused")
+	// A Lookup maps the cluster's Forbidden to ErrForbidden, and its
+	// NotFound to ErrNotFound; anything else it returns as it is.
+	forbidden := errors.New(`resourcesets.fluxcd.controlplane.io "tenants" is forbidden`)
 	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
-		return "", unreachable
+		return "", fmt.Errorf("%w: %w", finalizer.ErrForbidden, forbidden)
 	})
-	live := map[string]string{finalizer.Annotation: "/v1/ConfigMap/flux-system/rset/abc"}
-	v, err := finalizer.Decide(context.Background(), live, lookup)
+	var d finalizer.Decider // every kind allowed
+	live := map[string]string{finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e"}
+	v, err := d.Decide(context.Background(), "tenant-a", live, lookup)
+	fmt.Println(v.Outcome, errors.Is(err, finalizer.ErrForbidden), errors.Is(err, forbidden))
+	fmt.Println(v.Reason)
+	fmt.Println(err)
+
+	unreachable := errors.New("connection refused")
+	lookup = func(ctx context.Context, r finalizer.Reference) (string, error) { return "", unreachable }
+	v, err = d.Decide(context.Background(), "tenant-a", live, lookup)
 	fmt.Println(v.Outcome, errors.Is(err, unreachable))
 	fmt.Println(v.Reason)
+	fmt.Println(err)
 	// Output:
+	// forbidden true true
+	// cannot look up external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e): RBAC: get fluxcd.controlplane.io/ResourceSet in namespace flux-system is forbidden
+	// finalizer: forbidden: resourcesets.fluxcd.controlplane.io "tenants" is forbidden
 	// undecided true
-	// cannot look up external finalizer v1/ConfigMap/flux-system/rset (uid abc): connection refused
+	// cannot look up external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e): connection refused
+	// finalizer: look up fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e): connection refused
 }

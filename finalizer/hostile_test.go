@@ -42,9 +42,9 @@ var hostileValues = []struct {
 	{name: "non-ASCII uid", value: "/v1/ConfigMap/ns/n/u\u00efd", segment: SegmentUID, rule: "printable ASCII"},
 	{name: "invalid UTF-8 in the uid", value: "/v1/ConfigMap/ns/n/u\xffd", segment: SegmentUID, rule: "printable ASCII"},
 	{name: "uid of 129 bytes", value: "/v1/ConfigMap/ns/n/" + strings.Repeat("u", 129), segment: SegmentUID, rule: "no more than 128 bytes"},
-	{name: "space in the version", value: "/v1 /ConfigMap/ns/n/uid", segment: SegmentVersion, rule: "must be an API version"},
-	{name: "space in the kind", value: "/v1/Config Map/ns/n/uid", segment: SegmentKind, rule: "CamelCase"},
-	{name: "Kelvin sign in the kind", value: "/v1/\u212aind/ns/n/uid", segment: SegmentKind, rule: "CamelCase"},
+	{name: "space in the version", value: "/v1 /ConfigMap/ns/n/uid", segment: SegmentVersion, rule: "DNS-1035 label"},
+	{name: "space in the kind", value: "/v1/Config Map/ns/n/uid", segment: SegmentKind, rule: "lower-cased, a DNS-1035 label"},
+	{name: "Kelvin sign in the kind", value: "/v1/\u212aind/ns/n/uid", segment: SegmentKind, rule: "must be ASCII"},
 	{name: "Kelvin sign in the group", value: "fluxcd.\u212a.io/v1/ResourceSet/ns/n/uid", segment: SegmentGroup, rule: "RFC 1123"},
 	{name: "dotted capital I in the namespace", value: "/v1/ConfigMap/\u0130stanbul/n/uid", segment: SegmentNamespace, rule: "RFC 1123"},
 	{name: "upper-case namespace", value: "/v1/ConfigMap/Flux-System/n/uid", segment: SegmentNamespace, rule: "RFC 1123"},
@@ -63,7 +63,7 @@ func TestHostileParse(t *testing.T) {
 			hostile.NoPanic(t, func() {
 				r, err := Parse(tt.value)
 				var pe *ParseError
-				if r != (Reference{}) || !errors.Is(err, ErrInvalid) || errors.Is(err, ErrSelf) || !errors.As(err, &pe) {
+				if r != (Reference{}) || !errors.Is(err, ErrInvalid) || !errors.As(err, &pe) {
 					t.Fatalf("Parse() = %+v, %v; want a *ParseError", r, err)
 				}
 				if pe.Value != tt.value || pe.Segment != tt.segment {
@@ -103,15 +103,15 @@ func TestHostileStamp(t *testing.T) {
 		want        error
 		detail      string
 	}{
-		{name: "self with a leading space", annotations: map[string]string{Annotation: " self"}, owner: owner, want: ErrNotSelf, detail: `" self"`},
-		{name: "self with a trailing newline", annotations: map[string]string{Annotation: "self\n"}, owner: owner, want: ErrNotSelf, detail: `"self\n"`},
-		{name: "upper-case self", annotations: map[string]string{Annotation: "Self"}, owner: owner, want: ErrNotSelf},
-		{name: "someone else's reference", annotations: map[string]string{Annotation: okRef}, owner: owner, want: ErrNotSelf},
-		{name: "only whitespace", annotations: map[string]string{Annotation: " \t\n"}, owner: owner, want: ErrNotSelf},
-		{name: "256 KiB", annotations: map[string]string{Annotation: strings.Repeat("self", 64<<10)}, owner: owner, want: ErrNotSelf, detail: "(262144 bytes)"},
-		{name: "1000 other annotations", annotations: many, owner: owner, want: ErrOtherMetadata, detail: "and 990 more"},
+		{name: "self with a leading space", annotations: map[string]string{Annotation: " self"}, owner: owner, want: ErrStamp, detail: `" self"`},
+		{name: "self with a trailing newline", annotations: map[string]string{Annotation: "self\n"}, owner: owner, want: ErrStamp, detail: `"self\n"`},
+		{name: "upper-case self", annotations: map[string]string{Annotation: "Self"}, owner: owner, want: ErrStamp},
+		{name: "someone else's reference", annotations: map[string]string{Annotation: okRef}, owner: owner, want: ErrStamp},
+		{name: "only whitespace", annotations: map[string]string{Annotation: " \t\n"}, owner: owner, want: ErrStamp},
+		{name: "256 KiB", annotations: map[string]string{Annotation: strings.Repeat("self", 64<<10)}, owner: owner, want: ErrStamp, detail: "(262144 bytes)"},
+		{name: "1000 other annotations", annotations: many, owner: owner, want: ErrStamp, detail: "and 990 more"},
 		{name: "a label with a newline in its key", labels: map[string]string{"a\nb": ""}, annotations: map[string]string{Annotation: Self}, owner: owner,
-			want: ErrOtherMetadata, detail: `"a\nb"`},
+			want: ErrStamp, detail: `"a\nb"`},
 		{name: "owner with a space in its uid", annotations: map[string]string{Annotation: Self}, owner: Reference{Version: "v1", Kind: "ConfigMap", Name: "n", UID: "u id"},
 			want: ErrInvalid, detail: "uid"},
 		{name: "zero owner", annotations: map[string]string{Annotation: Self}, want: ErrInvalid, detail: "version: must not be empty"},
@@ -134,6 +134,10 @@ func TestHostileStamp(t *testing.T) {
 
 func TestHostileDecide(t *testing.T) {
 	t.Parallel()
+	decider, err := NewDecider(WithAllowedKinds(resourceSet))
+	if err != nil {
+		t.Fatal(err)
+	}
 	refuse := LookupFunc(func(context.Context, Reference) (string, error) {
 		t.Error("Decide looked up a reference it should have refused")
 		return "", errors.New("unexpected lookup")
@@ -142,7 +146,7 @@ func TestHostileDecide(t *testing.T) {
 	// lookup: a forged value can never cause a deletion to be skipped.
 	for _, v := range hostileValues {
 		hostile.NoPanic(t, func() {
-			verdict, err := Decide(context.Background(), map[string]string{Annotation: v.value}, refuse)
+			verdict, err := decider.Decide(context.Background(), "tenant-a", map[string]string{Annotation: v.value}, refuse)
 			if err != nil || verdict.Outcome != Malformed || verdict.HandedOff() {
 				t.Errorf("%s: Decide() = %+v, %v; want Malformed", v.name, verdict, err)
 			}
@@ -163,13 +167,14 @@ func TestHostileDecide(t *testing.T) {
 		{name: "upper-case uid", uid: "0D1E3C4A", want: Recreated},
 		{name: "empty uid", uid: "", want: Recreated},
 		{name: "not found, wrapped", err: fmt.Errorf("get: %w", ErrNotFound), want: NotFound},
-		{name: "forbidden", err: errors.New("forbidden"), want: Undecided, hasErr: true},
+		{name: "forbidden, unmapped", err: errors.New("forbidden"), want: Undecided, hasErr: true},
+		{name: "forbidden", err: fmt.Errorf("get: %w", ErrForbidden), want: Forbidden, hasErr: true},
 		{name: "cancelled", err: context.Canceled, want: Undecided, hasErr: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			lookup := LookupFunc(func(context.Context, Reference) (string, error) { return tt.uid, tt.err })
-			verdict, err := Decide(context.Background(), map[string]string{Annotation: okRef}, lookup)
+			verdict, err := decider.Decide(context.Background(), "tenant-a", map[string]string{Annotation: okRef}, lookup)
 			if verdict.Outcome != tt.want || (err != nil) != tt.hasErr || (tt.hasErr && !errors.Is(err, tt.err)) {
 				t.Errorf("Decide() = %+v, %v; want %v", verdict, err, tt.want)
 			}
@@ -178,7 +183,7 @@ func TestHostileDecide(t *testing.T) {
 			}
 		})
 	}
-	if v, err := Decide(context.Background(), map[string]string{Annotation: okRef}, nil); err == nil || v.HandedOff() {
+	if v, err := decider.Decide(context.Background(), "tenant-a", map[string]string{Annotation: okRef}, nil); err == nil || v.HandedOff() {
 		t.Errorf("Decide(nil lookup) = %+v, %v; want an error", v, err)
 	}
 	for _, v := range []string{" ", "\x00", "\n", Self + " "} {

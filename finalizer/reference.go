@@ -3,6 +3,7 @@ package finalizer
 import (
 	"strings"
 
+	"github.com/tenantkit/tenantkit/internal/apiname"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -13,13 +14,12 @@ const Annotation = "source.extensions.fluxcd.io/externalFinalizer"
 
 // Self is the placeholder value that the finalizing controller replaces with its
 // own reference when it applies the namespace (see [Stamp]). It is not a
-// reference: [Parse] returns [ErrSelf] for it.
+// reference: [Parse] refuses it.
 const Self = "self"
 
 // Segment bounds. The group and the name are DNS-1123 subdomains and the
-// namespace a DNS-1123 label (apimachinery's limits); a CustomResourceDefinition's
-// versions and lowercased kind must be DNS-1035 labels, so 63 bytes each; a
-// Kubernetes UID is a 36-byte UUID, and 128 bytes leave room for other
+// namespace a DNS-1123 label (apimachinery's limits); a version and a
+// lower-cased kind are DNS-1035 labels, so 63 bytes each; a Kubernetes UID is a 36-byte UUID, and 128 bytes leave room for other
 // identifiers while keeping a forged value small.
 const (
 	maxGroupLength     = validation.DNS1123SubdomainMaxLength
@@ -58,29 +58,28 @@ type Reference struct {
 // "group/version/kind/namespace/name/uid" (see the package documentation for
 // the grammar), for example Parse("/v1/ConfigMap/flux-system/rset/abc").
 //
-// For the placeholder [Self] it returns [ErrSelf]: the value was never stamped.
-// Any other failure is a *[ParseError] that names the segment and the rule, and
-// matches [ErrInvalid]. Parse reports the first failing segment, in segment
-// order. The returned strings share memory with s: on success Parse does not
-// allocate.
+// Every failure is a *[ParseError] that names the segment and the rule, and
+// unwraps to [ErrInvalid], the placeholder [Self] included. Parse reports the
+// first failing segment, in segment order. The returned strings share memory
+// with s.
 func Parse(s string) (Reference, error) {
 	if s == Self {
-		return Reference{}, ErrSelf
+		return Reference{}, &ParseError{Value: s, Rule: ruleSelf}
 	}
 	if len(s) > MaxLength {
-		return Reference{}, &ParseError{Value: s, Err: errTooLong}
+		return Reference{}, &ParseError{Value: s, Rule: ruleTooLong}
 	}
 	var seg [6]string
 	rest := s
 	for i := range 5 {
 		j := strings.IndexByte(rest, '/')
 		if j < 0 {
-			return Reference{}, &ParseError{Value: s, Err: errSegments}
+			return Reference{}, &ParseError{Value: s, Rule: ruleSegments}
 		}
 		seg[i], rest = rest[:j], rest[j+1:]
 	}
 	if strings.IndexByte(rest, '/') >= 0 {
-		return Reference{}, &ParseError{Value: s, Err: errSegments}
+		return Reference{}, &ParseError{Value: s, Rule: ruleSegments}
 	}
 	r := Reference{
 		Group:     seg[0],
@@ -90,8 +89,8 @@ func Parse(s string) (Reference, error) {
 		Name:      seg[4],
 		UID:       rest,
 	}
-	if segment, err := r.check(); err != nil {
-		return Reference{}, &ParseError{Value: s, Segment: segment, Err: err}
+	if segment, rule := r.check(); rule != "" {
+		return Reference{}, &ParseError{Value: s, Segment: segment, Rule: rule}
 	}
 	return r, nil
 }
@@ -103,12 +102,12 @@ func (r Reference) String() string {
 }
 
 // Validate reports whether r follows the rules that [Parse] applies, returning
-// nil or a *[ParseError] (matching [ErrInvalid]) whose Value is r.String(), for
+// nil or a *[ParseError] (unwrapping to [ErrInvalid]) whose Value is r.String(), for
 // example Reference{Version: "v1", Kind: "ConfigMap"}.Validate() fails on the
 // name.
 func (r Reference) Validate() error {
-	if segment, err := r.check(); err != nil {
-		return &ParseError{Value: r.String(), Segment: segment, Err: err}
+	if segment, rule := r.check(); rule != "" {
+		return &ParseError{Value: r.String(), Segment: segment, Rule: rule}
 	}
 	return nil
 }
@@ -134,102 +133,44 @@ func (r Reference) object() string {
 }
 
 // check applies the segment rules in segment order and returns the first
-// failing segment with its rule.
-func (r Reference) check() (Segment, error) {
-	if r.Group != "" {
-		if msgs := validation.IsDNS1123Subdomain(r.Group); len(msgs) > 0 {
-			return SegmentGroup, ruleError(msgs)
-		}
+// failing segment with its rule. Group, version and kind follow the rules the
+// API server applies to the types it serves (package internal/apiname).
+func (r Reference) check() (Segment, string) {
+	if msgs := apiname.IsGroup(r.Group); len(msgs) > 0 {
+		return SegmentGroup, strings.Join(msgs, "; ")
 	}
-	switch {
-	case r.Version == "":
-		return SegmentVersion, errEmpty
-	case len(r.Version) > maxVersionLength:
-		return SegmentVersion, errTooLong63
-	case !isAPIVersion(r.Version):
-		return SegmentVersion, errVersion
+	if r.Version == "" {
+		return SegmentVersion, ruleEmpty
 	}
-	switch {
-	case r.Kind == "":
-		return SegmentKind, errEmpty
-	case len(r.Kind) > maxKindLength:
-		return SegmentKind, errTooLong63
-	case !isKind(r.Kind):
-		return SegmentKind, errKind
+	if msgs := apiname.IsVersion(r.Version); len(msgs) > 0 {
+		return SegmentVersion, strings.Join(msgs, "; ")
+	}
+	if r.Kind == "" {
+		return SegmentKind, ruleEmpty
+	}
+	if msgs := apiname.IsKind(r.Kind); len(msgs) > 0 {
+		return SegmentKind, strings.Join(msgs, "; ")
 	}
 	if r.Namespace != "" {
 		if msgs := validation.IsDNS1123Label(r.Namespace); len(msgs) > 0 {
-			return SegmentNamespace, ruleError(msgs)
+			return SegmentNamespace, strings.Join(msgs, "; ")
 		}
 	}
 	if r.Name == "" {
-		return SegmentName, errEmpty
+		return SegmentName, ruleEmpty
 	}
 	if msgs := validation.IsDNS1123Subdomain(r.Name); len(msgs) > 0 {
-		return SegmentName, ruleError(msgs)
+		return SegmentName, strings.Join(msgs, "; ")
 	}
 	switch {
 	case r.UID == "":
-		return SegmentUID, errEmpty
+		return SegmentUID, ruleEmpty
 	case len(r.UID) > maxUIDLength:
-		return SegmentUID, errTooLong128
+		return SegmentUID, ruleUIDLength
 	case !isUID(r.UID):
-		return SegmentUID, errUID
+		return SegmentUID, ruleUID
 	}
-	return SegmentNone, nil
-}
-
-// isAPIVersion reports whether v has the form v<digits>[(alpha|beta)<digits>],
-// the form apimachinery's version package orders (v1, v1beta2, v2alpha1). That
-// package does not export its parser, and this check does not allocate; a test
-// keeps the two in agreement.
-func isAPIVersion(v string) bool {
-	if len(v) < 2 || v[0] != 'v' {
-		return false
-	}
-	n := leadingDigits(v[1:])
-	if n == 0 {
-		return false
-	}
-	rest := v[1+n:]
-	if rest == "" {
-		return true
-	}
-	switch {
-	case strings.HasPrefix(rest, "alpha"):
-		rest = rest[len("alpha"):]
-	case strings.HasPrefix(rest, "beta"):
-		rest = rest[len("beta"):]
-	default:
-		return false
-	}
-	n = leadingDigits(rest)
-	return n > 0 && n == len(rest)
-}
-
-func leadingDigits(s string) int {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return i
-		}
-	}
-	return len(s)
-}
-
-// isKind reports whether k is a CamelCase identifier: an upper-case ASCII
-// letter, then ASCII letters and digits. Lowercased, such a kind is a DNS-1035
-// label, as a CustomResourceDefinition requires.
-func isKind(k string) bool {
-	if k == "" || k[0] < 'A' || k[0] > 'Z' {
-		return false
-	}
-	for i := 1; i < len(k); i++ {
-		c := k[i]
-		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
+	return SegmentNone, ""
 }
 
 // isUID reports whether u consists of printable ASCII characters other than

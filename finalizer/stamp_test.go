@@ -62,39 +62,39 @@ func TestStamp(t *testing.T) {
 			name:        "already a reference",
 			annotations: map[string]string{Annotation: ownerValue},
 			owner:       owner,
-			wantErr:     ErrNotSelf,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "Self capitalized",
 			annotations: map[string]string{Annotation: "Self"},
 			owner:       owner,
-			wantErr:     ErrNotSelf,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "self with whitespace",
 			annotations: map[string]string{Annotation: "self "},
 			owner:       owner,
-			wantErr:     ErrNotSelf,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "a label",
 			labels:      map[string]string{"team": "a"},
 			annotations: map[string]string{Annotation: Self},
 			owner:       owner,
-			wantErr:     ErrOtherMetadata,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "another annotation",
 			annotations: map[string]string{Annotation: Self, "note": "x"},
 			owner:       owner,
-			wantErr:     ErrOtherMetadata,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "labels and annotations",
 			labels:      map[string]string{"team": "a"},
 			annotations: map[string]string{Annotation: Self, "note": "x"},
 			owner:       owner,
-			wantErr:     ErrOtherMetadata,
+			wantErr:     ErrStamp,
 		},
 		{
 			name:        "invalid owner",
@@ -139,7 +139,7 @@ func TestStampInvalidOwnerSegment(t *testing.T) {
 	t.Parallel()
 	_, err := Stamp(nil, map[string]string{Annotation: Self}, Reference{Version: "v1", Kind: "K", Name: "n"})
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Segment != SegmentUID || !errors.Is(err, errEmpty) {
+	if !errors.As(err, &pe) || pe.Segment != SegmentUID || pe.Rule != ruleEmpty {
 		t.Fatalf("Stamp() error = %v, want an empty uid *ParseError", err)
 	}
 }

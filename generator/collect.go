@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/finalizer"
@@ -232,30 +231,21 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 }
 
 // handOff decides whether a namespace was handed off to an external
-// finalizer: finalizer.Decide, then two rules of the generator's own. A
-// reference to an object inside the namespace itself is not a hand-off
-// (deleting the namespace deletes the finalizer, which then never deletes
-// the namespace), nor is one to a kind that WithFinalizerKinds does not
-// allow.
+// finalizer, with the generator's finalizer.Decider (the kinds of
+// WithFinalizerKinds; a reference into the namespace itself is never a
+// hand-off).
 func (c *collector) handOff(ctx context.Context, ns string, annotations map[string]string) (bool, string, error) {
-	var lookup finalizer.Lookup = finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
+	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
 		if c.cluster.Finalizers == nil {
 			return "", errors.New("no finalizer Lookup")
 		}
 		return c.cluster.Finalizers.UID(ctx, r)
 	})
-	if v, ok := annotations[finalizer.Annotation]; ok && v != "" {
-		if r, err := finalizer.Parse(v); err == nil {
-			if r.Namespace == ns {
-				return false, fmt.Sprintf("external finalizer %s lives in the namespace itself: not a hand-off", r.Kind+"/"+r.Namespace+"/"+r.Name), nil
-			}
-			if kinds := c.g.opts.finalizerKinds; kinds != nil && !slices.ContainsFunc(kinds, func(k schema.GroupKind) bool { return k.Group == r.Group && k.Kind == r.Kind }) {
-				return false, fmt.Sprintf("external finalizer kind %s is not allowed: not a hand-off", groupKind(r.Group, r.Kind)), nil
-			}
-		}
-	}
-	v, err := finalizer.Decide(ctx, annotations, lookup)
+	v, err := c.g.decider.Decide(ctx, ns, annotations, lookup)
 	if err != nil {
+		if v.Reason != "" {
+			return false, "", fmt.Errorf("%s: %w", v.Reason, err)
+		}
 		return false, "", fmt.Errorf("external finalizer: %w", err)
 	}
 	return v.HandedOff(), v.Reason, nil

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
@@ -30,6 +31,7 @@ type Generator struct {
 	final     map[string]string // GeneratorLabel, for artifacts
 	warnings  []string
 
+	decider    *finalizer.Decider
 	managed    bool
 	prune      bool
 	policy     *nsmeta.NamePolicy
@@ -80,6 +82,15 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		return nil, sortErrors(errs) // the caller's bug: the spec waits
 	}
 	errs := validateShape(&spec, &g.opts)
+	var dopts []finalizer.Option
+	if g.opts.finalizerKinds != nil {
+		dopts = append(dopts, finalizer.WithAllowedKinds(g.opts.finalizerKinds...))
+	}
+	d, err := finalizer.NewDecider(dopts...)
+	if err != nil {
+		return nil, asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
+	}
+	g.decider = d
 
 	g.aliases = map[string]bool{}
 	for _, s := range spec.Sources {
@@ -147,11 +158,6 @@ func (o *options) validate() field.ErrorList {
 	}
 	final := nsmeta.Metadata{Labels: o.finalLabels, Annotations: o.finalAnnotations}
 	errs = append(errs, final.Validate(field.NewPath("WithFinalMetadata"))...)
-	for i, k := range o.finalizerKinds {
-		if k.Kind == "" {
-			errs = append(errs, field.Required(field.NewPath("WithFinalizerKinds").Index(i).Child("kind"), ""))
-		}
-	}
 	return errs
 }
 

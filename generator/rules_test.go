@@ -233,10 +233,10 @@ func TestRule4LiveObject(t *testing.T) {
 		}, action: Keep, reason: "boom"},
 		{name: "finalizer inside the namespace", annotations: map[string]string{finalizer.Annotation: "/v1/ConfigMap/tenant-a/kube-root-ca.crt/cm-uid"}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{{Kind: "ConfigMap", Namespace: "tenant-a", Name: "kube-root-ca.crt"}: "cm-uid"}
-		}, action: Delete, reason: "lives in the namespace itself: not a hand-off"},
+		}, action: Delete, reason: "inside namespace tenant-a itself"},
 		{name: "finalizer kind not allowed", annotations: map[string]string{finalizer.Annotation: "/v1/ConfigMap/flux-system/cm/cm-uid"}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{{Kind: "ConfigMap", Namespace: "flux-system", Name: "cm"}: "cm-uid"}
-		}, action: Delete, reason: "kind ConfigMap is not allowed: not a hand-off"},
+		}, action: Delete, reason: "kind ConfigMap is not allowed"},
 		{name: "finalizer kind allowed", annotations: map[string]string{finalizer.Annotation: rs}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
 		}, action: Release, reason: "handed off"},
@@ -375,5 +375,18 @@ func TestRule8NamespaceStillUsed(t *testing.T) {
 				t.Errorf("got %q, want %s with a reason containing %q", d, tt.action, tt.reason)
 			}
 		})
+	}
+}
+
+// TestRule4Forbidden: a finalizer lookup that the cluster forbids keeps
+// the namespace, with the reason naming the missing permission.
+func TestRule4Forbidden(t *testing.T) {
+	t.Parallel()
+	g := mustCompile(t, testSpec())
+	previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-a")}
+	c := (&fakeCluster{lookupErr: finalizer.ErrForbidden}).live(previous[2:], nil, map[string]string{finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/rs-uid"})
+	p := mustPlan(t, g, sources(tree(okTenant)), previous, c.cluster())
+	if d := decisions(p)["Namespace/tenant-a"]; d.Action != Keep || !strings.Contains(d.Reason, "forbidden") {
+		t.Errorf("got %q, want kept with the forbidden lookup as the reason", d)
 	}
 }

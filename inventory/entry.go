@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/opencontainers/go-digest"
+	"github.com/tenantkit/tenantkit/internal/apiname"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -210,7 +211,7 @@ func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 // validType reports whether validateAPIVersion and validateKind (for a
 // non-empty kind) would find no error.
 func validType(apiVersion, kind string) bool {
-	if kind != "" && !isKind(kind) {
+	if kind != "" && len(apiname.IsKind(kind)) > 0 {
 		return false
 	}
 	if apiVersion == "" {
@@ -219,9 +220,9 @@ func validType(apiVersion, kind string) bool {
 	}
 	group, version, ok := strings.Cut(apiVersion, "/")
 	if !ok {
-		return isDNS1035Label(apiVersion)
+		return len(apiname.IsVersion(apiVersion)) == 0
 	}
-	return isDNS1123Subdomain(group) && isDNS1035Label(version)
+	return group != "" && len(apiname.IsGroup(group)) == 0 && len(apiname.IsVersion(version)) == 0
 }
 
 // validName reports whether validateName would find no error.
@@ -244,19 +245,17 @@ func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind s
 		*errs = append(*errs, field.Invalid(p, apiVersion, "must be \"version\" or \"group/version\" with a non-empty group"))
 		return
 	}
-	if group != "" && !isDNS1123Subdomain(group) {
-		*errs = append(*errs, field.Invalid(p, apiVersion, "group: "+strings.Join(validation.IsDNS1123Subdomain(group), "; ")))
+	if msgs := apiname.IsGroup(group); len(msgs) > 0 {
+		*errs = append(*errs, field.Invalid(p, apiVersion, "group: "+strings.Join(msgs, "; ")))
 	}
-	if !isDNS1035Label(version) {
-		*errs = append(*errs, field.Invalid(p, apiVersion, "version: "+strings.Join(validation.IsDNS1035Label(version), "; ")))
+	if msgs := apiname.IsVersion(version); len(msgs) > 0 {
+		*errs = append(*errs, field.Invalid(p, apiVersion, "version: "+strings.Join(msgs, "; ")))
 	}
 }
 
 func validateGroup(errs *field.ErrorList, p *field.Path, group string) {
-	if group != "" && !isDNS1123Subdomain(group) {
-		for _, msg := range validation.IsDNS1123Subdomain(group) {
-			*errs = append(*errs, field.Invalid(p, group, msg))
-		}
+	for _, msg := range apiname.IsGroup(group) {
+		*errs = append(*errs, field.Invalid(p, group, msg))
 	}
 }
 
@@ -265,16 +264,8 @@ func validateKind(errs *field.ErrorList, p *field.Path, kind string) {
 		*errs = append(*errs, field.Required(p, ""))
 		return
 	}
-	if !isKind(kind) {
-		msgs := validation.IsDNS1035Label(strings.ToLower(kind))
-		if len(msgs) == 0 {
-			// strings.ToLower maps a few non-ASCII letters to ASCII, such as
-			// the Kelvin sign to "k"; a kind must be ASCII as it is.
-			msgs = []string{"must be ASCII"}
-		}
-		for _, msg := range msgs {
-			*errs = append(*errs, field.Invalid(p, kind, "lower-cased, "+msg))
-		}
+	for _, msg := range apiname.IsKind(kind) {
+		*errs = append(*errs, field.Invalid(p, kind, msg))
 	}
 }
 
@@ -366,24 +357,6 @@ func isDNS1123Subdomain(s string) bool {
 // has at most 63 bytes.
 func isDNS1035Label(s string) bool {
 	return isDNS1123Label(s) && 'a' <= s[0] && s[0] <= 'z'
-}
-
-// isKind reports whether kind is ASCII and, lower-cased, a DNS-1035 label.
-func isKind(kind string) bool {
-	if len(kind) == 0 || len(kind) > validation.DNS1035LabelMaxLength {
-		return false
-	}
-	for i := 0; i < len(kind); i++ {
-		c := kind[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case '0' <= c && c <= '9' && i > 0:
-		case c == '-' && i > 0 && i < len(kind)-1:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // isDigest reports whether d is "sha256:", "sha384:" or "sha512:" followed

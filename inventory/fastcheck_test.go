@@ -20,8 +20,6 @@ func checkFast(t *testing.T, s string) {
 	agree("isDNS1123Label", isDNS1123Label(s), len(validation.IsDNS1123Label(s)) == 0)
 	agree("isDNS1123Subdomain", isDNS1123Subdomain(s), len(validation.IsDNS1123Subdomain(s)) == 0)
 	agree("isDNS1035Label", isDNS1035Label(s), len(validation.IsDNS1035Label(s)) == 0)
-	ascii := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) < 0
-	agree("isKind", isKind(s), ascii && len(validation.IsDNS1035Label(strings.ToLower(s))) == 0)
 	agree("isDigest", isDigest(digest.Digest(s)), digest.Digest(s).Validate() == nil)
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
+	"github.com/tenantkit/tenantkit/internal/apiname"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -98,8 +98,8 @@ func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, error) {
 		switch {
 		case ref.Version == "":
 			errs = append(errs, field.Required(p.Index(i).Child("v"), ""))
-		case !isDNS1035Label(ref.Version):
-			errs = append(errs, field.Invalid(p.Index(i).Child("v"), ref.Version, strings.Join(validation.IsDNS1035Label(ref.Version), "; ")))
+		case len(apiname.IsVersion(ref.Version)) > 0:
+			errs = append(errs, field.Invalid(p.Index(i).Child("v"), ref.Version, strings.Join(apiname.IsVersion(ref.Version), "; ")))
 		}
 		apiVersion := ref.Version
 		if id.Group != "" {

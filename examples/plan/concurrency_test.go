@@ -175,7 +175,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 	o.Finalizer = append(o.Finalizer, owner.String(), errString(err))
 	stamped, err := finalizer.Stamp(nil, map[string]string{finalizer.Annotation: finalizer.Self}, owner)
 	o.Finalizer = append(o.Finalizer, fmt.Sprint(stamped), errString(err))
-	v, err := finalizer.Decide(ctx, stamped, finalizer.LookupFunc(func(context.Context, finalizer.Reference) (string, error) { return "uid-1", nil }))
+	v, err := (&finalizer.Decider{}).Decide(ctx, "tenant-a", stamped, finalizer.LookupFunc(func(context.Context, finalizer.Reference) (string, error) { return "uid-1", nil }))
 	o.Finalizer = append(o.Finalizer, v.Reason, errString(err))
 	ch, err := inventory.Diff(s.old, s.next)
 	o.Errors = append(o.Errors, errString(err))
