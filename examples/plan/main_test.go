@@ -374,6 +374,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "inventory not an inventory", args: []string{"-generator", gen, "-source", "repo=" + repo, "-inventory", notYAML}, want: notYAML},
 		{name: "cluster not YAML", args: []string{"-generator", gen, "-source", "repo=" + repo, "-cluster", notYAML}, want: notYAML},
 		{name: "argument", args: []string{"extra"}, want: `"extra"`},
+		{name: "negative max deletions", args: []string{"-max-deletions", "-2"}, want: "-max-deletions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
