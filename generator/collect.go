@@ -67,7 +67,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	if len(res.Errors) > 0 {
 		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
 	}
-	if g.managed && !g.prune {
+	if !g.managed || !g.prune {
+		// Without managedNamespaces, tracked namespaces are no longer
+		// managed: released, never deleted.
 		opts = append(opts, inventory.WithNamespacePrune(false))
 	}
 	decisions, err := inventory.Collect(p.ctx, changes.Stale, desired, opts...)

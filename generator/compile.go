@@ -319,8 +319,9 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 		}
 		g.artifacts = append(g.artifacts, c)
 	}
+	g.final = cloneLabels(g.opts.finalLabels)
 	if g.opts.uid != "" {
-		g.final = map[string]string{GeneratorLabel: g.opts.uid}
+		g.final[GeneratorLabel] = g.opts.uid
 	}
 	return errs
 }

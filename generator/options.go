@@ -58,8 +58,8 @@ func WithDefaultServiceAccount(name string) Option {
 
 // WithFinalMetadata adds ownership metadata that goes on every managed
 // namespace after every other step of the pipeline (with GeneratorLabel, see
-// [WithUID]), for example app.kubernetes.io/managed-by. Keys and values must
-// be valid labels and annotations.
+// [WithUID]), for example app.kubernetes.io/managed-by; the labels go on
+// every artifact too. Keys and values must be valid labels and annotations.
 func WithFinalMetadata(labels, annotations map[string]string) Option {
 	return func(o *options) {
 		o.finalLabels = maps.Clone(labels)

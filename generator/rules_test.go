@@ -390,3 +390,20 @@ func TestRule4Forbidden(t *testing.T) {
 		t.Errorf("got %q, want kept with the forbidden lookup as the reason", d)
 	}
 }
+
+// TestUnmanagedReleasesNamespaces: a spec without managedNamespaces
+// releases the namespaces an earlier spec managed.
+func TestUnmanagedReleasesNamespaces(t *testing.T) {
+	t.Parallel()
+	spec := testSpec()
+	spec.ManagedNamespaces = nil
+	g := mustCompile(t, spec)
+	previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-a")}
+	p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
+	if d := decisions(p)["Namespace/tenant-a"]; d.Action != Release {
+		t.Errorf("got %q, want released", d)
+	}
+	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != Keep {
+		t.Errorf("got %q, want kept: an artifact lives in it", d)
+	}
+}

@@ -22,7 +22,8 @@ type Spec struct {
 	Sources []SourceReference `json:"sources"`
 	// Artifacts are rendered once per directory that the pattern matches.
 	Artifacts []OutputArtifact `json:"artifacts"`
-	// ManagedNamespaces opts into namespace management.
+	// ManagedNamespaces opts into namespace management. Without it, the
+	// namespaces that an earlier spec managed are released, never deleted.
 	ManagedNamespaces *ManagedNamespaces `json:"managedNamespaces,omitempty"`
 }
 
