@@ -58,6 +58,6 @@ type Cluster struct {
 	// namespace is deleted.
 	Artifacts ArtifactLister
 	// Finalizers looks up the external finalizer that a namespace names
-	// (see [finalizer.Decide]).
+	// (see [finalizer.Decider]).
 	Finalizers finalizer.Lookup
 }

@@ -42,7 +42,7 @@
 //     case, for the prefixes source.extensions.fluxcd.io and
 //     kustomize.toolkit.fluxcd.io; or when its GeneratorLabel names another
 //     generator. A namespace is then handed off or not by its external
-//     finalizer ([finalizer.Decide]); a reference to an object in the
+//     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
 //     not a hand-off.
 //  5. Every delete, release, keep and skip carries its reason; a namespace's

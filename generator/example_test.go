@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing/fstest"
 
 	"github.com/tenantkit/tenantkit/finalizer"
@@ -109,4 +111,48 @@ func ExampleGenerator_Plan() {
 	// ExternalArtifact/tenant-c/old deleted (no longer desired)
 	// Namespace/tenant-c deleted (no longer desired; no external finalizer)
 	// next inventory: 4 entries
+}
+
+// DirFS reads a checkout through an os.Root, which keeps every read, links
+// included, inside the directory.
+func ExampleDirFS() {
+	dir, err := os.MkdirTemp("", "checkout")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	for name, content := range map[string]string{
+		"tenants/tenant-a/modules/app/manifests/deploy.yaml":        "kind: Deployment\n",
+		"tenants/tenant-a/modules/app/manifests/config/config.yaml": "kind: ConfigMap\n",
+	} {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			panic(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		panic(err)
+	}
+	defer root.Close()
+
+	g, errs := generator.Compile(exampleSpec(), generator.WithNamespace("flux-system"))
+	if len(errs) > 0 {
+		panic(errs.ToAggregate())
+	}
+	plan, err := g.Plan(context.Background(), map[string]fs.FS{"repo": generator.DirFS(root)}, nil, generator.Cluster{})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range plan.Artifacts[0].Files {
+		fmt.Println(f.Path, "<-", f.Source)
+	}
+	fmt.Println(plan.Warnings)
+	// Output:
+	// config/config.yaml <- @repo/tenants/tenant-a/modules/app/manifests/config/config.yaml
+	// deploy.yaml <- @repo/tenants/tenant-a/modules/app/manifests/deploy.yaml
+	// [@repo/tenants/tenant-a/modules/app/applier-inputs.yaml: inputs file not found; artifact tenant-a/app has no inputs]
 }
