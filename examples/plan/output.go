@@ -110,8 +110,8 @@ func inventoryItems(entries []inventory.Entry) []inventoryItem {
 }
 
 // fieldErrors converts field errors to the output shape, one line each:
-// a detail that spans lines (a CEL compile error with its caret) is joined
-// with " | ".
+// a detail that spans lines (a CEL compile error with its caret) has its
+// lines joined with spaces.
 func fieldErrors(errs field.ErrorList) []planFieldError {
 	out := make([]planFieldError, 0, len(errs))
 	seen := map[string]bool{}
@@ -140,7 +140,7 @@ func oneLine(s string) string {
 			parts = append(parts, l)
 		}
 	}
-	return strings.Join(parts, " | ")
+	return strings.Join(parts, " ")
 }
 
 // writeJSON prints the plan as JSON: keys sorted, lists in apply order,
