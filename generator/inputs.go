@@ -78,7 +78,9 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 		// document.
 		src = io.MultiReader(src, strings.NewReader("\n"))
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(src))
+	// A buffer the size of a small file, not bufio's 4 KiB default: inputs
+	// files are a few hundred bytes, and a plan reads one per artifact.
+	r := utilyaml.NewYAMLReader(bufio.NewReaderSize(src, min(len(data)+1, 4096)))
 	var docs [][]byte
 	for {
 		raw, err := r.Read()
