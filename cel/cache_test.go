@@ -59,8 +59,8 @@ func TestCacheDoesNotCacheErrors(t *testing.T) {
 	t.Parallel()
 	c := cel.NewCache(4)
 	for range 2 {
-		if _, err := c.Compile(`ns`, "ns"); !errors.Is(err, cel.ErrNotBool) {
-			t.Fatalf("Compile() error = %v, want %v", err, cel.ErrNotBool)
+		if _, err := c.Compile(`ns`, "ns"); !errors.Is(err, cel.ErrInvalid) {
+			t.Fatalf("Compile() error = %v, want %v", err, cel.ErrInvalid)
 		}
 	}
 	if _, err := c.Compile(`true`, "bad\x00\x00var"); !errors.Is(err, cel.ErrInvalidVariable) {

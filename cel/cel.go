@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -13,13 +15,44 @@ import (
 )
 
 // Program is a compiled boolean policy. The zero value is not valid; use
-// [Compile], [MustCompile] or [Cache.Compile].
+// [Compile], [MustCompile], [Compiler.Compile] or [Cache.Compile].
 //
 // A Program is immutable and safe for concurrent use.
 type Program struct {
-	expr string
-	vars []string
-	prg  cel.Program
+	expr   string
+	vars   []string
+	prg    cel.Program
+	budget time.Duration
+}
+
+// Compiler compiles programs with the options it was made with. The
+// package-level [Compile] and [NewCache] use a Compiler with the defaults;
+// make one only to change them.
+//
+// The zero value is not valid; use [NewCompiler]. A Compiler is immutable
+// and safe for concurrent use.
+type Compiler struct {
+	opts options
+}
+
+// defaultCompiler is what Compile, MustCompile and NewCache use.
+var defaultCompiler = &Compiler{opts: options{timeBudget: DefaultTimeBudget}}
+
+// NewCompiler returns a compiler that applies opts to every program it
+// compiles:
+//
+//	c, err := cel.NewCompiler(cel.WithTimeBudget(250 * time.Millisecond))
+//
+// An invalid option value is an error wrapping [ErrInvalidOption].
+func NewCompiler(opts ...Option) (*Compiler, error) {
+	o := defaultCompiler.opts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	return &Compiler{opts: o}, nil
 }
 
 // envOnce builds the shared base environment once; variables are added per
@@ -39,17 +72,29 @@ var reserved = map[string]bool{
 }
 
 // Compile type-checks expr with each of vars declared as a string variable
-// and returns the program. The output type must be bool.
+// and returns the program, whose evaluations get [DefaultTimeBudget]. The
+// output type must be bool.
 //
 //	p, err := cel.Compile(`value.matches("^(Enabled|Disabled)$")`, "value")
 //
-// Errors are [*CompileError] values wrapping [ErrTooLong] (more than
-// [MaxExpressionBytes]), [ErrInvalidVariable] (a variable that is not an
-// identifier, is reserved, or is declared twice), [ErrInvalid] (a syntax or
-// type error, with line:column and a caret) or [ErrNotBool].
+// It is [Compiler.Compile] with the default options; the errors are those.
 func Compile(expr string, vars ...string) (*Program, error) {
+	return defaultCompiler.Compile(expr, vars...)
+}
+
+// Compile type-checks expr with each of vars declared as a string variable
+// and returns the program. The output type must be bool.
+//
+//	p, err := c.Compile(`ns.startsWith("tenant-")`, "ns")
+//
+// An expression that does not compile is a [*CompileError] wrapping
+// [ErrInvalid]: longer than [MaxExpressionBytes], a syntax or type error
+// (with its line and column), or an output type other than bool. A variable
+// that is not an identifier, is reserved, or is declared twice is an error
+// wrapping [ErrInvalidVariable].
+func (c *Compiler) Compile(expr string, vars ...string) (*Program, error) {
 	if len(expr) > MaxExpressionBytes {
-		return nil, &CompileError{Expr: expr, Err: ErrTooLong,
+		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
 			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", MaxExpressionBytes, len(expr))}
 	}
 	decls := make([]cel.EnvOption, 0, len(vars))
@@ -57,14 +102,11 @@ func Compile(expr string, vars ...string) (*Program, error) {
 	for _, v := range vars {
 		switch {
 		case !identifier.MatchString(v):
-			return nil, &CompileError{Expr: expr, Err: ErrInvalidVariable,
-				Detail: fmt.Sprintf("variable %q must match %s", v, identifier)}
+			return nil, fmt.Errorf("%w %q: must match %s", ErrInvalidVariable, v, identifier)
 		case reserved[v]:
-			return nil, &CompileError{Expr: expr, Err: ErrInvalidVariable,
-				Detail: fmt.Sprintf("variable %q must not be a reserved word", v)}
+			return nil, fmt.Errorf("%w %q: must not be a reserved word", ErrInvalidVariable, v)
 		case seen[v]:
-			return nil, &CompileError{Expr: expr, Err: ErrInvalidVariable,
-				Detail: fmt.Sprintf("variable %q must be declared once", v)}
+			return nil, fmt.Errorf("%w %q: must be declared once", ErrInvalidVariable, v)
 		}
 		seen[v] = true
 		decls = append(decls, cel.Variable(v, cel.StringType))
@@ -76,27 +118,42 @@ func Compile(expr string, vars ...string) (*Program, error) {
 	}
 	env, err := base.Extend(decls...)
 	if err != nil {
-		return nil, &CompileError{Expr: expr, Err: ErrInvalidVariable, Detail: err.Error()}
+		return nil, fmt.Errorf("%w: %v", ErrInvalidVariable, err)
 	}
 	ast, iss := env.Compile(expr)
 	if iss.Err() != nil {
-		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: iss.Err().Error()}
+		return nil, issuesError(expr, iss)
 	}
 	if out := ast.OutputType(); !out.IsExactType(cel.BoolType) {
-		return nil, &CompileError{Expr: expr, Err: ErrNotBool,
-			Detail: fmt.Sprintf("the output type is %s, not bool", out)}
+		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
+			Detail: fmt.Sprintf("output type must be bool, not %s", out)}
 	}
 	prg, err := env.Program(ast,
 		cel.CostLimit(CostLimit),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
-		// Compile a constant regular expression once, not at every call.
-		cel.OptimizeRegex(interpreter.MatchesRegexOptimization),
+		// Compile a constant regular expression once, not at every call,
+		// and refuse a call whose charge alone is over the limit.
+		cel.OptimizeRegex(matchesOptimization),
 		costTrackers(),
 	)
 	if err != nil {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}
 	}
-	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg}, nil
+	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: c.opts.timeBudget}, nil
+}
+
+// issuesError turns cel-go's issues into a CompileError with the position
+// of the first one. cel-go renders each issue as "ERROR: <input>:L:C: msg"
+// with the source line and a caret; the upper-case "ERROR: " goes, the rest
+// stays as cel-go prints it.
+func issuesError(expr string, iss *cel.Issues) *CompileError {
+	detail := iss.Err().Error() // sorts the issues by position
+	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
+	e := &CompileError{Expr: expr, Err: ErrInvalid, Detail: detail}
+	if errs := iss.Errors(); len(errs) > 0 && errs[0].Location.Line() >= 1 {
+		e.Line, e.Column = errs[0].Location.Line(), errs[0].Location.Column()+1
+	}
+	return e
 }
 
 // MustCompile is like [Compile] but panics if the expression cannot be
@@ -119,31 +176,49 @@ func (p *Program) Variables() []string { return append([]string(nil), p.vars...)
 //
 //	ok, err := p.Eval(ctx, map[string]string{"ns": "tenant-a"})
 //
-// A declared variable missing from vars, a runtime error, and a bound
-// exceeded are errors ([*EvalError] wrapping [ErrEval], [ErrCostLimit] or
-// the context's error): Eval never turns a failure into false. Variables
-// that the program does not declare are ignored.
+// Every evaluation gets the program's time budget ([DefaultTimeBudget]
+// unless [WithTimeBudget] said otherwise), whatever ctx says: with
+// context.Background() too. ctx can only shorten it.
+//
+// Eval never turns a failure into false. Every error is an [*EvalError]:
+// a declared variable missing from vars or a runtime error wraps
+// [ErrEval]; a bound exceeded, the time budget among them, wraps
+// [ErrCostLimit]; an evaluation stopped because ctx ended wraps ctx's error.
+// Variables that the program does not declare are ignored.
 func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error) {
-	out, _, err := p.prg.ContextEval(ctx, activation(vars))
+	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
+	defer cancel()
+	out, _, err := p.prg.ContextEval(budgeted, activation(vars))
 	if err != nil {
-		return false, &EvalError{Expr: p.expr, Err: classify(ctx, err)}
+		return false, &EvalError{Expr: p.expr, Err: p.classify(ctx, err)}
 	}
 	b, ok := out.(types.Bool)
 	if !ok {
 		// The checker guarantees bool; a dynamic value can still disagree.
-		return false, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: result is %s, not bool", ErrEval, out.Type())}
+		return false, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: result must be bool, not %s", ErrEval, out.Type())}
 	}
 	return bool(b), nil
 }
 
-func classify(ctx context.Context, err error) error {
-	var cancelled interpreter.EvalCancelledError
+// errBudget is the cause of a budgeted context whose time ran out.
+var errBudget = errors.New("time budget exhausted")
+
+// classify maps cel-go's error to one that wraps a sentinel or is ctx's.
+func (p *Program) classify(ctx context.Context, err error) error {
+	var (
+		cancelled interpreter.EvalCancelledError
+		refused   *refusal
+	)
 	switch {
-	case errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded,
-		isStringTooLong(err):
-		return fmt.Errorf("%w: %v", ErrCostLimit, err)
+	case errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded:
+		return fmt.Errorf("%w: runtime cost must be no more than %d", ErrCostLimit, CostLimit)
+	case errors.As(err, &refused):
+		return fmt.Errorf("%w: %s", ErrCostLimit, refused.msg)
 	case ctx.Err() != nil:
-		return fmt.Errorf("%w: %w", ErrEval, context.Cause(ctx))
+		// The caller's context ended: its error, not a failure of the policy.
+		return context.Cause(ctx)
+	case errors.Is(err, errBudget):
+		return fmt.Errorf("%w: must finish within the time budget of %v", ErrCostLimit, p.budget)
 	default:
 		return fmt.Errorf("%w: %v", ErrEval, err)
 	}

@@ -32,9 +32,9 @@ var compileTests = []struct {
 	{name: "cross type numeric", expr: `1 < 2.5 && value.size() > 0u`, vars: []string{"value"}},
 	{name: "multi-line", expr: "ns != \"\" &&\n  ns.endsWith(\"-prod\")", vars: []string{"ns"}},
 
-	{name: "string output", expr: `ns`, vars: []string{"ns"}, wantErr: cel.ErrNotBool, detail: "output type is string, not bool"},
-	{name: "concat output", expr: `ns + "x"`, vars: []string{"ns"}, wantErr: cel.ErrNotBool, detail: "output type is string, not bool"},
-	{name: "int output", expr: `1 + 1`, wantErr: cel.ErrNotBool, detail: "output type is int, not bool"},
+	{name: "string output", expr: `ns`, vars: []string{"ns"}, wantErr: cel.ErrInvalid, detail: "output type must be bool, not string"},
+	{name: "concat output", expr: `ns + "x"`, vars: []string{"ns"}, wantErr: cel.ErrInvalid, detail: "output type must be bool, not string"},
+	{name: "int output", expr: `1 + 1`, wantErr: cel.ErrInvalid, detail: "output type must be bool, not int"},
 	{name: "undeclared", expr: `nss == "a"`, vars: []string{"ns"}, wantErr: cel.ErrInvalid, detail: "<input>:1:1: undeclared reference to 'nss' (in container '')\n | nss == \"a\"\n | ^"},
 	{name: "syntax", expr: `ns.startsWith(`, vars: []string{"ns"}, wantErr: cel.ErrInvalid, detail: "<input>:1:15: Syntax error"},
 	{name: "syntax line 2", expr: "ns == 'a' ||\n ns ==", vars: []string{"ns"}, wantErr: cel.ErrInvalid, detail: "<input>:2:7: Syntax error"},
@@ -44,7 +44,7 @@ var compileTests = []struct {
 	{name: "strings v3 reverse", expr: `ns.reverse() == ns`, vars: []string{"ns"}, wantErr: cel.ErrInvalid},
 	{name: "format precision", expr: `"%.999999999f".format([1.0]) == ""`, wantErr: cel.ErrInvalid, detail: "exceeds maximum allowed precision 100"},
 	{name: "empty", expr: ``, wantErr: cel.ErrInvalid},
-	{name: "too long", expr: `true || ` + strings.Repeat("true || ", 640) + `true`, wantErr: cel.ErrTooLong, detail: "must be no more than 5120 bytes"},
+	{name: "too long", expr: `true || ` + strings.Repeat("true || ", 640) + `true`, wantErr: cel.ErrInvalid, detail: "must be no more than 5120 bytes"},
 	{name: "bad variable", expr: `true`, vars: []string{"my-var"}, wantErr: cel.ErrInvalidVariable, detail: `"my-var"`},
 	{name: "reserved variable", expr: `true`, vars: []string{"in"}, wantErr: cel.ErrInvalidVariable, detail: "reserved"},
 	{name: "duplicate variable", expr: `ns == ""`, vars: []string{"ns", "ns"}, wantErr: cel.ErrInvalidVariable, detail: "declared once"},
@@ -70,8 +70,8 @@ func TestCompile(t *testing.T) {
 				t.Fatalf("Compile(%q) error = %v, want %v", tt.expr, err, tt.wantErr)
 			}
 			var ce *cel.CompileError
-			if !errors.As(err, &ce) || ce.Expr != tt.expr {
-				t.Fatalf("error %v is not a *CompileError naming the expression", err)
+			if isCompileError := errors.As(err, &ce); isCompileError != (tt.wantErr == cel.ErrInvalid) || isCompileError && ce.Expr != tt.expr {
+				t.Fatalf("error %v: a *CompileError naming the expression if and only if it wraps ErrInvalid", err)
 			}
 			if !strings.Contains(err.Error(), tt.detail) {
 				t.Errorf("error %q does not contain %q", err, tt.detail)
@@ -174,8 +174,13 @@ func TestEvalContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Eval() with a cancelled context: error = %v, want %v", err, context.Canceled)
 	}
-	if !errors.Is(err, cel.ErrEval) {
-		t.Errorf("Eval() with a cancelled context: error = %v, want it to wrap %v", err, cel.ErrEval)
+	// The caller's cancellation is not a failure of the policy.
+	if errors.Is(err, cel.ErrEval) || errors.Is(err, cel.ErrCostLimit) {
+		t.Errorf("Eval() with a cancelled context: error = %v, want it to wrap no sentinel of cel", err)
+	}
+	var ee *cel.EvalError
+	if !errors.As(err, &ee) {
+		t.Errorf("Eval() with a cancelled context: error %v is not an *EvalError", err)
 	}
 }
 

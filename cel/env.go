@@ -1,18 +1,26 @@
 package cel
 
 import (
-	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"regexp/syntax"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/common/operators"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+	"github.com/google/cel-go/parser"
 )
 
 const (
@@ -24,6 +32,18 @@ const (
 	// CostLimit bounds the runtime cost of one evaluation: Kubernetes'
 	// PerCallLimit for CEL in the API server.
 	CostLimit = 1_000_000
+
+	// DefaultTimeBudget bounds the wall-clock time of one evaluation, for
+	// what the cost limit does not bound: cel-go v0.29's cost tracker takes
+	// time quadratic in the steps of a comprehension, which the charge of
+	// a range covers for one comprehension but not for nested ones. Eval
+	// applies it whatever context the caller passes; [WithTimeBudget]
+	// changes it. A second is ten times and more what an evaluation within
+	// the cost limit takes on a loaded machine (a stop at 100 ms was seen
+	// under -race on a shared 2-core machine), so that a result does not
+	// depend on the load, and it still bounds what a tenant's value can
+	// make one rule take.
+	DefaultTimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and
 	// strings.quote may produce in one call. They are checked before they
@@ -45,12 +65,50 @@ const (
 	// stringCostFactor is CEL's cost per byte traversed
 	// (common.StringTraversalCostFactor), the factor Kubernetes uses.
 	stringCostFactor = 0.1
+
+	// regexCostFactor is CEL's cost per byte of a regular expression
+	// (common.RegexStringLengthCostFactor).
+	regexCostFactor = 0.25
+
+	// rangeCostDivisor sets the charge of a comprehension over n elements,
+	// n*n/rangeCostDivisor, made before its first step. cel-go v0.29's cost
+	// tracker scans a stack that grows with every step, so a comprehension
+	// takes time quadratic in n while its cost grows linearly: the rule
+	// value.split(',').all(x, x.matches('^[a-z]+$')) took 8, 29 and 131 ms
+	// over 4, 8 and 16 KiB of "a,a,...", and on a loaded 2-core machine
+	// all() over 1,000 and 8,000 elements took 1.5 and 69 ms for a cost of
+	// 4,014 and 32,014 (about 1 to 9 ns per n*n, with the load). With 16, a
+	// comprehension costs about what its time shows next to the linear work
+	// the limit was made for, and one over more than maxRangeElements is
+	// refused before it starts, well within DefaultTimeBudget.
+	rangeCostDivisor = 16
+
+	// maxRangeElements is the largest comprehension range whose charge is
+	// within CostLimit: 4000*4000/16 = CostLimit.
+	maxRangeElements = 4000
+
+	// rangeFunction wraps the range of every comprehension that a macro
+	// (all, exists, exists_one, map, filter) expands to, so that the range
+	// can be charged. The name cannot be written in an expression.
+	rangeFunction = "@charged_range"
 )
 
 // baseOptions are the pinned libraries; see the package documentation.
 func baseOptions() []cel.EnvOption {
 	return []cel.EnvOption{
-		cel.HomogeneousAggregateLiterals(),
+		// The standard library without matches and the comprehension
+		// macros, which come next, checked and charged.
+		cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().
+			AddExcludedFunctions(env.NewFunction(overloads.Matches)).
+			AddExcludedMacros(operators.All, operators.Exists, operators.ExistsOne, operators.Map, operators.Filter))),
+		matchesFunction(),
+		cel.Macros(chargedMacros()...),
+		cel.Function(rangeFunction,
+			cel.Overload("charged_range_list", []*cel.Type{cel.ListType(cel.TypeParamType("T"))}, cel.ListType(cel.TypeParamType("T")),
+				cel.UnaryBinding(chargeRange)),
+			cel.Overload("charged_range_map", []*cel.Type{cel.MapType(cel.TypeParamType("K"), cel.TypeParamType("V"))},
+				cel.MapType(cel.TypeParamType("K"), cel.TypeParamType("V")),
+				cel.UnaryBinding(chargeRange))),
 		// A malformed constant regular expression, duration or timestamp
 		// is a compile error, not a failure at every evaluation.
 		cel.ASTValidators(cel.ValidateRegexLiterals(), cel.ValidateDurationLiterals(), cel.ValidateTimestampLiterals()),
@@ -68,25 +126,29 @@ func baseOptions() []cel.EnvOption {
 // overload declares (cel-go then reports the error itself).
 type sizeBound func(args []ref.Val) (uint64, bool)
 
+// check returns a refusal when a call must not run, or nil.
+type check func(function string, args []ref.Val) *refusal
+
 // guarded lists the string functions that can produce a string much larger
-// than their inputs, with the bound of their output.
+// than their inputs, with the bound of their output, checked before they
+// run. matches is checked too, but is defined here (matchesFunction).
 var guarded = map[string]struct {
 	function string
-	bound    sizeBound
+	check    check
 }{
-	"string_replace_string_string":     {"replace", replaceBound},
-	"string_replace_string_string_int": {"replace", replaceBound},
-	"list_join":                        {"join", joinBound},
-	"list_join_string":                 {"join", joinBound},
-	"string_format":                    {"format", formatBound},
-	"strings_quote":                    {"strings.quote", quoteBound},
+	"string_replace_string_string":     {"replace", limitSize(replaceBound)},
+	"string_replace_string_string_int": {"replace", limitSize(replaceBound)},
+	"list_join":                        {"join", limitSize(joinBound)},
+	"list_join_string":                 {"join", limitSize(joinBound)},
+	"string_format":                    {"format", limitSize(formatBound)},
+	"strings_quote":                    {"strings.quote", limitSize(quoteBound)},
 }
 
 // newEnv builds the base environment, then redefines the guarded overloads so
 // that each checks the size of its result before calling cel-go's
 // implementation.
 func newEnv() (*cel.Env, error) {
-	base, err := cel.NewEnv(baseOptions()...)
+	base, err := cel.NewCustomEnv(baseOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +163,19 @@ func newEnv() (*cel.Env, error) {
 			if !ok || g.function != name {
 				continue
 			}
-			var impl func(args ...ref.Val) ref.Val
+			// The overload's own binding, or else the function's singleton
+			// binding, bound under the function's name (matches has one).
+			var impl, singleton func(args ...ref.Val) ref.Val
 			for _, b := range bindings {
-				if b.Operator == decl.ID() {
+				switch b.Operator {
+				case decl.ID():
 					impl = callOf(b.Unary, b.Binary, b.Function)
+				case name:
+					singleton = callOf(b.Unary, b.Binary, b.Function)
 				}
+			}
+			if impl == nil {
+				impl = singleton
 			}
 			if impl == nil {
 				return nil, fmt.Errorf("cel: no implementation for overload %s", decl.ID())
@@ -116,7 +186,7 @@ func newEnv() (*cel.Env, error) {
 			}
 			redefinitions = append(redefinitions, cel.Function(name,
 				opt(decl.ID(), decl.ArgTypes(), decl.ResultType(),
-					cel.FunctionBinding(limitSize(decl.ID(), g.bound, impl)))))
+					cel.FunctionBinding(checked(name, g.check, impl)))))
 		}
 	}
 	if len(redefinitions) != len(guarded) {
@@ -140,17 +210,154 @@ func callOf(u func(ref.Val) ref.Val, b func(ref.Val, ref.Val) ref.Val, f func(..
 	}
 }
 
-// errStringTooLong is returned inside CEL as an error value; Program.Eval
-// maps it to ErrCostLimit.
-var errStringTooLong = fmt.Errorf("string result must be no more than %d bytes", MaxStringBytes)
-
-func limitSize(id string, bound sizeBound, impl func(args ...ref.Val) ref.Val) func(args ...ref.Val) ref.Val {
+// checked runs impl unless check refuses the call.
+func checked(function string, check check, impl func(args ...ref.Val) ref.Val) func(args ...ref.Val) ref.Val {
 	return func(args ...ref.Val) ref.Val {
-		if n, ok := bound(args); ok && n > MaxStringBytes {
-			return types.WrapErr(fmt.Errorf("%s: %w", id, errStringTooLong))
+		if r := check(function, args); r != nil {
+			return types.WrapErr(r)
 		}
 		return impl(args...)
 	}
+}
+
+// limitSize refuses a call whose result would be longer than MaxStringBytes.
+func limitSize(bound sizeBound) check {
+	return func(function string, args []ref.Val) *refusal {
+		if n, ok := bound(args); ok && n > MaxStringBytes {
+			return refuse("%s: string result must be no more than %d bytes", function, MaxStringBytes)
+		}
+		return nil
+	}
+}
+
+// matchesFunction replaces the standard library's matches, which the base
+// environment leaves out: the same overloads, with the charge of a call
+// checked before it runs (checkMatchCost). A constant pattern is handled by
+// matchesOptimization instead.
+func matchesFunction() cel.EnvOption {
+	impl := func(str, pat ref.Val) ref.Val {
+		s, ok1 := str.(types.String)
+		pattern, ok2 := pat.(types.String)
+		if !ok1 || !ok2 {
+			return types.NoSuchOverloadErr()
+		}
+		// The length first: it needs no parsing, and parsing a long
+		// pattern is itself work.
+		if r := checkMatchCost(len(s), len(pattern)); r != nil {
+			return types.WrapErr(r)
+		}
+		if r := checkMatchCost(len(s), regexSize(string(pattern))); r != nil {
+			return types.WrapErr(r)
+		}
+		re, err := regexp.Compile(string(pattern))
+		if err != nil {
+			return types.WrapErr(err)
+		}
+		return types.Bool(re.MatchString(string(s)))
+	}
+	// One binding for both overloads, as the standard library has it: an
+	// overload named like its function cannot have a binding of its own.
+	return cel.Function(overloads.Matches,
+		cel.Overload(overloads.Matches, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+		cel.MemberOverload(overloads.MatchesString, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+		cel.SingletonBinaryBinding(impl))
+}
+
+// regexSize is the size the cost of matching counts for a pattern: its
+// length, as cel-go counts it, or the number of instructions it compiles
+// to when that is larger ("[a-z]{1000}" is 11 bytes and over 1,000
+// instructions, and the time of matching grows with the instructions). A
+// pattern that does not parse gets its length; matching reports the error.
+func regexSize(pattern string) int {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return len(pattern)
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return len(pattern)
+	}
+	return max(len(pattern), len(prog.Inst))
+}
+
+// matchCost is cel-go's charge for matches, with size for the pattern.
+func matchCost(subject, size int) uint64 {
+	str := uint64(math.Ceil((1 + float64(subject)) * stringCostFactor))
+	re := uint64(math.Ceil(float64(size) * regexCostFactor))
+	return satMul(str, re)
+}
+
+// checkMatchCost refuses a match whose charge alone is over CostLimit:
+// cel-go charges a call after it returns, and one match of a 5 KiB pattern
+// against a 256 KiB string runs for seconds.
+func checkMatchCost(subject, size int) *refusal {
+	if c := matchCost(subject, size); c > CostLimit {
+		return refuse("matches: cost of one call must be no more than %d, got %d (a %d-byte string and a pattern of size %d)",
+			CostLimit, c, subject, size)
+	}
+	return nil
+}
+
+// matchesOptimization compiles a constant pattern once, when the program is
+// made, and checks the charge of each call before it runs, as
+// matchesFunction does for other patterns.
+var matchesOptimization = &interpreter.RegexOptimization{
+	Function:   "matches",
+	RegexIndex: 1,
+	Factory: func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return nil, err
+		}
+		size := regexSize(pattern)
+		return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
+			if len(args) != 2 {
+				return types.NoSuchOverloadErr()
+			}
+			s, ok := args[0].(types.String)
+			if !ok {
+				return types.NoSuchOverloadErr()
+			}
+			if r := checkMatchCost(len(s), size); r != nil {
+				return types.WrapErr(r)
+			}
+			return types.Bool(re.MatchString(string(s)))
+		}), nil
+	},
+}
+
+// chargedMacros are CEL's comprehension macros, each expanding as cel-go's
+// does but with the range wrapped in rangeFunction, so that the range is
+// charged (chargeRange, rangeCost) before the first step.
+func chargedMacros() []cel.Macro {
+	charged := func(expand parser.MacroExpander) parser.MacroExpander {
+		return func(eh parser.ExprHelper, target ast.Expr, args []ast.Expr) (ast.Expr, *common.Error) {
+			return expand(eh, eh.NewCall(rangeFunction, target), args)
+		}
+	}
+	return []cel.Macro{
+		parser.NewReceiverMacro(operators.All, 2, charged(parser.MakeAll)),
+		parser.NewReceiverMacro(operators.Exists, 2, charged(parser.MakeExists)),
+		parser.NewReceiverMacro(operators.ExistsOne, 2, charged(parser.MakeExistsOne)),
+		parser.NewReceiverMacro(operators.Map, 2, charged(parser.MakeMap)),
+		parser.NewReceiverMacro(operators.Map, 3, charged(parser.MakeMap)),
+		parser.NewReceiverMacro(operators.Filter, 2, charged(parser.MakeFilter)),
+	}
+}
+
+// chargeRange returns the range of a comprehension unchanged, or refuses a
+// range whose charge alone is over CostLimit. The charge itself is made by
+// the cost tracker (rangeCost).
+func chargeRange(v ref.Val) ref.Val {
+	if n := sizeOf(v); n > maxRangeElements {
+		return types.WrapErr(refuse("a comprehension must range over no more than %d elements, got %d", maxRangeElements, n))
+	}
+	return v
+}
+
+// rangeCost is the charge of a comprehension over n elements.
+func rangeCost(n uint64) uint64 {
+	return satAdd(1, satMul(n, n)/rangeCostDivisor)
 }
 
 func replaceBound(args []ref.Val) (uint64, bool) {
@@ -283,7 +490,8 @@ func satMul(a, b uint64) uint64 {
 // costTrackers charge the strings extension's functions for the bytes they
 // scan and produce. cel-go does this itself only from strings version 5;
 // version 2 would otherwise charge one unit per call whatever the size.
-// The formulas are cel-go's version 5 trackers.
+// The formulas are cel-go's version 5 trackers. They also charge the range
+// of a comprehension (rangeCost) and, as cel-go does, matches.
 func costTrackers() cel.ProgramOption {
 	search := func(args []ref.Val, _ ref.Val) *uint64 {
 		c := satAdd(1, uint64(math.Ceil(float64(satMul(sizeOf(args[0]), sizeOf(args[1])))*stringCostFactor)))
@@ -314,7 +522,29 @@ func costTrackers() cel.ProgramOption {
 		c := satAdd(1, uint64(math.Ceil(float64(sizeOf(result))*stringCostFactor)))
 		return &c
 	}
+	// A call refused before it ran (chargeRange, checkMatchCost) did no
+	// work: it costs 1, so that the error says why it was refused rather
+	// than that the limit was passed.
+	charge := func(args []ref.Val, result ref.Val) *uint64 {
+		c := uint64(1)
+		if !types.IsError(result) {
+			c = rangeCost(sizeOf(args[0]))
+		}
+		return &c
+	}
+	// cel-go's own charge for matches, by the length of the pattern.
+	match := func(args []ref.Val, result ref.Val) *uint64 {
+		c := uint64(1)
+		if !types.IsError(result) {
+			c = matchCost(int(sizeOf(args[0])), int(sizeOf(args[1])))
+		}
+		return &c
+	}
 	return cel.CostTrackerOptions(
+		interpreter.OverloadCostTracker("charged_range_list", charge),
+		interpreter.OverloadCostTracker("charged_range_map", charge),
+		interpreter.OverloadCostTracker(overloads.Matches, match),
+		interpreter.OverloadCostTracker(overloads.MatchesString, match),
 		interpreter.OverloadCostTracker("string_char_at_int", scan),
 		interpreter.OverloadCostTracker("string_index_of_string", search),
 		interpreter.OverloadCostTracker("string_index_of_string_int", search),
@@ -344,6 +574,3 @@ func sizeOf(v ref.Val) uint64 {
 	}
 	return 1
 }
-
-// isStringTooLong reports whether err comes from a guarded function.
-func isStringTooLong(err error) bool { return errors.Is(err, errStringTooLong) }

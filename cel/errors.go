@@ -3,52 +3,79 @@ package cel
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
+// The sentinels, one per failure a caller acts on differently. The rule that
+// failed is in the message, not in a sentinel of its own.
 var (
-	// ErrTooLong reports an expression longer than MaxExpressionBytes.
-	ErrTooLong = errors.New("cel: expression too long")
-	// ErrInvalid reports a syntax or type error.
+	// ErrInvalid reports an expression that does not compile: longer than
+	// [MaxExpressionBytes], a syntax or type error, or an output type other
+	// than bool. The expression is at fault; fix the policy.
 	ErrInvalid = errors.New("cel: invalid expression")
-	// ErrNotBool reports an expression whose output type is not bool.
-	ErrNotBool = errors.New("cel: output type must be bool")
-	// ErrInvalidVariable reports a variable name that cannot be declared.
+
+	// ErrInvalidVariable reports a variable name that cannot be declared:
+	// not an identifier, a reserved word, or declared twice. The calling
+	// code is at fault, not the expression.
 	ErrInvalidVariable = errors.New("cel: invalid variable")
-	// ErrCostLimit reports an evaluation stopped by a resource bound: the
-	// runtime cost limit or the size limit of a string function.
+
+	// ErrInvalidOption reports an option value that [NewCompiler] refuses.
+	ErrInvalidOption = errors.New("cel: invalid option")
+
+	// ErrEval reports an evaluation that failed: a declared variable missing
+	// from the input, a runtime error such as division by zero or a bad
+	// regular expression, or a result that is not a bool.
+	ErrEval = errors.New("cel: runtime error")
+
+	// ErrCostLimit reports an evaluation stopped by one of its bounds: the
+	// runtime cost limit, a single call whose charge alone is over it, the
+	// size limit of a string function, or the time budget. The message names
+	// the bound. Callers act on all of them alike: the input, or the policy,
+	// is too expensive, and retrying does not help.
 	ErrCostLimit = errors.New("cel: cost limit exceeded")
-	// ErrEval reports an evaluation that failed: a missing variable, a runtime
-	// error, or a result that is not a bool.
-	ErrEval = errors.New("cel: evaluation failed")
 )
 
-// CompileError reports an expression that could not be compiled. It names the
-// expression; Detail holds cel-go's message with line:column and a caret
-// under the source where cel-go provides one.
+// CompileError reports an expression that does not compile. It holds the
+// expression and, for syntax and type errors, the position of the first
+// problem.
 type CompileError struct {
-	Expr   string // the expression, truncated to 256 bytes in messages
-	Err    error  // ErrTooLong, ErrInvalid, ErrNotBool or ErrInvalidVariable
-	Detail string // what is wrong
+	Expr string // the expression, truncated to 256 bytes in messages
+	Err  error  // always ErrInvalid
+
+	// Line and Column locate the first problem, both counted from 1 (Column
+	// in code points). They are 0 when the problem has no position: the
+	// length limit, the output type, a nesting limit.
+	Line, Column int
+
+	// Detail says what is wrong: a rule, or cel-go's messages, each with
+	// <input>:line:column, the source line and a caret under the problem.
+	Detail string
 }
 
 func (e *CompileError) Error() string {
-	return fmt.Sprintf("%v: expression %q: %s", e.Err, quoteExpr(e.Expr), e.Detail)
+	return fmt.Sprintf("%v %q: %s", e.Err, quoteExpr(e.Expr), e.Detail)
 }
 
-// Unwrap returns the sentinel error.
+// Unwrap returns the sentinel, ErrInvalid.
 func (e *CompileError) Unwrap() error { return e.Err }
 
-// EvalError reports an evaluation that failed. It names the expression.
+// EvalError reports an evaluation that failed. It holds the expression.
 type EvalError struct {
 	Expr string // the expression, truncated to 256 bytes in messages
-	Err  error  // wraps ErrEval, ErrCostLimit, or a context error
+
+	// Err wraps ErrEval or ErrCostLimit with what went wrong, or is the
+	// error of the caller's context when that ended the evaluation.
+	Err error
 }
 
+// Error returns "cel: evaluating <expr>: <reason>". The reason is Err's
+// message without its "cel: " prefix, so that the prefix appears once.
 func (e *EvalError) Error() string {
-	return fmt.Sprintf("cel: evaluating %q: %v", quoteExpr(e.Expr), e.Err)
+	return fmt.Sprintf("cel: evaluating %q: %s", quoteExpr(e.Expr), strings.TrimPrefix(e.Err.Error(), "cel: "))
 }
 
-// Unwrap returns the underlying error.
+// Unwrap returns Err, which wraps ErrEval or ErrCostLimit, or is the
+// context's error.
 func (e *EvalError) Unwrap() error { return e.Err }
 
 // quoteExpr keeps messages short when a hostile expression is huge.
@@ -58,4 +85,15 @@ func quoteExpr(s string) string {
 		return s
 	}
 	return s[:max] + "..."
+}
+
+// refusal is a call refused before it runs because its result or its own
+// charge would exceed a bound. It travels inside CEL as an error value;
+// Program.Eval reports it as ErrCostLimit with the message.
+type refusal struct{ msg string }
+
+func (e *refusal) Error() string { return e.msg }
+
+func refuse(format string, args ...any) *refusal {
+	return &refusal{msg: fmt.Sprintf(format, args...)}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/tenantkit/tenantkit/cel"
 )
@@ -25,17 +27,28 @@ func ExampleCompile() {
 
 func ExampleCompile_error() {
 	_, err := cel.Compile(`ns + "x"`, "ns")
-	fmt.Println(errors.Is(err, cel.ErrNotBool))
+	fmt.Println(errors.Is(err, cel.ErrInvalid))
 	fmt.Println(err)
 
 	_, err = cel.Compile(`nss == "a"`, "ns")
+	var ce *cel.CompileError
+	if errors.As(err, &ce) {
+		fmt.Println(ce.Line, ce.Column)
+	}
+	fmt.Println(err)
+
+	_, err = cel.Compile(`true`, "my-var")
+	fmt.Println(errors.Is(err, cel.ErrInvalidVariable))
 	fmt.Println(err)
 	// Output:
 	// true
-	// cel: output type must be bool: expression "ns + \"x\"": the output type is string, not bool
-	// cel: invalid expression: expression "nss == \"a\"": ERROR: <input>:1:1: undeclared reference to 'nss' (in container '')
+	// cel: invalid expression "ns + \"x\"": output type must be bool, not string
+	// 1 1
+	// cel: invalid expression "nss == \"a\"": <input>:1:1: undeclared reference to 'nss' (in container '')
 	//  | nss == "a"
 	//  | ^
+	// true
+	// cel: invalid variable "my-var": must match ^[A-Za-z_][A-Za-z0-9_]*$
 }
 
 func ExampleProgram_Eval() {
@@ -47,17 +60,53 @@ func ExampleProgram_Eval() {
 	// A missing variable is an error, never a silent false.
 	_, err = p.Eval(context.Background(), map[string]string{})
 	fmt.Println(errors.Is(err, cel.ErrEval))
+	fmt.Println(err)
 	// Output:
 	// true <nil>
 	// true
+	// cel: evaluating "value.matches(\"^(Enabled|Disabled)$\")": runtime error: no such attribute(s): value
 }
 
 func ExampleProgram_Eval_costLimit() {
 	p := cel.MustCompile(`value.replace("", value).replace("", value).replace("", value).size() > 0`, "value")
 	_, err := p.Eval(context.Background(), map[string]string{"value": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde"})
 	fmt.Println(errors.Is(err, cel.ErrCostLimit))
+	fmt.Println(err)
+
+	// A comprehension takes time quadratic in its range and is charged
+	// for it before it starts (issue 18: a tenant's 256 KiB annotation).
+	p = cel.MustCompile(`value.split(',').all(x, x.matches('^[a-z]+$'))`, "value")
+	_, err = p.Eval(context.Background(), map[string]string{"value": strings.Repeat("a,", 128<<10)})
+	fmt.Println(err)
 	// Output:
 	// true
+	// cel: evaluating "value.replace(\"\", value).replace(\"\", value).replace(\"\", value).size() > 0": cost limit exceeded: replace: string result must be no more than 1048576 bytes
+	// cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: a comprehension must range over no more than 4000 elements, got 131073
+}
+
+func ExampleNewCompiler() {
+	// A budget this short runs out at the first check, after 100 steps of
+	// the comprehension, which makes the example deterministic.
+	c, err := cel.NewCompiler(cel.WithTimeBudget(time.Nanosecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := c.Compile(`value.split(',').all(x, x.matches('^[a-z]+$'))`, "value")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = p.Eval(context.Background(), map[string]string{"value": strings.Repeat("a,", 1000)})
+	fmt.Println(errors.Is(err, cel.ErrCostLimit))
+	fmt.Println(err)
+
+	_, err = cel.NewCompiler(cel.WithTimeBudget(0))
+	fmt.Println(err)
+	// Output:
+	// true
+	// cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: must finish within the time budget of 1ns
+	// cel: invalid option: time budget must be positive, got 0s
 }
 
 func ExampleNewCache() {
@@ -67,4 +116,17 @@ func ExampleNewCache() {
 	fmt.Println(a == b, c.Len())
 	// Output:
 	// true 1
+}
+
+func ExampleCompiler_NewCache() {
+	c, err := cel.NewCompiler(cel.WithTimeBudget(250 * time.Millisecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cache := c.NewCache(128)
+	p, _ := cache.Compile(`ns.startsWith("tenant-")`, "ns")
+	fmt.Println(p.Eval(context.Background(), map[string]string{"ns": "tenant-a"}))
+	// Output:
+	// true <nil>
 }

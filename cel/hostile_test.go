@@ -37,11 +37,11 @@ var hostileCompileTests = []struct {
 }{
 	// Size.
 	{name: "exactly the length limit", expr: atLimit(0), vars: []string{"value"}},
-	{name: "one byte over the length limit", expr: atLimit(1), vars: []string{"value"}, wantErr: cel.ErrTooLong,
+	{name: "one byte over the length limit", expr: atLimit(1), vars: []string{"value"}, wantErr: cel.ErrInvalid,
 		detail: []string{"must be no more than 5120 bytes, got 5121"}},
-	{name: "1 MiB expression", expr: "true || " + strings.Repeat("x", 1<<20), wantErr: cel.ErrTooLong,
+	{name: "1 MiB expression", expr: "true || " + strings.Repeat("x", 1<<20), wantErr: cel.ErrInvalid,
 		detail: []string{"got 1048584", "..."}},
-	{name: "1 MiB of open parentheses", expr: strings.Repeat("(", 1<<20), wantErr: cel.ErrTooLong},
+	{name: "1 MiB of open parentheses", expr: strings.Repeat("(", 1<<20), wantErr: cel.ErrInvalid},
 
 	// Nesting and balance.
 	// cel-go reports its recursion limits without a usable position
@@ -73,14 +73,14 @@ var hostileCompileTests = []struct {
 	{name: "newline and carriage return", expr: "value ==\r\n'a' ||\n\n\n value == 'b'", vars: []string{"value"}},
 
 	// Output types other than bool.
-	{name: "string output", expr: "value", vars: []string{"value"}, wantErr: cel.ErrNotBool, detail: []string{"the output type is string, not bool"}},
-	{name: "int output", expr: "value.size()", vars: []string{"value"}, wantErr: cel.ErrNotBool, detail: []string{"the output type is int, not bool"}},
-	{name: "null output", expr: "null", wantErr: cel.ErrNotBool, detail: []string{"the output type is null_type, not bool"}},
-	{name: "list of bool output", expr: "[true]", wantErr: cel.ErrNotBool, detail: []string{"list(bool)"}},
-	{name: "map output", expr: "{'a': true}", wantErr: cel.ErrNotBool, detail: []string{"map(string, bool)"}},
-	{name: "dyn output", expr: "dyn(true)", wantErr: cel.ErrNotBool, detail: []string{"the output type is dyn, not bool"}},
-	{name: "bytes output", expr: "b'true'", wantErr: cel.ErrNotBool, detail: []string{"bytes"}},
-	{name: "duration output", expr: "duration('1s')", wantErr: cel.ErrNotBool, detail: []string{"duration"}},
+	{name: "string output", expr: "value", vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"output type must be bool, not string"}},
+	{name: "int output", expr: "value.size()", vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"output type must be bool, not int"}},
+	{name: "null output", expr: "null", wantErr: cel.ErrInvalid, detail: []string{"output type must be bool, not null_type"}},
+	{name: "list of bool output", expr: "[true]", wantErr: cel.ErrInvalid, detail: []string{"list(bool)"}},
+	{name: "map output", expr: "{'a': true}", wantErr: cel.ErrInvalid, detail: []string{"map(string, bool)"}},
+	{name: "dyn output", expr: "dyn(true)", wantErr: cel.ErrInvalid, detail: []string{"output type must be bool, not dyn"}},
+	{name: "bytes output", expr: "b'true'", wantErr: cel.ErrInvalid, detail: []string{"bytes"}},
+	{name: "duration output", expr: "duration('1s')", wantErr: cel.ErrInvalid, detail: []string{"duration"}},
 	{name: "bool or int", expr: "value == 'a' ? true : 1", vars: []string{"value"}, wantErr: cel.ErrInvalid, detail: []string{"no matching overload"}},
 
 	// Regular expressions and literals checked when compiled.
@@ -118,8 +118,8 @@ func TestHostileCompile(t *testing.T) {
 					t.Fatalf("Compile() error = %v, want %v", err, tt.wantErr)
 				}
 				var ce *cel.CompileError
-				if !errors.As(err, &ce) || ce.Expr != tt.expr {
-					t.Fatalf("error %v is not a *CompileError holding the expression", err)
+				if isCompileError := errors.As(err, &ce); isCompileError != (tt.wantErr == cel.ErrInvalid) || isCompileError && ce.Expr != tt.expr {
+					t.Fatalf("error %v: a *CompileError holding the expression if and only if it wraps ErrInvalid", err)
 				}
 				msg := err.Error()
 				for _, d := range tt.detail {
@@ -155,7 +155,7 @@ var hostileEvalTests = []struct {
 	// Costs that grow exponentially with nesting, or with the value.
 	{name: "comprehensions nested 6 deep over a large value",
 		expr:  strings.Repeat("[0,1,2,3,4,5,6,7,8,9].all(x, ", 6) + "value.lowerAscii() != ''" + strings.Repeat(")", 6),
-		value: strings.Repeat("A", 64<<10), wantErr: cel.ErrCostLimit, detail: "actual cost limit exceeded"},
+		value: strings.Repeat("A", 64<<10), wantErr: cel.ErrCostLimit, detail: "runtime cost must be no more than 1000000"},
 	{name: "doubling a string 24 times",
 		expr: "[value + value].all(a, [a + a].all(b, [b + b].all(c, [c + c].all(d, [d + d].all(e, [e + e].all(f, [f + f].all(g, [g + g].all(h, " +
 			"[h + h].all(i, [i + i].all(j, [j + j].all(k, [k + k].all(l, [l + l].all(m, [m + m].all(n, [n + n].all(o, [o + o].all(p, " +
@@ -163,6 +163,23 @@ var hostileEvalTests = []struct {
 		value: "ab", wantErr: cel.ErrCostLimit},
 	{name: "search quadratic in the value", expr: "value.indexOf(value) >= 0", value: strings.Repeat("a", 1<<20), wantErr: cel.ErrCostLimit},
 	{name: "concatenating 16 MiB", expr: `value + value != ""`, value: strings.Repeat("a", 8<<20), wantErr: cel.ErrCostLimit},
+
+	// Issue 18: a tenant's annotation under a schema rule, quadratic in time
+	// and within the cost limit before comprehension ranges were charged;
+	// also a seed of FuzzCompile. TestHostileEvalIssue18 checks it with a
+	// long time budget too.
+	{name: "issue 18: split and matches over a 256 KiB annotation", expr: `value.split(',').all(x, x.matches('^[a-z]+$'))`,
+		value: strings.Repeat("a,", 128<<10), wantErr: cel.ErrCostLimit,
+		detail: "a comprehension must range over no more than 4000 elements, got 131073"},
+	{name: "one match charged over the limit", expr: "value.matches('" + strings.Repeat("(a|b)", 1000) + "')",
+		value: strings.Repeat("a", 256<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000"},
+	{name: "one match over the limit by the compiled size of its pattern", expr: "value.matches('^[a-z]{1000}$')",
+		value: strings.Repeat("a", 256<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000, got 6579965 (a 262144-byte string and a pattern of size 1004)"},
+	{name: "dynamic pattern over the limit", expr: "value.matches(value)",
+		value: strings.Repeat("a", 64<<10), wantErr: cel.ErrCostLimit,
+		detail: "matches: cost of one call must be no more than 1000000"},
 
 	// Functions that would allocate far more than the cost counts, stopped
 	// before they allocate.
@@ -235,33 +252,83 @@ func TestHostileEvalMissingVariable(t *testing.T) {
 	}
 }
 
-// TestHostileEvalContext checks that a context bounds what the cost limit
-// does not bound in time. cel-go v0.29.0's cost tracker keeps a value
-// stack that grows by a few entries per comprehension iteration and is
-// scanned on every step, so a comprehension of n iterations costs O(n²)
-// time for O(n) cost: this 80,000-iteration expression stays under
-// CostLimit yet takes seconds on one core. The interrupt check every 100
-// iterations stops it once the context is done.
+// slowExpr stays under CostLimit yet runs for a long time: cel-go v0.29's
+// cost tracker takes time quadratic in the steps of nested comprehensions,
+// and the charge of a range (n*n/16) counts each comprehension alone: 3,000
+// outer steps of 10 inner ones each cost about 700,000 and take hundreds of
+// milliseconds, more under -race.
+const slowExpr = "lists.range(3000).all(i, [0,1,2,3,4,5,6,7,8,9].all(j, i + j >= 0))"
+
+// TestHostileEvalContext checks that the caller's context bounds an
+// evaluation that the cost limit does not: the interrupt check every 100
+// steps stops it once the context is done, with the context's error.
 func TestHostileEvalContext(t *testing.T) {
 	t.Parallel()
-	expr := "(" + strings.TrimSuffix(strings.Repeat("lists.range(10000) + ", 8), " + ") + ").all(i, i >= 0)"
-	p := cel.MustCompile(expr, "value")
+	p := cel.MustCompile(slowExpr, "value")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got, err := p.Eval(ctx, map[string]string{"value": ""}); got || !errors.Is(err, context.Canceled) || !errors.Is(err, cel.ErrEval) {
-		t.Errorf("Eval(cancelled) = %v, %v; want false, an ErrEval wrapping context.Canceled", got, err)
+	if got, err := p.Eval(ctx, map[string]string{"value": ""}); got || !errors.Is(err, context.Canceled) {
+		t.Errorf("Eval(cancelled) = %v, %v; want false, context.Canceled", got, err)
 	}
 
-	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	got, err := p.Eval(ctx, map[string]string{"value": ""})
-	if got || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Eval(deadline) = %v, %v; want false, context.DeadlineExceeded", got, err)
+	if got || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, cel.ErrCostLimit) {
+		t.Errorf("Eval(deadline) = %v, %v; want false, context.DeadlineExceeded and not ErrCostLimit", got, err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Eval returned %v after its deadline", d)
+}
+
+// TestHostileEvalTimeBudget checks that the time budget stops what the cost
+// limit does not, with ErrCostLimit and a message that names the budget,
+// when the caller's context has no deadline.
+func TestHostileEvalTimeBudget(t *testing.T) {
+	t.Parallel()
+	c, err := cel.NewCompiler(cel.WithTimeBudget(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Compile(slowExpr, "value")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Eval(context.Background(), map[string]string{"value": ""})
+	if got || !errors.Is(err, cel.ErrCostLimit) || !strings.Contains(err.Error(), "must finish within the time budget of 1ms") {
+		t.Errorf("Eval() = %v, %v; want false, ErrCostLimit naming the 1ms budget", got, err)
+	}
+	// A caller's shorter deadline wins, and is the caller's error.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	if _, err := p.Eval(ctx, map[string]string{"value": ""}); !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, cel.ErrCostLimit) {
+		t.Errorf("Eval(deadline) error = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestHostileEvalIssue18 is issue 18's input: the schema rule over a
+// tenant-written annotation of 256 KiB ran for more than 5 s under the cost
+// limit. Now its range is charged before it starts, and the rule fails
+// with ErrCostLimit at once, whatever the time budget.
+func TestHostileEvalIssue18(t *testing.T) {
+	t.Parallel()
+	const rule = `value.split(',').all(x, x.matches('^[a-z]+$'))`
+	value := strings.Repeat("a,", 128<<10) // 256 KiB
+	long, err := cel.NewCompiler(cel.WithTimeBudget(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, compile := range map[string]func(string, ...string) (*cel.Program, error){
+		"default budget": cel.Compile,
+		"1h budget":      long.Compile,
+	} {
+		p, err := compile(rule, "value")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Eval(context.Background(), map[string]string{"value": value})
+		if got || !errors.Is(err, cel.ErrCostLimit) || !strings.Contains(err.Error(), "a comprehension must range over no more than 4000 elements, got 131073") {
+			t.Errorf("%s: Eval() = %v, %v; want false, ErrCostLimit for the range", name, got, err)
+		}
 	}
 }
 
