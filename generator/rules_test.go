@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"io/fs"
 	"slices"
 	"strings"
@@ -405,5 +406,28 @@ func TestUnmanagedReleasesNamespaces(t *testing.T) {
 	}
 	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != Keep {
 		t.Errorf("got %q, want kept: an artifact lives in it", d)
+	}
+}
+
+// TestInvalidPrevious: an inventory that does not validate is an error, and
+// the next inventory is the previous one, unchanged.
+func TestInvalidPrevious(t *testing.T) {
+	t.Parallel()
+	g := mustCompile(t, testSpec())
+	previous := []inventory.Entry{nsEntry("tenant-a"), nsEntry("tenant-a")}
+	p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).cluster())
+	if !p.HasErrors() || len(p.Next(func(inventory.Entry) bool { return true })) != 2 {
+		t.Errorf("errors %v, next %v", p.Errors.ToAggregate(), p.Next(nil))
+	}
+}
+
+// TestCancelled: a plan whose context ends returns the context's error.
+func TestCancelled(t *testing.T) {
+	t.Parallel()
+	g := mustCompile(t, testSpec())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if p, err := g.Plan(ctx, sources(tree(okTenant)), nil, (&fakeCluster{}).cluster()); err == nil || p != nil {
+		t.Errorf("Plan(cancelled) = %v, %v", p, err)
 	}
 }
