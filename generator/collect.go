@@ -51,11 +51,11 @@ func excluded(o Object) string {
 // decides what happens to every stale entry and fills in the decisions.
 func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject, cluster Cluster) error {
 	g := p.g
-	changes, err := inventory.Diff(previous, desired)
-	if err != nil {
+	changes, derrs := inventory.Diff(previous, desired)
+	if len(derrs) > 0 {
 		// The desired entries are built here and valid: the previous
 		// inventory is not. Then nothing changes in it.
-		res.Errors = append(res.Errors, asFieldErrors(err, field.NewPath("inventory"), nil)...)
+		res.Errors = append(res.Errors, derrs...)
 		res.previous = slices.Clone(previous)
 		if res.previous == nil {
 			res.previous = []inventory.Entry{}
@@ -63,14 +63,17 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		return nil
 	}
 	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
-	opts := []inventory.Option{inventory.WithGuard(gc.guard)}
+	// The deletion guards are the generator's own, below: they also refuse
+	// a pass that deletes every tracked object while something else is
+	// desired (every tenant renamed), and they make the refusal an error.
+	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
 	if len(res.Errors) > 0 {
 		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
 	}
-	if !g.managed || !g.prune {
-		// Without managedNamespaces, tracked namespaces are no longer
-		// managed: released, never deleted.
-		opts = append(opts, inventory.WithNamespacePrune(false))
+	if g.managed && g.prune {
+		// Without it, and without managedNamespaces, tracked namespaces
+		// are released, never deleted.
+		opts = append(opts, inventory.WithNamespacePrune())
 	}
 	decisions, err := inventory.Collect(p.ctx, changes.Stale, desired, opts...)
 	if err != nil {
@@ -196,7 +199,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 		return inventory.Release, fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, owner), nil
 	}
 	reason := "no longer desired"
-	if isNamespace(id) {
+	if id.IsNamespace() {
 		if c.cluster.Artifacts == nil {
 			return inventory.Keep, "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", nil
 		}

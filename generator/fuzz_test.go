@@ -127,7 +127,7 @@ func checkPlanFS(t *testing.T, g *Generator, fsys fstest.MapFS) {
 	}
 	for _, e := range previous {
 		if !tracked[e.ID()] && !gone[e.ID()] {
-			t.Fatalf("%s is neither tracked, deleted nor released", e.ID().Subject())
+			t.Fatalf("%s is neither tracked, deleted nor released", e.ID().String())
 		}
 	}
 }

@@ -146,7 +146,7 @@ func artEntry(ns, name string) inventory.Entry {
 func decisions(p *Plan) map[string]Decision {
 	out := map[string]Decision{}
 	for _, d := range p.Decisions {
-		out[d.Entry.ID().Subject()] = d
+		out[d.Entry.ID().String()] = d
 	}
 	return out
 }

@@ -115,7 +115,7 @@ type Decision struct {
 // String returns the decision as a Flux change line, with the reason in
 // parentheses, e.g. "Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)".
 func (d Decision) String() string {
-	s := d.Entry.ID().Subject() + " " + d.Action.Verb()
+	s := d.Entry.ID().String() + " " + d.Action.Verb()
 	if d.Reason != "" {
 		s += " (" + d.Reason + ")"
 	}
@@ -166,11 +166,11 @@ func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
 func (p *Plan) HasErrors() bool { return len(p.Errors) > 0 }
 
 const (
-	namespaceAPIVersion = "v1"
-	artifactAPIVersion  = "source.toolkit.fluxcd.io/v1"
-	artifactGroup       = "source.toolkit.fluxcd.io"
-	artifactKind        = "ExternalArtifact"
-	namespaceKind       = "Namespace"
+	namespaceAPIVersion = inventory.APIVersionNamespace
+	artifactAPIVersion  = inventory.APIVersionExternalArtifact
+	artifactGroup       = inventory.GroupSource
+	artifactKind        = inventory.KindExternalArtifact
+	namespaceKind       = inventory.KindNamespace
 
 	reasonDesiredErrors = "desired state has errors"
 )
@@ -179,7 +179,6 @@ const (
 // BenchmarkPlanFS turns it off to measure what the cache saves.
 var cacheSources = true
 
-func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == namespaceKind }
 
 // planner carries one plan's state through its steps.
 type planner struct {

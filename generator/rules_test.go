@@ -97,7 +97,7 @@ func TestRule1Skip(t *testing.T) {
 				}
 				next := map[string]bool{}
 				for _, e := range p.Next(func(inventory.Entry) bool { return true }) {
-					next[e.ID().Subject()] = true
+					next[e.ID().String()] = true
 				}
 				for _, s := range tt.skip {
 					if next[s] != tracked {

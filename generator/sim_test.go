@@ -436,13 +436,13 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 		case Delete:
 			s.stats["deletions"]++
 			if p.HasErrors() {
-				t.Fatalf("round %d, %s: deletes %s in a plan with errors %v", n, sg.name, id.Subject(), p.Errors.ToAggregate())
+				t.Fatalf("round %d, %s: deletes %s in a plan with errors %v", n, sg.name, id.String(), p.Errors.ToAggregate())
 			}
 			if desired[id] || s.desiredByOther(sg, id) {
-				t.Fatalf("round %d, %s: deletes %s, which is desired", n, sg.name, id.Subject())
+				t.Fatalf("round %d, %s: deletes %s, which is desired", n, sg.name, id.String())
 			}
 			if why := s.protected(sg, id, deleting); why != "" {
-				t.Fatalf("round %d, %s: deletes %s: %s", n, sg.name, id.Subject(), why)
+				t.Fatalf("round %d, %s: deletes %s: %s", n, sg.name, id.String(), why)
 			}
 			if s.faults && s.rng.IntN(5) == 0 {
 				s.stats["failed deletions"]++
@@ -463,7 +463,7 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 	}
 	for id := range sg.created {
 		if _, live := s.live[id]; live && !tracked[id] && sg.released[id] == "" {
-			t.Fatalf("round %d, %s: %s was created, then lost: live, neither tracked nor released", n, sg.name, id.Subject())
+			t.Fatalf("round %d, %s: %s was created, then lost: live, neither tracked nor released", n, sg.name, id.String())
 		}
 	}
 	if !s.faults {

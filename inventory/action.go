@@ -112,7 +112,7 @@ type Decision struct {
 //	ExternalArtifact/tenant-a/app configured
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
 func (d Decision) String() string {
-	s := d.Entry.ID().Subject() + " " + d.Action.Verb()
+	s := d.Entry.ID().String() + " " + d.Action.Verb()
 	if !d.Action.valid() {
 		s += d.Action.String()
 	}

@@ -17,7 +17,7 @@ import (
 //  2. A Namespace (core group) that a desired entry lives in is Keep, with
 //     the reason "in use by " and the first such entry in apply order, e.g.
 //     "in use by ExternalArtifact/tenant-a/app".
-//  3. With [WithNamespacePrune](false), a Namespace is Release, with the
+//  3. Without [WithNamespacePrune], a Namespace is Release, with the
 //     reason "namespace pruning is off".
 //  4. Each [Guard] runs in turn, until one returns [Release] or [Keep]
 //     (with its reason, or "released by a guard" or "kept by a guard" when
@@ -29,16 +29,16 @@ import (
 //     which is kept": deleting the namespace would delete that entry.
 //  6. Otherwise, Delete.
 //
-// Then the deletion guard, when turned on, looks at all the deletions at
-// once. With [WithDeleteAll](false) and an empty desired list, or with
+// Then the deletion guard looks at all the deletions at once. Without [WithAllowDeleteAll] and with an empty desired list, or with
 // [WithMaxDeletions](n) and more than n deletions, every Delete becomes
 // Keep, with a reason that names the option that allows it. Nothing is
 // deleted in part: choosing which n entries to delete would be arbitrary.
 //
-// Collect returns an error, wrapping [ErrInvalidOption], or a *[ListError]
-// for an entry of stale or desired that fails [Entry.Validate], an [ID]
-// listed twice in one of them, or a stale entry that is also desired (a
-// Forbidden error at "stale[i]"). Even then it returns a decision per stale
+// Collect returns an error wrapping [ErrInvalidOption] for an invalid
+// option. For an entry of stale or desired that fails [Entry.Validate], an
+// [ID] listed twice in one of them, or a stale entry that is also desired
+// (a Forbidden error at "stale[i]"), it returns the field.ErrorList of
+// every problem, aggregated with ToAggregate. Even then it returns a decision per stale
 // entry, each Keep with the error as its reason, so that a caller that goes
 // on to [Next] loses nothing.
 //
@@ -61,7 +61,7 @@ func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Dec
 	}
 	err := o.invalidError
 	if err == nil {
-		err = listError(checkLists(stale, desired))
+		err = checkLists(stale, desired).ToAggregate()
 	}
 	if err != nil {
 		return keepEach(sorted, err.Error()), err
@@ -97,8 +97,8 @@ func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Dec
 	var refusal string
 	switch {
 	case deletes == 0:
-	case o.refuseAll && len(desired) == 0:
-		refusal = fmt.Sprintf("deletion guard: %s while nothing is desired; WithDeleteAll(true) allows them", deletions(deletes))
+	case !o.allowAll && len(desired) == 0:
+		refusal = fmt.Sprintf("deletion guard: %s while nothing is desired; WithAllowDeleteAll allows them", deletions(deletes))
 	case o.maxSet && deletes > o.maxDeletes:
 		refusal = fmt.Sprintf("deletion guard: %s in one pass, more than WithMaxDeletions(%d) allows", deletions(deletes), o.maxDeletes)
 	}
@@ -118,11 +118,11 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 		return Decision{Entry: e, Action: Keep, Reason: o.keepReason}
 	}
 	id := e.ID()
-	ns := isNamespace(id)
+	ns := id.IsNamespace()
 	if u, ok := users[id.Name]; ns && ok {
-		return Decision{Entry: e, Action: Keep, Reason: "in use by " + u.Subject()}
+		return Decision{Entry: e, Action: Keep, Reason: "in use by " + u.String()}
 	}
-	if ns && o.noNSPrune {
+	if ns && !o.nsPrune {
 		return Decision{Entry: e, Action: Release, Reason: "namespace pruning is off"}
 	}
 	for _, g := range o.guards {
@@ -145,7 +145,7 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 		return Decision{Entry: e, Action: action, Reason: reason}
 	}
 	if h, ok := held[id.Name]; ns && ok {
-		return Decision{Entry: e, Action: Keep, Reason: "in use by " + h.Entry.ID().Subject() + ", which is " + h.Action.Verb()}
+		return Decision{Entry: e, Action: Keep, Reason: "in use by " + h.Entry.ID().String() + ", which is " + h.Action.Verb()}
 	}
 	return Decision{Entry: e, Action: Delete}
 }
@@ -168,34 +168,21 @@ func keepEach(entries []Entry, reason string) []Decision {
 }
 
 // checkLists validates stale and desired and reports, for each list, its
-// invalid entries, then its duplicates, in index order; then the stale
-// entries that are also desired, which a caller that passes its whole
-// inventory as stale would otherwise see deleted.
+// problems in index order (see checkList); then the stale entries that are
+// also desired, which a caller that passes its whole inventory as stale
+// would otherwise see deleted.
 func checkLists(stale, desired []Entry) field.ErrorList {
-	errs, _ := checkList("stale", stale)
-	desiredErrs, desiredIDs := checkList("desired", desired)
+	_, errs := checkList("stale", stale)
+	_, desiredErrs := checkList("desired", desired)
 	errs = append(errs, desiredErrs...)
+	desiredIDs := make(map[ID]bool, len(desired))
+	for _, e := range desired {
+		desiredIDs[e.ID()] = true
+	}
 	for i, e := range stale {
 		if desiredIDs[e.ID()] {
-			errs = append(errs, field.Forbidden(field.NewPath("stale").Index(i), fmt.Sprintf("%s must not be desired: only stale entries are collected", e.ID().Subject())))
+			errs = append(errs, field.Forbidden(field.NewPath("stale").Index(i), fmt.Sprintf("%s must not be desired: only stale entries are collected", e.ID())))
 		}
 	}
 	return errs
-}
-
-// checkList validates the entries of the list called name and reports its
-// invalid entries, then its duplicates, in index order; and returns its IDs.
-func checkList(name string, entries []Entry) (field.ErrorList, map[ID]bool) {
-	var invalid, dups field.ErrorList
-	seen := make(map[ID]bool, len(entries))
-	for i, e := range entries {
-		p := field.NewPath(name).Index(i)
-		invalid = append(invalid, e.Validate(p)...)
-		id := e.ID()
-		if seen[id] {
-			dups = append(dups, field.Duplicate(p, id.String()))
-		}
-		seen[id] = true
-	}
-	return append(invalid, dups...), seen
 }

@@ -13,7 +13,7 @@ import (
 // guardFor returns a guard that answers per subject, and Delete otherwise.
 func guardFor(answers map[string]Decision, errs map[string]error) Guard {
 	return func(_ context.Context, e Entry) (Action, string, error) {
-		s := e.ID().Subject()
+		s := e.ID().String()
 		if err := errs[s]; err != nil {
 			return 0, "", err
 		}
@@ -34,6 +34,9 @@ func TestCollect(t *testing.T) {
 		stale   []Entry
 		desired []Entry
 		opts    []Option
+		// noPrune leaves out WithNamespacePrune and WithAllowDeleteAll,
+		// which every other case gets first.
+		noPrune bool
 		want    []Decision
 	}{
 		{name: "nothing stale", desired: []Entry{appA}, want: []Decision{}},
@@ -51,13 +54,13 @@ func TestCollect(t *testing.T) {
 			want: []Decision{{Entry: nsA, Action: Keep, Reason: "in use by ConfigMap/tenant-a/c"}}},
 		{name: "a custom Namespace kind is never in use", stale: []Entry{{APIVersion: "example.com/v1", Kind: "Namespace", Name: "tenant-a"}}, desired: []Entry{appA},
 			want: []Decision{{Entry: Entry{APIVersion: "example.com/v1", Kind: "Namespace", Name: "tenant-a"}, Action: Delete}}},
-		{name: "namespace pruning off", stale: []Entry{nsA, nsB, old1}, desired: []Entry{webB}, opts: []Option{WithNamespacePrune(false)},
+		{name: "namespace pruning off", stale: []Entry{nsA, nsB, old1}, desired: []Entry{webB}, noPrune: true,
 			want: []Decision{
 				{Entry: old1, Action: Delete},
 				{Entry: nsB, Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/web"},
 				{Entry: nsA, Action: Release, Reason: "namespace pruning is off"},
 			}},
-		{name: "namespace pruning on", stale: []Entry{nsA}, desired: []Entry{webB}, opts: []Option{WithNamespacePrune(true)},
+		{name: "namespace pruning on", stale: []Entry{nsA}, desired: []Entry{webB}, opts: []Option{WithNamespacePrune()},
 			want: []Decision{{Entry: nsA, Action: Delete}}},
 		{name: "guard release and keep", stale: []Entry{old1, old2, nsA, nsB}, desired: []Entry{appA},
 			opts: []Option{WithGuard(guardFor(map[string]Decision{
@@ -131,24 +134,26 @@ func TestCollect(t *testing.T) {
 			}},
 		{name: "max deletions zero", stale: []Entry{old1}, desired: []Entry{webB}, opts: []Option{WithMaxDeletions(0)},
 			want: []Decision{{Entry: old1, Action: Keep, Reason: "deletion guard: 1 deletion in one pass, more than WithMaxDeletions(0) allows"}}},
-		{name: "delete all allowed by default", stale: []Entry{old1, nsA},
+		{name: "delete all allowed", stale: []Entry{old1, nsA},
 			want: []Decision{{Entry: old1, Action: Delete}, {Entry: nsA, Action: Delete}}},
-		{name: "delete all refused", stale: []Entry{old1, nsA}, opts: []Option{WithDeleteAll(false)},
+		{name: "delete all refused by default", stale: []Entry{old1, nsA}, noPrune: true, opts: []Option{WithNamespacePrune()},
 			want: []Decision{
-				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them"},
-				{Entry: nsA, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them"},
+				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them"},
+				{Entry: nsA, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them"},
 			}},
-		{name: "delete all refusal needs a deletion", stale: []Entry{nsA}, opts: []Option{WithDeleteAll(false), WithNamespacePrune(false)},
+		{name: "delete all refusal needs a deletion", stale: []Entry{nsA}, noPrune: true,
 			want: []Decision{{Entry: nsA, Action: Release, Reason: "namespace pruning is off"}}},
-		{name: "delete all refusal needs an empty desired", stale: []Entry{old1}, desired: []Entry{webB}, opts: []Option{WithDeleteAll(false)},
-			want: []Decision{{Entry: old1, Action: Delete}}},
-		{name: "delete all allowed explicitly", stale: []Entry{old1}, opts: []Option{WithDeleteAll(false), WithDeleteAll(true)},
+		{name: "delete all refusal needs an empty desired", stale: []Entry{old1}, desired: []Entry{webB}, noPrune: true,
 			want: []Decision{{Entry: old1, Action: Delete}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Collect(context.Background(), tt.stale, tt.desired, tt.opts...)
+			opts := tt.opts
+			if !tt.noPrune {
+				opts = append([]Option{WithNamespacePrune(), WithAllowDeleteAll()}, opts...)
+			}
+			got, err := Collect(context.Background(), tt.stale, tt.desired, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,23 +172,29 @@ func TestCollectErrorsKeepEverything(t *testing.T) {
 		stale   []Entry
 		desired []Entry
 		opts    []Option
-		is      error
+		is      error           // for an option
+		want    field.ErrorType // for an entry
 	}{
 		{name: "negative max deletions", stale: []Entry{old1, nsA}, opts: []Option{WithMaxDeletions(-1)}, is: ErrInvalidOption},
 		{name: "empty keep-all reason", stale: []Entry{old1, nsA}, opts: []Option{WithKeepAll("")}, is: ErrInvalidOption},
 		{name: "nil guard", stale: []Entry{old1, nsA}, opts: []Option{WithGuard(nil)}, is: ErrInvalidOption},
 		{name: "nil option", stale: []Entry{old1, nsA}, opts: []Option{nil}, is: ErrInvalidOption},
-		{name: "invalid stale entry", stale: []Entry{old1, nsA, ea("tenant-a", "x", "sha256:bad")}, is: ErrInvalidEntry},
-		{name: "duplicate stale entry", stale: []Entry{old1, nsA, old1}, is: ErrDuplicate},
-		{name: "invalid desired entry", stale: []Entry{old1, nsA}, desired: []Entry{{Kind: "Deployment", Name: "x"}}, is: ErrInvalidEntry},
-		{name: "stale entry also desired", stale: []Entry{old1, nsA}, desired: []Entry{appA, nsA}, is: ErrInvalidEntry},
+		{name: "invalid stale entry", stale: []Entry{old1, nsA, ea("tenant-a", "x", "sha256:bad")}, want: field.ErrorTypeInvalid},
+		{name: "duplicate stale entry", stale: []Entry{old1, nsA, old1}, want: field.ErrorTypeDuplicate},
+		{name: "invalid desired entry", stale: []Entry{old1, nsA}, desired: []Entry{{Kind: "Deployment", Name: "x"}}, want: field.ErrorTypeRequired},
+		{name: "stale entry also desired", stale: []Entry{old1, nsA}, desired: []Entry{appA, nsA}, want: field.ErrorTypeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := Collect(context.Background(), tt.stale, tt.desired, tt.opts...)
-			if !errors.Is(err, tt.is) {
+			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Fatalf("Collect() error = %v, want %v", err, tt.is)
+			}
+			if tt.is == nil {
+				if errs := fieldErrors(t, err); len(errs) != 1 || errs[0].Type != tt.want {
+					t.Fatalf("Collect() error = %v, want one %v", err, tt.want)
+				}
 			}
 			if len(got) != len(tt.stale) {
 				t.Fatalf("got %d decisions, want one per stale entry (%d)", len(got), len(tt.stale))
@@ -203,12 +214,8 @@ func TestCollectErrorsKeepEverything(t *testing.T) {
 func TestCollectStaleDesiredError(t *testing.T) {
 	t.Parallel()
 	_, err := Collect(context.Background(), []Entry{appB, nsA}, []Entry{appA, nsA})
-	var le *ListError
-	if !errors.As(err, &le) {
-		t.Fatalf("err = %v, want *ListError", err)
-	}
 	want := []fieldErr{{"stale[1]", field.ErrorTypeForbidden}}
-	if diff := cmp.Diff(want, reduce(le.Errs)); diff != "" {
+	if diff := cmp.Diff(want, reduce(fieldErrors(t, err))); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -223,7 +230,7 @@ func TestCollectContextDone(t *testing.T) {
 		return Delete, "", nil
 	}
 	stale := []Entry{ea("tenant-a", "a", ""), ea("tenant-a", "b", "")}
-	got, err := Collect(ctx, stale, nil, WithGuard(guard))
+	got, err := Collect(ctx, stale, nil, WithGuard(guard), WithAllowDeleteAll())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package inventory
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -68,49 +67,29 @@ func TestDiffErrors(t *testing.T) {
 		old     []Entry
 		desired []Entry
 		want    []fieldErr
-		is      []error
-		isNot   []error
 	}{
 		{name: "duplicate in old", old: []Entry{a1, nsA, a1, a1},
-			want: []fieldErr{{"old[2]", field.ErrorTypeDuplicate}, {"old[3]", field.ErrorTypeDuplicate}},
-			is:   []error{ErrDuplicate}, isNot: []error{ErrInvalidEntry}},
+			want: []fieldErr{{"old[2]", field.ErrorTypeDuplicate}, {"old[3]", field.ErrorTypeDuplicate}}},
 		{name: "duplicate in unsorted desired, reported in index order", desired: []Entry{a1, nsA, nsB, ea("tenant-a", "app", dg("2")), nsEntry("tenant-b", dg("x"))},
-			want: []fieldErr{{"desired[3]", field.ErrorTypeDuplicate}, {"desired[4]", field.ErrorTypeDuplicate}},
-			is:   []error{ErrDuplicate}},
+			want: []fieldErr{{"desired[3]", field.ErrorTypeDuplicate}, {"desired[4]", field.ErrorTypeDuplicate}}},
 		{name: "same object in two versions is a duplicate", desired: []Entry{a1, {APIVersion: "source.toolkit.fluxcd.io/v2", Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app"}},
 			want: []fieldErr{{"desired[1]", field.ErrorTypeDuplicate}}},
 		{name: "malformed digest", old: []Entry{ea("tenant-a", "app", "sha256:abc")}, desired: []Entry{a1, ea("tenant-a", "b", "sha256:xyz")},
-			want: []fieldErr{{"old[0].digest", field.ErrorTypeInvalid}, {"desired[1].digest", field.ErrorTypeInvalid}},
-			is:   []error{ErrInvalidEntry}, isNot: []error{ErrDuplicate}},
-		{name: "everything, invalid before duplicates, old before desired",
+			want: []fieldErr{{"old[0].digest", field.ErrorTypeInvalid}, {"desired[1].digest", field.ErrorTypeInvalid}}},
+		{name: "everything, in index order, old before desired",
 			old:     []Entry{a1, a1, ea("tenant-a", "", "")},
 			desired: []Entry{nsA, nsA, {Kind: "Deployment", Name: "x"}},
 			want: []fieldErr{
-				{"old[2].name", field.ErrorTypeRequired}, {"old[1]", field.ErrorTypeDuplicate},
-				{"desired[2].apiVersion", field.ErrorTypeRequired}, {"desired[1]", field.ErrorTypeDuplicate},
-			},
-			is: []error{ErrInvalidEntry, ErrDuplicate}},
+				{"old[1]", field.ErrorTypeDuplicate}, {"old[2].name", field.ErrorTypeRequired},
+				{"desired[1]", field.ErrorTypeDuplicate}, {"desired[2].apiVersion", field.ErrorTypeRequired},
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Diff(tt.old, tt.desired)
-			var le *ListError
-			if !errors.As(err, &le) {
-				t.Fatalf("Diff() = %v, %v; want a *ListError", got, err)
-			}
-			if diff := cmp.Diff(tt.want, reduce(le.Errs)); diff != "" {
+			got, errs := Diff(tt.old, tt.desired)
+			if diff := cmp.Diff(tt.want, reduce(errs)); diff != "" {
 				t.Errorf("errors mismatch (-want +got):\n%s", diff)
-			}
-			for _, target := range tt.is {
-				if !errors.Is(err, target) {
-					t.Errorf("errors.Is(%v, %v) = false", err, target)
-				}
-			}
-			for _, target := range tt.isNot {
-				if errors.Is(err, target) {
-					t.Errorf("errors.Is(%v, %v) = true", err, target)
-				}
 			}
 			if diff := cmp.Diff(Changes{}, got); diff != "" {
 				t.Errorf("Changes on error not zero:\n%s", diff)
@@ -121,15 +100,17 @@ func TestDiffErrors(t *testing.T) {
 
 func TestDiffErrorNamesEntry(t *testing.T) {
 	t.Parallel()
-	_, err := Diff(nil, []Entry{ea("tenant-a", "app", "sha256:abc")})
-	for _, part := range []string{"inventory: ", "desired[0].digest", `"sha256:abc"`} {
+	_, errs := Diff(nil, []Entry{ea("tenant-a", "app", "sha256:abc")})
+	err := errs.ToAggregate()
+	for _, part := range []string{"desired[0].digest", `"sha256:abc"`} {
 		if !strings.Contains(err.Error(), part) {
 			t.Errorf("error %q does not contain %q", err, part)
 		}
 	}
-	_, err = Diff([]Entry{a1dup, a1dup}, nil)
-	if !strings.Contains(err.Error(), a1dup.ID().String()) {
-		t.Errorf("error %q does not name the duplicate %s", err, a1dup.ID())
+	// Issue 15: a duplicate is named for people, not as a Flux id.
+	_, errs = Diff([]Entry{nsA, nsA}, nil)
+	if got, want := errs.ToAggregate().Error(), `old[1]: Duplicate value: "Namespace/tenant-a"`; got != want {
+		t.Errorf("error %q, want %q", got, want)
 	}
 }
 

@@ -4,7 +4,7 @@
 //
 // A pass, for a controller such as Flux's ArtifactGenerator:
 //
-//	changes, err := inventory.Diff(previous, desired)     // create, update, unchanged, stale
+//	changes, errs := inventory.Diff(previous, desired)    // create, update, unchanged, stale
 //	// ... apply changes.Create and changes.Update, in order ...
 //	decisions, err := inventory.Collect(ctx, changes.Stale, desired, opts...)
 //	// ... delete the entries decided Delete, in order ...
@@ -26,16 +26,26 @@
 //	namespace  = DNS-1123 label (at most 63 bytes); absent for a cluster-scoped object
 //	name       = at most 253 bytes, not "." or "..", without "/" or "%"
 //	filename   = at most 4096 bytes
-//	digest     = ( "sha256" | "sha384" | "sha512" ) ":" lower-case hex of the algorithm's size
+//	digest     = algorithm ":" lower-case hex of the algorithm's size
+//	algorithm  = "sha1" | "sha256" | "sha384" | "sha512" | "blake3"   (40, 64, 96, 128, 64 hex)
 //
 // Its identity is an [ID], (group, kind, namespace, name): the version is
 // not part of it. An empty kind reads as ExternalArtifact (older
 // inventories held nothing else). An empty apiVersion is allowed for the two
 // kinds an ArtifactGenerator records: a Namespace is in the core group ""
 // and an ExternalArtifact in source.toolkit.fluxcd.io; any other kind must
-// carry its apiVersion, for its group cannot be guessed. A digest may be
-// empty (a Flux ResourceInventory carries none); two empty digests are
-// equal.
+// carry its apiVersion, for its group cannot be guessed. The kinds, groups
+// and versions are exported ([KindNamespace], [GroupSource], ...), and
+// [ID.IsNamespace] tells a core Namespace from a kind of that name in
+// another group.
+//
+// The digest algorithms are those of source-watcher's and
+// source-controller's --artifact-digest-algo; only the format is checked,
+// so no hash implementation is linked in. A digest may be empty: a Flux
+// ResourceInventory carries none, and an entry read from one has none. Two
+// empty digests are equal, so such an entry is unchanged until it gets a
+// digest, and then updated once. An ArtifactGenerator's CRD requires the
+// digest of each entry: a generator must set it on every entry it records.
 //
 // Every string is bounded by its rule, so a validated entry costs a bounded
 // amount to store, compare and print, however a tenant names its directory.
@@ -43,27 +53,54 @@
 // # Flux ResourceInventory
 //
 // kustomize-controller and flux-operator record inventories as ids and
-// versions ([ResourceRef]):
+// versions ([ResourceRef]), written and read by github.com/fluxcd/cli-utils
+// (v1.2.2 in kustomize-controller v1.9):
 //
-//	id = namespace "_" name "_" group "_" kind     each ":" of name written "__"
+//	id = namespace "_" name "_" group "_" kind
 //
-// [ParseID] splits an id as Flux does, and [ID.String] writes one;
-// [FromResourceInventory] and [ToResourceInventory] convert whole lists, so
-// that those inventories can be diffed too. A name that contains "_" cannot
-// be written as an id. [Unmarshal] reads either kind of inventory from YAML
-// or JSON, bounded by [MaxDocumentBytes].
+// [ID.FluxID] writes an id exactly as cli-utils does: each ":" of the name
+// as "__" for Role, ClusterRole, RoleBinding and ClusterRoleBinding of
+// rbac.authorization.k8s.io, and the name as it is for every other kind.
+// [ParseID] reads one exactly as cli-utils does: the namespace up to the
+// first "_", the kind after the last, the group after the one before, the
+// name in between with each "__" read as ":". A name may hold "_" (RBAC and
+// CertificateSigningRequest names need only be path segments):
+// "_my_role_rbac.authorization.k8s.io_ClusterRole" is the ClusterRole
+// "my_role". Where cli-utils reads any string with three "_", ParseID also
+// requires an identity that an object can have ([ID.Validate]).
+//
+// [FromResourceInventory] and [ToResourceInventory] convert whole lists,
+// so that those inventories can be diffed too. ToResourceInventory refuses
+// only what cli-utils itself cannot read back: a name holding "__", which
+// would read back as ":", and, for the RBAC kinds, a "_" before a ":"
+// ("a_:b" is written "a___b" and read "a:_b"). [Unmarshal] reads either
+// kind of inventory from YAML or JSON, bounded by [MaxDocumentBytes]; an
+// object without status.inventory (a fresh generator or Kustomization) is
+// an empty inventory.
+//
+// The module interop/flux runs cli-utils and ssa side by side with this
+// package on tables and random inputs.
 //
 // # Order
 //
-// Apply order ([SortApply]) puts CustomResourceDefinitions
-// (apiextensions.k8s.io) first, then Namespaces (core group), then the rest,
-// each by group, kind, namespace and name. The table is keyed by group and
-// kind: a kind named Namespace in another group is an ordinary object.
-// Prune order ([SortPrune]) is the exact reverse, so Namespaces and CRDs go
-// last, after the objects in them. [Diff] returns desired entries in apply
-// order and stale ones in prune order; [Collect] decides in prune order;
-// [Next] returns the inventory in apply order. Nothing depends on map
-// order.
+// Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa
+// (v0.77.0), as kustomize-controller and flux-operator apply: a kind table
+// puts CustomResourceDefinitions first, then Namespaces, ClusterRoles, the
+// cluster-wide classes, ClusterRoleBindings, ResourceQuotas,
+// ServiceAccounts, Roles, RoleBindings, ConfigMaps, Secrets, Services,
+// LimitRanges, Deployments, StatefulSets, CronJobs and
+// PodDisruptionBudgets; every other kind comes after them, and
+// MutatingWebhookConfigurations and ValidatingWebhookConfigurations last.
+// Within a rank, entries sort by group, kind, namespace and name. The table
+// is keyed by kind alone, as ssa's is: a kind named Namespace in another
+// group ranks with Namespaces, after the core ones. Prune order
+// ([SortPrune]) is the exact reverse, as ssa's DeleteAll: a Kustomization,
+// HelmRelease or ResourceSet goes before the RoleBinding and ServiceAccount
+// it runs as, so it can still clean up after itself, and Namespaces and
+// CRDs go last, after the objects in them. [Diff] returns desired entries
+// in apply order and stale ones in prune order; [Collect] decides in prune
+// order; [Next] returns the inventory in apply order. Nothing depends on
+// map order.
 //
 // # Garbage collection
 //
@@ -80,13 +117,16 @@
 // Release, so an entry whose deletion failed is retried on the next pass,
 // as kustomize-controller does.
 //
-// The deletion guard is off by default, as in Flux. [WithMaxDeletions](n)
-// refuses a pass that would delete more than n entries, and
-// [WithDeleteAll](false) refuses a pass that would delete while nothing is
-// desired, which is what an empty or unreadable source looks like. A refusal
-// keeps every entry that would have been deleted, with a reason naming the
-// option that allows it. For a desired state that has errors,
-// [WithKeepAll] keeps every stale entry.
+// Options are off unless given. Stale Namespaces are released, not
+// deleted, unless [WithNamespacePrune] is given (the ArtifactGenerator's
+// managedNamespaces.prune). A pass that would delete while nothing is
+// desired, which is what an empty or unreadable source looks like, is
+// refused unless [WithAllowDeleteAll] is given (Flux, which prunes
+// everything on an empty source, behaves as with it).
+// [WithMaxDeletions](n) refuses a pass that would delete more than n
+// entries. A refusal keeps every entry that would have been deleted, with
+// a reason naming the option that allows it. For a desired state that has
+// errors, [WithKeepAll] keeps every stale entry.
 //
 // A Namespace kept alive because of a released entry in it is kept for
 // that pass only: once released, an entry is no longer tracked, and a later
@@ -106,6 +146,18 @@
 //
 // Actions marshal to JSON as "create", "update", "unchanged", "delete",
 // "release" and "keep".
+//
+// # Errors
+//
+// Problems with entries come as a field.ErrorList, every problem with its
+// path ("desired[3].digest", "status.inventory.entries[1].id") and type,
+// in list and index order: [Diff], [FromResourceInventory] and
+// [ToResourceInventory] return it; [Collect] and [Unmarshal], which can
+// fail otherwise too, return its ToAggregate. The sentinels ([ErrInvalidID],
+// [ErrInvalidOption], [ErrInvalidAction], [ErrMalformed], [ErrTooLarge])
+// are for the other failures. A duplicate names its object for people:
+//
+//	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //
 // # Concurrency
 //

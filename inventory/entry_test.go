@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/opencontainers/go-digest"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -27,6 +28,25 @@ func nsEntry(name string, d digest.Digest) Entry {
 type fieldErr struct {
 	Field string
 	Type  field.ErrorType
+}
+
+// fieldErrors returns the field errors that err aggregates, failing t when
+// err is not the aggregate of a field.ErrorList.
+func fieldErrors(t testing.TB, err error) field.ErrorList {
+	t.Helper()
+	var agg utilerrors.Aggregate
+	if !errors.As(err, &agg) {
+		t.Fatalf("error = %.300v, want the aggregate of a field.ErrorList", err)
+	}
+	var errs field.ErrorList
+	for _, e := range agg.Errors() {
+		fe, ok := e.(*field.Error)
+		if !ok {
+			t.Fatalf("error %v is a %T, want a *field.Error", e, e)
+		}
+		errs = append(errs, fe)
+	}
+	return errs
 }
 
 func reduce(errs field.ErrorList) []fieldErr {
@@ -69,20 +89,29 @@ func TestEntryID(t *testing.T) {
 	}
 }
 
-func TestIDStringSubject(t *testing.T) {
+func TestIDString(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name        string
-		id          ID
-		wantString  string
-		wantSubject string
+		name       string
+		id         ID
+		wantString string
+		wantFluxID string
 	}{
 		{name: "cluster-scoped core", id: ID{Kind: "Namespace", Name: "team1"},
-			wantString: "_team1__Namespace", wantSubject: "Namespace/team1"},
+			wantString: "Namespace/team1", wantFluxID: "_team1__Namespace"},
 		{name: "namespaced", id: ID{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "podinfo"},
-			wantString: "apps_podinfo_apps_Deployment", wantSubject: "Deployment/apps/podinfo"},
-		{name: "colon in name", id: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:controller"},
-			wantString: "_system__controller_rbac.authorization.k8s.io_ClusterRole", wantSubject: "ClusterRole/system:controller"},
+			wantString: "Deployment/apps/podinfo", wantFluxID: "apps_podinfo_apps_Deployment"},
+		{name: "ExternalArtifact", id: ID{Group: "source.toolkit.fluxcd.io", Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app"},
+			wantString: "ExternalArtifact/tenant-a/app", wantFluxID: "tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact"},
+		{name: "colon in an RBAC name", id: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:controller"},
+			wantString: "ClusterRole/system:controller", wantFluxID: "_system__controller_rbac.authorization.k8s.io_ClusterRole"},
+		// Issue 14: cli-utils writes ":" as "__" only for the RBAC kinds.
+		{name: "colon in a CSR name", id: ID{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest", Name: "node:a"},
+			wantString: "CertificateSigningRequest/node:a", wantFluxID: "_node:a_certificates.k8s.io_CertificateSigningRequest"},
+		{name: "colon in an RBAC kind of another group", id: ID{Group: "example.com", Kind: "Role", Name: "a:b"},
+			wantString: "Role/a:b", wantFluxID: "_a:b_example.com_Role"},
+		{name: "underscore in an RBAC name", id: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "my_role"},
+			wantString: "ClusterRole/my_role", wantFluxID: "_my_role_rbac.authorization.k8s.io_ClusterRole"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,8 +119,34 @@ func TestIDStringSubject(t *testing.T) {
 			if got := tt.id.String(); got != tt.wantString {
 				t.Errorf("String() = %q, want %q", got, tt.wantString)
 			}
-			if got := tt.id.Subject(); got != tt.wantSubject {
-				t.Errorf("Subject() = %q, want %q", got, tt.wantSubject)
+			if got := tt.id.FluxID(); got != tt.wantFluxID {
+				t.Errorf("FluxID() = %q, want %q", got, tt.wantFluxID)
+			}
+		})
+	}
+}
+
+func TestIDIsNamespace(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		id      ID
+		ns, crd bool
+	}{
+		{name: "core Namespace", id: ID{Kind: KindNamespace, Name: "a"}, ns: true},
+		{name: "Namespace of another group", id: ID{Group: "example.com", Kind: KindNamespace, Name: "a"}},
+		{name: "CRD", id: ID{Group: GroupAPIExtensions, Kind: KindCustomResourceDefinition, Name: "w.example.com"}, crd: true},
+		{name: "CRD kind of another group", id: ID{Group: "example.com", Kind: KindCustomResourceDefinition, Name: "w"}},
+		{name: "ExternalArtifact", id: Entry{Kind: KindExternalArtifact, Namespace: "a", Name: "b"}.ID()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.id.IsNamespace(); got != tt.ns {
+				t.Errorf("IsNamespace() = %v, want %v", got, tt.ns)
+			}
+			if got := tt.id.IsCustomResourceDefinition(); got != tt.crd {
+				t.Errorf("IsCustomResourceDefinition() = %v, want %v", got, tt.crd)
 			}
 		})
 	}
@@ -101,6 +156,8 @@ var validDigests = []digest.Digest{
 	"sha256:" + digest.Digest(strings.Repeat("0a", 32)),
 	"sha384:" + digest.Digest(strings.Repeat("bc", 48)),
 	"sha512:" + digest.Digest(strings.Repeat("9f", 64)),
+	"sha1:" + digest.Digest(strings.Repeat("7e", 20)),
+	"blake3:" + digest.Digest(strings.Repeat("3d", 32)),
 }
 
 func TestEntryValidate(t *testing.T) {
@@ -115,6 +172,19 @@ func TestEntryValidate(t *testing.T) {
 		{name: "empty kind", entry: Entry{Namespace: "tenant-a", Name: "app"}},
 		{name: "sha384", entry: ea("t", "app", validDigests[1])},
 		{name: "sha512", entry: ea("t", "app", validDigests[2])},
+		// Issue 14: source-watcher's --artifact-digest-algo also offers sha1
+		// and blake3.
+		{name: "sha1", entry: ea("t", "app", "sha1:"+digest.Digest(strings.Repeat("0", 40)))},
+		{name: "blake3", entry: ea("t", "app", "blake3:"+digest.Digest(strings.Repeat("0", 64)))},
+		{name: "sha1 of sha256's length", entry: ea("t", "app", "sha1:"+digest.Digest(strings.Repeat("0", 64))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "blake3 of sha1's length", entry: ea("t", "app", "blake3:"+digest.Digest(strings.Repeat("0", 40))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "sha384 of sha512's length", entry: ea("t", "app", "sha384:"+digest.Digest(strings.Repeat("0", 128))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "upper-case algorithm", entry: ea("t", "app", "BLAKE3:"+digest.Digest(strings.Repeat("0", 64))),
+			want: []fieldErr{{"digest", field.ErrorTypeInvalid}}},
+		{name: "name with underscore", entry: Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "my_role"}},
 		{name: "RBAC name with colon", entry: Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "system:controller"}},
 		{name: "core apiVersion", entry: Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "t", Name: "c"}},
 		{name: "CRD", entry: Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"}},
@@ -176,9 +246,8 @@ func TestEntryValidate(t *testing.T) {
 			if diff := cmp.Diff(tt.want, reduce(errs)); diff != "" {
 				t.Errorf("Validate() mismatch (-want +got):\n%s\n%v", diff, errs)
 			}
-			var memo validMemo
-			if got, want := memo.valid(tt.entry), len(errs) == 0; got != want {
-				t.Errorf("fast check = %v, want %v", got, want)
+			if got, want := tt.entry.valid(), len(tt.entry.validate(nil)) == 0; got != want {
+				t.Errorf("valid() = %v, validate says %v", got, want)
 			}
 		})
 	}
@@ -213,12 +282,14 @@ func TestIDValidate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := tt.id.Validate()
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("Validate() = %v, want error %v", err, tt.wantErr)
+			errs := tt.id.Validate(field.NewPath("id"))
+			if (len(errs) > 0) != tt.wantErr {
+				t.Fatalf("Validate() = %v, want errors %v", errs, tt.wantErr)
 			}
-			if err != nil && !errors.Is(err, ErrInvalidID) {
-				t.Errorf("Validate() = %v, want errors.Is ErrInvalidID", err)
+			for _, e := range errs {
+				if !strings.HasPrefix(e.Field, "id.") {
+					t.Errorf("error %v not under the path given", e)
+				}
 			}
 		})
 	}

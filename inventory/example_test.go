@@ -32,15 +32,15 @@ func ExampleDiff() {
 		namespace("tenant-b", "v1"),
 		namespace("tenant-a", "v1"),
 	}
-	changes, err := inventory.Diff(previous, desired)
-	if err != nil {
-		panic(err)
+	changes, errs := inventory.Diff(previous, desired)
+	if errs != nil {
+		panic(errs.ToAggregate())
 	}
 	for _, d := range changes.Decisions() {
 		fmt.Println(d)
 	}
 	for _, e := range changes.Stale {
-		fmt.Println("stale:", e.ID().Subject())
+		fmt.Println("stale:", e.ID())
 	}
 	// Output:
 	// Namespace/tenant-a unchanged
@@ -52,12 +52,14 @@ func ExampleDiff() {
 
 func ExampleDiff_duplicate() {
 	app := artifact("tenant-a", "app", "v1")
-	_, err := inventory.Diff(nil, []inventory.Entry{app, app})
-	fmt.Println(errors.Is(err, inventory.ErrDuplicate))
-	fmt.Println(err)
+	_, errs := inventory.Diff(nil, []inventory.Entry{app, app})
+	for _, err := range errs {
+		fmt.Println(err.Type == field.ErrorTypeDuplicate, err.Field)
+	}
+	fmt.Println(errs.ToAggregate())
 	// Output:
-	// true
-	// inventory: desired[1]: Duplicate value: "tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact"
+	// true desired[1]
+	// desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 }
 
 func ExampleCollect() {
@@ -74,7 +76,7 @@ func ExampleCollect() {
 	// handed off to another finalizer, and tenant-c's artifact has pruning
 	// disabled.
 	guard := func(_ context.Context, e inventory.Entry) (inventory.Action, string, error) {
-		switch e.ID().Subject() {
+		switch e.ID().String() {
 		case "Namespace/tenant-b":
 			return inventory.Release, "handed off to ResourceSet/flux-system/tenants", nil
 		case "ExternalArtifact/tenant-c/kept":
@@ -82,7 +84,8 @@ func ExampleCollect() {
 		}
 		return inventory.Delete, "", nil
 	}
-	decisions, err := inventory.Collect(context.Background(), stale, desired, inventory.WithGuard(guard))
+	decisions, err := inventory.Collect(context.Background(), stale, desired,
+		inventory.WithGuard(guard), inventory.WithNamespacePrune())
 	if err != nil {
 		panic(err)
 	}
@@ -110,7 +113,7 @@ func ExampleNext() {
 	// The caller deleted what it could; "stuck" failed and stays tracked.
 	deleted := func(e inventory.Entry) bool { return e.Name == "gone" }
 	for _, e := range inventory.Next(desired, decisions, deleted) {
-		fmt.Println(e.ID().Subject())
+		fmt.Println(e.ID())
 	}
 	// Output:
 	// Namespace/tenant-a
@@ -140,28 +143,40 @@ func ExampleWithMaxDeletions() {
 	// ExternalArtifact/tenant-a/a kept (deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows)
 }
 
-func ExampleWithDeleteAll() {
+func ExampleWithAllowDeleteAll() {
 	// An empty desired state, as an empty or unreadable source gives.
 	stale := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, nil, inventory.WithDeleteAll(false))
+	decisions, _ := inventory.Collect(context.Background(), stale, nil, inventory.WithNamespacePrune())
+	for _, d := range decisions {
+		fmt.Println(d)
+	}
+	decisions, _ = inventory.Collect(context.Background(), stale, nil, inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
 	// Output:
-	// ExternalArtifact/tenant-a/app kept (deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them)
-	// Namespace/tenant-a kept (deletion guard: 2 deletions while nothing is desired; WithDeleteAll(true) allows them)
+	// ExternalArtifact/tenant-a/app kept (deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them)
+	// Namespace/tenant-a kept (deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them)
+	// ExternalArtifact/tenant-a/app deleted
+	// Namespace/tenant-a deleted
 }
 
 func ExampleWithNamespacePrune() {
 	stale := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
 	desired := []inventory.Entry{artifact("tenant-b", "web", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, desired, inventory.WithNamespacePrune(false))
+	decisions, _ := inventory.Collect(context.Background(), stale, desired)
+	for _, d := range decisions {
+		fmt.Println(d)
+	}
+	decisions, _ = inventory.Collect(context.Background(), stale, desired, inventory.WithNamespacePrune())
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
 	// Output:
 	// ExternalArtifact/tenant-a/app deleted
 	// Namespace/tenant-a released (namespace pruning is off)
+	// ExternalArtifact/tenant-a/app deleted
+	// Namespace/tenant-a deleted
 }
 
 func ExampleWithGuard() {
@@ -184,13 +199,33 @@ func ExampleSortApply() {
 	}
 	inventory.SortApply(entries)
 	for _, e := range entries {
-		fmt.Println(e.ID().Subject())
+		fmt.Println(e.ID())
 	}
 	// Output:
 	// CustomResourceDefinition/widgets.example.com
 	// Namespace/tenant-a
 	// Namespace/not-a-namespace
 	// ExternalArtifact/tenant-a/app
+}
+
+func ExampleSortApply_flux() {
+	// The order of Flux's ssa package: the Deployment that serves a webhook
+	// comes before the webhook's configuration.
+	entries := []inventory.Entry{
+		{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "policy"},
+		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "webhook-system", Name: "webhook"},
+		{APIVersion: "kustomize.toolkit.fluxcd.io/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "apps"},
+		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding", Namespace: "tenant-a", Name: "flux-reconciler"},
+	}
+	inventory.SortApply(entries)
+	for _, e := range entries {
+		fmt.Println(e.ID())
+	}
+	// Output:
+	// RoleBinding/tenant-a/flux-reconciler
+	// Deployment/webhook-system/webhook
+	// Kustomization/tenant-a/apps
+	// ValidatingWebhookConfiguration/policy
 }
 
 func ExampleSortPrune() {
@@ -201,12 +236,28 @@ func ExampleSortPrune() {
 	}
 	inventory.SortPrune(entries)
 	for _, e := range entries {
-		fmt.Println(e.ID().Subject())
+		fmt.Println(e.ID())
 	}
 	// Output:
 	// ExternalArtifact/tenant-a/app
 	// Namespace/tenant-a
 	// CustomResourceDefinition/widgets.example.com
+}
+
+func ExampleSortPrune_flux() {
+	// The Kustomization goes before the RoleBinding it runs as, so that it
+	// can still clean up after itself.
+	entries := []inventory.Entry{
+		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding", Namespace: "tenant-a", Name: "flux-reconciler"},
+		{APIVersion: "kustomize.toolkit.fluxcd.io/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "apps"},
+	}
+	inventory.SortPrune(entries)
+	for _, e := range entries {
+		fmt.Println(e.ID())
+	}
+	// Output:
+	// Kustomization/tenant-a/apps
+	// RoleBinding/tenant-a/flux-reconciler
 }
 
 func ExampleParseID() {
@@ -215,7 +266,10 @@ func ExampleParseID() {
 		panic(err)
 	}
 	fmt.Printf("group=%q kind=%q namespace=%q name=%q\n", id.Group, id.Kind, id.Namespace, id.Name)
-	fmt.Println(id.Subject())
+	fmt.Println(id)
+	fmt.Println(id.FluxID())
+
+	id, _ = inventory.ParseID("_my_role_rbac.authorization.k8s.io_ClusterRole")
 	fmt.Println(id)
 
 	_, err = inventory.ParseID("apps_podinfo_Deployment")
@@ -224,19 +278,20 @@ func ExampleParseID() {
 	// group="rbac.authorization.k8s.io" kind="ClusterRole" namespace="" name="system:controller"
 	// ClusterRole/system:controller
 	// _system__controller_rbac.authorization.k8s.io_ClusterRole
+	// ClusterRole/my_role
 	// inventory: invalid id "apps_podinfo_Deployment": must be "<namespace>_<name>_<group>_<kind>"
 }
 
 func ExampleFromResourceInventory() {
-	entries, err := inventory.FromResourceInventory(
+	entries, errs := inventory.FromResourceInventory(
 		inventory.ResourceRef{ID: "_team1__Namespace", Version: "v1"},
 		inventory.ResourceRef{ID: "apps_podinfo_apps_Deployment", Version: "v1"},
 	)
-	if err != nil {
-		panic(err)
+	if errs != nil {
+		panic(errs.ToAggregate())
 	}
 	for _, e := range entries {
-		fmt.Printf("%s %s\n", e.APIVersion, e.ID().Subject())
+		fmt.Printf("%s %s\n", e.APIVersion, e.ID())
 	}
 	// Output:
 	// v1 Namespace/team1
@@ -244,12 +299,12 @@ func ExampleFromResourceInventory() {
 }
 
 func ExampleToResourceInventory() {
-	refs, err := inventory.ToResourceInventory(
+	refs, errs := inventory.ToResourceInventory(
 		artifact("tenant-a", "app", ""),
 		namespace("tenant-a", ""),
 	)
-	if err != nil {
-		panic(err)
+	if errs != nil {
+		panic(errs.ToAggregate())
 	}
 	data, _ := json.Marshal(refs)
 	fmt.Println(string(data))
@@ -273,7 +328,7 @@ status:
 		panic(err)
 	}
 	for _, e := range entries {
-		fmt.Println(e.Kind, e.ID().Subject())
+		fmt.Println(e.Kind, e.ID())
 	}
 
 	_, err = inventory.Unmarshal([]byte(`[{"kind": "Namespace", "name": "tenant-a", "digest": "sha256:abc"}]`))
@@ -281,7 +336,7 @@ status:
 	// Output:
 	// Namespace Namespace/tenant-a
 	// ExternalArtifact ExternalArtifact/tenant-a/app
-	// inventory: [0].digest: Invalid value: "sha256:abc": must be a sha256, sha384 or sha512 digest, "<algorithm>:<lower-case hex>": invalid checksum digest length
+	// [0].digest: Invalid value: "sha256:abc": must be "sha256:" followed by 64 lower-case hex characters
 }
 
 func ExampleEntry_ID() {
@@ -289,8 +344,10 @@ func ExampleEntry_ID() {
 	id := e.ID()
 	fmt.Printf("group=%q kind=%q\n", id.Group, id.Kind)
 	fmt.Println(id)
+	fmt.Println(id.FluxID())
 	// Output:
 	// group="source.toolkit.fluxcd.io" kind="ExternalArtifact"
+	// ExternalArtifact/tenant-a/app
 	// tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
 }
 
@@ -304,10 +361,18 @@ func ExampleEntry_Validate() {
 }
 
 func ExampleID_Validate() {
-	err := inventory.ID{Kind: "Namespace", Namespace: "x", Name: "tenant-a"}.Validate()
-	fmt.Println(err)
+	errs := inventory.ID{Kind: "Namespace", Namespace: "x", Name: "tenant-a"}.Validate(field.NewPath("id"))
+	fmt.Println(errs.ToAggregate())
 	// Output:
-	// inventory: invalid id "x_tenant-a__Namespace": namespace: Forbidden: must be empty for cluster-scoped kind "Namespace"
+	// id.namespace: Forbidden: must be empty for cluster-scoped kind "Namespace"
+}
+
+func ExampleID_IsNamespace() {
+	fmt.Println(inventory.Entry{Kind: inventory.KindNamespace, Name: "tenant-a"}.ID().IsNamespace())
+	fmt.Println(inventory.Entry{APIVersion: "example.com/v1", Kind: inventory.KindNamespace, Name: "tenant-a"}.ID().IsNamespace())
+	// Output:
+	// true
+	// false
 }
 
 func ExampleSummarize() {

@@ -19,19 +19,57 @@ type ResourceRef struct {
 	Version string `json:"v"`
 }
 
+// The RBAC kinds whose names cli-utils writes with each ":" as "__" in an
+// id: their names only have to be path segments, and system roles hold ":".
+const groupRBAC = "rbac.authorization.k8s.io"
+
+var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true}
+
+// FluxID returns the ID as a Flux ResourceInventory id, exactly as
+// cli-utils' ObjMetadata.String writes it:
+// "<namespace>_<name>_<group>_<kind>", with each ":" of the name written as
+// "__" for the four RBAC kinds of rbac.authorization.k8s.io, and the name
+// as it is for every other kind:
+//
+//	tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
+//	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
+//	_my_role_rbac.authorization.k8s.io_ClusterRole              ClusterRole my_role
+//
+// [ParseID] reads it back, except when the name holds a "__" that reading
+// turns into ":" (see [ToResourceInventory]).
+func (id ID) FluxID() string {
+	name := id.Name
+	if id.Group == groupRBAC && rbacKinds[id.Kind] {
+		name = strings.ReplaceAll(name, ":", "__")
+	}
+	return id.Namespace + "_" + name + "_" + id.Group + "_" + id.Kind
+}
+
+// fluxIDRoundTrips reports whether ParseID reads id.FluxID() back as id:
+// it does unless reading "__" as ":" changes the name written.
+func fluxIDRoundTrips(id ID) bool {
+	name := id.Name
+	if id.Group == groupRBAC && rbacKinds[id.Kind] {
+		name = strings.ReplaceAll(name, ":", "__")
+	}
+	return strings.ReplaceAll(name, "__", ":") == id.Name
+}
+
 // ParseID parses a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>",
-// where namespace and group are empty for a cluster-scoped object and the
-// core group, and each ":" of the name is written "__":
+// as cli-utils' ParseObjMetadata does: the namespace up to the first "_",
+// the kind after the last, the group after the one before, and the name in
+// between, each "__" of it read as ":", whatever the kind:
 //
-//	_team1__Namespace                                    Namespace team1
-//	apps_podinfo_apps_Deployment                         Deployment apps/podinfo, group apps
+//	_team1__Namespace                                          Namespace team1
+//	apps_podinfo_apps_Deployment                               Deployment apps/podinfo
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole  ClusterRole system:controller
+//	_my_role_rbac.authorization.k8s.io_ClusterRole             ClusterRole my_role
 //
-// It splits as Flux does (sigs.k8s.io/cli-utils ParseObjMetadata): the
-// namespace up to the first "_", the kind after the last, the group after
-// the one before, and the name in between, which, once "__" is read as ":",
-// must hold no "_". The parts must then pass [ID.Validate]. [ID.String]
-// formats an ID back.
+// The name may hold "_", as RBAC and CertificateSigningRequest names may.
+// Where cli-utils reads any string with three "_", ParseID then requires
+// the parts to pass [ID.Validate], the identity of an object that can
+// exist: a kind, a name, a DNS-1123 namespace. [ID.FluxID] formats an ID
+// back.
 //
 // The error wraps [ErrInvalidID].
 func ParseID(s string) (ID, error) {
@@ -42,7 +80,7 @@ func ParseID(s string) (ID, error) {
 	return id, nil
 }
 
-// parseID parses s, or says which rule it breaks.
+// parseID parses s, or says which rules it breaks.
 func parseID(s string) (ID, string) {
 	ns, rest, ok := strings.Cut(s, "_")
 	var id ID
@@ -56,11 +94,8 @@ func parseID(s string) (ID, string) {
 	if !ok {
 		return ID{}, `must be "<namespace>_<name>_<group>_<kind>"`
 	}
-	if strings.Contains(id.Name, "_") {
-		return ID{}, fmt.Sprintf(`name %q must not contain "_" once "__" is read as ":"`, id.Name)
-	}
-	if errs := id.validate(); len(errs) > 0 {
-		return ID{}, errs[0].Error()
+	if errs := id.Validate(nil); len(errs) > 0 {
+		return ID{}, errs.ToAggregate().Error()
 	}
 	return id, ""
 }
@@ -78,16 +113,15 @@ func cutLast(s, sep string) (before, after string, found bool) {
 // Namespace and Name, and no digest, in the order given. Each id must parse
 // with [ParseID], and each v must be a DNS-1035 label, such as "v1beta2".
 //
-// The error is a *[ListError] naming every bad ref at "entries[i].id" or
-// "entries[i].v"; it matches [ErrInvalidID] for an id, [ErrInvalidEntry]
-// for a version.
+// It reports every bad ref, at "entries[i].id" or "entries[i].v", in index
+// order.
 //
-//	entries, err := inventory.FromResourceInventory(ks.Status.Inventory.Entries...)
-func FromResourceInventory(refs ...ResourceRef) ([]Entry, error) {
+//	entries, errs := inventory.FromResourceInventory(ks.Status.Inventory.Entries...)
+func FromResourceInventory(refs ...ResourceRef) ([]Entry, field.ErrorList) {
 	return fromRefs(field.NewPath("entries"), refs)
 }
 
-func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, error) {
+func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, field.ErrorList) {
 	entries := make([]Entry, 0, len(refs))
 	var errs field.ErrorList
 	for i, ref := range refs {
@@ -108,30 +142,32 @@ func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, error) {
 		entries = append(entries, Entry{APIVersion: apiVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name})
 	}
 	if len(errs) > 0 {
-		return nil, &ListError{Errs: errs}
+		return nil, errs
 	}
 	return entries, nil
 }
 
 // ToResourceInventory converts entries to Flux ResourceInventory entries,
-// in apply order (see [SortApply]), dropping filenames and digests. An
-// entry without APIVersion gets its well-known one (see [Entry]).
+// ids written by [ID.FluxID], in apply order (see [SortApply]), dropping
+// filenames and digests. An entry without APIVersion gets its well-known
+// one (see [Entry]).
 //
-// Each entry must pass [Entry.Validate], and its name must not contain "_":
-// Flux ids use "_" as separator and read "__" as ":", so such a name cannot
-// be written. The error is a *[ListError] naming every bad entry at
-// "entries[i]", which matches [ErrInvalidEntry].
-func ToResourceInventory(entries ...Entry) ([]ResourceRef, error) {
+// Each entry must pass [Entry.Validate], and its id must read back as the
+// same object. That refuses only what cli-utils itself cannot read back:
+// a name holding "__" (which reads as ":"), and for the RBAC kinds a "_"
+// next to a ":" (ClusterRole "a_:b" is written "a___b", read "a:_b"). It
+// reports every bad entry at "entries[i]", in index order.
+func ToResourceInventory(entries ...Entry) ([]ResourceRef, field.ErrorList) {
 	var errs field.ErrorList
 	for i, e := range entries {
 		p := field.NewPath("entries").Index(i)
 		errs = append(errs, e.Validate(p)...)
-		if strings.Contains(e.Name, "_") {
-			errs = append(errs, field.Invalid(p.Child("name"), e.Name, `must not contain "_" to be written in a Flux id`))
+		if id := e.ID(); !fluxIDRoundTrips(id) {
+			errs = append(errs, field.Invalid(p.Child("name"), e.Name, fmt.Sprintf("must read back from the Flux id %q, which reads \"__\" as \":\"", id.FluxID())))
 		}
 	}
 	if len(errs) > 0 {
-		return nil, &ListError{Errs: errs}
+		return nil, errs
 	}
 	sorted := append([]Entry(nil), entries...)
 	SortApply(sorted)
@@ -145,7 +181,7 @@ func ToResourceInventory(entries ...Entry) ([]ResourceRef, error) {
 		if !ok {
 			version = apiVersion
 		}
-		refs[i] = ResourceRef{ID: e.ID().String(), Version: version}
+		refs[i] = ResourceRef{ID: e.ID().FluxID(), Version: version}
 	}
 	return refs, nil
 }

@@ -13,6 +13,8 @@ var parseIDTests = []struct {
 	in      string
 	want    ID
 	wantErr bool
+	// fluxID is what FluxID writes back, when not in.
+	fluxID string
 }{
 	{name: "core cluster-scoped", in: "_team1__Namespace", want: ID{Kind: "Namespace", Name: "team1"}},
 	{name: "namespaced with group", in: "apps_podinfo_apps_Deployment",
@@ -25,14 +27,23 @@ var parseIDTests = []struct {
 		want: ID{Group: "kustomize.toolkit.fluxcd.io", Kind: "Kustomization", Namespace: "flux-system", Name: "podinfo"}},
 	{name: "ExternalArtifact", in: "tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact",
 		want: ID{Group: "source.toolkit.fluxcd.io", Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app"}},
-	// The colon written as is and then followed by the separator leaves a
-	// name ending in "_" once the group is cut off: Flux rejects it too.
-	{name: "raw colon then double underscore", in: "_system:controller__rbac.authorization.k8s.io_ClusterRole", wantErr: true},
+	// Issue 14: cli-utils reads these, with the same result.
+	{name: "underscore in an RBAC name", in: "_my_role_rbac.authorization.k8s.io_ClusterRole",
+		want: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "my_role"}},
+	{name: "underscores in a RoleBinding name", in: "tenant-a_flux_reconciler__x_rbac.authorization.k8s.io_RoleBinding",
+		want: ID{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding", Namespace: "tenant-a", Name: "flux_reconciler:x"}},
+	{name: "name ending in underscore", in: "_system:controller__rbac.authorization.k8s.io_ClusterRole",
+		want: ID{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "system:controller_"}, fluxID: "_system__controller__rbac.authorization.k8s.io_ClusterRole"},
+	{name: "colon in a CSR name written as is", in: "_node:a_certificates.k8s.io_CertificateSigningRequest",
+		want: ID{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest", Name: "node:a"}},
+	{name: "double underscore read as colon for any kind", in: "_node__a_certificates.k8s.io_CertificateSigningRequest",
+		want: ID{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest", Name: "node:a"}, fluxID: "_node:a_certificates.k8s.io_CertificateSigningRequest"},
+	{name: "underscore in a core name", in: "apps_pod_info_apps_Deployment",
+		want: ID{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "pod_info"}},
 	{name: "empty", in: "", wantErr: true},
 	{name: "one field", in: "podinfo", wantErr: true},
 	{name: "two fields", in: "apps_podinfo", wantErr: true},
 	{name: "three fields", in: "apps_podinfo_Deployment", wantErr: true},
-	{name: "name with single underscore", in: "apps_pod_info_apps_Deployment", wantErr: true},
 	{name: "no name", in: "apps__apps_Deployment", wantErr: true},
 	{name: "no kind", in: "apps_podinfo_apps_", wantErr: true},
 	{name: "bad group", in: "apps_podinfo_Apps_Deployment", wantErr: true},
@@ -58,8 +69,12 @@ func TestParseID(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("ParseID(%q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
-			if s := got.String(); s != tt.in {
-				t.Errorf("String() = %q, want %q", s, tt.in)
+			want := tt.fluxID
+			if want == "" {
+				want = tt.in
+			}
+			if s := got.FluxID(); s != want {
+				t.Errorf("FluxID() = %q, want %q", s, want)
 			}
 		})
 	}
@@ -72,7 +87,6 @@ func TestFromResourceInventory(t *testing.T) {
 		refs    []ResourceRef
 		want    []Entry
 		wantErr []fieldErr
-		is      error
 	}{
 		{name: "none", want: []Entry{}},
 		{name: "real ids", refs: []ResourceRef{
@@ -93,26 +107,19 @@ func TestFromResourceInventory(t *testing.T) {
 			{"entries[1].id", field.ErrorTypeInvalid},
 			{"entries[2].v", field.ErrorTypeRequired},
 			{"entries[3].v", field.ErrorTypeInvalid},
-		}, is: ErrInvalidID},
+		}},
 		{name: "bad version only", refs: []ResourceRef{{ID: "_team1__Namespace", Version: "1"}},
-			wantErr: []fieldErr{{"entries[0].v", field.ErrorTypeInvalid}}, is: ErrInvalidEntry},
+			wantErr: []fieldErr{{"entries[0].v", field.ErrorTypeInvalid}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := FromResourceInventory(tt.refs...)
-			var le *ListError
-			if tt.wantErr != nil {
-				if !errors.As(err, &le) || !errors.Is(err, tt.is) {
-					t.Fatalf("FromResourceInventory() = %v, want a *ListError matching %v", err, tt.is)
-				}
-				if diff := cmp.Diff(tt.wantErr, reduce(le.Errs)); diff != "" {
-					t.Errorf("errors mismatch (-want +got):\n%s", diff)
-				}
-				return
+			got, errs := FromResourceInventory(tt.refs...)
+			if diff := cmp.Diff(tt.wantErr, reduce(errs)); diff != "" {
+				t.Errorf("errors mismatch (-want +got):\n%s", diff)
 			}
-			if err != nil {
-				t.Fatal(err)
+			if errs != nil {
+				return
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
@@ -128,15 +135,20 @@ func TestToResourceInventory(t *testing.T) {
 		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "system:controller"},
 		nsEntry("tenant-a", dg("ns")),
 		{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "apps", Name: "podinfo"},
+		// Issue 14: names cli-utils writes and reads back.
+		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "my_role"},
+		{APIVersion: "certificates.k8s.io/v1", Kind: "CertificateSigningRequest", Name: "node:a_b"},
 	}
-	got, err := ToResourceInventory(entries...)
-	if err != nil {
-		t.Fatal(err)
+	got, errs := ToResourceInventory(entries...)
+	if errs != nil {
+		t.Fatal(errs)
 	}
 	want := []ResourceRef{
 		{ID: "_tenant-a__Namespace", Version: "v1"},
-		{ID: "apps_podinfo_apps_Deployment", Version: "v1"},
+		{ID: "_my_role_rbac.authorization.k8s.io_ClusterRole", Version: "v1"},
 		{ID: "_system__controller_rbac.authorization.k8s.io_ClusterRole", Version: "v1"},
+		{ID: "apps_podinfo_apps_Deployment", Version: "v1"},
+		{ID: "_node:a_b_certificates.k8s.io_CertificateSigningRequest", Version: "v1"},
 		{ID: "tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact", Version: "v1"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -144,17 +156,17 @@ func TestToResourceInventory(t *testing.T) {
 	}
 
 	// And back: the same objects, with explicit apiVersions, no digests.
-	back, err := FromResourceInventory(got...)
-	if err != nil {
-		t.Fatal(err)
+	back, errs := FromResourceInventory(got...)
+	if errs != nil {
+		t.Fatal(errs)
 	}
 	for i := range back {
 		if back[i].ID() != mustParseID(t, want[i].ID) {
 			t.Errorf("entry %d: ID %v, want %v", i, back[i].ID(), want[i].ID)
 		}
 	}
-	if back[3].APIVersion != "source.toolkit.fluxcd.io/v1" || back[0].APIVersion != "v1" {
-		t.Errorf("apiVersions = %q, %q; want source.toolkit.fluxcd.io/v1, v1", back[3].APIVersion, back[0].APIVersion)
+	if back[5].APIVersion != "source.toolkit.fluxcd.io/v1" || back[0].APIVersion != "v1" {
+		t.Errorf("apiVersions = %q, %q; want source.toolkit.fluxcd.io/v1, v1", back[5].APIVersion, back[0].APIVersion)
 	}
 	if entries[0].Kind != "ExternalArtifact" || entries[2].Kind != "Namespace" {
 		t.Errorf("ToResourceInventory reordered its argument: %v", entries)
@@ -163,16 +175,15 @@ func TestToResourceInventory(t *testing.T) {
 
 func TestToResourceInventoryErrors(t *testing.T) {
 	t.Parallel()
-	_, err := ToResourceInventory(
-		Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "my_role"},
+	_, errs := ToResourceInventory(
+		// cli-utils writes "a__b" as is and reads it back as "a:b".
+		Entry{APIVersion: "example.com/v1", Kind: "Widget", Name: "a__b"},
 		ea("t", "app", "sha256:bad"),
+		// ... and "a_:b" as "a___b", read back as "a:_b".
+		Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "a_:b"},
 	)
-	var le *ListError
-	if !errors.As(err, &le) || !errors.Is(err, ErrInvalidEntry) {
-		t.Fatalf("err = %v, want *ListError matching ErrInvalidEntry", err)
-	}
-	want := []fieldErr{{"entries[0].name", field.ErrorTypeInvalid}, {"entries[1].digest", field.ErrorTypeInvalid}}
-	if diff := cmp.Diff(want, reduce(le.Errs)); diff != "" {
+	want := []fieldErr{{"entries[0].name", field.ErrorTypeInvalid}, {"entries[1].digest", field.ErrorTypeInvalid}, {"entries[2].name", field.ErrorTypeInvalid}}
+	if diff := cmp.Diff(want, reduce(errs)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -1,5 +1,7 @@
 package inventory
 
+import "slices"
+
 // Next returns the inventory to record after a pass: the desired entries,
 // the entries of every decision except [Release], and the entries of the
 // [Delete] decisions whose deletion deleted does not confirm. Nothing
@@ -28,17 +30,7 @@ func Next(desired []Entry, decisions []Decision, deleted func(Entry) bool) []Ent
 			all = append(all, d.Entry)
 		}
 	}
-	order := applyOrder(all)
-	next := make([]Entry, 0, len(all))
-	var prev ID
-	for j := range all {
-		e := all[at(order, j)]
-		id := e.ID()
-		if j > 0 && id == prev {
-			continue
-		}
-		next = append(next, e)
-		prev = id
-	}
-	return next
+	permute(all, applyOrder(all))
+	// Equal IDs keep their order: desired first, then decisions in order.
+	return slices.CompactFunc(all, func(a, b Entry) bool { return a.ID() == b.ID() })
 }

@@ -21,10 +21,10 @@ type Option func(*options)
 
 type options struct {
 	guards       []Guard
-	noNSPrune    bool
+	nsPrune      bool
 	maxDeletes   int
 	maxSet       bool // maxDeletes applies
-	refuseAll    bool
+	allowAll     bool
 	keepAll      bool
 	keepReason   string
 	invalidError error
@@ -42,12 +42,13 @@ func WithGuard(g Guard) Option {
 	}
 }
 
-// WithNamespacePrune sets whether stale Namespaces may be deleted; with
-// false, each one that no desired entry uses is released, with the reason
-// "namespace pruning is off" (the ArtifactGenerator's
-// managedNamespaces.prune). The default is true.
-func WithNamespacePrune(prune bool) Option {
-	return func(o *options) { o.noNSPrune = !prune }
+// WithNamespacePrune lets [Collect] delete stale Namespaces (the
+// ArtifactGenerator's managedNamespaces.prune: true). Without it, each
+// stale Namespace that no desired entry uses is released, with the reason
+// "namespace pruning is off": it stops being tracked and stays in the
+// cluster.
+func WithNamespacePrune() Option {
+	return func(o *options) { o.nsPrune = true }
 }
 
 // WithMaxDeletions turns on the deletion guard's count: a pass that would
@@ -64,14 +65,15 @@ func WithMaxDeletions(n int) Option {
 	}
 }
 
-// WithDeleteAll sets whether a pass may delete when nothing is desired. With
-// false, the deletion guard refuses a pass whose desired list is empty and
+// WithAllowDeleteAll lets a pass delete while nothing is desired. Without
+// it, the deletion guard refuses a pass whose desired list is empty and
 // that would delete at least one entry: each such entry is kept, with a
-// reason that names this option. This is what an empty or unreadable source
-// looks like, and it must not wipe every tenant unless the caller says so.
-// The default is true, as in Flux, where an empty source prunes everything.
-func WithDeleteAll(allow bool) Option {
-	return func(o *options) { o.refuseAll = !allow }
+// reason that names this option. An empty desired state is what an empty
+// or unreadable source looks like, and it must not wipe every tenant unless
+// the caller says so. (Flux prunes everything on an empty source: pass this
+// option for that behaviour.)
+func WithAllowDeleteAll() Option {
+	return func(o *options) { o.allowAll = true }
 }
 
 // WithKeepAll keeps every stale entry, with reason, before any other rule

@@ -6,39 +6,72 @@ import (
 	"strings"
 )
 
-// Apply ranks, keyed by (group, kind): a custom kind named Namespace in
-// another group is an ordinary object.
-const (
-	rankCRD       = iota // apiextensions.k8s.io/CustomResourceDefinition
-	rankNamespace        // core Namespace
-	rankOther
+// The kind table of Flux's apply order: github.com/fluxcd/pkg/ssa
+// ReconcileOrder, as of ssa v0.77.0 (kustomize-controller v1.9, flux-operator
+// with ssa v0.77.0). Kinds in applyFirst come first, in this order; kinds in
+// applyLast come last, in this order; every other kind comes in between.
+// The table is keyed by kind alone, as ssa's is: a kind named Namespace in
+// any group ranks with Namespaces. TestOrderTable pins it, and the
+// interop/flux module checks it against ssa itself.
+var (
+	applyFirst = []string{
+		"CustomResourceDefinition",
+		"Namespace",
+		"ClusterRole",
+		"ClusterClass",
+		"RuntimeClass",
+		"PriorityClass",
+		"StorageClass",
+		"VolumeSnapshotClass",
+		"IngressClass",
+		"GatewayClass",
+		"ClusterRoleBinding",
+		"ResourceQuota",
+		"ServiceAccount",
+		"Role",
+		"RoleBinding",
+		"ConfigMap",
+		"Secret",
+		"Service",
+		"LimitRange",
+		"Deployment",
+		"StatefulSet",
+		"CronJob",
+		"PodDisruptionBudget",
+	}
+	applyLast = []string{
+		"MutatingWebhookConfiguration",
+		"ValidatingWebhookConfiguration",
+	}
 )
 
-func isNamespace(id ID) bool { return id.Group == groupCore && id.Kind == kindNamespace }
-func isCRD(id ID) bool       { return id.Group == groupAPIExtensions && id.Kind == kindCRD }
-
-func rank(id ID) int {
-	switch {
-	case isCRD(id):
-		return rankCRD
-	case isNamespace(id):
-		return rankNamespace
+// kindRank maps a kind of the table to its rank, as ssa numbers them: the
+// kinds of applyFirst negative, those of applyLast positive; every other
+// kind ranks 0.
+var kindRank = func() map[string]int {
+	m := make(map[string]int, len(applyFirst)+len(applyLast))
+	for i, k := range applyFirst {
+		m[k] = i - len(applyFirst)
 	}
-	return rankOther
-}
+	for i, k := range applyLast {
+		m[k] = i + 1
+	}
+	return m
+}()
 
-// compareApply orders IDs for applying: CustomResourceDefinitions, then
-// Namespaces, then everything else, each by group, kind, namespace, name.
+// compareApply orders IDs for applying, as ssa's sort does: by the rank of
+// the kind, then group, kind, namespace and name.
 func compareApply(a, b ID) int {
-	return compareRanked(rank(a), a, rank(b), b)
+	if a.Kind != b.Kind {
+		if c := cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]); c != 0 {
+			return c
+		}
+	}
+	return compareIDs(a, b)
 }
 
-// compareRanked is compareApply with the ranks computed by the caller.
-func compareRanked(rankA int, a ID, rankB int, b ID) int {
-	if rankA != rankB {
-		return cmp.Compare(rankA, rankB)
-	}
-	// strings.Compare makes one pass where cmp.Compare makes two.
+// compareIDs orders IDs by group, kind, namespace and name.
+func compareIDs(a, b ID) int {
 	if c := strings.Compare(a.Group, b.Group); c != 0 {
 		return c
 	}
@@ -51,184 +84,91 @@ func compareRanked(rankA int, a ID, rankB int, b ID) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// SortApply sorts entries in apply order: CustomResourceDefinitions
-// (apiextensions.k8s.io), then Namespaces (core group), then the rest, each
-// by group, kind, namespace and name of its [ID]. Entries with the same ID
+// SortApply sorts entries in apply order, the order of Flux's
+// github.com/fluxcd/pkg/ssa: CustomResourceDefinitions, Namespaces,
+// ClusterRoles, the cluster-wide classes, ClusterRoleBindings,
+// ResourceQuotas, ServiceAccounts, Roles, RoleBindings, ConfigMaps,
+// Secrets, Services, LimitRanges, Deployments, StatefulSets, CronJobs,
+// PodDisruptionBudgets, then every other kind, then
+// MutatingWebhookConfigurations and ValidatingWebhookConfigurations last.
+// The table is keyed by kind, as ssa's is; within a rank, entries sort by
+// group, kind, namespace and name of their [ID]. Entries with the same ID
 // keep their relative order.
 //
 //	inventory.SortApply(entries) // Namespace/tenant-a before ExternalArtifact/tenant-a/app
 func SortApply(entries []Entry) {
-	if order := applyOrder(entries); order != nil {
-		permute(entries, order)
-	}
+	permute(entries, sortOrder(entries, false))
 }
 
-// SortPrune sorts entries in prune order, the reverse of [SortApply]: the
-// rest first, then Namespaces, then CustomResourceDefinitions last, so that
-// a namespace goes after the objects in it and a CRD after its objects.
-// Entries with the same ID keep their relative order.
+// SortPrune sorts entries in prune order, the exact reverse of
+// [SortApply], as ssa's DeleteAll sorts: the webhook configurations first,
+// then the kinds outside the table (a Kustomization or HelmRelease before
+// the RoleBinding and ServiceAccount it runs as), then the table's kinds
+// backwards, Namespaces and CustomResourceDefinitions last, after the
+// objects in them. Entries with the same ID keep their relative order.
 func SortPrune(entries []Entry) {
-	order := applyOrder(entries)
-	if order == nil {
-		order = make([]int, len(entries))
-		for i := range order {
-			order[i] = i
-		}
-	}
-	slices.Reverse(order)
-	// Put each run of equal IDs back in index order.
-	for start := 0; start < len(order); {
-		id := entries[order[start]].ID()
-		end := start + 1
-		for end < len(order) && entries[order[end]].ID() == id {
-			end++
-		}
-		slices.Reverse(order[start:end])
-		start = end
-	}
-	permute(entries, order)
-}
-
-// permute puts entries in order: the j-th becomes entries[order[j]].
-func permute(entries []Entry, order []int) {
-	sorted := make([]Entry, len(entries))
-	for j, i := range order {
-		sorted[j] = entries[i]
-	}
-	copy(entries, sorted)
+	permute(entries, sortOrder(entries, true))
 }
 
 // applyOrder returns the indices of entries in apply order, equal IDs in
-// index order, or nil when the entries are in that order already. The
-// check costs one pass, and is the common case: Next returns its inventory
-// in apply order.
-func applyOrder(entries []Entry) []int {
-	for i := 1; i < len(entries); i++ {
-		if compareApply(entries[i-1].ID(), entries[i].ID()) > 0 {
-			return sortIndices(entries)
+// index order.
+func applyOrder(entries []Entry) []int { return sortOrder(entries, false) }
+
+// sortKey is an entry's place in apply order, computed once per entry
+// rather than once per comparison.
+type sortKey struct {
+	rank int
+	id   ID
+	i    int // the index, which keeps equal IDs in order
+}
+
+// sortOrder returns the indices of entries in apply order, or prune order
+// when reverse is set, equal IDs in index order either way.
+func sortOrder(entries []Entry, reverse bool) []int {
+	compare := func(a, b sortKey) int {
+		c := cmp.Compare(a.rank, b.rank)
+		if c == 0 {
+			c = compareIDs(a.id, b.id)
+		}
+		if reverse {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Compare(a.i, b.i)
+		}
+		return c
+	}
+	order := make([]int, len(entries))
+	// The common case, an inventory that Next wrote, is in order already:
+	// one pass without keys, which keeps Diff O(n) on it.
+	inOrder := true
+	for i := range order {
+		order[i] = i
+		if i > 0 && inOrder {
+			c := compareApply(entries[i-1].ID(), entries[i].ID())
+			inOrder = c == 0 || (c < 0) != reverse
 		}
 	}
-	return nil
-}
-
-// at returns the index of the j-th entry in order, nil meaning as given.
-func at(order []int, j int) int {
-	if order == nil {
-		return j
+	if inOrder {
+		return order
 	}
-	return order[j]
-}
-
-// sortKey is an entry's place in apply order as far as integers tell it:
-// the ordinal of its type (rank, group, kind) and of its namespace among
-// the list's.
-type sortKey struct {
-	typ, ns int32
-	i       int
-}
-
-type typeKey struct{ group, kind string }
-
-// sortIndices returns the indices of entries in apply order, equal IDs in
-// index order. It numbers the types and namespaces in order, sorts by those
-// numbers with two counting-sort passes, and compares names only within a
-// run of one type and namespace: O(n) but for those runs, and at 100,000
-// entries several times faster than comparing four strings per step.
-func sortIndices(entries []Entry) []int {
-	// Number each distinct type and namespace as first seen; the previous
-	// entry's usually matches, which skips the map.
-	var types []ID
-	typeIndex := make(map[typeKey]int32)
-	var nss []string
-	nsIndex := make(map[string]int32)
 	keys := make([]sortKey, len(entries))
-	lastType, lastNS := int32(-1), int32(-1)
 	for i, e := range entries {
 		id := e.ID()
-		if t := (typeKey{id.Group, id.Kind}); lastType < 0 || types[lastType].Group != t.group || types[lastType].Kind != t.kind {
-			n, ok := typeIndex[t]
-			if !ok {
-				n = int32(len(types))
-				typeIndex[t] = n
-				types = append(types, ID{Group: t.group, Kind: t.kind})
-			}
-			lastType = n
-		}
-		if lastNS < 0 || nss[lastNS] != id.Namespace {
-			n, ok := nsIndex[id.Namespace]
-			if !ok {
-				n = int32(len(nss))
-				nsIndex[id.Namespace] = n
-				nss = append(nss, id.Namespace)
-			}
-			lastNS = n
-		}
-		keys[i] = sortKey{typ: lastType, ns: lastNS, i: i}
+		keys[i] = sortKey{rank: kindRank[id.Kind], id: id, i: i}
 	}
-
-	// Turn first-seen numbers into ordinals, then sort by namespace and,
-	// stably, by type.
-	typeOrd := ordinals(len(types), func(a, b int) int { return compareApply(types[a], types[b]) })
-	nsOrd := ordinals(len(nss), func(a, b int) int { return strings.Compare(nss[a], nss[b]) })
-	for i := range keys {
-		keys[i].typ, keys[i].ns = typeOrd[keys[i].typ], nsOrd[keys[i].ns]
-	}
-	tmp := make([]sortKey, len(keys))
-	countingSort(tmp, keys, len(nss), func(k sortKey) int32 { return k.ns })
-	countingSort(keys, tmp, len(types), func(k sortKey) int32 { return k.typ })
-
-	// Sort each run of one type and namespace by name, then index.
-	byName := func(a, b sortKey) int {
-		if c := strings.Compare(entries[a.i].Name, entries[b.i].Name); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	}
-	for start := 0; start < len(keys); {
-		end := start + 1
-		for end < len(keys) && keys[end].typ == keys[start].typ && keys[end].ns == keys[start].ns {
-			end++
-		}
-		if run := keys[start:end]; !slices.IsSortedFunc(run, byName) {
-			slices.SortFunc(run, byName)
-		}
-		start = end
-	}
-	order := make([]int, len(keys))
+	slices.SortFunc(keys, compare)
 	for j, k := range keys {
 		order[j] = k.i
 	}
 	return order
 }
 
-// countingSort writes src to dst sorted, stably, by digit, which is in [0,
-// n).
-func countingSort(dst, src []sortKey, n int, digit func(sortKey) int32) {
-	start := make([]int, n+1)
-	for _, k := range src {
-		start[digit(k)+1]++
+// permute puts s in order: the j-th becomes s[order[j]].
+func permute[T any](s []T, order []int) {
+	sorted := make([]T, len(s))
+	for j, i := range order {
+		sorted[j] = s[i]
 	}
-	for d := 1; d <= n; d++ {
-		start[d] += start[d-1]
-	}
-	for _, k := range src {
-		d := digit(k)
-		dst[start[d]] = k
-		start[d]++
-	}
-}
-
-// ordinals returns, for each of n values, its place among them in the
-// order of compare.
-func ordinals(n int, compare func(a, b int) int) []int32 {
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	slices.SortFunc(perm, compare)
-	ord := make([]int32, n)
-	for j, i := range perm {
-		ord[i] = int32(j)
-	}
-	return ord
+	copy(s, sorted)
 }

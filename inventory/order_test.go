@@ -9,16 +9,18 @@ import (
 )
 
 var (
-	crdA    = Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "a.example.com"}
-	crdB    = Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "b.example.com"}
-	nsA     = nsEntry("tenant-a", "")
-	nsB     = nsEntry("tenant-b", "")
-	fakeNS  = Entry{APIVersion: "example.com/v1", Kind: "Namespace", Name: "aaa"} // not a Namespace
-	deploy  = Entry{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "tenant-a", Name: "web"}
-	cm      = Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "tenant-a", Name: "c"}
-	appA    = ea("tenant-a", "app", "")
-	appB    = ea("tenant-b", "app", "")
-	inApply = []Entry{crdA, crdB, nsA, nsB, cm, deploy, fakeNS, appA, appB}
+	crdA   = Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "a.example.com"}
+	crdB   = Entry{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "b.example.com"}
+	nsA    = nsEntry("tenant-a", "")
+	nsB    = nsEntry("tenant-b", "")
+	fakeNS = Entry{APIVersion: "example.com/v1", Kind: "Namespace", Name: "aaa"} // not a Namespace
+	deploy = Entry{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "tenant-a", Name: "web"}
+	cm     = Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "tenant-a", Name: "c"}
+	appA   = ea("tenant-a", "app", "")
+	appB   = ea("tenant-b", "app", "")
+	// A kind named Namespace in another group ranks with Namespaces, after
+	// the core ones, as in Flux's ssa.
+	inApply = []Entry{crdA, crdB, nsA, nsB, fakeNS, cm, deploy, appA, appB}
 )
 
 func TestSortApply(t *testing.T) {
@@ -70,8 +72,7 @@ func TestSortPrune(t *testing.T) {
 	}
 }
 
-// TestSortShuffled checks both sorts, and both paths of applyOrder (the
-// sorted check and the full sort), on random permutations.
+// TestSortShuffled checks both sorts on random permutations.
 func TestSortShuffled(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -87,6 +88,83 @@ func TestSortShuffled(t *testing.T) {
 		if diff := cmp.Diff(reversed(inApply), in); diff != "" {
 			t.Fatalf("SortPrune mismatch (-want +got):\n%s", diff)
 		}
+	}
+}
+
+// TestOrderTable pins the kind table to github.com/fluxcd/pkg/ssa
+// ReconcileOrder of ssa v0.77.0, which kustomize-controller and
+// flux-operator use; interop/flux checks it against ssa itself.
+func TestOrderTable(t *testing.T) {
+	t.Parallel()
+	first := []string{
+		"CustomResourceDefinition", "Namespace", "ClusterRole", "ClusterClass", "RuntimeClass",
+		"PriorityClass", "StorageClass", "VolumeSnapshotClass", "IngressClass", "GatewayClass",
+		"ClusterRoleBinding", "ResourceQuota", "ServiceAccount", "Role", "RoleBinding", "ConfigMap",
+		"Secret", "Service", "LimitRange", "Deployment", "StatefulSet", "CronJob", "PodDisruptionBudget",
+	}
+	last := []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}
+	if diff := cmp.Diff(first, applyFirst); diff != "" {
+		t.Errorf("applyFirst mismatch (-ssa v0.77.0 +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(last, applyLast); diff != "" {
+		t.Errorf("applyLast mismatch (-ssa v0.77.0 +got):\n%s", diff)
+	}
+	for i, k := range first {
+		if kindRank[k] != i-len(first) {
+			t.Errorf("rank of %s = %d, want %d", k, kindRank[k], i-len(first))
+		}
+	}
+	for i, k := range last {
+		if kindRank[k] != i+1 {
+			t.Errorf("rank of %s = %d, want %d", k, kindRank[k], i+1)
+		}
+	}
+	if kindRank["ExternalArtifact"] != 0 || len(kindRank) != len(first)+len(last) {
+		t.Errorf("kinds outside the table must rank 0: %v", kindRank)
+	}
+}
+
+// TestOrderFlux holds the minimal examples of issue 14: apply order is
+// ssa's, and prune order its exact reverse.
+func TestOrderFlux(t *testing.T) {
+	t.Parallel()
+	rbac := func(kind, ns, name string) Entry {
+		return Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: kind, Namespace: ns, Name: name}
+	}
+	webhook := Entry{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "webhook-system", Name: "webhook"}
+	policy := Entry{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "policy"}
+	ks := Entry{APIVersion: "kustomize.toolkit.fluxcd.io/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "apps"}
+	hr := Entry{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Namespace: "tenant-a", Name: "app"}
+	rset := Entry{APIVersion: "fluxcd.controlplane.io/v1", Kind: "ResourceSet", Namespace: "tenant-a", Name: "tenants"}
+	tests := []struct {
+		name  string
+		apply []Entry // in apply order; prune is the reverse
+	}{
+		{name: "Deployment before its webhook configuration", apply: []Entry{webhook, policy}},
+		{name: "RoleBinding before the Kustomization that runs as it", apply: []Entry{rbac("RoleBinding", "tenant-a", "flux-reconciler"), ks}},
+	}
+	for _, flux := range []Entry{ks, hr, rset} {
+		for _, r := range []Entry{rbac("Role", "tenant-a", "r"), rbac("RoleBinding", "tenant-a", "rb"), rbac("ClusterRole", "", "cr"), rbac("ClusterRoleBinding", "", "crb")} {
+			tests = append(tests, struct {
+				name  string
+				apply []Entry
+			}{name: r.Kind + " before " + flux.Kind, apply: []Entry{r, flux}})
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := reversed(tt.apply)
+			SortApply(got)
+			if diff := cmp.Diff(tt.apply, got); diff != "" {
+				t.Errorf("SortApply mismatch (-want +got):\n%s", diff)
+			}
+			got = slices.Clone(tt.apply)
+			SortPrune(got)
+			if diff := cmp.Diff(reversed(tt.apply), got); diff != "" {
+				t.Errorf("SortPrune mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

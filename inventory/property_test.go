@@ -74,14 +74,18 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		opts = append(opts, WithKeepAll("desired state has errors"))
 	}
 	nsPrune := rng.IntN(5) != 0
-	opts = append(opts, WithNamespacePrune(nsPrune))
+	if nsPrune {
+		opts = append(opts, WithNamespacePrune())
+	}
 	maxDeletes := -1
 	if rng.IntN(5) == 0 {
 		maxDeletes = rng.IntN(4)
 		opts = append(opts, WithMaxDeletions(maxDeletes))
 	}
 	deleteAll := rng.IntN(3) != 0
-	opts = append(opts, WithDeleteAll(deleteAll))
+	if deleteAll {
+		opts = append(opts, WithAllowDeleteAll())
+	}
 	said := make(map[ID]Action) // what the guard answered; 0 for an error
 	opts = append(opts, WithGuard(func(_ context.Context, e Entry) (Action, string, error) {
 		a := guardOutcomes[rng.IntN(len(guardOutcomes))]
@@ -92,9 +96,9 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		return a, "", nil
 	}))
 
-	changes, err := Diff(m.inventory, desired)
-	if err != nil {
-		t.Fatalf("Diff: %v", err)
+	changes, errs := Diff(m.inventory, desired)
+	if errs != nil {
+		t.Fatalf("Diff: %v", errs)
 	}
 	for _, e := range desired {
 		m.live[e.ID()] = e
@@ -128,16 +132,16 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		switch {
 		case keepAll:
 			t.Errorf("%v deleted with keep-all on", id)
-		case isNamespace(id) && usedBy[id.Name]:
+		case id.IsNamespace() && usedBy[id.Name]:
 			t.Errorf("%v deleted while a desired entry lives in it", id)
-		case isNamespace(id) && !nsPrune:
+		case id.IsNamespace() && !nsPrune:
 			t.Errorf("%v deleted with namespace pruning off", id)
 		case said[id] != Delete:
 			t.Errorf("%v deleted though the guard answered %v", id, said[id])
 		}
 	}
 	for _, d := range decisions {
-		if id := d.Entry.ID(); d.Action == Delete && isNamespace(id) && held[id.Name] {
+		if id := d.Entry.ID(); d.Action == Delete && id.IsNamespace() && held[id.Name] {
 			t.Errorf("%v deleted while it holds a kept or released entry", id)
 		}
 	}
@@ -145,7 +149,7 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		t.Errorf("%d deletions with WithMaxDeletions(%d)", deletes, maxDeletes)
 	}
 	if !deleteAll && len(desired) == 0 && deletes > 0 {
-		t.Errorf("%d deletions while nothing is desired with WithDeleteAll(false)", deletes)
+		t.Errorf("%d deletions while nothing is desired without WithAllowDeleteAll", deletes)
 	}
 
 	// Delete, failing a fifth of the time; a deleted Namespace takes its
@@ -158,7 +162,7 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		id := d.Entry.ID()
 		confirmed[id] = true
 		delete(m.live, id)
-		if !isNamespace(id) {
+		if !id.IsNamespace() {
 			continue
 		}
 		for lid := range m.live {
@@ -171,7 +175,7 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		}
 	}
 	for _, d := range decisions {
-		if d.Action != Delete && !isNamespace(d.Entry.ID()) && confirmed[ID{Kind: kindNamespace, Name: d.Entry.Namespace}] {
+		if d.Action != Delete && !d.Entry.ID().IsNamespace() && confirmed[ID{Kind: KindNamespace, Name: d.Entry.Namespace}] {
 			t.Errorf("deleting Namespace/%s took down %v, which is %s", d.Entry.Namespace, d.Entry.ID(), d.Action.Verb())
 		}
 	}

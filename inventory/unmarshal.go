@@ -27,13 +27,19 @@ const MaxDocumentBytes = 8 << 20
 //
 // Entries get an explicit kind ExternalArtifact when theirs is empty; Flux
 // refs are converted as [FromResourceInventory] does. Every entry must pass
-// [Entry.Validate]; duplicates are left to [Diff]. An object with neither
-// entries nor status.inventory is an error, not an empty inventory.
+// [Entry.Validate]; duplicates are left to [Diff]. An entry without a
+// digest is valid (see [Entry]).
+//
+// An object without status.inventory, or with a null one, such as a fresh
+// ArtifactGenerator or Kustomization that has applied nothing yet, is an
+// empty inventory, as Flux reads it. A document that is not an object or a
+// list, such as a string, is malformed.
 //
 // Unmarshal returns an error wrapping [ErrTooLarge] for a document of more
 // than [MaxDocumentBytes], [ErrMalformed] for one that does not decode to a
-// shape above, or a *[ListError] naming every invalid entry at its path in
-// the document, e.g. "status.inventory[2].digest" or "[0].name".
+// shape above, or the field.ErrorList of every invalid entry, at its path in
+// the document (e.g. "status.inventory[2].digest" or "[0].name"),
+// aggregated with ToAggregate.
 // YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
 // of more than one document is malformed.
 func Unmarshal(data []byte) ([]Entry, error) {
@@ -72,9 +78,9 @@ func Unmarshal(data []byte) ([]Entry, error) {
 	}
 	switch {
 	case doc.Entries != nil:
-		return fromRefs(field.NewPath("entries"), *doc.Entries)
-	case doc.Status == nil || len(doc.Status.Inventory) == 0:
-		return nil, fmt.Errorf("%w: an object must have entries or status.inventory", ErrMalformed)
+		return refsToEntries(field.NewPath("entries"), *doc.Entries)
+	case doc.Status == nil || len(doc.Status.Inventory) == 0 || bytes.Equal(doc.Status.Inventory, []byte("null")):
+		return []Entry{}, nil
 	}
 	inv := doc.Status.Inventory
 	p := field.NewPath("status", "inventory")
@@ -88,7 +94,7 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		if err := json.Unmarshal(inv, &refs); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
-		return fromRefs(p.Child("entries"), refs.Entries)
+		return refsToEntries(p.Child("entries"), refs.Entries)
 	}
 	return nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
 }
@@ -102,15 +108,24 @@ func unmarshalEntries(p *field.Path, js []byte) ([]Entry, error) {
 	var errs field.ErrorList
 	for i := range entries {
 		if entries[i].Kind == "" {
-			entries[i].Kind = kindExternalArtifact
+			entries[i].Kind = KindExternalArtifact
 		}
 		errs = append(errs, entries[i].Validate(p.Index(i))...)
 	}
 	if len(errs) > 0 {
-		return nil, &ListError{Errs: errs}
+		return nil, errs.ToAggregate()
 	}
 	if entries == nil {
 		entries = []Entry{}
+	}
+	return entries, nil
+}
+
+// refsToEntries converts Flux refs found at p, as FromResourceInventory.
+func refsToEntries(p *field.Path, refs []ResourceRef) ([]Entry, error) {
+	entries, errs := fromRefs(p, refs)
+	if len(errs) > 0 {
+		return nil, errs.ToAggregate()
 	}
 	return entries, nil
 }

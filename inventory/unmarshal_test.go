@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -18,8 +19,8 @@ var unmarshalTests = []struct {
 	name    string
 	in      string
 	want    []Entry
-	wantErr []fieldErr // for a *ListError
-	is      error
+	wantErr []fieldErr // for invalid entries
+	is      error      // for the rest
 }{
 	{name: "JSON list", in: `[{"kind":"Namespace","name":"tenant-a","digest":"` + string(digestN) + `"},
 		{"kind":"ExternalArtifact","namespace":"tenant-a","name":"app","filename":"f.tar.gz","digest":"` + string(digestA) + `"}]`,
@@ -56,18 +57,24 @@ status:
 	{name: "ResourceInventory", in: `{"entries":[{"id":"_team1__Namespace","v":"v1"}]}`,
 		want: []Entry{{APIVersion: "v1", Kind: "Namespace", Name: "team1"}}},
 	{name: "invalid entries with paths", in: `{"status":{"inventory":[{"kind":"Namespace","name":"ok"},{"name":"app","digest":"sha256:abc"},{"kind":"Deployment","name":"x"}]}}`,
-		wantErr: []fieldErr{{"status.inventory[1].digest", field.ErrorTypeInvalid}, {"status.inventory[2].apiVersion", field.ErrorTypeRequired}},
-		is:      ErrInvalidEntry},
+		wantErr: []fieldErr{{"status.inventory[1].digest", field.ErrorTypeInvalid}, {"status.inventory[2].apiVersion", field.ErrorTypeRequired}}},
 	{name: "invalid entry in a bare list", in: `[{"name":""}]`,
-		wantErr: []fieldErr{{"[0].name", field.ErrorTypeRequired}}, is: ErrInvalidEntry},
+		wantErr: []fieldErr{{"[0].name", field.ErrorTypeRequired}}},
 	{name: "invalid Flux id", in: `{"status":{"inventory":{"entries":[{"id":"nope","v":"v1"}]}}}`,
-		wantErr: []fieldErr{{"status.inventory.entries[0].id", field.ErrorTypeInvalid}}, is: ErrInvalidID},
+		wantErr: []fieldErr{{"status.inventory.entries[0].id", field.ErrorTypeInvalid}}},
+	// Issue 14: sha1 and blake3 digests, as source-watcher writes them.
+	{name: "sha1 and blake3 digests", in: `[{"kind":"Namespace","name":"a","digest":"sha1:` + strings.Repeat("0", 40) + `"},{"namespace":"a","name":"b","digest":"blake3:` + strings.Repeat("f", 64) + `"}]`,
+		want: []Entry{nsEntry("a", "sha1:"+digest.Digest(strings.Repeat("0", 40))), ea("a", "b", "blake3:"+digest.Digest(strings.Repeat("f", 64)))}},
 	{name: "empty document", in: ``, is: ErrMalformed},
 	{name: "null", in: `null`, is: ErrMalformed},
 	{name: "scalar", in: `hello`, is: ErrMalformed},
-	{name: "object without inventory", in: `{"kind":"ArtifactGenerator","status":{}}`, is: ErrMalformed},
-	{name: "object without status", in: `kind: ArtifactGenerator`, is: ErrMalformed},
-	{name: "null inventory", in: `{"status":{"inventory":null}}`, is: ErrMalformed},
+	// Issue 14: a fresh generator or Kustomization has no inventory yet.
+	{name: "object without inventory", in: `{"kind":"ArtifactGenerator","status":{}}`, want: []Entry{}},
+	{name: "object without status", in: `kind: ArtifactGenerator`, want: []Entry{}},
+	{name: "fresh Kustomization", in: "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: tenant-a}\nspec: {prune: true}\n", want: []Entry{}},
+	{name: "null inventory", in: `{"status":{"inventory":null}}`, want: []Entry{}},
+	{name: "inventory without entries", in: `{"status":{"inventory":{}}}`, want: []Entry{}},
+	{name: "entry without digest", in: `[{"kind":"Namespace","name":"a"}]`, want: []Entry{nsEntry("a", "")}},
 	{name: "string inventory", in: `{"status":{"inventory":"x"}}`, is: ErrMalformed},
 	{name: "wrong field type", in: `[{"name":1}]`, is: ErrMalformed},
 	{name: "wrong ref type", in: `{"entries":[{"id":1}]}`, is: ErrMalformed},
@@ -89,14 +96,14 @@ func TestUnmarshal(t *testing.T) {
 				if got != nil {
 					t.Errorf("Unmarshal() returned entries with an error: %v", got)
 				}
-				var le *ListError
-				if errors.As(err, &le) != (tt.wantErr != nil) {
-					t.Fatalf("Unmarshal() = %v; want a *ListError: %v", err, tt.wantErr != nil)
+				return
+			}
+			if tt.wantErr != nil {
+				if diff := cmp.Diff(tt.wantErr, reduce(fieldErrors(t, err))); diff != "" {
+					t.Errorf("errors mismatch (-want +got):\n%s", diff)
 				}
-				if le != nil {
-					if diff := cmp.Diff(tt.wantErr, reduce(le.Errs)); diff != "" {
-						t.Errorf("errors mismatch (-want +got):\n%s", diff)
-					}
+				if got != nil {
+					t.Errorf("Unmarshal() returned entries with an error: %v", got)
 				}
 				return
 			}

@@ -177,9 +177,9 @@ func (s *shared) compute(ctx context.Context) outcome {
 	o.Finalizer = append(o.Finalizer, fmt.Sprint(stamped), errString(err))
 	v, err := (&finalizer.Decider{}).Decide(ctx, "tenant-a", stamped, finalizer.LookupFunc(func(context.Context, finalizer.Reference) (string, error) { return "uid-1", nil }))
 	o.Finalizer = append(o.Finalizer, v.Reason, errString(err))
-	ch, err := inventory.Diff(s.old, s.next)
-	o.Errors = append(o.Errors, errString(err))
-	ds, err := inventory.Collect(ctx, ch.Stale, s.next, inventory.WithMaxDeletions(1000))
+	ch, errs := inventory.Diff(s.old, s.next)
+	o.Errors = append(o.Errors, errString(errs.ToAggregate()))
+	ds, err := inventory.Collect(ctx, ch.Stale, s.next, inventory.WithMaxDeletions(1000), inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
 	o.Errors = append(o.Errors, errString(err))
 	for _, d := range append(ch.Decisions(), ds...) {
 		o.Changes = append(o.Changes, d.String())

@@ -246,8 +246,8 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 		if req.previous, err = readInventory(data); err != nil {
 			return req, usagef("-inventory %s: %v", inventoryFile, err)
 		}
-		if _, err := inventory.Diff(req.previous, nil); err != nil {
-			return req, usagef("-inventory %s: %v", inventoryFile, err)
+		if _, errs := inventory.Diff(req.previous, nil); errs != nil {
+			return req, usagef("-inventory %s: %v", inventoryFile, errs.ToAggregate())
 		}
 	}
 	if clusterFile != "" {
