@@ -179,7 +179,6 @@ const (
 // BenchmarkPlanFS turns it off to measure what the cache saves.
 var cacheSources = true
 
-
 // planner carries one plan's state through its steps.
 type planner struct {
 	g       *Generator
