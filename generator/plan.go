@@ -176,7 +176,12 @@ const (
 )
 
 // cacheSources is whether plans read their sources through a dirCache;
-// BenchmarkPlanFS turns it off to measure what the cache saves.
+// BenchmarkPlanFS turns it off to measure what the cache saves. Measured
+// with that benchmark at 10,000 tenants (three interleaved runs each, a
+// shared 2-core machine): 3.0-3.9 s a plan through DirFS with the cache,
+// against 8.6-8.7 s through root.FS() without it (0.54-0.65 against
+// 1.58-1.61 ms of CPU per tenant, 14.1 M against 23.9 M allocations): the
+// speed-ups of dircache.go and dirfs.go stay.
 var cacheSources = true
 
 // planner carries one plan's state through its steps.
