@@ -173,7 +173,7 @@ func (p *planner) selectFiles(it *item, fp *field.Path) ([]selected, bool) {
 			ok = false
 			continue
 		}
-		files, err := pathpattern.Glob(fsys, ref.Path, c.exclude...)
+		files, err := pathpattern.Glob(p.ctx, fsys, ref.Path, c.exclude...)
 		if err != nil {
 			fail(from, err.Error())
 			continue

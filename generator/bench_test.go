@@ -164,7 +164,7 @@ func BenchmarkDiscover(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		want, err := p.Discover(fsys)
+		want, _, err := p.Discover(fsys, nil)
 		if err != nil || len(want) != n*c.Modules {
 			b.Fatalf("Discover found %d matches, %v; want %d", len(want), err, n*c.Modules)
 		}
@@ -175,7 +175,7 @@ func BenchmarkDiscover(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/pathpattern", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.Discover(fsys); err != nil {
+				if _, _, err := p.Discover(fsys, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -191,7 +191,7 @@ func BenchmarkDiscover(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/pathpattern-root", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.Discover(root.FS()); err != nil {
+				if _, _, err := p.Discover(root.FS(), nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -282,15 +282,16 @@ func (p *planner) discover() []*item {
 	if fsys == nil || !p.checkSource(fsys) {
 		return nil
 	}
-	matches, err := g.pattern.Discover(fsys)
-	if err != nil {
-		bad, errs := discoverErrors(err)
-		p.errs = append(p.errs, errs...)
-		if bad == nil {
-			return nil
-		}
-		matches = slices.DeleteFunc(matches, func(m pathpattern.Match) bool { return bad[m.Path] })
+	matches, errs, err := g.pattern.Discover(fsys, fp)
+	switch {
+	case errors.Is(err, pathpattern.ErrSourceShape):
+		p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
+		return nil
+	case err != nil:
+		p.errs = append(p.errs, field.InternalError(fp, err))
+		return nil
 	}
+	p.errs = append(p.errs, errs...) // the directories Discover left out
 
 	var items []*item
 	for i := range g.artifacts {
@@ -399,27 +400,6 @@ func (p *planner) checkSource(fsys fs.FS) bool {
 		return false
 	}
 	return true
-}
-
-// discoverErrors turns the error of Pattern.Discover into field errors and
-// the directories to leave out. bad is nil when the result cannot be used
-// at all.
-func discoverErrors(err error) (bad map[string]bool, errs field.ErrorList) {
-	fp := specPath.Child("pathPattern")
-	var de *pathpattern.DiscoverError
-	if !errors.As(err, &de) {
-		return nil, field.ErrorList{field.InternalError(fp, err)}
-	}
-	bad = map[string]bool{}
-	for _, d := range de.Dirs {
-		if d.Terminal() {
-			errs = append(errs, field.Invalid(fp, d.Path, d.Error()))
-		} else {
-			errs = append(errs, field.InternalError(fp, d))
-		}
-		bad[d.Path] = true
-	}
-	return bad, errs
 }
 
 func pathJoin(dir, name string) string {

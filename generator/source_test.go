@@ -104,8 +104,8 @@ func TestDirViewSameAsRoot(t *testing.T) {
 				}
 			}
 			for _, pattern := range globs {
-				w, werr := pathpattern.Glob(want, pattern, "*.md")
-				g, gerr := pathpattern.Glob(got, pattern, "*.md")
+				w, werr := pathpattern.Glob(t.Context(), want, pattern, "*.md")
+				g, gerr := pathpattern.Glob(t.Context(), got, pattern, "*.md")
 				if diff := cmp.Diff(fmt.Sprint(w, werr), fmt.Sprint(g, gerr)); diff != "" {
 					t.Errorf("Glob(%q) (-root +view):\n%s", pattern, diff)
 				}
@@ -129,8 +129,8 @@ func TestDirViewSameAsRoot(t *testing.T) {
 				}
 			}
 			for _, pattern := range globs {
-				w, werr := pathpattern.Glob(fsys, pattern, "*.md")
-				g, gerr := pathpattern.Glob(c, pattern, "*.md")
+				w, werr := pathpattern.Glob(t.Context(), fsys, pattern, "*.md")
+				g, gerr := pathpattern.Glob(t.Context(), c, pattern, "*.md")
 				if diff := cmp.Diff(fmt.Sprint(w, werr), fmt.Sprint(g, gerr)); diff != "" {
 					t.Errorf("Glob(%q) (-fsys +dirCache):\n%s", pattern, diff)
 				}

@@ -7,10 +7,19 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
+
+// maxNameBytes is the longest file name, in bytes, that Discover looks up:
+// NAME_MAX on Linux, where controllers run. A literal segment longer than
+// that names no directory, so it is no match (or, in the fixed prefix, a
+// missing directory) without asking the file system, which would fail
+// with ENAMETOOLONG rather than report the name missing.
+const maxNameBytes = 255
 
 // A Match is one directory that matches a [Pattern].
 type Match struct {
@@ -19,23 +28,40 @@ type Match struct {
 	// Raw holds the captured values as they appear in Path. Use them for
 	// paths in the source.
 	Raw Captures
-	// Normalized holds the captured values lowercased (ASCII A-Z only), each
-	// a valid label value. Use them for names, namespaces and labels.
+	// Normalized holds the captured values lowercased with
+	// [strings.ToLower], as source-watcher does, each a valid label value.
+	// Use them for names, namespaces and labels.
 	Normalized Captures
 }
 
 // Discover returns every directory of fsys that matches the pattern, in
-// byte-lexical order of Path. fsys is rooted at the pattern's alias.
+// byte-lexical order of Path, with the problems of the matching
+// directories it left out, reported at fldPath (the pathPattern field).
+// fsys is rooted at the pattern's alias.
 //
-//	ms, err := p.Discover(os.DirFS(checkout))
+//	ms, errs, err := p.Discover(os.DirFS(checkout), field.NewPath("spec", "pathPattern"))
+//
+// The root of fsys and the pattern's fixed prefix, the literal segments
+// before the first segment with a capture ("tenants" in
+// "@repo/tenants/{namespace}/modules/{module}", every segment of a pattern
+// without captures), must be directories. When one is missing, is a
+// symbolic link or is anything but a directory, err is an [*fs.PathError]
+// naming it and wrapping [ErrSourceShape], and there is no result: the
+// source is not what the pattern was written for (moved, or given one
+// level too deep), and an empty result would make its caller delete every
+// tenant's objects. The root itself may be a symbolic link: the caller
+// chose it. Below the prefix, an empty or missing directory only means
+// that nothing matches there: a capture segment over an empty directory,
+// or a literal segment that one tenant's directory lacks.
 //
 // Only directories match. Symbolic links are never matched or followed, for
 // literal segments too: a literal segment costs one [fs.Lstat], a segment
 // with a capture one [fs.ReadDir] of the directory above it, and no other
 // directory is read, so the cost grows with the part of the tree that can
-// still match. A capture segment skips names that start with "." unless the
-// segment itself starts with a literal ".", and names that are not valid
-// UTF-8 (they cannot be [fs.FS] paths).
+// still match. A literal segment of more than 255 bytes, longer than a file
+// name can be, is not looked up. A capture segment skips names that start
+// with "." unless the segment itself starts with a literal ".", and names
+// that are not valid UTF-8 (they cannot be [fs.FS] paths).
 //
 // Symbolic links are recognised through [fs.Lstat], so fsys must implement
 // [fs.ReadLinkFS] to report them, as [os.DirFS], [os.Root.FS], [fs.Sub] and
@@ -44,53 +70,128 @@ type Match struct {
 //
 // A directory that matches but has a capture whose normalized value is not
 // a valid label value (spaces, more than 63 characters, a first or last
-// character that is not alphanumeric) is left out of the result. Discover
-// carries on past such directories and past I/O errors, and returns the
-// matches it found with a [*DiscoverError] that lists them all; see
-// [DirError.Terminal]. A non-nil error means the result must not be used to
-// decide what to delete.
-func (p *Pattern) Discover(fsys fs.FS) ([]Match, error) {
-	d := &discovery{p: p, fsys: fsys, values: make([]string, len(p.captures))}
-	d.walk(".", 0)
-	slices.SortFunc(d.matches, func(a, b Match) int { return strings.Compare(a.Path, b.Path) })
-	if len(d.errs) == 0 {
-		return d.matches, nil
+// character that is not alphanumeric) is left out of the result, and
+// reported in errs as a field.Invalid error on fldPath whose detail names
+// the directory and the capture; errs holds all of them, in path order.
+// Any other error, such as an I/O error of fsys, ends the walk: err wraps
+// it, and there is no result. When err is not nil or errs is not empty,
+// the caller must not delete anything on account of the result.
+func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
+	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
+	dir, err := d.checkPrefix()
+	if err != nil {
+		return nil, nil, err
 	}
-	slices.SortFunc(d.errs, func(a, b *DirError) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Capture, b.Capture))
-	})
-	return d.matches, &DiscoverError{Dirs: d.errs}
+	if d.fixed == len(p.segments) {
+		return []Match{{Path: dir, Raw: Captures{}, Normalized: Captures{}}}, nil, nil
+	}
+	if err := d.walk(dir, d.fixed); err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(d.matches, func(a, b Match) int { return strings.Compare(a.Path, b.Path) })
+	return d.matches, d.errorList(fldPath), nil
 }
 
 // discovery is the state of one Discover call.
 type discovery struct {
 	p       *Pattern
 	fsys    fs.FS
+	fixed   int      // the number of segments of the fixed prefix
 	values  []string // captured values on the current path, by capture index
 	matches []Match
-	errs    []*DirError
+	bad     []badValue
 }
 
-// walk matches segment i against the children of dir, a directory known
-// not to be a symbolic link. The recursion depth is the number of segments,
-// which MaxLength bounds.
-func (d *discovery) walk(dir string, i int) {
+// badValue is a capture of a matching directory whose normalized value is
+// not a label value.
+type badValue struct {
+	dir, capture, value string
+	msgs                []string
+}
+
+// fixedPrefix returns the number of segments before the first one with a
+// capture: all of them when the pattern has no capture.
+func (p *Pattern) fixedPrefix() int {
+	for i, seg := range p.segments {
+		if seg.capture {
+			return i
+		}
+	}
+	return len(p.segments)
+}
+
+// checkPrefix checks that the root and the fixed prefix are directories,
+// and returns the last of them.
+func (d *discovery) checkPrefix() (string, error) {
+	info, err := fs.Stat(d.fsys, ".")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", shapeError(".", "must be the source's root directory: it does not exist")
+	case errors.Is(err, syscall.ENOTDIR), err == nil && !info.IsDir():
+		// os.DirFS of a file fails with ENOTDIR.
+		return "", shapeError(".", "must be the source's root directory, not a file")
+	case err != nil:
+		return "", fmt.Errorf("pathpattern: %w", err)
+	}
+	dir := "."
+	for _, seg := range d.p.segments[:d.fixed] {
+		name := join(dir, seg.literal)
+		info, err := d.lstat(name, seg.literal)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", shapeError(name, "must be a directory, as the pattern's fixed prefix names it: it does not exist")
+		case err != nil:
+			return "", fmt.Errorf("pathpattern: %w", err)
+		case info.Mode()&fs.ModeSymlink != 0:
+			return "", shapeError(name, "must be a directory, as the pattern's fixed prefix names it, not a symbolic link")
+		case !info.IsDir():
+			return "", shapeError(name, "must be a directory, as the pattern's fixed prefix names it, not a file")
+		}
+		dir = name
+	}
+	return dir, nil
+}
+
+func shapeError(dir, rule string) error {
+	return &fs.PathError{Op: "discover", Path: dir, Err: errorf(ErrSourceShape, "%s", rule)}
+}
+
+// lstat returns the FileInfo of name, whose last element is the literal
+// segment lit, and an error wrapping fs.ErrNotExist when there is no such
+// file.
+func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
+	if len(lit) > maxNameBytes {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fs.Lstat(d.fsys, name)
+}
+
+// walk matches segment i, which follows the fixed prefix, against the
+// children of dir, a directory known not to be a symbolic link. The
+// recursion depth is the number of segments, which MaxLength bounds.
+func (d *discovery) walk(dir string, i int) error {
 	seg := &d.p.segments[i]
 	if !seg.capture {
 		name := join(dir, seg.literal)
-		info, err := fs.Lstat(d.fsys, name)
-		if err != nil {
-			d.ioError(name, err)
-			return
+		info, err := d.lstat(name, seg.literal)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // nothing to match in this directory
+		case err != nil:
+			return fmt.Errorf("pathpattern: %w", err)
+		case info.IsDir() && info.Mode()&fs.ModeSymlink == 0:
+			return d.next(name, i)
 		}
-		if info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
-			d.next(name, i)
-		}
-		return
+		return nil
 	}
 	entries, err := fs.ReadDir(d.fsys, dir)
 	if err != nil {
-		d.ioError(dir, err) // entries still holds what was read
+		// A directory below the prefix that vanished since it was seen
+		// holds nothing; the prefix itself must not vanish.
+		if errors.Is(err, fs.ErrNotExist) && i > d.fixed {
+			return nil
+		}
+		return fmt.Errorf("pathpattern: %w", err)
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -98,25 +199,27 @@ func (d *discovery) walk(dir string, i int) {
 			continue
 		}
 		if seg.match(name, d.values) {
-			d.next(join(dir, name), i)
+			if err := d.next(join(dir, name), i); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // next continues with segment i+1 below dir, or records dir when segment i
 // is the last.
-func (d *discovery) next(dir string, i int) {
+func (d *discovery) next(dir string, i int) error {
 	if i+1 < len(d.p.segments) {
-		d.walk(dir, i+1)
-		return
+		return d.walk(dir, i+1)
 	}
 	m := Match{Path: dir, Raw: make(Captures, len(d.values)), Normalized: make(Captures, len(d.values))}
 	ok := true
 	for j, name := range d.p.captures {
 		raw := d.values[j]
-		norm := normalize(raw)
-		if msgs := labelValueErrors(norm); len(msgs) > 0 {
-			d.errs = append(d.errs, &DirError{Path: dir, Capture: name, Value: raw, Err: invalidValue(norm, msgs)})
+		norm := strings.ToLower(raw)
+		if msgs := content.IsLabelValue(norm); len(msgs) > 0 {
+			d.bad = append(d.bad, badValue{dir: dir, capture: name, value: norm, msgs: msgs})
 			ok = false
 		}
 		m.Raw[name] = raw
@@ -125,15 +228,20 @@ func (d *discovery) next(dir string, i int) {
 	if ok {
 		d.matches = append(d.matches, m)
 	}
+	return nil
 }
 
-// ioError records err for path unless the path does not exist, which only
-// means that nothing matches there.
-func (d *discovery) ioError(path string, err error) {
-	if errors.Is(err, fs.ErrNotExist) {
-		return
+// errorList reports the bad values in path order, then by capture name.
+func (d *discovery) errorList(fldPath *field.Path) field.ErrorList {
+	slices.SortFunc(d.bad, func(a, b badValue) int {
+		return cmp.Or(strings.Compare(a.dir, b.dir), strings.Compare(a.capture, b.capture))
+	})
+	var errs field.ErrorList
+	for _, b := range d.bad {
+		errs = append(errs, field.Invalid(fldPath, b.value,
+			fmt.Sprintf("directory %q, capture %q: %s", b.dir, b.capture, strings.Join(b.msgs, "; "))))
 	}
-	d.errs = append(d.errs, &DirError{Path: path, Err: err})
+	return errs
 }
 
 func join(dir, name string) string {
@@ -141,50 +249,4 @@ func join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-// normalize lowercases the ASCII letters of s. Other letters stay as they
-// are (and make s an invalid label value): full Unicode case folding would
-// turn distinct names into the same one, such as "K" (Kelvin sign) and "k".
-func normalize(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
-	if i < 0 {
-		return s
-	}
-	b := []byte(s)
-	for ; i < len(b); i++ {
-		if 'A' <= b[i] && b[i] <= 'Z' {
-			b[i] += 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-// labelValueErrors returns content.IsLabelValue(v). The common
-// case, a valid value, is decided without the regular expression that
-// IsLabelValue runs, which took an eighth of the time of discovery;
-// TestLabelValueErrors checks that both agree.
-func labelValueErrors(v string) []string {
-	if len(v) <= content.LabelValueMaxLength && isLabelValue(v) {
-		return nil
-	}
-	return content.IsLabelValue(v)
-}
-
-// isLabelValue reports whether v matches (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?.
-func isLabelValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		inner := c == '-' || c == '_' || c == '.'
-		if !alnum && (!inner || i == 0 || i == len(v)-1) {
-			return false
-		}
-	}
-	return true
-}
-
-// invalidValue describes a normalized value that is not a label value.
-func invalidValue(norm string, msgs []string) error {
-	return fmt.Errorf("%w: %q: %s", ErrInvalidValue, norm, strings.Join(msgs, "; "))
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkDiscover(b *testing.B) {
 		p := MustParse(tr.pattern)
 		re := regexp.MustCompile(tr.re)
 		fsys := os.DirFS(tr.dir)
-		if ms, err := p.Discover(fsys); err != nil || len(ms) != want {
+		if ms, errs, err := p.Discover(fsys, nil); err != nil || errs != nil || len(ms) != want {
 			b.Fatalf("%s: Discover found %d matches, %v; want %d", tr.name, len(ms), err, want)
 		}
 		if ms, err := walkRegexp(tr.dir, re); err != nil || len(ms) != want {
@@ -66,7 +67,7 @@ func BenchmarkDiscover(b *testing.B) {
 		b.Run(tr.name+"/pathpattern", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := p.Discover(fsys); err != nil {
+				if _, _, err := p.Discover(fsys, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -105,7 +106,7 @@ func walkRegexp(root string, re *regexp.Regexp) ([]Match, error) {
 		m := Match{Path: rel, Raw: Captures{}, Normalized: Captures{}}
 		for i, name := range re.SubexpNames()[1:] {
 			m.Raw[name] = sub[i+1]
-			m.Normalized[name] = normalize(sub[i+1])
+			m.Normalized[name] = strings.ToLower(sub[i+1])
 		}
 		out = append(out, m)
 		return nil
@@ -117,7 +118,7 @@ func walkRegexp(root string, re *regexp.Regexp) ([]Match, error) {
 // buildTenantTree writes tenants x modules module directories, each with an
 // inputs file and two manifests, beside unrelated directories, and returns
 // the number of module directories.
-func buildTenantTree(b *testing.B, root string, tenants, modules, unrelated int) int {
+func buildTenantTree(b testing.TB, root string, tenants, modules, unrelated int) int {
 	b.Helper()
 	for t := range tenants {
 		tenant := fmt.Sprintf("tenants/tenant-%04d", t)

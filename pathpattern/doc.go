@@ -1,13 +1,12 @@
 // Package pathpattern finds tenant directories in a source tree with
 // capture patterns such as "@repo/tenants/{namespace}/modules/{module}",
 // renders names and paths from what it captured, and reads tenant files and
-// globs safely. It accepts every pattern that source-watcher's
-// ArtifactGenerator .spec.pathPattern accepts and finds the same
-// directories, reading only the part of the tree that can still match.
+// globs safely, reading only the part of the tree that can still match.
 //
 // # Patterns
 //
-// The grammar, compatible with source-watcher:
+// The grammar, compatible with source-watcher's ArtifactGenerator
+// .spec.pathPattern:
 //
 //	pattern  = "@" alias "/" segment { "/" segment }
 //	alias    = [a-z0-9]([a-z0-9_-]*[a-z0-9])?
@@ -22,44 +21,85 @@
 // b="z". Everything else is literal, "*" and "." included.
 //
 // [Parse] reports every malformed pattern as a [*SyntaxError] with the byte
-// offset of the problem: a missing closing or opening brace, an empty
-// capture, an invalid or duplicate capture name, a NUL byte (no file name
-// holds one, so the pattern could never match), an empty segment, a
-// trailing slash (source-watcher silently matches nothing there, and then
-// prunes every artifact), a "." or ".." segment, a missing "@alias/", or a
-// pattern longer than [MaxLength] bytes.
+// offset of the problem and the rule it breaks: a missing closing or
+// opening brace, an empty capture, an invalid or duplicate capture name, a
+// NUL byte, an empty segment, a trailing slash, a "." or ".." segment, a
+// missing "@alias/", or a pattern longer than [MaxLength] characters or
+// [MaxBytes] bytes. Errors are shown as they are:
+//
+//	pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
 //
 // # Discovery
 //
 // [Pattern.Discover] walks an [io/fs.FS] rooted at the alias and returns a
-// [Match] for each matching directory, in byte-lexical path order. Only
-// directories match; symbolic links are never matched or followed;
-// capture segments skip names starting with "." (like shell globs). A
-// literal segment costs one lookup and a capture segment one directory
-// read, so discovery never reads a directory that cannot lead to a match.
-// [Pattern.Match] applies the same rules to one path.
+// [Match] for each matching directory, in byte-lexical path order. The
+// root and the pattern's fixed prefix (the literal segments before the
+// first capture, "tenants" above) must be directories: one that is
+// missing, a file or a symbolic link is an error wrapping [ErrSourceShape],
+// so that a source moved or given one level too deep is not mistaken for a
+// source without tenants. Below the prefix, an empty or missing directory
+// is simply no match. Only directories match; symbolic links are never
+// matched or followed; capture segments skip names starting with "." (like
+// shell globs). A literal segment costs one lookup and a capture segment
+// one directory read, so discovery never reads a directory that cannot
+// lead to a match. [Pattern.Match] applies the same rules to one path.
 //
 // Each match carries its path, the raw captured values and the normalized
-// ones (ASCII-lowercased). Captures become labels, so a normalized value
-// must be a valid label value; directories with a bad one are left out and
-// reported, all of them, in one [*DiscoverError] that also tells them apart
-// from I/O errors.
+// ones (lowercased with [strings.ToLower]). Captures become labels, so a
+// normalized value must be a valid label value; directories with a bad one
+// are left out and reported, all of them, as a field.ErrorList.
 //
 // flux-operator's ExternalArtifact input provider turns labels into inputs
 // and overwrites "id", "name", "namespace" and "revision";
 // [Pattern.Warnings] warns about captures with those names.
 //
+// # Compatibility with source-watcher
+//
+// source-watcher (fluxcd/source-watcher, internal/controller,
+// artifactgenerator_pathpattern.go) turns the pattern into a regular
+// expression, walks the whole source with filepath.WalkDir and tests every
+// directory's path. On the patterns both accept, the values captured from
+// a path and their lowercasing are the same, and so is the verdict on a
+// value (content.IsLabelValue of the lowercased value); the length of a
+// pattern is counted in characters, as the CRD's maxLength of 1024 counts
+// it; neither follows symbolic links. These are the differences, each
+// intended:
+//
+//   - Patterns that can never match are refused by [Parse]: a trailing
+//     slash, an empty, "." or ".." segment, a NUL byte. source-watcher
+//     accepts them, matches nothing, and prunes every artifact.
+//   - A missing, non-directory or symbolic-link root or fixed prefix is an
+//     error wrapping [ErrSourceShape]; source-watcher finds no match there
+//     (and reports an error only for a missing root).
+//   - Hidden names: a capture segment skips names starting with "." unless
+//     the segment starts with a literal "."; source-watcher matches them
+//     (and then fails on the value, which is not a label value).
+//   - Names that are not valid UTF-8 are skipped: they cannot be [io/fs]
+//     paths. source-watcher matches them and fails on the value.
+//   - Bad values: source-watcher stops at the first directory whose value is
+//     not a label value and fails the whole generator; Discover leaves out
+//     every such directory, keeps the others, and reports all of them.
+//   - Result order: byte-lexical order of the whole path ("a-c/y" before
+//     "a/x"); source-watcher's is its walk's, depth first ("a/x" first).
+//   - A literal segment longer than 255 bytes, which no directory can have,
+//     is no match without a lookup (in the fixed prefix, a missing
+//     directory); source-watcher finds no match either.
+//   - Symbolic links: as in source-watcher, never matched nor followed, for
+//     literal segments too, but the root given to Discover may be one
+//     (source-watcher's walk would find nothing below it).
+//
 // # Templates
 //
 // [Pattern.Template] binds a template such as "{module}" or
 // "@repo/tenants/{namespace}/namespace-metadata.yaml" to a pattern, with the
-// same brace rules; naming a capture that the pattern lacks fails there,
-// before any tree is read. [Template.Expand] takes the values to use:
-// [Match].Normalized for names, namespaces and labels, [Match].Raw for
-// paths in the source. [Render] expands an object's namespace and name
-// templates over all matches and reports, as a field.ErrorList, every name
-// that is not a DNS-1123 subdomain, every namespace that is not a DNS-1123
-// label, and every pair of directories that render the same object.
+// same brace rules and length limits; naming a capture that the pattern
+// lacks fails there, before any tree is read. [Template.Expand] takes the
+// values to use: [Match].Normalized for names, namespaces and labels,
+// [Match].Raw for paths in the source. [Render] expands an object's
+// namespace and name templates over all matches and reports, as a
+// field.ErrorList, every name that is not a DNS-1123 subdomain, every
+// namespace that is not a DNS-1123 label, and every pair of directories
+// that render the same object.
 //
 // # References, globs and files
 //
@@ -67,19 +107,37 @@
 //
 // [ParseRef] parses references to files in a source. [Glob] selects the
 // files of a copy operation with doublestar's "**" semantics, sorted,
-// without following symbolic links, and applies exclude patterns.
-// [ReadFile] reads a file on a tenant's behalf: it refuses symbolic links
-// and irregular files and caps the size ([DefaultMaxFileSize] by default).
+// without following symbolic links, applies exclude patterns, and stops
+// when its context is done. [ReadFile] reads a file on a tenant's behalf:
+// it refuses symbolic links and irregular files and caps the size
+// ([DefaultMaxFileSize] by default).
 //
 // # Bounds
 //
-// Every input a tenant or a spec controls is bounded: patterns and
-// templates to [MaxLength] bytes (which bounds the number of segments, the
-// recursion depth of discovery, and the number of captures), references to
-// [MaxRefLength] bytes, globs to [MaxAlternatives] brace alternatives, and
-// files to the size given to [ReadFile]. Matching a path element against a
-// segment takes time linear in the length of the element times the number
-// of captures and literals in the segment, with no backtracking.
+// Every input a tenant or a spec controls is bounded:
+//
+//   - patterns and templates: [MaxLength] characters, as the CRD counts,
+//     and [MaxBytes] bytes, checked first, so that refusing a huge input
+//     costs nothing. The length bounds the number of segments, the
+//     recursion depth of discovery, and the number of captures. Matching a
+//     path element against a segment takes time linear in the length of
+//     the element times the number of captures and literals in the
+//     segment, with no backtracking.
+//   - references: [MaxRefLength] bytes.
+//   - globs: [MaxGlobLength] bytes, [MaxAlternatives] brace alternatives;
+//     each call does at most [MaxGlobWork] units of work (directory entries
+//     read, path elements looked up) and looks at most [MaxGlobDepth]
+//     elements deep, or fails with [ErrTooLarge].
+//   - files: the size given to [ReadFile].
+//
+// # Errors
+//
+// One sentinel per failure a caller acts on differently: [ErrSyntax] (fix
+// the spec), [ErrMissingValue] (captures from another pattern),
+// [ErrSourceShape] (the source is not laid out as the pattern needs: delete
+// nothing), [ErrNotRegular] and [ErrTooLarge] (refuse the tenant's file or
+// copy). Directory problems that map onto the spec come as a
+// field.ErrorList.
 //
 // # Concurrency
 //

@@ -3,137 +3,117 @@ package pathpattern
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// Errors returned, wrapped in a [*SyntaxError], by [Parse], [Pattern.Template],
-// [ParseRef] and [Ref.Validate]. Test for them with [errors.Is].
+// The errors of the package, one for each kind of failure a caller acts on
+// differently. The rule that was broken is in the message, and for
+// [*SyntaxError] in its fields; test for them with [errors.Is].
 var (
-	ErrTooLong             = errors.New("pathpattern: must not exceed the length limit")
-	ErrInvalidUTF8         = errors.New("pathpattern: must be valid UTF-8")
-	ErrMissingAlias        = errors.New(`pathpattern: must start with "@alias/"`)
-	ErrInvalidAlias        = errors.New("pathpattern: alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character")
-	ErrMissingClosingBrace = errors.New("pathpattern: '{' must be closed by '}' in the same segment")
-	ErrMissingOpeningBrace = errors.New("pathpattern: '}' must close a '{'")
-	ErrEmptyCapture        = errors.New("pathpattern: capture must have a name")
-	ErrInvalidCaptureName  = errors.New("pathpattern: capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)")
-	ErrDuplicateCapture    = errors.New("pathpattern: capture name must be unique in the pattern")
-	ErrEmptySegment        = errors.New("pathpattern: segment must not be empty")
-	ErrTrailingSlash       = errors.New("pathpattern: must not end with '/'")
-	ErrDotSegment          = errors.New(`pathpattern: segment must not be "." or ".."`)
-	ErrUnknownCapture      = errors.New("pathpattern: template must name only captures of its pattern")
-	ErrEmptyPath           = errors.New("pathpattern: reference must name a path below the alias")
-	ErrAbsolutePath        = errors.New("pathpattern: reference path must be relative")
-	ErrDotDot              = errors.New(`pathpattern: reference path must not contain ".."`)
-	ErrNUL                 = errors.New("pathpattern: must not contain NUL bytes")
-	ErrUncleanPath         = errors.New("pathpattern: reference path must be clean")
+	// ErrSyntax is wrapped by every [*SyntaxError]: a pattern, template or
+	// reference that [Parse], [Pattern.Template], [ParseRef] or
+	// [Ref.Validate] refuses. The input must be fixed.
+	ErrSyntax = errors.New("pathpattern: invalid syntax")
+
+	// ErrMissingValue is returned by [Template.Expand] when the captures
+	// lack a value that the template names: they do not come from the
+	// template's pattern.
+	ErrMissingValue = errors.New("pathpattern: captures must hold a value for every capture the template names")
+
+	// ErrSourceShape is returned by [Pattern.Discover], in an
+	// [*fs.PathError] naming the directory, when the source root or a
+	// directory of the pattern's fixed prefix is missing, is a symbolic
+	// link or is not a directory: the source is not laid out as the
+	// pattern expects, so an empty result would mean nothing.
+	ErrSourceShape = errors.New("pathpattern: source does not have the shape the pattern needs")
+
+	// ErrNotRegular is returned by [ReadFile], in an [*fs.PathError], for a
+	// path with a symbolic link in it or a file that is not a regular file.
+	ErrNotRegular = errors.New("pathpattern: must be a regular file reached without symbolic links")
+
+	// ErrTooLarge is returned by [ReadFile], in an [*fs.PathError], for a
+	// file over the size limit, and by [Glob] for a walk that goes over
+	// [MaxGlobWork] or [MaxGlobDepth].
+	ErrTooLarge = errors.New("pathpattern: too large")
 )
 
-// ErrMissingValue is returned by [Template.Expand] when the captures lack a
-// value that the template names.
-var ErrMissingValue = errors.New("pathpattern: captures must hold a value for every capture the template names")
-
-// ErrInvalidValue is wrapped by the terminal [DirError] values of a
-// [DiscoverError]: a normalized capture value that is not a valid label value.
-var ErrInvalidValue = errors.New("pathpattern: normalized capture value must be a valid label value")
-
-// Errors returned by [ReadFile], wrapped in an [*fs.PathError].
-var (
-	ErrSymlink    = errors.New("pathpattern: must not be a symbolic link")
-	ErrNotRegular = errors.New("pathpattern: must be a regular file")
-	ErrTooLarge   = errors.New("pathpattern: file must be no larger than the size limit")
-)
-
-// A SyntaxError reports a malformed pattern, template or reference: which
-// rule it breaks, where, and the offending part.
+// A SyntaxError reports a malformed pattern, template or reference: the
+// rule it breaks, where, and the offending part. It unwraps to [ErrSyntax].
 type SyntaxError struct {
 	Input  string // the pattern, template or reference as given
 	Offset int    // byte offset in Input where the problem starts
 	Value  string // the offending part (capture name, alias, segment), if any
-	Err    error  // one of the sentinel errors above
+	Rule   string // the rule Input breaks, such as "must not end with '/'"
 }
 
-// quoteLimit is how much of an over-long input an error message quotes.
+// The rules a [SyntaxError] reports.
+var (
+	ruleTooLong        = fmt.Sprintf("must be no more than %d characters", MaxLength)
+	ruleTooManyBytes   = fmt.Sprintf("must be no more than %d bytes", MaxBytes)
+	ruleRefTooLong     = fmt.Sprintf("must be no more than %d bytes", MaxRefLength)
+	ruleUTF8           = "must be valid UTF-8"
+	ruleNUL            = "must not contain NUL bytes"
+	ruleMissingAlias   = `must start with "@alias/"`
+	ruleAlias          = "alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character"
+	ruleClosingBrace   = "'{' must be closed by '}' in the same segment"
+	ruleOpeningBrace   = "'}' must close a '{'"
+	ruleEmptyCapture   = "capture must have a name"
+	ruleCaptureName    = "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)"
+	ruleDuplicate      = "capture name must be unique in the pattern"
+	ruleEmptySegment   = "segment must not be empty"
+	ruleTrailingSlash  = "must not end with '/'"
+	ruleDotSegment     = `segment must not be "." or ".."`
+	ruleUnknownCapture = "template must name only captures of its pattern"
+	ruleEmptyPath      = "reference must name a path below the alias"
+	ruleAbsolutePath   = "reference path must be relative"
+	ruleDotDot         = `reference path must not contain ".."`
+	ruleUncleanPath    = "reference path must be clean"
+)
+
+// quoteLimit is how many bytes of an input over [MaxBytes] an error
+// message quotes.
 const quoteLimit = 64
 
 func (e *SyntaxError) Error() string {
-	in := e.Input
-	if len(in) > MaxLength {
-		in = in[:quoteLimit] + "..."
-	}
 	var b strings.Builder
-	b.WriteString(e.Err.Error())
+	b.WriteString("pathpattern: ")
+	b.WriteString(e.Rule)
 	if e.Value != "" {
-		b.WriteString(": ")
-		b.WriteString(strconv.Quote(e.Value))
+		fmt.Fprintf(&b, ": %q", shorten(e.Value))
 	}
-	fmt.Fprintf(&b, " (offset %d in %q)", e.Offset, in)
+	fmt.Fprintf(&b, " (offset %d in %q)", e.Offset, shorten(e.Input))
 	return b.String()
 }
 
-// Unwrap returns the sentinel error.
-func (e *SyntaxError) Unwrap() error { return e.Err }
+// Unwrap returns [ErrSyntax].
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 
-// A DirError describes one directory that [Pattern.Discover] could not turn
-// into a [Match]. It is terminal when the directory matched but a normalized
-// capture value is not a valid label value: the tree itself is wrong and
-// reading it again gives the same answer. Otherwise it is an I/O error while
-// reading the tree, and the result of Discover may be missing matches.
-type DirError struct {
-	Path    string // slash-separated directory, relative to the alias root
-	Capture string // the capture with the invalid value; empty for I/O errors
-	Value   string // the raw value of Capture; empty for I/O errors
-	Err     error  // wraps ErrInvalidValue when terminal; the file system error otherwise
-}
-
-func (e *DirError) Error() string {
-	if e.Capture == "" {
-		return fmt.Sprintf("directory %q: %v", e.Path, e.Err)
+// shorten returns s, or its first quoteLimit bytes (cut at a rune
+// boundary) and "..." when s is longer than MaxBytes, so that a message
+// stays short whatever the input.
+func shorten(s string) string {
+	if len(s) <= MaxBytes {
+		return s
 	}
-	return fmt.Sprintf("directory %q: capture %q value %q: %v", e.Path, e.Capture, e.Value, e.Err)
-}
-
-// Unwrap returns the underlying error.
-func (e *DirError) Unwrap() error { return e.Err }
-
-// Terminal reports whether the error lies in the tree's content rather than
-// in reading it.
-func (e *DirError) Terminal() bool { return errors.Is(e.Err, ErrInvalidValue) }
-
-// A DiscoverError lists every directory [Pattern.Discover] could not use,
-// sorted by Path and then by capture name.
-type DiscoverError struct {
-	Dirs []*DirError
-}
-
-func (e *DiscoverError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "pathpattern: %d directories cannot be used", len(e.Dirs))
-	for _, d := range e.Dirs {
-		b.WriteString("; ")
-		b.WriteString(d.Error())
+	n := quoteLimit
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return b.String()
+	return s[:n] + "..."
 }
 
-// Unwrap returns the directory errors, so that [errors.Is] and [errors.As]
-// see each of them.
-func (e *DiscoverError) Unwrap() []error {
-	errs := make([]error, len(e.Dirs))
-	for i, d := range e.Dirs {
-		errs[i] = d
-	}
-	return errs
+// errorf returns an error that reads "pathpattern: " and the rule, and
+// that unwraps to sentinel. sentinel's own text is left out of the
+// message: the rule is more precise.
+func errorf(sentinel error, format string, args ...any) error {
+	return &ruleError{rule: fmt.Sprintf(format, args...), sentinel: sentinel}
 }
 
-// Terminal reports whether every directory error is terminal: the list of
-// matches is complete apart from the directories with invalid values.
-func (e *DiscoverError) Terminal() bool {
-	for _, d := range e.Dirs {
-		if !d.Terminal() {
-			return false
-		}
-	}
-	return true
+type ruleError struct {
+	rule     string
+	sentinel error
 }
+
+func (e *ruleError) Error() string { return "pathpattern: " + e.rule }
+func (e *ruleError) Unwrap() error { return e.sentinel }

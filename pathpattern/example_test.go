@@ -1,6 +1,7 @@
 package pathpattern_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,11 +34,16 @@ func ExampleParse() {
 
 	_, err = pathpattern.Parse("@repo/tenants/{namespace}/")
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, pathpattern.ErrTrailingSlash))
+	var se *pathpattern.SyntaxError
+	fmt.Println(errors.Is(err, pathpattern.ErrSyntax), errors.As(err, &se) && se.Offset == 25)
+
+	_, err = pathpattern.Parse("@repo/{a-b}")
+	fmt.Println(err)
 	// Output:
 	// repo [namespace module] @repo/tenants/{namespace}/modules/{module}
 	// pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
-	// true
+	// true true
+	// pathpattern: capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character): "a-b" (offset 7 in "@repo/{a-b}")
 }
 
 func ExamplePattern_Match() {
@@ -53,20 +59,36 @@ func ExamplePattern_Match() {
 
 func ExamplePattern_Discover() {
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
-	matches, err := p.Discover(monorepo)
+	matches, errs, err := p.Discover(monorepo, field.NewPath("spec", "pathPattern"))
+	if err != nil {
+		panic(err)
+	}
 	for _, m := range matches {
 		fmt.Println(m.Path, m.Raw["namespace"], m.Normalized["namespace"], m.Normalized["module"])
 	}
-	var de *pathpattern.DiscoverError
-	if errors.As(err, &de) {
-		for _, d := range de.Dirs {
-			fmt.Println(d.Path, d.Capture, d.Terminal())
-		}
+	for _, e := range errs {
+		fmt.Println(e)
 	}
 	// Output:
 	// tenants/Team-B/modules/Web Team-B team-b web
 	// tenants/team-a/modules/app team-a team-a app
-	// tenants/Bad Name/modules/x namespace true
+	// spec.pathPattern: Invalid value: "bad name": directory "tenants/Bad Name/modules/x", capture "namespace": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+}
+
+// A source that lacks the pattern's fixed prefix, here given one level too
+// deep, is an error, not a source without tenants.
+func ExamplePattern_Discover_sourceShape() {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	tenants, err := fs.Sub(monorepo, "tenants")
+	if err != nil {
+		panic(err)
+	}
+	matches, _, err := p.Discover(tenants, nil)
+	fmt.Println(len(matches), errors.Is(err, pathpattern.ErrSourceShape))
+	fmt.Println(err)
+	// Output:
+	// 0 true
+	// discover tenants: pathpattern: must be a directory, as the pattern's fixed prefix names it: it does not exist
 }
 
 func ExamplePattern_Template() {
@@ -117,7 +139,7 @@ func ExampleRender() {
 		"apps/auth": {Mode: fs.ModeDir},
 		"apps/db":   {Mode: fs.ModeDir},
 	}
-	matches, _ := p.Discover(tree)
+	matches, _, _ := p.Discover(tree, nil)
 	out, errs := pathpattern.Render(matches,
 		p.MustTemplate("{namespace}"), p.MustTemplate("{module}"),
 		field.NewPath("spec", "artifacts").Index(0))
@@ -138,11 +160,11 @@ func ExampleParseRef() {
 	fmt.Println(r)
 
 	_, err = pathpattern.ParseRef("@repo/tenants/../../etc/passwd")
-	fmt.Println(errors.Is(err, pathpattern.ErrDotDot))
+	fmt.Println(errors.Is(err, pathpattern.ErrSyntax), err)
 	// Output:
 	// repo tenants/team-a/namespace-metadata.yaml <nil>
 	// @repo/tenants/team-a/namespace-metadata.yaml
-	// true
+	// true pathpattern: reference path must not contain ".." (offset 14 in "@repo/tenants/../../etc/passwd")
 }
 
 func ExampleRef_Validate() {
@@ -154,7 +176,8 @@ func ExampleRef_Validate() {
 }
 
 func ExampleGlob() {
-	files, err := pathpattern.Glob(monorepo, "tenants/team-a/modules/app/manifests/**", "*.md")
+	ctx := context.Background()
+	files, err := pathpattern.Glob(ctx, monorepo, "tenants/team-a/modules/app/manifests/**", "*.md")
 	if err != nil {
 		panic(err)
 	}
@@ -171,8 +194,8 @@ func ExampleReadFile() {
 	fmt.Printf("%q %v\n", data, err)
 
 	_, err = pathpattern.ReadFile(monorepo, "tenants/team-a/namespace-metadata.yaml", 10)
-	fmt.Println(errors.Is(err, pathpattern.ErrTooLarge))
+	fmt.Println(errors.Is(err, pathpattern.ErrTooLarge), err)
 	// Output:
 	// "kind: NamespaceMetadata\n" <nil>
-	// true
+	// true read tenants/team-a/namespace-metadata.yaml: pathpattern: must be no more than 10 bytes
 }

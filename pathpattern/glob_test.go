@@ -1,12 +1,14 @@
 package pathpattern
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -35,64 +37,67 @@ func globTree() fstest.MapFS {
 	}
 }
 
+// all is every regular file below manifests in globTree.
+var all = []string{
+	manifests + "/README.md",
+	manifests + "/deploy.yaml",
+	manifests + "/sub/cm.yaml",
+	manifests + "/sub/notes.md",
+	manifests + "/svc.yaml",
+	manifests + "/testdata/x.yaml",
+}
+
+var globTests = []struct {
+	name    string
+	pattern string
+	exclude []string
+	want    []string
+}{
+	{name: "double star is recursive", pattern: manifests + "/**", want: all},
+	{name: "star takes directories whole", pattern: manifests + "/*", want: all},
+	{name: "literal directory", pattern: manifests, want: all},
+	{name: "literal file", pattern: "tenants/a/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
+	{name: "extension", pattern: manifests + "/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+	{name: "double star in the middle", pattern: "tenants/**/deploy.yaml", want: []string{manifests + "/deploy.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
+	{name: "star segments", pattern: "tenants/*/modules/*/manifests/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
+	{name: "alternatives", pattern: manifests + "/{deploy,svc}.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+	{name: "overlapping alternatives", pattern: manifests + "/{*,deploy.yaml}", want: all},
+	{name: "alternatives with slashes", pattern: "tenants/{a/modules/app/inputs,b/**}", want: []string{"tenants/a/modules/app/inputs", "tenants/b/modules/app/manifests/deploy.yaml"}},
+	{name: "escaped meta", pattern: `weird/a\*b/file`, want: []string{"weird/a*b/file"}},
+	{name: "escaped meta with glob", pattern: `weird/a\*b/*`, want: []string{"weird/a*b/file"}},
+	{name: "no match", pattern: "missing/**"},
+	{name: "empty directory", pattern: "tenants/a/modules/db/manifests/**"},
+	{name: "symlinked file", pattern: manifests + "/link.yaml"},
+	{name: "symlinked directory", pattern: manifests + "/linkdir/**"},
+	{name: "symlinked directory in a wildcard", pattern: "tenants/*/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
+	{name: "symlinked prefix", pattern: "tenants/c/modules/**"},
+	{name: "symlinked prefix in alternatives", pattern: "tenants/{c,x}/modules/**"},
+	{name: "file as a directory", pattern: "tenants/a/modules/app/inputs/*"},
+
+	{name: "exclude base name at any depth", pattern: manifests + "/**", exclude: []string{"*.md"},
+		want: []string{manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+	{name: "exclude directory whole", pattern: manifests + "/**", exclude: []string{"testdata"},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
+	{name: "exclude directory whole with star", pattern: manifests + "/*", exclude: []string{"sub"},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+	{name: "exclude relative to prefix", pattern: manifests + "/**", exclude: []string{"sub/*.yaml", "testdata/**"},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
+	{name: "exclude relative to root", pattern: "tenants/*/modules/app/manifests/*.yaml", exclude: []string{"tenants/b/**"},
+		want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+	{name: "exclude inside a taken directory", pattern: manifests, exclude: []string{"notes.md", "sub/cm.yaml"},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+	{name: "exclude a literal file", pattern: "tenants/a/modules/app/inputs", exclude: []string{"inputs"}},
+	{name: "exclude with alternatives", pattern: manifests + "/*", exclude: []string{"{sub,testdata}"},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+}
+
 func TestGlob(t *testing.T) {
 	t.Parallel()
-	all := []string{
-		manifests + "/README.md",
-		manifests + "/deploy.yaml",
-		manifests + "/sub/cm.yaml",
-		manifests + "/sub/notes.md",
-		manifests + "/svc.yaml",
-		manifests + "/testdata/x.yaml",
-	}
-	tests := []struct {
-		name    string
-		pattern string
-		exclude []string
-		want    []string
-	}{
-		{name: "double star is recursive", pattern: manifests + "/**", want: all},
-		{name: "star takes directories whole", pattern: manifests + "/*", want: all},
-		{name: "literal directory", pattern: manifests, want: all},
-		{name: "literal file", pattern: "tenants/a/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
-		{name: "extension", pattern: manifests + "/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-		{name: "double star in the middle", pattern: "tenants/**/deploy.yaml", want: []string{manifests + "/deploy.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
-		{name: "star segments", pattern: "tenants/*/modules/*/manifests/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
-		{name: "alternatives", pattern: manifests + "/{deploy,svc}.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-		{name: "overlapping alternatives", pattern: manifests + "/{*,deploy.yaml}", want: all},
-		{name: "alternatives with slashes", pattern: "tenants/{a/modules/app/inputs,b/**}", want: []string{"tenants/a/modules/app/inputs", "tenants/b/modules/app/manifests/deploy.yaml"}},
-		{name: "escaped meta", pattern: `weird/a\*b/file`, want: []string{"weird/a*b/file"}},
-		{name: "escaped meta with glob", pattern: `weird/a\*b/*`, want: []string{"weird/a*b/file"}},
-		{name: "no match", pattern: "missing/**"},
-		{name: "empty directory", pattern: "tenants/a/modules/db/manifests/**"},
-		{name: "symlinked file", pattern: manifests + "/link.yaml"},
-		{name: "symlinked directory", pattern: manifests + "/linkdir/**"},
-		{name: "symlinked directory in a wildcard", pattern: "tenants/*/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
-		{name: "symlinked prefix", pattern: "tenants/c/modules/**"},
-		{name: "symlinked prefix in alternatives", pattern: "tenants/{c,x}/modules/**"},
-		{name: "file as a directory", pattern: "tenants/a/modules/app/inputs/*"},
-
-		{name: "exclude base name at any depth", pattern: manifests + "/**", exclude: []string{"*.md"},
-			want: []string{manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
-		{name: "exclude directory whole", pattern: manifests + "/**", exclude: []string{"testdata"},
-			want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
-		{name: "exclude directory whole with star", pattern: manifests + "/*", exclude: []string{"sub"},
-			want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
-		{name: "exclude relative to prefix", pattern: manifests + "/**", exclude: []string{"sub/*.yaml", "testdata/**"},
-			want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
-		{name: "exclude relative to root", pattern: "tenants/*/modules/app/manifests/*.yaml", exclude: []string{"tenants/b/**"},
-			want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-		{name: "exclude inside a taken directory", pattern: manifests, exclude: []string{"notes.md", "sub/cm.yaml"},
-			want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
-		{name: "exclude a literal file", pattern: "tenants/a/modules/app/inputs", exclude: []string{"inputs"}},
-		{name: "exclude with alternatives", pattern: manifests + "/*", exclude: []string{"{sub,testdata}"},
-			want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-	}
 	fsys := globTree()
-	for _, tt := range tests {
+	for _, tt := range globTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(fsys, tt.pattern, tt.exclude...)
+			got, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...)
 			if err != nil {
 				t.Fatalf("Glob(%q): %v", tt.pattern, err)
 			}
@@ -103,32 +108,33 @@ func TestGlob(t *testing.T) {
 	}
 }
 
+var badGlobTests = []struct {
+	name    string
+	pattern string
+	exclude []string
+}{
+	{name: "unclosed class", pattern: "a/["},
+	{name: "unclosed brace", pattern: "a/{b"},
+	{name: "stray brace", pattern: "a/b}"},
+	{name: "absolute", pattern: "/etc/*"},
+	{name: "dot dot", pattern: "a/../b/*"},
+	{name: "dot dot in alternative", pattern: "a/{b,..}/c"},
+	{name: "dot", pattern: "./a"},
+	{name: "empty element", pattern: "a//b"},
+	{name: "trailing slash", pattern: "a/"},
+	{name: "empty", pattern: ""},
+	{name: "too many alternatives", pattern: "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"},
+	{name: "too long", pattern: strings.Repeat("a", MaxGlobLength+1)},
+	{name: "bad exclude", pattern: "a/**", exclude: []string{"ok", "["}},
+	{name: "exclude with too many alternatives", pattern: "a/**", exclude: []string{"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"}},
+}
+
 func TestGlobBadPattern(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		pattern string
-		exclude []string
-	}{
-		{name: "unclosed class", pattern: "a/["},
-		{name: "unclosed brace", pattern: "a/{b"},
-		{name: "stray brace", pattern: "a/b}"},
-		{name: "absolute", pattern: "/etc/*"},
-		{name: "dot dot", pattern: "a/../b/*"},
-		{name: "dot dot in alternative", pattern: "a/{b,..}/c"},
-		{name: "dot", pattern: "./a"},
-		{name: "empty element", pattern: "a//b"},
-		{name: "trailing slash", pattern: "a/"},
-		{name: "empty", pattern: ""},
-		{name: "too many alternatives", pattern: "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"},
-		{name: "too long", pattern: strings.Repeat("a", MaxLength+1)},
-		{name: "bad exclude", pattern: "a/**", exclude: []string{"ok", "["}},
-		{name: "exclude with too many alternatives", pattern: "a/**", exclude: []string{"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range badGlobTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(globTree(), tt.pattern, tt.exclude...)
+			got, err := Glob(t.Context(), globTree(), tt.pattern, tt.exclude...)
 			if !errors.Is(err, doublestar.ErrBadPattern) || got != nil {
 				t.Errorf("Glob(%q, %q) = %q, %v, want an error wrapping doublestar.ErrBadPattern", tt.pattern, tt.exclude, got, err)
 			}
@@ -140,7 +146,7 @@ func TestGlobMaxAlternatives(t *testing.T) {
 	t.Parallel()
 	// 2^6 = 64 alternatives is the limit.
 	fsys := fstest.MapFS{"aaaaaa": file("")}
-	got, err := Glob(fsys, "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")
+	got, err := Glob(t.Context(), fsys, "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")
 	if err != nil || len(got) != 1 {
 		t.Errorf("Glob = %q, %v, want one file", got, err)
 	}
@@ -207,7 +213,7 @@ func TestGlobOnDisk(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(fsys, tt.pattern)
+			got, err := Glob(t.Context(), fsys, tt.pattern)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,10 +230,110 @@ func TestGlobIOError(t *testing.T) {
 		MapFS: fstest.MapFS{"a/b/c": file(""), "a/d/e": file("")},
 		fail:  map[string]error{"a/b": fs.ErrPermission},
 	}
-	got, err := Glob(fsys, "a/**")
+	got, err := Glob(t.Context(), fsys, "a/**")
 	if !errors.Is(err, fs.ErrPermission) || got != nil {
 		t.Errorf("Glob = %q, %v, want an error wrapping fs.ErrPermission", got, err)
 	}
+}
+
+// chain returns a tree of directories "d", "d/d", ... depth levels deep,
+// each holding a file f.yaml.
+func chain(depth int) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	p := "d"
+	for range depth {
+		fsys[p+"/f.yaml"] = file("x")
+		p += "/d"
+	}
+	return fsys
+}
+
+// TestGlobBounds is the regression test for several "**" over a deep
+// tree, which made Glob run for hours: each "**" walks the tree again for
+// every way of splitting a path between them.
+func TestGlobBounds(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		fsys    fs.FS
+		pattern string
+		max     int    // the bound of entries, MaxGlobWork when 0
+		rule    string // what the error says; empty for none
+		files   int    // how many files a glob without error finds
+	}{
+		{name: "several ** over a tree deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 50), pattern: "**/**/**/*.yaml",
+			rule: "must look no deeper than 256 directories"},
+		{name: "one ** over a tree deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 1), pattern: "**",
+			rule: "must look no deeper than 256 directories"},
+		{name: "a literal path deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 1), pattern: strings.Repeat("d/", MaxGlobDepth) + "f.yaml",
+			rule: "must look no deeper than 256 directories"},
+		{name: "one ** at MaxGlobDepth", fsys: chain(MaxGlobDepth - 1), pattern: "**", files: MaxGlobDepth - 1},
+		{name: "several ** in a row over a deep tree", fsys: chain(40), pattern: "**/**/**/**/**/*.yaml", files: 40},
+		{name: "several ** apart over a deep tree", fsys: chain(40), pattern: "**/d/**/d/**/d/**/*.yaml", max: 100_000,
+			rule: "must do no more than 100000 units of work"},
+		{name: "two ** apart over the same tree", fsys: chain(40), pattern: "**/d/**/*.yaml", max: 100_000, files: 40},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			var err error
+			if tt.max == 0 {
+				got, err = Glob(t.Context(), tt.fsys, tt.pattern)
+			} else {
+				got, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max)
+			}
+			if tt.rule == "" {
+				if err != nil || len(got) != tt.files {
+					t.Fatalf("Glob = %d files, %v, want %d files", len(got), err, tt.files)
+				}
+				return
+			}
+			if got != nil || !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tt.rule) {
+				t.Fatalf("Glob = %d files, %v, want an error wrapping ErrTooLarge that says %q", len(got), err, tt.rule)
+			}
+		})
+	}
+}
+
+// cancelFS cancels its context at the n-th directory it reads.
+type cancelFS struct {
+	fstest.MapFS
+	cancel context.CancelFunc
+	n      atomic.Int32
+}
+
+func (c *cancelFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if c.n.Add(-1) == 0 {
+		c.cancel()
+	}
+	return c.MapFS.ReadDir(name)
+}
+
+func TestGlobCancel(t *testing.T) {
+	t.Parallel()
+	t.Run("before", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		got, err := Glob(ctx, globTree(), manifests+"/deploy.yaml")
+		if got != nil || !errors.Is(err, context.Canceled) {
+			t.Errorf("Glob = %q, %v, want an error wrapping context.Canceled", got, err)
+		}
+	})
+	t.Run("while walking", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		fsys := &cancelFS{MapFS: chain(40), cancel: cancel}
+		fsys.n.Store(5)
+		got, err := Glob(ctx, fsys, "**/**/**/**/**/*.yaml")
+		if got != nil || !errors.Is(err, context.Canceled) {
+			t.Errorf("Glob = %q, %v, want an error wrapping context.Canceled", got, err)
+		}
+		if n := fsys.n.Load(); n < -2 {
+			t.Errorf("Glob read %d directories after its context was canceled", -n)
+		}
+	})
 }
 
 func writeFiles(t testing.TB, root string, names ...string) {
@@ -244,17 +350,28 @@ func writeFiles(t testing.TB, root string, names ...string) {
 }
 
 func FuzzGlob(f *testing.F) {
-	f.Add(manifests+"/**", "*.md")
-	f.Add("tenants/{a,c}/modules/*/manifests/*", "sub")
-	f.Add("{a,b}{a,b}{a,b}", "[")
-	f.Add(`weird/a\*b/*`, "")
-	f.Add("tenants/c/**", "")
+	first := func(exclude []string) string {
+		if len(exclude) == 0 {
+			return ""
+		}
+		return exclude[0]
+	}
+	for _, tt := range globTests {
+		f.Add(tt.pattern, first(tt.exclude))
+	}
+	for _, tt := range badGlobTests {
+		f.Add(tt.pattern, first(tt.exclude))
+	}
+	for _, tt := range hostileGlobTests {
+		f.Add(tt.pattern, first(tt.exclude))
+	}
+	f.Add("**/**/**/**/*.yaml", "")
 	fsys := globTree()
 	f.Fuzz(func(t *testing.T, pattern, exclude string) {
-		got, err := Glob(fsys, pattern, exclude)
+		got, err := Glob(t.Context(), fsys, pattern, exclude)
 		if err != nil {
-			if !errors.Is(err, doublestar.ErrBadPattern) {
-				t.Fatalf("Glob(%q, %q) error %v does not wrap ErrBadPattern", pattern, exclude, err)
+			if !errors.Is(err, doublestar.ErrBadPattern) && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("Glob(%q, %q) error %v wraps neither ErrBadPattern nor ErrTooLarge", pattern, exclude, err)
 			}
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/internal/hostile"
 )
@@ -134,30 +135,34 @@ func TestHostileOnDisk(t *testing.T) {
 }
 
 func checkHostileDiscover(t *testing.T, fsys fs.FS) {
-	ms, err := MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(fsys)
+	ms, errs, err := MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(fsys, field.NewPath("spec", "pathPattern"))
+	if err != nil {
+		t.Fatalf("Discover error = %v, want none", err)
+	}
 	var paths []string
 	for _, m := range ms {
 		paths = append(paths, m.Path)
 	}
-	if diff := cmp.Diff([]string{"tenants/Team-A/modules/app", "tenants/team-a/modules/app"}, paths); diff != "" {
+	want := []string{"tenants/Team-A/modules/app", "tenants/team-a/modules/app", "tenants/team-\u212a/modules/app", "tenants/\u0130stanbul/modules/app"}
+	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("Discover (-want +got):\n%s", diff)
 	}
-	var de *DiscoverError
-	if !errors.As(err, &de) || !de.Terminal() {
-		t.Fatalf("Discover error = %v, want a terminal *DiscoverError (no I/O error)", err)
-	}
-	var bad []string
-	for _, d := range de.Dirs {
-		bad = append(bad, d.Path)
-	}
-	want := []string{"tenants/team\nb/modules/app", "tenants/team-\u212a/modules/app", "tenants/\u0130stanbul/modules/app"}
-	if diff := cmp.Diff(want, bad); diff != "" {
-		t.Errorf("Discover errors (-want +got):\n%s", diff)
-	}
-	// A literal segment through a symlink or a FIFO matches nothing.
-	for _, pattern := range []string{"@r/tenants/team-g/modules/{m}", "@r/tenants/team-h/modules/{m}", "@r/tenants/escape/modules/{m}", "@r/tenants/cycle/tenants/{t}", "@r/tenants/fifo"} {
-		if ms, err := MustParse(pattern).Discover(fsys); len(ms) != 0 || err != nil {
-			t.Errorf("Discover(%q) = %v, %v, want nothing", pattern, ms, err)
+	checkBad(t, errs, "spec.pathPattern", []wantBad{
+		{Value: "team\nb", Dir: "tenants/team\nb/modules/app"},
+	})
+	// A fixed prefix through a symlink or a FIFO is not the shape the
+	// pattern needs.
+	for pattern, dir := range map[string]string{
+		"@r/tenants/team-g/modules/{m}": "tenants/team-g",
+		"@r/tenants/team-h/modules/{m}": "tenants/team-h/modules",
+		"@r/tenants/escape/modules/{m}": "tenants/escape",
+		"@r/tenants/cycle/tenants/{t}":  "tenants/cycle",
+		"@r/tenants/fifo":               "tenants/fifo",
+	} {
+		ms, errs, err := MustParse(pattern).Discover(fsys, nil)
+		var pe *fs.PathError
+		if len(ms) != 0 || errs != nil || !errors.Is(err, ErrSourceShape) || !errors.As(err, &pe) || pe.Path != dir {
+			t.Errorf("Discover(%q) = %v, %v, %v, want an error for %q wrapping ErrSourceShape", pattern, ms, errs, err, dir)
 		}
 	}
 }
@@ -165,7 +170,7 @@ func checkHostileDiscover(t *testing.T, fsys fs.FS) {
 func checkHostileGlob(t *testing.T, fsys fs.FS) {
 	want := []string{"tenants/team-a/exact.yaml", "tenants/team-a/modules/app/manifests/deploy.yaml", "tenants/team-a/over.yaml"}
 	for _, pattern := range []string{"tenants/**", "tenants", "**", "tenants/*/**", "{tenants,tenants/team-a}/**"} {
-		got, err := Glob(fsys, pattern)
+		got, err := Glob(t.Context(), fsys, pattern)
 		if err != nil {
 			t.Errorf("Glob(%q): %v", pattern, err)
 			continue
@@ -187,12 +192,12 @@ func checkHostileGlob(t *testing.T, fsys fs.FS) {
 		"tenants/team-h/modules/**",
 		"tenants/fifo",
 	} {
-		if got, err := Glob(fsys, pattern); got != nil || err != nil {
+		if got, err := Glob(t.Context(), fsys, pattern); got != nil || err != nil {
 			t.Errorf("Glob(%q) = %q, %v, want nothing", pattern, got, err)
 		}
 	}
 	// A NUL byte cannot reach the operating system: the error says so.
-	if got, err := Glob(fsys, "tenants/a\x00b/*"); got != nil || err == nil {
+	if got, err := Glob(t.Context(), fsys, "tenants/a\x00b/*"); got != nil || err == nil {
 		t.Errorf("Glob(NUL) = %q, %v, want an error", got, err)
 	}
 }
@@ -211,15 +216,15 @@ func checkHostileReadFile(t *testing.T, fsys fs.FS) {
 		{file: "tenants/team-h/modules", err: ErrNotRegular, path: "tenants/team-h/modules"},
 		{file: "tenants/team-h/modules/x", err: fs.ErrNotExist, path: "tenants/team-h/modules"},
 		{file: "tenants/sock", err: ErrNotRegular, path: "tenants/sock"},
-		{file: "tenants/team-a/link.yaml", err: ErrSymlink, path: "tenants/team-a/link.yaml"},
-		{file: "tenants/team-a/modules/app/manifests/passwd", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/passwd"},
-		{file: "tenants/team-a/modules/app/manifests/cycle/deploy.yaml", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/cycle"},
-		{file: "tenants/team-a/modules/app/manifests/dangles", err: ErrSymlink, path: "tenants/team-a/modules/app/manifests/dangles"},
-		{file: "tenants/escape/modules/stolen/deploy.yaml", err: ErrSymlink, path: "tenants/escape"},
-		{file: "tenants/escape-rel/modules/stolen/deploy.yaml", err: ErrSymlink, path: "tenants/escape-rel"},
-		{file: "tenants/loop/x", err: ErrSymlink, path: "tenants/loop"},
-		{file: "tenants/cycle/tenants/team-a/exact.yaml", err: ErrSymlink, path: "tenants/cycle"},
-		{file: "tenants/team-g/exact.yaml", err: ErrSymlink, path: "tenants/team-g"},
+		{file: "tenants/team-a/link.yaml", err: ErrNotRegular, path: "tenants/team-a/link.yaml"},
+		{file: "tenants/team-a/modules/app/manifests/passwd", err: ErrNotRegular, path: "tenants/team-a/modules/app/manifests/passwd"},
+		{file: "tenants/team-a/modules/app/manifests/cycle/deploy.yaml", err: ErrNotRegular, path: "tenants/team-a/modules/app/manifests/cycle"},
+		{file: "tenants/team-a/modules/app/manifests/dangles", err: ErrNotRegular, path: "tenants/team-a/modules/app/manifests/dangles"},
+		{file: "tenants/escape/modules/stolen/deploy.yaml", err: ErrNotRegular, path: "tenants/escape"},
+		{file: "tenants/escape-rel/modules/stolen/deploy.yaml", err: ErrNotRegular, path: "tenants/escape-rel"},
+		{file: "tenants/loop/x", err: ErrNotRegular, path: "tenants/loop"},
+		{file: "tenants/cycle/tenants/team-a/exact.yaml", err: ErrNotRegular, path: "tenants/cycle"},
+		{file: "tenants/team-g/exact.yaml", err: ErrNotRegular, path: "tenants/team-g"},
 		{file: "tenants/team-a", err: ErrNotRegular, path: "tenants/team-a"},
 	} {
 		got, err := ReadFile(fsys, tt.file, 0)

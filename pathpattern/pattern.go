@@ -10,12 +10,20 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
-// MaxLength is the longest pattern or template, in bytes, that [Parse] and
-// [Pattern.Template] accept. A pattern comes from an ArtifactGenerator spec;
-// 1024 bytes holds any realistic layout and bounds what a pattern can ask
-// for: its number of segments (and so the recursion depth of
-// [Pattern.Discover]) and of captures.
+// MaxLength is the longest pattern or template, in characters (Unicode
+// code points), that [Parse] and [Pattern.Template] accept: the maxLength
+// of source-watcher's .spec.pathPattern and of the copy templates, which
+// Kubernetes counts in characters too, so every pattern the CRD admits is
+// accepted. It bounds what a pattern can ask for: its number of segments
+// (and so the recursion depth of [Pattern.Discover]) and of captures.
 const MaxLength = 1024
+
+// MaxBytes is the longest pattern or template, in bytes, that [Parse] and
+// [Pattern.Template] accept, checked before anything else so that refusing
+// a huge input costs nothing. It is the most that [MaxLength] characters
+// take in UTF-8 (four bytes each), so it refuses nothing that MaxLength
+// admits; the cost of matching grows with bytes, and this bounds it.
+const MaxBytes = 4 * MaxLength
 
 // Captures maps capture names to values.
 type Captures map[string]string
@@ -48,20 +56,21 @@ type part struct {
 //
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
-// Every error is a [*SyntaxError] wrapping one of ErrTooLong, ErrNUL,
-// ErrInvalidUTF8, ErrMissingAlias, ErrInvalidAlias, ErrEmptySegment,
-// ErrTrailingSlash, ErrDotSegment, ErrMissingClosingBrace,
-// ErrMissingOpeningBrace, ErrEmptyCapture, ErrInvalidCaptureName or
-// ErrDuplicateCapture, with the byte offset of the problem.
+// Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte
+// offset of the problem and the rule broken: more than [MaxLength]
+// characters or [MaxBytes] bytes, a NUL byte, invalid UTF-8, a missing or
+// invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a
+// missing closing or opening brace, an empty, invalid or duplicate capture
+// name.
 func Parse(pattern string) (*Pattern, error) {
-	if len(pattern) > MaxLength {
-		return nil, &SyntaxError{Input: pattern, Offset: MaxLength, Err: ErrTooLong}
+	if err := checkLength(pattern); err != nil {
+		return nil, err
 	}
 	// No file name holds a NUL byte, so a pattern with one matches nothing,
 	// and a controller that trusts the empty result prunes every artifact:
 	// the hazard the trailing-slash check exists for.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
-		return nil, &SyntaxError{Input: pattern, Offset: i, Err: ErrNUL}
+		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: ruleNUL}
 	}
 	alias, off, err := splitAlias(pattern)
 	if err != nil {
@@ -97,6 +106,26 @@ func MustParse(pattern string) *Pattern {
 	return p
 }
 
+// checkLength returns a [*SyntaxError] when s, a pattern or a template, is
+// longer than MaxBytes bytes or MaxLength characters, at the offset where
+// the limit is crossed, or nil.
+func checkLength(s string) error {
+	if len(s) > MaxBytes {
+		return &SyntaxError{Input: s, Offset: MaxBytes, Rule: ruleTooManyBytes}
+	}
+	if len(s) <= MaxLength {
+		return nil // no more bytes than the limit in characters
+	}
+	n := 0
+	for i := range s { // invalid bytes count as one character each
+		if n == MaxLength {
+			return &SyntaxError{Input: s, Offset: i, Rule: ruleTooLong}
+		}
+		n++
+	}
+	return nil
+}
+
 // checkUTF8 returns a [*SyntaxError] at the first byte of s that is not
 // part of valid UTF-8, or nil.
 func checkUTF8(s string) error {
@@ -111,7 +140,7 @@ func checkUTF8(s string) error {
 		}
 		i += size
 	}
-	return &SyntaxError{Input: s, Offset: i, Err: ErrInvalidUTF8}
+	return &SyntaxError{Input: s, Offset: i, Rule: ruleUTF8}
 }
 
 // splitAlias checks the "@alias/" prefix of s and returns the alias and the
@@ -122,15 +151,15 @@ func splitAlias(s string) (alias string, rest int, err error) {
 		return "", 0, err
 	}
 	if !strings.HasPrefix(s, "@") {
-		return "", 0, &SyntaxError{Input: s, Offset: 0, Err: ErrMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 0, Rule: ruleMissingAlias}
 	}
 	slash := strings.IndexByte(s, '/')
 	if slash < 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: len(s), Err: ErrMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: len(s), Rule: ruleMissingAlias}
 	}
 	alias = s[1:slash]
 	if i := invalidAlias(alias); i >= 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Err: ErrInvalidAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Rule: ruleAlias}
 	}
 	return alias, slash + 1, nil
 }
@@ -161,15 +190,15 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	switch s {
 	case "":
 		if end == len(pattern) {
-			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Err: ErrTrailingSlash}
+			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Rule: ruleTrailingSlash}
 		}
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Err: ErrEmptySegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Rule: ruleEmptySegment}
 	case ".", "..":
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Err: ErrDotSegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Rule: ruleDotSegment}
 	}
 	parts, err := parseParts(pattern, start, end, func(name string, at int) (int, error) {
 		if slices.Contains(p.captures, name) {
-			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Err: ErrDuplicateCapture}
+			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Rule: ruleDuplicate}
 		}
 		p.captures = append(p.captures, name)
 		return len(p.captures) - 1, nil
@@ -196,7 +225,7 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 	for i := start; i < end; i++ {
 		switch in[i] {
 		case '}':
-			return nil, &SyntaxError{Input: in, Offset: i, Err: ErrMissingOpeningBrace}
+			return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleOpeningBrace}
 		case '{':
 			closing := -1
 			for j := i + 1; j < end; j++ {
@@ -209,14 +238,14 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 				}
 			}
 			if closing < 0 {
-				return nil, &SyntaxError{Input: in, Offset: i, Err: ErrMissingClosingBrace}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleClosingBrace}
 			}
 			name := in[i+1 : closing]
 			if name == "" {
-				return nil, &SyntaxError{Input: in, Offset: i, Err: ErrEmptyCapture}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleEmptyCapture}
 			}
 			if !validCaptureName(name) {
-				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Err: ErrInvalidCaptureName}
+				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Rule: ruleCaptureName}
 			}
 			idx, err := capture(name, i)
 			if err != nil {

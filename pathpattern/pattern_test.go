@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -16,7 +17,7 @@ var parseTests = []struct {
 	pattern  string
 	alias    string
 	captures []string
-	err      error // sentinel; nil for a valid pattern
+	rule     string // the rule a *SyntaxError reports; empty for a valid pattern
 	offset   int
 	value    string
 }{
@@ -32,38 +33,43 @@ var parseTests = []struct {
 	{name: "dot prefixed literal", pattern: "@r/.git", alias: "r"},
 	{name: "unicode literal", pattern: "@r/équipe/{a}", alias: "r", captures: []string{"a"}},
 	{name: "exactly max length", pattern: "@r/" + strings.Repeat("a", MaxLength-3), alias: "r"},
+	{name: "655 characters of é, 1295 bytes", pattern: "@repo/tenants/" + strings.Repeat("é", 640) + "x", alias: "repo"},
+	{name: "1024 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-3), alias: "r"},
+	{name: "1024 characters of four bytes", pattern: "@r/" + strings.Repeat("😀", MaxLength-3), alias: "r"},
 	{name: "63 character capture name", pattern: "@r/{" + strings.Repeat("a", 63) + "}", alias: "r", captures: []string{strings.Repeat("a", 63)}},
 
-	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), err: ErrTooLong, offset: MaxLength},
-	{name: "invalid utf-8", pattern: "@r/a\xffb", err: ErrInvalidUTF8, offset: 4},
-	{name: "empty", pattern: "", err: ErrMissingAlias, offset: 0},
-	{name: "no at sign", pattern: "repo/x", err: ErrMissingAlias, offset: 0},
-	{name: "no slash after alias", pattern: "@repo", err: ErrMissingAlias, offset: 5},
-	{name: "empty alias", pattern: "@/x", err: ErrInvalidAlias, offset: 1},
-	{name: "upper case alias", pattern: "@Repo/x", err: ErrInvalidAlias, offset: 1, value: "Repo"},
-	{name: "alias with space", pattern: "@re po/x", err: ErrInvalidAlias, offset: 3, value: "re po"},
-	{name: "alias starting with dash", pattern: "@-r/x", err: ErrInvalidAlias, offset: 1, value: "-r"},
-	{name: "alias ending with underscore", pattern: "@r_/x", err: ErrInvalidAlias, offset: 2, value: "r_"},
-	{name: "trailing slash", pattern: "@r/x/", err: ErrTrailingSlash, offset: 4},
-	{name: "only alias and slash", pattern: "@r/", err: ErrTrailingSlash, offset: 2},
-	{name: "empty segment", pattern: "@r//x", err: ErrEmptySegment, offset: 3},
-	{name: "empty segment before trailing slash", pattern: "@r/a//", err: ErrEmptySegment, offset: 5},
-	{name: "dot segment", pattern: "@r/./x", err: ErrDotSegment, offset: 3, value: "."},
-	{name: "dot dot segment", pattern: "@r/x/..", err: ErrDotSegment, offset: 5, value: ".."},
-	{name: "unclosed brace", pattern: "@r/{a", err: ErrMissingClosingBrace, offset: 3},
-	{name: "brace closed in next segment", pattern: "@r/{a/b}", err: ErrMissingClosingBrace, offset: 3},
-	{name: "nested brace", pattern: "@r/{a{b}", err: ErrMissingClosingBrace, offset: 3},
-	{name: "closing brace without opening", pattern: "@r/a}", err: ErrMissingOpeningBrace, offset: 4},
-	{name: "closing brace after capture", pattern: "@r/{a}}", err: ErrMissingOpeningBrace, offset: 6},
-	{name: "empty capture", pattern: "@r/x{}", err: ErrEmptyCapture, offset: 4},
-	{name: "capture name with leading underscore", pattern: "@r/{_app}", err: ErrInvalidCaptureName, offset: 4, value: "_app"},
-	{name: "capture name with trailing underscore", pattern: "@r/{app_}", err: ErrInvalidCaptureName, offset: 4, value: "app_"},
-	{name: "capture name starting with digit", pattern: "@r/{1a}", err: ErrInvalidCaptureName, offset: 4, value: "1a"},
-	{name: "capture name with dash", pattern: "@r/{a-b}", err: ErrInvalidCaptureName, offset: 4, value: "a-b"},
-	{name: "capture name with dot", pattern: "@r/{a.b}", err: ErrInvalidCaptureName, offset: 4, value: "a.b"},
-	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", err: ErrInvalidCaptureName, offset: 4, value: strings.Repeat("a", 64)},
-	{name: "duplicate capture", pattern: "@r/{a}/{a}", err: ErrDuplicateCapture, offset: 7, value: "a"},
-	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", err: ErrDuplicateCapture, offset: 7, value: "a"},
+	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: ruleTooLong, offset: MaxLength},
+	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: ruleTooLong, offset: 3 + 2*(MaxLength-3)},
+	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: MaxBytes},
+	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: ruleUTF8, offset: 4},
+	{name: "empty", pattern: "", rule: ruleMissingAlias, offset: 0},
+	{name: "no at sign", pattern: "repo/x", rule: ruleMissingAlias, offset: 0},
+	{name: "no slash after alias", pattern: "@repo", rule: ruleMissingAlias, offset: 5},
+	{name: "empty alias", pattern: "@/x", rule: ruleAlias, offset: 1},
+	{name: "upper case alias", pattern: "@Repo/x", rule: ruleAlias, offset: 1, value: "Repo"},
+	{name: "alias with space", pattern: "@re po/x", rule: ruleAlias, offset: 3, value: "re po"},
+	{name: "alias starting with dash", pattern: "@-r/x", rule: ruleAlias, offset: 1, value: "-r"},
+	{name: "alias ending with underscore", pattern: "@r_/x", rule: ruleAlias, offset: 2, value: "r_"},
+	{name: "trailing slash", pattern: "@r/x/", rule: ruleTrailingSlash, offset: 4},
+	{name: "only alias and slash", pattern: "@r/", rule: ruleTrailingSlash, offset: 2},
+	{name: "empty segment", pattern: "@r//x", rule: ruleEmptySegment, offset: 3},
+	{name: "empty segment before trailing slash", pattern: "@r/a//", rule: ruleEmptySegment, offset: 5},
+	{name: "dot segment", pattern: "@r/./x", rule: ruleDotSegment, offset: 3, value: "."},
+	{name: "dot dot segment", pattern: "@r/x/..", rule: ruleDotSegment, offset: 5, value: ".."},
+	{name: "unclosed brace", pattern: "@r/{a", rule: ruleClosingBrace, offset: 3},
+	{name: "brace closed in next segment", pattern: "@r/{a/b}", rule: ruleClosingBrace, offset: 3},
+	{name: "nested brace", pattern: "@r/{a{b}", rule: ruleClosingBrace, offset: 3},
+	{name: "closing brace without opening", pattern: "@r/a}", rule: ruleOpeningBrace, offset: 4},
+	{name: "closing brace after capture", pattern: "@r/{a}}", rule: ruleOpeningBrace, offset: 6},
+	{name: "empty capture", pattern: "@r/x{}", rule: ruleEmptyCapture, offset: 4},
+	{name: "capture name with leading underscore", pattern: "@r/{_app}", rule: ruleCaptureName, offset: 4, value: "_app"},
+	{name: "capture name with trailing underscore", pattern: "@r/{app_}", rule: ruleCaptureName, offset: 4, value: "app_"},
+	{name: "capture name starting with digit", pattern: "@r/{1a}", rule: ruleCaptureName, offset: 4, value: "1a"},
+	{name: "capture name with dash", pattern: "@r/{a-b}", rule: ruleCaptureName, offset: 4, value: "a-b"},
+	{name: "capture name with dot", pattern: "@r/{a.b}", rule: ruleCaptureName, offset: 4, value: "a.b"},
+	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", rule: ruleCaptureName, offset: 4, value: strings.Repeat("a", 64)},
+	{name: "duplicate capture", pattern: "@r/{a}/{a}", rule: ruleDuplicate, offset: 7, value: "a"},
+	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", rule: ruleDuplicate, offset: 7, value: "a"},
 }
 
 func TestParse(t *testing.T) {
@@ -72,7 +78,7 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := Parse(tt.pattern)
-			if tt.err == nil {
+			if tt.rule == "" {
 				if err != nil {
 					t.Fatalf("Parse(%q): %v", tt.pattern, err)
 				}
@@ -90,23 +96,12 @@ func TestParse(t *testing.T) {
 			if p != nil {
 				t.Errorf("Parse(%q) = %v, want nil", tt.pattern, p)
 			}
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("Parse(%q) error = %v, want a *SyntaxError", tt.pattern, err)
+			checkSyntaxError(t, err, tt.pattern, tt.rule, tt.offset, tt.value)
+			if se := err.(*SyntaxError); se.Input != tt.pattern {
+				t.Errorf("error input %q, want the pattern", se.Input)
 			}
-			if !errors.Is(err, tt.err) {
-				t.Errorf("Parse(%q) error = %v, want %v", tt.pattern, err, tt.err)
-			}
-			if se.Offset != tt.offset || se.Value != tt.value || se.Input != tt.pattern {
-				t.Errorf("Parse(%q) error at offset %d value %q input %q, want offset %d value %q", tt.pattern, se.Offset, se.Value, se.Input, tt.offset, tt.value)
-			}
-			msg := err.Error()
-			want := strconv.Quote(tt.pattern)
-			if len(tt.pattern) > MaxLength {
-				want = strconv.Quote(tt.pattern[:quoteLimit] + "...")
-			}
-			if !strings.Contains(msg, want) || !strings.Contains(msg, "offset "+strconv.Itoa(tt.offset)) {
-				t.Errorf("error %q must quote the pattern and name offset %d", msg, tt.offset)
+			if msg, want := err.Error(), strconv.Quote(shorten(tt.pattern)); !strings.Contains(msg, want) {
+				t.Errorf("error %q must quote the pattern as %s", msg, want)
 			}
 		})
 	}
@@ -280,14 +275,26 @@ func FuzzParse(f *testing.F) {
 	for _, tt := range parseTests {
 		f.Add(tt.pattern)
 	}
+	for _, tt := range hostilePatternTests {
+		if len(tt.pattern) <= 2*MaxBytes { // a 1 MiB seed slows every mutation
+			f.Add(tt.pattern)
+		}
+	}
 	f.Fuzz(func(t *testing.T, pattern string) {
 		p, err := Parse(pattern)
+		long := len(pattern) > MaxBytes || utf8.RuneCountInString(pattern) > MaxLength
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
-				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with an offset in the pattern", pattern, err)
+			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || se.Rule == "" || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
+				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with a rule and an offset in the pattern", pattern, err)
+			}
+			if (se.Rule == ruleTooLong || se.Rule == ruleTooManyBytes) != long {
+				t.Fatalf("Parse of %d bytes, %d characters: %v", len(pattern), utf8.RuneCountInString(pattern), err)
 			}
 			return
+		}
+		if long {
+			t.Fatalf("Parse accepted %d bytes, %d characters", len(pattern), utf8.RuneCountInString(pattern))
 		}
 		again, err := Parse(p.String())
 		if err != nil {
@@ -302,6 +309,9 @@ func FuzzParse(f *testing.F) {
 func FuzzMatch(f *testing.F) {
 	for _, tt := range matchTests {
 		f.Add(tt.pattern, tt.path)
+	}
+	for _, name := range []string{strings.Repeat("a-", 99) + "a", "team\nb", "\u212a", "\u212Aube", "a\x00b", "\xff"} {
+		f.Add("@r/"+manyCaptures(20, "-"), name)
 	}
 	f.Fuzz(func(t *testing.T, pattern, path string) {
 		p, err := Parse(pattern)

@@ -1,7 +1,6 @@
 package pathpattern
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 )
@@ -17,13 +16,14 @@ const DefaultMaxFileSize = 1 << 20
 //
 //	data, err := pathpattern.ReadFile(fsys, "tenants/team-a/namespace-metadata.yaml", 0)
 //
-// name must satisfy [fs.ValidPath]. No element of name may be a symbolic
-// link (ErrSymlink: each element is checked with [fs.Lstat], so fsys must
-// implement [fs.ReadLinkFS] to report links, see [Pattern.Discover]), the
-// file must be a regular file (ErrNotRegular), and it must hold no more
-// than maxBytes bytes (ErrTooLarge); maxBytes <= 0 means
-// [DefaultMaxFileSize]. Those errors and the file system's own come as an
-// [*fs.PathError] naming the offending path. The tree must not change while
+// name must satisfy [fs.ValidPath] (or the error wraps [fs.ErrInvalid]).
+// No element of name may be a symbolic link and the file must be a regular
+// file, or the error wraps [ErrNotRegular] (each element is checked with
+// [fs.Lstat], so fsys must implement [fs.ReadLinkFS] to report links, see
+// [Pattern.Discover]); it must hold no more than maxBytes bytes, or the
+// error wraps [ErrTooLarge]; maxBytes <= 0 means [DefaultMaxFileSize].
+// Those errors and the file system's own come as an [*fs.PathError]
+// naming the offending path. The tree must not change while
 // it is read; for defence in depth, pass an [os.Root.FS].
 func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
@@ -75,11 +75,11 @@ func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
 	mode := info.Mode()
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		return ErrSymlink
+		return errorf(ErrNotRegular, "must not be a symbolic link")
 	case !last && !mode.IsDir():
-		return fmt.Errorf("must be a directory: %w", fs.ErrNotExist)
+		return errorf(fs.ErrNotExist, "must be a directory")
 	case last && !mode.IsRegular():
-		return ErrNotRegular
+		return errorf(ErrNotRegular, "must be a regular file")
 	case last && info.Size() > maxBytes:
 		return tooLarge(maxBytes)
 	}
@@ -87,7 +87,7 @@ func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
 }
 
 func tooLarge(maxBytes int64) error {
-	return fmt.Errorf("%w: must be no more than %d bytes", ErrTooLarge, maxBytes)
+	return errorf(ErrTooLarge, "must be no more than %d bytes", maxBytes)
 }
 
 // readAll is io.ReadAll with a first buffer of size+1 bytes, size being

@@ -27,12 +27,13 @@ type Ref struct {
 // The alias follows the pattern grammar. rel is cleaned with [path.Clean]
 // ("a//b/./c/" becomes "a/b/c"); it must not be empty or name the alias
 // root itself, start with "/", contain a ".." element (even one that would
-// clean away) or a NUL byte. Every error is a [*SyntaxError] wrapping one of
-// ErrTooLong, ErrInvalidUTF8, ErrMissingAlias, ErrInvalidAlias, ErrNUL,
-// ErrEmptyPath, ErrAbsolutePath or ErrDotDot.
+// clean away) or a NUL byte. Every error is a [*SyntaxError] (wrapping
+// [ErrSyntax]) with the byte offset of the problem and the rule broken:
+// more than [MaxRefLength] bytes, invalid UTF-8, a missing or invalid
+// "@alias/", a NUL byte, an empty or absolute path, or a ".." element.
 func ParseRef(s string) (Ref, error) {
 	if len(s) > MaxRefLength {
-		return Ref{}, &SyntaxError{Input: s, Offset: MaxRefLength, Err: ErrTooLong}
+		return Ref{}, &SyntaxError{Input: s, Offset: MaxRefLength, Rule: ruleRefTooLong}
 	}
 	alias, off, err := splitAlias(s)
 	if err != nil {
@@ -40,13 +41,13 @@ func ParseRef(s string) (Ref, error) {
 	}
 	rel := s[off:]
 	if i := strings.IndexByte(rel, 0); i >= 0 {
-		return Ref{}, &SyntaxError{Input: s, Offset: off + i, Err: ErrNUL}
+		return Ref{}, &SyntaxError{Input: s, Offset: off + i, Rule: ruleNUL}
 	}
 	if rel == "" {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrEmptyPath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleEmptyPath}
 	}
 	if rel[0] == '/' {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrAbsolutePath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleAbsolutePath}
 	}
 	for i := off; i < len(s); {
 		end := strings.IndexByte(s[i:], '/')
@@ -56,13 +57,13 @@ func ParseRef(s string) (Ref, error) {
 			end += i
 		}
 		if s[i:end] == ".." {
-			return Ref{}, &SyntaxError{Input: s, Offset: i, Err: ErrDotDot}
+			return Ref{}, &SyntaxError{Input: s, Offset: i, Rule: ruleDotDot}
 		}
 		i = end + 1
 	}
 	clean := path.Clean(rel)
 	if clean == "." || !fs.ValidPath(clean) {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Err: ErrEmptyPath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleEmptyPath}
 	}
 	return Ref{Alias: alias, Path: clean}, nil
 }
@@ -71,15 +72,15 @@ func ParseRef(s string) (Ref, error) {
 func (r Ref) String() string { return "@" + r.Alias + "/" + r.Path }
 
 // Validate reports whether r is what [ParseRef] returns for r.String(); the
-// error is the one ParseRef returns, or a [*SyntaxError] wrapping
-// ErrUncleanPath when r.Path is not clean.
+// error is the one ParseRef returns, or a [*SyntaxError] when r.Path is
+// not clean.
 func (r Ref) Validate() error {
 	got, err := ParseRef(r.String())
 	if err != nil {
 		return err
 	}
 	if got != r {
-		return &SyntaxError{Input: r.String(), Offset: len(r.Alias) + 2, Value: r.Path, Err: ErrUncleanPath}
+		return &SyntaxError{Input: r.String(), Offset: len(r.Alias) + 2, Value: r.Path, Rule: ruleUncleanPath}
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ var refTests = []struct {
 	name   string
 	ref    string
 	want   Ref
-	err    error
+	rule   string // the rule a *SyntaxError reports; empty for a valid reference
 	offset int
 }{
 	{name: "file", ref: "@repo/tenants/team-a/namespace-metadata.yaml", want: Ref{Alias: "repo", Path: "tenants/team-a/namespace-metadata.yaml"}},
@@ -20,18 +20,18 @@ var refTests = []struct {
 	{name: "dots in names", ref: "@r/..a/b../.c", want: Ref{Alias: "r", Path: "..a/b../.c"}},
 	{name: "long", ref: "@r/" + strings.Repeat("a", MaxRefLength-3), want: Ref{Alias: "r", Path: strings.Repeat("a", MaxRefLength-3)}},
 
-	{name: "too long", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), err: ErrTooLong, offset: MaxRefLength},
-	{name: "no alias", ref: "tenants/a", err: ErrMissingAlias, offset: 0},
-	{name: "alias only", ref: "@repo", err: ErrMissingAlias, offset: 5},
-	{name: "bad alias", ref: "@Repo/a", err: ErrInvalidAlias, offset: 1},
-	{name: "empty path", ref: "@repo/", err: ErrEmptyPath, offset: 6},
-	{name: "dot path", ref: "@repo/./", err: ErrEmptyPath, offset: 6},
-	{name: "absolute", ref: "@repo//etc/passwd", err: ErrAbsolutePath, offset: 6},
-	{name: "dot dot", ref: "@repo/../x", err: ErrDotDot, offset: 6},
-	{name: "dot dot that cleans away", ref: "@repo/a/../b", err: ErrDotDot, offset: 8},
-	{name: "trailing dot dot", ref: "@repo/a/..", err: ErrDotDot, offset: 8},
-	{name: "nul", ref: "@repo/a\x00b", err: ErrNUL, offset: 7},
-	{name: "invalid utf-8", ref: "@repo/a\xff", err: ErrInvalidUTF8, offset: 7},
+	{name: "too long", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), rule: ruleRefTooLong, offset: MaxRefLength},
+	{name: "no alias", ref: "tenants/a", rule: ruleMissingAlias, offset: 0},
+	{name: "alias only", ref: "@repo", rule: ruleMissingAlias, offset: 5},
+	{name: "bad alias", ref: "@Repo/a", rule: ruleAlias, offset: 1},
+	{name: "empty path", ref: "@repo/", rule: ruleEmptyPath, offset: 6},
+	{name: "dot path", ref: "@repo/./", rule: ruleEmptyPath, offset: 6},
+	{name: "absolute", ref: "@repo//etc/passwd", rule: ruleAbsolutePath, offset: 6},
+	{name: "dot dot", ref: "@repo/../x", rule: ruleDotDot, offset: 6},
+	{name: "dot dot that cleans away", ref: "@repo/a/../b", rule: ruleDotDot, offset: 8},
+	{name: "trailing dot dot", ref: "@repo/a/..", rule: ruleDotDot, offset: 8},
+	{name: "nul", ref: "@repo/a\x00b", rule: ruleNUL, offset: 7},
+	{name: "invalid utf-8", ref: "@repo/a\xff", rule: ruleUTF8, offset: 7},
 }
 
 func TestParseRef(t *testing.T) {
@@ -40,14 +40,8 @@ func TestParseRef(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := ParseRef(tt.ref)
-			if tt.err != nil {
-				var se *SyntaxError
-				if !errors.As(err, &se) || !errors.Is(err, tt.err) {
-					t.Fatalf("ParseRef(%q) error = %v, want a *SyntaxError wrapping %v", tt.ref, err, tt.err)
-				}
-				if se.Offset != tt.offset {
-					t.Errorf("error offset = %d, want %d", se.Offset, tt.offset)
-				}
+			if tt.rule != "" {
+				checkSyntaxError(t, err, tt.ref, tt.rule, tt.offset, "")
 				if got != (Ref{}) {
 					t.Errorf("ParseRef(%q) = %+v, want the zero Ref", tt.ref, got)
 				}
@@ -68,18 +62,26 @@ func TestRefValidate(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		ref  Ref
-		err  error
+		rule string
 	}{
 		{name: "valid", ref: Ref{Alias: "repo", Path: "a/b"}},
-		{name: "zero", ref: Ref{}, err: ErrInvalidAlias},
-		{name: "unclean", ref: Ref{Alias: "repo", Path: "a//b"}, err: ErrUncleanPath},
-		{name: "dot dot", ref: Ref{Alias: "repo", Path: "../b"}, err: ErrDotDot},
-		{name: "empty path", ref: Ref{Alias: "repo"}, err: ErrEmptyPath},
+		{name: "zero", ref: Ref{}, rule: ruleAlias},
+		{name: "unclean", ref: Ref{Alias: "repo", Path: "a//b"}, rule: ruleUncleanPath},
+		{name: "dot dot", ref: Ref{Alias: "repo", Path: "../b"}, rule: ruleDotDot},
+		{name: "empty path", ref: Ref{Alias: "repo"}, rule: ruleEmptyPath},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if err := tt.ref.Validate(); !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
-				t.Errorf("Validate() = %v, want %v", err, tt.err)
+			err := tt.ref.Validate()
+			if tt.rule == "" {
+				if err != nil {
+					t.Errorf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			var se *SyntaxError
+			if !errors.Is(err, ErrSyntax) || !errors.As(err, &se) || se.Rule != tt.rule {
+				t.Errorf("Validate() = %v, want a *SyntaxError breaking %q", err, tt.rule)
 			}
 		})
 	}
@@ -87,6 +89,9 @@ func TestRefValidate(t *testing.T) {
 
 func FuzzParseRef(f *testing.F) {
 	for _, tt := range refTests {
+		f.Add(tt.ref)
+	}
+	for _, tt := range hostileRefTests {
 		f.Add(tt.ref)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

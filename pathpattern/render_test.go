@@ -137,7 +137,7 @@ func TestRenderDiscovered(t *testing.T) {
 	t.Parallel()
 	// The example: apps/Auth and apps/auth render the same name.
 	p := MustParse("@repo/{namespace}/{module}")
-	ms, err := p.Discover(fstestTree("apps/Auth", "apps/auth", "apps/db"))
+	ms, _, err := p.Discover(fstestTree("apps/Auth", "apps/auth", "apps/db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

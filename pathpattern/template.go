@@ -24,13 +24,14 @@ type Template struct {
 //
 // Everything outside braces is literal, slashes included. A capture that p
 // does not have fails here, before any tree is read. Every error is a
-// [*SyntaxError] wrapping one of ErrTooLong, ErrInvalidUTF8,
-// ErrMissingClosingBrace, ErrMissingOpeningBrace, ErrEmptyCapture,
-// ErrInvalidCaptureName or ErrUnknownCapture. A template may name a capture
-// more than once, or none.
+// [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset of the
+// problem and the rule broken: more than [MaxLength] characters or
+// [MaxBytes] bytes, invalid UTF-8, a missing closing or opening brace, an
+// empty or invalid capture name, or one that p lacks. A template may name
+// a capture more than once, or none.
 func (p *Pattern) Template(s string) (*Template, error) {
-	if len(s) > MaxLength {
-		return nil, &SyntaxError{Input: s, Offset: MaxLength, Err: ErrTooLong}
+	if err := checkLength(s); err != nil {
+		return nil, err
 	}
 	if err := checkUTF8(s); err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func (p *Pattern) Template(s string) (*Template, error) {
 	parts, err := parseParts(s, 0, len(s), func(name string, at int) (int, error) {
 		i := slices.Index(p.captures, name)
 		if i < 0 {
-			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Err: ErrUnknownCapture}
+			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: ruleUnknownCapture}
 		}
 		return i, nil
 	})

@@ -16,7 +16,7 @@ var templateTests = []struct {
 	captures []string
 	raw      string // expansion from the raw values
 	norm     string // expansion from the normalized values
-	err      error
+	rule     string // the rule a *SyntaxError reports; empty for a valid template
 	offset   int
 	value    string
 }{
@@ -28,14 +28,18 @@ var templateTests = []struct {
 	{name: "empty", template: "", raw: "", norm: ""},
 	{name: "star and slash are literal", template: "*/{module}/", captures: []string{"module"}, raw: "*/App/", norm: "*/app/"},
 
-	{name: "unknown capture", template: "{namespace}-{tenant}", err: ErrUnknownCapture, offset: 12, value: "tenant"},
-	{name: "unclosed brace", template: "x{module", err: ErrMissingClosingBrace, offset: 1},
-	{name: "nested brace", template: "{mod{ule}", err: ErrMissingClosingBrace, offset: 0},
-	{name: "closing brace alone", template: "module}", err: ErrMissingOpeningBrace, offset: 6},
-	{name: "empty capture", template: "{}", err: ErrEmptyCapture, offset: 0},
-	{name: "invalid name", template: "{_module}", err: ErrInvalidCaptureName, offset: 1, value: "_module"},
-	{name: "too long", template: strings.Repeat("x", MaxLength+1), err: ErrTooLong, offset: MaxLength},
-	{name: "invalid utf-8", template: "{module}\xff", err: ErrInvalidUTF8, offset: 8},
+	{name: "unknown capture", template: "{namespace}-{tenant}", rule: ruleUnknownCapture, offset: 12, value: "tenant"},
+	{name: "unclosed brace", template: "x{module", rule: ruleClosingBrace, offset: 1},
+	{name: "nested brace", template: "{mod{ule}", rule: ruleClosingBrace, offset: 0},
+	{name: "closing brace alone", template: "module}", rule: ruleOpeningBrace, offset: 6},
+	{name: "empty capture", template: "{}", rule: ruleEmptyCapture, offset: 0},
+	{name: "invalid name", template: "{_module}", rule: ruleCaptureName, offset: 1, value: "_module"},
+	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: ruleTooLong, offset: MaxLength},
+	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-8), captures: []string{"module"},
+		raw: "App" + strings.Repeat("é", MaxLength-8), norm: "app" + strings.Repeat("é", MaxLength-8)},
+	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: ruleTooLong, offset: 8 + 2*(MaxLength-8)},
+	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: ruleTooManyBytes, offset: MaxBytes},
+	{name: "invalid utf-8", template: "{module}\xff", rule: ruleUTF8, offset: 8},
 }
 
 func TestTemplate(t *testing.T) {
@@ -47,14 +51,11 @@ func TestTemplate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmpl, err := p.Template(tt.template)
-			if tt.err != nil {
-				var se *SyntaxError
-				if !errors.As(err, &se) || !errors.Is(err, tt.err) {
-					t.Fatalf("Template(%q) error = %v, want a *SyntaxError wrapping %v", tt.template, err, tt.err)
+			if tt.rule != "" {
+				if tmpl != nil {
+					t.Errorf("Template(%q) returned a template with an error", tt.template)
 				}
-				if se.Offset != tt.offset || se.Value != tt.value {
-					t.Errorf("error at offset %d value %q, want offset %d value %q", se.Offset, se.Value, tt.offset, tt.value)
-				}
+				checkSyntaxError(t, err, tt.template, tt.rule, tt.offset, tt.value)
 				return
 			}
 			if err != nil {
@@ -104,6 +105,9 @@ func TestMustTemplatePanics(t *testing.T) {
 func FuzzTemplate(f *testing.F) {
 	for _, tt := range templateTests {
 		f.Add(tt.template, "Team-A", "App")
+	}
+	for _, tt := range hostileTemplateTests {
+		f.Add(tt.template, "team\na", "\u212a")
 	}
 	p := MustParse(templatePattern)
 	f.Fuzz(func(t *testing.T, template, namespace, module string) {

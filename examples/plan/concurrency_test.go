@@ -114,7 +114,7 @@ func errString(err error) string {
 func (s *shared) compute(ctx context.Context) outcome {
 	var o outcome
 	var err error
-	o.Matches, err = s.pattern.Discover(s.fsys)
+	o.Matches, _, err = s.pattern.Discover(s.fsys, nil)
 	o.Errors = append(o.Errors, errString(err))
 	o.Match = map[string]pathpattern.Captures{}
 	for _, p := range []string{"tenants/tenant-a/modules/app", "tenants/x/modules/y/z", "tenants/.x/modules/y", "tenants/T/modules/M"} {
@@ -165,7 +165,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 		o.Resolved[ns] = r
 		o.Digests[ns] = nsmeta.Digest(r.Metadata).String()
 	}
-	o.Files, err = pathpattern.Glob(s.fsys, "tenants/*/modules/*/manifests/**", "*.md")
+	o.Files, err = pathpattern.Glob(ctx, s.fsys, "tenants/*/modules/*/manifests/**", "*.md")
 	o.Errors = append(o.Errors, errString(err))
 	for _, f := range o.Files {
 		data, err := pathpattern.ReadFile(s.fsys, f, 0)
