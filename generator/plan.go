@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
@@ -488,5 +487,3 @@ func cloneLabels(m map[string]string) map[string]string {
 	maps.Copy(out, m)
 	return out
 }
-
-var _ = finalizer.Annotation
