@@ -431,3 +431,42 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("Plan(cancelled) = %v, %v", p, err)
 	}
 }
+
+// TestOptions covers the options that shape what a plan applies.
+func TestOptions(t *testing.T) {
+	t.Parallel()
+	files := []string{okTenant, okTenant + "/inputs.yaml=a: 1\n", "tenants/tenant-ok/namespace-metadata.yaml=" + metadataFile("unlisted", "x")}
+	tests := []struct {
+		name  string
+		opts  []Option
+		check func(t *testing.T, p *Plan)
+	}{
+		{name: "unlisted key is a warning", check: func(t *testing.T, p *Plan) {
+			if p.HasErrors() || len(p.Warnings) != 1 {
+				t.Errorf("errors %v, warnings %q", p.Errors.ToAggregate(), p.Warnings)
+			}
+		}},
+		{name: "WithStrict: unlisted key is an error", opts: []Option{WithStrict()}, check: func(t *testing.T, p *Plan) {
+			if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:metadata.labels[unlisted]", "") {
+				t.Errorf("errors %v", p.Errors.ToAggregate())
+			}
+			if d := decisions(p)["Namespace/tenant-ok"]; d.Action != Skip {
+				t.Errorf("got %q, want skipped", d)
+			}
+		}},
+		{name: "WithFinalMetadata", opts: []Option{WithFinalMetadata(map[string]string{"app.kubernetes.io/managed-by": "source-watcher"}, map[string]string{"example.com/owner": "platform"})}, check: func(t *testing.T, p *Plan) {
+			ns, a := p.Namespaces[0], p.Artifacts[0]
+			if ns.Labels["app.kubernetes.io/managed-by"] != "source-watcher" || ns.Origin.Labels["app.kubernetes.io/managed-by"] != "final" ||
+				ns.Annotations["example.com/owner"] != "platform" || a.Labels["app.kubernetes.io/managed-by"] != "source-watcher" || a.Labels[GeneratorLabel] != testUID {
+				t.Errorf("namespace %+v, artifact labels %v", ns, a.Labels)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := mustCompile(t, testSpec(), tt.opts...)
+			tt.check(t, mustPlan(t, g, sources(tree(files...)), nil, (&fakeCluster{}).cluster()))
+		})
+	}
+}
