@@ -3,15 +3,19 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/tenantkit/tenantkit/finalizer"
-	"github.com/tenantkit/tenantkit/inventory"
 	"sigs.k8s.io/yaml"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
+	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// liveObject is the part of a live object the plan reads: identity, UID and
-// annotations.
+// liveObject is the part of a live object the plan reads: identity, UID,
+// labels and annotations.
 type liveObject struct {
 	APIVersion string       `json:"apiVersion"`
 	Kind       string       `json:"kind"`
@@ -19,21 +23,25 @@ type liveObject struct {
 	Items      []liveObject `json:"items,omitempty"`
 }
 
-// objectKey identifies a live object. The version is left out: the API
-// server serves every version of a kind, so a reference with any served
-// version finds the object.
-type objectKey struct{ group, kind, namespace, name string }
-
-// cluster is the live state given with -cluster.
+// cluster is the live state given with -cluster: it reads objects, lists
+// ExternalArtifacts and looks up external finalizers for the generator.
+// The version is not part of an object's key: the API server serves every
+// version of a kind.
 type cluster struct {
-	objects map[objectKey]liveObject
+	objects map[inventory.ID]liveObject
+	// unknown is set when no -cluster was given: then every object is
+	// taken to exist, without labels or annotations, and no external
+	// finalizer or other ExternalArtifact exists.
+	unknown bool
 }
+
+func newCluster() *cluster { return &cluster{objects: map[inventory.ID]liveObject{}} }
 
 // parseCluster reads live objects from multi-document YAML, each document an
 // object or a List (what kubectl get -o yaml prints).
 func parseCluster(data []byte) (*cluster, error) {
-	c := &cluster{objects: map[objectKey]liveObject{}}
-	docs, err := yamlDocuments(data)
+	c := newCluster()
+	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
 	}
@@ -61,31 +69,12 @@ func (c *cluster) add(o liveObject, where string) error {
 	if o.Kind == "" || o.APIVersion == "" || o.Metadata.Name == "" {
 		return fmt.Errorf("%s: apiVersion, kind and metadata.name are required", where)
 	}
-	k := objectKey{group: groupOf(o.APIVersion), kind: o.Kind, namespace: o.Metadata.Namespace, name: o.Metadata.Name}
-	if _, dup := c.objects[k]; dup {
+	id := inventory.ID{Group: groupOf(o.APIVersion), Kind: o.Kind, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+	if _, dup := c.objects[id]; dup {
 		return fmt.Errorf("%s: %s %s/%s appears twice", where, o.Kind, o.Metadata.Namespace, o.Metadata.Name)
 	}
-	c.objects[k] = o
+	c.objects[id] = o
 	return nil
-}
-
-// namespaceAnnotations returns the annotations of a live namespace, or nil
-// when the cluster does not have it.
-func (c *cluster) namespaceAnnotations(name string) map[string]string {
-	if c == nil {
-		return nil
-	}
-	return c.objects[objectKey{kind: "Namespace", name: name}].Metadata.Annotations
-}
-
-// UID implements finalizer.Lookup over the live objects.
-func (c *cluster) UID(_ context.Context, r finalizer.Reference) (string, error) {
-	if c != nil {
-		if o, ok := c.objects[objectKey{group: r.Group, kind: r.Kind, namespace: r.Namespace, name: r.Name}]; ok {
-			return o.Metadata.UID, nil
-		}
-	}
-	return "", finalizer.ErrNotFound
 }
 
 // groupOf returns the group of an apiVersion: "" for "v1".
@@ -96,12 +85,39 @@ func groupOf(apiVersion string) string {
 	return ""
 }
 
-// lookup returns the live copy of an inventory entry's object.
-func (c *cluster) lookup(e inventory.Entry) (liveObject, bool) {
-	if c == nil {
-		return liveObject{}, false
+// Object implements generator.ObjectReader.
+func (c *cluster) Object(_ context.Context, id inventory.ID) (generator.Object, error) {
+	o, ok := c.objects[id]
+	if !ok {
+		if c.unknown {
+			return generator.Object{ID: id}, nil
+		}
+		return generator.Object{}, generator.ErrNotFound
 	}
-	id := e.ID()
-	o, ok := c.objects[objectKey{group: id.Group, kind: id.Kind, namespace: id.Namespace, name: id.Name}]
-	return o, ok
+	return generator.Object{ID: id, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations}, nil
+}
+
+// ExternalArtifacts implements generator.ArtifactLister.
+func (c *cluster) ExternalArtifacts(_ context.Context, namespace string) ([]generator.Object, error) {
+	var out []generator.Object
+	for id, o := range c.objects {
+		if id.Group == "source.toolkit.fluxcd.io" && id.Kind == "ExternalArtifact" && id.Namespace == namespace {
+			out = append(out, generator.Object{ID: id, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations})
+		}
+	}
+	slices.SortFunc(out, func(a, b generator.Object) int { return strings.Compare(a.ID.Name, b.ID.Name) })
+	return out, nil
+}
+
+// UID implements finalizer.Lookup.
+func (c *cluster) UID(_ context.Context, r finalizer.Reference) (string, error) {
+	if o, ok := c.objects[inventory.ID{Group: r.Group, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}]; ok {
+		return o.Metadata.UID, nil
+	}
+	return "", finalizer.ErrNotFound
+}
+
+// live returns the cluster as the generator reads it.
+func (c *cluster) live() generator.Cluster {
+	return generator.Cluster{Objects: c, Artifacts: c, Finalizers: c}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
@@ -242,7 +243,7 @@ func TestConcurrentPlans(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return makePlan(context.Background(), request{generator: g, sources: map[string]fs.FS{"repo": src}, previous: previous, celCache: cache})
+		return makePlan(context.Background(), request{manifest: g, sources: map[string]fs.FS{"repo": src}, previous: previous, opts: []generator.Option{generator.WithCache(cache)}})
 	}
 	want, err := plan()
 	if err != nil {

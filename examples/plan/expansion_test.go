@@ -34,11 +34,6 @@ func TestExpansionRefused(t *testing.T) {
 		parse func([]byte) error
 	}{
 		{
-			name:  "applier-inputs.yaml, 56 KB",
-			data:  reusedString("", "big: &s %q\n", "in%d: *s\n", 56_000),
-			parse: func(b []byte) error { _, err := parseInputs(b); return err },
-		},
-		{
 			name: "generator, 110 KB",
 			data: reusedString("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\n",
 				"metadata: {name: g, namespace: flux-system, annotations: {a: &s %q}}\nspec:\n  pathPattern: \"@repo/{a}\"\n  commonMetadata:\n    annotations:\n",

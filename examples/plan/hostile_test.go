@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
@@ -31,7 +31,7 @@ func TestHostileParseGenerator(t *testing.T) {
 		data   string
 		errs   string // a substring of the error; "" for none
 		known  string // a known issue: skip when the data is accepted
-		assert func(t *testing.T, g *generator)
+		assert func(t *testing.T, g *manifest)
 	}{
 		{name: "billion laughs", data: billionLaughs("spec"), errs: "YAML aliases must expand"},
 		{name: "billion laughs into a label", data: gen + billionLaughs("x") + "\n", errs: ""}, // replaced below
@@ -45,13 +45,13 @@ func TestHostileParseGenerator(t *testing.T) {
 		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
 		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "must hold one YAML document, found 2"},
 		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "empty", data: "", assert: func(t *testing.T, g *generator) {
-			if len(g.validateShape()) == 0 {
-				t.Error("an empty manifest passes validateShape")
+		{name: "empty", data: "", assert: func(t *testing.T, g *manifest) {
+			if _, errs := generator.Compile(g.Spec); len(g.validateType()) == 0 || len(errs) == 0 {
+				t.Error("an empty manifest compiles")
 			}
 		}},
 		{name: "JSON", data: `{"apiVersion":"source.extensions.fluxcd.io/v1beta1","kind":"ArtifactGenerator","spec":{"pathPattern":"@repo/{a}"}}`,
-			assert: func(t *testing.T, g *generator) {
+			assert: func(t *testing.T, g *manifest) {
 				if g.Spec.PathPattern != "@repo/{a}" {
 					t.Errorf("pathPattern = %q", g.Spec.PathPattern)
 				}
@@ -80,68 +80,6 @@ func TestHostileParseGenerator(t *testing.T) {
 				}
 				if g != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
 					t.Fatalf("parseGenerator() = %v, %.300v; want an error containing %q", g, err, tt.errs)
-				}
-			})
-		})
-	}
-}
-
-func TestHostileParseInputs(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		name  string
-		data  string
-		errs  string
-		want  int // inputs, when there is no error
-		known string
-	}{
-		{name: "a list", data: "- a\n- b\n", errs: "must be a YAML mapping of input names to values, not a list"},
-		{name: "a string", data: "hello\n", errs: "not a string"},
-		{name: "a number", data: "42\n", errs: "not a number"},
-		{name: "null", data: "null\n", errs: "not null"},
-		{name: "billion laughs", data: billionLaughs("x"), errs: "YAML aliases must expand"},
-		{name: "nested 10,001 deep", data: "x: " + deepFlow(10001), errs: "exceeded max depth"},
-		{name: "nested 5,000 deep", data: "x: " + deepFlow(5000), want: 1},
-		{name: "duplicate key", data: "replicas: 1\nreplicas: 2\n", errs: `"replicas" already set`},
-		{name: "two documents", data: "a: 1\n---\nb: 2\n", errs: "must hold one YAML document"},
-		{name: "two documents, the second a list", data: "a: 1\n---\n- b\n", errs: "must hold one YAML document"},
-		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "invalid document separator", data: "a: 1\n--- b: 2\n", errs: "invalid Yaml document separator"},
-		{name: "comments only", data: "# nothing\n\n# still nothing\n", want: 0},
-		{name: "separators and comments only", data: "---\n# nothing\n---\n", want: 0},
-		{name: "empty", data: "", want: 0},
-		{name: "raw NUL byte", data: "a: \"x\x00\"\n", errs: "control characters are not allowed"},
-		{name: "invalid UTF-8", data: "a: x\xff\n", errs: "invalid"},
-		{name: "Kelvin sign key next to k", data: "k: 1\n\u212a: 2\n", want: 2},
-		{name: "number too large for JSON", data: "a: 1e400\n", errs: ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			hostile.NoPanic(t, func() {
-				got, err := parseInputs([]byte(tt.data))
-				if tt.known != "" && err == nil {
-					knownIssue(t, tt.known)
-				}
-				if tt.name == "number too large for JSON" {
-					// Either refused or kept as valid JSON; never invalid JSON.
-					for _, v := range got {
-						if !json.Valid(v) {
-							t.Errorf("input %s is not valid JSON", v)
-						}
-					}
-					return
-				}
-				if tt.known != "" && err != nil && tt.errs == "" {
-					knownIssue(t, tt.known)
-				}
-				if tt.errs == "" {
-					if err != nil || got == nil || len(got) != tt.want {
-						t.Fatalf("parseInputs() = %v, %v; want %d inputs", got, err, tt.want)
-					}
-					return
-				}
-				if got != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
-					t.Fatalf("parseInputs() = %v, %.300v; want an error containing %q", got, err, tt.errs)
 				}
 			})
 		})
@@ -204,13 +142,8 @@ func TestHostileParseCluster(t *testing.T) {
 // the tree, with the inventory of a clean first round, and returns the exit
 // status and the plan. It fails t if the tool does not return in time
 // (opening a FIFO blocks for ever) or if a plan with errors deletes
-// anything.
-func hostileRun(t *testing.T, gen, repo, prev string) (int, planResult, string) {
-	t.Helper()
-	return runWithin(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
-}
-
-// runWithin runs the tool with args, as hostileRun does.
+// runWithin runs the tool with args and checks that a plan with errors
+// deletes nothing.
 func runWithin(t *testing.T, args ...string) (int, planResult, string) {
 	t.Helper()
 	type result struct {
@@ -262,205 +195,6 @@ func mkfifo(t *testing.T, path string) {
 	}
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// mksocket creates a listening unix socket at path. It binds the socket in
-// a short directory and renames it into place: a socket's path must fit in
-// sun_path (104 bytes on the BSDs, 108 on Linux), and a test's temporary
-// directory may not.
-func mksocket(t *testing.T, path string) {
-	t.Helper()
-	short, err := os.MkdirTemp("", "sock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(short) })
-	l, err := net.Listen("unix", filepath.Join(short, "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	os.Remove(path)
-	if err := os.Rename(filepath.Join(short, "s"), path); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	os.Remove(link)
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestHostileTree plans the sample after a tenant commits something
-// hostile, or the checkout holds something no commit can (FIFOs,
-// sockets), on the real file system through os.Root.
-func TestHostileTree(t *testing.T) {
-	t.Parallel()
-	const (
-		payments = "tenants/tenant-payments"
-		api      = payments + "/modules/api"
-		metadata = payments + "/namespace-metadata.yaml"
-		inputs   = api + "/applier-inputs.yaml"
-	)
-	exact := func(n int) string { // a valid YAML mapping of exactly n bytes
-		head := "replicas: 3\n#"
-		return head + strings.Repeat("x", n-len(head)-1) + "\n"
-	}
-	exactMetadata := func(n int) string {
-		head := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n#"
-		return head + strings.Repeat("x", n-len(head)-1) + "\n"
-	}
-	for _, tt := range []struct {
-		name   string
-		change func(t *testing.T, repo string)
-		code   int
-		field  string // of an expected error
-		detail string
-		check  func(t *testing.T, res planResult)
-	}{
-		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, metadata)) },
-			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be a regular file"},
-		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, inputs)) },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
-		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
-			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
-		{name: "FIFO as the manifests directory", change: func(t *testing.T, repo string) {
-			os.RemoveAll(filepath.Join(repo, api, "manifests"))
-			mkfifo(t, filepath.Join(repo, api, "manifests"))
-		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
-		{name: "FIFO as a tenant directory", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, "tenants/tenant-fifo")) }, code: 0},
-		{name: "FIFO as a modules directory", change: func(t *testing.T, repo string) {
-			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
-			mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
-		}, code: 0, check: noArtifactIn("tenant-sandbox")},
-		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
-		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
-			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
-		{name: "metadata file linked to /etc/passwd", change: func(t *testing.T, repo string) { symlink(t, "/etc/passwd", filepath.Join(repo, metadata)) },
-			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
-		{name: "inputs file linked to another tenant's", change: func(t *testing.T, repo string) {
-			symlink(t, "../../../tenant-search/modules/indexer/applier-inputs.yaml", filepath.Join(repo, inputs))
-		}, code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must not be a symbolic link"},
-		{name: "manifests linked to another tenant's", change: func(t *testing.T, repo string) {
-			os.RemoveAll(filepath.Join(repo, api, "manifests"))
-			symlink(t, "../../../tenant-search/modules/indexer/manifests", filepath.Join(repo, api, "manifests"))
-		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
-		{name: "manifest linked out of the root", change: func(t *testing.T, repo string) {
-			symlink(t, "/etc/passwd", filepath.Join(repo, api, "manifests/passwd.yaml"))
-			symlink(t, "../../../../../..", filepath.Join(repo, api, "manifests/up"))
-			symlink(t, "loop", filepath.Join(repo, api, "manifests/loop"))
-		}, code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
-		{name: "tenant directory linked to another tenant", change: func(t *testing.T, repo string) {
-			symlink(t, "tenant-search", filepath.Join(repo, "tenants/tenant-stolen"))
-		}, code: 0, check: noArtifactIn("tenant-stolen")},
-		{name: "tenants directory linked out of the root", change: func(t *testing.T, repo string) {
-			outside := t.TempDir()
-			if err := os.Rename(filepath.Join(repo, "tenants"), filepath.Join(outside, "tenants")); err != nil {
-				t.Fatal(err)
-			}
-			symlink(t, filepath.Join(outside, "tenants"), filepath.Join(repo, "tenants"))
-		}, code: 1, field: "spec.pathPattern", detail: "not a symbolic link", check: func(t *testing.T, res planResult) {
-			if len(res.Artifacts) != 0 {
-				t.Errorf("artifacts %v discovered through a symlink", res.Artifacts)
-			}
-		}},
-		{name: "inputs one byte over 1 MiB", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), exact(1<<20+1)) },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be no more than 1048576 bytes"},
-		{name: "metadata one byte over 1 MiB", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, metadata), exactMetadata(1<<20+1))
-		}, code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be no more than 1048576 bytes"},
-		{name: "inputs alias bomb", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), billionLaughs("x")) },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "YAML aliases must expand"},
-		{name: "inputs of two documents", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "a: 1\n---\nb: 2\n") },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must hold one YAML document"},
-		{name: "inputs that are a list", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "- a\n") },
-			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a YAML mapping"},
-		{name: "metadata alias bomb", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"+billionLaughs("x"))
-		}, code: 1, field: "namespace-metadata.yaml", detail: "YAML aliases must expand"},
-		{name: "metadata of two documents", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n---\n{}\n")
-		}, code: 1, field: "namespace-metadata.yaml", detail: "exactly one YAML document"},
-		{name: "metadata setting the external finalizer", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  annotations:\n    source.extensions.fluxcd.io/externalFinalizer: self\n")
-		}, code: 0, check: func(t *testing.T, res planResult) {
-			for _, ns := range res.Namespaces {
-				if _, ok := ns.Annotations["source.extensions.fluxcd.io/externalFinalizer"]; ok {
-					t.Errorf("namespace %s carries the external finalizer annotation from its file", ns.Name)
-				}
-			}
-			if len(res.Warnings) == 0 {
-				t.Error("the dropped annotation is not reported")
-			}
-		}},
-		{name: "tenant directory with a newline", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, "tenants/tenant-x\nforged/modules/app/manifests/a.yaml"), "a: 1\n")
-		}, code: 1, field: "spec.pathPattern", detail: `"tenants/tenant-x\nforged/modules/app"`},
-		{name: "tenant directory with the Kelvin sign", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/modules/app/manifests/a.yaml"), "a: 1\n")
-		}, code: 0, check: filesOf("tenant-k", "app", "a.yaml")}, // strings.ToLower, as source-watcher
-		{name: "tenant directories colliding in case", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, "tenants/Tenant-Search/modules/indexer/manifests/a.yaml"), "a: 1\n")
-		}, code: 1, field: "spec.artifacts[0].name", detail: `"tenants/Tenant-Search/modules/indexer" and "tenants/tenant-search/modules/indexer" render the same`},
-		{name: "tenant refused by the name policy", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, "tenants/kube-system/modules/app/manifests/a.yaml"), "a: 1\n")
-		}, code: 1, field: "spec.artifacts[0].namespace", detail: "namespace name must not be protected"},
-		{name: "generator's own namespace", change: func(t *testing.T, repo string) {
-			writeFile(t, filepath.Join(repo, "tenants/flux-system/modules/app/manifests/a.yaml"), "a: 1\n")
-		}, code: 1, field: "spec.artifacts[0].namespace", detail: "must not be protected"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			gen, repo := monorepo(t)
-			prev := firstRound(t, gen, repo)
-			tt.change(t, repo)
-			var code int
-			var res planResult
-			var stderr string
-			hostile.NoPanic(t, func() { code, res, stderr = hostileRun(t, gen, repo, prev) })
-			if code != tt.code {
-				t.Fatalf("exit %d, want %d; stderr %q; errors %+v", code, tt.code, stderr, res.Errors)
-			}
-			if tt.detail != "" && !errorsContain(res, tt.field, tt.detail) {
-				t.Errorf("errors %+v, want one at %s containing %q", res.Errors, tt.field, tt.detail)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
-}
-
-// filesOf checks the files of an artifact.
-func filesOf(namespace, name string, files ...string) func(t *testing.T, res planResult) {
-	return func(t *testing.T, res planResult) {
-		t.Helper()
-		for _, a := range res.Artifacts {
-			if a.Namespace == namespace && a.Name == name {
-				if strings.Join(a.Files, ",") != strings.Join(files, ",") {
-					t.Errorf("files of %s/%s = %q, want %q", namespace, name, a.Files, files)
-				}
-				return
-			}
-		}
-		t.Errorf("no artifact %s/%s", namespace, name)
-	}
-}
-
-// noArtifactIn checks that no artifact was generated in namespace.
-func noArtifactIn(namespace string) func(t *testing.T, res planResult) {
-	return func(t *testing.T, res planResult) {
-		t.Helper()
-		for _, a := range res.Artifacts {
-			if a.Namespace == namespace {
-				t.Errorf("artifact %s/%s generated", a.Namespace, a.Name)
-			}
-		}
 	}
 }
 

@@ -1,9 +1,9 @@
 // Command plan previews what a tenant-provisioning ArtifactGenerator would
 // do with a monorepo: the namespaces it would manage with their metadata,
 // the artifacts it would generate, and the changes against a previous
-// inventory, including what garbage collection would delete, release or
-// keep. It composes every tenantkit package the way a controller does,
-// without a cluster.
+// inventory, including what garbage collection would delete, release, keep
+// or skip. The rules are package generator's; this program parses flags,
+// reads files and prints.
 //
 // With no flags it plans the embedded sample monorepo with the embedded
 // sample ArtifactGenerator:
@@ -14,22 +14,20 @@
 //
 //	go run ./examples/plan -generator ag.yaml -source repo=./monorepo \
 //	   [-inventory previous.yaml] [-cluster live.yaml] \
-//	   [-default-service-account NAME] [-o text|json]
+//	   [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] \
+//	   [-changes-only] [-o text|json]
 //
-// -inventory is the previous inventory: a bare list of entries, or an
-// object with status.inventory (an ArtifactGenerator as kubectl prints it).
+// -inventory is the previous inventory: a bare list of entries, an object
+// with status.inventory (an ArtifactGenerator as kubectl prints it; one
+// without status.inventory has an empty inventory), a Flux
+// ResourceInventory, or this program's own -o json output (its "inventory").
 // -cluster holds live objects, as multi-document YAML or a List: the live
-// namespaces' annotations (source.extensions.fluxcd.io/prune: disabled,
-// source.extensions.fluxcd.io/externalFinalizer) and the objects that
-// external finalizers point to.
+// namespaces and ExternalArtifacts with their labels and annotations, and
+// the objects that external finalizers point to.
 //
 // The plan assumes every deletion it decides succeeds: the inventory it
 // prints is the one a controller would record then. Any error in the desired
 // state means the plan deletes nothing.
-//
-// An artifact's files are the destination paths its copy operations
-// produce, sorted; its digest is sha256 over, for each file in that order,
-// the path, a NUL byte, the length in decimal, a NUL byte and the content.
 //
 // Exit status: 0 for a plan without errors, 1 for a plan with errors (still
 // printed in full), 2 for bad usage or unreadable input.
@@ -38,6 +36,7 @@ package main
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,6 +45,10 @@ import (
 	"os"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -80,6 +83,15 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// request is everything one run reads.
+type request struct {
+	manifest *manifest
+	sources  map[string]fs.FS // by alias
+	previous []inventory.Entry
+	cluster  *cluster
+	opts     []generator.Option
+}
+
 // run is the whole program; tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("plan", flag.ContinueOnError)
@@ -87,14 +99,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sources := sourceFlags{}
 	generatorFile := fl.String("generator", "", "ArtifactGenerator manifest `file` (default: the embedded sample)")
 	fl.Var(sources, "source", "source directory for an alias, as `ALIAS=DIR`; repeat for each alias")
-	inventoryFile := fl.String("inventory", "", "previous inventory `file`: a list of entries or an object with status.inventory")
+	inventoryFile := fl.String("inventory", "", "previous inventory `file`: a list of entries, an object with status.inventory, or this tool's -o json output")
 	clusterFile := fl.String("cluster", "", "live objects `file`: multi-document YAML or a List")
 	defaultSA := fl.String("default-service-account", "", "the controller's default service account `name`")
+	strict := fl.Bool("strict", false, "report keys of a NamespaceMetadata file that the schema does not list as errors, not warnings")
+	maxDeletions := fl.Int("max-deletions", -1, "refuse a plan that deletes more than `N` objects (-1: no limit)")
+	allowDeleteAll := fl.Bool("allow-delete-all", false, "allow a plan that deletes every object of the previous inventory")
+	changesOnly := fl.Bool("changes-only", false, "text output: leave out unchanged objects")
 	output := fl.String("o", "text", "output format: text or json")
 	fl.Usage = func() {} // a flag error is one line; -h prints the flags
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: go run ./examples/plan [-generator FILE -source ALIAS=DIR ...] [-inventory FILE] [-cluster FILE] [-default-service-account NAME] [-o text|json]")
+			fmt.Fprintln(stderr, "usage: go run ./examples/plan [-generator FILE -source ALIAS=DIR ...] [-inventory FILE] [-cluster FILE] [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] [-changes-only] [-o text|json]")
 			fl.PrintDefaults()
 			return 0
 		}
@@ -104,13 +120,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plan: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
+	if *maxDeletions < -1 {
+		fmt.Fprintf(stderr, "plan: -max-deletions: must be -1 (no limit) or more, got %d\n", *maxDeletions)
+		return 2
+	}
 
 	req, err := load(*generatorFile, sources, *inventoryFile, *clusterFile, *output)
 	if err != nil {
 		fmt.Fprintf(stderr, "plan: %v\n", err)
 		return 2
 	}
-	req.defaultServiceAccount = *defaultSA
+	if *defaultSA != "" {
+		req.opts = append(req.opts, generator.WithDefaultServiceAccount(*defaultSA))
+	}
+	if *strict {
+		req.opts = append(req.opts, generator.WithStrict())
+	}
+	if *maxDeletions >= 0 {
+		req.opts = append(req.opts, generator.WithMaxDeletions(*maxDeletions))
+	}
+	if *allowDeleteAll {
+		req.opts = append(req.opts, generator.WithAllowDeleteAll())
+	}
 
 	res, err := makePlan(ctx, req)
 	if err != nil {
@@ -120,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *output == "json" {
 		err = writeJSON(stdout, res)
 	} else {
-		err = writeText(stdout, res)
+		err = writeText(stdout, res, *changesOnly)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plan: writing the plan: %v\n", err)
@@ -130,6 +161,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// makePlan compiles the generator and plans. A spec that does not compile
+// is a plan with errors that keeps every entry of the previous inventory.
+func makePlan(ctx context.Context, req request) (*planResult, error) {
+	m := req.manifest
+	opts := append([]generator.Option{generator.WithNamespace(m.Metadata.Namespace)}, req.opts...)
+	if m.Metadata.UID != "" {
+		opts = append(opts, generator.WithUID(m.Metadata.UID))
+	}
+	typeErrs := m.validateType()
+	g, errs := generator.Compile(m.Spec, opts...)
+	if len(errs) > 0 || len(typeErrs) > 0 {
+		res := &planResult{Errors: fieldErrors(append(typeErrs, errs...))}
+		for _, e := range req.previous {
+			id := e.ID()
+			res.Changes = append(res.Changes, planChange{Action: "keep", Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: "desired state has errors"})
+		}
+		res.Inventory = inventoryItems(req.previous)
+		return res, nil
+	}
+	c := req.cluster
+	if c == nil {
+		c = newCluster()
+		c.unknown = true
+	}
+	p, err := g.Plan(ctx, req.sources, req.previous, c.live())
+	if err != nil {
+		return nil, err
+	}
+	return result(p), nil
 }
 
 // load reads every input the flags name. Each failure names its flag or
@@ -166,14 +228,14 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 				return req, usagef("-source %s=%s: %v", alias, dir, err)
 			}
 			// os.Root confines every read below dir, symlinks included.
-			req.sources[alias] = newRootSource(root)
+			req.sources[alias] = generator.DirFS(root)
 		}
 	}
-	if req.generator, err = parseGenerator(data); err != nil {
+	if req.manifest, err = parseGenerator(data); err != nil {
 		return req, usagef("-generator %s: %v", nameOr(generatorFile, "(embedded sample)"), err)
 	}
 	if generatorFile != "" {
-		if err := checkSources(req.generator, sources); err != nil {
+		if err := checkSources(req.manifest, sources); err != nil {
 			return req, err
 		}
 	}
@@ -182,7 +244,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 		if err != nil {
 			return req, err
 		}
-		if req.previous, err = inventory.Unmarshal(data); err != nil {
+		if req.previous, err = readInventory(data); err != nil {
 			return req, usagef("-inventory %s: %v", inventoryFile, err)
 		}
 		if _, errs := inventory.Diff(req.previous, nil); errs != nil {
@@ -201,9 +263,33 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 	return req, nil
 }
 
+// readInventory reads a previous inventory in any of the forms -inventory
+// takes: this tool's -o json output (its "inventory" list), an
+// ArtifactGenerator without status.inventory (an empty inventory), and
+// whatever inventory.Unmarshal reads.
+func readInventory(data []byte) ([]inventory.Entry, error) {
+	var probe struct {
+		Kind      string           `json:"kind"`
+		Inventory *json.RawMessage `json:"inventory"`
+		Changes   *json.RawMessage `json:"changes"`
+		Status    *struct {
+			Inventory *json.RawMessage `json:"inventory"`
+		} `json:"status"`
+	}
+	if docs, err := yamldoc.Documents(data); err == nil && len(docs) == 1 && yaml.Unmarshal(docs[0], &probe) == nil {
+		switch {
+		case probe.Inventory != nil && probe.Changes != nil: // -o json output
+			return inventory.Unmarshal(*probe.Inventory)
+		case probe.Kind == generatorKind && (probe.Status == nil || probe.Status.Inventory == nil):
+			return []inventory.Entry{}, nil
+		}
+	}
+	return inventory.Unmarshal(data)
+}
+
 // checkSources requires a -source for every alias of spec.sources, and no
 // other.
-func checkSources(g *generator, sources sourceFlags) error {
+func checkSources(g *manifest, sources sourceFlags) error {
 	declared := map[string]bool{}
 	for i, s := range g.Spec.Sources {
 		declared[s.Alias] = true

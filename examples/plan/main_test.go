@@ -165,7 +165,7 @@ func TestModuleRemoved(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	want := []line{{"delete", "ExternalArtifact", "tenant-payments", "worker", ""}}
+	want := []line{{"delete", "ExternalArtifact", "tenant-payments", "worker", "no longer desired"}}
 	if diff := cmp.Diff(want, changes(decode(t, out)), cmp.AllowUnexported(line{})); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
 	}
@@ -187,9 +187,9 @@ func TestTenantRemoved(t *testing.T) {
 
 	_, out, _ = tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
 	want := []line{ // artifacts first, the namespace last: prune order
-		{"delete", "ExternalArtifact", "tenant-payments", "worker", ""},
-		{"delete", "ExternalArtifact", "tenant-payments", "api", ""},
-		{"delete", "Namespace", "", "tenant-payments", ""},
+		{"delete", "ExternalArtifact", "tenant-payments", "worker", "no longer desired"},
+		{"delete", "ExternalArtifact", "tenant-payments", "api", "no longer desired"},
+		{"delete", "Namespace", "", "tenant-payments", "no longer desired; no external finalizer"},
 	}
 	if diff := cmp.Diff(want, changes(decode(t, out)), cmp.AllowUnexported(line{})); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
@@ -226,17 +226,17 @@ func TestTenantHandedOff(t *testing.T) {
 		{
 			name:       "finalizer recreated",
 			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/another-uid",
-			want:       line{"delete", "Namespace", "", "tenant-payments", ""},
+			want:       line{"delete", "Namespace", "", "tenant-payments", `no longer desired; external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants has uid "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6", not "another-uid": it was recreated and may not track the namespace`},
 		},
 		{
 			name:       "finalizer gone",
 			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/other/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
-			want:       line{"delete", "Namespace", "", "tenant-payments", ""},
+			want:       line{"delete", "Namespace", "", "tenant-payments", "no longer desired; external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/other (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6) not found"},
 		},
 		{
 			name:       "prune disabled",
 			annotation: "source.extensions.fluxcd.io/prune: disabled",
-			want:       line{"release", "Namespace", "", "tenant-payments", "prune disabled on the live object (source.extensions.fluxcd.io/prune: disabled)"},
+			want:       line{"release", "Namespace", "", "tenant-payments", "pruning is disabled on the live object (annotation source.extensions.fluxcd.io/prune: disabled)"},
 		},
 	}
 	for _, tt := range tests {
@@ -374,6 +374,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "inventory not an inventory", args: []string{"-generator", gen, "-source", "repo=" + repo, "-inventory", notYAML}, want: notYAML},
 		{name: "cluster not YAML", args: []string{"-generator", gen, "-source", "repo=" + repo, "-cluster", notYAML}, want: notYAML},
 		{name: "argument", args: []string{"extra"}, want: `"extra"`},
+		{name: "negative max deletions", args: []string{"-max-deletions", "-2"}, want: "-max-deletions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

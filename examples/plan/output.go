@@ -8,12 +8,143 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// writeJSON prints the plan as JSON: keys sorted (encoding/json sorts map
-// keys; struct fields are declared in order), lists in apply order, empty
-// lists as [] rather than null.
+// planResult is the plan in the shape of the JSON output. Struct fields are
+// declared in the order of their JSON names, and encoding/json sorts map
+// keys, so every object's keys come sorted.
+type planResult struct {
+	Artifacts  []planArtifact   `json:"artifacts"`
+	Changes    []planChange     `json:"changes"`
+	Errors     []planFieldError `json:"errors"`
+	Inventory  []inventoryItem  `json:"inventory"`
+	Namespaces []planNamespace  `json:"namespaces"`
+	Warnings   []string         `json:"warnings"`
+}
+
+type planNamespace struct {
+	Annotations map[string]string `json:"annotations"`
+	Digest      digest.Digest     `json:"digest"`
+	Labels      map[string]string `json:"labels"`
+	Name        string            `json:"name"`
+	Origin      nsmeta.Metadata   `json:"origin"`
+}
+
+type planArtifact struct {
+	Captures  map[string]string          `json:"captures"`
+	Digest    digest.Digest              `json:"digest"`
+	Files     []string                   `json:"files"`
+	Inputs    map[string]json.RawMessage `json:"inputs"`
+	Labels    map[string]string          `json:"labels"`
+	Name      string                     `json:"name"`
+	Namespace string                     `json:"namespace"`
+	Path      string                     `json:"path"`
+}
+
+type inventoryItem struct {
+	APIVersion string        `json:"apiVersion,omitempty"`
+	Digest     digest.Digest `json:"digest,omitempty"`
+	Kind       string        `json:"kind"`
+	Name       string        `json:"name"`
+	Namespace  string        `json:"namespace,omitempty"`
+}
+
+type planChange struct {
+	Action    string `json:"action"`
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+type planFieldError struct {
+	Detail string `json:"detail"`
+	Field  string `json:"field"`
+	Type   string `json:"type"`
+	Value  any    `json:"value"`
+}
+
+// hasErrors reports whether the desired state had errors: then the plan
+// deletes nothing.
+func (r *planResult) hasErrors() bool { return len(r.Errors) > 0 }
+
+// result converts a plan to the output shape. The preview assumes that
+// every deletion succeeds: its inventory is the one a controller records
+// then.
+func result(p *generator.Plan) *planResult {
+	res := &planResult{Warnings: p.Warnings, Errors: fieldErrors(p.Errors)}
+	for _, ns := range p.Namespaces {
+		res.Namespaces = append(res.Namespaces, planNamespace{Name: ns.Name, Labels: ns.Labels, Annotations: ns.Annotations, Origin: ns.Origin, Digest: ns.Digest})
+	}
+	for _, a := range p.Artifacts {
+		files := make([]string, 0, len(a.Files))
+		for _, f := range a.Files {
+			files = append(files, f.Path)
+		}
+		res.Artifacts = append(res.Artifacts, planArtifact{
+			Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
+			Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest,
+		})
+	}
+	for _, d := range p.Decisions {
+		id := d.Entry.ID()
+		res.Changes = append(res.Changes, planChange{Action: string(d.Action), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: d.Reason})
+	}
+	res.Inventory = inventoryItems(p.Next(func(inventory.Entry) bool { return true }))
+	return res
+}
+
+func inventoryItems(entries []inventory.Entry) []inventoryItem {
+	out := make([]inventoryItem, 0, len(entries))
+	for _, e := range entries {
+		id := e.ID()
+		out = append(out, inventoryItem{APIVersion: e.APIVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Digest: e.Digest})
+	}
+	return out
+}
+
+// fieldErrors converts field errors to the output shape, one line each:
+// a detail that spans lines (a CEL compile error with its caret) has its
+// lines joined with spaces.
+func fieldErrors(errs field.ErrorList) []planFieldError {
+	out := make([]planFieldError, 0, len(errs))
+	seen := map[string]bool{}
+	for _, e := range errs {
+		v := e.BadValue
+		if _, omit := v.(field.OmitValueType); omit {
+			v = nil
+		}
+		fe := planFieldError{Field: e.Field, Type: string(e.Type), Value: v, Detail: oneLine(e.Detail)}
+		key := fmt.Sprintf("%s\x00%s\x00%s\x00%s", fe.Field, fe.Type, fe.Detail, quoteValue(fe.Value))
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, fe)
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var parts []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimRight(l, "\n"); strings.TrimSpace(l) != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeJSON prints the plan as JSON: keys sorted, lists in apply order,
+// empty lists as [] rather than null.
 func writeJSON(w io.Writer, res *planResult) error {
 	out := *res
 	nonNil(&out.Namespaces)
@@ -37,8 +168,9 @@ func nonNil[T any](s *[]T) {
 	}
 }
 
-// writeText prints the plan for a terminal.
-func writeText(w io.Writer, res *planResult) error {
+// writeText prints the plan for a terminal; changesOnly leaves out the
+// unchanged objects.
+func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	var b strings.Builder
 	section := func(title string, n int) {
 		if b.Len() > 0 {
@@ -50,9 +182,8 @@ func writeText(w io.Writer, res *planResult) error {
 	section("Namespaces", len(res.Namespaces))
 	for _, ns := range res.Namespaces {
 		fmt.Fprintf(&b, "  %s  %s\n", ns.Name, ns.Digest)
-		origins := res.origins[ns.Name]
-		writeKeys(&b, "label", ns.Labels, origins.Labels)
-		writeKeys(&b, "annotation", ns.Annotations, origins.Annotations)
+		writeKeys(&b, "label", ns.Labels, ns.Origin.Labels)
+		writeKeys(&b, "annotation", ns.Annotations, ns.Origin.Annotations)
 	}
 
 	section("Artifacts", len(res.Artifacts))
@@ -63,23 +194,33 @@ func writeText(w io.Writer, res *planResult) error {
 		}
 	}
 
-	section("Changes", len(res.Changes))
 	counts := map[string]int{}
+	var lines []string
 	for _, c := range res.Changes {
 		counts[c.Action]++
+		if changesOnly && c.Action == string(generator.Unchanged) {
+			continue
+		}
 		line := c.Kind + "/"
 		if c.Namespace != "" {
 			line += c.Namespace + "/"
 		}
-		line += c.Name + " " + verb(c.Action)
+		line += c.Name + " " + generator.Action(c.Action).Verb()
 		if c.Reason != "" {
 			line += " (" + c.Reason + ")"
 		}
-		fmt.Fprintf(&b, "  %s\n", line)
+		lines = append(lines, line)
+	}
+	section("Changes", len(lines))
+	for _, l := range lines {
+		fmt.Fprintf(&b, "  %s\n", l)
 	}
 	var summary []string
 	for _, a := range []string{"create", "update", "unchanged", "delete", "release", "keep"} {
 		summary = append(summary, fmt.Sprintf("%d %s", counts[a], a))
+	}
+	if n := counts["skip"]; n > 0 {
+		summary = append(summary, fmt.Sprintf("%d skip", n))
 	}
 	fmt.Fprintf(&b, "  %s\n", strings.Join(summary, ", "))
 
@@ -92,16 +233,25 @@ func writeText(w io.Writer, res *planResult) error {
 	if len(res.Errors) > 0 {
 		section("Errors", len(res.Errors))
 		for _, e := range res.Errors {
-			fmt.Fprintf(&b, "  %s: %s", e.Field, field.ErrorType(e.Type))
-			if e.Value != nil && e.Value != "" {
-				fmt.Fprintf(&b, ": %v", quoteValue(e.Value))
-			}
-			fmt.Fprintf(&b, ": %s\n", e.Detail)
+			fmt.Fprintf(&b, "  %s\n", errorLine(e))
 		}
 		b.WriteString("\nThe desired state has errors: nothing will be deleted.\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// errorLine prints a field error on one line: field: type: value: detail.
+func errorLine(e planFieldError) string {
+	typ := field.ErrorType(e.Type).String()
+	s := e.Field + ": " + typ
+	if e.Field == "" {
+		s = typ
+	}
+	if e.Value != nil && e.Value != "" {
+		s += ": " + quoteValue(e.Value)
+	}
+	return s + ": " + e.Detail
 }
 
 // writeKeys prints one metadata map with the pipeline step that set each key.
@@ -117,32 +267,16 @@ func writeKeys(b *strings.Builder, kind string, m, origins map[string]string) {
 	}
 }
 
-// verb is the word of a Flux change line.
-func verb(action string) string {
-	switch action {
-	case "create":
-		return "created"
-	case "update":
-		return "configured"
-	case "unchanged":
-		return "unchanged"
-	case "delete":
-		return "deleted"
-	case "release":
-		return "released"
-	case "keep":
-		return "kept"
-	}
-	return action
-}
-
 func quoteValue(v any) string {
+	if v == nil {
+		return ""
+	}
 	if s, ok := v.(string); ok {
 		return fmt.Sprintf("%q", s)
 	}
 	j, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprint(v)
+		return fmt.Sprintf("%q", fmt.Sprint(v))
 	}
 	return string(j)
 }

@@ -1,0 +1,268 @@
+package generator
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// The benchmarks write their synthetic monorepos (synth_test.go) to a
+// temporary directory once per run of the benchmark function (each has
+// sub-benchmarks, so its own body runs once), never in plain go test, and
+// remove each before writing the next. A pattern that names sizes writes
+// only those (see benchSelected):
+//
+//	go test ./generator -run '^$' -bench 'BenchmarkPlan$/tenants=10000$' -count 3
+//
+// Besides ns/op, B/op and allocs/op they report:
+//
+//	ns/tenant     the time per tenant (3 modules of 5 files each)
+//	cpu-ns/tenant the CPU time (user and system, all threads) per tenant
+//	peak-RSS-MiB  the process's resident-set high-water mark (VmHWM) during
+//	              the sub-benchmark: reset before it (see resetPeakRSS) and
+//	              read after it; Linux only
+var benchSizes = []int{100, 1000, 10000}
+
+func benchConfig(tenants int) synthConfig {
+	return synthConfig{Tenants: tenants, Modules: 3, Files: 5, Unrelated: tenants, MetadataEvery: 2}
+}
+
+// BenchmarkPlan plans a synthetic monorepo from scratch: discovery, the
+// name policy, namespace metadata, inputs, files and digests, the
+// inventory diff and garbage collection, as one run of the tool does after
+// loading its input.
+func BenchmarkPlan(b *testing.B) {
+	for _, n := range benchSizes {
+		if !benchSelected(n) {
+			continue
+		}
+		c := benchConfig(n)
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		g, srcs := synthRequest(b, gen, repo)
+		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
+		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
+			benchPlan(b, g, srcs, nil, n)
+		})
+		os.RemoveAll(dir)
+	}
+}
+
+// BenchmarkPlanSecondRound plans a synthetic monorepo in which 1% of the
+// tenants changed (synthChanged) since a first round, whose inventory it
+// is given: what a controller does on every commit.
+func BenchmarkPlanSecondRound(b *testing.B) {
+	for _, n := range benchSizes {
+		if !benchSelected(n) {
+			continue
+		}
+		c := benchConfig(n)
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		g, srcs := synthRequest(b, gen, repo)
+		previous := synthPlan(b, g, srcs, nil).Next(nil)
+		changeSynth(b, repo, c)
+		checkSynth(b, synthPlan(b, g, srcs, previous), c, c.synthChanges())
+		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
+			benchPlan(b, g, srcs, previous, n)
+		})
+		os.RemoveAll(dir)
+	}
+}
+
+// BenchmarkPlanShape plans monorepos of the same number of tenants with
+// more or fewer modules per tenant and files per module, to show how the
+// cost of a plan grows with each; besides ns/tenant it reports the time
+// per artifact (module) and per artifact file.
+func BenchmarkPlanShape(b *testing.B) {
+	const tenants = 300
+	for _, shape := range []struct{ modules, files int }{
+		{1, 5}, {3, 5}, {9, 5}, {3, 1}, {3, 20},
+	} {
+		c := synthConfig{Tenants: tenants, Modules: shape.modules, Files: shape.files, Unrelated: tenants, MetadataEvery: 2}
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		g, srcs := synthRequest(b, gen, repo)
+		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
+		b.Run(fmt.Sprintf("tenants=%d,modules=%d,files=%d", tenants, shape.modules, shape.files), func(b *testing.B) {
+			benchPlan(b, g, srcs, nil, tenants)
+			perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(perOp/float64(tenants*shape.modules), "ns/artifact")
+			b.ReportMetric(perOp/float64(tenants*shape.modules*shape.files), "ns/file")
+		})
+		os.RemoveAll(dir)
+	}
+}
+
+func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inventory.Entry, tenants int) {
+	debug.FreeOSMemory()
+	resetPeakRSS()
+	cpu := cpuTime()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := g.Plan(context.Background(), srcs, previous, emptyCluster{}.cluster()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu = cpuTime() - cpu
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tenants), "ns/tenant")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*tenants), "cpu-ns/tenant")
+	}
+	if peak := peakRSS(); peak > 0 {
+		b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+	}
+}
+
+// benchSelected reports whether the -test.bench pattern can select the
+// sub-benchmark of n tenants, so that a run of one size does not write the
+// trees of the others: when the pattern has "tenants=", only the sizes
+// written after it, such as "tenants=1000$" or "tenants=(100|1000)$", are
+// selected.
+func benchSelected(n int) bool {
+	var pattern string
+	if f := flag.Lookup("test.bench"); f != nil {
+		pattern = f.Value.String()
+	}
+	_, sizes, ok := strings.Cut(pattern, "tenants=")
+	if !ok {
+		return true
+	}
+	return slices.Contains(regexp.MustCompile(`\d+`).FindAllString(sizes, -1), strconv.Itoa(n))
+}
+
+// BenchmarkDiscover compares pathpattern's Discover with the approach of
+// source-watcher, a filepath.WalkDir of the whole tree with every directory
+// tested against the equivalent regular expression, on the synthetic
+// monorepos of BenchmarkPlan: both read the tree through the operating
+// system's paths (os.DirFS). A third sub-benchmark runs Discover through an
+// os.Root, as the tool reads its sources.
+func BenchmarkDiscover(b *testing.B) {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	re := regexp.MustCompile(`^tenants/(?P<namespace>[^/]+)/modules/(?P<module>[^/]+)$`)
+	for _, n := range benchSizes {
+		if !benchSelected(n) {
+			continue
+		}
+		c := benchConfig(n)
+		dir := b.TempDir()
+		_, repo := writeSynth(b, dir, c)
+		fsys := os.DirFS(repo)
+		root, err := os.OpenRoot(repo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		want, _, err := p.Discover(fsys, nil)
+		if err != nil || len(want) != n*c.Modules {
+			b.Fatalf("Discover found %d matches, %v; want %d", len(want), err, n*c.Modules)
+		}
+		got, err := benchWalkRegexp(repo, re)
+		if err != nil || !slices.EqualFunc(got, want, func(a, b pathpattern.Match) bool { return a.Path == b.Path }) {
+			b.Fatalf("the baseline found %d matches, %v; want %d", len(got), err, len(want))
+		}
+		b.Run(fmt.Sprintf("tenants=%d/pathpattern", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := p.Discover(fsys, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("tenants=%d/walkdir-regexp", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := benchWalkRegexp(repo, re); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("tenants=%d/pathpattern-root", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := p.Discover(root.FS(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		root.Close()
+		os.RemoveAll(dir)
+	}
+}
+
+// benchWalkRegexp is the baseline of BenchmarkDiscover: every directory of the
+// tree is read and its path matched against re.
+func benchWalkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error) {
+	var out []pathpattern.Match
+	names := re.SubexpNames()[1:]
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() || p == root {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		sub := re.FindStringSubmatch(rel)
+		if sub == nil {
+			return nil
+		}
+		m := pathpattern.Match{Path: rel, Raw: pathpattern.Captures{}, Normalized: pathpattern.Captures{}}
+		for i, name := range names {
+			m.Raw[name] = sub[i+1]
+			m.Normalized[name] = strings.ToLower(sub[i+1])
+		}
+		out = append(out, m)
+		return nil
+	})
+	slices.SortFunc(out, func(a, b pathpattern.Match) int { return strings.Compare(a.Path, b.Path) })
+	return out, err
+}
+
+// BenchmarkPlanFS measures what the file-system speed-ups save (see
+// dirCache, dirView and DirFS): the same plan through DirFS with the
+// plan's directory cache, and through root.FS() without it, alternating
+// three times on one tree.
+func BenchmarkPlanFS(b *testing.B) {
+	for _, n := range benchSizes {
+		if !benchSelected(n) {
+			continue
+		}
+		c := benchConfig(n)
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		g, srcs := synthRequest(b, gen, repo)
+		root, err := os.OpenRoot(repo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plain := map[string]fs.FS{"repo": root.FS()}
+		for range 3 {
+			b.Run(fmt.Sprintf("tenants=%d/fs=dirfs", n), func(b *testing.B) {
+				benchPlan(b, g, srcs, nil, n)
+			})
+			b.Run(fmt.Sprintf("tenants=%d/fs=rootfs", n), func(b *testing.B) {
+				cacheSources = false
+				defer func() { cacheSources = true }()
+				benchPlan(b, g, plain, nil, n)
+			})
+		}
+		root.Close()
+		os.RemoveAll(dir)
+	}
+}

@@ -1,0 +1,63 @@
+package generator
+
+import (
+	"context"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// Object is what a plan reads of a live object: its identity, labels and
+// annotations.
+type Object struct {
+	ID          inventory.ID
+	Labels      map[string]string
+	Annotations map[string]string
+}
+
+// ObjectReader reads the live metadata of one object. Object returns an
+// error matching [ErrNotFound] when the object does not exist; any other
+// error keeps the object (the plan cannot tell whether deleting it is
+// safe).
+type ObjectReader interface {
+	Object(ctx context.Context, id inventory.ID) (Object, error)
+}
+
+// ObjectReaderFunc adapts a function to an [ObjectReader].
+type ObjectReaderFunc func(ctx context.Context, id inventory.ID) (Object, error)
+
+// Object calls f(ctx, id).
+func (f ObjectReaderFunc) Object(ctx context.Context, id inventory.ID) (Object, error) {
+	return f(ctx, id)
+}
+
+// ArtifactLister lists the live ExternalArtifacts of one namespace, every
+// generator's (not only this one's): a namespace is deleted only when none
+// lives in it any more. An error keeps the namespace.
+type ArtifactLister interface {
+	ExternalArtifacts(ctx context.Context, namespace string) ([]Object, error)
+}
+
+// ArtifactListerFunc adapts a function to an [ArtifactLister].
+type ArtifactListerFunc func(ctx context.Context, namespace string) ([]Object, error)
+
+// ExternalArtifacts calls f(ctx, namespace).
+func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace string) ([]Object, error) {
+	return f(ctx, namespace)
+}
+
+// Cluster is what a plan reads of the live cluster, each part behind a
+// one-method interface so that a controller implements it with its
+// client (or a cache) and a test with a map. A nil part fails closed:
+// every object whose deletion would need it is kept, with the reason.
+type Cluster struct {
+	// Objects reads the live labels and annotations of a stale object
+	// before it is deleted.
+	Objects ObjectReader
+	// Artifacts lists the live ExternalArtifacts of a namespace before the
+	// namespace is deleted.
+	Artifacts ArtifactLister
+	// Finalizers looks up the external finalizer that a namespace names
+	// (see [finalizer.Decider]).
+	Finalizers finalizer.Lookup
+}

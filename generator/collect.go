@@ -1,0 +1,264 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// The live-object conventions of Flux (fluxcd/pkg/ssa's delete options, as
+// kustomize-controller and source-watcher set them): a stale object whose
+// live copy carries one of these keys, as a label or an annotation, with a
+// non-empty value equal to the given one in any case, is released, never
+// deleted.
+var exclusions = func() []exclusion {
+	var out []exclusion
+	for _, prefix := range []string{"source.extensions.fluxcd.io", "kustomize.toolkit.fluxcd.io"} {
+		out = append(out,
+			exclusion{prefix + "/prune", "disabled", "pruning is disabled"},
+			exclusion{prefix + "/reconcile", "disabled", "reconciliation is disabled"},
+			exclusion{prefix + "/ssa", "Ignore", "server-side apply ignores it"},
+		)
+	}
+	return out
+}()
+
+type exclusion struct{ key, value, what string }
+
+// excluded returns why a live object is excluded from deletion, or "".
+func excluded(o Object) string {
+	for _, x := range exclusions {
+		for _, m := range []struct {
+			kind string
+			m    map[string]string
+		}{{"label", o.Labels}, {"annotation", o.Annotations}} {
+			if v := m.m[x.key]; v != "" && strings.EqualFold(v, x.value) {
+				return fmt.Sprintf("%s on the live object (%s %s: %s)", x.what, m.kind, x.key, v)
+			}
+		}
+	}
+	return ""
+}
+
+// collect diffs the desired entries against the previous inventory,
+// decides what happens to every stale entry and fills in the decisions.
+func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject, cluster Cluster) error {
+	g := p.g
+	changes, derrs := inventory.Diff(previous, desired)
+	if len(derrs) > 0 {
+		// The desired entries are built here and valid: the previous
+		// inventory is not. Then nothing changes in it.
+		res.Errors = append(res.Errors, derrs...)
+		res.previous = slices.Clone(previous)
+		if res.previous == nil {
+			res.previous = []inventory.Entry{}
+		}
+		return nil
+	}
+	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	// The deletion guards are the generator's own, below: they also refuse
+	// a pass that deletes every tracked object while something else is
+	// desired (every tenant renamed), and they make the refusal an error.
+	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
+	if len(res.Errors) > 0 {
+		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
+	}
+	if g.managed && g.prune {
+		// Without it, and without managedNamespaces, tracked namespaces
+		// are released, never deleted.
+		opts = append(opts, inventory.WithNamespacePrune())
+	}
+	decisions, err := inventory.Collect(p.ctx, changes.Stale, desired, opts...)
+	if err != nil {
+		if ctxErr := p.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		res.Errors = append(res.Errors, asFieldErrors(err, field.NewPath("inventory"), nil)...)
+	}
+
+	// The deletion guards look at all the deletions at once.
+	deletions := 0
+	for _, d := range decisions {
+		if d.Action == inventory.Delete {
+			deletions++
+		}
+	}
+	var refusal string
+	switch {
+	case deletions == 0:
+	case g.opts.maxSet && deletions > g.opts.maxDeletions:
+		refusal = fmt.Sprintf("the plan would delete %d objects, more than the maximum of %d", deletions, g.opts.maxDeletions)
+	case !g.opts.allowDeleteAll && deletions == len(previous):
+		refusal = fmt.Sprintf("the plan would delete every one of the %d objects of the inventory, which a wrong source or pattern looks like; deleting all must be allowed explicitly", deletions)
+	}
+	if refusal != "" {
+		res.Errors = append(res.Errors, field.Forbidden(specPath, refusal))
+		for i, d := range decisions {
+			if d.Action == inventory.Delete {
+				decisions[i].Action, decisions[i].Reason = inventory.Keep, "deletion refused: "+refusal
+			}
+		}
+	}
+	res.desired, res.collected = desired, decisions
+
+	for _, d := range changes.Decisions() {
+		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: d.Reason})
+	}
+	// Skipped objects, tracked or not, in apply order.
+	tracked := map[inventory.ID]inventory.Entry{}
+	for _, e := range changes.Stale {
+		tracked[e.ID()] = e
+	}
+	var skippedEntries []inventory.Entry
+	for id, s := range skips {
+		e := s.entry
+		if t, ok := tracked[id]; ok {
+			e = t
+		}
+		skippedEntries = append(skippedEntries, e)
+	}
+	inventory.SortApply(skippedEntries)
+	for _, e := range skippedEntries {
+		reason := skips[e.ID()].reason
+		if _, ok := tracked[e.ID()]; ok {
+			reason += "; kept in the inventory"
+		}
+		res.Decisions = append(res.Decisions, Decision{Entry: e, Action: Skip, Reason: reason})
+	}
+	for _, d := range decisions {
+		if _, skip := skips[d.Entry.ID()]; skip {
+			continue
+		}
+		reason := d.Reason
+		if d.Action == inventory.Delete {
+			reason = gc.reasons[d.Entry.ID()]
+			if reason == "" {
+				reason = "no longer desired"
+			}
+		}
+		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: reason})
+	}
+	return nil
+}
+
+func action(a inventory.Action) Action {
+	switch a {
+	case inventory.Create:
+		return Create
+	case inventory.Update:
+		return Update
+	case inventory.Unchanged:
+		return Unchanged
+	case inventory.Delete:
+		return Delete
+	case inventory.Release:
+		return Release
+	default:
+		return Keep
+	}
+}
+
+// collector is the live-object guard of one plan. inventory.Collect calls
+// it one entry at a time, in prune order: the objects in a namespace before
+// the namespace.
+type collector struct {
+	g        *Generator
+	cluster  Cluster
+	skips    map[inventory.ID]skippedObject
+	deleting map[inventory.ID]bool   // stale objects this guard let be deleted
+	reasons  map[inventory.ID]string // why, for each
+}
+
+func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Action, string, error) {
+	id := e.ID()
+	if s, ok := c.skips[id]; ok {
+		return inventory.Keep, "skipped: " + s.reason, nil
+	}
+	if c.cluster.Objects == nil {
+		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
+	}
+	live, err := c.cluster.Objects.Object(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		c.deleting[id], c.reasons[id] = true, "no longer desired; not found in the cluster"
+		return inventory.Delete, "", nil
+	}
+	if err != nil {
+		return inventory.Keep, "", fmt.Errorf("reading the live object: %w", err)
+	}
+	if reason := excluded(live); reason != "" {
+		return inventory.Release, reason, nil
+	}
+	if owner := live.Labels[GeneratorLabel]; owner != "" && owner != c.g.opts.uid {
+		return inventory.Release, fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, owner), nil
+	}
+	reason := "no longer desired"
+	if id.IsNamespace() {
+		if c.cluster.Artifacts == nil {
+			return inventory.Keep, "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", nil
+		}
+		arts, err := c.cluster.Artifacts.ExternalArtifacts(ctx, id.Name)
+		if err != nil {
+			return inventory.Keep, "", fmt.Errorf("listing the namespace's ExternalArtifacts: %w", err)
+		}
+		slices.SortFunc(arts, func(a, b Object) int { return strings.Compare(a.ID.Name, b.ID.Name) })
+		for _, a := range arts {
+			aid := a.ID
+			if aid.Kind == "" {
+				aid = inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: id.Name, Name: a.ID.Name}
+			}
+			if c.deleting[aid] {
+				continue // deleted before the namespace, in this pass
+			}
+			whose := "not tracked by this generator"
+			if owner := a.Labels[GeneratorLabel]; owner != "" && owner != c.g.opts.uid {
+				whose = "generator " + owner + "'s"
+			}
+			return inventory.Keep, fmt.Sprintf("ExternalArtifact %s/%s (%s) still lives in it", id.Name, aid.Name, whose), nil
+		}
+		verdict, why, err := c.handOff(ctx, id.Name, live.Annotations)
+		if err != nil {
+			return inventory.Keep, "", err
+		}
+		if verdict {
+			return inventory.Release, why, nil
+		}
+		reason += "; " + why
+	}
+	c.deleting[id], c.reasons[id] = true, reason
+	return inventory.Delete, "", nil
+}
+
+// handOff decides whether a namespace was handed off to an external
+// finalizer, with the generator's finalizer.Decider (the kinds of
+// WithFinalizerKinds; a reference into the namespace itself is never a
+// hand-off).
+func (c *collector) handOff(ctx context.Context, ns string, annotations map[string]string) (bool, string, error) {
+	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
+		if c.cluster.Finalizers == nil {
+			return "", errors.New("no finalizer Lookup")
+		}
+		return c.cluster.Finalizers.UID(ctx, r)
+	})
+	v, err := c.g.decider.Decide(ctx, ns, annotations, lookup)
+	if err != nil {
+		if v.Reason != "" {
+			return false, "", fmt.Errorf("%s: %w", v.Reason, err)
+		}
+		return false, "", fmt.Errorf("external finalizer: %w", err)
+	}
+	return v.HandedOff(), v.Reason, nil
+}
+
+func groupKind(group, kind string) string {
+	if group == "" {
+		return kind
+	}
+	return kind + "." + group
+}

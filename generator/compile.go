@@ -1,0 +1,450 @@
+package generator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/nsmeta"
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// Generator is a compiled [Spec]: every template bound to the pattern, every
+// CEL expression compiled, every field checked. It is immutable and safe
+// for concurrent use: a controller compiles once per spec change and plans
+// on every reconcile, from any goroutine. The zero value is not valid; use
+// [Compile].
+type Generator struct {
+	opts      options
+	pattern   *pathpattern.Pattern
+	prefix    string // the literal directories of the pattern before its first capture
+	aliases   map[string]bool
+	artifacts []compiledArtifact
+	common    map[string]string // commonMetadata.labels, for artifacts
+	final     map[string]string // GeneratorLabel, for artifacts
+	warnings  []string
+
+	decider    *finalizer.Decider
+	managed    bool
+	prune      bool
+	policy     *nsmeta.NamePolicy
+	pipeline   *nsmeta.Pipeline
+	steps      []nsmeta.PipelineOption // the pipeline's steps while Compile runs
+	schema     *nsmeta.Schema
+	fromSource *pathpattern.Template
+}
+
+// compiledArtifact holds the bound templates of one spec.artifacts entry.
+type compiledArtifact struct {
+	index     int
+	name      *pathpattern.Template
+	namespace *pathpattern.Template // nil: the generator's namespace
+	inputs    *pathpattern.Template // nil: no inputs
+	copies    []compiledCopy
+}
+
+type compiledCopy struct {
+	from    *pathpattern.Template
+	to      string // below @artifact/, "" for its root
+	toDir   bool   // to ends with "/" (or is the root): a directory
+	exclude []string
+}
+
+var specPath = field.NewPath("spec")
+
+const artifactRoot = "@artifact"
+
+// Compile validates spec and returns the generator it describes, or every
+// problem of the spec as a sorted field.ErrorList with paths under "spec."
+// (or, when an option's value is bad, only those, under the option's
+// name). spec is copied: the
+// caller may reuse it.
+//
+//	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
+//
+// Compile checks what does not depend on a source: the required fields, the
+// pattern, every template against the pattern's captures, the aliases
+// against spec.sources, the copy destinations, the name policy, the schema,
+// the metadata operations, the common metadata and the service account.
+func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
+	spec = deepCopy(spec)
+	g := &Generator{}
+	for _, o := range opts {
+		o(&g.opts)
+	}
+	if errs := g.opts.validate(); len(errs) > 0 {
+		return nil, sortErrors(errs) // the caller's bug: the spec waits
+	}
+	errs := validateShape(&spec, &g.opts)
+	var dopts []finalizer.Option
+	if g.opts.finalizerKinds != nil {
+		dopts = append(dopts, finalizer.WithAllowedKinds(g.opts.finalizerKinds...))
+	}
+	d, err := finalizer.NewDecider(dopts...)
+	if err != nil {
+		return nil, asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
+	}
+	g.decider = d
+
+	g.aliases = map[string]bool{}
+	for _, s := range spec.Sources {
+		g.aliases[s.Alias] = true
+	}
+	if spec.PathPattern != "" {
+		p, err := pathpattern.Parse(spec.PathPattern)
+		if err != nil {
+			errs = append(errs, field.Invalid(specPath.Child("pathPattern"), spec.PathPattern, err.Error()))
+		} else {
+			g.pattern = p
+			g.prefix = literalPrefix(p)
+			if !g.aliases[p.Alias()] {
+				errs = append(errs, field.Invalid(specPath.Child("pathPattern"), spec.PathPattern,
+					fmt.Sprintf("alias %q must be declared in spec.sources", p.Alias())))
+			}
+		}
+	}
+	if cm := spec.CommonMetadata; cm != nil {
+		common := nsmeta.Metadata{Labels: cm.Labels, Annotations: cm.Annotations}
+		g.steps = append(g.steps, nsmeta.WithCommon(common, specPath.Child("commonMetadata")))
+		g.common = cm.Labels
+	}
+	if g.pattern != nil {
+		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
+		errs = append(errs, g.compileNamespaces(spec.ManagedNamespaces)...)
+	}
+	// The pipeline validates commonMetadata, the operations and the final
+	// metadata once, here; Plan only applies it.
+	pipeline, perrs := nsmeta.NewPipeline(g.steps...)
+	errs = append(errs, perrs...)
+	g.pipeline, g.steps = pipeline, nil
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	slices.Sort(g.warnings)
+	g.warnings = slices.Compact(g.warnings)
+	return g, nil
+}
+
+// deepCopy copies a spec through JSON, so that no map or slice of the
+// caller's is shared with a Generator.
+func deepCopy(s Spec) Spec {
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // a Spec holds only strings, maps, slices and a bool
+	}
+	var c Spec
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func (o *options) validate() field.ErrorList {
+	var errs field.ErrorList
+	if o.uid != "" {
+		for _, msg := range validation.IsValidLabelValue(o.uid) {
+			errs = append(errs, field.Invalid(field.NewPath("WithUID"), o.uid, msg))
+		}
+	}
+	if o.namespace != "" {
+		for _, msg := range validation.IsDNS1123Label(o.namespace) {
+			errs = append(errs, field.Invalid(field.NewPath("WithNamespace"), o.namespace, msg))
+		}
+	}
+	if o.maxSet && o.maxDeletions < 0 {
+		errs = append(errs, field.Invalid(field.NewPath("WithMaxDeletions"), o.maxDeletions, "must not be negative"))
+	}
+	final := nsmeta.Metadata{Labels: o.finalLabels, Annotations: o.finalAnnotations}
+	errs = append(errs, final.Validate(field.NewPath("WithFinalMetadata"))...)
+	return errs
+}
+
+// validateShape checks the required fields and the fields no primitive
+// checks.
+func validateShape(s *Spec, o *options) field.ErrorList {
+	var errs field.ErrorList
+	if s.PathPattern == "" {
+		errs = append(errs, field.Required(specPath.Child("pathPattern"), "the pattern that discovers tenants and modules"))
+	}
+	if len(s.Sources) == 0 {
+		errs = append(errs, field.Required(specPath.Child("sources"), "at least one source"))
+	}
+	seen := map[string]int{}
+	for i, src := range s.Sources {
+		p := specPath.Child("sources").Index(i).Child("alias")
+		switch j, dup := seen[src.Alias]; {
+		case src.Alias == "":
+			errs = append(errs, field.Required(p, ""))
+		case dup:
+			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
+		default:
+			seen[src.Alias] = i
+			if _, err := pathpattern.ParseRef("@" + src.Alias + "/x"); err != nil {
+				errs = append(errs, field.Invalid(p, src.Alias, "must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character"))
+			}
+		}
+	}
+	if len(s.Artifacts) == 0 {
+		errs = append(errs, field.Required(specPath.Child("artifacts"), "at least one artifact"))
+	}
+	for i, a := range s.Artifacts {
+		p := specPath.Child("artifacts").Index(i)
+		if a.Name == "" {
+			errs = append(errs, field.Required(p.Child("name"), ""))
+		}
+		if a.Namespace == "" && o.namespace == "" {
+			errs = append(errs, field.Required(p.Child("namespace"), "the artifact's namespace, or the generator's own (WithNamespace)"))
+		}
+		if len(a.Copy) == 0 {
+			errs = append(errs, field.Required(p.Child("copy"), "at least one copy operation"))
+		}
+		for j, c := range a.Copy {
+			cp := p.Child("copy").Index(j)
+			if c.From == "" {
+				errs = append(errs, field.Required(cp.Child("from"), ""))
+			}
+			if c.To == "" {
+				errs = append(errs, field.Required(cp.Child("to"), ""))
+			}
+			if c.Strategy != "" && c.Strategy != "Overwrite" {
+				errs = append(errs, field.NotSupported(cp.Child("strategy"), c.Strategy, []string{"Overwrite"}))
+			}
+		}
+	}
+	if m := s.ManagedNamespaces; m != nil {
+		p := specPath.Child("managedNamespaces")
+		if len(m.AllowedNames) == 0 {
+			errs = append(errs, field.Required(p.Child("allowedNames"), `at least one CEL expression over "ns"; use ["true"] to allow any name`))
+		}
+		if m.Prune == nil {
+			errs = append(errs, field.Required(p.Child("prune"), "whether to delete managed namespaces that no artifact uses"))
+		}
+		if m.Metadata != nil && m.Metadata.FromSource != nil && m.Metadata.FromSource.Path == "" {
+			errs = append(errs, field.Required(p.Child("metadata", "fromSource", "path"), ""))
+		}
+		if s.ServiceAccountName == "" && o.defaultServiceAccount == "" {
+			errs = append(errs, field.Required(specPath.Child("serviceAccountName"),
+				"managing namespaces requires spec.serviceAccountName or a default service account"))
+		}
+	}
+	return errs
+}
+
+// literalPrefix returns the directories of p after its alias and before its
+// first capture, e.g. "tenants" for "@repo/tenants/{namespace}/modules/{module}":
+// those must exist as directories, or the source is not what the pattern
+// expects.
+func literalPrefix(p *pathpattern.Pattern) string {
+	rest := strings.TrimPrefix(p.String(), "@"+p.Alias())
+	rest = strings.TrimPrefix(rest, "/")
+	var dirs []string
+	for seg := range strings.SplitSeq(rest, "/") {
+		if strings.ContainsAny(seg, "{}") {
+			break
+		}
+		dirs = append(dirs, seg)
+	}
+	return strings.Join(dirs, "/")
+}
+
+// bind binds a template to the pattern, reporting a failure at fldPath.
+func (g *Generator) bind(errs *field.ErrorList, fldPath *field.Path, s string) *pathpattern.Template {
+	t, err := g.pattern.Template(s)
+	if err != nil {
+		*errs = append(*errs, field.Invalid(fldPath, s, err.Error()))
+		return nil
+	}
+	return t
+}
+
+// checkAlias reports a reference template whose alias, when it is literal,
+// is not declared in spec.sources.
+func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s string) {
+	rest, ok := strings.CutPrefix(s, "@")
+	alias, _, found := strings.Cut(rest, "/")
+	switch {
+	case !ok || !found:
+		*errs = append(*errs, field.Invalid(fldPath, s, `must be "@alias/path"`))
+	case strings.ContainsAny(alias, "{}"):
+	case !g.aliases[alias]:
+		*errs = append(*errs, field.Invalid(fldPath, s, fmt.Sprintf("alias %q must be declared in spec.sources", alias)))
+	}
+}
+
+func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
+	var errs field.ErrorList
+	for i, a := range specs {
+		ap := specPath.Child("artifacts").Index(i)
+		c := compiledArtifact{index: i}
+		if a.Name != "" {
+			c.name = g.bind(&errs, ap.Child("name"), a.Name)
+		}
+		if a.Namespace != "" {
+			c.namespace = g.bind(&errs, ap.Child("namespace"), a.Namespace)
+		}
+		if a.InputsFrom != "" {
+			g.checkAlias(&errs, ap.Child("inputsFrom"), a.InputsFrom)
+			c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
+		}
+		if r := a.OriginRevision; r != "" {
+			if alias, ok := strings.CutPrefix(r, "@"); !ok || !g.aliases[alias] {
+				errs = append(errs, field.Invalid(ap.Child("originRevision"), r, `must be "@alias" with an alias declared in spec.sources`))
+			}
+		}
+		for j, cp := range a.Copy {
+			cpp := ap.Child("copy").Index(j)
+			cc := compiledCopy{exclude: cp.Exclude}
+			if cp.From != "" {
+				g.checkAlias(&errs, cpp.Child("from"), cp.From)
+				cc.from = g.bind(&errs, cpp.Child("from"), cp.From)
+			}
+			if cp.To != "" {
+				to, dir, err := parseDestination(cp.To)
+				if err != nil {
+					errs = append(errs, field.Invalid(cpp.Child("to"), cp.To, err.Error()))
+				}
+				cc.to, cc.toDir = to, dir
+			}
+			for k, ex := range cp.Exclude {
+				if err := validGlob(ex); err != nil {
+					errs = append(errs, field.Invalid(cpp.Child("exclude").Index(k), ex, err.Error()))
+				}
+			}
+			c.copies = append(c.copies, cc)
+		}
+		for _, w := range g.pattern.Warnings(c.namespace) {
+			g.warnings = append(g.warnings, "spec.pathPattern: "+w)
+		}
+		g.artifacts = append(g.artifacts, c)
+	}
+	g.final = cloneLabels(g.opts.finalLabels)
+	if g.opts.uid != "" {
+		g.final[GeneratorLabel] = g.opts.uid
+	}
+	return errs
+}
+
+// parseDestination parses a copy destination, "@artifact/" or
+// "@artifact/path", with pathpattern.ParseRef, and returns the path below
+// the artifact's root ("" for the root) and whether it names a directory
+// (it ends with "/", or is the root).
+func parseDestination(to string) (string, bool, error) {
+	if !strings.HasPrefix(to, artifactRoot+"/") {
+		return "", false, errors.New(`must start with "@artifact/"`)
+	}
+	if to == artifactRoot+"/" {
+		return "", true, nil
+	}
+	ref, err := pathpattern.ParseRef(to)
+	if err != nil {
+		return "", false, err
+	}
+	return ref.Path, strings.HasSuffix(to, "/"), nil
+}
+
+func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
+	if m == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	g.managed = true
+	g.prune = m.Prune != nil && *m.Prune
+	mp := specPath.Child("managedNamespaces")
+
+	if len(m.AllowedNames) > 0 {
+		var policyOpts []nsmeta.NamePolicyOption
+		if g.opts.cache != nil {
+			policyOpts = append(policyOpts, nsmeta.WithNamePolicyCache(g.opts.cache))
+		}
+		if g.opts.namespace != "" {
+			policyOpts = append(policyOpts, nsmeta.WithProtectedNames(g.opts.namespace))
+		}
+		policy, perrs := nsmeta.NewNamePolicy(m.AllowedNames, mp, policyOpts...)
+		errs = append(errs, perrs...)
+		g.policy = policy
+	}
+
+	final := nsmeta.Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
+	for k, v := range g.opts.finalLabels {
+		final.Labels[k] = v
+	}
+	for k, v := range g.opts.finalAnnotations {
+		final.Annotations[k] = v
+	}
+	if g.opts.uid != "" {
+		final.Labels[GeneratorLabel] = g.opts.uid
+	}
+	g.steps = append(g.steps, nsmeta.WithFinal(final, field.NewPath("metadata")))
+
+	if md := m.Metadata; md != nil {
+		ops := make([]nsmeta.Operation, 0, len(md.From))
+		for _, op := range md.From {
+			ops = append(ops, nsmeta.Operation{
+				Strategy:  nsmeta.Strategy(op.Strategy),
+				Namespace: op.Namespace,
+				Metadata:  nsmeta.Metadata{Labels: op.Labels, Annotations: op.Annotations},
+			})
+		}
+		g.steps = append(g.steps, nsmeta.WithOperations(ops, mp.Child("metadata", "from")))
+		if fsrc := md.FromSource; fsrc != nil {
+			fp := mp.Child("metadata", "fromSource")
+			var schemaOpts []nsmeta.SchemaOption
+			if g.opts.cache != nil {
+				schemaOpts = append(schemaOpts, nsmeta.WithSchemaCache(g.opts.cache))
+			}
+			if g.opts.strict {
+				schemaOpts = append(schemaOpts, nsmeta.WithStrict())
+			}
+			schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
+			errs = append(errs, serrs...)
+			g.schema = schema
+			if fsrc.Path != "" {
+				g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
+				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
+			}
+		}
+	}
+	return errs
+}
+
+// asFieldErrors spreads the error of a primitive's constructor into field
+// errors: its own field errors when it carries them, or one Invalid error at
+// fldPath.
+func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
+	if err == nil {
+		return nil
+	}
+	var agg utilerrors.Aggregate
+	if errors.As(err, &agg) {
+		var out field.ErrorList
+		for _, e := range agg.Errors() {
+			var fe *field.Error
+			if errors.As(e, &fe) {
+				out = append(out, fe)
+			} else {
+				out = append(out, field.Invalid(fldPath, value, e.Error()))
+			}
+		}
+		return out
+	}
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return field.ErrorList{fe}
+	}
+	if fldPath == nil {
+		return field.ErrorList{{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}}
+	}
+	return field.ErrorList{field.Invalid(fldPath, value, err.Error())}
+}
+
+// Warnings returns the problems of the spec that are not errors, sorted,
+// such as a capture whose name a ResourceSet input provider overwrites.
+// Every plan repeats them.
+func (g *Generator) Warnings() []string { return slices.Clone(g.warnings) }

@@ -1,0 +1,98 @@
+// Package generator composes the tenantkit packages into the
+// tenant-provisioning rules of an ArtifactGenerator: compile a spec once,
+// then plan every reconcile, from the sources, the previous inventory and
+// what a small interface reads of the live cluster. It is the one package
+// that imports its siblings (pathpattern, nsmeta, inventory, finalizer and
+// cel): the rules that span them live here, once, so that every embedder
+// (source-watcher, flux-operator, a preview tool) gets them by import
+// instead of re-writing them.
+//
+//	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
+//	// errs: every problem of the spec, under "spec."
+//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": generator.DirFS(root)}, status.Inventory, cluster)
+//	// apply plan.Namespaces, then plan.Artifacts; delete the Delete decisions in order
+//	status.Inventory = plan.Next(confirmedDeleted)
+//
+// Kubernetes I/O stays with the caller: sources are fs.FS values, one per
+// alias, and the cluster is a [Cluster] of three one-method interfaces.
+//
+// # Rules
+//
+// Every rule fails closed: when a plan cannot tell whether deleting is safe,
+// it keeps.
+//
+//  1. An artifact whose namespace is refused (name policy, protected name),
+//     whose namespace's metadata failed, whose namespace or name collides
+//     with another's, or whose own rendering, inputs or copy failed is never
+//     created or updated: it is Skip, with the reason, and kept in the
+//     inventory when tracked. The valid ones proceed.
+//  2. The source of the pattern must be a directory, and so must every
+//     directory of the pattern's fixed prefix ("tenants" in
+//     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link.
+//     Otherwise the plan has an error. An alias without a source is an
+//     error.
+//  3. A plan with errors deletes nothing. A plan that would delete every
+//     object of a non-empty previous inventory deletes nothing and has an
+//     error, unless [WithAllowDeleteAll]; so does one that would delete
+//     more than [WithMaxDeletions] objects.
+//  4. A stale object is released, never deleted, when its live copy
+//     disables pruning as Flux's delete options read it (fluxcd/pkg/ssa):
+//     "<prefix>/prune: disabled", "<prefix>/reconcile: disabled" or
+//     "<prefix>/ssa: Ignore", as a label or an annotation, the value in any
+//     case, for the prefixes source.extensions.fluxcd.io and
+//     kustomize.toolkit.fluxcd.io; or when its GeneratorLabel names another
+//     generator. A namespace is then handed off or not by its external
+//     finalizer ([finalizer.Decider]); a reference to an object in the
+//     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
+//     not a hand-off.
+//  5. Every delete, release, keep and skip carries its reason; a namespace's
+//     names the finalizer verdict.
+//  6. The artifact digest covers the files and the exported inputs: an
+//     inputs-only change is an update.
+//  7. Two artifacts, of any spec.artifacts entries, that render the same
+//     namespace and name are one error naming both directories.
+//  8. A namespace is deleted only when no ExternalArtifact lives in it any
+//     more, other than those this plan deletes: not one this generator
+//     released, nor one of another generator ([ArtifactLister]).
+//  9. Copy operations follow source-watcher's destination rule (see
+//     "Copy destinations").
+//
+// # Copy destinations
+//
+// A copy's from is "@alias/pattern", parsed with pathpattern.ParseRef; its
+// to is "@artifact/" or "@artifact/path". The files that
+// pathpattern.Glob selects land at:
+//
+//	pattern without glob characters, a file:  to, or to/<base> when to ends with "/",
+//	                                           is "@artifact/", or holds earlier files
+//	pattern without glob characters, a dir:   to/<dir base>/<path below dir>
+//	pattern "<literal>/**":                    to/<path below literal>
+//	any other glob:                            to/<path from the alias root>
+//
+// A backslash-escaped glob character is literal: "@repo/m/a\*b.yaml" to
+// "@artifact/x.yaml" is the file "x.yaml". A later copy to the same
+// destination overwrites an earlier one.
+//
+// # Artifact digest
+//
+// An artifact's digest is "sha256:" and the lower-case hex SHA-256 of these
+// bytes:
+//
+//	digest = { file } [ inputs ]
+//	file   = path NUL length NUL content            for each file, by path in byte order
+//	inputs = NUL "inputs" NUL { input }             only when there is at least one input
+//	input  = keylen NUL key NUL vallen NUL value    for each input, by key in byte order
+//
+// path is the file's destination below "@artifact/"; length, keylen and
+// vallen are decimal byte counts without leading zeros; value is the input
+// as compact JSON (encoding/json.Compact). No path starts with NUL, so the
+// inputs part cannot be read as a file. An artifact without inputs hashes
+// its files only. testdata/artifact-digest-vectors.json pins the
+// definition with vectors.
+//
+// # Concurrency
+//
+// A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
+// on a plan that nobody modifies. Plan builds namespaces and artifacts on
+// GOMAXPROCS goroutines; its output does not depend on their scheduling.
+package generator

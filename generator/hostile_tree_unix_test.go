@@ -1,0 +1,274 @@
+//go:build unix
+
+package generator
+
+import (
+	"context"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tenantkit/tenantkit/internal/hostile"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// sampleRepo copies the sample monorepo of examples/plan to a temporary
+// directory.
+func sampleRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	if err := os.CopyFS(repo, os.DirFS("../examples/plan/sample/monorepo")); err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+// hostilePlan plans repo with the sample generator through DirFS, and
+// checks that a plan with errors deletes nothing.
+func hostilePlan(t *testing.T, repo string, previous []inventory.Entry) *Plan {
+	t.Helper()
+	spec, opts := sampleSpec(t)
+	g := mustCompile(t, spec, opts...)
+	root, err := os.OpenRoot(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	p, err := g.Plan(context.Background(), map[string]fs.FS{"repo": DirFS(root)}, previous, emptyCluster{}.cluster())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Decisions {
+		if d.Action == Delete && p.HasErrors() {
+			t.Errorf("a plan with errors deletes %s", d)
+		}
+	}
+	return p
+}
+
+// errorsContain reports whether an error of p has a field and a detail
+// containing the given strings.
+func errorsContain(p *Plan, field, detail string) bool {
+	for _, e := range p.Errors {
+		if strings.Contains(e.Field, field) && strings.Contains(e.Detail, detail) {
+			return true
+		}
+	}
+	return false
+}
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	os.Remove(path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mksocket creates a listening unix socket at path. It binds the socket in
+// a short directory and renames it into place: a socket's path must fit in
+// sun_path (104 bytes on the BSDs, 108 on Linux), and a test's temporary
+// directory may not.
+func mksocket(t *testing.T, path string) {
+	t.Helper()
+	short, err := os.MkdirTemp("", "sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	l, err := net.Listen("unix", filepath.Join(short, "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	os.Remove(path)
+	if err := os.Rename(filepath.Join(short, "s"), path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHostileTree plans the sample after a tenant commits something
+// hostile, or the checkout holds something no commit can (FIFOs,
+// sockets), on the real file system through DirFS.
+func TestHostileTree(t *testing.T) {
+	t.Parallel()
+	const (
+		payments = "tenants/tenant-payments"
+		api      = payments + "/modules/api"
+		metadata = payments + "/namespace-metadata.yaml"
+		inputs   = api + "/applier-inputs.yaml"
+	)
+	exact := func(n int) string { // a valid YAML mapping of exactly n bytes
+		head := "replicas: 3\n#"
+		return head + strings.Repeat("x", n-len(head)-1) + "\n"
+	}
+	exactMetadata := func(n int) string {
+		head := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n#"
+		return head + strings.Repeat("x", n-len(head)-1) + "\n"
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, repo string)
+		code   int    // 1: the plan has errors
+		field  string // of an expected error
+		detail string
+		check  func(t *testing.T, p *Plan)
+	}{
+		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, metadata)) },
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be a regular file"},
+		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, inputs)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
+		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
+			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "FIFO as the manifests directory", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, api, "manifests"))
+			mkfifo(t, filepath.Join(repo, api, "manifests"))
+		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
+		{name: "FIFO as a tenant directory", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, "tenants/tenant-fifo")) }, code: 0},
+		{name: "FIFO as a modules directory", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+			mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+		}, code: 0, check: noArtifactIn("tenant-sandbox")},
+		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
+		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
+			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "metadata file linked to /etc/passwd", change: func(t *testing.T, repo string) { symlink(t, "/etc/passwd", filepath.Join(repo, metadata)) },
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
+		{name: "inputs file linked to another tenant's", change: func(t *testing.T, repo string) {
+			symlink(t, "../../../tenant-search/modules/indexer/applier-inputs.yaml", filepath.Join(repo, inputs))
+		}, code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must not be a symbolic link"},
+		{name: "manifests linked to another tenant's", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, api, "manifests"))
+			symlink(t, "../../../tenant-search/modules/indexer/manifests", filepath.Join(repo, api, "manifests"))
+		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
+		{name: "manifest linked out of the root", change: func(t *testing.T, repo string) {
+			symlink(t, "/etc/passwd", filepath.Join(repo, api, "manifests/passwd.yaml"))
+			symlink(t, "../../../../../..", filepath.Join(repo, api, "manifests/up"))
+			symlink(t, "loop", filepath.Join(repo, api, "manifests/loop"))
+		}, code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		{name: "tenant directory linked to another tenant", change: func(t *testing.T, repo string) {
+			symlink(t, "tenant-search", filepath.Join(repo, "tenants/tenant-stolen"))
+		}, code: 0, check: noArtifactIn("tenant-stolen")},
+		{name: "tenants directory linked out of the root", change: func(t *testing.T, repo string) {
+			outside := t.TempDir()
+			if err := os.Rename(filepath.Join(repo, "tenants"), filepath.Join(outside, "tenants")); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, filepath.Join(outside, "tenants"), filepath.Join(repo, "tenants"))
+		}, code: 1, field: "spec.pathPattern", detail: "must not be a symbolic link", check: func(t *testing.T, p *Plan) {
+			if len(p.Artifacts) != 0 {
+				t.Errorf("artifacts %v discovered through a symlink", p.Artifacts)
+			}
+		}},
+		{name: "inputs one byte over 1 MiB", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), exact(1<<20+1)) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be no more than 1048576 bytes"},
+		{name: "metadata one byte over 1 MiB", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), exactMetadata(1<<20+1))
+		}, code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be no more than 1048576 bytes"},
+		{name: "inputs alias bomb", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), billionLaughs("x")) },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "YAML aliases must expand"},
+		{name: "inputs of two documents", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "a: 1\n---\nb: 2\n") },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must hold one YAML document"},
+		{name: "inputs that are a list", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "- a\n") },
+			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a YAML mapping"},
+		{name: "metadata alias bomb", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"+billionLaughs("x"))
+		}, code: 1, field: "namespace-metadata.yaml", detail: "YAML aliases must expand"},
+		{name: "metadata of two documents", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n---\n{}\n")
+		}, code: 1, field: "namespace-metadata.yaml", detail: "exactly one YAML document"},
+		{name: "metadata setting the external finalizer", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, metadata), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  annotations:\n    source.extensions.fluxcd.io/externalFinalizer: self\n")
+		}, code: 0, check: func(t *testing.T, p *Plan) {
+			for _, ns := range p.Namespaces {
+				if _, ok := ns.Annotations["source.extensions.fluxcd.io/externalFinalizer"]; ok {
+					t.Errorf("namespace %s carries the external finalizer annotation from its file", ns.Name)
+				}
+			}
+			if len(p.Warnings) == 0 {
+				t.Error("the dropped annotation is not reported")
+			}
+		}},
+		{name: "tenant directory with a newline", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/tenant-x\nforged/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.pathPattern", detail: `"tenants/tenant-x\nforged/modules/app"`},
+		{name: "tenant directory with the Kelvin sign", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 0, check: filesOf("tenant-k", "app", "a.yaml")}, // strings.ToLower, as source-watcher
+		{name: "tenant directories colliding in case", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/Tenant-Search/modules/indexer/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].name", detail: `"tenants/Tenant-Search/modules/indexer" and "tenants/tenant-search/modules/indexer" render the same`},
+		{name: "tenant refused by the name policy", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/kube-system/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].namespace", detail: "namespace name must not be protected"},
+		{name: "generator's own namespace", change: func(t *testing.T, repo string) {
+			writeFile(t, filepath.Join(repo, "tenants/flux-system/modules/app/manifests/a.yaml"), "a: 1\n")
+		}, code: 1, field: "spec.artifacts[0].namespace", detail: "must not be protected"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			repo := sampleRepo(t)
+			prev := hostilePlan(t, repo, nil).Next(nil)
+			tt.change(t, repo)
+			var p *Plan
+			hostile.NoPanic(t, func() { p = hostilePlan(t, repo, prev) })
+			if code := map[bool]int{false: 0, true: 1}[p.HasErrors()]; code != tt.code {
+				t.Fatalf("errors %v, want them: %v", p.Errors.ToAggregate(), tt.code == 1)
+			}
+			if tt.detail != "" && !errorsContain(p, tt.field, tt.detail) {
+				t.Errorf("errors %v, want one at %s containing %q", p.Errors.ToAggregate(), tt.field, tt.detail)
+			}
+			if tt.check != nil {
+				tt.check(t, p)
+			}
+		})
+	}
+}
+
+// filesOf checks the files of an artifact.
+func filesOf(namespace, name string, files ...string) func(t *testing.T, p *Plan) {
+	return func(t *testing.T, p *Plan) {
+		t.Helper()
+		for _, a := range p.Artifacts {
+			if a.Namespace == namespace && a.Name == name {
+				var got []string
+				for _, f := range a.Files {
+					got = append(got, f.Path)
+				}
+				if strings.Join(got, ",") != strings.Join(files, ",") {
+					t.Errorf("files of %s/%s = %q, want %q", namespace, name, got, files)
+				}
+				return
+			}
+		}
+		t.Errorf("no artifact %s/%s", namespace, name)
+	}
+}
+
+// noArtifactIn checks that no artifact was generated in namespace.
+func noArtifactIn(namespace string) func(t *testing.T, p *Plan) {
+	return func(t *testing.T, p *Plan) {
+		t.Helper()
+		for _, a := range p.Artifacts {
+			if a.Namespace == namespace {
+				t.Errorf("artifact %s/%s generated", a.Namespace, a.Name)
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
+)
+
+// parseInputs reads an inputsFrom file: one YAML (or JSON) document that is
+// a mapping. Each value is kept as JSON, as the ArtifactGenerator copies it
+// to ExternalArtifact.status.exportedInputs. Duplicate keys are errors;
+// yamldoc.Documents bounds what aliases expand to, and the YAML decoder's
+// depth limit bounds nesting.
+func parseInputs(data []byte) (map[string]json.RawMessage, error) {
+	docs, err := yamldoc.Documents(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) > 1 {
+		return nil, fmt.Errorf("must hold one YAML document, found %d", len(docs))
+	}
+	if len(docs) == 0 {
+		return map[string]json.RawMessage{}, nil
+	}
+	j, err := yaml.YAMLToJSONStrict(docs[0])
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimSpace(j); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("must be a YAML mapping of input names to values, not %s", jsonKind(t))
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(j, &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	return out, nil
+}
+
+func jsonKind(j []byte) string {
+	if len(j) == 0 {
+		return "empty"
+	}
+	switch j[0] {
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}

@@ -1,0 +1,184 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/nsmeta"
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// namespaces builds the managed namespaces that the items render, once per
+// namespace, in name order. A namespace that fails (name refused, case
+// collision, metadata file or pipeline error) is not built, and neither is
+// any artifact in it: they are skipped, with the reason.
+//
+// Namespaces are independent of each other, and reading a namespace's
+// metadata file is I/O: they are built in parallel, each with its own errors
+// and warnings, which are merged in namespace order.
+func (p *planner) namespaces(items []*item) []Namespace {
+	g := p.g
+	if !g.managed || g.policy == nil {
+		return nil
+	}
+	// Only namespaces that an artifact's namespace template renders are
+	// managed; the generator's own namespace is not.
+	byNS := map[string][]*item{}
+	for _, it := range items {
+		if it.art.namespace != nil {
+			byNS[it.namespace] = append(byNS[it.namespace], it)
+		}
+	}
+	names := slices.Sorted(maps.Keys(byNS))
+	type built struct {
+		q      *planner // nil: not built, the context ended
+		ns     *Namespace
+		reason string
+	}
+	out := make([]built, len(names))
+	parallel(p.ctx, len(names), func(i int) {
+		q := p.fork()
+		out[i].q = q
+		ns, reason := q.namespace(names[i], byNS[names[i]])
+		out[i].ns, out[i].reason = ns, reason
+	})
+	p.skippedNamespaces = map[string]string{}
+	var result []Namespace
+	for i, b := range out {
+		if b.q == nil {
+			continue
+		}
+		p.merge(b.q)
+		if b.ns != nil {
+			result = append(result, *b.ns)
+			continue
+		}
+		p.skippedNamespaces[names[i]] = b.reason
+		for _, it := range byNS[names[i]] {
+			if it.skip == "" {
+				it.skip = fmt.Sprintf("namespace %q: %s", names[i], b.reason)
+			}
+		}
+	}
+	return result
+}
+
+// namespace builds one namespace, or returns why it cannot.
+func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
+	g := p.g
+	first := users[0]
+	nsPath := specPath.Child("artifacts").Index(first.art.index).Child("namespace")
+	// Directories that differ only in case render one namespace: which of
+	// them owns it, and whose metadata file counts, would be arbitrary.
+	firstRaw, _ := first.art.namespace.Expand(first.match.Raw)
+	for _, u := range users[1:] {
+		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
+			p.errs = append(p.errs, field.Invalid(nsPath, ns, fmt.Sprintf(
+				"directories %q and %q render the same namespace from %q and %q, which differ in case", first.match.Path, u.match.Path, firstRaw, raw)))
+			return nil, fmt.Sprintf("directories %q and %q collide", first.match.Path, u.match.Path)
+		}
+	}
+	if err := g.policy.Check(p.ctx, ns); err != nil {
+		p.errs = append(p.errs, field.Invalid(nsPath, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
+		return nil, "refused by the name policy"
+	}
+	fromFile, file, ok := p.namespaceFile(ns, users)
+	if !ok {
+		return nil, "its metadata has errors"
+	}
+	r, errs := g.pipeline.Resolve(ns, fromFile)
+	if len(errs) > 0 {
+		// Only the tenant's file can have caused them.
+		for _, e := range errs {
+			p.errs = append(p.errs, inFile(file, e))
+		}
+		return nil, "its metadata has errors"
+	}
+	if err := finalizer.CheckDesired(r.Annotations); err != nil {
+		p.errs = append(p.errs, field.Forbidden(specPath.Child("managedNamespaces", "metadata"), fmt.Sprintf("namespace %q: %v", ns, err)))
+		return nil, "its metadata has errors"
+	}
+	return &Namespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Origin: r.Origin, Digest: nsmeta.Digest(r.Metadata)}, ""
+}
+
+// namespaceFile reads, parses and checks a namespace's NamespaceMetadata
+// file. A namespace without the file asks for nothing. ok is false when the
+// file had errors; file names the file read, if any.
+func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, file string, ok bool) {
+	t := p.g.fromSource
+	if t == nil {
+		return nsmeta.Metadata{}, "", true
+	}
+	fp := specPath.Child("managedNamespaces", "metadata", "fromSource", "path")
+	ref, err := expandRef(t, users[0].match.Raw)
+	if err != nil {
+		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
+		return nsmeta.Metadata{}, "", false
+	}
+	// Every directory of the namespace must name the same file, or which
+	// file holds its metadata would depend on the order of directories.
+	for _, u := range users[1:] {
+		other, err := expandRef(t, u.match.Raw)
+		if err == nil && other != ref {
+			p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf(
+				"namespace %q gets its metadata from two files: %q (directory %q) and %q (directory %q)", ns, ref, users[0].match.Path, other, u.match.Path)))
+			return nsmeta.Metadata{}, "", false
+		}
+	}
+	fsys := p.source(ref.Alias, fp, ref.String())
+	if fsys == nil {
+		return nsmeta.Metadata{}, "", false
+	}
+	data, err := pathpattern.ReadFile(fsys, ref.Path, nsmeta.MaxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nsmeta.Metadata{}, "", true
+	}
+	if err != nil {
+		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		return nsmeta.Metadata{}, "", false
+	}
+	md, ferrs, err := nsmeta.ParseFile(data)
+	if err != nil {
+		// The file as a whole: the field is the file itself.
+		p.errs = append(p.errs, inFile(ref.String(), &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}))
+		return nsmeta.Metadata{}, "", false
+	}
+	if len(ferrs) > 0 {
+		for _, e := range ferrs {
+			p.errs = append(p.errs, inFile(ref.String(), e))
+		}
+		return nsmeta.Metadata{}, "", false
+	}
+	if p.g.schema == nil {
+		return md, ref.String(), true
+	}
+	kept, warnings, errs := p.g.schema.Apply(p.ctx, md)
+	for _, w := range warnings {
+		p.warn = append(p.warn, ref.String()+": "+w)
+	}
+	if len(errs) > 0 {
+		for _, e := range errs {
+			p.errs = append(p.errs, inFile(ref.String(), e))
+		}
+		return nsmeta.Metadata{}, "", false
+	}
+	return kept, ref.String(), true
+}
+
+// inFile returns e with its field path prefixed by a tenant's file, e.g.
+// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]".
+func inFile(file string, e *field.Error) *field.Error {
+	c := *e
+	if c.Field == "" || c.Field == "<nil>" {
+		c.Field = file
+	} else {
+		c.Field = file + ":" + c.Field
+	}
+	return &c
+}

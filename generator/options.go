@@ -1,0 +1,100 @@
+package generator
+
+import (
+	"maps"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/tenantkit/tenantkit/cel"
+)
+
+// Option configures [Compile]. Options that carry a value are validated by
+// Compile, which reports a bad one as a field error rooted at the option's
+// name, e.g. "WithMaxDeletions: Invalid value: -1: must not be negative".
+type Option func(*options)
+
+type options struct {
+	uid                   string
+	namespace             string
+	defaultServiceAccount string
+	finalLabels           map[string]string
+	finalAnnotations      map[string]string
+	strict                bool
+	allowDeleteAll        bool
+	maxDeletions          int
+	maxSet                bool
+	cache                 *cel.Cache
+	finalizerKinds        []schema.GroupKind // nil: any kind
+}
+
+// GeneratorLabel is the label that carries the UID of the generator that
+// applies an object: the generator sets it on every namespace and artifact
+// it manages ([WithUID]), and never deletes an object whose live copy names
+// another generator.
+const GeneratorLabel = "source.extensions.fluxcd.io/generator"
+
+// WithUID sets the generator's own UID: every namespace and artifact it
+// plans carries GeneratorLabel with this value, as the last step of the
+// metadata pipeline, which nothing can override; and a live object whose
+// label names another UID is released rather than deleted. Without it,
+// the plan sets no such label, and a live object carrying one is never
+// deleted. The UID must be a valid label value.
+func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
+
+// WithNamespace sets the generator's own namespace: the namespace of
+// artifacts without a namespace template, and a protected name that no
+// tenant can claim as a managed namespace. It must be a DNS-1123 label.
+func WithNamespace(namespace string) Option {
+	return func(o *options) { o.namespace = namespace }
+}
+
+// WithDefaultServiceAccount sets the controller's default service account
+// (source-watcher's --default-service-account), which satisfies the
+// requirement of a service account for managing namespaces when
+// spec.serviceAccountName is empty.
+func WithDefaultServiceAccount(name string) Option {
+	return func(o *options) { o.defaultServiceAccount = name }
+}
+
+// WithFinalMetadata adds ownership metadata that goes on every managed
+// namespace after every other step of the pipeline (with GeneratorLabel, see
+// [WithUID]), for example app.kubernetes.io/managed-by; the labels go on
+// every artifact too. Keys and values must be valid labels and annotations.
+func WithFinalMetadata(labels, annotations map[string]string) Option {
+	return func(o *options) {
+		o.finalLabels = maps.Clone(labels)
+		o.finalAnnotations = maps.Clone(annotations)
+	}
+}
+
+// WithStrict makes a key of a tenant's NamespaceMetadata file that the
+// schema does not list an error instead of a warning.
+func WithStrict() Option { return func(o *options) { o.strict = true } }
+
+// WithAllowDeleteAll allows a plan to delete every object of a non-empty
+// previous inventory. By default such a plan deletes nothing and reports an
+// error: it is what a wrong source, path or pattern looks like.
+func WithAllowDeleteAll() Option { return func(o *options) { o.allowDeleteAll = true } }
+
+// WithMaxDeletions refuses a plan that would delete more than n objects:
+// it deletes none of them and reports an error. n must not be negative; 0
+// refuses every deletion. By default there is no limit.
+func WithMaxDeletions(n int) Option {
+	return func(o *options) { o.maxDeletions, o.maxSet = n, true }
+}
+
+// WithCache compiles the spec's CEL expressions through c, so that a
+// controller that compiles the same spec on every reconcile compiles each
+// expression once. A nil c compiles afresh, the default.
+func WithCache(c *cel.Cache) Option { return func(o *options) { o.cache = c } }
+
+// WithFinalizerKinds allows only these kinds as a namespace's external
+// finalizer, e.g. flux-operator's ResourceSet
+// (schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}):
+// a reference to any other kind is not a hand-off, and the generator stays
+// accountable for the namespace. By default any kind is allowed. The list
+// must not be empty, and each group and kind must be valid
+// (finalizer.WithAllowedKinds).
+func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
+	return func(o *options) { o.finalizerKinds = append([]schema.GroupKind{}, kinds...) }
+}

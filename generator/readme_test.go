@@ -1,0 +1,88 @@
+package generator_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// The README's "Embedding in a controller" shows the body of reconcile,
+// between the BEGIN and END lines, verbatim: TestReadmeEmbedding keeps the
+// two equal, and the compiler keeps the snippet compiling.
+
+// resourceSet is flux-operator's ResourceSet.
+var resourceSet = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
+
+// deleteObject stands for the controller's delete call.
+func deleteObject(context.Context, inventory.Entry) error { return nil }
+
+func reconcile(ctx context.Context, spec generator.Spec, uid string, checkouts map[string]string,
+	status *[]inventory.Entry, cluster generator.Cluster) error {
+	// BEGIN
+	// Once per spec change (cache the result by generation):
+	g, errs := generator.Compile(spec,
+		generator.WithUID(uid),                               // the source.extensions.fluxcd.io/generator label
+		generator.WithNamespace("flux-system"),               // the generator's own namespace: protected
+		generator.WithDefaultServiceAccount("flux-operator"), // --default-service-account
+		generator.WithFinalizerKinds(resourceSet),            // who may take a namespace hand-off
+	)
+	if len(errs) > 0 {
+		return errs.ToAggregate() // Ready=False with every spec. problem
+	}
+
+	// Every reconcile: open each fetched source artifact as an os.Root.
+	sources := map[string]fs.FS{}
+	for alias, dir := range checkouts {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer root.Close()
+		sources[alias] = generator.DirFS(root)
+	}
+	plan, err := g.Plan(ctx, sources, *status, cluster)
+	if err != nil {
+		return err // ctx ended
+	}
+	// Apply plan.Namespaces, then plan.Artifacts (server-side apply).
+	// Delete the Delete decisions, in their order; note what was confirmed.
+	confirmed := map[inventory.ID]bool{}
+	for _, d := range plan.Decisions {
+		if d.Action == generator.Delete && deleteObject(ctx, d.Entry) == nil {
+			confirmed[d.Entry.ID()] = true
+		}
+	}
+	*status = plan.Next(func(e inventory.Entry) bool { return confirmed[e.ID()] })
+	if plan.HasErrors() {
+		return plan.Errors.ToAggregate() // nothing was deleted; the valid tenants were applied
+	}
+	// END
+	return nil
+}
+
+func TestReadmeEmbedding(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(src), "\t// BEGIN\n")
+	body, _, _ = strings.Cut(body, "\t// END\n")
+	var snippet []string
+	for l := range strings.Lines(body) {
+		snippet = append(snippet, strings.TrimPrefix(l, "\t"))
+	}
+	if !strings.Contains(string(readme), "```go\n"+strings.Join(snippet, "")+"```\n") {
+		t.Errorf("README.md's Embedding in a controller does not show reconcile's body between BEGIN and END verbatim:\n%s", strings.Join(snippet, ""))
+	}
+}

@@ -1,0 +1,80 @@
+package yamldoc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// Documents splits a YAML stream into its documents, leaving out empty ones
+// (separators, comments), after [CheckExpansion] has accepted the whole
+// stream. The stream is split on "---" lines; a "..." end marker inside a
+// piece would make a YAML decoder read the first document and silently drop
+// the rest, so a piece holding more than one document is an error: what it
+// hides could be a namespace with prune disabled, or a second generator.
+func Documents(data []byte) ([][]byte, error) {
+	if err := CheckExpansion(data); err != nil {
+		return nil, err
+	}
+	var src io.Reader = bytes.NewReader(data)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// The YAML reader drops a last line that has no newline and ends
+		// exactly where a fill of the bufio buffer ends. It ends every line
+		// it returns with a newline anyway, so adding one changes no
+		// document.
+		src = io.MultiReader(src, strings.NewReader("\n"))
+	}
+	// A buffer the size of a small file, not bufio's 4 KiB default: inputs
+	// files are a few hundred bytes, and a plan reads one per artifact.
+	r := utilyaml.NewYAMLReader(bufio.NewReaderSize(src, min(len(data)+1, 4096)))
+	var docs [][]byte
+	for {
+		raw, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
+			continue
+		}
+		if hasEndMarker(raw) {
+			if err := Single(raw); errors.Is(err, ErrMoreDocuments) {
+				return nil, fmt.Errorf(`document %d: must not hold a second YAML document after a "..." end marker`, len(docs)+1)
+			} else if err != nil {
+				return nil, fmt.Errorf("document %d: %w", len(docs)+1, err)
+			}
+		}
+		docs = append(docs, raw)
+	}
+}
+
+// hasEndMarker reports whether doc has a "..." document end marker line.
+func hasEndMarker(doc []byte) bool {
+	for line := range bytes.Lines(doc) {
+		if bytes.HasPrefix(line, []byte("...")) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripComments drops comment-only lines and document markers, so that a
+// piece of separators and comments counts as empty.
+func stripComments(doc []byte) []byte {
+	var out []byte
+	for line := range bytes.Lines(doc) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
