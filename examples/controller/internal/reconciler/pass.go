@@ -164,7 +164,7 @@ func (p *pass) delete(ctx context.Context, w *writer, d generator.Decision) {
 		return
 	default:
 		p.inProgress = append(p.inProgress, id.Subject()+" is being deleted")
-		p.changes = append(p.changes, id.Subject()+" deletion in progress (still tracked until the API server removes it)")
+		p.changes = append(p.changes, id.Subject()+" deletion in progress ("+d.Reason+"; still tracked until the API server removes it)")
 	}
 	if id.Namespace != "" {
 		p.pendingIn[id.Namespace] = true

@@ -182,13 +182,20 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	}
 
 	// 3. Sources: each alias of the spec must have its directory.
+	// They are opened as os.Root, so that no symbolic link or ".." leads a
+	// tenant's path out of its source.
 	sources := map[string]fs.FS{}
 	for _, s := range tg.Spec.Sources {
 		dir, ok := r.Sources[s.Alias]
 		if !ok {
 			return failed(v1alpha1.ReasonSourceUnavailable, "no directory for source alias %q: start the controller with --source %s=DIR", s.Alias, s.Alias), nil
 		}
-		sources[s.Alias] = os.DirFS(dir)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return failed(v1alpha1.ReasonSourceUnavailable, "source %q: %v; nothing was applied or deleted", s.Alias, err), nil
+		}
+		defer root.Close()
+		sources[s.Alias] = generator.DirFS(root)
 	}
 
 	// 4. Clients: the service account's, or the controller's own when it
