@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -490,6 +491,11 @@ func TestDrift(t *testing.T) {
 func TestServiceAccount(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "sa", withSpec(func(s *v1alpha1.TenantGeneratorSpec) { s.ServiceAccountName = "" }))
+	// The controller's own identity may not write namespaces: only the
+	// account it impersonates can.
+	if err := controller.Create(f.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "sa-own"}}); !apierrors.IsForbidden(err) {
+		t.Fatalf("the controller's own identity creating a namespace: %v, want Forbidden", err)
+	}
 	f.tenant("sa-a", "app", "")
 	_, tg := f.reconcile()
 	c := ready(tg)

@@ -25,6 +25,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
 	"github.com/tenantkit/tenantkit/examples/controller/internal/reconciler"
@@ -42,7 +43,13 @@ var (
 	scheme    = runtime.NewScheme()
 	admin     client.Client
 	clientset *kubernetes.Clientset
+
+	// controllerCfg and controller act as the controller's own user.
+	controllerCfg *rest.Config
+	controller    client.Client
 )
+
+const controllerUser = "tenantkit-controller"
 
 const (
 	// provisionerRole may do what the controller's writes need, and look up
@@ -110,6 +117,36 @@ func run(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+	}
+	// The reconciler runs as its own user, bound to config/rbac/controller.yaml
+	// only: whatever it writes to namespaces and artifacts must go through
+	// the impersonated service account.
+	role := &rbacv1.ClusterRole{}
+	data, err := os.ReadFile(filepath.Join("..", "..", "config", "rbac", "controller.yaml"))
+	if err == nil {
+		err = yaml.UnmarshalStrict(data, role)
+	}
+	if err == nil {
+		err = admin.Create(ctx, role)
+	}
+	if err == nil {
+		err = admin.Create(ctx, &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role.Name},
+			Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: controllerUser}},
+		})
+	}
+	var user *envtest.AuthenticatedUser
+	if err == nil {
+		user, err = env.AddUser(envtest.User{Name: controllerUser}, nil)
+	}
+	if err == nil {
+		controllerCfg = user.Config()
+		controller, err = client.New(controllerCfg, client.Options{Scheme: scheme})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the controller's identity:", err)
+		return 1
 	}
 	return m.Run()
 }
@@ -194,8 +231,8 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		Spec:       spec,
 	}))
 	f.r = &reconciler.Reconciler{
-		Client:        admin,
-		Config:        cfg,
+		Client:        controller,
+		Config:        controllerCfg,
 		Scheme:        scheme,
 		Sources:       map[string]string{"repo": f.dir},
 		RetryInterval: 7 * time.Second,
