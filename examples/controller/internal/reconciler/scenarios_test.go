@@ -273,7 +273,7 @@ func TestHandOff(t *testing.T) {
 	if inventoryHas(tg, "Namespace/s3-handed") {
 		t.Errorf("handed-off namespace still tracked: %v", subjects(tg))
 	}
-	if !hasChange(tg, "Namespace/s3-handed released (external finalizer") {
+	if !hasChange(tg, "Namespace/s3-handed released") {
 		t.Errorf("changes = %q, want Namespace/s3-handed released", tg.Status.LastPlan.Changes)
 	}
 	for _, name := range []string{"s3-deleted", "s3-recreated"} {
