@@ -31,9 +31,6 @@ type pass struct {
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
 
-func isArtifact(id inventory.ID) bool {
-	return id.Group == artifactGVK.Group && id.Kind == artifactGVK.Kind
-}
 
 // apply carries out the plan's decisions in the plan's order: desired
 // objects in apply order (namespaces before artifacts), then the skipped
@@ -56,13 +53,10 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 		id := d.Entry.ID()
 		switch d.Action {
 		case generator.Create, generator.Update, generator.Unchanged:
-			switch ns, isNS := namespaces[id.Name]; {
-			case isNamespace(id) && isNS:
+			if ns, ok := namespaces[id.Name]; ok && isNamespace(id) {
 				p.namespace(ctx, w, ns, d)
-			case isArtifact(id):
-				if a, ok := artifacts[id]; ok {
-					p.artifact(ctx, w, a, d)
-				}
+			} else if a, ok := artifacts[id]; ok {
+				p.artifact(ctx, w, a, d)
 			}
 		case generator.Delete:
 			p.delete(ctx, w, d)

@@ -1,14 +1,13 @@
 package reconciler
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -138,7 +137,7 @@ func toSpec(s v1alpha1.TenantGeneratorSpec) (generator.Spec, error) {
 		return generator.Spec{}, err
 	}
 	var out generator.Spec
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&out); err != nil {
 		return generator.Spec{}, err
@@ -198,13 +197,18 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 		sources[s.Alias] = generator.DirFS(root)
 	}
 
-	// 4. Clients: the service account's, or the controller's own when it
-	// manages no namespaces and names no account.
-	c := r.Client
+	// 4. The client for the plan's reads and for the writes: the service
+	// account's; or, for a generator that manages no namespaces and names
+	// no account, the controller's own (uncached, as source-watcher writes
+	// its artifacts; its RBAC must then allow ExternalArtifacts).
+	var c client.Client
 	if sa != "" {
-		if c, err = r.impersonatedClient(tg.Namespace, sa); err != nil {
-			return failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err), nil
-		}
+		c, err = r.impersonatedClient(tg.Namespace, sa)
+	} else {
+		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
+	}
+	if err != nil {
+		return failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err), nil
 	}
 	k := &cluster{c: c}
 
@@ -259,5 +263,3 @@ func firstN(s []string) ([]string, bool) {
 	}
 	return slices.Clone(s), false
 }
-
-var errTerminating = errors.New("namespace is terminating")
