@@ -8,7 +8,8 @@
 # KUBEBUILDER_ASSETS pointing at them. Works from any directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(hack/testenv.sh)"
+assets=$(hack/testenv.sh) # a failure stops here (set -e); inside eval it would not
+eval "$assets"
 export KUBEBUILDER_ASSETS
 if [ $# -eq 0 ]; then
 	set -- -count=1 ./...

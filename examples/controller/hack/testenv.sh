@@ -61,6 +61,9 @@ else
 	rm -rf "$src"
 	mkdir -p "$src"
 	cd "$src"
+	# The throwaway module stands alone: no workspace of the caller's, no
+	# -mod=vendor from the caller's GOFLAGS.
+	export GOWORK=off GOFLAGS=-mod=mod
 	cat >main.go <<'GO'
 // Command kube-apiserver is the Kubernetes API server, built from the
 // k8s.io/kubernetes module for tenantkit's controller tests.
