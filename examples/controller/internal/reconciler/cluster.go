@@ -109,14 +109,18 @@ func (k *cluster) artifacts(ctx context.Context, namespace string) ([]generator.
 
 // lookup is finalizer.Lookup as the finalizer package documents it: the
 // object's metadata only; "not found" and "kind not served" mean the
-// finalizer is gone; any other error, Forbidden included, keeps the
-// namespace.
+// finalizer is gone (finalizer.ErrNotFound); Forbidden wraps
+// finalizer.ErrForbidden (the service account lacks "get" on the kind);
+// either that or any other error keeps the namespace.
 func (k *cluster) lookup(ctx context.Context, r finalizer.Reference) (string, error) {
 	obj := &metav1.PartialObjectMetadata{}
 	obj.SetGroupVersionKind(r.GroupVersionKind())
 	if err := k.c.Get(ctx, client.ObjectKey{Namespace: r.Namespace, Name: r.Name}, obj); err != nil {
-		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+		switch {
+		case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
 			return "", fmt.Errorf("%w: %w", finalizer.ErrNotFound, err)
+		case apierrors.IsForbidden(err):
+			err = fmt.Errorf("%w: %w", finalizer.ErrForbidden, err)
 		}
 		return "", k.failed(fmt.Errorf("looking up external finalizer %s: %w", r, err))
 	}

@@ -68,7 +68,7 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 }
 
 func (p *pass) fail(d generator.Decision, what string, err error) {
-	p.errors = append(p.errors, fmt.Sprintf("%s: %s: %v", d.Entry.ID().Subject(), what, err))
+	p.errors = append(p.errors, fmt.Sprintf("%s: %s: %v", d.Entry.ID().String(), what, err))
 }
 
 // done records an applied object's change line; an unchanged one that had
@@ -79,9 +79,9 @@ func (p *pass) done(d generator.Decision, existed bool) {
 	case d.Action != generator.Unchanged:
 		p.changes = append(p.changes, d.String())
 	case existed:
-		p.changes = append(p.changes, d.Entry.ID().Subject()+" configured (drift corrected)")
+		p.changes = append(p.changes, d.Entry.ID().String()+" configured (drift corrected)")
 	default:
-		p.changes = append(p.changes, d.Entry.ID().Subject()+" created (was missing)")
+		p.changes = append(p.changes, d.Entry.ID().String()+" created (was missing)")
 	}
 }
 
@@ -97,8 +97,8 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 		// would not stop the deletion, and its artifacts cannot be created
 		// in it. Wait until it is gone, then create it afresh.
 		p.waiting[ns.Name] = "its namespace is terminating"
-		p.inProgress = append(p.inProgress, d.Entry.ID().Subject()+" is terminating")
-		p.changes = append(p.changes, d.Entry.ID().Subject()+" waiting (terminating; created again once gone)")
+		p.inProgress = append(p.inProgress, d.Entry.ID().String()+" is terminating")
+		p.changes = append(p.changes, d.Entry.ID().String()+" waiting (terminating; created again once gone)")
 		return
 	}
 	if d.Action == generator.Unchanged && l.exists && !drifted(l.labels, ns.Labels) && !drifted(l.annotations, ns.Annotations) {
@@ -114,7 +114,7 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 
 func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d generator.Decision) {
 	if why, ok := p.waiting[a.Namespace]; ok {
-		p.changes = append(p.changes, d.Entry.ID().Subject()+" waiting ("+why+")")
+		p.changes = append(p.changes, d.Entry.ID().String()+" waiting ("+why+")")
 		return
 	}
 	existed := true
@@ -144,8 +144,8 @@ func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d 
 func (p *pass) delete(ctx context.Context, w *writer, d generator.Decision) {
 	id := d.Entry.ID()
 	if isNamespace(id) && p.pendingIn[id.Name] {
-		p.inProgress = append(p.inProgress, id.Subject()+" waits for the deletion of its objects")
-		p.changes = append(p.changes, id.Subject()+" waiting (an object in it is not deleted yet)")
+		p.inProgress = append(p.inProgress, id.String()+" waits for the deletion of its objects")
+		p.changes = append(p.changes, id.String()+" waiting (an object in it is not deleted yet)")
 		return
 	}
 	res, err := w.delete(ctx, d.Entry)
@@ -157,8 +157,8 @@ func (p *pass) delete(ctx context.Context, w *writer, d generator.Decision) {
 		p.changes = append(p.changes, d.String())
 		return
 	default:
-		p.inProgress = append(p.inProgress, id.Subject()+" is being deleted")
-		p.changes = append(p.changes, id.Subject()+" deletion in progress ("+d.Reason+"; still tracked until the API server removes it)")
+		p.inProgress = append(p.inProgress, id.String()+" is being deleted")
+		p.changes = append(p.changes, id.String()+" deletion in progress ("+d.Reason+"; still tracked until the API server removes it)")
 	}
 	if id.Namespace != "" {
 		p.pendingIn[id.Namespace] = true

@@ -115,7 +115,7 @@ func TestFirstReconcile(t *testing.T) {
 		if e.Digest == "" {
 			t.Errorf("inventory entry %s has no digest", e.ID())
 		}
-		if e.ID().Subject() == "ExternalArtifact/s1-a/app" && e.Digest.String() != digest {
+		if e.ID().String() == "ExternalArtifact/s1-a/app" && e.Digest.String() != digest {
 			t.Errorf("inventory digest %s, live artifact digest %s", e.Digest, digest)
 		}
 	}

@@ -379,7 +379,7 @@ func ready(tg *v1alpha1.TenantGenerator) metav1.Condition {
 func subjects(tg *v1alpha1.TenantGenerator) []string {
 	var out []string
 	for _, e := range tg.Status.Inventory {
-		out = append(out, e.ID().Subject())
+		out = append(out, e.ID().String())
 	}
 	return out
 }
