@@ -31,7 +31,6 @@ type pass struct {
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
 
-
 // apply carries out the plan's decisions in the plan's order: desired
 // objects in apply order (namespaces before artifacts), then the skipped
 // ones, then the stale ones in prune order (artifacts before namespaces).

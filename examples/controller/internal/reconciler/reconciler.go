@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -64,7 +65,8 @@ type Reconciler struct {
 	// generator.WithMaxDeletions.
 	Options []generator.Option
 
-	cache *cel.Cache
+	cacheOnce sync.Once
+	cache     *cel.Cache // the CEL programs of every generator's spec
 }
 
 // SetupWithManager registers the reconciler. Status writes do not trigger a
@@ -147,9 +149,7 @@ func toSpec(s v1alpha1.TenantGeneratorSpec) (generator.Spec, error) {
 
 func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator) (*outcome, error) {
 	logger := log.FromContext(ctx)
-	if r.cache == nil {
-		r.cache = cel.NewCache(256)
-	}
+	r.cacheOnce.Do(func() { r.cache = cel.NewCache(256) })
 
 	// 1. A service account to act as. Namespace management without one is
 	// refused here, before anything is read or planned.

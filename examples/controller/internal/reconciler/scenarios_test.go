@@ -527,3 +527,22 @@ func TestServiceAccount(t *testing.T) {
 		t.Error("namespace not created")
 	}
 }
+
+// A spec that does not compile: Ready=False, InvalidSpec, with the field
+// errors; nothing is written, the inventory is kept.
+func TestInvalidSpec(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "inv", withSpec(func(s *v1alpha1.TenantGeneratorSpec) {
+		s.PathPattern = "@repo/tenants/{namespace/modules/{module}"
+	}))
+	f.tenant("inv-a", "app", "")
+	_, tg := f.reconcile()
+	c := ready(tg)
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonInvalidSpec ||
+		!strings.Contains(c.Message, "spec.pathPattern") {
+		t.Errorf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
+	}
+	if f.namespace("inv-a") != nil {
+		t.Error("namespace created from an invalid spec")
+	}
+}
