@@ -1,0 +1,118 @@
+package v1alpha1
+
+import (
+	"maps"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Hand-written deep copies: what controller-gen would generate for these
+// types, without downloading it.
+
+// DeepCopyObject implements runtime.Object.
+func (in *TenantGenerator) DeepCopyObject() runtime.Object { return in.DeepCopy() }
+
+// DeepCopy returns a deep copy.
+func (in *TenantGenerator) DeepCopy() *TenantGenerator {
+	if in == nil {
+		return nil
+	}
+	out := new(TenantGenerator)
+	out.TypeMeta = in.TypeMeta
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	out.Spec = *in.Spec.DeepCopy()
+	out.Status = *in.Status.DeepCopy()
+	return out
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *TenantGeneratorList) DeepCopyObject() runtime.Object {
+	if in == nil {
+		return nil
+	}
+	out := new(TenantGeneratorList)
+	out.TypeMeta = in.TypeMeta
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		out.Items = make([]TenantGenerator, len(in.Items))
+		for i := range in.Items {
+			out.Items[i] = *in.Items[i].DeepCopy()
+		}
+	}
+	return out
+}
+
+// DeepCopy returns a deep copy.
+func (in *TenantGeneratorSpec) DeepCopy() *TenantGeneratorSpec {
+	out := *in
+	out.CommonMetadata = in.CommonMetadata.deepCopy()
+	out.Sources = slices.Clone(in.Sources)
+	if in.Artifacts != nil {
+		out.Artifacts = make([]Artifact, len(in.Artifacts))
+		for i, a := range in.Artifacts {
+			a.Copy = slices.Clone(a.Copy)
+			for j := range a.Copy {
+				a.Copy[j].Exclude = slices.Clone(a.Copy[j].Exclude)
+			}
+			out.Artifacts[i] = a
+		}
+	}
+	if m := in.ManagedNamespaces; m != nil {
+		c := *m
+		c.AllowedNames = slices.Clone(m.AllowedNames)
+		if m.Prune != nil {
+			p := *m.Prune
+			c.Prune = &p
+		}
+		if md := m.Metadata; md != nil {
+			cm := NamespaceMetadata{}
+			if fs := md.FromSource; fs != nil {
+				cm.FromSource = &FromSource{
+					Path:               fs.Path,
+					AllowedLabels:      maps.Clone(fs.AllowedLabels),
+					AllowedAnnotations: maps.Clone(fs.AllowedAnnotations),
+				}
+			}
+			if md.From != nil {
+				cm.From = make([]Operation, len(md.From))
+				for i, op := range md.From {
+					op.Labels = maps.Clone(op.Labels)
+					op.Annotations = maps.Clone(op.Annotations)
+					cm.From[i] = op
+				}
+			}
+			c.Metadata = &cm
+		}
+		out.ManagedNamespaces = &c
+	}
+	return &out
+}
+
+func (in *Metadata) deepCopy() *Metadata {
+	if in == nil {
+		return nil
+	}
+	return &Metadata{Labels: maps.Clone(in.Labels), Annotations: maps.Clone(in.Annotations)}
+}
+
+// DeepCopy returns a deep copy.
+func (in *TenantGeneratorStatus) DeepCopy() *TenantGeneratorStatus {
+	out := *in
+	if in.Conditions != nil {
+		out.Conditions = make([]metav1.Condition, len(in.Conditions))
+		for i := range in.Conditions {
+			in.Conditions[i].DeepCopyInto(&out.Conditions[i])
+		}
+	}
+	out.Inventory = slices.Clone(in.Inventory) // entries hold only strings
+	if p := in.LastPlan; p != nil {
+		c := *p
+		c.Changes = slices.Clone(p.Changes)
+		c.Warnings = slices.Clone(p.Warnings)
+		c.Errors = slices.Clone(p.Errors)
+		out.LastPlan = &c
+	}
+	return &out
+}

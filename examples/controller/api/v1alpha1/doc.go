@@ -1,0 +1,8 @@
+// Package v1alpha1 holds the example controller's own API, TenantGenerator in
+// the group tenants.tenantkit.dev: the spec is the ArtifactGenerator's
+// tenant-provisioning spec (what package generator compiles) and the status
+// holds what the controller did with it, in the ArtifactGenerator's shape.
+//
+// The types are written by hand, deep-copy functions included, and so is the
+// CRD in config/crd: the example downloads no code generator.
+package v1alpha1

@@ -1,0 +1,51 @@
+// Package reconciler is the example's TenantGenerator reconciler: the way a
+// controller author embeds tenantkit's generator package.
+//
+// # One reconcile
+//
+//  1. Compile the spec (generator.Compile); a bad spec is Ready=False,
+//     InvalidSpec, and nothing is touched.
+//  2. Plan (Generator.Plan) from the --source directories, the inventory in
+//     status, and the live cluster, read through the impersonated service
+//     account without a cache (see [cluster]).
+//  3. Apply, in the plan's order: namespaces by server-side apply with the
+//     controller's field manager, then the ExternalArtifacts (object, then
+//     status), each only when the plan creates or updates it, or when its
+//     live copy has drifted from the plan (missing, or a managed label,
+//     annotation or digest differs).
+//  4. Delete the plan's deletions in prune order, artifacts before their
+//     namespace, each confirmed or not (see "Confirmed deletions").
+//  5. Record Plan.Next with the confirmed deletions as status.inventory,
+//     with the Ready condition and the plan's summary.
+//
+// # Impersonation
+//
+// Every namespace and artifact write, and every read that the plan makes of
+// the live cluster (finalizer lookups included), goes through a client that
+// impersonates system:serviceaccount:<generator namespace>:<name>, the name
+// being spec.serviceAccountName or the controller's
+// --default-service-account. The controller's own identity needs only
+// "impersonate" on that service account and access to TenantGenerators: what
+// a tenant's generator can do is what its service account may do. Without a
+// service account, namespace management is refused (Ready=False,
+// ServiceAccountRequired) before anything is planned.
+//
+// # Confirmed deletions
+//
+// A deletion is confirmed when the API server says the object is gone: the
+// DELETE, or a GET right after it, answers NotFound. An accepted DELETE that
+// leaves the object in place with a deletionTimestamp (a namespace stays
+// Terminating until the namespace controller has emptied it and removed its
+// "kubernetes" finalizer) is not confirmed: the entry stays in the inventory,
+// Ready is Unknown with reason DeletionInProgress, the reconcile is
+// requeued, and the next one finds it Terminating, sends no second DELETE and
+// applies nothing to it. So the inventory never forgets an object that still
+// exists, and never re-creates one it is deleting: a stale entry is never
+// applied. Should the tenant come back while its namespace is still
+// Terminating, the namespace is desired again, but its artifacts wait (they
+// could not be created in a terminating namespace) until it is gone, and then
+// it is created afresh.
+//
+// A namespace is deleted only once every deletion of an object in it was
+// confirmed in the same reconcile.
+package reconciler

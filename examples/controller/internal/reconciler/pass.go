@@ -1,0 +1,246 @@
+package reconciler
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// pass is what applying one plan did.
+type pass struct {
+	changes    []string // change lines, not "unchanged" ones
+	errors     []string // writes that failed
+	inProgress []string // deletions accepted but not finished, namespaces terminating
+	confirmed  map[inventory.ID]bool
+	applied    int
+
+	// waiting holds the namespaces whose artifacts must not be written now
+	// (the namespace failed, or is terminating), with why.
+	waiting map[string]string
+	// pendingIn holds the namespaces where a deletion was not confirmed in
+	// this pass: the namespace itself is not deleted yet.
+	pendingIn map[string]bool
+}
+
+func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
+
+// apply carries out the plan's decisions in the plan's order: desired
+// objects in apply order (namespaces before artifacts), then the skipped
+// ones, then the stale ones in prune order (artifacts before namespaces).
+func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan) *pass {
+	p := &pass{confirmed: map[inventory.ID]bool{}, waiting: map[string]string{}, pendingIn: map[string]bool{}}
+	namespaces := make(map[string]generator.Namespace, len(plan.Namespaces))
+	for _, ns := range plan.Namespaces {
+		namespaces[ns.Name] = ns
+	}
+	artifacts := make(map[inventory.ID]generator.Artifact, len(plan.Artifacts))
+	for _, a := range plan.Artifacts {
+		artifacts[inventory.ID{Group: artifactGVK.Group, Kind: artifactGVK.Kind, Namespace: a.Namespace, Name: a.Name}] = a
+	}
+	for _, d := range plan.Decisions {
+		if ctx.Err() != nil {
+			p.errors = append(p.errors, ctx.Err().Error())
+			return p
+		}
+		id := d.Entry.ID()
+		switch d.Action {
+		case generator.Create, generator.Update, generator.Unchanged:
+			if ns, ok := namespaces[id.Name]; ok && isNamespace(id) {
+				p.namespace(ctx, w, ns, d)
+			} else if a, ok := artifacts[id]; ok {
+				p.artifact(ctx, w, a, d)
+			}
+		case generator.Delete:
+			p.delete(ctx, w, d)
+		default: // skip, release, keep: nothing to write
+			p.changes = append(p.changes, d.String())
+		}
+	}
+	return p
+}
+
+func (p *pass) fail(d generator.Decision, what string, err error) {
+	p.errors = append(p.errors, fmt.Sprintf("%s: %s: %v", d.Entry.ID().String(), what, err))
+}
+
+// done records an applied object's change line; an unchanged one that had
+// to be written is a corrected drift.
+func (p *pass) done(d generator.Decision, existed bool) {
+	p.applied++
+	switch {
+	case d.Action != generator.Unchanged:
+		p.changes = append(p.changes, d.String())
+	case existed:
+		p.changes = append(p.changes, d.Entry.ID().String()+" configured (drift corrected)")
+	default:
+		p.changes = append(p.changes, d.Entry.ID().String()+" created (was missing)")
+	}
+}
+
+func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace, d generator.Decision) {
+	l, err := w.getMeta(ctx, namespaceGVK, "", ns.Name)
+	if err != nil {
+		p.fail(d, "read", err)
+		p.waiting[ns.Name] = "its namespace could not be read"
+		return
+	}
+	if l.terminating {
+		// Deleted before (by this controller or another): writing it now
+		// would not stop the deletion, and its artifacts cannot be created
+		// in it. Wait until it is gone, then create it afresh.
+		p.waiting[ns.Name] = "its namespace is terminating"
+		p.inProgress = append(p.inProgress, d.Entry.ID().String()+" is terminating")
+		p.changes = append(p.changes, d.Entry.ID().String()+" waiting (terminating; created again once gone)")
+		return
+	}
+	if d.Action == generator.Unchanged && l.exists && !drifted(l.labels, ns.Labels) && !drifted(l.annotations, ns.Annotations) {
+		return
+	}
+	if err := w.applyNamespace(ctx, ns); err != nil {
+		p.fail(d, "apply", err)
+		p.waiting[ns.Name] = "its namespace could not be applied"
+		return
+	}
+	p.done(d, l.exists)
+}
+
+func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d generator.Decision) {
+	if why, ok := p.waiting[a.Namespace]; ok {
+		p.changes = append(p.changes, d.Entry.ID().String()+" waiting ("+why+")")
+		return
+	}
+	existed := true
+	if d.Action == generator.Unchanged {
+		drift, err := w.artifactDrifted(ctx, a)
+		if err != nil {
+			p.fail(d, "read", err)
+			return
+		}
+		if !drift {
+			return
+		}
+		l, err := w.getMeta(ctx, artifactGVK, a.Namespace, a.Name)
+		if err != nil {
+			p.fail(d, "read", err)
+			return
+		}
+		existed = l.exists
+	}
+	if err := w.applyArtifact(ctx, a); err != nil {
+		p.fail(d, "apply", err)
+		return
+	}
+	p.done(d, existed)
+}
+
+func (p *pass) delete(ctx context.Context, w *writer, d generator.Decision) {
+	id := d.Entry.ID()
+	if isNamespace(id) && p.pendingIn[id.Name] {
+		p.inProgress = append(p.inProgress, id.String()+" waits for the deletion of its objects")
+		p.changes = append(p.changes, id.String()+" waiting (an object in it is not deleted yet)")
+		return
+	}
+	res, err := w.delete(ctx, d.Entry)
+	switch {
+	case err != nil:
+		p.fail(d, "delete", err)
+	case res == deletionConfirmed:
+		p.confirmed[id] = true
+		p.changes = append(p.changes, d.String())
+		return
+	default:
+		p.inProgress = append(p.inProgress, id.String()+" is being deleted")
+		p.changes = append(p.changes, id.String()+" deletion in progress ("+d.Reason+"; still tracked until the API server removes it)")
+	}
+	if id.Namespace != "" {
+		p.pendingIn[id.Namespace] = true
+	}
+}
+
+// outcome turns the pass into the status: the next inventory, the summary
+// and the Ready condition, worst problem first.
+func (p *pass) outcome(plan *generator.Plan, readErrs []error, retry time.Duration) *outcome {
+	s := &v1alpha1.PlanSummary{}
+	var kept []string
+	for _, d := range plan.Decisions {
+		switch d.Action {
+		case generator.Create:
+			s.Create++
+		case generator.Update:
+			s.Update++
+		case generator.Unchanged:
+			s.Unchanged++
+		case generator.Delete:
+			s.Delete++
+		case generator.Release:
+			s.Release++
+		case generator.Keep:
+			s.Keep++
+			kept = append(kept, d.String())
+		case generator.Skip:
+			s.Skip++
+		}
+	}
+	var cut [4]bool
+	s.Changes, cut[0] = firstN(p.changes)
+	s.Warnings, cut[1] = firstN(plan.Warnings)
+	var errs []string
+	for _, e := range plan.Errors {
+		errs = append(errs, e.Error())
+	}
+	errs = append(errs, p.errors...)
+	s.Errors, cut[2] = firstN(errs)
+	s.Truncated = cut[0] || cut[1] || cut[2]
+
+	out := &outcome{
+		summary: s,
+		next:    plan.Next(func(e inventory.Entry) bool { return p.confirmed[e.ID()] }),
+	}
+	counts := fmt.Sprintf("%d created, %d configured, %d unchanged, %d deleted, %d released, %d kept, %d skipped",
+		s.Create, s.Update, s.Unchanged, len(p.confirmed), s.Release, s.Keep, s.Skip)
+	switch {
+	case plan.HasErrors():
+		out.ready, out.reason = metav1.ConditionFalse, v1alpha1.ReasonPlanFailed
+		out.message = fmt.Sprintf("the desired state has %d error(s), so nothing was deleted: %s", len(plan.Errors), joinFirst(errs, 5))
+		out.requeue = retry
+	case len(p.errors) > 0:
+		out.ready, out.reason = metav1.ConditionFalse, v1alpha1.ReasonApplyFailed
+		out.message = fmt.Sprintf("%d write(s) failed: %s", len(p.errors), joinFirst(p.errors, 5))
+		out.requeue = retry
+	case len(readErrs) > 0:
+		var msgs []string
+		for _, e := range readErrs {
+			msgs = append(msgs, e.Error())
+		}
+		out.ready, out.reason = metav1.ConditionFalse, v1alpha1.ReasonGarbageCollectionBlocked
+		out.message = fmt.Sprintf("%s; kept until the cluster can be read: %s", joinFirst(kept, 5), joinFirst(msgs, 5))
+		out.requeue = retry
+	case len(p.inProgress) > 0:
+		out.ready, out.reason = metav1.ConditionUnknown, v1alpha1.ReasonDeletionInProgress
+		out.message = joinFirst(p.inProgress, 5) + "; " + counts
+		out.requeue = retry
+	default:
+		out.ready, out.reason = metav1.ConditionTrue, v1alpha1.ReasonSucceeded
+		out.message = counts
+		if len(p.confirmed) > 0 && len(kept) > 0 {
+			// A namespace kept for an artifact deleted in this pass can go
+			// in the next one.
+			out.requeue = retry
+		}
+	}
+	return out
+}
+
+func joinFirst(s []string, n int) string {
+	if len(s) > n {
+		return strings.Join(s[:n], "; ") + fmt.Sprintf("; and %d more", len(s)-n)
+	}
+	return strings.Join(s, "; ")
+}

@@ -1,0 +1,265 @@
+package reconciler
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// DefaultFieldManager is the field manager of every server-side apply.
+const DefaultFieldManager = "tenantkit-controller"
+
+// Reconciler reconciles TenantGenerators. Set the exported fields, then
+// call SetupWithManager, or Reconcile directly (the tests do).
+type Reconciler struct {
+	// Client reads TenantGenerators and writes their status, as the
+	// controller itself (the manager's client).
+	Client client.Client
+	// Config is the controller's own REST config; namespace and artifact
+	// writes go through a copy that impersonates the service account.
+	Config *rest.Config
+	// Scheme knows TenantGenerator (v1alpha1.AddToScheme).
+	Scheme *runtime.Scheme
+	// Mapper, when set, is shared by the impersonated clients (the
+	// manager's), so that each reconcile does not rediscover the API.
+	Mapper meta.RESTMapper
+
+	// Sources maps each alias to a local directory (--source alias=DIR), as
+	// if a source controller had extracted the artifact there.
+	Sources map[string]string
+	// DefaultServiceAccount is impersonated when spec.serviceAccountName is
+	// empty (--default-service-account).
+	DefaultServiceAccount string
+	// FieldManager names the controller in managedFields;
+	// DefaultFieldManager when empty.
+	FieldManager string
+	// Interval is how often a TenantGenerator is reconciled again to
+	// correct drift and pick up source changes; zero: never.
+	Interval time.Duration
+	// RetryInterval is how soon a reconcile that left work undone (a
+	// deletion in progress, a lookup refused, a write failed) runs again.
+	RetryInterval time.Duration
+	// Options are passed to generator.Compile after the controller's own
+	// (WithUID, WithNamespace, WithDefaultServiceAccount, WithCache), e.g.
+	// generator.WithMaxDeletions.
+	Options []generator.Option
+
+	cacheOnce sync.Once
+	cache     *cel.Cache // the CEL programs of every generator's spec
+}
+
+// SetupWithManager registers the reconciler. Status writes do not trigger a
+// reconcile (only a new generation does, or the intervals).
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Mapper == nil {
+		r.Mapper = mgr.GetRESTMapper()
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&v1alpha1.TenantGenerator{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Named("tenantgenerator").
+		Complete(r)
+}
+
+// outcome is what one reconcile did, for the status.
+type outcome struct {
+	ready    metav1.ConditionStatus
+	reason   string
+	message  string
+	requeue  time.Duration
+	summary  *v1alpha1.PlanSummary
+	next     []inventory.Entry
+	keepPrev bool // record the previous inventory unchanged
+}
+
+// Reconcile runs one pass (see the package documentation) and records it
+// in the TenantGenerator's status.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var tg v1alpha1.TenantGenerator
+	if err := r.Client.Get(ctx, req.NamespacedName, &tg); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	out, err := r.reconcile(ctx, &tg)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.writeStatus(ctx, &tg, out); err != nil {
+		return ctrl.Result{}, err
+	}
+	res := ctrl.Result{RequeueAfter: r.Interval}
+	if out.requeue > 0 {
+		res.RequeueAfter = out.requeue
+	}
+	return res, nil
+}
+
+func (r *Reconciler) fieldManager() client.FieldOwner {
+	if r.FieldManager == "" {
+		return DefaultFieldManager
+	}
+	return client.FieldOwner(r.FieldManager)
+}
+
+func (r *Reconciler) retry() time.Duration {
+	if r.RetryInterval > 0 {
+		return r.RetryInterval
+	}
+	return 30 * time.Second
+}
+
+func failed(reason, format string, args ...any) *outcome {
+	return &outcome{ready: metav1.ConditionFalse, reason: reason, message: fmt.Sprintf(format, args...), keepPrev: true}
+}
+
+// toSpec converts the API's spec to the generator's: the fields have the
+// same JSON names (both are the ArtifactGenerator's).
+func toSpec(s v1alpha1.TenantGeneratorSpec) (generator.Spec, error) {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return generator.Spec{}, err
+	}
+	var out generator.Spec
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return generator.Spec{}, err
+	}
+	return out, nil
+}
+
+func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator) (*outcome, error) {
+	logger := log.FromContext(ctx)
+	r.cacheOnce.Do(func() { r.cache = cel.NewCache(256) })
+
+	// 1. A service account to act as. Namespace management without one is
+	// refused here, before anything is read or planned.
+	sa := tg.Spec.ServiceAccountName
+	if sa == "" {
+		sa = r.DefaultServiceAccount
+	}
+	if sa == "" && tg.Spec.ManagedNamespaces != nil {
+		return failed(v1alpha1.ReasonNoServiceAccount,
+			"spec.managedNamespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account"), nil
+	}
+
+	// 2. Compile.
+	spec, err := toSpec(tg.Spec)
+	if err != nil {
+		return failed(v1alpha1.ReasonInvalidSpec, "spec: %v", err), nil
+	}
+	opts := []generator.Option{
+		generator.WithUID(string(tg.UID)),
+		generator.WithNamespace(tg.Namespace),
+		generator.WithCache(r.cache),
+	}
+	if r.DefaultServiceAccount != "" {
+		opts = append(opts, generator.WithDefaultServiceAccount(r.DefaultServiceAccount))
+	}
+	g, errs := generator.Compile(spec, append(opts, r.Options...)...)
+	if len(errs) > 0 {
+		return failed(v1alpha1.ReasonInvalidSpec, "%v", errs.ToAggregate()), nil
+	}
+
+	// 3. Sources: each alias of the spec must have its directory.
+	// They are opened as os.Root, so that no symbolic link or ".." leads a
+	// tenant's path out of its source.
+	sources := map[string]fs.FS{}
+	for _, s := range tg.Spec.Sources {
+		dir, ok := r.Sources[s.Alias]
+		if !ok {
+			return failed(v1alpha1.ReasonSourceUnavailable, "no directory for source alias %q: start the controller with --source %s=DIR", s.Alias, s.Alias), nil
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return failed(v1alpha1.ReasonSourceUnavailable, "source %q: %v; nothing was applied or deleted", s.Alias, err), nil
+		}
+		defer root.Close()
+		sources[s.Alias] = generator.DirFS(root)
+	}
+
+	// 4. The client for the plan's reads and for the writes: the service
+	// account's; or, for a generator that manages no namespaces and names
+	// no account, the controller's own (uncached, as source-watcher writes
+	// its artifacts; its RBAC must then allow ExternalArtifacts).
+	var c client.Client
+	if sa != "" {
+		c, err = r.impersonatedClient(tg.Namespace, sa)
+	} else {
+		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
+	}
+	if err != nil {
+		return failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err), nil
+	}
+	k := &cluster{c: c}
+
+	// 5. Plan.
+	plan, err := g.Plan(ctx, sources, tg.Status.Inventory, k.generatorCluster())
+	if err != nil {
+		return nil, err // the context ended
+	}
+
+	// 6. Apply and delete.
+	w := &writer{c: c, owner: r.fieldManager(), gen: tg}
+	a := r.apply(ctx, w, plan)
+	out := a.outcome(plan, k.failures(), r.retry())
+	for _, line := range out.summary.Changes {
+		logger.Info(line)
+	}
+	return out, nil
+}
+
+// writeStatus records the outcome; it patches, so that a spec change made
+// meanwhile is not overwritten.
+func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerator, out *outcome) error {
+	patch := client.MergeFrom(tg.DeepCopy())
+	tg.Status.ObservedGeneration = tg.Generation
+	if !out.keepPrev {
+		tg.Status.Inventory = out.next
+	}
+	if out.summary != nil {
+		tg.Status.LastPlan = out.summary
+	}
+	meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
+		Type:               v1alpha1.ConditionReady,
+		Status:             out.ready,
+		Reason:             out.reason,
+		Message:            truncate(out.message, 32<<10),
+		ObservedGeneration: tg.Generation,
+	})
+	return r.Client.Status().Patch(ctx, tg, patch)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// firstN returns at most v1alpha1.MaxListed strings, and whether it cut.
+func firstN(s []string) ([]string, bool) {
+	if len(s) > v1alpha1.MaxListed {
+		return slices.Clone(s[:v1alpha1.MaxListed]), true
+	}
+	return slices.Clone(s), false
+}
