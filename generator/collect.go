@@ -227,7 +227,12 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 			return inventory.Keep, "", err
 		}
 		if verdict {
-			return inventory.Release, why, nil
+			// Kept, not released: the hand-off holds only while its object
+			// exists with that UID, so every pass decides again. Once the
+			// external finalizer has deleted the namespace, the next pass
+			// finds it gone and drops it; if the finalizer object goes
+			// first, the next pass deletes the namespace itself.
+			return inventory.Keep, why + "; kept in the inventory while the hand-off holds", nil
 		}
 		reason += "; " + why
 	}

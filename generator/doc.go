@@ -44,7 +44,11 @@
 //     generator. A namespace is then handed off or not by its external
 //     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
-//     not a hand-off.
+//     not a hand-off. A handed-off namespace is kept (tracked, not deleted),
+//     not released: the hand-off holds only while its object exists with
+//     the stamped UID, so every plan decides again, deletes the namespace
+//     once that object is gone or recreated, and drops it once the external
+//     finalizer has deleted it.
 //  5. Every delete, release, keep and skip carries its reason; a namespace's
 //     names the finalizer verdict.
 //  6. The artifact digest covers the files and the exported inputs: an

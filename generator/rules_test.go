@@ -222,7 +222,7 @@ func TestRule4LiveObject(t *testing.T) {
 		{name: "this generator's", labels: map[string]string{GeneratorLabel: testUID}, action: Delete},
 		{name: "handed off", annotations: map[string]string{finalizer.Annotation: rs}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
-		}, action: Release, reason: "handed off"},
+		}, action: Keep, reason: "handed off"},
 		{name: "finalizer gone", annotations: map[string]string{finalizer.Annotation: rs}, action: Delete, reason: "not found"},
 		{name: "finalizer recreated", annotations: map[string]string{finalizer.Annotation: rs}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "new-uid"}
@@ -240,7 +240,7 @@ func TestRule4LiveObject(t *testing.T) {
 		}, action: Delete, reason: "kind ConfigMap is not allowed"},
 		{name: "finalizer kind allowed", annotations: map[string]string{finalizer.Annotation: rs}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
-		}, action: Release, reason: "handed off"},
+		}, action: Keep, reason: "handed off"},
 		{name: "reading the object fails", cluster: func(c *fakeCluster) { c.objectErr = errBoom }, action: Keep, reason: "boom"},
 		{name: "listing artifacts fails", cluster: func(c *fakeCluster) { c.listErr = errBoom }, action: Keep, reason: "boom"},
 	}

@@ -221,7 +221,7 @@ func TestTenantHandedOff(t *testing.T) {
 		{
 			name:       "finalizer exists with the UID",
 			annotation: "source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
-			want:       line{"release", "Namespace", "", "tenant-payments", "handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6)"},
+			want:       line{"keep", "Namespace", "", "tenant-payments", "handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6); kept in the inventory while the hand-off holds"},
 		},
 		{
 			name:       "finalizer recreated",

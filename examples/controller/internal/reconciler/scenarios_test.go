@@ -239,58 +239,63 @@ func TestTenantBackWhileTerminating(t *testing.T) {
 }
 
 // Scenario 3: a namespace whose external finalizer (a real ConfigMap, its
-// real UID stamped on the namespace) exists is released, not deleted; one
-// whose finalizer was deleted, or recreated with a new UID, is deleted.
-//
-// A released namespace leaves the inventory (generator.Release: stop
-// tracking), so deleting the finalizer afterwards does not bring it back:
-// the deleted and recreated cases stamp, change the finalizer, then remove
-// the tenant.
+// real UID stamped on the namespace) exists is not deleted when its tenant
+// goes: the generator keeps it in the inventory and decides again on every
+// pass (generator: a hand-off is a Keep, never a Release). Delete that
+// object and the next reconcile deletes the namespace; recreate it (same
+// name, new UID) and the same.
 func TestHandOff(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "s3")
-	for _, tenant := range []string{"s3-keep", "s3-handed", "s3-deleted", "s3-recreated"} {
+	for _, tenant := range []string{"s3-keep", "s3-deleted", "s3-recreated"} {
 		f.tenant(tenant, "app", "")
 	}
 	f.reconcile()
-	f.stampFinalizer("s3-handed", f.configMap("rset-handed"))
-	f.stampFinalizer("s3-deleted", f.configMap("rset-deleted"))
+	deleted := f.configMap("rset-deleted")
+	f.stampFinalizer("s3-deleted", deleted)
 	recreated := f.configMap("rset-recreated")
 	f.stampFinalizer("s3-recreated", recreated)
+	f.removeTenant("s3-deleted")
+	f.removeTenant("s3-recreated")
 
-	f.must(admin.Delete(f.ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: f.key.Namespace, Name: "rset-deleted"}}))
+	// While the hand-off holds: kept, tracked, not deleted, Ready.
+	_, tg := f.reconcile()
+	for _, name := range []string{"s3-deleted", "s3-recreated"} {
+		if ns := f.namespace(name); ns == nil || ns.DeletionTimestamp != nil {
+			t.Errorf("handed-off namespace %s deleted: %+v", name, ns)
+		}
+		if !inventoryHas(tg, "Namespace/"+name) {
+			t.Errorf("handed-off namespace %s not tracked: %v", name, subjects(tg))
+		}
+		if !hasChange(tg, "Namespace/"+name+" kept") {
+			t.Errorf("changes = %q, want Namespace/%s kept", tg.Status.LastPlan.Changes, name)
+		}
+		if got := f.artifacts(name); len(got) != 0 {
+			t.Errorf("artifacts left in the handed-off namespace %s: %v", name, got)
+		}
+	}
+	if c := ready(tg); c.Status != metav1.ConditionTrue {
+		t.Errorf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
+	}
+
+	// The finalizer object is deleted, the other recreated with a new UID:
+	// the hand-off no longer holds, and the generator deletes both.
+	f.must(admin.Delete(f.ctx, deleted))
 	f.must(admin.Delete(f.ctx, recreated))
 	f.configMap("rset-recreated") // same name, new UID
-
-	for _, tenant := range []string{"s3-handed", "s3-deleted", "s3-recreated"} {
-		f.removeTenant(tenant)
-	}
-	_, tg := f.reconcile()
-
-	if ns := f.namespace("s3-handed"); ns == nil || ns.DeletionTimestamp != nil {
-		t.Errorf("handed-off namespace deleted: %+v", ns)
-	}
-	if inventoryHas(tg, "Namespace/s3-handed") {
-		t.Errorf("handed-off namespace still tracked: %v", subjects(tg))
-	}
-	if !hasChange(tg, "Namespace/s3-handed released") {
-		t.Errorf("changes = %q, want Namespace/s3-handed released", tg.Status.LastPlan.Changes)
-	}
+	_, tg = f.reconcile()
 	for _, name := range []string{"s3-deleted", "s3-recreated"} {
 		if ns := f.namespace(name); ns == nil || ns.DeletionTimestamp == nil {
 			t.Errorf("namespace %s = %+v, want it deleted (Terminating)", name, ns)
 		}
-	}
-	// The reasons name the verdicts (the wording is the finalizer package's).
-	var reasons []string
-	for _, ch := range tg.Status.LastPlan.Changes {
-		if strings.HasPrefix(ch, "Namespace/") {
-			reasons = append(reasons, ch)
+		// Terminating without a namespace controller: the deletion was
+		// accepted, not yet confirmed.
+		if !hasChange(tg, "Namespace/"+name+" deletion in progress") {
+			t.Errorf("changes = %q, want Namespace/%s deletion in progress", tg.Status.LastPlan.Changes, name)
 		}
 	}
-	t.Logf("namespace changes: %q", reasons)
-	if got := f.artifacts("s3-handed"); len(got) != 0 {
-		t.Errorf("artifacts left in the handed-off namespace: %v", got)
+	if ns := f.namespace("s3-keep"); ns == nil || ns.DeletionTimestamp != nil {
+		t.Errorf("namespace s3-keep = %+v, want it untouched", ns)
 	}
 }
 
