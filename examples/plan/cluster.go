@@ -101,7 +101,7 @@ func (c *cluster) Object(_ context.Context, id inventory.ID) (generator.Object, 
 func (c *cluster) ExternalArtifacts(_ context.Context, namespace string) ([]generator.Object, error) {
 	var out []generator.Object
 	for id, o := range c.objects {
-		if id.Group == "source.toolkit.fluxcd.io" && id.Kind == "ExternalArtifact" && id.Namespace == namespace {
+		if id.Group == inventory.GroupSource && id.Kind == inventory.KindExternalArtifact && id.Namespace == namespace {
 			out = append(out, generator.Object{ID: id, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations})
 		}
 	}
