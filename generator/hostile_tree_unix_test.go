@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tenantkit/tenantkit/internal/hostile"
@@ -59,17 +58,6 @@ func errorsContain(p *Plan, field, detail string) bool {
 		}
 	}
 	return false
-}
-
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	os.Remove(path)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // mksocket creates a listening unix socket at path. It binds the socket in
@@ -129,20 +117,20 @@ func TestHostileTree(t *testing.T) {
 		detail string
 		check  func(t *testing.T, p *Plan)
 	}{
-		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, metadata)) },
+		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, metadata)) },
 			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be a regular file"},
-		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, inputs)) },
+		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
-		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
+		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
 			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "FIFO as the manifests directory", change: func(t *testing.T, repo string) {
 			os.RemoveAll(filepath.Join(repo, api, "manifests"))
-			mkfifo(t, filepath.Join(repo, api, "manifests"))
+			hostile.Mkfifo(t, filepath.Join(repo, api, "manifests"))
 		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
-		{name: "FIFO as a tenant directory", change: func(t *testing.T, repo string) { mkfifo(t, filepath.Join(repo, "tenants/tenant-fifo")) }, code: 0},
+		{name: "FIFO as a tenant directory", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, "tenants/tenant-fifo")) }, code: 0},
 		{name: "FIFO as a modules directory", change: func(t *testing.T, repo string) {
 			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
-			mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+			hostile.Mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
 		}, code: 0, check: noArtifactIn("tenant-sandbox")},
 		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -187,17 +186,6 @@ func errorsContain(res planResult, field, detail string) bool {
 	return false
 }
 
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	os.Remove(path)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestHostileFlags feeds hostile generator, inventory and cluster files to
 // the tool: each is bad input, exit status 2, with a message naming the
 // flag and the file.
@@ -263,7 +251,7 @@ func TestHostileFlags(t *testing.T) {
 
 func fifoIn(t *testing.T, dir string) string {
 	p := filepath.Join(dir, "fifo")
-	mkfifo(t, p)
+	hostile.Mkfifo(t, p)
 	return p
 }
 
