@@ -33,6 +33,9 @@ import (
 //	peak-RSS-MiB  the process's resident-set high-water mark (VmHWM) during
 //	              the sub-benchmark: reset before it (see resetPeakRSS) and
 //	              read after it; Linux only
+//	x-floor       BenchmarkPlan only: the time per plan over the floor's, the
+//	              time it takes to read and hash the files the plan reads
+//	              (see floor_test.go), measured on the same tree just before
 var benchSizes = []int{100, 1000, 10000}
 
 func benchConfig(tenants int) synthConfig {
@@ -52,9 +55,15 @@ func BenchmarkPlan(b *testing.B) {
 		dir := b.TempDir()
 		gen, repo := writeSynth(b, dir, c)
 		g, srcs := synthRequest(b, gen, repo)
-		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
+		first := synthPlan(b, g, srcs, nil)
+		checkSynth(b, first, c, 0)
+		names := c.planFiles()
+		checkFloorFiles(b, first, names)
+		first = nil
+		floor := floorTime(b, repo, names)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			benchPlan(b, g, srcs, nil, n)
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")
 		})
 		os.RemoveAll(dir)
 	}
