@@ -100,9 +100,12 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	if !ok {
 		return nil, "its files cannot be read"
 	}
-	a.Digest = d
-	for _, f := range files {
-		a.Files = append(a.Files, File{Path: f.dest, Source: pathpattern.Ref{Alias: f.alias, Path: f.path}})
+	a.Digest, a.FileCount = d, len(files)
+	if p.g.opts.fileLists {
+		a.Files = make([]File, len(files))
+		for i, f := range files {
+			a.Files[i] = File{Path: f.dest, Source: pathpattern.Ref{Alias: f.alias, Path: f.path}}
+		}
 	}
 	return a, ""
 }

@@ -55,12 +55,8 @@ func BenchmarkPlan(b *testing.B) {
 		dir := b.TempDir()
 		gen, repo := writeSynth(b, dir, c)
 		g, srcs := synthRequest(b, gen, repo)
-		first := synthPlan(b, g, srcs, nil)
-		checkSynth(b, first, c, 0)
-		names := c.planFiles()
-		checkFloorFiles(b, first, names)
-		first = nil
-		floor := floorTime(b, repo, names)
+		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
+		floor := floorTime(b, repo, floorFiles(b, gen, repo, c))
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			benchPlan(b, g, srcs, nil, n)
 			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")

@@ -91,3 +91,35 @@ func TestParseDestination(t *testing.T) {
 		})
 	}
 }
+
+// TestFileLists checks that a plan lists the files of its artifacts only
+// when asked (WithFileLists), and counts them either way.
+func TestFileLists(t *testing.T) {
+	t.Parallel()
+	src := sources(tree("tenants/tenant-a/modules/app/manifests/a.yaml=kind: A\n", "tenants/tenant-a/modules/app/manifests/b.yaml=kind: B\n"))
+	for _, lists := range []bool{false, true} {
+		g, errs := Compile(testSpec(), WithUID(testUID), WithNamespace("flux-system"))
+		if lists {
+			g, errs = Compile(testSpec(), WithUID(testUID), WithNamespace("flux-system"), WithFileLists())
+		}
+		if len(errs) > 0 {
+			t.Fatal(errs.ToAggregate())
+		}
+		p := mustPlan(t, g, src, nil, (&fakeCluster{}).cluster())
+		if len(p.Artifacts) != 1 {
+			t.Fatalf("artifacts %+v, errors %v", p.Artifacts, p.Errors.ToAggregate())
+		}
+		a := p.Artifacts[0]
+		var got []string
+		for _, f := range a.Files {
+			got = append(got, f.Path+"<-"+f.Source.String())
+		}
+		want := []string(nil)
+		if lists {
+			want = []string{"a.yaml<-@repo/tenants/tenant-a/modules/app/manifests/a.yaml", "b.yaml<-@repo/tenants/tenant-a/modules/app/manifests/b.yaml"}
+		}
+		if a.FileCount != 2 || !slices.Equal(got, want) {
+			t.Errorf("WithFileLists %v: %d files %q, want 2 files %q", lists, a.FileCount, got, want)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func ExampleGenerator_Plan() {
 		fmt.Println("apply Namespace", ns.Name) // server-side apply ns.Labels, ns.Annotations
 	}
 	for _, a := range plan.Artifacts {
-		fmt.Println("apply ExternalArtifact", a.Namespace+"/"+a.Name, len(a.Files), "files") // build the archive from a.Files
+		fmt.Println("apply ExternalArtifact", a.Namespace+"/"+a.Name, a.FileCount, "files") // build the archive from a.Files (WithFileLists)
 	}
 	confirmed := map[inventory.ID]bool{}
 	for _, d := range plan.Decisions {
@@ -139,7 +139,7 @@ func ExampleDirFS() {
 	}
 	defer root.Close()
 
-	g, errs := generator.Compile(exampleSpec(), generator.WithNamespace("flux-system"))
+	g, errs := generator.Compile(exampleSpec(), generator.WithNamespace("flux-system"), generator.WithFileLists())
 	if len(errs) > 0 {
 		panic(errs.ToAggregate())
 	}

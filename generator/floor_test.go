@@ -86,11 +86,15 @@ func floorTime(tb testing.TB, repo string, names []string) time.Duration {
 	return best
 }
 
-// checkFloorFiles checks that names are exactly the files that p read: the
-// sources of its artifacts' files, their inputs files and the namespaces'
-// metadata files, so that the floor reads what the plan does.
-func checkFloorFiles(tb testing.TB, p *Plan, names []string) {
+// floorFiles returns the files of the floor of the synthetic monorepo c
+// (planFiles), after checking that they are exactly the files that a plan
+// reads: the sources of its artifacts' files, their inputs files and the
+// namespaces' metadata files.
+func floorFiles(tb testing.TB, gen, repo string, c synthConfig) []string {
 	tb.Helper()
+	g, srcs := synthRequest(tb, gen, repo, WithFileLists())
+	p := synthPlan(tb, g, srcs, nil)
+	names := c.planFiles()
 	var read []string
 	for _, a := range p.Artifacts {
 		for _, f := range a.Files {
@@ -109,6 +113,7 @@ func checkFloorFiles(tb testing.TB, p *Plan, names []string) {
 	if !slices.Equal(read, want) {
 		tb.Fatalf("the plan read %d files, the floor %d", len(read), len(want))
 	}
+	return names
 }
 
 // BenchmarkFloor reads the floor of BenchmarkPlan's monorepos.
@@ -120,9 +125,7 @@ func BenchmarkFloor(b *testing.B) {
 		c := benchConfig(n)
 		dir := b.TempDir()
 		gen, repo := writeSynth(b, dir, c)
-		g, srcs := synthRequest(b, gen, repo)
-		names := c.planFiles()
-		checkFloorFiles(b, synthPlan(b, g, srcs, nil), names)
+		names := floorFiles(b, gen, repo, c)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -49,9 +49,11 @@ func testSpec() Spec {
 	}
 }
 
+// mustCompile compiles spec with the test UID and namespace, and with file
+// lists (TestFileLists checks plans without them).
 func mustCompile(t testing.TB, spec Spec, opts ...Option) *Generator {
 	t.Helper()
-	opts = append([]Option{WithUID(testUID), WithNamespace("flux-system")}, opts...)
+	opts = append([]Option{WithUID(testUID), WithNamespace("flux-system"), WithFileLists()}, opts...)
 	g, errs := Compile(spec, opts...)
 	if len(errs) > 0 {
 		t.Fatalf("Compile() = %v", errs.ToAggregate())

@@ -73,8 +73,11 @@ type Artifact struct {
 	// Inputs are the values of the inputsFrom file, as JSON: the
 	// ExternalArtifact's status.exportedInputs.
 	Inputs map[string]json.RawMessage
-	// Files are the files of the artifact, by destination.
+	// Files are the files of the artifact, by destination, when the
+	// generator was compiled [WithFileLists]; nil otherwise.
 	Files []File
+	// FileCount is the number of files of the artifact.
+	FileCount int
 	// Digest covers the files and the inputs (see the package
 	// documentation, "Artifact digest").
 	Digest digest.Digest

@@ -142,6 +142,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *allowDeleteAll {
 		req.opts = append(req.opts, generator.WithAllowDeleteAll())
 	}
+	if *output == "json" {
+		req.opts = append(req.opts, generator.WithFileLists()) // printed; the text counts them
+	}
 
 	res, err := makePlan(ctx, req)
 	if err != nil {

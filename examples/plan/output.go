@@ -45,6 +45,8 @@ type planArtifact struct {
 	Name      string                     `json:"name"`
 	Namespace string                     `json:"namespace"`
 	Path      string                     `json:"path"`
+
+	FileCount int `json:"-"` // for the text output, which does not list them
 }
 
 type inventoryItem struct {
@@ -89,7 +91,7 @@ func result(p *generator.Plan) *planResult {
 		}
 		res.Artifacts = append(res.Artifacts, planArtifact{
 			Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
-			Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest,
+			Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest, FileCount: a.FileCount,
 		})
 	}
 	for _, d := range p.Decisions {
@@ -188,7 +190,7 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 
 	section("Artifacts", len(res.Artifacts))
 	for _, a := range res.Artifacts {
-		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s\n", a.Namespace, a.Name, a.Path, len(a.Files), a.Digest)
+		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest)
 		for _, k := range slices.Sorted(maps.Keys(a.Inputs)) {
 			fmt.Fprintf(&b, "      input  %s = %s\n", k, a.Inputs[k])
 		}

@@ -99,7 +99,8 @@ func (w *writer) artifactObject(a generator.Artifact) *unstructured.Unstructured
 
 // artifactStatus is the desired status of an ExternalArtifact: the plan's
 // digest and exported inputs. The example stores no tarball: a real
-// generator would upload the files (a.Files) and set url and size.
+// generator would upload the files (a.Files, WithFileLists) and set url
+// and size.
 func artifactStatus(a generator.Artifact) (map[string]any, error) {
 	inputs := map[string]any{}
 	for k, raw := range a.Inputs {
@@ -114,7 +115,7 @@ func artifactStatus(a generator.Artifact) (map[string]any, error) {
 			"digest":   a.Digest.String(),
 			"revision": "latest@" + a.Digest.String(),
 			"path":     fmt.Sprintf("externalartifact/%s/%s/%s.tar.gz", a.Namespace, a.Name, a.Digest.Encoded()),
-			"metadata": map[string]any{"files": fmt.Sprint(len(a.Files))},
+			"metadata": map[string]any{"files": fmt.Sprint(a.FileCount)},
 		},
 	}
 	if len(inputs) > 0 {
