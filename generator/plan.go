@@ -300,6 +300,10 @@ func (p *planner) discover() []*item {
 		a := &g.artifacts[i]
 		ap := specPath.Child("artifacts").Index(a.index)
 		for _, m := range matches {
+			if i > 0 {
+				// Each item owns its captures: its artifact takes them.
+				m.Raw, m.Normalized = maps.Clone(m.Raw), maps.Clone(m.Normalized)
+			}
 			it := &item{art: a, match: m, namespace: g.opts.namespace}
 			ok := true
 			name, err := a.name.Expand(m.Normalized)
