@@ -23,9 +23,9 @@ import (
 // tenants/team-a, tenants/team-a/modules, ...) are checked again for every
 // file below them: before this cache, those calls were most of the time of
 // a plan. The cache answers Lstat and Stat of a directory already seen, and
-// Lstat of an entry of a directory already read (an os.Root reads each
-// entry's FileInfo with the directory), so each directory is checked once
-// per plan, and the files that a copy selects are not checked again.
+// Lstat of an entry of a directory already read (with the type that the
+// directory records, see statInfo), so each directory is checked once per
+// plan, and the files that a copy selects are not checked again.
 //
 // Files are never read from the cache: opening one asks the file system,
 // and pathpattern.ReadFile checks the opened file again. pathpattern
@@ -53,6 +53,11 @@ func newDirCache(fsys fs.FS) *dirCache {
 // os.FileInfo with its syscall.Stat_t. A plan of 10,000 tenants keeps some
 // 50,000 of them: keeping the os.FileInfo values, and each directory's
 // entries, held 25 MB more of live heap in the middle of the plan.
+//
+// Of an entry of a directory read, the cache knows only the name and type
+// (typeInfo): its size, permissions and time are zero. Nothing in a plan
+// reads them from Lstat: pathpattern.ReadFile checks the size of the file
+// it opened.
 type statInfo struct {
 	name    string
 	size    int64
@@ -63,6 +68,10 @@ type statInfo struct {
 func compact(info fs.FileInfo) statInfo {
 	return statInfo{name: info.Name(), size: info.Size(), mode: info.Mode(), modTime: info.ModTime()}
 }
+
+// typeInfo is what a directory entry says of itself, without asking the
+// file system: its name and type.
+func typeInfo(e fs.DirEntry) statInfo { return statInfo{name: e.Name(), mode: e.Type()} }
 
 func (s statInfo) Name() string       { return s.name }
 func (s statInfo) Size() int64        { return s.size }
@@ -80,9 +89,8 @@ func (c *dirCache) load(name string) (statInfo, bool) {
 
 func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
 
-// ReadDir is fs.ReadDir of the wrapped file system. On an os.Root, which
-// reads each entry's FileInfo with the directory, it remembers them, for
-// Lstat.
+// ReadDir is fs.ReadDir of the wrapped file system. On an os.Root, it
+// remembers each entry's type, for Lstat.
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
 	if err != nil || c.root == nil {
@@ -91,9 +99,7 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			c.known[pathJoin(name, e.Name())] = compact(info)
-		}
+		c.known[pathJoin(name, e.Name())] = typeInfo(e)
 	}
 	return entries, nil
 }

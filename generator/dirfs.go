@@ -58,16 +58,40 @@ func (s *rootSource) Stat(name string) (fs.FileInfo, error)  { return fs.Stat(s.
 func plainName(name string) bool { return fs.ValidPath(name) && !strings.Contains(name, `\`) }
 
 // readDir is what root.FS().ReadDir does, opening the directory with
-// openFlags: open it, read every entry, sort them by name.
+// openFlags: open it, read every entry, sort them by name; but for the
+// entries' FileInfo, which it reads only when asked (see readEntries).
 func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
 	f, err := root.OpenFile(name, openFlags, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	entries, err := f.ReadDir(-1)
+	entries, err := readEntries(root, name, f)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, err
+}
+
+// rootEntry is an entry of a directory of an os.Root, read with its type
+// (see readEntries); its FileInfo comes from the root, with Lstat, when
+// asked.
+type rootEntry struct {
+	root *os.Root
+	path string // relative to root
+	name string
+	typ  fs.FileMode
+	info fs.FileInfo // nil until known
+}
+
+func (e *rootEntry) Name() string      { return e.name }
+func (e *rootEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e *rootEntry) Type() fs.FileMode { return e.typ }
+func (e *rootEntry) String() string    { return fs.FormatDirEntry(e) }
+
+func (e *rootEntry) Info() (fs.FileInfo, error) {
+	if e.info != nil {
+		return e.info, nil
+	}
+	return e.root.Lstat(e.path)
 }
 
 var (
@@ -95,7 +119,9 @@ var (
 // returns; and the names of opened files (used in their errors) are the
 // same, as an os.Root opened inside another is named after its path from
 // there. TestDirViewSameAsRoot checks this on a tree with links. Only
-// opening a FIFO differs: it does not wait for a writer (see openFlags).
+// opening a FIFO differs: it does not wait for a writer (see openFlags);
+// and Lstat and Stat of a name known from its directory's entries give its
+// name and type, not its size, permissions or time (see statInfo).
 // A dirView relies, as the dirCache does, on a tree that does not change
 // while it is read.
 //
@@ -104,8 +130,8 @@ type dirView struct {
 	*dirCache
 	dir   string                 // the module directory, slash-separated
 	roots map[string]*os.Root    // below dir, by path relative to dir ("" is dir)
-	bad   bool                   // dir could not be opened: use the dirCache
-	known map[string]fs.FileInfo // below dir: directories seen, entries of directories read
+	bad   bool                // dir could not be opened: use the dirCache
+	known map[string]statInfo // below dir: directories seen, entries of directories read
 }
 
 // view returns a view of c for a task that reads the files below dir, and
@@ -115,7 +141,7 @@ func (c *dirCache) view(dir string) (fs.FS, func()) {
 	if c.root == nil || dir == "." || !fs.ValidPath(dir) {
 		return c, func() {}
 	}
-	v := &dirView{dirCache: c, dir: dir, roots: map[string]*os.Root{}, known: map[string]fs.FileInfo{}}
+	v := &dirView{dirCache: c, dir: dir, roots: map[string]*os.Root{}, known: map[string]statInfo{}}
 	return v, v.close
 }
 
@@ -209,11 +235,8 @@ func (v *dirView) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return v.dirCache.ReadDir(name)
 	}
-	// An os.Root reads each entry's FileInfo with the directory.
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			v.known[name+"/"+e.Name()] = info
-		}
+		v.known[name+"/"+e.Name()] = typeInfo(e)
 	}
 	return entries, nil
 }
@@ -234,7 +257,7 @@ func (v *dirView) Lstat(name string) (fs.FileInfo, error) {
 	if r, base := v.split(name); r != nil {
 		if info, err := r.Lstat(base); err == nil {
 			if info.IsDir() {
-				v.known[name] = info
+				v.known[name] = compact(info)
 			}
 			return info, nil
 		}

@@ -148,9 +148,17 @@ func describe(fsys fs.FS, name string) []string {
 		}
 		return fmt.Sprintf("%s %v %d", fi.Name(), fi.Mode(), sizeOf(fi))
 	}
+	// Lstat and Stat must agree in name and type: of an entry known from
+	// its directory, the plan's caches keep nothing else (see statInfo).
+	kind := func(fi fs.FileInfo, err error) string {
+		if err != nil {
+			return "error " + err.Error()
+		}
+		return fmt.Sprintf("%s %v", fi.Name(), fi.Mode().Type())
+	}
 	var out []string
-	out = append(out, "lstat: "+info(fs.Lstat(fsys, name)))
-	out = append(out, "stat: "+info(fs.Stat(fsys, name)))
+	out = append(out, "lstat: "+kind(fs.Lstat(fsys, name)))
+	out = append(out, "stat: "+kind(fs.Stat(fsys, name)))
 	target, err := fs.ReadLink(fsys, name)
 	out = append(out, fmt.Sprintf("readlink: %q %v", target, err))
 	data, err := pathpattern.ReadFile(fsys, name, 0)
