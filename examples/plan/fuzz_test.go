@@ -136,6 +136,7 @@ func checkPlan(t *testing.T, g *manifest) {
 	if err != nil {
 		t.Fatalf("makePlan() = %v", err)
 	}
+	checkStream(t, res)
 	gone := map[string]bool{}
 	for _, d := range res.decisions {
 		c := toChange(d)

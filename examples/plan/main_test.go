@@ -80,9 +80,11 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// decode parses the tool's JSON output.
+// decode parses the tool's JSON output, after checking that it is what
+// the whole-plan writer prints (checkCanonical).
 func decode(t *testing.T, out []byte) planJSON {
 	t.Helper()
+	checkCanonical(t, out)
 	var res planJSON
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("decoding the JSON plan: %v\n%s", err, out)
