@@ -282,3 +282,37 @@ func TestWriteJSONErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkWriteJSON writes the JSON plan of a synthetic monorepo (planned
+// once, in memory) to io.Discard with the whole-plan writer that the tool
+// used before and with the streaming one it uses now; B/op against the
+// output's size (SetBytes) shows what each holds.
+func BenchmarkWriteJSON(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		res := planOf(b, synthTree(n), nil, nil)
+		checkStream(b, res)
+		var out bytes.Buffer
+		if err := writeJSON(&out, res); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
+			for _, w := range []struct {
+				name  string
+				write func(io.Writer, *planResult) error
+			}{
+				{"whole", writeJSONWhole},
+				{"stream", writeJSON},
+			} {
+				b.Run("writer="+w.name, func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(out.Len()))
+					for b.Loop() {
+						if err := w.write(io.Discard, res); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
