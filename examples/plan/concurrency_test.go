@@ -249,6 +249,7 @@ func TestConcurrentPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkStream(t, want)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {

@@ -92,7 +92,7 @@ var samplePlan = sync.OnceValues(func() (fs.FS, []inventory.Entry) {
 		panic("the sample does not plan cleanly")
 	}
 	var previous []inventory.Entry
-	for _, e := range res.Inventory {
+	for _, e := range res.inventory {
 		previous = append(previous, inventory.Entry{APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name, Digest: e.Digest})
 	}
 	return sub, previous
@@ -136,17 +136,19 @@ func checkPlan(t *testing.T, g *manifest) {
 	if err != nil {
 		t.Fatalf("makePlan() = %v", err)
 	}
+	checkStream(t, res)
 	gone := map[string]bool{}
-	for _, c := range res.Changes {
+	for _, d := range res.decisions {
+		c := toChange(d)
 		if c.Action == "delete" && res.hasErrors() {
-			t.Fatalf("a plan with errors %v deletes %s/%s/%s", res.Errors, c.Kind, c.Namespace, c.Name)
+			t.Fatalf("a plan with errors %v deletes %s/%s/%s", res.errors, c.Kind, c.Namespace, c.Name)
 		}
 		if c.Action == "delete" || c.Action == "release" {
 			gone[c.Kind+"/"+c.Namespace+"/"+c.Name] = true
 		}
 	}
 	tracked := map[string]bool{}
-	for _, e := range res.Inventory {
+	for _, e := range res.inventory {
 		tracked[e.Kind+"/"+e.Namespace+"/"+e.Name] = true
 	}
 	for _, e := range previous {

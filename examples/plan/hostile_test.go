@@ -143,7 +143,7 @@ func TestHostileParseCluster(t *testing.T) {
 // (opening a FIFO blocks for ever) or if a plan with errors deletes
 // runWithin runs the tool with args and checks that a plan with errors
 // deletes nothing.
-func runWithin(t *testing.T, args ...string) (int, planResult, string) {
+func runWithin(t *testing.T, args ...string) (int, planJSON, string) {
 	t.Helper()
 	type result struct {
 		code   int
@@ -162,10 +162,10 @@ func runWithin(t *testing.T, args ...string) (int, planResult, string) {
 		t.Fatal("the plan did not finish: blocked on a FIFO or a loop?")
 	}
 	if r.code == 2 {
-		return r.code, planResult{}, r.stderr
+		return r.code, planJSON{}, r.stderr
 	}
 	res := decode(t, r.out)
-	if res.hasErrors() {
+	if len(res.Errors) > 0 {
 		for _, c := range res.Changes {
 			if c.Action == "delete" {
 				t.Errorf("a plan with errors deletes %s/%s/%s", c.Kind, c.Namespace, c.Name)
@@ -177,7 +177,7 @@ func runWithin(t *testing.T, args ...string) (int, planResult, string) {
 
 // errorsContain reports whether an error of res has field and detail
 // containing the given strings.
-func errorsContain(res planResult, field, detail string) bool {
+func errorsContain(res planJSON, field, detail string) bool {
 	for _, e := range res.Errors {
 		if strings.Contains(e.Field, field) && strings.Contains(e.Detail, detail) {
 			return true

@@ -177,12 +177,10 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 	typeErrs := m.validateType()
 	g, errs := generator.Compile(m.Spec, opts...)
 	if len(errs) > 0 || len(typeErrs) > 0 {
-		res := &planResult{Errors: fieldErrors(append(typeErrs, errs...))}
+		res := &planResult{errors: fieldErrors(append(typeErrs, errs...)), inventory: req.previous}
 		for _, e := range req.previous {
-			id := e.ID()
-			res.Changes = append(res.Changes, planChange{Action: "keep", Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: "desired state has errors"})
+			res.decisions = append(res.decisions, generator.Decision{Entry: e, Action: generator.Keep, Reason: "desired state has errors"})
 		}
-		res.Inventory = inventoryItems(req.previous)
 		return res, nil
 	}
 	c := req.cluster

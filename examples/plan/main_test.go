@@ -80,10 +80,12 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// decode parses the tool's JSON output.
-func decode(t *testing.T, out []byte) planResult {
+// decode parses the tool's JSON output, after checking that it is what
+// the whole-plan writer prints (checkCanonical).
+func decode(t *testing.T, out []byte) planJSON {
 	t.Helper()
-	var res planResult
+	checkCanonical(t, out)
+	var res planJSON
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("decoding the JSON plan: %v\n%s", err, out)
 	}
@@ -111,7 +113,7 @@ func firstRound(t *testing.T, gen, repo string) string {
 type line struct{ action, kind, namespace, name, reason string }
 
 // changes returns the plan's changes other than unchanged and create.
-func changes(res planResult) []line {
+func changes(res planJSON) []line {
 	var out []line
 	for _, c := range res.Changes {
 		if c.Action != "unchanged" {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,16 +18,16 @@ import (
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// planResult is the plan in the shape of the JSON output. Struct fields are
-// declared in the order of their JSON names, and encoding/json sorts map
-// keys, so every object's keys come sorted.
+// planResult is a plan to print: the plan's own lists, which the writers
+// convert to the output shape one item at a time, and its errors,
+// converted and without duplicates.
 type planResult struct {
-	Artifacts  []planArtifact   `json:"artifacts"`
-	Changes    []planChange     `json:"changes"`
-	Errors     []planFieldError `json:"errors"`
-	Inventory  []inventoryItem  `json:"inventory"`
-	Namespaces []planNamespace  `json:"namespaces"`
-	Warnings   []string         `json:"warnings"`
+	namespaces []generator.Namespace
+	artifacts  []generator.Artifact
+	decisions  []generator.Decision
+	inventory  []inventory.Entry
+	warnings   []string
+	errors     []planFieldError
 }
 
 type planNamespace struct {
@@ -45,8 +47,6 @@ type planArtifact struct {
 	Name      string                     `json:"name"`
 	Namespace string                     `json:"namespace"`
 	Path      string                     `json:"path"`
-
-	FileCount int `json:"-"` // for the text output, which does not list them
 }
 
 type inventoryItem struct {
@@ -74,41 +74,46 @@ type planFieldError struct {
 
 // hasErrors reports whether the desired state had errors: then the plan
 // deletes nothing.
-func (r *planResult) hasErrors() bool { return len(r.Errors) > 0 }
+func (r *planResult) hasErrors() bool { return len(r.errors) > 0 }
 
-// result converts a plan to the output shape. The preview assumes that
-// every deletion succeeds: its inventory is the one a controller records
-// then.
+// result holds a plan for printing. The preview assumes that every
+// deletion succeeds: its inventory is the one a controller records then.
 func result(p *generator.Plan) *planResult {
-	res := &planResult{Warnings: p.Warnings, Errors: fieldErrors(p.Errors)}
-	for _, ns := range p.Namespaces {
-		res.Namespaces = append(res.Namespaces, planNamespace{Name: ns.Name, Labels: ns.Labels, Annotations: ns.Annotations, Origin: ns.Origin, Digest: ns.Digest})
+	return &planResult{
+		namespaces: p.Namespaces,
+		artifacts:  p.Artifacts,
+		decisions:  p.Decisions,
+		inventory:  p.Next(func(inventory.Entry) bool { return true }),
+		warnings:   p.Warnings,
+		errors:     fieldErrors(p.Errors),
 	}
-	for _, a := range p.Artifacts {
-		files := make([]string, 0, len(a.Files))
-		for _, f := range a.Files {
-			files = append(files, f.Path)
-		}
-		res.Artifacts = append(res.Artifacts, planArtifact{
-			Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
-			Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest, FileCount: a.FileCount,
-		})
-	}
-	for _, d := range p.Decisions {
-		id := d.Entry.ID()
-		res.Changes = append(res.Changes, planChange{Action: string(d.Action), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: d.Reason})
-	}
-	res.Inventory = inventoryItems(p.Next(func(inventory.Entry) bool { return true }))
-	return res
 }
 
-func inventoryItems(entries []inventory.Entry) []inventoryItem {
-	out := make([]inventoryItem, 0, len(entries))
-	for _, e := range entries {
-		id := e.ID()
-		out = append(out, inventoryItem{APIVersion: e.APIVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Digest: e.Digest})
+// The conversions to the output shape, one per item kind.
+
+func toNamespace(ns generator.Namespace) planNamespace {
+	return planNamespace{Name: ns.Name, Labels: ns.Labels, Annotations: ns.Annotations, Origin: ns.Origin, Digest: ns.Digest}
+}
+
+func toArtifact(a generator.Artifact) planArtifact {
+	files := make([]string, 0, len(a.Files))
+	for _, f := range a.Files {
+		files = append(files, f.Path)
 	}
-	return out
+	return planArtifact{
+		Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
+		Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest,
+	}
+}
+
+func toChange(d generator.Decision) planChange {
+	id := d.Entry.ID()
+	return planChange{Action: string(d.Action), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: d.Reason}
+}
+
+func toInventoryItem(e inventory.Entry) inventoryItem {
+	id := e.ID()
+	return inventoryItem{APIVersion: e.APIVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Digest: e.Digest}
 }
 
 // fieldErrors converts field errors to the output shape, one line each:
@@ -146,29 +151,88 @@ func oneLine(s string) string {
 }
 
 // writeJSON prints the plan as JSON: keys sorted, lists in apply order,
-// empty lists as [] rather than null.
+// empty lists as [] rather than null, indented by two spaces, with no HTML
+// escaping: the bytes of a json.Encoder with SetIndent("", "  ") and
+// SetEscapeHTML(false) encoding the whole plan at once. It converts and
+// encodes one list item at a time into a buffered writer, so that it holds
+// one item, not the whole plan, in the output shape and as JSON (some 40 MB
+// of JSON at 10,000 tenants). An encoding error (a value that JSON cannot
+// hold, such as NaN, which no decoded input is) can leave a part of the
+// plan written, where the whole-plan encoder wrote nothing.
 func writeJSON(w io.Writer, res *planResult) error {
-	out := *res
-	nonNil(&out.Namespaces)
-	nonNil(&out.Artifacts)
-	nonNil(&out.Inventory)
-	nonNil(&out.Changes)
-	nonNil(&out.Warnings)
-	nonNil(&out.Errors)
-	for i := range out.Artifacts {
-		nonNil(&out.Artifacts[i].Files)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	s := newJSONStream(w)
+	// The keys in sorted order.
+	jsonList(s, "artifacts", res.artifacts, toArtifact)
+	jsonList(s, "changes", res.decisions, toChange)
+	jsonList(s, "errors", res.errors, same)
+	jsonList(s, "inventory", res.inventory, toInventoryItem)
+	jsonList(s, "namespaces", res.namespaces, toNamespace)
+	jsonList(s, "warnings", res.warnings, same)
+	return s.close()
 }
 
-func nonNil[T any](s *[]T) {
-	if *s == nil {
-		*s = []T{}
-	}
+// jsonStream writes a JSON object whose values are lists, one list item
+// at a time.
+type jsonStream struct {
+	out  *bufio.Writer
+	item bytes.Buffer  // one list item, as JSON
+	enc  *json.Encoder // into item
+	keys int           // the keys written
+	err  error         // the first encoding error
 }
+
+func newJSONStream(w io.Writer) *jsonStream {
+	s := &jsonStream{out: bufio.NewWriter(w)}
+	s.enc = json.NewEncoder(&s.item)
+	// Items of the top-level lists are two levels deep: their inner lines
+	// get that indentation as the prefix; the first line gets none.
+	s.enc.SetIndent("    ", "  ")
+	s.enc.SetEscapeHTML(false)
+	s.out.WriteString("{")
+	return s
+}
+
+// jsonList writes key (plain ASCII) with items as a list, each converted
+// by conv.
+func jsonList[T, U any](s *jsonStream, key string, items []T, conv func(T) U) {
+	if s.err != nil {
+		return
+	}
+	if s.keys > 0 {
+		s.out.WriteString(",")
+	}
+	s.keys++
+	s.out.WriteString("\n  \"" + key + "\": [")
+	for i, it := range items {
+		if i > 0 {
+			s.out.WriteString(",")
+		}
+		s.out.WriteString("\n    ")
+		v := conv(it)
+		s.item.Reset()
+		// A pointer, so that the item is addressable, as in a list.
+		if s.err = s.enc.Encode(&v); s.err != nil {
+			return
+		}
+		s.out.Write(s.item.Bytes()[:s.item.Len()-1]) // without Encode's newline
+	}
+	if len(items) > 0 {
+		s.out.WriteString("\n  ")
+	}
+	s.out.WriteString("]")
+}
+
+// close ends the object and flushes the writer. It returns the first
+// encoding or write error.
+func (s *jsonStream) close() error {
+	if s.err != nil {
+		return s.err
+	}
+	s.out.WriteString("\n}\n")
+	return s.out.Flush()
+}
+
+func same[T any](v T) T { return v }
 
 // writeText prints the plan for a terminal; changesOnly leaves out the
 // unchanged objects.
@@ -181,15 +245,15 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 		fmt.Fprintf(&b, "%s (%d)\n", title, n)
 	}
 
-	section("Namespaces", len(res.Namespaces))
-	for _, ns := range res.Namespaces {
+	section("Namespaces", len(res.namespaces))
+	for _, ns := range res.namespaces {
 		fmt.Fprintf(&b, "  %s  %s\n", ns.Name, ns.Digest)
 		writeKeys(&b, "label", ns.Labels, ns.Origin.Labels)
 		writeKeys(&b, "annotation", ns.Annotations, ns.Origin.Annotations)
 	}
 
-	section("Artifacts", len(res.Artifacts))
-	for _, a := range res.Artifacts {
+	section("Artifacts", len(res.artifacts))
+	for _, a := range res.artifacts {
 		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest)
 		for _, k := range slices.Sorted(maps.Keys(a.Inputs)) {
 			fmt.Fprintf(&b, "      input  %s = %s\n", k, a.Inputs[k])
@@ -198,7 +262,8 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 
 	counts := map[string]int{}
 	var lines []string
-	for _, c := range res.Changes {
+	for _, d := range res.decisions {
+		c := toChange(d)
 		counts[c.Action]++
 		if changesOnly && c.Action == string(generator.Unchanged) {
 			continue
@@ -226,15 +291,15 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	}
 	fmt.Fprintf(&b, "  %s\n", strings.Join(summary, ", "))
 
-	if len(res.Warnings) > 0 {
-		section("Warnings", len(res.Warnings))
-		for _, w := range res.Warnings {
+	if len(res.warnings) > 0 {
+		section("Warnings", len(res.warnings))
+		for _, w := range res.warnings {
 			fmt.Fprintf(&b, "  %s\n", w)
 		}
 	}
-	if len(res.Errors) > 0 {
-		section("Errors", len(res.Errors))
-		for _, e := range res.Errors {
+	if len(res.errors) > 0 {
+		section("Errors", len(res.errors))
+		for _, e := range res.errors {
 			fmt.Fprintf(&b, "  %s\n", errorLine(e))
 		}
 		b.WriteString("\nThe desired state has errors: nothing will be deleted.\n")
