@@ -128,8 +128,8 @@ var (
 // A dirView is used by one goroutine at a time.
 type dirView struct {
 	*dirCache
-	dir   string                 // the module directory, slash-separated
-	roots map[string]*os.Root    // below dir, by path relative to dir ("" is dir)
+	dir   string              // the module directory, slash-separated
+	roots map[string]*os.Root // below dir, by path relative to dir ("" is dir)
 	bad   bool                // dir could not be opened: use the dirCache
 	known map[string]statInfo // below dir: directories seen, entries of directories read
 }
