@@ -1,9 +1,11 @@
 package generator
 
 import (
+	"errors"
 	"io/fs"
 	"maps"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -35,6 +37,11 @@ import (
 type dirCache struct {
 	fsys fs.FS
 	root *os.Root // the root of a rootSource, for views (see dirView); or nil
+
+	// The root of the pattern's fixed prefix, and the prefix with a
+	// trailing slash (see anchor); or nil and "".
+	prefixRoot *os.Root
+	prefix     string
 
 	mu    sync.RWMutex
 	known map[string]statInfo // Lstat of directories seen and of entries of directories read
@@ -87,12 +94,62 @@ func (c *dirCache) load(name string) (statInfo, bool) {
 	return info, ok
 }
 
-func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
+// anchor opens the root of dir, the pattern's fixed prefix ("tenants" of
+// "@repo/tenants/{namespace}/modules/{module}"), which checkSource found to
+// be a directory and not a link, so that c reads the names below it from
+// there: on an os.Root, every operation walks its name one element at a
+// time, with an openat and a close for each directory, and every name a
+// plan reads of a tenant is below the prefix. At 1,000 tenants, this saves
+// some 13,000 of the plan's 281,000 system calls (Discover's, the
+// namespaces' metadata files', and opening each module's root, see
+// dirView). As in a dirView, an operation that fails there is asked of the
+// source, for its own error. close closes the root.
+func (c *dirCache) anchor(dir string) {
+	if c.root == nil || dir == "" || !plainName(dir) {
+		return
+	}
+	if r, err := c.root.OpenRoot(dir); err == nil {
+		c.prefixRoot, c.prefix = r, dir+"/"
+	}
+}
+
+func (c *dirCache) close() {
+	if c.prefixRoot != nil {
+		c.prefixRoot.Close()
+	}
+}
+
+// below returns the prefix root and name relative to it, or nil when name is
+// not below the prefix.
+func (c *dirCache) below(name string) (*os.Root, string) {
+	if c.prefixRoot == nil || !strings.HasPrefix(name, c.prefix) || !plainName(name) {
+		return nil, ""
+	}
+	return c.prefixRoot, name[len(c.prefix):]
+}
+
+func (c *dirCache) Open(name string) (fs.File, error) {
+	if r, rel := c.below(name); r != nil {
+		if f, err := r.OpenFile(rel, openFlags, 0); err == nil {
+			return f, nil
+		}
+	}
+	return c.fsys.Open(name)
+}
 
 // ReadDir is fs.ReadDir of the wrapped file system. On an os.Root, it
 // remembers each entry's type, for Lstat.
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
-	entries, err := fs.ReadDir(c.fsys, name)
+	var (
+		entries []fs.DirEntry
+		err     error
+	)
+	if r, rel := c.below(name); r != nil {
+		entries, err = readDir(r, rel)
+	}
+	if entries == nil || err != nil {
+		entries, err = fs.ReadDir(c.fsys, name)
+	}
 	if err != nil || c.root == nil {
 		return entries, err
 	}
@@ -112,7 +169,23 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	if info, ok := c.load(name); ok {
 		return info, nil
 	}
-	info, err := fs.Lstat(c.fsys, name)
+	var (
+		info fs.FileInfo
+		err  error = fs.ErrNotExist
+	)
+	if r, rel := c.below(name); r != nil {
+		info, err = r.Lstat(rel)
+		// A name that does not exist below the prefix does not exist in the
+		// source either (a namespace without a metadata file): the error is
+		// the source's, but for its path.
+		var pe *fs.PathError
+		if errors.Is(err, fs.ErrNotExist) && errors.As(err, &pe) && pe.Path == rel {
+			return nil, &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+		}
+	}
+	if err != nil {
+		info, err = fs.Lstat(c.fsys, name)
+	}
 	if err == nil && info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
 		c.mu.Lock()
 		c.known[name] = compact(info)
@@ -126,6 +199,11 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 func (c *dirCache) Stat(name string) (fs.FileInfo, error) {
 	if info, ok := c.load(name); ok && info.IsDir() {
 		return info, nil
+	}
+	if r, rel := c.below(name); r != nil {
+		if info, err := r.Stat(rel); err == nil {
+			return info, nil
+		}
 	}
 	return fs.Stat(c.fsys, name)
 }

@@ -188,7 +188,12 @@ func (v *dirView) openRoot(rel string) *os.Root {
 		err error
 	)
 	if rel == "" {
-		r, err = v.root.OpenRoot(v.dir)
+		if pr, prel := v.below(v.dir); pr != nil {
+			r, err = pr.OpenRoot(prel)
+		}
+		if r == nil {
+			r, err = v.root.OpenRoot(v.dir)
+		}
 		if err != nil {
 			v.bad = true
 			return nil

@@ -226,7 +226,9 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	// seen (see dirCache).
 	for alias, fsys := range sources {
 		if fsys != nil && cacheSources {
-			fsys = newDirCache(fsys)
+			c := newDirCache(fsys)
+			defer c.close()
+			fsys = c
 		}
 		if fsys != nil {
 			p.sources[alias] = fsys
@@ -283,6 +285,9 @@ func (p *planner) discover() []*item {
 	fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
 	if fsys == nil || !p.checkSource(fsys) {
 		return nil
+	}
+	if c, ok := fsys.(*dirCache); ok {
+		c.anchor(g.prefix)
 	}
 	matches, errs, err := g.pattern.Discover(fsys, fp)
 	switch {

@@ -18,7 +18,8 @@ import (
 )
 
 // TestDirViewSameAsRoot checks that a plan's view of a module directory
-// (dirCache, dirView) answers every operation as the os.Root it wraps does,
+// (dirCache anchored at the prefix, dirView) answers every operation as the
+// os.Root it wraps does,
 // errors included, on a real tree with the things a tenant can put there:
 // symbolic links to files and directories, inside and outside the module,
 // a FIFO, a file where a directory is expected, names that do not exist.
@@ -34,6 +35,7 @@ func TestDirViewSameAsRoot(t *testing.T) {
 		mod + "/manifests/config/deep/z.yaml":  "kind: Z\n",
 		"tenants/a/modules/n/manifests/w.yaml": "kind: W\n",
 		"tenants/a/namespace-metadata.yaml":    "kind: NamespaceMetadata\n",
+		"platform/p.yaml":                      "kind: P\n",
 	}
 	for name, content := range files {
 		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), content)
@@ -48,6 +50,8 @@ func TestDirViewSameAsRoot(t *testing.T) {
 		mod + "/manifests/dangling":   "nowhere.yaml",                // to nothing
 		"tenants/a/modules/linkedmod": "m",                           // a module directory that is a link
 		mod + "/manifests/config/ln":  "../../manifests/config/deep", // a loop back through the module
+		mod + "/manifests/plat":       "../../../../../platform",     // out of the prefix, inside the root
+		"tenants/a/outside":           "../../platform/missing",      // to nothing, out of the prefix
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
@@ -78,6 +82,8 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	}
 	names = append(names, "tenants/a/modules/mx", "tenants/a/modules/linkedmod", "tenants/a/modules/linkedmod/manifests/x.yaml",
 		"tenants/a/namespace-metadata.yaml", "tenants/a/modules/n/manifests/w.yaml", ".", "tenants",
+		"tenants/a/missing.yaml", "tenants/missing/namespace-metadata.yaml", "tenants/a/namespace-metadata.yaml/x",
+		mod+"/manifests/plat", mod+"/manifests/plat/p.yaml", mod+"/manifests/plat/missing", "tenants/a/outside", "tenants/a/outside/x",
 		mod+"//manifests", mod+"/./manifests", mod+"/../m/manifests", "/"+mod+"/manifests", mod+"/manifests/")
 
 	globs := []string{mod + "/manifests/**", mod + "/manifests/*.yaml", mod + "/**/*.yaml", mod + "/manifests/config", "tenants/*/modules/*/manifests/**"}
@@ -87,6 +93,8 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	for _, reverse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("reverse=%t", reverse), func(t *testing.T) {
 			c := newDirCache(newRootSource(root))
+			c.anchor("tenants") // as a plan does, for the pattern's prefix
+			defer c.close()
 			got, done := c.view(mod)
 			defer done()
 			if _, ok := got.(*dirView); !ok {
