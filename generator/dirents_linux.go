@@ -13,10 +13,11 @@ import (
 // (*os.File).ReadDir on a directory opened in an os.Root calls lstat for
 // every entry, to fill in its FileInfo; a plan needs only the type of each
 // entry, which the directory holds. At 1,000 tenants (18,500 files), those
-// lstat calls were 27,000 of the plan's 284,000 system calls, each with a
-// FileInfo to allocate. The entries here get their FileInfo from root when
-// asked, with Lstat; an entry of unknown type (a file system without
-// d_type) is asked at once.
+// lstat calls were 24,000 of the 212,000 file-system calls of a plan
+// (openat, close, read, fstat, newfstatat, getdents64, counted with
+// strace -c), each with a FileInfo to allocate. The entries here get their
+// FileInfo from root when asked, with Lstat; an entry of unknown type (a
+// file system without d_type) is asked at once.
 func readEntries(root *os.Root, name string, f *os.File) ([]fs.DirEntry, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
