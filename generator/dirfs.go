@@ -128,10 +128,10 @@ var (
 // A dirView is used by one goroutine at a time.
 type dirView struct {
 	*dirCache
-	dir   string              // the module directory, slash-separated
-	roots map[string]*os.Root // below dir, by path relative to dir ("" is dir)
-	bad   bool                // dir could not be opened: use the dirCache
-	known map[string]statInfo // below dir: directories seen, entries of directories read
+	dir   string               // the module directory, slash-separated
+	roots map[string]*os.Root  // below dir, by path relative to dir ("" is dir)
+	bad   bool                 // dir could not be opened: use the dirCache
+	known map[string]*statInfo // below dir: directories seen, entries of directories read
 }
 
 // view returns a view of c for a task that reads the files below dir, and
@@ -141,7 +141,7 @@ func (c *dirCache) view(dir string) (fs.FS, func()) {
 	if c.root == nil || dir == "." || !fs.ValidPath(dir) {
 		return c, func() {}
 	}
-	v := &dirView{dirCache: c, dir: dir, roots: map[string]*os.Root{}, known: map[string]statInfo{}}
+	v := &dirView{dirCache: c, dir: dir, roots: map[string]*os.Root{}, known: map[string]*statInfo{}}
 	return v, v.close
 }
 
