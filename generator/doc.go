@@ -99,4 +99,14 @@
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
 // on a plan that nobody modifies. Plan builds namespaces and artifacts on
 // GOMAXPROCS goroutines; its output does not depend on their scheduling.
+//
+// # Cost
+//
+// A plan reads every file that its artifacts copy, and hashes it, on every
+// core; the benchmarks compare it with that floor (see the README's
+// Performance section). It holds a file's content only while hashing it,
+// and keeps of each artifact its name, labels, captures, inputs, file
+// count and digest: the list of its files only when the generator was
+// compiled [WithFileLists]. Through [DirFS], it reads each directory once,
+// and each file with one openat from a root of its directory.
 package generator
