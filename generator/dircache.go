@@ -146,12 +146,12 @@ func (c *dirCache) Open(name string) (fs.File, error) {
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	var (
 		entries []fs.DirEntry
-		err     error
+		err     error = fs.ErrNotExist
 	)
 	if r, rel := c.below(name); r != nil {
 		entries, err = readDir(r, rel)
 	}
-	if entries == nil || err != nil {
+	if err != nil {
 		entries, err = fs.ReadDir(c.fsys, name)
 	}
 	if err != nil || c.root == nil {
