@@ -219,15 +219,15 @@ var (
 )
 
 // viewSource makes p read the source of the pattern's alias through a view
-// of dir, the directory of the task's match (see dirView), and returns the
-// function that closes the view.
-func (p *planner) viewSource(dir string) (done func()) {
+// of dir, the directory of the task's match (see dirView), opened from
+// parent when not nil, and returns the function that closes the view.
+func (p *planner) viewSource(dir string, parent *os.Root) (done func()) {
 	alias := p.g.pattern.Alias()
 	c, ok := p.sources[alias].(*dirCache)
 	if !ok {
 		return func() {}
 	}
-	v, done := c.view(dir)
+	v, done := c.view(dir, parent)
 	p.sources = maps.Clone(p.sources)
 	p.sources[alias] = v
 	return done

@@ -128,21 +128,42 @@ var (
 // A dirView is used by one goroutine at a time.
 type dirView struct {
 	*dirCache
-	dir   string               // the module directory, slash-separated
-	roots map[string]*os.Root  // below dir, by path relative to dir ("" is dir)
-	bad   bool                 // dir could not be opened: use the dirCache
-	known map[string]*statInfo // below dir: directories seen, entries of directories read
+	dir    string               // the module directory, slash-separated
+	parent *os.Root             // a root of dir's parent, or nil; not the view's to close
+	roots  map[string]*os.Root  // below dir, by path relative to dir ("" is dir)
+	bad    bool                 // dir could not be opened: use the dirCache
+	known  map[string]*statInfo // below dir: directories seen, entries of directories read
 }
 
 // view returns a view of c for a task that reads the files below dir, and
 // the function that closes it; when c's source is not a rootSource, c
-// itself.
-func (c *dirCache) view(dir string) (fs.FS, func()) {
+// itself. parent, when not nil, is an open root of dir's parent directory,
+// from which the view opens dir's root (see artifacts).
+func (c *dirCache) view(dir string, parent *os.Root) (fs.FS, func()) {
 	if c.root == nil || dir == "." || !fs.ValidPath(dir) {
 		return c, func() {}
 	}
-	v := &dirView{dirCache: c, dir: dir, roots: map[string]*os.Root{}, known: map[string]*statInfo{}}
+	v := &dirView{dirCache: c, dir: dir, parent: parent, roots: map[string]*os.Root{}, known: map[string]*statInfo{}}
 	return v, v.close
+}
+
+// dirRoot opens the root of the directory dir, from the prefix's root when
+// dir is below it, or returns nil when it cannot: whoever would have used
+// it opens what it needs itself, with the source's errors.
+func (c *dirCache) dirRoot(dir string) *os.Root {
+	if c.root == nil || !plainName(dir) {
+		return nil
+	}
+	if pr, rel := c.below(dir); pr != nil {
+		if r, err := pr.OpenRoot(rel); err == nil {
+			return r
+		}
+	}
+	r, err := c.root.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // close closes the roots that v opened and forgets what it learnt: the
@@ -188,13 +209,13 @@ func (v *dirView) openRoot(rel string) *os.Root {
 		err error
 	)
 	if rel == "" {
-		if pr, prel := v.below(v.dir); pr != nil {
-			r, err = pr.OpenRoot(prel)
+		if v.parent != nil {
+			r, _ = v.parent.OpenRoot(base(v.dir))
 		}
 		if r == nil {
-			r, err = v.root.OpenRoot(v.dir)
+			r = v.dirRoot(v.dir)
 		}
-		if err != nil {
+		if r == nil {
 			v.bad = true
 			return nil
 		}

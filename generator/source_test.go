@@ -89,13 +89,22 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	globs := []string{mod + "/manifests/**", mod + "/manifests/*.yaml", mod + "/**/*.yaml", mod + "/manifests/config", "tenants/*/modules/*/manifests/**"}
 
 	// Both orders: answers must not depend on what the view has already
-	// seen or opened.
-	for _, reverse := range []bool{false, true} {
-		t.Run(fmt.Sprintf("reverse=%t", reverse), func(t *testing.T) {
+	// seen or opened. With and without a root of the module's parent, as
+	// a plan opens for the modules of one tenant.
+	for _, tc := range []struct{ reverse, parent bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		reverse := tc.reverse
+		t.Run(fmt.Sprintf("reverse=%t,parent=%t", tc.reverse, tc.parent), func(t *testing.T) {
 			c := newDirCache(newRootSource(root))
 			c.anchor("tenants") // as a plan does, for the pattern's prefix
 			defer c.close()
-			got, done := c.view(mod)
+			var parent *os.Root
+			if tc.parent {
+				if parent = c.dirRoot(dirOf(mod)); parent == nil {
+					t.Fatalf("dirRoot(%q) = nil", dirOf(mod))
+				}
+				defer parent.Close()
+			}
+			got, done := c.view(mod, parent)
 			defer done()
 			if _, ok := got.(*dirView); !ok {
 				t.Fatalf("view of a rootSource is a %T, want a *dirView", got)
@@ -128,7 +137,7 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	for _, fsys := range []fs.FS{os.DirFS(dir), root.FS()} {
 		t.Run(fmt.Sprintf("%T", fsys), func(t *testing.T) {
 			c := newDirCache(fsys)
-			if v, _ := c.view(mod); v != c {
+			if v, _ := c.view(mod, nil); v != c {
 				t.Fatalf("view of a %T is a %T, want the dirCache", fsys, v)
 			}
 			for _, name := range names {
