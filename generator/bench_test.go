@@ -47,13 +47,7 @@ func benchConfig(tenants int) synthConfig {
 // inventory diff and garbage collection, as one run of the tool does after
 // loading its input.
 func BenchmarkPlan(b *testing.B) {
-	for _, n := range benchSizes {
-		if !benchSelected(n) {
-			continue
-		}
-		c := benchConfig(n)
-		dir := b.TempDir()
-		gen, repo := writeSynth(b, dir, c)
+	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
 		g, srcs := synthRequest(b, gen, repo)
 		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
 		floor := floorTime(b, repo, floorFiles(b, gen, repo, c))
@@ -61,21 +55,14 @@ func BenchmarkPlan(b *testing.B) {
 			benchPlan(b, g, srcs, nil, n)
 			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")
 		})
-		os.RemoveAll(dir)
-	}
+	})
 }
 
 // BenchmarkPlanSecondRound plans a synthetic monorepo in which 1% of the
 // tenants changed (synthChanged) since a first round, whose inventory it
 // is given: what a controller does on every commit.
 func BenchmarkPlanSecondRound(b *testing.B) {
-	for _, n := range benchSizes {
-		if !benchSelected(n) {
-			continue
-		}
-		c := benchConfig(n)
-		dir := b.TempDir()
-		gen, repo := writeSynth(b, dir, c)
+	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
 		g, srcs := synthRequest(b, gen, repo)
 		previous := synthPlan(b, g, srcs, nil).Next(nil)
 		changeSynth(b, repo, c)
@@ -83,8 +70,7 @@ func BenchmarkPlanSecondRound(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			benchPlan(b, g, srcs, previous, n)
 		})
-		os.RemoveAll(dir)
-	}
+	})
 }
 
 // BenchmarkPlanShape plans monorepos of the same number of tenants with
@@ -107,6 +93,23 @@ func BenchmarkPlanShape(b *testing.B) {
 			b.ReportMetric(perOp/float64(tenants*shape.modules), "ns/artifact")
 			b.ReportMetric(perOp/float64(tenants*shape.modules*shape.files), "ns/file")
 		})
+		os.RemoveAll(dir)
+	}
+}
+
+// forSynthTrees calls f with the synthetic monorepo of each size in
+// benchSizes that the -test.bench pattern selects (benchSelected): its
+// tenant count and config, its generator file and its monorepo directory,
+// written before f and removed after it.
+func forSynthTrees(b *testing.B, f func(n int, c synthConfig, gen, repo string)) {
+	for _, n := range benchSizes {
+		if !benchSelected(n) {
+			continue
+		}
+		c := benchConfig(n)
+		dir := b.TempDir()
+		gen, repo := writeSynth(b, dir, c)
+		f(n, c, gen, repo)
 		os.RemoveAll(dir)
 	}
 }
@@ -157,13 +160,7 @@ func benchSelected(n int) bool {
 func BenchmarkDiscover(b *testing.B) {
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
 	re := regexp.MustCompile(`^tenants/(?P<namespace>[^/]+)/modules/(?P<module>[^/]+)$`)
-	for _, n := range benchSizes {
-		if !benchSelected(n) {
-			continue
-		}
-		c := benchConfig(n)
-		dir := b.TempDir()
-		_, repo := writeSynth(b, dir, c)
+	forSynthTrees(b, func(n int, c synthConfig, _, repo string) {
 		fsys := os.DirFS(repo)
 		root, err := os.OpenRoot(repo)
 		if err != nil {
@@ -202,8 +199,7 @@ func BenchmarkDiscover(b *testing.B) {
 			}
 		})
 		root.Close()
-		os.RemoveAll(dir)
-	}
+	})
 }
 
 // benchWalkRegexp is the baseline of BenchmarkDiscover: every directory of the
@@ -244,13 +240,7 @@ func benchWalkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error
 // plan's directory cache, and through root.FS() without it, alternating
 // three times on one tree.
 func BenchmarkPlanFS(b *testing.B) {
-	for _, n := range benchSizes {
-		if !benchSelected(n) {
-			continue
-		}
-		c := benchConfig(n)
-		dir := b.TempDir()
-		gen, repo := writeSynth(b, dir, c)
+	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
 		g, srcs := synthRequest(b, gen, repo)
 		root, err := os.OpenRoot(repo)
 		if err != nil {
@@ -268,6 +258,5 @@ func BenchmarkPlanFS(b *testing.B) {
 			})
 		}
 		root.Close()
-		os.RemoveAll(dir)
-	}
+	})
 }

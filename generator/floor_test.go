@@ -118,13 +118,7 @@ func floorFiles(tb testing.TB, gen, repo string, c synthConfig) []string {
 
 // BenchmarkFloor reads the floor of BenchmarkPlan's monorepos.
 func BenchmarkFloor(b *testing.B) {
-	for _, n := range benchSizes {
-		if !benchSelected(n) {
-			continue
-		}
-		c := benchConfig(n)
-		dir := b.TempDir()
-		gen, repo := writeSynth(b, dir, c)
+	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
 		names := floorFiles(b, gen, repo, c)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -136,6 +130,5 @@ func BenchmarkFloor(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tenant")
 			b.ReportMetric(float64(len(names)), "files")
 		})
-		os.RemoveAll(dir)
-	}
+	})
 }
