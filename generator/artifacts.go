@@ -39,8 +39,8 @@ const (
 // are merged in item order, so that the plan is the same as a serial one.
 //
 // One task builds the consecutive items whose directories share a parent
-// (the modules of one tenant), and opens the parent's root once (see
-// dirCache.dirRoot), so that each module's root is one openat from it
+// (the modules of one tenant), and on Linux opens the parent once (see
+// dirCache.openDir), so that each module's directory is one openat from it
 // rather than a walk from the prefix: at 1,000 tenants, 7,000 fewer
 // file-system calls (of 175,000), and 405-415 µs of CPU per tenant against
 // 405-430 µs (BenchmarkPlan, two interleaved rounds of three).
@@ -50,7 +50,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	build := func(i int, parent *os.Root) {
+	build := func(i int, parent *os.File) {
 		it := items[i]
 		if it.skip != "" {
 			return
@@ -71,9 +71,9 @@ func (p *planner) artifacts(items []*item) []Artifact {
 	groups := groupByParent(items)
 	parallel(p.ctx, len(groups), func(g int) {
 		lo, hi := groups[g][0], groups[g][1]
-		var parent *os.Root
+		var parent *os.File
 		if c, ok := p.sources[p.g.pattern.Alias()].(*dirCache); ok && hi-lo > 1 {
-			if parent = c.dirRoot(dirOf(items[lo].match.Path)); parent != nil {
+			if parent = c.openDir(dirOf(items[lo].match.Path)); parent != nil {
 				defer parent.Close()
 			}
 		}

@@ -105,9 +105,9 @@ func (c *dirCache) load(name string) (*statInfo, bool) {
 // time, with an openat and a close for each directory, and every name a
 // plan reads of a tenant is below the prefix. At 1,000 tenants, this saves
 // some 13,000 of its 188,000 file-system calls (Discover's, the
-// namespaces' metadata files', and opening each module's root, see
-// dirView). As in a dirView, an operation that fails there is asked of the
-// source, for its own error. close closes the root.
+// namespaces' metadata files', and opening each tenant's modules
+// directory, see artifacts). As in a dirView, an operation that fails
+// there is asked of the source, for its own error. close closes the root.
 func (c *dirCache) anchor(dir string) {
 	if c.root == nil || dir == "" || !plainName(dir) {
 		return
@@ -221,7 +221,7 @@ var (
 // viewSource makes p read the source of the pattern's alias through a view
 // of dir, the directory of the task's match (see dirView), opened from
 // parent when not nil, and returns the function that closes the view.
-func (p *planner) viewSource(dir string, parent *os.Root) (done func()) {
+func (p *planner) viewSource(dir string, parent *os.File) (done func()) {
 	alias := p.g.pattern.Alias()
 	c, ok := p.sources[alias].(*dirCache)
 	if !ok {

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"os"
-	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // readEntries reads the entries of the directory f, which is name in root,
@@ -23,21 +25,32 @@ func readEntries(root *os.Root, name string, f *os.File) ([]fs.DirEntry, error) 
 	if err != nil {
 		return nil, err
 	}
+	var entries []fs.DirEntry
+	cerr := rc.Read(func(fd uintptr) bool {
+		entries, err = readDirents(int(fd), root, name, f.Name())
+		return true
+	})
+	if cerr != nil {
+		return entries, cerr
+	}
+	return entries, err
+}
+
+// readDirents reads the entries of the open directory fd, which is name in
+// root and fdName in errors, from where its offset is to the end (see
+// readEntries).
+func readDirents(fd int, root *os.Root, name, fdName string) ([]fs.DirEntry, error) {
 	var (
 		entries []fs.DirEntry
 		buf     = make([]byte, 8192)
 	)
 	for {
-		var n int
-		var rerr error
-		if err := rc.Read(func(fd uintptr) bool {
-			n, rerr = syscall.ReadDirent(int(fd), buf)
-			return true
-		}); err != nil {
-			return entries, err
+		n, err := unix.ReadDirent(fd, buf)
+		if err == unix.EINTR {
+			continue
 		}
-		if rerr != nil {
-			return entries, &fs.PathError{Op: "readdirent", Path: f.Name(), Err: rerr}
+		if err != nil {
+			return entries, &fs.PathError{Op: "readdirent", Path: fdName, Err: err}
 		}
 		if n <= 0 {
 			return entries, nil
@@ -47,7 +60,7 @@ func readEntries(root *os.Root, name string, f *os.File) ([]fs.DirEntry, error) 
 		for rec := buf[:n]; len(rec) >= 19; {
 			reclen := int(binary.NativeEndian.Uint16(rec[16:]))
 			if reclen < 19 || reclen > len(rec) {
-				return entries, &fs.PathError{Op: "readdirent", Path: f.Name(), Err: syscall.EINVAL}
+				return entries, &fs.PathError{Op: "readdirent", Path: fdName, Err: unix.EINVAL}
 			}
 			ino, typ, base := binary.NativeEndian.Uint64(rec), rec[18], rec[19:reclen]
 			rec = rec[reclen:]
@@ -63,21 +76,11 @@ func readEntries(root *os.Root, name string, f *os.File) ([]fs.DirEntry, error) 
 			e := &rootEntry{root: root, path: pathJoin(name, string(base))}
 			e.name = e.path[len(e.path)-len(base):]
 			switch typ {
-			case syscall.DT_DIR:
-				e.typ = fs.ModeDir
-			case syscall.DT_REG:
-				e.typ = 0
-			case syscall.DT_LNK:
-				e.typ = fs.ModeSymlink
-			case syscall.DT_FIFO:
-				e.typ = fs.ModeNamedPipe
-			case syscall.DT_SOCK:
-				e.typ = fs.ModeSocket
-			case syscall.DT_CHR:
-				e.typ = fs.ModeDevice | fs.ModeCharDevice
-			case syscall.DT_BLK:
-				e.typ = fs.ModeDevice
-			default: // DT_UNKNOWN
+			case unix.DT_BLK, unix.DT_CHR, unix.DT_DIR, unix.DT_FIFO, unix.DT_LNK, unix.DT_REG, unix.DT_SOCK:
+				// A d_type is the type bits of a stat mode, shifted
+				// (DTTOIF in dirent.h).
+				e.typ = fileMode(uint32(typ) << 12).Type()
+			default: // DT_UNKNOWN: a file system without d_type
 				info, err := root.Lstat(e.path)
 				if err != nil {
 					if os.IsNotExist(err) {
@@ -90,4 +93,39 @@ func readEntries(root *os.Root, name string, f *os.File) ([]fs.DirEntry, error) 
 			entries = append(entries, e)
 		}
 	}
+}
+
+// fileMode is the fs.FileMode of a stat mode, as package os makes it.
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+// fileInfo is what os.Lstat makes of st, for a file named name, but for
+// Sys, which is nil.
+func fileInfo(name string, st *unix.Stat_t) *statInfo {
+	return &statInfo{name: name, size: st.Size, mode: fileMode(st.Mode), modTime: time.Unix(st.Mtim.Unix())}
 }
