@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -50,7 +49,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	build := func(i int, parent *os.File) {
+	build := func(i int, parent int) {
 		it := items[i]
 		if it.skip != "" {
 			return
@@ -71,10 +70,10 @@ func (p *planner) artifacts(items []*item) []Artifact {
 	groups := groupByParent(items)
 	parallel(p.ctx, len(groups), func(g int) {
 		lo, hi := groups[g][0], groups[g][1]
-		var parent *os.File
+		parent := -1
 		if c, ok := p.sources[p.g.pattern.Alias()].(*dirCache); ok && hi-lo > 1 {
-			if parent = c.openDir(dirOf(items[lo].match.Path)); parent != nil {
-				defer parent.Close()
+			if parent = c.openDir(dirOf(items[lo].match.Path)); parent >= 0 {
+				defer closeFD(parent)
 			}
 		}
 		for i := lo; i < hi && p.ctx.Err() == nil; i++ {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,13 +43,19 @@ type dirCache struct {
 	// trailing slash (see anchor); or nil and "".
 	prefixRoot *os.Root
 	prefix     string
+	// On Linux, the prefix opened as a directory, and its descriptor, from
+	// which names below it are opened with one openat2 call (see
+	// openBelow); or nil and -1.
+	prefixDir *os.File
+	prefixFD  int
+	noOpenat2 atomic.Bool // the kernel, or a seccomp filter, refused openat2
 
 	mu    sync.RWMutex
 	known map[string]*statInfo // Lstat of directories seen and of entries of directories read
 }
 
 func newDirCache(fsys fs.FS) *dirCache {
-	c := &dirCache{fsys: fsys, known: map[string]*statInfo{}}
+	c := &dirCache{fsys: fsys, known: map[string]*statInfo{}, prefixFD: -1}
 	if s, ok := fsys.(*rootSource); ok {
 		c.root = s.root
 	}
@@ -114,12 +121,16 @@ func (c *dirCache) anchor(dir string) {
 	}
 	if r, err := c.root.OpenRoot(dir); err == nil {
 		c.prefixRoot, c.prefix = r, dir+"/"
+		c.openPrefix(dir)
 	}
 }
 
 func (c *dirCache) close() {
 	if c.prefixRoot != nil {
 		c.prefixRoot.Close()
+	}
+	if c.prefixDir != nil {
+		c.prefixDir.Close()
 	}
 }
 
@@ -134,6 +145,9 @@ func (c *dirCache) below(name string) (*os.Root, string) {
 
 func (c *dirCache) Open(name string) (fs.File, error) {
 	if r, rel := c.below(name); r != nil {
+		if f := c.openBelow(rel, name); f != nil {
+			return f, nil
+		}
 		if f, err := r.OpenFile(rel, openFlags, 0); err == nil {
 			return f, nil
 		}
@@ -149,7 +163,9 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 		err     error = fs.ErrNotExist
 	)
 	if r, rel := c.below(name); r != nil {
-		entries, err = readDir(r, rel)
+		if entries, err = c.readDirBelow(rel, name); err != nil {
+			entries, err = readDir(r, rel)
+		}
 	}
 	if err != nil {
 		entries, err = fs.ReadDir(c.fsys, name)
@@ -221,7 +237,7 @@ var (
 // viewSource makes p read the source of the pattern's alias through a view
 // of dir, the directory of the task's match (see dirView), opened from
 // parent when not nil, and returns the function that closes the view.
-func (p *planner) viewSource(dir string, parent *os.File) (done func()) {
+func (p *planner) viewSource(dir string, parent int) (done func()) {
 	alias := p.g.pattern.Alias()
 	c, ok := p.sources[alias].(*dirCache)
 	if !ok {

@@ -45,7 +45,6 @@ import (
 type dirView struct {
 	*dirCache
 	dir   string               // the module directory, slash-separated
-	top   *os.File             // dir opened through the dirCache, when not from a parent; or nil
 	dirs  map[string]int       // descriptors of dir ("") and the directories below it, or -1
 	read  map[int]bool         // descriptors whose entries have been read
 	known map[string]*statInfo // below dir: directories seen, entries of directories read
@@ -60,43 +59,109 @@ const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLO
 
 // view returns a view of c for a task that reads the files below dir, and
 // the function that closes it; when c's source is not a rootSource, c
-// itself. parent, when not nil, is dir's parent directory, opened with
+// itself. parent, when not -1, is dir's parent directory, opened with
 // openDir, from which the view opens dir (see artifacts).
-func (c *dirCache) view(dir string, parent *os.File) (fs.FS, func()) {
+func (c *dirCache) view(dir string, parent int) (fs.FS, func()) {
 	if c.root == nil || dir == "." || !plainName(dir) {
 		return c, func() {}
 	}
 	v := &dirView{dirCache: c, dir: dir, dirs: map[string]int{}, read: map[int]bool{}, known: map[string]*statInfo{}}
 	fd := -1
-	if parent != nil {
-		fd = openAt(fdOf(parent), base(dir), dirFlags)
+	if parent >= 0 {
+		fd = openAt(parent, base(dir), dirFlags)
 	}
 	if fd < 0 {
-		if v.top = c.openDir(dir); v.top != nil {
-			fd = fdOf(v.top)
-		}
+		fd = c.openDir(dir)
 	}
 	v.dirs[""] = fd
 	return v, v.close
 }
 
-// openDir opens the directory dir of c's source, from the prefix's root
-// when dir is below it, or returns nil when it cannot: whoever would have
-// used it reads through the dirCache instead, with the source's errors.
-func (c *dirCache) openDir(dir string) *os.File {
+// openDir opens the directory dir of c's source and returns its
+// descriptor, or -1 when it cannot: whoever would have used it reads
+// through the dirCache instead, with the source's errors.
+func (c *dirCache) openDir(dir string) int {
 	if c.root == nil || !plainName(dir) {
-		return nil
+		return -1
 	}
-	if pr, rel := c.below(dir); pr != nil {
-		if f, err := pr.OpenFile(rel, dirFlags, 0); err == nil {
-			return f
+	if _, rel := c.below(dir); rel != "" {
+		if fd := c.beneath(rel, dirFlags); fd >= 0 {
+			return fd
 		}
 	}
 	f, err := c.root.OpenFile(dir, dirFlags, 0)
 	if err != nil {
-		return nil
+		return -1
 	}
-	return f
+	defer f.Close()
+	fd, err := unix.FcntlInt(uintptr(fdOf(f)), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+// closeFD closes a descriptor that openDir returned.
+func closeFD(fd int) { unix.Close(fd) }
+
+// openPrefix opens the prefix dir, which anchor has opened as a root, as a
+// directory too, for beneath.
+func (c *dirCache) openPrefix(dir string) {
+	if f, err := c.root.OpenFile(dir, dirFlags, 0); err == nil {
+		c.prefixDir, c.prefixFD = f, fdOf(f)
+	}
+}
+
+// beneath opens rel, a name below the prefix, with one openat2 call that
+// follows no link and does not leave the prefix, or returns -1: when
+// anything on the way is a link or missing, when the kernel is older than
+// Linux 5.6, or when a seccomp filter refuses the call (then c stops
+// trying). Opened through the prefix's os.Root instead, a name of d
+// elements costs d openat calls and d-1 close calls: at 20 tenants, this
+// saves 98 of a plan's 2,920 file-system calls (TestPlanFileSystemCalls),
+// 2 of each tenant's 9 in Discover, which is serial.
+func (c *dirCache) beneath(rel string, flags int) int {
+	if c.prefixFD < 0 || c.noOpenat2.Load() {
+		return -1
+	}
+	how := unix.OpenHow{
+		Flags:   uint64(flags | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err := unix.Openat2(c.prefixFD, rel, &how)
+		switch err {
+		case nil:
+			return fd
+		case unix.EINTR, unix.EAGAIN:
+			continue
+		case unix.ENOSYS, unix.EPERM:
+			c.noOpenat2.Store(true)
+		}
+		return -1
+	}
+}
+
+// openBelow opens name, which is rel below the prefix (see beneath), or
+// returns nil.
+func (c *dirCache) openBelow(rel, name string) fs.File {
+	if fd := c.beneath(rel, openFlags|unix.O_NOFOLLOW); fd >= 0 {
+		return &fdFile{fd: fd, name: c.fileName(name)}
+	}
+	return nil
+}
+
+// readDirBelow reads the directory name, which is rel below the prefix
+// (see beneath), or returns an error when it cannot be opened there.
+func (c *dirCache) readDirBelow(rel, name string) ([]fs.DirEntry, error) {
+	fd := c.beneath(rel, dirFlags)
+	if fd < 0 {
+		return nil, fs.ErrNotExist
+	}
+	defer unix.Close(fd)
+	entries, err := readDirents(fd, c.root, name, c.fileName(name))
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // fdOf returns f's descriptor, without the change to blocking mode that
@@ -126,23 +191,20 @@ func openAt(dirfd int, name string, flags int) int {
 // close closes what v opened and forgets what it learnt: the artifacts'
 // files still refer to v until the plan ends.
 func (v *dirView) close() {
-	for rel, fd := range v.dirs {
-		if fd >= 0 && (rel != "" || v.top == nil) {
+	for _, fd := range v.dirs {
+		if fd >= 0 {
 			unix.Close(fd)
 		}
 	}
-	if v.top != nil {
-		v.top.Close()
-	}
-	v.dirs, v.read, v.known, v.top = nil, nil, nil, nil
+	v.dirs, v.read, v.known = nil, nil, nil
 }
 
-// fileName is the name that os.Root gives the file name of v's source.
-func (v *dirView) fileName(name string) string {
-	if r := v.root.Name(); !strings.HasSuffix(r, "/") {
+// fileName is the name that os.Root gives the file name of c's source.
+func (c *dirCache) fileName(name string) string {
+	if r := c.root.Name(); !strings.HasSuffix(r, "/") {
 		return r + "/" + name
 	}
-	return v.root.Name() + name
+	return c.root.Name() + name
 }
 
 // rel returns name relative to v.dir ("" for v.dir itself), or false when

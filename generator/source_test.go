@@ -91,18 +91,22 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	// Both orders: answers must not depend on what the view has already
 	// seen or opened. With and without a root of the module's parent, as
 	// a plan opens for the modules of one tenant.
-	for _, tc := range []struct{ reverse, parent bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+	// And without openat2, as on a kernel that lacks it.
+	for _, tc := range []struct{ reverse, parent, noOpenat2 bool }{
+		{false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}, {false, true, true}, {true, true, true},
+	} {
 		reverse := tc.reverse
-		t.Run(fmt.Sprintf("reverse=%t,parent=%t", tc.reverse, tc.parent), func(t *testing.T) {
+		t.Run(fmt.Sprintf("reverse=%t,parent=%t,noOpenat2=%t", tc.reverse, tc.parent, tc.noOpenat2), func(t *testing.T) {
 			c := newDirCache(newRootSource(root))
+			c.noOpenat2.Store(tc.noOpenat2)
 			c.anchor("tenants") // as a plan does, for the pattern's prefix
 			defer c.close()
-			var parent *os.File
+			parent := -1
 			if tc.parent {
-				if parent = c.openDir(dirOf(mod)); parent == nil {
-					t.Fatalf("openDir(%q) = nil", dirOf(mod))
+				if parent = c.openDir(dirOf(mod)); parent < 0 {
+					t.Fatalf("openDir(%q) = -1", dirOf(mod))
 				}
-				defer parent.Close()
+				defer closeFD(parent)
 			}
 			got, done := c.view(mod, parent)
 			defer done()
@@ -143,7 +147,7 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	for _, fsys := range []fs.FS{os.DirFS(dir), root.FS()} {
 		t.Run(fmt.Sprintf("%T", fsys), func(t *testing.T) {
 			c := newDirCache(fsys)
-			if v, _ := c.view(mod, nil); v != c {
+			if v, _ := c.view(mod, -1); v != c {
 				t.Fatalf("view of a %T is a %T, want the dirCache", fsys, v)
 			}
 			for _, name := range names {
