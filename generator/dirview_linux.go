@@ -146,7 +146,7 @@ func (c *dirCache) beneath(rel string, flags int) int {
 // returns nil.
 func (c *dirCache) openBelow(rel, name string) fs.File {
 	if fd := c.beneath(rel, openFlags|unix.O_NOFOLLOW); fd >= 0 {
-		return &fdFile{fd: fd, name: c.fileName(name)}
+		return &fdFile{fd: fd, c: c, name: name}
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ func (v *dirView) split(name string) (int, string) {
 func (v *dirView) Open(name string) (fs.File, error) {
 	if dfd, base := v.split(name); dfd >= 0 {
 		if fd := openAt(dfd, base, openFlags|unix.O_NOFOLLOW|unix.O_CLOEXEC); fd >= 0 {
-			return &fdFile{fd: fd, name: v.fileName(name)}, nil
+			return &fdFile{fd: fd, c: v.dirCache, name: name}, nil
 		}
 	}
 	return v.dirCache.Open(name)
@@ -349,17 +349,19 @@ var (
 	_ fs.StatFS     = (*dirView)(nil)
 )
 
-// fdFile is a file that a dirView opened: an open descriptor, read and
-// closed with plain system calls. Its errors are those of an *os.File of
-// the same name.
+// fdFile is a file that a dirView or a dirCache opened: an open
+// descriptor, read and closed with plain system calls. Its errors are those
+// of an *os.File opened from the source's os.Root; their path is built
+// only for an error (a plan opens 18 files per tenant).
 type fdFile struct {
 	fd   int
-	name string
+	c    *dirCache
+	name string // in the source
 }
 
 func (f *fdFile) Read(p []byte) (int, error) {
 	if f.fd < 0 {
-		return 0, &fs.PathError{Op: "read", Path: f.name, Err: fs.ErrClosed}
+		return 0, &fs.PathError{Op: "read", Path: f.c.fileName(f.name), Err: fs.ErrClosed}
 	}
 	if len(p) == 0 {
 		return 0, nil
@@ -370,7 +372,7 @@ func (f *fdFile) Read(p []byte) (int, error) {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
-			return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+			return 0, &fs.PathError{Op: "read", Path: f.c.fileName(f.name), Err: err}
 		case n == 0:
 			return 0, io.EOF
 		}
@@ -380,7 +382,7 @@ func (f *fdFile) Read(p []byte) (int, error) {
 
 func (f *fdFile) Stat() (fs.FileInfo, error) {
 	if f.fd < 0 {
-		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: fs.ErrClosed}
+		return nil, &fs.PathError{Op: "stat", Path: f.c.fileName(f.name), Err: fs.ErrClosed}
 	}
 	var st unix.Stat_t
 	for {
@@ -389,7 +391,7 @@ func (f *fdFile) Stat() (fs.FileInfo, error) {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
-			return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
+			return nil, &fs.PathError{Op: "stat", Path: f.c.fileName(f.name), Err: err}
 		}
 		return fileInfo(base(f.name), &st), nil
 	}
@@ -397,12 +399,12 @@ func (f *fdFile) Stat() (fs.FileInfo, error) {
 
 func (f *fdFile) Close() error {
 	if f.fd < 0 {
-		return &fs.PathError{Op: "close", Path: f.name, Err: fs.ErrClosed}
+		return &fs.PathError{Op: "close", Path: f.c.fileName(f.name), Err: fs.ErrClosed}
 	}
 	err := unix.Close(f.fd)
 	f.fd = -1
 	if err != nil {
-		return &fs.PathError{Op: "close", Path: f.name, Err: err}
+		return &fs.PathError{Op: "close", Path: f.c.fileName(f.name), Err: err}
 	}
 	return nil
 }
