@@ -3,10 +3,12 @@ package pathpattern
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -280,7 +282,7 @@ func TestGlobBounds(t *testing.T) {
 			if tt.max == 0 {
 				got, err = Glob(t.Context(), tt.fsys, tt.pattern)
 			} else {
-				got, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max)
+				got, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max, false)
 			}
 			if tt.rule == "" {
 				if err != nil || len(got) != tt.files {
@@ -369,6 +371,12 @@ func FuzzGlob(f *testing.F) {
 	fsys := globTree()
 	f.Fuzz(func(t *testing.T, pattern, exclude string) {
 		got, err := Glob(t.Context(), fsys, pattern, exclude)
+		// A "dir/**" pattern takes a walk of its own: doublestar's must
+		// select the same files.
+		slow, serr := glob(t.Context(), fsys, pattern, []string{exclude}, MaxGlobWork, true)
+		if !slices.Equal(got, slow) || fmt.Sprint(err) != fmt.Sprint(serr) {
+			t.Fatalf("Glob(%q, %q) = %q, %v; with doublestar, %q, %v", pattern, exclude, got, err, slow, serr)
+		}
 		if err != nil {
 			if !errors.Is(err, doublestar.ErrBadPattern) && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("Glob(%q, %q) error %v wraps neither ErrBadPattern nor ErrTooLarge", pattern, exclude, err)
