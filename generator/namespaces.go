@@ -73,19 +73,18 @@ func (p *planner) namespaces(items []*item) []Namespace {
 func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 	g := p.g
 	first := users[0]
-	nsPath := specPath.Child("artifacts").Index(first.art.index).Child("namespace")
 	// Directories that differ only in case render one namespace: which of
 	// them owns it, and whose metadata file counts, would be arbitrary.
 	firstRaw, _ := first.art.namespace.Expand(first.match.Raw)
 	for _, u := range users[1:] {
 		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
-			p.errs = append(p.errs, field.Invalid(nsPath, ns, fmt.Sprintf(
+			p.errs = append(p.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf(
 				"directories %q and %q render the same namespace from %q and %q, which differ in case", first.match.Path, u.match.Path, firstRaw, raw)))
 			return nil, fmt.Sprintf("directories %q and %q collide", first.match.Path, u.match.Path)
 		}
 	}
 	if err := g.policy.Check(p.ctx, ns); err != nil {
-		p.errs = append(p.errs, field.Invalid(nsPath, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
+		p.errs = append(p.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return nil, "refused by the name policy"
 	}
 	fromFile, file, ok := p.namespaceFile(ns, users)

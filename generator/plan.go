@@ -303,7 +303,7 @@ func (p *planner) discover() []*item {
 	var items []*item
 	for i := range g.artifacts {
 		a := &g.artifacts[i]
-		ap := specPath.Child("artifacts").Index(a.index)
+		ap := a.path
 		for _, m := range matches {
 			if i > 0 {
 				// Each item owns its captures: its artifact takes them.
