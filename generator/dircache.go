@@ -88,8 +88,13 @@ func compact(info fs.FileInfo) *statInfo {
 }
 
 // typeInfo is what a directory entry says of itself, without asking the
-// file system: its name and type.
-func typeInfo(e fs.DirEntry) *statInfo { return &statInfo{name: e.Name(), mode: e.Type()} }
+// file system: its name and type; a rootEntry's own.
+func typeInfo(e fs.DirEntry) *statInfo {
+	if re, ok := e.(*rootEntry); ok {
+		return &re.statInfo
+	}
+	return &statInfo{name: e.Name(), mode: e.Type()}
+}
 
 func (s statInfo) Name() string       { return s.name }
 func (s statInfo) Size() int64        { return s.size }

@@ -72,18 +72,15 @@ func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
 
 // rootEntry is an entry of a directory of an os.Root, read with its type
 // (see readEntries); its FileInfo comes from the root, with Lstat, when
-// asked.
+// asked. It holds what the caches keep of it (see typeInfo).
 type rootEntry struct {
-	root *os.Root
-	path string // relative to root
-	name string
-	typ  fs.FileMode
-	info fs.FileInfo // nil until known
+	statInfo // its name, and its type as mode
+	root     *os.Root
+	path     string      // relative to root
+	info     fs.FileInfo // nil until known
 }
 
-func (e *rootEntry) Name() string      { return e.name }
-func (e *rootEntry) IsDir() bool       { return e.typ.IsDir() }
-func (e *rootEntry) Type() fs.FileMode { return e.typ }
+func (e *rootEntry) Type() fs.FileMode { return e.mode }
 func (e *rootEntry) String() string    { return fs.FormatDirEntry(e) }
 
 func (e *rootEntry) Info() (fs.FileInfo, error) {

@@ -296,7 +296,8 @@ func (v *dirView) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, e := range entries {
-		v.known[name+"/"+e.Name()] = typeInfo(e)
+		re := e.(*rootEntry) // from readDirents, named below name
+		v.known[re.path] = &re.statInfo
 	}
 	return entries, nil
 }
