@@ -516,5 +516,11 @@ func hasMeta(s string) bool {
 var unescaper = strings.NewReplacer(`\*`, "*", `\?`, "?", `\[`, "[", `\]`, "]", `\{`, "{", `\}`, "}")
 
 // unescapeMeta removes the escapes of meta characters, as doublestar does
-// for the literal parts of a pattern.
-func unescapeMeta(s string) string { return unescaper.Replace(s) }
+// for the literal parts of a pattern. A name without a backslash is
+// returned as it is: the Replacer would copy it.
+func unescapeMeta(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	return unescaper.Replace(s)
+}

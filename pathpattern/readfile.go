@@ -59,7 +59,7 @@ func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if err := checkElement(info, true, maxBytes); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
-	data, err := readAll(io.LimitReader(f, maxBytes+1), min(info.Size(), maxBytes))
+	data, err := readAll(f, min(info.Size(), maxBytes), maxBytes+1)
 	if err != nil {
 		return nil, err
 	}
@@ -94,12 +94,15 @@ func tooLarge(maxBytes int64) error {
 // what Stat reported, as os.ReadFile does: a file read whole then takes one
 // allocation and two reads (the second sees the end of the file), where
 // io.ReadAll, starting from 512 bytes, takes several of each for a file of
-// a few KiB. A file that grew since Stat is still read to its end (or to
-// the caller's limit).
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, 0, max(size+1, 512))
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
+// a few KiB. A file that grew since Stat is still read to its end, or to
+// limit bytes (io.LimitReader would take an allocation of its own).
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size+1, 512), limit))
+	for int64(len(data)) < limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):min(int64(cap(data)), limit)])
 		data = data[:len(data)+n]
 		if err != nil {
 			if err == io.EOF {
@@ -107,8 +110,6 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 			}
 			return data, err
 		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
 	}
+	return data, nil
 }
