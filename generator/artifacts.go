@@ -217,9 +217,10 @@ func (p *planner) selectFiles(it *item) ([]selected, bool) {
 		}
 	}
 	out := make([]selected, 0, len(byDest))
-	for _, d := range slices.Sorted(maps.Keys(byDest)) {
-		out = append(out, byDest[d])
+	for _, s := range byDest {
+		out = append(out, s)
 	}
+	slices.SortFunc(out, func(a, b selected) int { return strings.Compare(a.dest, b.dest) })
 	return out, ok
 }
 

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"hash"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -39,9 +38,15 @@ func (d *digester) inputs(in map[string]json.RawMessage) {
 		return
 	}
 	d.h.Write([]byte("\x00inputs\x00"))
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
 	var compact bytes.Buffer
-	for _, k := range slices.Sorted(maps.Keys(in)) {
+	for _, k := range keys {
 		compact.Reset()
+		compact.Grow(len(in[k]))
 		if err := json.Compact(&compact, in[k]); err != nil {
 			compact.Reset()
 			compact.Write(in[k]) // not JSON: hashed as given, so that it still counts

@@ -357,7 +357,8 @@ var (
 type fdFile struct {
 	fd   int
 	c    *dirCache
-	name string // in the source
+	name string   // in the source
+	info statInfo // what Stat returned last, so that it allocates nothing
 }
 
 func (f *fdFile) Read(p []byte) (int, error) {
@@ -394,7 +395,8 @@ func (f *fdFile) Stat() (fs.FileInfo, error) {
 		case err != nil:
 			return nil, &fs.PathError{Op: "stat", Path: f.c.fileName(f.name), Err: err}
 		}
-		return fileInfo(base(f.name), &st), nil
+		f.info = *fileInfo(base(f.name), &st)
+		return &f.info, nil
 	}
 }
 
