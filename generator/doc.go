@@ -107,6 +107,9 @@
 // Performance section). It holds a file's content only while hashing it,
 // and keeps of each artifact its name, labels, captures, inputs, file
 // count and digest: the list of its files only when the generator was
-// compiled [WithFileLists]. Through [DirFS], it reads each directory once,
-// and each file with one openat from a root of its directory.
+// compiled [WithFileLists]. Through [DirFS], it reads each directory once;
+// on Linux, it opens each name below the pattern's fixed prefix with one
+// openat2 that follows no link, and each file of a module with one openat
+// from its open directory, falling back to the os.Root for anything
+// else.
 package generator
