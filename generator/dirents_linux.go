@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -67,7 +68,9 @@ func readDirents(fd int, root *os.Root, name, fdName string) ([]fs.DirEntry, err
 			return done(nil)
 		}
 		// Each record is a struct linux_dirent64: d_ino (8 bytes), d_off
-		// (8), d_reclen (2), d_type (1), then the name, NUL-terminated.
+		// (8), d_reclen (2), d_type (1), then the name, NUL-terminated,
+		// padded to 8 bytes: 24 bytes at least.
+		ents = slices.Grow(ents, n/24)
 		for rec := buf[:n]; len(rec) >= 19; {
 			reclen := int(binary.NativeEndian.Uint16(rec[16:]))
 			if reclen < 19 || reclen > len(rec) {
