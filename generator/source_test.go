@@ -287,3 +287,38 @@ func TestRootSourceSamePlan(t *testing.T) {
 		}
 	}
 }
+
+// TestDirViewManyDirectories checks a module with more directories than a
+// view holds open (maxViewDirs): the rest are read through the dirCache,
+// with the same results.
+func TestDirViewManyDirectories(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mod := "tenants/a/modules/m"
+	for i := range 2 * maxViewDirs {
+		writeFile(t, filepath.Join(dir, mod, fmt.Sprintf("d%03d", i), "sub", "f.yaml"), fmt.Sprintf("i: %d\n", i))
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	c := newDirCache(newRootSource(root))
+	c.anchor("tenants")
+	defer c.close()
+	view, done := c.view(mod, -1)
+	defer done()
+	want, werr := pathpattern.Glob(t.Context(), root.FS(), mod+"/**")
+	got, gerr := pathpattern.Glob(t.Context(), view, mod+"/**")
+	if diff := cmp.Diff(fmt.Sprint(want, werr), fmt.Sprint(got, gerr)); diff != "" || len(got) != 2*maxViewDirs {
+		t.Fatalf("Glob through a view of %d files (-root +view):\n%s", len(got), diff)
+	}
+	for _, name := range got {
+		if diff := cmp.Diff(describe(root.FS(), name), describe(view, name)); diff != "" {
+			t.Errorf("%q (-root +view):\n%s", name, diff)
+		}
+	}
+	if n := len(view.(*dirView).dirs); n != maxViewDirs {
+		t.Errorf("the view holds %d directories, want %d", n, maxViewDirs)
+	}
+}
