@@ -80,7 +80,10 @@ func (p *planner) artifacts(items []*item) []Artifact {
 			build(i, parent)
 		}
 	})
-	var result []Artifact
+	var result []Artifact // nil when there is none, as a plan's lists are
+	if n := countFunc(out, func(b built) bool { return b.a != nil }); n > 0 {
+		result = make([]Artifact, 0, n)
+	}
 	for _, b := range out {
 		if b.q == nil {
 			continue
@@ -376,4 +379,15 @@ func parallel(ctx context.Context, n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// countFunc returns how many elements of s satisfy f.
+func countFunc[E any](s []E, f func(E) bool) int {
+	n := 0
+	for _, e := range s {
+		if f(e) {
+			n++
+		}
+	}
+	return n
 }

@@ -108,7 +108,11 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	}
 	res.desired, res.collected = desired, decisions
 
-	for _, d := range changes.Decisions() {
+	desiredDecisions := changes.Decisions()
+	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
+		res.Decisions = make([]Decision, 0, n)
+	}
+	for _, d := range desiredDecisions {
 		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: d.Reason})
 	}
 	// Skipped objects, tracked or not, in apply order.

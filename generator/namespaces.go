@@ -49,7 +49,10 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		out[i].ns, out[i].reason = ns, reason
 	})
 	p.skippedNamespaces = map[string]string{}
-	var result []Namespace
+	var result []Namespace // nil when there is none, as a plan's lists are
+	if n := countFunc(out, func(b built) bool { return b.ns != nil }); n > 0 {
+		result = make([]Namespace, 0, n)
+	}
 	for i, b := range out {
 		if b.q == nil {
 			continue
