@@ -26,3 +26,14 @@ func sampleGenerator(t testing.TB) string {
 	}
 	return string(data)
 }
+
+// errorsContain reports whether an error of res has field and detail
+// containing the given strings.
+func errorsContain(res planJSON, field, detail string) bool {
+	for _, e := range res.Errors {
+		if strings.Contains(e.Field, field) && strings.Contains(e.Detail, detail) {
+			return true
+		}
+	}
+	return false
+}

@@ -175,17 +175,6 @@ func runWithin(t *testing.T, args ...string) (int, planJSON, string) {
 	return r.code, res, r.stderr
 }
 
-// errorsContain reports whether an error of res has field and detail
-// containing the given strings.
-func errorsContain(res planJSON, field, detail string) bool {
-	for _, e := range res.Errors {
-		if strings.Contains(e.Field, field) && strings.Contains(e.Detail, detail) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestHostileFlags feeds hostile generator, inventory and cluster files to
 // the tool: each is bad input, exit status 2, with a message naming the
 // flag and the file.
