@@ -14,8 +14,17 @@ import (
 // a mapping. Each value is kept as JSON, as the ArtifactGenerator copies it
 // to ExternalArtifact.status.exportedInputs. Duplicate keys are errors;
 // yamldoc.Documents bounds what aliases expand to, and the YAML decoder's
-// depth limit bounds nesting.
+// depth limit bounds nesting. The usual file takes a shorter way
+// (simpleInputs) to the same result.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
+	if in, ok := simpleInputs(data); ok {
+		return in, nil
+	}
+	return decodeInputs(data)
+}
+
+// decodeInputs is parseInputs with sigs.k8s.io/yaml, for every file.
+func decodeInputs(data []byte) (map[string]json.RawMessage, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
