@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/internal/quote"
+	"github.com/tenantkit/tenantkit/internal/simpleyaml"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -63,19 +64,34 @@ func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
 	if err := yamldoc.CheckExpansion(data); err != nil {
 		return Metadata{}, nil, fmt.Errorf("%w: %w", ErrInvalidFile, err)
 	}
-	doc, err := decodeOne(data)
+	root, err := decodeRoot(data)
 	if err != nil {
 		return Metadata{}, nil, err
-	}
-	root, ok := doc.(map[any]any)
-	if !ok {
-		return Metadata{}, nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
 	}
 	m, errs := fromDocument(root)
 	if len(errs) > 0 {
 		return Metadata{}, sortErrors(errs), nil
 	}
 	return m, nil, nil
+}
+
+// decodeRoot returns the mapping of the single YAML document in data. A
+// file of the usual shape is read by simpleyaml, whose result is exactly
+// what decodeOne returns (FuzzSimpleFile) in about a tenth of the time;
+// any other is decoded.
+func decodeRoot(data []byte) (map[any]any, error) {
+	if n, ok := simpleyaml.Parse(data); ok {
+		return n.Any().(map[any]any), nil
+	}
+	doc, err := decodeOne(data)
+	if err != nil {
+		return nil, err
+	}
+	root, ok := doc.(map[any]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
+	}
+	return root, nil
 }
 
 // decodeOne decodes the single YAML document in data.

@@ -3,6 +3,7 @@ package nsmeta
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/simpleyaml"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -367,4 +369,30 @@ func BenchmarkParseFile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzSimpleFile checks that a file that simpleyaml reads (see decodeRoot)
+// is the mapping that decodeOne decodes.
+func FuzzSimpleFile(f *testing.F) {
+	for _, tc := range parseFileTests {
+		f.Add([]byte(tc.data))
+	}
+	for _, tc := range hostileFileTests {
+		if len(tc.data) < 4096 {
+			f.Add([]byte(tc.data))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, ok := simpleyaml.Parse(data)
+		if !ok {
+			return
+		}
+		doc, err := decodeOne(data)
+		if err != nil {
+			t.Fatalf("simpleyaml read %q, decodeOne refused it: %v", data, err)
+		}
+		if got := n.Any(); !reflect.DeepEqual(got, doc) {
+			t.Fatalf("simpleyaml read %q as %#v; decodeOne decodes %#v", data, got, doc)
+		}
+	})
 }
