@@ -77,8 +77,8 @@ func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
 
 // decodeRoot returns the mapping of the single YAML document in data. A
 // file of the usual shape is read by simpleyaml, whose result is exactly
-// what decodeOne returns (FuzzSimpleFile) in about a tenth of the time;
-// any other is decoded.
+// what decodeOne returns (FuzzSimpleFile), in a fifth of the time; any
+// other is decoded.
 func decodeRoot(data []byte) (map[any]any, error) {
 	if n, ok := simpleyaml.Parse(data); ok {
 		return n.Any().(map[any]any), nil
