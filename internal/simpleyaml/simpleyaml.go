@@ -24,7 +24,8 @@ const (
 )
 
 // Node is a value of a file that Parse accepted. Its byte slices point
-// into the file.
+// into the file, or into constants for a boolean or null: read them, do
+// not modify them.
 type Node struct {
 	Kind Kind
 	// Text is a scalar: a string's content, an integer's digits, or the
