@@ -33,6 +33,11 @@ import (
 //	peak-RSS-MiB  the process's resident-set high-water mark (VmHWM) during
 //	              the sub-benchmark: reset before it (see resetPeakRSS) and
 //	              read after it; Linux only
+//	plan-RSS-KiB/tenant
+//	              what the plan adds to the resident set: the high-water
+//	              mark over the resident set before the loop, per tenant
+//	              (the test binary and its trees' configuration take 20 to
+//	              30 MiB before it); Linux only
 //	x-floor       BenchmarkPlan only: the time per plan over the floor's, the
 //	              time it takes to read and hash the files the plan reads
 //	              (see floor_test.go), measured on the same tree just before
@@ -117,6 +122,7 @@ func forSynthTrees(b *testing.B, f func(n int, c synthConfig, gen, repo string))
 func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inventory.Entry, tenants int) {
 	debug.FreeOSMemory()
 	resetPeakRSS()
+	base := peakRSS() // just reset: the resident set before the loop
 	cpu := cpuTime()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -131,6 +137,7 @@ func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inv
 	}
 	if peak := peakRSS(); peak > 0 {
 		b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+		b.ReportMetric(float64(peak-base)/(1<<10)/float64(tenants), "plan-RSS-KiB/tenant")
 	}
 }
 
