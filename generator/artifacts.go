@@ -49,7 +49,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	build := func(i int, parent int) {
+	build := func(i int, parent dirDesc) {
 		it := items[i]
 		if it.skip != "" {
 			return
@@ -70,10 +70,10 @@ func (p *planner) artifacts(items []*item) []Artifact {
 	groups := groupByParent(items)
 	parallel(p.ctx, len(groups), func(g int) {
 		lo, hi := groups[g][0], groups[g][1]
-		parent := -1
+		parent := noDir
 		if c, ok := p.sources[p.g.pattern.Alias()].(*dirCache); ok && hi-lo > 1 {
-			if parent = c.openDir(dirOf(items[lo].match.Path)); parent >= 0 {
-				defer closeFD(parent)
+			if parent = c.openDir(dirOf(items[lo].match.Path)); parent.fd >= 0 {
+				defer closeFD(parent.fd)
 			}
 		}
 		for i := lo; i < hi && p.ctx.Err() == nil; i++ {

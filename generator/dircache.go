@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
 // dirCache wraps a source file system for the length of one plan and
@@ -233,16 +235,47 @@ func (c *dirCache) Stat(name string) (fs.FileInfo, error) {
 	return fs.Stat(c.fsys, name)
 }
 
+// OpenNoFollow opens name (see pathpattern.NoFollowFS) when it is below
+// the pattern's prefix, with one openat2 that follows no link (see
+// beneath); checkSource has checked the prefix itself. Anything else fails,
+// and pathpattern.ReadFile then checks name element by element, as
+// before: a namespace's metadata file was an Lstat through the prefix's
+// os.Root (an openat, an fstatat and a close, see Lstat), then an openat2.
+func (c *dirCache) OpenNoFollow(name string) (fs.File, error) {
+	if r, rel := c.below(name); r != nil {
+		if f := c.openBelow(rel, name); f != nil {
+			return f, nil
+		}
+	}
+	return nil, errNotOpened
+}
+
+// errNotOpened is OpenNoFollow's failure, which pathpattern.ReadFile does
+// not report.
+var errNotOpened = errors.New("not opened without following links")
+
 var (
-	_ fs.ReadDirFS  = (*dirCache)(nil)
-	_ fs.ReadLinkFS = (*dirCache)(nil)
-	_ fs.StatFS     = (*dirCache)(nil)
+	_ fs.ReadDirFS           = (*dirCache)(nil)
+	_ fs.ReadLinkFS          = (*dirCache)(nil)
+	_ fs.StatFS              = (*dirCache)(nil)
+	_ pathpattern.NoFollowFS = (*dirCache)(nil)
 )
+
+// dirDesc is a directory of the source opened as a descriptor, fd (-1 for
+// none), and whether it was opened without following a link anywhere in
+// its name (see dirCache.beneath), which dirView.OpenNoFollow needs.
+type dirDesc struct {
+	fd       int
+	linkFree bool
+}
+
+// noDir is no open directory.
+var noDir = dirDesc{fd: -1}
 
 // viewSource makes p read the source of the pattern's alias through a view
 // of dir, the directory of the task's match (see dirView), opened from
-// parent when not nil, and returns the function that closes the view.
-func (p *planner) viewSource(dir string, parent int) (done func()) {
+// parent when it is open, and returns the function that closes the view.
+func (p *planner) viewSource(dir string, parent dirDesc) (done func()) {
 	alias := p.g.pattern.Alias()
 	c, ok := p.sources[alias].(*dirCache)
 	if !ok {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
 // dirView is how one task of a plan, which reads the files of one module
@@ -45,10 +47,11 @@ import (
 // them. A dirView is used by one goroutine at a time.
 type dirView struct {
 	*dirCache
-	dir   string               // the module directory, slash-separated
-	dirs  map[string]int       // descriptors of dir ("") and the directories below it, or -1
-	read  map[int]bool         // descriptors whose entries have been read
-	known map[string]*statInfo // below dir: directories seen, entries of directories read
+	dir      string               // the module directory, slash-separated
+	linkFree bool                 // dir was opened without following a link (see dirDesc)
+	dirs     map[string]int       // descriptors of dir ("") and the directories below it, or -1
+	read     map[int]bool         // descriptors whose entries have been read
+	known    map[string]*statInfo // below dir: directories seen, entries of directories read
 }
 
 // maxViewDirs bounds the directories a view holds open: a module with more
@@ -60,46 +63,48 @@ const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLO
 
 // view returns a view of c for a task that reads the files below dir, and
 // the function that closes it; when c's source is not a rootSource, c
-// itself. parent, when not -1, is dir's parent directory, opened with
+// itself. parent, when open, is dir's parent directory, opened with
 // openDir, from which the view opens dir (see artifacts).
-func (c *dirCache) view(dir string, parent int) (fs.FS, func()) {
+func (c *dirCache) view(dir string, parent dirDesc) (fs.FS, func()) {
 	if c.root == nil || dir == "." || !plainName(dir) {
 		return c, func() {}
 	}
 	v := &dirView{dirCache: c, dir: dir, dirs: map[string]int{}, read: map[int]bool{}, known: map[string]*statInfo{}}
-	fd := -1
-	if parent >= 0 {
-		fd = openAt(parent, base(dir), dirFlags)
+	d := noDir
+	if parent.fd >= 0 {
+		d = dirDesc{fd: openAt(parent.fd, base(dir), dirFlags), linkFree: parent.linkFree}
 	}
-	if fd < 0 {
-		fd = c.openDir(dir)
+	if d.fd < 0 {
+		d = c.openDir(dir)
 	}
-	v.dirs[""] = fd
+	v.dirs[""], v.linkFree = d.fd, d.linkFree
 	return v, v.close
 }
 
-// openDir opens the directory dir of c's source and returns its
-// descriptor, or -1 when it cannot: whoever would have used it reads
-// through the dirCache instead, with the source's errors.
-func (c *dirCache) openDir(dir string) int {
+// openDir opens the directory dir of c's source, or returns noDir when it
+// cannot: whoever would have used it reads through the dirCache instead,
+// with the source's errors. The directory is link-free when it is below
+// the prefix and beneath opened it; the source's os.Root follows links
+// that stay inside it.
+func (c *dirCache) openDir(dir string) dirDesc {
 	if c.root == nil || !plainName(dir) {
-		return -1
+		return noDir
 	}
 	if _, rel := c.below(dir); rel != "" {
 		if fd := c.beneath(rel, dirFlags); fd >= 0 {
-			return fd
+			return dirDesc{fd: fd, linkFree: true}
 		}
 	}
 	f, err := c.root.OpenFile(dir, dirFlags|openFlags, 0) // see openFlags
 	if err != nil {
-		return -1
+		return noDir
 	}
 	defer f.Close()
 	fd, err := unix.FcntlInt(uintptr(fdOf(f)), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
-		return -1
+		return noDir
 	}
-	return fd
+	return dirDesc{fd: fd}
 }
 
 // closeFD closes a descriptor that openDir returned.
@@ -276,6 +281,35 @@ func (v *dirView) Open(name string) (fs.File, error) {
 	return v.dirCache.Open(name)
 }
 
+// OpenNoFollow opens name (see pathpattern.NoFollowFS). Below the view's
+// directory, when that was opened without following a link, it is one
+// openat with O_NOFOLLOW from the descriptor of name's directory, itself
+// opened with O_NOFOLLOW from its parent; a name the view has seen as
+// anything but a regular file is not opened. Anything else below it
+// fails, and pathpattern.ReadFile then checks name element by element, as
+// before; a name elsewhere is the dirCache's. That check was an Lstat of
+// each element of each file a plan reads (answered from the caches but
+// for the last element of an inputs file, an fstatat): 6% of the CPU
+// time of a plan of 10,000 tenants.
+func (v *dirView) OpenNoFollow(name string) (fs.File, error) {
+	rel, ok := v.rel(name)
+	if !ok {
+		return v.dirCache.OpenNoFollow(name)
+	}
+	if !v.linkFree || rel == "" {
+		return nil, errNotOpened
+	}
+	if info, ok := v.known[name]; ok && !info.Mode().IsRegular() {
+		return nil, errNotOpened
+	}
+	if dfd, base := v.split(name); dfd >= 0 {
+		if fd := openAt(dfd, base, openFlags|unix.O_NOFOLLOW|unix.O_CLOEXEC); fd >= 0 {
+			return &fdFile{fd: fd, c: v.dirCache, name: name}, nil
+		}
+	}
+	return nil, errNotOpened
+}
+
 func (v *dirView) ReadDir(name string) ([]fs.DirEntry, error) {
 	rel, ok := v.rel(name)
 	fd := -1
@@ -346,9 +380,10 @@ func (v *dirView) Stat(name string) (fs.FileInfo, error) {
 }
 
 var (
-	_ fs.ReadDirFS  = (*dirView)(nil)
-	_ fs.ReadLinkFS = (*dirView)(nil)
-	_ fs.StatFS     = (*dirView)(nil)
+	_ fs.ReadDirFS           = (*dirView)(nil)
+	_ fs.ReadLinkFS          = (*dirView)(nil)
+	_ fs.StatFS              = (*dirView)(nil)
+	_ pathpattern.NoFollowFS = (*dirView)(nil)
 )
 
 // fdFile is a file that a dirView or a dirCache opened: an open

@@ -6,10 +6,10 @@ import "io/fs"
 
 // view returns c: on systems other than Linux, a plan reads every name
 // through its dirCache (see dirview_linux.go).
-func (c *dirCache) view(dir string, parent int) (fs.FS, func()) { return c, func() {} }
+func (c *dirCache) view(dir string, parent dirDesc) (fs.FS, func()) { return c, func() {} }
 
-// openDir returns -1: see view.
-func (c *dirCache) openDir(dir string) int { return -1 }
+// openDir returns noDir: see view.
+func (c *dirCache) openDir(dir string) dirDesc { return noDir }
 
 // openPrefix does nothing: see view.
 func (c *dirCache) openPrefix(dir string) {}

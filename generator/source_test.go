@@ -101,12 +101,12 @@ func TestDirViewSameAsRoot(t *testing.T) {
 			c.noOpenat2.Store(tc.noOpenat2)
 			c.anchor("tenants") // as a plan does, for the pattern's prefix
 			defer c.close()
-			parent := -1
+			parent := noDir
 			if tc.parent {
-				if parent = c.openDir(dirOf(mod)); parent < 0 {
+				if parent = c.openDir(dirOf(mod)); parent.fd < 0 {
 					t.Fatalf("openDir(%q) = -1", dirOf(mod))
 				}
-				defer closeFD(parent)
+				defer closeFD(parent.fd)
 			}
 			got, done := c.view(mod, parent)
 			defer done()
@@ -131,6 +131,23 @@ func TestDirViewSameAsRoot(t *testing.T) {
 					t.Errorf("Glob(%q) (-root +view):\n%s", pattern, diff)
 				}
 			}
+			// ReadFile opens a module's file in one step when the module's
+			// directory was opened without a link, through openat2; never
+			// a name through a link.
+			v := got.(*dirView)
+			f, err := v.OpenNoFollow(mod + "/manifests/config/y.yaml")
+			if f != nil {
+				f.Close()
+			}
+			if (err == nil) != !tc.noOpenat2 {
+				t.Errorf("OpenNoFollow(manifests/config/y.yaml) = %v; want it opened when openat2 opened the module", err)
+			}
+			for _, name := range []string{mod + "/manifests/link.yaml", mod + "/manifests/linkdir/y.yaml"} {
+				if f, err := v.OpenNoFollow(name); err == nil {
+					f.Close()
+					t.Errorf("OpenNoFollow(%q) opened it", name)
+				}
+			}
 			opened := 0
 			for _, fd := range got.(*dirView).dirs {
 				if fd >= 0 {
@@ -147,7 +164,7 @@ func TestDirViewSameAsRoot(t *testing.T) {
 	for _, fsys := range []fs.FS{os.DirFS(dir), root.FS()} {
 		t.Run(fmt.Sprintf("%T", fsys), func(t *testing.T) {
 			c := newDirCache(fsys)
-			if v, _ := c.view(mod, -1); v != c {
+			if v, _ := c.view(mod, noDir); v != c {
 				t.Fatalf("view of a %T is a %T, want the dirCache", fsys, v)
 			}
 			for _, name := range names {
@@ -306,7 +323,7 @@ func TestDirViewManyDirectories(t *testing.T) {
 	c := newDirCache(newRootSource(root))
 	c.anchor("tenants")
 	defer c.close()
-	view, done := c.view(mod, -1)
+	view, done := c.view(mod, noDir)
 	defer done()
 	want, werr := pathpattern.Glob(t.Context(), root.FS(), mod+"/**")
 	got, gerr := pathpattern.Glob(t.Context(), view, mod+"/**")
