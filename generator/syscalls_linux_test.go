@@ -39,12 +39,14 @@ var callsConfig = synthConfig{Tenants: 20, Modules: 3, Files: 5, Unrelated: 10, 
 //
 // A plan needs, for each such directory, an lstat and a directory read
 // (openat, two getdents64, close): five calls, and perDirectory allows no
-// more. It makes 4.4 (2,822 calls against the floor's 1,850, for 221
+// more. It makes 4.0 (2,742 calls against the floor's 1,850, for 221
 // directories): on Linux, each directory it reads files from stays open
 // while its module is built, so that each file is one openat from there
-// (see dirView), and a name below the prefix is one openat2 (see
-// dirCache.beneath). With an os.Root for each such directory, it made 6.8;
-// a call more per file read fails the test.
+// (see dirView), a name below the prefix is one openat2 (see
+// dirCache.beneath), and pathpattern.ReadFile opens a file through either
+// without an lstat first (see dirView.OpenNoFollow; 2,822 calls before).
+// With an os.Root for each such directory, it made 6.8; a call more per
+// file read fails the test.
 //
 // The test needs strace (.ci/run installs it) and a kernel that lets it
 // trace; without them it is skipped.
