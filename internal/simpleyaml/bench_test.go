@@ -1,6 +1,7 @@
 package simpleyaml
 
 import (
+	"fmt"
 	"testing"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -44,6 +45,22 @@ func BenchmarkParse(b *testing.B) {
 			n.Any()
 		}
 	})
+	// A hostile file of many short keys: linear in its size.
+	for _, keys := range []int{100, 10000, 100000} {
+		var data []byte
+		for i := range keys {
+			data = fmt.Appendf(data, "k%06d: 1\n", i)
+		}
+		b.Run(fmt.Sprintf("keys=%d", keys), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := Parse(data); !ok {
+					b.Fatal("refused")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keys), "ns/key")
+		})
+	}
 	b.Run("metadata/yaml-v2", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

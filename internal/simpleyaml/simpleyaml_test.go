@@ -2,6 +2,7 @@ package simpleyaml
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -78,6 +79,24 @@ func TestParse(t *testing.T) {
 	for _, data := range refused {
 		if n, ok := Parse([]byte(data)); ok {
 			t.Errorf("Parse(%q) = %s; want it left to the decoders", data, n.AppendJSON(nil))
+		}
+	}
+}
+
+// TestParseManyKeys checks a mapping of 20,000 keys, with and without a
+// key given twice, far apart and in a nested mapping.
+func TestParseManyKeys(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "k%05d: %d\n", i, i)
+	}
+	keys := b.String()
+	if n, ok := Parse([]byte(keys)); !ok || len(n.Entries) != 20000 || string(n.Entries[19999].Key) != "k19999" {
+		t.Fatalf("Parse(20,000 keys) = %d entries, %t; want 20,000, sorted", len(n.Entries), ok)
+	}
+	for _, data := range []string{keys + "k00000: 0\n", "nested:\n" + strings.ReplaceAll(keys, "k", "  k") + "  k10000: 1\n"} {
+		if _, ok := Parse([]byte(data)); ok {
+			t.Errorf("Parse accepted %d bytes with a key given twice", len(data))
 		}
 	}
 }
