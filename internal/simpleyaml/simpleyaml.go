@@ -147,7 +147,9 @@ func (p *parser) split(data []byte) bool {
 			return false
 		}
 	}
-	p.lines = make([]line, 0, lines)
+	// Sized for a usual file at once; a file of many blank or comment
+	// lines does not reserve a line for each.
+	p.lines = make([]line, 0, min(lines, 64))
 	for len(data) > 0 {
 		var l []byte
 		l, data, _ = bytes.Cut(data, []byte{'\n'})
