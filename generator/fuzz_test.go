@@ -139,6 +139,9 @@ func FuzzParseInputs(f *testing.F) {
 	for _, s := range inputsSeeds {
 		f.Add([]byte(s))
 	}
+	for _, tt := range parseInputsTests {
+		f.Add([]byte(tt.data))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := parseInputs(data)
 		if err != nil {
@@ -169,8 +172,8 @@ func FuzzParseInputs(f *testing.F) {
 	})
 }
 
-// inputsSeeds are the seeds of FuzzParseInputs, from TestHostileParseInputs
-// and the sample.
+// inputsSeeds are the seeds of FuzzParseInputs, with parseInputsTests,
+// from TestHostileParseInputs and the sample.
 var inputsSeeds = []string{
 	"replicas: 3\ndependsOn: []\nimage:\n  repository: ghcr.io/example/payments-api\n  tag: \"1.8.2\"\n",
 	"{}", "", "# comment only\n", "---\n# nothing\n---\n", "null\n", "- a\n- b\n", "hello\n", "42\n",

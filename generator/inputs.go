@@ -12,19 +12,11 @@ import (
 
 // parseInputs reads an inputsFrom file: one YAML (or JSON) document that is
 // a mapping. Each value is kept as JSON, as the ArtifactGenerator copies it
-// to ExternalArtifact.status.exportedInputs. Duplicate keys are errors;
-// yamldoc.Documents bounds what aliases expand to, and the YAML decoder's
-// depth limit bounds nesting. The usual file takes a shorter way
-// (simpleInputs) to the same result.
+// to ExternalArtifact.status.exportedInputs. It is decoded by
+// sigs.k8s.io/yaml alone, after yamldoc.Documents has bounded what its
+// aliases expand to and split off empty documents; the decoder's depth
+// limit bounds nesting. Duplicate keys are errors.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
-	if in, ok := simpleInputs(data); ok {
-		return in, nil
-	}
-	return decodeInputs(data)
-}
-
-// decodeInputs is parseInputs with sigs.k8s.io/yaml, for every file.
-func decodeInputs(data []byte) (map[string]json.RawMessage, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
