@@ -55,6 +55,45 @@ func Documents(data []byte) ([][]byte, error) {
 	}
 }
 
+// Aligned returns doc, the first document that [Documents] returned for
+// data, preceded by one newline for each line of data before it (comments,
+// separators, empty documents), so that a decoder's errors for it name
+// lines of data. It returns doc itself when no line precedes it.
+func Aligned(data, doc []byte) []byte {
+	// The lines of data before its first line of content are separators or
+	// belong to empty documents; that line is doc's first line of content.
+	n := 0
+	for line := range bytes.Lines(data) {
+		if !isBlank(line) {
+			break
+		}
+		n++
+	}
+	for line := range bytes.Lines(doc) {
+		if !isBlank(line) {
+			break
+		}
+		n--
+	}
+	if n <= 0 {
+		return doc
+	}
+	return append(bytes.Repeat([]byte("\n"), n), doc...)
+}
+
+// isBlank reports whether line counts for nothing in a document: spaces, a
+// comment, a document marker, or a separator that apimachinery's YAML
+// reader splits a stream on ("---", then only spaces or a comment).
+func isBlank(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+		return true
+	}
+	rest, ok := bytes.CutPrefix(line, []byte("---"))
+	rest = bytes.TrimSpace(rest)
+	return ok && (len(rest) == 0 || rest[0] == '#')
+}
+
 // hasEndMarker reports whether doc has a "..." document end marker line.
 func hasEndMarker(doc []byte) bool {
 	for line := range bytes.Lines(doc) {
@@ -70,11 +109,9 @@ func hasEndMarker(doc []byte) bool {
 func stripComments(doc []byte) []byte {
 	var out []byte
 	for line := range bytes.Lines(doc) {
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
-			continue
+		if !isBlank(line) {
+			out = append(out, line...)
 		}
-		out = append(out, line...)
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	yamlv3 "go.yaml.in/yaml/v3"
 )
 
 // TestDocumentsLongLastLine checks that a last line without a newline is
@@ -41,5 +43,57 @@ func TestDocumentsLongLastDocument(t *testing.T) {
 	}
 	if len(docs) != 2 || string(docs[0]) != "a: 1\n" || string(docs[1]) != last+"\n" {
 		t.Fatalf("got %d documents, want 2: %q and the 4,096-byte line", len(docs), docs)
+	}
+}
+
+// TestAligned checks that a decoder's error for the first document names
+// the line of the whole stream.
+func TestAligned(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		data string
+		line int // of the duplicate key
+	}{
+		{name: "nothing before", data: "a: 1\na: 2\n", line: 2},
+		{name: "a separator", data: "---\na: 1\na: 2\n", line: 3},
+		{name: "a separator with a comment", data: "--- # tenant\na: 1\na: 2\n", line: 3},
+		{name: "comments before the separator", data: "# a\n# b\n---\na: 1\na: 2\n", line: 5},
+		{name: "comments after the separator", data: "---\n# a\n\na: 1\na: 2\n", line: 5},
+		{name: "empty documents", data: "---\n# a\n---\n...\n---\n  # b\na: 1\na: 2\n", line: 8},
+		{name: "a comment only", data: "# a\na: 1\na: 2\n", line: 3},
+		{name: "a flow mapping", data: "---\n{a: 1,\n a: 2}\n", line: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			docs, err := Documents([]byte(tt.data))
+			if err != nil || len(docs) != 1 {
+				t.Fatalf("Documents() = %q, %v; want one document", docs, err)
+			}
+			var v map[string]any
+			err = yamlv3.Unmarshal(Aligned([]byte(tt.data), docs[0]), &v)
+			if want := fmt.Sprintf("line %d:", tt.line); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("decoding the aligned document: %v; want an error at %s", err, want)
+			}
+		})
+	}
+}
+
+// TestDocumentsSeparatorComments checks that a separator followed by a
+// comment, which apimachinery's YAML reader may leave at the start of a
+// piece, is no document of its own.
+func TestDocumentsSeparatorComments(t *testing.T) {
+	t.Parallel()
+	for _, data := range []string{
+		"a: 1\n--- # x\n--- # y\n",
+		"--- # x\n--- # y\na: 1\n",
+		"--- # x\na: 1\n---\n",
+		"---\n---\na: 1\n",
+	} {
+		docs, err := Documents([]byte(data))
+		if err != nil || len(docs) != 1 {
+			t.Errorf("Documents(%q) = %q, %v; want one document", data, docs, err)
+		}
 	}
 }
