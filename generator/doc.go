@@ -111,8 +111,5 @@
 // on Linux, it opens each name below the pattern's fixed prefix with one
 // openat2 that follows no link, and each file of a module with one openat
 // from its open directory, falling back to the os.Root for anything
-// else. Inputs files are decoded by sigs.k8s.io/yaml; NamespaceMetadata
-// files of the usual shape (block mappings and sequences of plain or quoted
-// scalars) are read without a YAML decoder, to exactly the decoder's
-// result, and any other is decoded.
+// else. Inputs and NamespaceMetadata files are decoded by sigs.k8s.io/yaml.
 package generator

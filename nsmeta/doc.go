@@ -38,7 +38,9 @@
 // names it), keys must not repeat, values must be strings (quote true, 1 or
 // 1.0: Kubernetes would refuse them unquoted), and the file must hold exactly
 // one YAML document. Keys and values follow Kubernetes' label and annotation
-// rules. See [ParseFile].
+// rules. The file is read with sigs.k8s.io/yaml, as source-watcher reads it,
+// so a key that is a number or a boolean is its text (7: seven is the label
+// "7"). See [ParseFile].
 //
 // # Schema
 //

@@ -1,18 +1,15 @@
 package nsmeta
 
 import (
-	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/internal/quote"
-	"github.com/tenantkit/tenantkit/internal/simpleyaml"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -37,10 +34,13 @@ const MaxFileSize = 1 << 20
 //	  annotations:
 //	    my.org.io/observability: Enabled
 //
-// The file must hold exactly one YAML document (empty documents, such as a
-// stray "---" makes, are ignored): a mapping with apiVersion and kind set
-// exactly as above and, optionally, metadata with labels and annotations,
-// whose keys and values must be strings (quote true, 1 or 1.0) valid by
+// The file is read with sigs.k8s.io/yaml, as source-watcher reads it: YAML
+// 1.1 scalars (unquoted yes is true), and keys that are numbers or booleans
+// read as their text (7: seven is the label "7"). It must hold exactly one
+// YAML document (empty documents, such as a stray "---" makes, are
+// ignored): a mapping with apiVersion and kind set exactly as above and,
+// optionally, metadata with labels and annotations, whose values must be
+// strings (quote true, 1 or 1.0) and whose keys and values must be valid by
 // [Metadata.Validate]. Any other field is an error, and so is a duplicate
 // key. The returned maps are never nil.
 //
@@ -61,10 +61,7 @@ func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
 	if len(data) > MaxFileSize {
 		return Metadata{}, nil, fmt.Errorf("%w: must be no more than 1 MiB, not %d bytes", ErrInvalidFile, len(data))
 	}
-	if err := yamldoc.CheckExpansion(data); err != nil {
-		return Metadata{}, nil, fmt.Errorf("%w: %w", ErrInvalidFile, err)
-	}
-	root, err := decodeRoot(data)
+	root, err := decodeFile(data)
 	if err != nil {
 		return Metadata{}, nil, err
 	}
@@ -75,84 +72,69 @@ func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
 	return m, nil, nil
 }
 
-// decodeRoot returns the mapping of the single YAML document in data. A
-// file of the usual shape is read by simpleyaml, whose result is exactly
-// what decodeOne returns (FuzzSimpleFile), in a fifth of the time; any
-// other is decoded.
-func decodeRoot(data []byte) (map[any]any, error) {
-	if n, ok := simpleyaml.Parse(data); ok {
-		return n.Any().(map[any]any), nil
-	}
-	doc, err := decodeOne(data)
-	if err != nil {
-		return nil, err
-	}
-	root, ok := doc.(map[any]any)
-	if !ok {
-		return nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
-	}
-	return root, nil
-}
-
-// decodeOne decodes the single YAML document in data.
+// decodeFile returns the mapping of the single YAML document in data.
 //
-// It uses go.yaml.in/yaml/v2 directly rather than sigs.k8s.io/yaml, which
-// decodes only the first document and silently ignores the rest, and turns
-// an unquoted true or 1 into a string, where Kubernetes would refuse it.
-// Nesting deeper than 10,000 levels fails in yaml/v2's scanner; what aliases
-// may expand, yamldoc.CheckExpansion bounded before. Strict mode makes a
-// duplicate key an error.
-func decodeOne(data []byte) (doc any, err error) {
+// yamldoc.Documents bounds what aliases expand to and splits the stream,
+// since sigs.k8s.io/yaml reads the first document and silently drops the
+// rest; yamldoc.Aligned keeps the decoder's line numbers those of the
+// file. The document is then decoded by one sigs.k8s.io/yaml call, into an
+// untyped value rather than a struct, so that fromDocument reports every
+// unknown field and every value that is not a string at its path: decoding
+// into a struct would stop at the first unknown field, and would turn an
+// unquoted true or 1 into a string, which Kubernetes refuses. Strict
+// decoding makes a duplicate key an error; nesting deeper than 10,000
+// levels fails in the decoder.
+func decodeFile(data []byte) (root map[string]any, err error) {
+	docs, err := yamldoc.Documents(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidFile, err)
+	}
+	switch {
+	case len(docs) == 0:
+		return nil, fmt.Errorf("%w: must hold a NamespaceMetadata document, found none", ErrInvalidFile)
+	case len(docs) > 1:
+		return nil, fmt.Errorf("%w: must hold exactly one YAML document", ErrInvalidFile)
+	}
 	defer func() {
-		// yaml/v2 reports errors by panicking and recovering internally; a
-		// panic that escapes it is a bug in the parser, and a tenant's file
-		// must not crash the controller because of it.
+		// yaml/v2, under sigs.k8s.io/yaml, reports errors by panicking and
+		// recovering internally; a panic that escapes it is a bug in the
+		// parser, and a tenant's file must not crash the controller
+		// because of it.
 		if r := recover(); r != nil {
-			doc, err = nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
+			root, err = nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
 		}
 	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.SetStrict(true)
-	for {
-		if doc == nil {
-			// Empty documents (a stray "---") before the first one are skipped.
-			err := dec.Decode(&doc)
-			if errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("%w: must hold a NamespaceMetadata document, found none", ErrInvalidFile)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%w: must be valid YAML: %w", ErrInvalidFile, err)
-			}
-			continue
-		}
-		// Only the presence of a later document matters: decoding into a
-		// *struct{} leaves the pointer nil for an empty document (a trailing
-		// "---") and expands nothing of a real one.
-		var next *struct{}
-		err := dec.Decode(&next)
-		if errors.Is(err, io.EOF) {
-			return doc, nil
-		}
-		if err != nil || next != nil {
-			return nil, fmt.Errorf("%w: must hold exactly one YAML document", ErrInvalidFile)
-		}
+	var doc any
+	if err := yaml.UnmarshalStrict(yamldoc.Aligned(data, docs[0]), &doc, useNumber); err != nil {
+		return nil, fmt.Errorf("%w: must be valid YAML: %w", ErrInvalidFile, err)
 	}
+	switch doc := doc.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: must hold a NamespaceMetadata document, found none", ErrInvalidFile)
+	case map[string]any:
+		return doc, nil
+	default:
+		return nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(doc))
+	}
+}
+
+// useNumber keeps numbers as json.Number, so that an error shows an
+// unquoted label value as written (1, not 1.0 or 1e+21).
+func useNumber(d *json.Decoder) *json.Decoder {
+	d.UseNumber()
+	return d
 }
 
 // fromDocument extracts the metadata of a NamespaceMetadata document and
 // reports every field that breaks the schema.
-func fromDocument(root map[any]any) (Metadata, field.ErrorList) {
+func fromDocument(root map[string]any) (Metadata, field.ErrorList) {
 	var (
 		errs field.ErrorList
 		m    = Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
 	)
 	// Map order does not leak: the errors are sorted before they are returned.
-	for k, v := range root {
-		name, p, ferr := fieldName(nil, k)
-		if ferr != nil {
-			errs = append(errs, ferr)
-			continue
-		}
+	for name, v := range root {
+		p := field.NewPath(name)
 		switch name {
 		case "apiVersion":
 			errs = append(errs, checkTypeField(p, v, APIVersion)...)
@@ -192,17 +174,13 @@ func metadataFields(p *field.Path, v any, m *Metadata) field.ErrorList {
 	if v == nil {
 		return nil
 	}
-	fields, ok := v.(map[any]any)
+	fields, ok := v.(map[string]any)
 	if !ok {
 		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a mapping")}
 	}
 	var errs field.ErrorList
-	for k, v := range fields {
-		name, fp, ferr := fieldName(p, k)
-		if ferr != nil {
-			errs = append(errs, ferr)
-			continue
-		}
+	for name, v := range fields {
+		fp := p.Child(name)
 		switch name {
 		case "labels":
 			errs = append(errs, stringMap(fp, v, m.Labels)...)
@@ -220,35 +198,20 @@ func stringMap(p *field.Path, v any, dst map[string]string) field.ErrorList {
 	if v == nil {
 		return nil
 	}
-	src, ok := v.(map[any]any)
+	src, ok := v.(map[string]any)
 	if !ok {
 		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a mapping of strings to strings")}
 	}
 	var errs field.ErrorList
 	for k, v := range src {
-		ks, ok := k.(string)
-		if !ok {
-			errs = append(errs, field.TypeInvalid(p.Key(fmt.Sprint(k)), badValue(k), "key must be a string; quote it"))
-			continue
-		}
 		vs, ok := v.(string)
 		if !ok {
-			errs = append(errs, field.TypeInvalid(p.Key(ks), badValue(v), "must be a string; quote it"))
+			errs = append(errs, field.TypeInvalid(p.Key(k), badValue(v), "must be a string; quote it"))
 			continue
 		}
-		dst[ks] = vs
+		dst[k] = vs
 	}
 	return errs
-}
-
-// fieldName returns the name and path of the field whose key is k, or an
-// error when k is not a string.
-func fieldName(parent *field.Path, k any) (string, *field.Path, *field.Error) {
-	name, ok := k.(string)
-	if !ok {
-		return "", nil, field.TypeInvalid(parent.Child(fmt.Sprint(k)), badValue(k), "field name must be a string")
-	}
-	return name, parent.Child(name), nil
 }
 
 // unknownField reports a field that the schema does not have.
@@ -260,14 +223,23 @@ func unknownField(p *field.Path, supported ...string) *field.Error {
 	return field.Forbidden(p, "unknown field; supported fields: "+strings.Join(quoted, ", "))
 }
 
-// badValue returns v as an error value: strings cut to 64 bytes, other
-// scalars as themselves, mappings and sequences omitted.
+// badValue returns v as an error value: strings cut to 64 bytes, numbers as
+// int or float64 (as written when neither holds them), other scalars as
+// themselves, mappings and sequences omitted.
 func badValue(v any) any {
 	switch v := v.(type) {
-	case map[any]any, []any:
+	case map[string]any, []any:
 		return field.OmitValueType{}
 	case string:
 		return quote.Value(v)
+	case json.Number:
+		if i, err := strconv.Atoi(v.String()); err == nil {
+			return i
+		}
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
+		return quote.Value(v.String())
 	}
 	return v
 }
@@ -275,7 +247,7 @@ func badValue(v any) any {
 // yamlKind names the YAML kind of a decoded value for messages.
 func yamlKind(v any) string {
 	switch v.(type) {
-	case map[any]any:
+	case map[string]any:
 		return "a mapping"
 	case []any:
 		return "a sequence"

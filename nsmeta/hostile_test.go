@@ -58,6 +58,8 @@ var hostileFileTests = []struct {
 	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{`"kind" already set`}},
 	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrInvalidFile, detail: []string{`"team" already set`}},
 	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrInvalidFile, detail: []string{`"metadata" already set`}},
+	{name: "duplicate kind after a separator and a comment", data: "---\n# tenant\n" + header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile,
+		detail: []string{`line 5: key "kind" already set`}},
 	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrInvalidFile, detail: []string{"already set"}},
 
 	// Documents.
@@ -103,7 +105,9 @@ var hostileFileTests = []struct {
 		{field.ErrorTypeTypeInvalid, "metadata.labels[c]", nil},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[d]", 1.0},
 	}},
-	{name: "non-string key", data: labelsDoc("1: a"), fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels[1]", 1}}, detail: []string{"key must be a string"}},
+	// sigs.k8s.io/yaml reads a number as a key as its text.
+	{name: "a number as a key", data: labelsDoc("1: a")},
+	{name: "a number as a key, not a valid label key", data: labelsDoc("-1: a"), fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[-1]", "-1"}}},
 	{name: "labels as a list", data: header + "metadata:\n  labels: [a, b]\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}}}},
 	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
 	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
