@@ -43,6 +43,7 @@ func TestHostileParseInputs(t *testing.T) {
 		{name: "nested 10,001 deep", data: "x: " + deepFlow(10001), errs: "exceeded max depth"},
 		{name: "nested 5,000 deep", data: "x: " + deepFlow(5000), want: 1},
 		{name: "duplicate key", data: "replicas: 1\nreplicas: 2\n", errs: `"replicas" already set`},
+		{name: "duplicate key after a separator", data: "# inputs\n---\nreplicas: 1\nreplicas: 2\n", errs: `line 4: key "replicas" already set`},
 		{name: "two documents", data: "a: 1\n---\nb: 2\n", errs: "must hold one YAML document"},
 		{name: "two documents, the second a list", data: "a: 1\n---\n- b\n", errs: "must hold one YAML document"},
 		{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", errs: `must not hold a second YAML document after a "..." end marker`},

@@ -15,7 +15,8 @@ import (
 // to ExternalArtifact.status.exportedInputs. It is decoded by
 // sigs.k8s.io/yaml alone, after yamldoc.Documents has bounded what its
 // aliases expand to and split off empty documents; the decoder's depth
-// limit bounds nesting. Duplicate keys are errors.
+// limit bounds nesting. Duplicate keys are errors; an error's line is the
+// file's.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
@@ -27,7 +28,7 @@ func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 	if len(docs) == 0 {
 		return map[string]json.RawMessage{}, nil
 	}
-	j, err := yaml.YAMLToJSONStrict(docs[0])
+	j, err := yaml.YAMLToJSONStrict(yamldoc.Aligned(data, docs[0]))
 	if err != nil {
 		return nil, err
 	}
