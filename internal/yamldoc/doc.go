@@ -2,6 +2,11 @@
 // passes before it is decoded: how far its aliases expand it, and whether
 // it holds more than one document.
 //
+// The module decodes YAML with sigs.k8s.io/yaml, which decodes with
+// go.yaml.in/yaml/v2. These checks parse with go.yaml.in/yaml/v3 instead,
+// whose node API keeps aliases as references, so that nothing is expanded
+// before the bound is checked; yaml/v2 has no such API.
+//
 // # Alias expansion
 //
 // The YAML decoders the module builds on (go.yaml.in/yaml/v2, and

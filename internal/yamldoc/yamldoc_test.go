@@ -23,7 +23,9 @@ var singleTests = []struct {
 	{name: "mapping then list", data: "a: 1\n---\n- b\n", want: ErrMoreDocuments},
 	{name: "list then scalar", data: "- a\n---\n5\n", want: ErrMoreDocuments},
 	{name: "two documents split by an end marker", data: "a: 1\n...\nb: 2\n", want: ErrMoreDocuments},
-	{name: "not YAML after the first document", data: "a: 1\n---\n\"x\n", want: ErrMoreDocuments},
+	{name: "not YAML after the first document", data: "a: 1\n---\n[\n", want: ErrMoreDocuments},
+	// The parser meets this error while it reads the first document.
+	{name: "an unterminated string after the first document", data: "a: 1\n---\n\"x\n", want: errSyntax},
 	{name: "invalid UTF-8 after an end marker", data: "...\xf4", want: errSyntax},
 	{name: "unterminated string before an end marker", data: "\"0\n...", want: errSyntax},
 	{name: "not YAML", data: "a: [1\n", want: errSyntax},
