@@ -3,7 +3,7 @@ module github.com/tenantkit/tenantkit
 go 1.26.0
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.0
+	github.com/bmatcuk/doublestar/v4 v4.8.0
 	github.com/google/cel-go v0.29.0
 	github.com/google/go-cmp v0.7.0
 	github.com/opencontainers/go-digest v1.0.0
