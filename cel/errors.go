@@ -19,9 +19,6 @@ var (
 	// code is at fault, not the expression.
 	ErrInvalidVariable = errors.New("cel: invalid variable")
 
-	// ErrInvalidOption reports an option value that [NewCompiler] refuses.
-	ErrInvalidOption = errors.New("cel: invalid option")
-
 	// ErrEval reports an evaluation that failed: a declared variable missing
 	// from the input, a runtime error such as division by zero or a bad
 	// regular expression, or a result that is not a bool.
