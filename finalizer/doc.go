@@ -29,7 +29,8 @@
 // types it serves (a CustomResourceDefinition's group, spec.versions[].name
 // and spec.names.kind; an APIService's group and version), so every object
 // Kubernetes can serve can be named; a kind must also be ASCII as written.
-// The whole value is at most [MaxLength] (828) bytes. Examples:
+// The whole value is at most 828 bytes, the sum of the segment bounds and
+// the five separators. Examples:
 //
 //	fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
 //	/v1/ConfigMap/flux-system/rset/abc
@@ -171,9 +172,11 @@
 //
 // The annotation is written by whoever may patch the namespace, and the API
 // server accepts values of up to 256 KiB. [Parse] rejects a value longer than
-// [MaxLength] before splitting it, and every segment has its bound. Messages
-// quote at most the first 64 bytes of an over-long value, and list at most ten
-// keys of a map, so that they stay fit for logs, events and conditions.
+// 828 bytes, the longest valid reference (253 + 63 + 63 + 63 + 253 + 128
+// bytes of segments and 5 separators), before splitting it, and every
+// segment has its bound. Messages quote at most the first 64 bytes of an
+// over-long value, and list at most ten keys of a map, so that they stay fit
+// for logs, events and conditions.
 //
 // # Concurrency
 //

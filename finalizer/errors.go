@@ -44,7 +44,7 @@ var errNilLookup = errors.New("finalizer: lookup must not be nil")
 
 // The rules that a *ParseError names, read after
 // `finalizer: invalid reference "<value>": <segment>: `.
-var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", MaxLength)
+var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", maxLength)
 
 const (
 	ruleSegments  = "must have exactly six segments group/version/kind/namespace/name/uid"
@@ -91,7 +91,7 @@ type ParseError struct {
 
 // Error returns `finalizer: invalid reference "<value>": <segment>: <rule>`,
 // without the segment for SegmentNone, with the value quoted and, when longer
-// than [MaxLength], cut short.
+// than 828 bytes (the longest valid reference), cut short.
 func (e *ParseError) Error() string {
 	return ErrInvalid.Error() + " " + e.detail()
 }
@@ -112,10 +112,10 @@ func (e *ParseError) Unwrap() error { return ErrInvalid }
 // must not carry 256 KiB of them into logs, events and conditions.
 const quoteLimit = 64
 
-// quote quotes s with %q semantics, cutting a value longer than MaxLength to its
+// quote quotes s with %q semantics, cutting a value longer than maxLength to its
 // first quoteLimit bytes and its length.
 func quote(s string) string {
-	if len(s) <= MaxLength {
+	if len(s) <= maxLength {
 		return strconv.Quote(s)
 	}
 	return strconv.Quote(s[:quoteLimit]) + "... (" + strconv.Itoa(len(s)) + " bytes)"

@@ -169,7 +169,7 @@ func TestCheckDesired(t *testing.T) {
 			if tt.wantErr == nil && err != nil {
 				t.Fatalf("CheckDesired() = %v, want nil", err)
 			}
-			if err != nil && len(err.Error()) > 4*MaxLength+len(ErrDesired.Error())+16 {
+			if err != nil && len(err.Error()) > 4*maxLength+len(ErrDesired.Error())+16 {
 				t.Errorf("CheckDesired() error is %d bytes long", len(err.Error()))
 			}
 		})
