@@ -110,11 +110,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 
 	desiredDecisions := changes.Decisions()
 	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
-		res.Decisions = make([]Decision, 0, n)
+		res.Decisions = make([]inventory.Decision, 0, n)
 	}
-	for _, d := range desiredDecisions {
-		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: d.Reason})
-	}
+	res.Decisions = append(res.Decisions, desiredDecisions...)
 	// Skipped objects, tracked or not, in apply order.
 	tracked := map[inventory.ID]inventory.Entry{}
 	for _, e := range changes.Stale {
@@ -134,7 +132,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		if _, ok := tracked[e.ID()]; ok {
 			reason += "; kept in the inventory"
 		}
-		res.Decisions = append(res.Decisions, Decision{Entry: e, Action: Skip, Reason: reason})
+		res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
 	}
 	for _, d := range decisions {
 		if _, skip := skips[d.Entry.ID()]; skip {
@@ -147,26 +145,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 				reason = "no longer desired"
 			}
 		}
-		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: reason})
+		res.Decisions = append(res.Decisions, inventory.Decision{Entry: d.Entry, Action: d.Action, Reason: reason})
 	}
 	return nil
-}
-
-func action(a inventory.Action) Action {
-	switch a {
-	case inventory.Create:
-		return Create
-	case inventory.Update:
-		return Update
-	case inventory.Unchanged:
-		return Unchanged
-	case inventory.Delete:
-		return Delete
-	case inventory.Release:
-		return Release
-	default:
-		return Keep
-	}
 }
 
 // collector is the live-object guard of one plan. inventory.Collect calls

@@ -93,7 +93,7 @@ func ExampleGenerator_Plan() {
 	confirmed := map[inventory.ID]bool{}
 	for _, d := range plan.Decisions {
 		fmt.Println(d)
-		if d.Action == generator.Delete {
+		if d.Action == inventory.Delete {
 			confirmed[d.Entry.ID()] = true // delete, in this order; record what the API server confirmed
 		}
 	}

@@ -146,8 +146,8 @@ func artEntry(ns, name string) inventory.Entry {
 
 // decisions returns the plan's decisions as "action Subject (reason)"
 // strings, by subject.
-func decisions(p *Plan) map[string]Decision {
-	out := map[string]Decision{}
+func decisions(p *Plan) map[string]inventory.Decision {
+	out := map[string]inventory.Decision{}
 	for _, d := range p.Decisions {
 		out[d.Entry.ID().String()] = d
 	}
@@ -161,10 +161,10 @@ func mustPlan(t testing.TB, g *Generator, fsys map[string]fs.FS, previous []inve
 		t.Fatalf("Plan() = %v", err)
 	}
 	for _, d := range p.Decisions {
-		if d.Action == Delete && p.HasErrors() {
+		if d.Action == inventory.Delete && p.HasErrors() {
 			t.Fatalf("a plan with errors deletes %s: %v", d, p.Errors.ToAggregate())
 		}
-		if d.Action != Create && d.Action != Update && d.Action != Unchanged && d.Reason == "" {
+		if d.Action != inventory.Create && d.Action != inventory.Update && d.Action != inventory.Unchanged && d.Reason == "" {
 			t.Fatalf("decision without a reason: %s", d)
 		}
 	}

@@ -136,16 +136,19 @@
 //
 // # Change lines
 //
-// [Decision.String] prints Flux's change lines, and [Summarize] counts the
-// decisions by action:
+// [Decision.String] prints Flux's change lines:
 //
 //	Namespace/tenant-a created
 //	ExternalArtifact/tenant-a/app configured
 //	ExternalArtifact/tenant-a/old deleted
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
+//	ExternalArtifact/tenant-c/app skipped (its namespace is refused)
 //
 // Actions marshal to JSON as "create", "update", "unchanged", "delete",
-// "release" and "keep".
+// "release", "keep" and "skip". [Skip] is for a caller that composes a pass
+// of its own, as package generator does: an object that an error touches is
+// neither applied nor deleted, and stays in the inventory if it was tracked.
+// Diff and Collect never return it.
 //
 // # Errors
 //

@@ -20,7 +20,7 @@ var (
 	ErrInvalidOption = errors.New("inventory: invalid option")
 
 	// ErrInvalidAction is returned by [Action.UnmarshalText] for a name that is
-	// not one of the six actions.
+	// not one of the seven actions.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
 	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML

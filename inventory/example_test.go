@@ -92,14 +92,12 @@ func ExampleCollect() {
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
-	fmt.Println(inventory.Summarize(decisions))
 	// Output:
 	// ExternalArtifact/tenant-c/kept kept (prune disabled)
 	// ExternalArtifact/tenant-a/old deleted
 	// Namespace/tenant-c kept (in use by ExternalArtifact/tenant-c/kept, which is kept)
 	// Namespace/tenant-b released (handed off to ResourceSet/flux-system/tenants)
 	// Namespace/tenant-a kept (in use by ExternalArtifact/tenant-a/app)
-	// create=0 update=0 unchanged=0 delete=1 release=1 keep=3
 }
 
 func ExampleNext() {
@@ -373,21 +371,6 @@ func ExampleID_IsNamespace() {
 	// Output:
 	// true
 	// false
-}
-
-func ExampleSummarize() {
-	decisions := []inventory.Decision{
-		{Entry: namespace("tenant-a", ""), Action: inventory.Create},
-		{Entry: artifact("tenant-a", "app", ""), Action: inventory.Create},
-		{Entry: artifact("tenant-b", "old", ""), Action: inventory.Delete},
-	}
-	s := inventory.Summarize(decisions)
-	fmt.Println(s)
-	data, _ := json.Marshal(s)
-	fmt.Println(string(data))
-	// Output:
-	// create=2 update=0 unchanged=0 delete=1 release=0 keep=0
-	// {"create":2,"update":0,"unchanged":0,"delete":1,"release":0,"keep":0}
 }
 
 func ExampleDecision_String() {
