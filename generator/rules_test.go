@@ -162,6 +162,8 @@ func TestRule3DeletionGuards(t *testing.T) {
 	}{
 		{name: "every object, default", files: []string{"tenants/.keep=x"}, refused: true},
 		{name: "every object, allowed", files: []string{"tenants/.keep=x"}, opts: []Option{WithAllowDeleteAll()}, deletes: 3},
+		{name: "every object, every tenant renamed", files: []string{"tenants/tenant-b/modules/app"}, refused: true},
+		{name: "every object, every tenant renamed, allowed", files: []string{"tenants/tenant-b/modules/app"}, opts: []Option{WithAllowDeleteAll()}, deletes: 3},
 		{name: "some objects", files: []string{"tenants/tenant-a/modules/app"}, deletes: 1},
 		{name: "over the maximum", files: []string{"tenants/.keep=x"}, opts: []Option{WithAllowDeleteAll(), WithMaxDeletions(2)}, refused: true},
 		{name: "at the maximum", files: []string{"tenants/tenant-a/modules/app"}, opts: []Option{WithMaxDeletions(1)}, deletes: 1},
@@ -172,15 +174,18 @@ func TestRule3DeletionGuards(t *testing.T) {
 			t.Parallel()
 			g := mustCompile(t, testSpec(), tt.opts...)
 			p := mustPlan(t, g, sources(tree(tt.files...)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
-			deletes := 0
+			deletes, refusals := 0, 0
 			for _, d := range p.Decisions {
-				if d.Action == inventory.Delete {
+				switch {
+				case d.Action == inventory.Delete:
 					deletes++
+				case d.Action == inventory.Keep && strings.HasPrefix(d.Reason, "deletion refused: "):
+					refusals++
 				}
 			}
 			if tt.refused {
-				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 {
-					t.Errorf("errors %v and %d deletions, want the deletion refused", p.Errors.ToAggregate(), deletes)
+				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 || refusals == 0 {
+					t.Errorf("errors %v, %d deletions and %d refusals, want the deletion refused", p.Errors.ToAggregate(), deletes, refusals)
 				}
 				return
 			}

@@ -6,7 +6,7 @@
 //
 //	changes, errs := inventory.Diff(previous, desired)    // create, update, unchanged, stale
 //	// ... apply changes.Create and changes.Update, in order ...
-//	decisions, err := inventory.Collect(ctx, changes.Stale, desired, opts...)
+//	decisions, err := inventory.Collect(ctx, changes, opts...)
 //	// ... delete the entries decided Delete, in order ...
 //	next := inventory.Next(desired, decisions, confirmedDeleted)
 //
@@ -119,14 +119,16 @@
 //
 // Options are off unless given. Stale Namespaces are released, not
 // deleted, unless [WithNamespacePrune] is given (the ArtifactGenerator's
-// managedNamespaces.prune). A pass that would delete while nothing is
-// desired, which is what an empty or unreadable source looks like, is
-// refused unless [WithAllowDeleteAll] is given (Flux, which prunes
+// managedNamespaces.prune). A pass that would delete every entry the
+// inventory tracked, which is what an empty or unreadable source looks
+// like (nothing desired), or a wrong pattern (everything desired is new),
+// is refused unless [WithAllowDeleteAll] is given (Flux, which prunes
 // everything on an empty source, behaves as with it).
 // [WithMaxDeletions](n) refuses a pass that would delete more than n
 // entries. A refusal keeps every entry that would have been deleted, with
-// a reason naming the option that allows it. For a desired state that has
-// errors, [WithKeepAll] keeps every stale entry.
+// a reason naming the option that allows it, and Collect returns the
+// decisions with an error wrapping [ErrDeletionRefused]. For a desired
+// state that has errors, [WithKeepAll] keeps every stale entry.
 //
 // A Namespace kept alive because of a released entry in it is kept for
 // that pass only: once released, an entry is no longer tracked, and a later
@@ -157,8 +159,8 @@
 // in list and index order: [Diff], [FromResourceInventory] and
 // [ToResourceInventory] return it; [Collect] and [Unmarshal], which can
 // fail otherwise too, return its ToAggregate. The sentinels ([ErrInvalidID],
-// [ErrInvalidOption], [ErrInvalidAction], [ErrMalformed], [ErrTooLarge])
-// are for the other failures. A duplicate names its object for people:
+// [ErrInvalidOption], [ErrDeletionRefused], [ErrInvalidAction],
+// [ErrMalformed], [ErrTooLarge]) are for the other failures. A duplicate names its object for people:
 //
 //	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //

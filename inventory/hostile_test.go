@@ -153,7 +153,7 @@ func TestHostileDuplicates(t *testing.T) {
 				}
 				// Collect refuses them too, and keeps every stale entry.
 				stale := []Entry{nsEntry("gone", "")}
-				ds, err := Collect(context.Background(), stale, append(tt.old, tt.desired...))
+				ds, err := Collect(context.Background(), Changes{Stale: stale, Unchanged: append(tt.old, tt.desired...)})
 				if err == nil || len(ds) != 1 || ds[0].Action != Keep {
 					t.Errorf("Collect() = %v, %v; want Keep and an error", ds, err)
 				}
@@ -243,7 +243,7 @@ func TestHostile100kEntries(t *testing.T) {
 	}
 	// The stale Namespaces that still hold desired artifacts are kept; that
 	// of tenant-0993, whose artifacts all end in 3, is deleted.
-	ds, err := Collect(context.Background(), ch.Stale, next, WithNamespacePrune())
+	ds, err := Collect(context.Background(), ch, WithNamespacePrune())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,12 +256,12 @@ func TestHostile100kEntries(t *testing.T) {
 		t.Errorf("Next() = %d entries, want %d", len(got), len(next)+len(ch.Stale))
 	}
 	// The deletion guard refuses the whole pass.
-	ds, err = Collect(context.Background(), ch.Stale, next, WithNamespacePrune(), WithMaxDeletions(100))
-	if s := countActions(ds); err != nil || s[Delete] != 0 || s[Keep] != len(ch.Stale) || !strings.Contains(ds[0].Reason, "WithMaxDeletions(100)") {
+	ds, err = Collect(context.Background(), ch, WithNamespacePrune(), WithMaxDeletions(100))
+	if s := countActions(ds); !errors.Is(err, ErrDeletionRefused) || s[Delete] != 0 || s[Keep] != len(ch.Stale) || !strings.Contains(ds[0].Reason, "more than the maximum of 100 that WithMaxDeletions allows") {
 		t.Errorf("Collect(WithMaxDeletions(100)) = %+v, %v", s, err)
 	}
-	ds, err = Collect(context.Background(), ch.Stale, nil, WithNamespacePrune())
-	if s := countActions(ds); err != nil || s[Delete] != 0 || s[Keep] != len(ch.Stale) {
+	ds, err = Collect(context.Background(), Changes{Stale: ch.Stale}, WithNamespacePrune())
+	if s := countActions(ds); !errors.Is(err, ErrDeletionRefused) || s[Delete] != 0 || s[Keep] != len(ch.Stale) {
 		t.Errorf("Collect(nothing desired) = %+v, %v", s, err)
 	}
 

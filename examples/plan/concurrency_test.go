@@ -182,7 +182,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 	o.Finalizer = append(o.Finalizer, v.Reason, errString(err))
 	ch, errs := inventory.Diff(s.old, s.next)
 	o.Errors = append(o.Errors, errString(errs.ToAggregate()))
-	ds, err := inventory.Collect(ctx, ch.Stale, s.next, inventory.WithMaxDeletions(1000), inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
+	ds, err := inventory.Collect(ctx, ch, inventory.WithMaxDeletions(1000), inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
 	o.Errors = append(o.Errors, errString(err))
 	for _, d := range append(ch.Decisions(), ds...) {
 		o.Changes = append(o.Changes, d.String())
