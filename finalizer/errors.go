@@ -17,7 +17,10 @@ var (
 	ErrInvalid = errors.New("finalizer: invalid reference")
 
 	// ErrNotFound is what a [Lookup] wraps when the referenced object, or
-	// its kind, does not exist in the cluster: the finalizer is gone.
+	// its kind, does not exist in the cluster: the finalizer is gone. It is
+	// the one not-found error of tenantkit: package generator's
+	// ObjectReader returns it too, so that a controller maps Kubernetes'
+	// NotFound to one error.
 	ErrNotFound = errors.New("finalizer: object not found")
 
 	// ErrForbidden is what a [Lookup] wraps when the cluster forbids reading

@@ -156,7 +156,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
 	}
 	live, err := c.cluster.Objects.Object(ctx, id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, finalizer.ErrNotFound) {
 		c.deleting[id], c.reasons[id] = true, "no longer desired; not found in the cluster"
 		return inventory.Delete, "", nil
 	}

@@ -94,7 +94,7 @@ func (c *fakeCluster) Object(_ context.Context, id inventory.ID) (Object, error)
 	}
 	o, ok := c.objects[id]
 	if !ok {
-		return Object{}, ErrNotFound
+		return Object{}, finalizer.ErrNotFound
 	}
 	return o, nil
 }

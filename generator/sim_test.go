@@ -328,7 +328,7 @@ func (s *simulation) cluster() Cluster {
 			}
 			o, ok := s.live[id]
 			if !ok {
-				return Object{}, ErrNotFound
+				return Object{}, finalizer.ErrNotFound
 			}
 			return Object{ID: id, Labels: o.labels, Annotations: o.annotations}, nil
 		}),

@@ -346,7 +346,7 @@ func synthPlan(tb testing.TB, g *Generator, srcs map[string]fs.FS, previous []in
 type emptyCluster struct{}
 
 func (emptyCluster) Object(context.Context, inventory.ID) (Object, error) {
-	return Object{}, ErrNotFound
+	return Object{}, finalizer.ErrNotFound
 }
 func (emptyCluster) ExternalArtifacts(context.Context, string) ([]Object, error) { return nil, nil }
 func (emptyCluster) UID(context.Context, finalizer.Reference) (string, error) {
