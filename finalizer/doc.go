@@ -58,9 +58,9 @@
 //
 // # Deciding
 //
-// The generator calls [CheckDesired] on its own desired metadata for each
-// namespace: it must never set the annotation itself, or whoever writes its
-// inputs could make it leak the namespace. It builds a [Decider] once, with
+// The generator must never set the annotation in its own desired metadata,
+// or whoever writes its inputs could make it leak the namespace (package
+// nsmeta's pipeline refuses it). It builds a [Decider] once, with
 // the kinds that may take a hand-off, and when it is about to delete a
 // namespace it manages, it calls [Decider.Decide] with the namespace's name,
 // the live namespace's annotations and a [Lookup]:
@@ -165,8 +165,7 @@
 // One sentinel per failure a caller handles differently; the rule is in the
 // message. [Parse] and [Reference.Validate] return a *[ParseError] (the value,
 // the [Segment], the rule) that unwraps to [ErrInvalid]; [Stamp] wraps
-// [ErrStamp], [CheckDesired] [ErrDesired]; a [Lookup] wraps [ErrNotFound] or
-// [ErrForbidden]. The Examples show the messages as they are.
+// [ErrStamp]; a [Lookup] wraps [ErrNotFound] or [ErrForbidden]. The Examples show the messages as they are.
 //
 // # Bounds
 //
@@ -180,7 +179,7 @@
 //
 // # Concurrency
 //
-// [Parse], [Stamp] and [CheckDesired] are pure functions of their arguments.
+// [Parse] and [Stamp] are pure functions of their arguments.
 // [Reference] values and a [Decider] are immutable and safe for concurrent
 // use; so is [Decider.Decide] when its [Lookup] is.
 package finalizer

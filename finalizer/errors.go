@@ -33,12 +33,6 @@ var (
 	// Namespace carries other labels or annotations, which belong to the
 	// generator.
 	ErrStamp = errors.New("finalizer: cannot stamp namespace")
-
-	// ErrDesired is what [CheckDesired] wraps when the generator's own
-	// desired metadata sets the externalFinalizer annotation: the hand-off
-	// must come from somewhere else, or whoever writes the generator's inputs
-	// could make it leak the namespace.
-	ErrDesired = errors.New("finalizer: generator's desired metadata must not set annotation " + Annotation)
 )
 
 // errNilLookup is returned by [Decider.Decide] when it needs a lookup and has

@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
@@ -100,10 +99,6 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 		for _, e := range errs {
 			p.errs = append(p.errs, inFile(file, e))
 		}
-		return nil, "its metadata has errors"
-	}
-	if err := finalizer.CheckDesired(r.Annotations); err != nil {
-		p.errs = append(p.errs, field.Forbidden(specPath.Child("managedNamespaces", "metadata"), fmt.Sprintf("namespace %q: %v", ns, err)))
 		return nil, "its metadata has errors"
 	}
 	return &Namespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Origin: r.Origin, Digest: nsmeta.Digest(r.Metadata)}, ""

@@ -131,7 +131,7 @@ func ExampleNewPipeline() {
 			{Strategy: nsmeta.Override, Namespace: "*"},
 			{Strategy: "Replace", Namespace: "tenant-a"},
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{
-				Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+				Annotations: map[string]string{"source.extensions.fluxcd.io/externalFinalizer": "self"},
 			}},
 		}, spec.Child("managedNamespaces", "metadata", "from")),
 	)
@@ -185,7 +185,7 @@ func ExamplePipeline_Resolve() {
 func ExamplePipeline_Resolve_externalFinalizer() {
 	var p nsmeta.Pipeline // the zero Pipeline: the file's metadata as is
 	_, errs := p.Resolve("tenant-a", nsmeta.Metadata{
-		Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+		Annotations: map[string]string{"source.extensions.fluxcd.io/externalFinalizer": "self"},
 	})
 	fmt.Println(errs.ToAggregate())
 	// Output:

@@ -31,7 +31,7 @@ var schemaSeeds = [][3]string{
 	{"my.org.io/\nx", "true", "a\nb"},
 	{"a/b/c", "true", "a"},
 	{"kubernetes.io/x", `value == "\u212a"`, "\u212a"},
-	{ExternalFinalizerAnnotation, `value == "self"`, "self"},
+	{externalFinalizerAnnotation, `value == "self"`, "self"},
 }
 
 // FuzzCompileSchema compiles one fuzzed rule for a fuzzed key, as a label

@@ -108,7 +108,7 @@ var hostileFileTests = []struct {
 	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
 	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
 	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}},
-	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(ExternalFinalizerAnnotation + ": self")},
+	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(externalFinalizerAnnotation + ": self")},
 }
 
 func TestHostileParseFile(t *testing.T) {
@@ -252,7 +252,7 @@ func TestHostileSchemaApply(t *testing.T) {
 			"my.org.io/costly":          strings.Repeat("a", 200<<10),
 			"my.org.io/split":           strings.Repeat("a", 1000) + "\n",
 			"my.org.io/unlisted":        "y\nz",
-			ExternalFinalizerAnnotation: "self",
+			externalFinalizerAnnotation: "self",
 		},
 	}
 	var kept Metadata
@@ -413,7 +413,7 @@ func TestHostileNamePolicy(t *testing.T) {
 
 func TestHostileResolve(t *testing.T) {
 	t.Parallel()
-	ef := ExternalFinalizerAnnotation
+	ef := externalFinalizerAnnotation
 	many := make([]Operation, 1000)
 	for i := range many {
 		many[i] = Operation{Strategy: Override, Namespace: AllNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}

@@ -90,7 +90,8 @@ type Result struct {
 // (from[1].strategy: Unsupported value: "Replace": supported values:
 // "Reset", "Override", "Merge"); its namespace is required and must be "*"
 // or a DNS-1123 label. No step may set the externalFinalizer annotation
-// (ExternalFinalizerAnnotation) to a non-empty value: that key belongs to
+// (source.extensions.fluxcd.io/externalFinalizer) to a non-empty value:
+// that key belongs to
 // the external finalizer, and a generator that set it in its own desired
 // state could hand a namespace off to itself. NewPipeline returns a nil
 // Pipeline and the sorted list of every problem, or a nil list. It copies
@@ -136,7 +137,7 @@ func NewPipeline(opts ...PipelineOption) (*Pipeline, field.ErrorList) {
 // validateStep validates the metadata of one step, under fldPath.
 func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
 	errs := m.Validate(fldPath)
-	if m.Annotations[ExternalFinalizerAnnotation] != "" {
+	if m.Annotations[externalFinalizerAnnotation] != "" {
 		errs = append(errs, reserved(fldPath))
 	}
 	return errs
@@ -144,7 +145,7 @@ func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
 
 // reserved reports the externalFinalizer annotation set under fldPath.
 func reserved(fldPath *field.Path) *field.Error {
-	return field.Forbidden(fldPath.Child("annotations").Key(ExternalFinalizerAnnotation),
+	return field.Forbidden(fldPath.Child("annotations").Key(externalFinalizerAnnotation),
 		"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it")
 }
 
@@ -162,7 +163,7 @@ func reserved(fldPath *field.Path) *field.Error {
 // NewPipeline checked the steps, so Resolve only applies them. It checks
 // neither fromSource's syntax (ParseFile did) nor namespace (that is
 // [NamePolicy.Check]'s job). Its one error: a result that carries a
-// non-empty ExternalFinalizerAnnotation, which only fromSource can have
+// non-empty externalFinalizer annotation, which only fromSource can have
 // set, is refused with a Forbidden error at
 // metadata.annotations[source.extensions.fluxcd.io/externalFinalizer], the
 // path of the key in a NamespaceMetadata file.
@@ -200,7 +201,7 @@ func (p *Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field
 	}
 	r.override(p.final, OriginFinal)
 
-	if r.Annotations[ExternalFinalizerAnnotation] != "" {
+	if r.Annotations[externalFinalizerAnnotation] != "" {
 		return Result{}, field.ErrorList{reserved(field.NewPath("metadata"))}
 	}
 	return r, nil

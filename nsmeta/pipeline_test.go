@@ -195,18 +195,18 @@ var resolveTests = []struct {
 	},
 	{
 		name:      "an empty externalFinalizer annotation is allowed",
-		pipeline:  pipelineSpec{Common: md(nil, kv{ExternalFinalizerAnnotation: ""})},
+		pipeline:  pipelineSpec{Common: md(nil, kv{externalFinalizerAnnotation: ""})},
 		namespace: "tenant-a",
 		want: Result{
-			Metadata: md(nil, kv{ExternalFinalizerAnnotation: ""}),
-			Origin:   md(nil, kv{ExternalFinalizerAnnotation: "common"}),
+			Metadata: md(nil, kv{externalFinalizerAnnotation: ""}),
+			Origin:   md(nil, kv{externalFinalizerAnnotation: "common"}),
 		},
 	},
 	{
 		name: "externalFinalizer set by an operation",
 		pipeline: pipelineSpec{Operations: []Operation{
-			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
-			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{externalFinalizerAnnotation: "self"})},
+			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{externalFinalizerAnnotation: "self"})},
 		}},
 		namespace: "tenant-a",
 		wantFields: []fieldErr{
@@ -217,7 +217,7 @@ var resolveTests = []struct {
 	{
 		name:      "externalFinalizer from the tenant's file",
 		namespace: "tenant-a",
-		source:    md(nil, kv{ExternalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
+		source:    md(nil, kv{externalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
 		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "metadata.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 		},
@@ -226,12 +226,12 @@ var resolveTests = []struct {
 		name:      "externalFinalizer removed by a Reset",
 		pipeline:  pipelineSpec{Operations: []Operation{{Strategy: Reset, Namespace: "*"}}},
 		namespace: "tenant-a",
-		source:    md(nil, kv{ExternalFinalizerAnnotation: "self"}),
+		source:    md(nil, kv{externalFinalizerAnnotation: "self"}),
 		want:      Result{Metadata: md(nil, nil), Origin: md(nil, nil)},
 	},
 	{
 		name:      "externalFinalizer from final",
-		pipeline:  pipelineSpec{Final: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+		pipeline:  pipelineSpec{Final: md(nil, kv{externalFinalizerAnnotation: "self"})},
 		namespace: "tenant-a",
 		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "final.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
@@ -440,14 +440,14 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("Resolve() modified fromSource:\n%s", diff)
 		}
 		if err1 != nil {
-			want := "metadata.annotations[" + ExternalFinalizerAnnotation + "]"
+			want := "metadata.annotations[" + externalFinalizerAnnotation + "]"
 			if len(err1) != 1 || err1[0].Field != want || err1[0].Type != field.ErrorTypeForbidden {
 				t.Fatalf("Resolve() errors = %v, want one Forbidden at %s", err1, want)
 			}
 			return
 		}
-		if r1.Annotations[ExternalFinalizerAnnotation] != "" {
-			t.Fatalf("Resolve() returned a non-empty %s", ExternalFinalizerAnnotation)
+		if r1.Annotations[externalFinalizerAnnotation] != "" {
+			t.Fatalf("Resolve() returned a non-empty %s", externalFinalizerAnnotation)
 		}
 		for _, pair := range [][2]map[string]string{{r1.Labels, r1.Origin.Labels}, {r1.Annotations, r1.Origin.Annotations}} {
 			if !cmp.Equal(slices.Sorted(maps.Keys(pair[0])), slices.Sorted(maps.Keys(pair[1]))) {
