@@ -131,9 +131,9 @@ func FuzzNamePolicy(f *testing.F) {
 			return
 		}
 		err := p.Check(context.Background(), name)
-		var ne *NameError
+		var ne *nameError
 		if err != nil && (!errors.As(err, &ne) || ne.Name != name || len(ne.Reasons) == 0) {
-			t.Fatalf("Check(%q) = %v, want nil or a *NameError", name, err)
+			t.Fatalf("Check(%q) = %v, want nil or a *nameError", name, err)
 		}
 		switch {
 		case !isLabel(name):
@@ -145,7 +145,7 @@ func FuzzNamePolicy(f *testing.F) {
 				t.Fatalf("Check(%q) = %v, want ErrProtectedName", name, err)
 			}
 		default:
-			ok, evalErr := cel.MustCompile(rule, NameVariable).Eval(context.Background(), map[string]string{NameVariable: name})
+			ok, evalErr := cel.MustCompile(rule, nameVariable).Eval(context.Background(), map[string]string{nameVariable: name})
 			if allowed := ok && evalErr == nil; allowed != (err == nil) || !allowed && !errors.Is(err, ErrNameNotAllowed) {
 				t.Fatalf("Check(%q) = %v, but the rule gives %v, %v", name, err, ok, evalErr)
 			}

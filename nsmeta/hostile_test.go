@@ -37,8 +37,8 @@ var hostileFileTests = []struct {
 	detail  []string
 }{
 	// Size.
-	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize)},
-	{name: "one byte over 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize+1), wantErr: ErrInvalidFile,
+	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize)},
+	{name: "one byte over 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize+1), wantErr: ErrInvalidFile,
 		detail: []string{"1 MiB", "1048577 bytes"}},
 
 	// Bombs and nesting.
@@ -178,7 +178,7 @@ func TestHostileCompileSchema(t *testing.T) {
 		labels      kv
 		annotations kv
 		path        *field.Path
-		opts        []SchemaOption
+		opts        []Option
 		wantErrs    bool
 		fields      []fieldErr
 		detail      []string
@@ -321,7 +321,7 @@ func TestHostileNamePolicy(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		rules  []string
-		opts   []NamePolicyOption
+		opts   []Option
 		detail []string
 	}{
 		{name: "no rule", rules: nil, detail: []string{"allowedNames: Required value"}},
@@ -332,7 +332,7 @@ func TestHostileNamePolicy(t *testing.T) {
 			detail: []string{"allowedNames[0]", "recursion limit"}},
 		{name: "rule returning an int", rules: []string{"ns.size()"}, detail: []string{"output type must be bool"}},
 		{name: "rule over value", rules: []string{"value == ''"}, detail: []string{"undeclared reference to 'value'"}},
-		{name: "protected names that are not names", rules: []string{"true"}, opts: []NamePolicyOption{WithProtectedNames("Kube-System", "a/b", "", "x\n")},
+		{name: "protected names that are not names", rules: []string{"true"}, opts: []Option{WithProtectedNames("Kube-System", "a/b", "", "x\n")},
 			detail: []string{"protectedNames[0]", "protectedNames[1]", "protectedNames[2]", "protectedNames[3]"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -392,9 +392,9 @@ func TestHostileNamePolicy(t *testing.T) {
 					}
 					return
 				}
-				var ne *NameError
+				var ne *nameError
 				if !errors.Is(err, tt.wantErr) || !errors.As(err, &ne) || ne.Name != tt.ns {
-					t.Fatalf("Check() = %.300v, want a *NameError wrapping %v", err, tt.wantErr)
+					t.Fatalf("Check() = %.300v, want a *nameError wrapping %v", err, tt.wantErr)
 				}
 				for _, d := range tt.detail {
 					if !strings.Contains(err.Error(), d) {
@@ -416,7 +416,7 @@ func TestHostileResolve(t *testing.T) {
 	ef := externalFinalizerAnnotation
 	many := make([]Operation, 1000)
 	for i := range many {
-		many[i] = Operation{Strategy: Override, Namespace: AllNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}
+		many[i] = Operation{Strategy: Override, Namespace: allNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}
 	}
 	for _, tt := range []struct {
 		name     string
