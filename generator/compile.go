@@ -116,7 +116,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		}
 	}
 	if cm := spec.CommonMetadata; cm != nil {
-		g.pipeline.Common = nsmeta.Metadata{Labels: cm.Labels, Annotations: cm.Annotations}
+		g.pipeline.Common = *cm
 		g.common = cm.Labels
 	}
 	if g.pattern != nil {
@@ -387,15 +387,7 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 	g.pipeline.Final = final
 
 	if md := m.Metadata; md != nil {
-		ops := make([]nsmeta.Operation, 0, len(md.From))
-		for _, op := range md.From {
-			ops = append(ops, nsmeta.Operation{
-				Strategy:  nsmeta.Strategy(op.Strategy),
-				Namespace: op.Namespace,
-				Metadata:  nsmeta.Metadata{Labels: op.Labels, Annotations: op.Annotations},
-			})
-		}
-		g.pipeline.Operations = ops
+		g.pipeline.Operations = md.From
 		if fsrc := md.FromSource; fsrc != nil {
 			fp := mp.Child("metadata", "fromSource")
 			var schemaOpts []nsmeta.Option

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
 // TestCompileErrors: every spec problem is a field error under "spec.", all
@@ -44,7 +45,7 @@ func TestCompileErrors(t *testing.T) {
 		{name: "schema rule does not compile", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.AllowedLabels["team"] = "value +" },
 			fields: []string{"spec.managedNamespaces.metadata.fromSource.allowedLabels[team]"}},
 		{name: "operation without strategy", spec: func(s *Spec) {
-			s.ManagedNamespaces.Metadata.From = []MetadataOperation{{Namespace: "*"}}
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
 		}, fields: []string{"spec.managedNamespaces.metadata.from[0].strategy"}},
 		{name: "bad common label", spec: func(s *Spec) { s.CommonMetadata.Labels["bad key!"] = "x" }, fields: []string{"spec.commonMetadata.labels"}},
 		{name: "no service account", spec: func(s *Spec) { s.ServiceAccountName = "" }, fields: []string{"spec.serviceAccountName"}},
@@ -127,9 +128,9 @@ func TestCompileRefusesExternalFinalizer(t *testing.T) {
 	}{
 		{name: "commonMetadata", spec: func(s *Spec) { s.CommonMetadata.Annotations = ann() }, field: "spec.commonMetadata" + key},
 		{name: "a from operation", spec: func(s *Spec) {
-			s.ManagedNamespaces.Metadata.From = []MetadataOperation{
-				{Strategy: "Merge", Namespace: "*", Labels: map[string]string{"tier": "bronze"}},
-				{Strategy: "Override", Namespace: "tenant-a", Annotations: ann()},
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{
+				{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}},
+				{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Annotations: ann()}},
 			}
 		}, field: "spec.managedNamespaces.metadata.from[1]" + key},
 		{name: "WithFinalMetadata", opts: []Option{WithFinalMetadata(nil, ann())}, field: "metadata" + key},

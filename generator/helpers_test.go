@@ -19,6 +19,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
 const testUID = "uid-a"
@@ -31,7 +32,7 @@ func testSpec() Spec {
 	return Spec{
 		ServiceAccountName: "flux-operator",
 		PathPattern:        "@repo/tenants/{namespace}/modules/{module}",
-		CommonMetadata:     &CommonMetadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
+		CommonMetadata:     &nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
 		Sources:            []SourceReference{{Alias: "repo", Kind: "OCIRepository", Name: "monorepo"}},
 		Artifacts: []OutputArtifact{{
 			Name:       "{module}",
