@@ -74,9 +74,11 @@
 // only what cli-utils itself cannot read back: a name holding "__", which
 // would read back as ":", and, for the RBAC kinds, a "_" before a ":"
 // ("a_:b" is written "a___b" and read "a:_b"). [Unmarshal] reads either
-// kind of inventory from YAML or JSON, bounded by [MaxDocumentBytes]; an
-// object without status.inventory (a fresh generator or Kustomization) is
-// an empty inventory.
+// kind of inventory from YAML or JSON, bounded to 8 MiB, more than five
+// times etcd's default limit of 1.5 MiB on a stored object, so that any
+// inventory a cluster holds fits, even printed as YAML; an object without
+// status.inventory (a fresh generator or Kustomization) is an empty
+// inventory.
 //
 // The module interop/flux runs cli-utils and ssa side by side with this
 // package on tables and random inputs.

@@ -35,6 +35,6 @@ var (
 	ErrMalformed = errors.New("inventory: malformed document")
 
 	// ErrTooLarge is returned by [Unmarshal] for a document longer than
-	// [MaxDocumentBytes].
+	// 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )

@@ -285,7 +285,7 @@ var hostileUnmarshalTests = []struct {
 	detail string
 	want   int // entries, when no error
 }{
-	{name: "one byte over the limit", in: "[" + strings.Repeat(" ", MaxDocumentBytes-1) + "]", is: ErrTooLarge, detail: "8388609 bytes"},
+	{name: "one byte over the limit", in: "[" + strings.Repeat(" ", maxDocumentBytes-1) + "]", is: ErrTooLarge, detail: "8388609 bytes"},
 	{name: "billion laughs", in: "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
 		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
 		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\nentries: [*h]\n", is: ErrMalformed, detail: "YAML aliases must expand"},
