@@ -226,10 +226,18 @@ func ExampleNamePolicy_Check() {
 	// Tenant_A: allowed=false protected=false invalid=true
 }
 
-func ExampleDefaultProtectedNames() {
-	fmt.Println(nsmeta.DefaultProtectedNames())
+func ExampleWithoutDefaultProtectedNames() {
+	names := []string{"true"}
+	fldPath := field.NewPath("spec", "managedNamespaces")
+	byDefault, _ := nsmeta.NewNamePolicy(names, fldPath)
+	replaced, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system"))
+	for _, ns := range []string{"default", "kube-system"} {
+		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, replaced.Check(context.Background(), ns) == nil)
+	}
 	// Output:
-	// [default kube-node-lease kube-public kube-system]
+	// default false true
+	// kube-system false false
 }
 
 func ExampleDigest() {

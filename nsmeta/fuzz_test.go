@@ -140,7 +140,7 @@ func FuzzNamePolicy(f *testing.F) {
 			if !errors.Is(err, ErrInvalidName) {
 				t.Fatalf("Check(%q) = %v, want ErrInvalidName", name, err)
 			}
-		case slices.Contains(append(DefaultProtectedNames(), "flux-system"), name):
+		case slices.Contains(append(defaultProtectedNames(), "flux-system"), name):
 			if !errors.Is(err, ErrProtectedName) {
 				t.Fatalf("Check(%q) = %v, want ErrProtectedName", name, err)
 			}

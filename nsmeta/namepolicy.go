@@ -17,11 +17,11 @@ import (
 // receives the namespace name.
 const nameVariable = "ns"
 
-// DefaultProtectedNames returns the namespaces that a NamePolicy refuses
-// whatever its rules say, unless [WithoutDefaultProtectedNames] drops them:
+// defaultProtectedNames returns the namespaces that a NamePolicy refuses
+// whatever its rules say, unless WithoutDefaultProtectedNames drops them:
 // Kubernetes' own namespaces, which a tenant must never be able to claim (and
 // a pruning generator must never delete).
-func DefaultProtectedNames() []string {
+func defaultProtectedNames() []string {
 	return []string{"default", "kube-node-lease", "kube-public", "kube-system"}
 }
 
@@ -42,12 +42,15 @@ type NamePolicy struct {
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
 //		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("flux-system"))
 //
-// Options: [WithProtectedNames], [WithoutDefaultProtectedNames],
-// [WithCache]; any other is an error at its name. An empty list, an empty expression or one that does
-// not compile (with line:column and a caret) is an error at
-// fldPath.allowedNames or fldPath.allowedNames[i]; a protected name that is
-// not a DNS-1123 label is an error at protectedNames[i]. It returns a nil
-// NamePolicy and the sorted list of every problem, or a nil list.
+// The protected names are Kubernetes' own namespaces (default,
+// kube-node-lease, kube-public and kube-system) and those of
+// [WithProtectedNames]; [WithoutDefaultProtectedNames] drops the former.
+// Options: those two and [WithCache]; any other is an error at its name.
+// An empty list, an empty expression or one that does not compile (with
+// line:column and a caret) is an error at fldPath.allowedNames or
+// fldPath.allowedNames[i]; a protected name that is not a DNS-1123 label is
+// an error at protectedNames[i]. It returns a nil NamePolicy and the sorted
+// list of every problem, or a nil list.
 func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (*NamePolicy, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames", "WithoutDefaultProtectedNames")
@@ -69,7 +72,7 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 		policy.rules = append(policy.rules, prog)
 	}
 	if !o.noDefaultProtected {
-		policy.protected = DefaultProtectedNames()
+		policy.protected = defaultProtectedNames()
 	}
 	for i, name := range o.protected {
 		// Not a field of the ArtifactGenerator: the caller's own option.

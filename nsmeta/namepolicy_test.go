@@ -129,16 +129,16 @@ func TestNamePolicyCheck(t *testing.T) {
 	}
 }
 
-func TestDefaultProtectedNames(t *testing.T) {
+func TestDefaultProtectedNamesCopy(t *testing.T) {
 	t.Parallel()
 	want := []string{"default", "kube-node-lease", "kube-public", "kube-system"}
-	got := DefaultProtectedNames()
+	got := defaultProtectedNames()
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("DefaultProtectedNames() (-want +got):\n%s", diff)
+		t.Errorf("defaultProtectedNames() (-want +got):\n%s", diff)
 	}
 	got[0] = "changed"
-	if DefaultProtectedNames()[0] != "default" {
-		t.Error("DefaultProtectedNames() returns shared storage")
+	if defaultProtectedNames()[0] != "default" {
+		t.Error("defaultProtectedNames() returns shared storage")
 	}
 }
 

@@ -53,9 +53,15 @@ func WithProtectedNames(names ...string) Option {
 	}
 }
 
-// WithoutDefaultProtectedNames drops [DefaultProtectedNames] from the
-// protected names; together with [WithProtectedNames] it replaces the list.
-// It applies to NewNamePolicy only.
+// WithoutDefaultProtectedNames drops the default protected names,
+// Kubernetes' own namespaces (default, kube-node-lease, kube-public and
+// kube-system), from the protected names; together with
+// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
+// only.
+//
+//	// Every default but "default", and the generator's own namespace:
+//	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+//		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system", "flux-system"))
 func WithoutDefaultProtectedNames() Option {
 	return func(o *options) {
 		o.noDefaultProtected, o.given = true, append(o.given, "WithoutDefaultProtectedNames")
