@@ -49,6 +49,8 @@ type CompileError struct {
 	Detail string
 }
 
+// Error returns "cel: invalid expression <expr>: <detail>", the expression
+// quoted and cut to 256 bytes.
 func (e *CompileError) Error() string {
 	return fmt.Sprintf("%v %q: %s", e.Err, quoteExpr(e.Expr), e.Detail)
 }

@@ -76,6 +76,9 @@ var (
 // message quotes.
 const quoteLimit = 64
 
+// Error returns "pathpattern: <rule>", the offending value if any, and the
+// offset in the input, e.g.
+// `pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")`.
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	b.WriteString("pathpattern: ")
