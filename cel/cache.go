@@ -15,8 +15,7 @@ import (
 // The zero value is not valid; use [NewCache]. A Cache is safe for
 // concurrent use.
 type Cache struct {
-	size     int
-	compiler *Compiler
+	size int
 
 	mu      sync.Mutex
 	entries map[string]*list.Element // of *cacheEntry
@@ -28,35 +27,26 @@ type cacheEntry struct {
 	prg *Program
 }
 
-// NewCache returns a cache that holds up to size programs, compiled with
-// the default options, as [Compile] compiles them.
+// NewCache returns a cache that holds up to size programs, compiled as
+// [Compile] compiles them.
 //
 //	c := cel.NewCache(256)
 //
 // It panics if size is less than 1, which is a programming error.
 func NewCache(size int) *Cache {
-	return defaultCompiler.NewCache(size)
-}
-
-// NewCache returns a cache that holds up to size programs compiled by c.
-//
-//	cache := c.NewCache(256)
-//
-// It panics if size is less than 1, which is a programming error.
-func (c *Compiler) NewCache(size int) *Cache {
 	if size < 1 {
 		panic("cel: NewCache size must be at least 1")
 	}
-	return &Cache{size: size, compiler: c, entries: make(map[string]*list.Element, size), order: list.New()}
+	return &Cache{size: size, entries: make(map[string]*list.Element, size), order: list.New()}
 }
 
 // Compile returns the cached program for expr and vars, compiling and
 // caching it on a miss. The order of vars does not matter. Errors are those
-// of [Compiler.Compile].
+// of [Compile].
 func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 	for _, v := range vars {
 		if !identifier.MatchString(v) {
-			return c.compiler.Compile(expr, vars...) // reports the bad variable; never cached
+			return Compile(expr, vars...) // reports the bad variable; never cached
 		}
 	}
 	key := cacheKey(expr, vars)
@@ -72,7 +62,7 @@ func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 	// Compile outside the lock: compiling takes tens of microseconds and
 	// must not serialize unrelated lookups. Two goroutines may compile the
 	// same expression at once; the first to finish is kept.
-	p, err := c.compiler.Compile(expr, vars...)
+	p, err := Compile(expr, vars...)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // Program is a compiled boolean policy. The zero value is not valid; use
-// [Compile], [MustCompile], [Compiler.Compile] or [Cache.Compile].
+// [Compile], [MustCompile] or [Cache.Compile].
 //
 // A Program is immutable and safe for concurrent use.
 type Program struct {
@@ -23,36 +23,6 @@ type Program struct {
 	vars   []string
 	prg    cel.Program
 	budget time.Duration
-}
-
-// Compiler compiles programs with the options it was made with. The
-// package-level [Compile] and [NewCache] use a Compiler with the defaults;
-// make one only to change them.
-//
-// The zero value is not valid; use [NewCompiler]. A Compiler is immutable
-// and safe for concurrent use.
-type Compiler struct {
-	opts options
-}
-
-// defaultCompiler is what Compile, MustCompile and NewCache use.
-var defaultCompiler = &Compiler{opts: options{timeBudget: DefaultTimeBudget}}
-
-// NewCompiler returns a compiler that applies opts to every program it
-// compiles:
-//
-//	c, err := cel.NewCompiler(cel.WithTimeBudget(250 * time.Millisecond))
-//
-// An invalid option value is an error wrapping [ErrInvalidOption].
-func NewCompiler(opts ...Option) (*Compiler, error) {
-	o := defaultCompiler.opts
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
-	return &Compiler{opts: o}, nil
 }
 
 // envOnce builds the shared base environment once; variables are added per
@@ -72,27 +42,17 @@ var reserved = map[string]bool{
 }
 
 // Compile type-checks expr with each of vars declared as a string variable
-// and returns the program, whose evaluations get [DefaultTimeBudget]. The
-// output type must be bool.
+// and returns the program, whose evaluations get [TimeBudget]. The output
+// type must be bool.
 //
 //	p, err := cel.Compile(`value.matches("^(Enabled|Disabled)$")`, "value")
-//
-// It is [Compiler.Compile] with the default options; the errors are those.
-func Compile(expr string, vars ...string) (*Program, error) {
-	return defaultCompiler.Compile(expr, vars...)
-}
-
-// Compile type-checks expr with each of vars declared as a string variable
-// and returns the program. The output type must be bool.
-//
-//	p, err := c.Compile(`ns.startsWith("tenant-")`, "ns")
 //
 // An expression that does not compile is a [*CompileError] wrapping
 // [ErrInvalid]: longer than [MaxExpressionBytes], a syntax or type error
 // (with its line and column), or an output type other than bool. A variable
 // that is not an identifier, is reserved, or is declared twice is an error
 // wrapping [ErrInvalidVariable].
-func (c *Compiler) Compile(expr string, vars ...string) (*Program, error) {
+func Compile(expr string, vars ...string) (*Program, error) {
 	if len(expr) > MaxExpressionBytes {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
 			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", MaxExpressionBytes, len(expr))}
@@ -139,7 +99,7 @@ func (c *Compiler) Compile(expr string, vars ...string) (*Program, error) {
 	if err != nil {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}
 	}
-	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: c.opts.timeBudget}, nil
+	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: TimeBudget}, nil
 }
 
 // issuesError turns cel-go's issues into a CompileError with the position
@@ -176,8 +136,7 @@ func (p *Program) Variables() []string { return append([]string(nil), p.vars...)
 //
 //	ok, err := p.Eval(ctx, map[string]string{"ns": "tenant-a"})
 //
-// Every evaluation gets the program's time budget ([DefaultTimeBudget]
-// unless [WithTimeBudget] said otherwise), whatever ctx says: with
+// Every evaluation gets [TimeBudget], whatever ctx says: with
 // context.Background() too. ctx can only shorten it.
 //
 // Eval never turns a failure into false. Every error is an [*EvalError]:

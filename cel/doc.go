@@ -74,23 +74,22 @@
 //   - replace, join, format and strings.quote refuse, before allocating, to
 //     produce a string longer than [MaxStringBytes] (1 MiB), so that a short
 //     expression cannot allocate gigabytes before the cost is counted;
-//   - each evaluation has a time budget, [DefaultTimeBudget] (1 s) unless
-//     [WithTimeBudget] says otherwise, applied inside [Program.Eval] whatever
-//     context the caller passes, context.Background() included; the
-//     caller's context can only shorten it. It covers what the cost model
-//     does not: nested comprehensions still take time quadratic in their
-//     total steps. Comprehensions check for it, and for cancellation, every
-//     100 steps.
+//   - each evaluation has a fixed time budget, [TimeBudget] (1 s), a
+//     backstop applied inside [Program.Eval] whatever context the caller
+//     passes, context.Background() included; the caller's context can only
+//     shorten it. It covers what the cost model does not: nested
+//     comprehensions still take time quadratic in their total steps.
+//     Comprehensions check for it, and for cancellation, every 100 steps.
 //
 // An evaluation that exceeds any of these bounds returns an error wrapping
 // [ErrCostLimit] whose message names the bound; callers act on them alike
 // (the input or the policy is too expensive, and a retry does not help), so
 // they share the sentinel. One stopped because the caller's context ended
-// wraps the context's error instead. ExampleProgram_Eval_costLimit and
-// ExampleNewCompiler show the texts, for instance:
+// wraps the context's error instead. ExampleProgram_Eval_costLimit shows
+// the texts, for instance:
 //
 //	cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: a comprehension must range over no more than 4000 elements, got 131073
-//	cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: must finish within the time budget of 1ns
+//	cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: must finish within the time budget of 1s
 //
 // # Errors
 //
@@ -103,7 +102,6 @@
 //     expression and, for syntax and type errors, Line and Column.
 //   - [ErrInvalidVariable]: the calling code declared a variable that
 //     cannot be one.
-//   - [ErrInvalidOption]: an option given to [NewCompiler] is invalid.
 //   - [ErrEval]: the evaluation failed: a missing variable or a runtime
 //     error (division by zero, a bad regular expression). It is an error,
 //     never a silent false.
@@ -113,6 +111,6 @@
 //
 // # Concurrency
 //
-// A [Program] and a [Compiler] are immutable and safe for concurrent use by
-// multiple goroutines. A [Cache] is safe for concurrent use.
+// A [Program] is immutable and safe for concurrent use by multiple
+// goroutines. A [Cache] is safe for concurrent use.
 package cel

@@ -33,17 +33,18 @@ const (
 	// PerCallLimit for CEL in the API server.
 	CostLimit = 1_000_000
 
-	// DefaultTimeBudget bounds the wall-clock time of one evaluation, for
-	// what the cost limit does not bound: cel-go v0.29's cost tracker takes
-	// time quadratic in the steps of a comprehension, which the charge of
-	// a range covers for one comprehension but not for nested ones. Eval
-	// applies it whatever context the caller passes; [WithTimeBudget]
-	// changes it. A second is ten times and more what an evaluation within
+	// TimeBudget bounds the wall-clock time of one evaluation, a backstop
+	// for what the cost limit does not bound: cel-go v0.29's cost tracker
+	// takes time quadratic in the steps of a comprehension, which the
+	// charge of a range covers for one comprehension but not for nested
+	// ones. Eval applies it whatever context the caller passes; a caller's
+	// context can only shorten it. It is fixed: a caller that wants less
+	// passes a context with a deadline. A second is ten times and more what an evaluation within
 	// the cost limit takes on a loaded machine (a stop at 100 ms was seen
 	// under -race on a shared 2-core machine), so that a result does not
 	// depend on the load, and it still bounds what a tenant's value can
 	// make one rule take.
-	DefaultTimeBudget = time.Second
+	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and
 	// strings.quote may produce in one call. They are checked before they
@@ -80,7 +81,7 @@ const (
 	// 4,014 and 32,014 (about 1 to 9 ns per n*n, with the load). With 16, a
 	// comprehension costs about what its time shows next to the linear work
 	// the limit was made for, and one over more than maxRangeElements is
-	// refused before it starts, well within DefaultTimeBudget.
+	// refused before it starts, well within TimeBudget.
 	rangeCostDivisor = 16
 
 	// maxRangeElements is the largest comprehension range whose charge is

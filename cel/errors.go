@@ -19,9 +19,6 @@ var (
 	// code is at fault, not the expression.
 	ErrInvalidVariable = errors.New("cel: invalid variable")
 
-	// ErrInvalidOption reports an option value that [NewCompiler] refuses.
-	ErrInvalidOption = errors.New("cel: invalid option")
-
 	// ErrEval reports an evaluation that failed: a declared variable missing
 	// from the input, a runtime error such as division by zero or a bad
 	// regular expression, or a result that is not a bool.
@@ -52,6 +49,8 @@ type CompileError struct {
 	Detail string
 }
 
+// Error returns "cel: invalid expression <expr>: <detail>", the expression
+// quoted and cut to 256 bytes.
 func (e *CompileError) Error() string {
 	return fmt.Sprintf("%v %q: %s", e.Err, quoteExpr(e.Expr), e.Detail)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/tenantkit/tenantkit/cel"
 )
@@ -84,31 +83,6 @@ func ExampleProgram_Eval_costLimit() {
 	// cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: a comprehension must range over no more than 4000 elements, got 131073
 }
 
-func ExampleNewCompiler() {
-	// A budget this short runs out at the first check, after 100 steps of
-	// the comprehension, which makes the example deterministic.
-	c, err := cel.NewCompiler(cel.WithTimeBudget(time.Nanosecond))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p, err := c.Compile(`value.split(',').all(x, x.matches('^[a-z]+$'))`, "value")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	_, err = p.Eval(context.Background(), map[string]string{"value": strings.Repeat("a,", 1000)})
-	fmt.Println(errors.Is(err, cel.ErrCostLimit))
-	fmt.Println(err)
-
-	_, err = cel.NewCompiler(cel.WithTimeBudget(0))
-	fmt.Println(err)
-	// Output:
-	// true
-	// cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: must finish within the time budget of 1ns
-	// cel: invalid option: time budget must be positive, got 0s
-}
-
 func ExampleNewCache() {
 	c := cel.NewCache(128)
 	a, _ := c.Compile(`ns.startsWith("tenant-")`, "ns")
@@ -116,17 +90,4 @@ func ExampleNewCache() {
 	fmt.Println(a == b, c.Len())
 	// Output:
 	// true 1
-}
-
-func ExampleCompiler_NewCache() {
-	c, err := cel.NewCompiler(cel.WithTimeBudget(250 * time.Millisecond))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	cache := c.NewCache(128)
-	p, _ := cache.Compile(`ns.startsWith("tenant-")`, "ns")
-	fmt.Println(p.Eval(context.Background(), map[string]string{"ns": "tenant-a"}))
-	// Output:
-	// true <nil>
 }

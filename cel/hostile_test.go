@@ -166,7 +166,7 @@ var hostileEvalTests = []struct {
 
 	// Issue 18: a tenant's annotation under a schema rule, quadratic in time
 	// and within the cost limit before comprehension ranges were charged;
-	// also a seed of FuzzCompile. TestHostileEvalIssue18 checks it with a
+	// also a seed of FuzzCompile. TestEvalIssue18LongBudget checks it with a
 	// long time budget too.
 	{name: "issue 18: split and matches over a 256 KiB annotation", expr: `value.split(',').all(x, x.matches('^[a-z]+$'))`,
 		value: strings.Repeat("a,", 128<<10), wantErr: cel.ErrCostLimit,
@@ -277,58 +277,6 @@ func TestHostileEvalContext(t *testing.T) {
 	got, err := p.Eval(ctx, map[string]string{"value": ""})
 	if got || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, cel.ErrCostLimit) {
 		t.Errorf("Eval(deadline) = %v, %v; want false, context.DeadlineExceeded and not ErrCostLimit", got, err)
-	}
-}
-
-// TestHostileEvalTimeBudget checks that the time budget stops what the cost
-// limit does not, with ErrCostLimit and a message that names the budget,
-// when the caller's context has no deadline.
-func TestHostileEvalTimeBudget(t *testing.T) {
-	t.Parallel()
-	c, err := cel.NewCompiler(cel.WithTimeBudget(time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := c.Compile(slowExpr, "value")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := p.Eval(context.Background(), map[string]string{"value": ""})
-	if got || !errors.Is(err, cel.ErrCostLimit) || !strings.Contains(err.Error(), "must finish within the time budget of 1ms") {
-		t.Errorf("Eval() = %v, %v; want false, ErrCostLimit naming the 1ms budget", got, err)
-	}
-	// A caller's shorter deadline wins, and is the caller's error.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	if _, err := p.Eval(ctx, map[string]string{"value": ""}); !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, cel.ErrCostLimit) {
-		t.Errorf("Eval(deadline) error = %v, want context.DeadlineExceeded", err)
-	}
-}
-
-// TestHostileEvalIssue18 is issue 18's input: the schema rule over a
-// tenant-written annotation of 256 KiB ran for more than 5 s under the cost
-// limit. Now its range is charged before it starts, and the rule fails
-// with ErrCostLimit at once, whatever the time budget.
-func TestHostileEvalIssue18(t *testing.T) {
-	t.Parallel()
-	const rule = `value.split(',').all(x, x.matches('^[a-z]+$'))`
-	value := strings.Repeat("a,", 128<<10) // 256 KiB
-	long, err := cel.NewCompiler(cel.WithTimeBudget(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, compile := range map[string]func(string, ...string) (*cel.Program, error){
-		"default budget": cel.Compile,
-		"1h budget":      long.Compile,
-	} {
-		p, err := compile(rule, "value")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := p.Eval(context.Background(), map[string]string{"value": value})
-		if got || !errors.Is(err, cel.ErrCostLimit) || !strings.Contains(err.Error(), "a comprehension must range over no more than 4000 elements, got 131073") {
-			t.Errorf("%s: Eval() = %v, %v; want false, ErrCostLimit for the range", name, got, err)
-		}
 	}
 }
 

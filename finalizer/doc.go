@@ -29,7 +29,8 @@
 // types it serves (a CustomResourceDefinition's group, spec.versions[].name
 // and spec.names.kind; an APIService's group and version), so every object
 // Kubernetes can serve can be named; a kind must also be ASCII as written.
-// The whole value is at most [MaxLength] (828) bytes. Examples:
+// The whole value is at most 828 bytes, the sum of the segment bounds and
+// the five separators. Examples:
 //
 //	fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
 //	/v1/ConfigMap/flux-system/rset/abc
@@ -57,9 +58,9 @@
 //
 // # Deciding
 //
-// The generator calls [CheckDesired] on its own desired metadata for each
-// namespace: it must never set the annotation itself, or whoever writes its
-// inputs could make it leak the namespace. It builds a [Decider] once, with
+// The generator must never set the annotation in its own desired metadata,
+// or whoever writes its inputs could make it leak the namespace (package
+// nsmeta's pipeline refuses it). It builds a [Decider] once, with
 // the kinds that may take a hand-off, and when it is about to delete a
 // namespace it manages, it calls [Decider.Decide] with the namespace's name,
 // the live namespace's annotations and a [Lookup]:
@@ -164,20 +165,21 @@
 // One sentinel per failure a caller handles differently; the rule is in the
 // message. [Parse] and [Reference.Validate] return a *[ParseError] (the value,
 // the [Segment], the rule) that unwraps to [ErrInvalid]; [Stamp] wraps
-// [ErrStamp], [CheckDesired] [ErrDesired]; a [Lookup] wraps [ErrNotFound] or
-// [ErrForbidden]. The Examples show the messages as they are.
+// [ErrStamp]; a [Lookup] wraps [ErrNotFound] or [ErrForbidden]. The Examples show the messages as they are.
 //
 // # Bounds
 //
 // The annotation is written by whoever may patch the namespace, and the API
 // server accepts values of up to 256 KiB. [Parse] rejects a value longer than
-// [MaxLength] before splitting it, and every segment has its bound. Messages
-// quote at most the first 64 bytes of an over-long value, and list at most ten
-// keys of a map, so that they stay fit for logs, events and conditions.
+// 828 bytes, the longest valid reference (253 + 63 + 63 + 63 + 253 + 128
+// bytes of segments and 5 separators), before splitting it, and every
+// segment has its bound. Messages quote at most the first 64 bytes of an
+// over-long value, and list at most ten keys of a map, so that they stay fit
+// for logs, events and conditions.
 //
 // # Concurrency
 //
-// [Parse], [Stamp] and [CheckDesired] are pure functions of their arguments.
+// [Parse] and [Stamp] are pure functions of their arguments.
 // [Reference] values and a [Decider] are immutable and safe for concurrent
 // use; so is [Decider.Decide] when its [Lookup] is.
 package finalizer

@@ -17,7 +17,10 @@ var (
 	ErrInvalid = errors.New("finalizer: invalid reference")
 
 	// ErrNotFound is what a [Lookup] wraps when the referenced object, or
-	// its kind, does not exist in the cluster: the finalizer is gone.
+	// its kind, does not exist in the cluster: the finalizer is gone. It is
+	// the one not-found error of tenantkit: package generator's
+	// ObjectReader returns it too, so that a controller maps Kubernetes'
+	// NotFound to one error.
 	ErrNotFound = errors.New("finalizer: object not found")
 
 	// ErrForbidden is what a [Lookup] wraps when the cluster forbids reading
@@ -30,12 +33,6 @@ var (
 	// Namespace carries other labels or annotations, which belong to the
 	// generator.
 	ErrStamp = errors.New("finalizer: cannot stamp namespace")
-
-	// ErrDesired is what [CheckDesired] wraps when the generator's own
-	// desired metadata sets the externalFinalizer annotation: the hand-off
-	// must come from somewhere else, or whoever writes the generator's inputs
-	// could make it leak the namespace.
-	ErrDesired = errors.New("finalizer: generator's desired metadata must not set annotation " + Annotation)
 )
 
 // errNilLookup is returned by [Decider.Decide] when it needs a lookup and has
@@ -44,7 +41,7 @@ var errNilLookup = errors.New("finalizer: lookup must not be nil")
 
 // The rules that a *ParseError names, read after
 // `finalizer: invalid reference "<value>": <segment>: `.
-var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", MaxLength)
+var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", maxLength)
 
 const (
 	ruleSegments  = "must have exactly six segments group/version/kind/namespace/name/uid"
@@ -91,7 +88,7 @@ type ParseError struct {
 
 // Error returns `finalizer: invalid reference "<value>": <segment>: <rule>`,
 // without the segment for SegmentNone, with the value quoted and, when longer
-// than [MaxLength], cut short.
+// than 828 bytes (the longest valid reference), cut short.
 func (e *ParseError) Error() string {
 	return ErrInvalid.Error() + " " + e.detail()
 }
@@ -112,10 +109,10 @@ func (e *ParseError) Unwrap() error { return ErrInvalid }
 // must not carry 256 KiB of them into logs, events and conditions.
 const quoteLimit = 64
 
-// quote quotes s with %q semantics, cutting a value longer than MaxLength to its
+// quote quotes s with %q semantics, cutting a value longer than maxLength to its
 // first quoteLimit bytes and its length.
 func quote(s string) string {
-	if len(s) <= MaxLength {
+	if len(s) <= maxLength {
 		return strconv.Quote(s)
 	}
 	return strconv.Quote(s[:quoteLimit]) + "... (" + strconv.Itoa(len(s)) + " bytes)"

@@ -104,18 +104,6 @@ func ExampleStamp() {
 	// true
 }
 
-func ExampleCheckDesired() {
-	// The generator's own desired metadata for a namespace, here rendered from
-	// a tenant's NamespaceMetadata file.
-	desired := map[string]string{finalizer.Annotation: "self"}
-	err := finalizer.CheckDesired(desired)
-	fmt.Println(err)
-	fmt.Println(errors.Is(err, finalizer.ErrDesired))
-	// Output:
-	// finalizer: generator's desired metadata must not set annotation source.extensions.fluxcd.io/externalFinalizer: found "self"
-	// true
-}
-
 func ExampleNewDecider() {
 	d, err := finalizer.NewDecider(finalizer.WithAllowedKinds(resourceSet))
 	fmt.Println(d != nil, err)

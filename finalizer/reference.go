@@ -8,14 +8,18 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// Annotation is the key of the namespace annotation that names the external
-// finalizer, the object that takes over deleting the namespace.
-const Annotation = "source.extensions.fluxcd.io/externalFinalizer"
+// The annotation's vocabulary.
+const (
+	// Annotation is the key of the namespace annotation that names the
+	// external finalizer, the object that takes over deleting the
+	// namespace.
+	Annotation = "source.extensions.fluxcd.io/externalFinalizer"
 
-// Self is the placeholder value that the finalizing controller replaces with its
-// own reference when it applies the namespace (see [Stamp]). It is not a
-// reference: [Parse] refuses it.
-const Self = "self"
+	// Self is the placeholder value that the finalizing controller replaces
+	// with its own reference when it applies the namespace (see [Stamp]). It
+	// is not a reference: [Parse] refuses it.
+	Self = "self"
+)
 
 // Segment bounds. The group and the name are DNS-1123 subdomains and the
 // namespace a DNS-1123 label (apimachinery's limits); a version and a
@@ -30,11 +34,11 @@ const (
 	maxUIDLength       = 128
 )
 
-// MaxLength is the length in bytes of the longest valid reference: the sum of
-// the segment bounds and the five separators. [Parse] rejects a longer value
+// maxLength is the length in bytes of the longest valid reference: the sum of
+// the segment bounds and the five separators. Parse rejects a longer value
 // before it looks at its segments: the annotation is set by whoever may patch the
 // namespace, and the API server accepts values of up to 256 KiB.
-const MaxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
+const maxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
 
 // Reference identifies the external finalizer of a namespace: an object by
 // API group, version, kind, namespace, name and UID. Its text form, the
@@ -66,7 +70,7 @@ func Parse(s string) (Reference, error) {
 	if s == Self {
 		return Reference{}, &ParseError{Value: s, Rule: ruleSelf}
 	}
-	if len(s) > MaxLength {
+	if len(s) > maxLength {
 		return Reference{}, &ParseError{Value: s, Rule: ruleTooLong}
 	}
 	var seg [6]string

@@ -101,11 +101,11 @@ var validTests = []struct {
 func TestMaxLength(t *testing.T) {
 	t.Parallel()
 	sum := maxGroupLength + maxVersionLength + maxKindLength + maxNamespaceLength + maxNameLength + maxUIDLength + 5
-	if MaxLength != sum {
-		t.Errorf("MaxLength = %d, the segment bounds add up to %d", MaxLength, sum)
+	if maxLength != sum {
+		t.Errorf("maxLength = %d, the segment bounds add up to %d", maxLength, sum)
 	}
-	if got := len(longest.String()); got != MaxLength {
-		t.Errorf("the longest reference is %d bytes, MaxLength is %d", got, MaxLength)
+	if got := len(longest.String()); got != maxLength {
+		t.Errorf("the longest reference is %d bytes, maxLength is %d", got, maxLength)
 	}
 }
 
@@ -281,7 +281,7 @@ func TestParseErrorMessage(t *testing.T) {
 		},
 		{
 			name: "over-long value is cut",
-			err:  &ParseError{Value: strings.Repeat("x", MaxLength+1), Rule: ruleTooLong},
+			err:  &ParseError{Value: strings.Repeat("x", maxLength+1), Rule: ruleTooLong},
 			want: `finalizer: invalid reference "` + strings.Repeat("x", quoteLimit) + `"... (829 bytes): must be no more than 828 bytes`,
 		},
 		{
@@ -371,7 +371,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if len(s) > MaxLength {
+		if len(s) > maxLength {
 			t.Fatalf("Parse accepted a %d-byte value", len(s))
 		}
 		if got := r.String(); got != s {

@@ -47,16 +47,3 @@ func Stamp(labels, annotations map[string]string, owner Reference) (map[string]s
 	}
 	return map[string]string{Annotation: owner.String()}, nil
 }
-
-// CheckDesired is for the generator: it returns an error wrapping [ErrDesired]
-// when its own desired metadata for a namespace (annotations) sets the
-// externalFinalizer annotation to a non-empty value, [Self] included. The
-// hand-off must come from the finalizing controller; a generator that applied
-// it itself would let whoever writes its inputs make it leak the namespace. For
-// example CheckDesired(map[string]string{Annotation: "self"}) fails.
-func CheckDesired(annotations map[string]string) error {
-	if value := annotations[Annotation]; value != "" {
-		return fmt.Errorf("%w: found %s", ErrDesired, quote(value))
-	}
-	return nil
-}

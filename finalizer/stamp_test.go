@@ -3,7 +3,6 @@ package finalizer
 import (
 	"errors"
 	"maps"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -141,37 +140,5 @@ func TestStampInvalidOwnerSegment(t *testing.T) {
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Segment != SegmentUID || pe.Rule != ruleEmpty {
 		t.Fatalf("Stamp() error = %v, want an empty uid *ParseError", err)
-	}
-}
-
-func TestCheckDesired(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name        string
-		annotations map[string]string
-		wantErr     error
-	}{
-		{name: "nil", annotations: nil},
-		{name: "other annotations", annotations: map[string]string{"note": "x"}},
-		{name: "empty value", annotations: map[string]string{Annotation: ""}},
-		{name: "self", annotations: map[string]string{Annotation: Self}, wantErr: ErrDesired},
-		{name: "reference", annotations: map[string]string{Annotation: ownerValue}, wantErr: ErrDesired},
-		{name: "garbage", annotations: map[string]string{Annotation: " "}, wantErr: ErrDesired},
-		{name: "huge", annotations: map[string]string{Annotation: strings.Repeat("x", 1<<18)}, wantErr: ErrDesired},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			err := CheckDesired(tt.annotations)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("CheckDesired() = %v, want %v", err, tt.wantErr)
-			}
-			if tt.wantErr == nil && err != nil {
-				t.Fatalf("CheckDesired() = %v, want nil", err)
-			}
-			if err != nil && len(err.Error()) > 4*MaxLength+len(ErrDesired.Error())+16 {
-				t.Errorf("CheckDesired() error is %d bytes long", len(err.Error()))
-			}
-		})
 	}
 }

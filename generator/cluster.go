@@ -16,9 +16,10 @@ type Object struct {
 }
 
 // ObjectReader reads the live metadata of one object. Object returns an
-// error matching [ErrNotFound] when the object does not exist; any other
-// error keeps the object (the plan cannot tell whether deleting it is
-// safe).
+// error matching [finalizer.ErrNotFound] when the object does not exist (a
+// controller maps Kubernetes' NotFound to it, as for [finalizer.Lookup]);
+// any other error keeps the object (the plan cannot tell whether deleting
+// it is safe).
 type ObjectReader interface {
 	Object(ctx context.Context, id inventory.ID) (Object, error)
 }

@@ -63,10 +63,13 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		return nil
 	}
 	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
-	// The deletion guards are the generator's own, below: they also refuse
-	// a pass that deletes every tracked object while something else is
-	// desired (every tenant renamed), and they make the refusal an error.
-	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
+	opts := []inventory.Option{inventory.WithGuard(gc.guard)}
+	if g.opts.allowDeleteAll {
+		opts = append(opts, inventory.WithAllowDeleteAll())
+	}
+	if g.opts.maxSet {
+		opts = append(opts, inventory.WithMaxDeletions(g.opts.maxDeletions))
+	}
 	if len(res.Errors) > 0 {
 		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
 	}
@@ -75,46 +78,27 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		// are released, never deleted.
 		opts = append(opts, inventory.WithNamespacePrune())
 	}
-	decisions, err := inventory.Collect(p.ctx, changes.Stale, desired, opts...)
-	if err != nil {
-		if ctxErr := p.ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		res.Errors = append(res.Errors, asFieldErrors(err, field.NewPath("inventory"), nil)...)
-	}
-
-	// The deletion guards look at all the deletions at once.
-	deletions := 0
-	for _, d := range decisions {
-		if d.Action == inventory.Delete {
-			deletions++
-		}
-	}
-	var refusal string
+	// inventory's deletion guards refuse a pass that would delete more than
+	// WithMaxDeletions allows, or every object of the previous inventory
+	// (what a wrong source or pattern looks like); the decisions come back
+	// complete, each deletion kept, and the refusal is an error of the spec.
+	decisions, err := inventory.Collect(p.ctx, changes, opts...)
 	switch {
-	case deletions == 0:
-	case g.opts.maxSet && deletions > g.opts.maxDeletions:
-		refusal = fmt.Sprintf("the plan would delete %d objects, more than the maximum of %d", deletions, g.opts.maxDeletions)
-	case !g.opts.allowDeleteAll && deletions == len(previous):
-		refusal = fmt.Sprintf("the plan would delete every one of the %d objects of the inventory, which a wrong source or pattern looks like; deleting all must be allowed explicitly", deletions)
-	}
-	if refusal != "" {
-		res.Errors = append(res.Errors, field.Forbidden(specPath, refusal))
-		for i, d := range decisions {
-			if d.Action == inventory.Delete {
-				decisions[i].Action, decisions[i].Reason = inventory.Keep, "deletion refused: "+refusal
-			}
-		}
+	case err == nil:
+	case errors.Is(err, inventory.ErrDeletionRefused):
+		res.Errors = append(res.Errors, field.Forbidden(specPath, strings.TrimPrefix(err.Error(), inventory.ErrDeletionRefused.Error()+": ")))
+	case p.ctx.Err() != nil:
+		return p.ctx.Err()
+	default:
+		res.Errors = append(res.Errors, asFieldErrors(err, field.NewPath("inventory"), nil)...)
 	}
 	res.desired, res.collected = desired, decisions
 
 	desiredDecisions := changes.Decisions()
 	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
-		res.Decisions = make([]Decision, 0, n)
+		res.Decisions = make([]inventory.Decision, 0, n)
 	}
-	for _, d := range desiredDecisions {
-		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: d.Reason})
-	}
+	res.Decisions = append(res.Decisions, desiredDecisions...)
 	// Skipped objects, tracked or not, in apply order.
 	tracked := map[inventory.ID]inventory.Entry{}
 	for _, e := range changes.Stale {
@@ -134,7 +118,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		if _, ok := tracked[e.ID()]; ok {
 			reason += "; kept in the inventory"
 		}
-		res.Decisions = append(res.Decisions, Decision{Entry: e, Action: Skip, Reason: reason})
+		res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
 	}
 	for _, d := range decisions {
 		if _, skip := skips[d.Entry.ID()]; skip {
@@ -147,26 +131,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 				reason = "no longer desired"
 			}
 		}
-		res.Decisions = append(res.Decisions, Decision{Entry: d.Entry, Action: action(d.Action), Reason: reason})
+		res.Decisions = append(res.Decisions, inventory.Decision{Entry: d.Entry, Action: d.Action, Reason: reason})
 	}
 	return nil
-}
-
-func action(a inventory.Action) Action {
-	switch a {
-	case inventory.Create:
-		return Create
-	case inventory.Update:
-		return Update
-	case inventory.Unchanged:
-		return Unchanged
-	case inventory.Delete:
-		return Delete
-	case inventory.Release:
-		return Release
-	default:
-		return Keep
-	}
 }
 
 // collector is the live-object guard of one plan. inventory.Collect calls
@@ -189,7 +156,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
 	}
 	live, err := c.cluster.Objects.Object(ctx, id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, finalizer.ErrNotFound) {
 		c.deleting[id], c.reasons[id] = true, "no longer desired; not found in the cluster"
 		return inventory.Delete, "", nil
 	}

@@ -35,8 +35,7 @@ type Generator struct {
 	managed    bool
 	prune      bool
 	policy     *nsmeta.NamePolicy
-	pipeline   *nsmeta.Pipeline
-	steps      []nsmeta.PipelineOption // the pipeline's steps while Compile runs
+	pipeline   nsmeta.Pipeline // validated by Compile; its maps are the generator's own
 	schema     *nsmeta.Schema
 	fromSource *pathpattern.Template
 }
@@ -117,19 +116,17 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		}
 	}
 	if cm := spec.CommonMetadata; cm != nil {
-		common := nsmeta.Metadata{Labels: cm.Labels, Annotations: cm.Annotations}
-		g.steps = append(g.steps, nsmeta.WithCommon(common, specPath.Child("commonMetadata")))
+		g.pipeline.Common = *cm
 		g.common = cm.Labels
 	}
 	if g.pattern != nil {
 		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
 		errs = append(errs, g.compileNamespaces(spec.ManagedNamespaces)...)
 	}
-	// The pipeline validates commonMetadata, the operations and the final
-	// metadata once, here; Plan only applies it.
-	pipeline, perrs := nsmeta.NewPipeline(g.steps...)
-	errs = append(errs, perrs...)
-	g.pipeline, g.steps = pipeline, nil
+	// commonMetadata, the operations and the final metadata are validated
+	// once, here; Plan only applies them.
+	errs = append(errs, g.pipeline.Validate(specPath.Child("commonMetadata"),
+		specPath.Child("managedNamespaces", "metadata", "from"), field.NewPath("metadata"))...)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
@@ -365,9 +362,9 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 	mp := specPath.Child("managedNamespaces")
 
 	if len(m.AllowedNames) > 0 {
-		var policyOpts []nsmeta.NamePolicyOption
+		var policyOpts []nsmeta.Option
 		if g.opts.cache != nil {
-			policyOpts = append(policyOpts, nsmeta.WithNamePolicyCache(g.opts.cache))
+			policyOpts = append(policyOpts, nsmeta.WithCache(g.opts.cache))
 		}
 		if g.opts.namespace != "" {
 			policyOpts = append(policyOpts, nsmeta.WithProtectedNames(g.opts.namespace))
@@ -387,23 +384,15 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 	if g.opts.uid != "" {
 		final.Labels[GeneratorLabel] = g.opts.uid
 	}
-	g.steps = append(g.steps, nsmeta.WithFinal(final, field.NewPath("metadata")))
+	g.pipeline.Final = final
 
 	if md := m.Metadata; md != nil {
-		ops := make([]nsmeta.Operation, 0, len(md.From))
-		for _, op := range md.From {
-			ops = append(ops, nsmeta.Operation{
-				Strategy:  nsmeta.Strategy(op.Strategy),
-				Namespace: op.Namespace,
-				Metadata:  nsmeta.Metadata{Labels: op.Labels, Annotations: op.Annotations},
-			})
-		}
-		g.steps = append(g.steps, nsmeta.WithOperations(ops, mp.Child("metadata", "from")))
+		g.pipeline.Operations = md.From
 		if fsrc := md.FromSource; fsrc != nil {
 			fp := mp.Child("metadata", "fromSource")
-			var schemaOpts []nsmeta.SchemaOption
+			var schemaOpts []nsmeta.Option
 			if g.opts.cache != nil {
-				schemaOpts = append(schemaOpts, nsmeta.WithSchemaCache(g.opts.cache))
+				schemaOpts = append(schemaOpts, nsmeta.WithCache(g.opts.cache))
 			}
 			if g.opts.strict {
 				schemaOpts = append(schemaOpts, nsmeta.WithStrict())

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
 // TestCompileErrors: every spec problem is a field error under "spec.", all
@@ -42,7 +45,7 @@ func TestCompileErrors(t *testing.T) {
 		{name: "schema rule does not compile", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.AllowedLabels["team"] = "value +" },
 			fields: []string{"spec.managedNamespaces.metadata.fromSource.allowedLabels[team]"}},
 		{name: "operation without strategy", spec: func(s *Spec) {
-			s.ManagedNamespaces.Metadata.From = []MetadataOperation{{Namespace: "*"}}
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
 		}, fields: []string{"spec.managedNamespaces.metadata.from[0].strategy"}},
 		{name: "bad common label", spec: func(s *Spec) { s.CommonMetadata.Labels["bad key!"] = "x" }, fields: []string{"spec.commonMetadata.labels"}},
 		{name: "no service account", spec: func(s *Spec) { s.ServiceAccountName = "" }, fields: []string{"spec.serviceAccountName"}},
@@ -104,5 +107,66 @@ func TestCompileCopies(t *testing.T) {
 	p := mustPlan(t, g, sources(tree(okTenant)), nil, (&fakeCluster{}).cluster())
 	if got := p.Artifacts[0].Labels["my.org.io/provisioner"]; got != "monorepo" {
 		t.Errorf("label %q: the generator shares the caller's map", got)
+	}
+}
+
+// TestCompileRefusesExternalFinalizer: the generator's own desired metadata
+// never sets finalizer.Annotation, whichever step would set it, so that
+// whoever writes the spec cannot make the generator hand a namespace off to
+// itself. The error is a Forbidden one at that step's field, keyed by
+// finalizer.Annotation: nsmeta, which imports no sibling but cel, keeps its
+// own copy of the key, and this also checks that the two are equal.
+func TestCompileRefusesExternalFinalizer(t *testing.T) {
+	t.Parallel()
+	ann := func() map[string]string { return map[string]string{finalizer.Annotation: finalizer.Self} }
+	key := ".annotations[" + finalizer.Annotation + "]"
+	tests := []struct {
+		name  string
+		spec  func(*Spec)
+		opts  []Option
+		field string
+	}{
+		{name: "commonMetadata", spec: func(s *Spec) { s.CommonMetadata.Annotations = ann() }, field: "spec.commonMetadata" + key},
+		{name: "a from operation", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{
+				{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}},
+				{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Annotations: ann()}},
+			}
+		}, field: "spec.managedNamespaces.metadata.from[1]" + key},
+		{name: "WithFinalMetadata", opts: []Option{WithFinalMetadata(nil, ann())}, field: "metadata" + key},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testSpec()
+			if tt.spec != nil {
+				tt.spec(&spec)
+			}
+			g, errs := Compile(spec, append([]Option{WithNamespace("flux-system")}, tt.opts...)...)
+			if g != nil || len(errs) != 1 || errs[0].Type != field.ErrorTypeForbidden || errs[0].Field != tt.field {
+				t.Errorf("Compile() = %v, %v; want one Forbidden error at %s", g, errs.ToAggregate(), tt.field)
+			}
+		})
+	}
+}
+
+// TestPlanRefusesExternalFinalizerFromFile: a tenant's NamespaceMetadata
+// file that sets finalizer.Annotation, even through a schema that allows
+// it, is an error at the key in the file, and its namespace is not built.
+func TestPlanRefusesExternalFinalizerFromFile(t *testing.T) {
+	t.Parallel()
+	spec := testSpec()
+	spec.ManagedNamespaces.Metadata.FromSource.AllowedAnnotations = map[string]string{finalizer.Annotation: "true"}
+	g := mustCompile(t, spec)
+	file := "tenants/tenant-a/namespace-metadata.yaml"
+	fsys := tree("tenants/tenant-a/modules/app", "tenants/tenant-ok/modules/app",
+		file+"=apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  annotations:\n    "+finalizer.Annotation+": self\n")
+	p := mustPlan(t, g, sources(fsys), nil, (&fakeCluster{}).cluster())
+	want := "@repo/" + file + ":metadata.annotations[" + finalizer.Annotation + "]"
+	if len(p.Errors) != 1 || p.Errors[0].Type != field.ErrorTypeForbidden || p.Errors[0].Field != want {
+		t.Errorf("errors %v, want one Forbidden error at %s", p.Errors.ToAggregate(), want)
+	}
+	if len(p.Namespaces) != 1 || p.Namespaces[0].Name != "tenant-ok" {
+		t.Errorf("namespaces %v, want only tenant-ok", p.Namespaces)
 	}
 }

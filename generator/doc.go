@@ -24,8 +24,8 @@
 //  1. An artifact whose namespace is refused (name policy, protected name),
 //     whose namespace's metadata failed, whose namespace or name collides
 //     with another's, or whose own rendering, inputs or copy failed is never
-//     created or updated: it is Skip, with the reason, and kept in the
-//     inventory when tracked. The valid ones proceed.
+//     created or updated: it is [inventory.Skip], with the reason, and kept
+//     in the inventory when tracked. The valid ones proceed.
 //  2. The source of the pattern must be a directory, and so must every
 //     directory of the pattern's fixed prefix ("tenants" in
 //     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link.

@@ -70,7 +70,7 @@ func ExampleGenerator_Plan() {
 	// What the controller reads of the cluster, through its client.
 	cluster := generator.Cluster{
 		Objects: generator.ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (generator.Object, error) {
-			return generator.Object{ID: id}, nil // Get PartialObjectMetadata; NotFound -> generator.ErrNotFound
+			return generator.Object{ID: id}, nil // Get PartialObjectMetadata; NotFound -> finalizer.ErrNotFound
 		}),
 		Artifacts: generator.ArtifactListerFunc(func(ctx context.Context, namespace string) ([]generator.Object, error) {
 			return nil, nil // List ExternalArtifacts in namespace
@@ -93,7 +93,7 @@ func ExampleGenerator_Plan() {
 	confirmed := map[inventory.ID]bool{}
 	for _, d := range plan.Decisions {
 		fmt.Println(d)
-		if d.Action == generator.Delete {
+		if d.Action == inventory.Delete {
 			confirmed[d.Entry.ID()] = true // delete, in this order; record what the API server confirmed
 		}
 	}

@@ -111,13 +111,13 @@ func checkPlanFS(t *testing.T, g *Generator, fsys fstest.MapFS) {
 	}
 	gone := map[inventory.ID]bool{}
 	for _, d := range p.Decisions {
-		if d.Action == Delete && p.HasErrors() {
+		if d.Action == inventory.Delete && p.HasErrors() {
 			t.Fatalf("a plan with errors %v deletes %s", p.Errors.ToAggregate(), d)
 		}
-		if d.Action != Create && d.Action != Update && d.Action != Unchanged && d.Reason == "" {
+		if d.Action != inventory.Create && d.Action != inventory.Update && d.Action != inventory.Unchanged && d.Reason == "" {
 			t.Fatalf("%s without a reason", d)
 		}
-		if d.Action == Delete || d.Action == Release {
+		if d.Action == inventory.Delete || d.Action == inventory.Release {
 			gone[d.Entry.ID()] = true
 		}
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
 const testUID = "uid-a"
@@ -31,7 +32,7 @@ func testSpec() Spec {
 	return Spec{
 		ServiceAccountName: "flux-operator",
 		PathPattern:        "@repo/tenants/{namespace}/modules/{module}",
-		CommonMetadata:     &CommonMetadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
+		CommonMetadata:     &nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
 		Sources:            []SourceReference{{Alias: "repo", Kind: "OCIRepository", Name: "monorepo"}},
 		Artifacts: []OutputArtifact{{
 			Name:       "{module}",
@@ -94,7 +95,7 @@ func (c *fakeCluster) Object(_ context.Context, id inventory.ID) (Object, error)
 	}
 	o, ok := c.objects[id]
 	if !ok {
-		return Object{}, ErrNotFound
+		return Object{}, finalizer.ErrNotFound
 	}
 	return o, nil
 }
@@ -146,8 +147,8 @@ func artEntry(ns, name string) inventory.Entry {
 
 // decisions returns the plan's decisions as "action Subject (reason)"
 // strings, by subject.
-func decisions(p *Plan) map[string]Decision {
-	out := map[string]Decision{}
+func decisions(p *Plan) map[string]inventory.Decision {
+	out := map[string]inventory.Decision{}
 	for _, d := range p.Decisions {
 		out[d.Entry.ID().String()] = d
 	}
@@ -161,10 +162,10 @@ func mustPlan(t testing.TB, g *Generator, fsys map[string]fs.FS, previous []inve
 		t.Fatalf("Plan() = %v", err)
 	}
 	for _, d := range p.Decisions {
-		if d.Action == Delete && p.HasErrors() {
+		if d.Action == inventory.Delete && p.HasErrors() {
 			t.Fatalf("a plan with errors deletes %s: %v", d, p.Errors.ToAggregate())
 		}
-		if d.Action != Create && d.Action != Update && d.Action != Unchanged && d.Reason == "" {
+		if d.Action != inventory.Create && d.Action != inventory.Update && d.Action != inventory.Unchanged && d.Reason == "" {
 			t.Fatalf("decision without a reason: %s", d)
 		}
 	}

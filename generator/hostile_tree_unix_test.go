@@ -42,7 +42,7 @@ func hostilePlan(t *testing.T, repo string, previous []inventory.Entry) *Plan {
 		t.Fatal(err)
 	}
 	for _, d := range p.Decisions {
-		if d.Action == Delete && p.HasErrors() {
+		if d.Action == inventory.Delete && p.HasErrors() {
 			t.Errorf("a plan with errors deletes %s", d)
 		}
 	}

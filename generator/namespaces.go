@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
@@ -102,12 +101,13 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 		}
 		return nil, "its metadata has errors"
 	}
-	if err := finalizer.CheckDesired(r.Annotations); err != nil {
-		p.errs = append(p.errs, field.Forbidden(specPath.Child("managedNamespaces", "metadata"), fmt.Sprintf("namespace %q: %v", ns, err)))
-		return nil, "its metadata has errors"
-	}
 	return &Namespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Origin: r.Origin, Digest: nsmeta.Digest(r.Metadata)}, ""
 }
+
+// maxMetadataFileSize bounds the NamespaceMetadata file read for a
+// namespace: 1 MiB, the most that nsmeta.ParseFile accepts, so that a larger
+// file is refused before it is read whole.
+const maxMetadataFileSize = 1 << 20
 
 // namespaceFile reads, parses and checks a namespace's NamespaceMetadata
 // file. A namespace without the file asks for nothing. ok is false when the
@@ -137,7 +137,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	if fsys == nil {
 		return nsmeta.Metadata{}, "", false
 	}
-	data, err := pathpattern.ReadFile(fsys, ref.Path, nsmeta.MaxFileSize)
+	data, err := pathpattern.ReadFile(fsys, ref.Path, maxMetadataFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nsmeta.Metadata{}, "", true
 	}

@@ -73,13 +73,16 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 
 // WithAllowDeleteAll allows a plan to delete every object of a non-empty
-// previous inventory. By default such a plan deletes nothing and reports an
-// error: it is what a wrong source, path or pattern looks like.
+// previous inventory. By default such a plan deletes nothing and reports a
+// Forbidden error at "spec": it is what a wrong source, path or pattern
+// looks like, whether nothing is desired or every tenant is renamed. It is
+// [inventory.WithAllowDeleteAll], which the plan passes on.
 func WithAllowDeleteAll() Option { return func(o *options) { o.allowDeleteAll = true } }
 
 // WithMaxDeletions refuses a plan that would delete more than n objects:
-// it deletes none of them and reports an error. n must not be negative; 0
-// refuses every deletion. By default there is no limit.
+// it deletes none of them and reports a Forbidden error at "spec". n must
+// not be negative; 0 refuses every deletion. By default there is no limit.
+// It is [inventory.WithMaxDeletions], which the plan passes on.
 func WithMaxDeletions(n int) Option {
 	return func(o *options) { o.maxDeletions, o.maxSet = n, true }
 }

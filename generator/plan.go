@@ -25,16 +25,17 @@ import (
 // order, and records [Plan.Next] as its inventory.
 //
 // A plan with errors still creates and updates what is valid, never what
-// an error touches (that is Skip), and deletes nothing.
+// an error touches (that is [inventory.Skip]), and deletes nothing.
 type Plan struct {
 	// Namespaces are the managed namespaces to apply, by name.
 	Namespaces []Namespace
 	// Artifacts are the ExternalArtifacts to apply, by namespace and name.
 	Artifacts []Artifact
-	// Decisions holds one decision per object: the desired ones (create,
-	// update, unchanged) in apply order, then the skipped ones in apply
+	// Decisions holds one decision per object, each with its reason but
+	// create, update and unchanged: the desired ones (create, update,
+	// unchanged) in apply order, then the skipped ones (skip) in apply
 	// order, then the stale ones (delete, release, keep) in prune order.
-	Decisions []Decision
+	Decisions []inventory.Decision
 	// Warnings are problems that do not stop the plan, sorted.
 	Warnings []string
 	// Errors are the problems of the desired state, sorted, with paths
@@ -89,61 +90,6 @@ type File struct {
 	Path string
 	// Source is where it is copied from.
 	Source pathpattern.Ref
-}
-
-// Action is what a plan does with one object.
-type Action string
-
-// The actions of a decision.
-const (
-	Create    Action = "create"    // apply an object that is not tracked
-	Update    Action = "update"    // apply a tracked object whose digest changed
-	Unchanged Action = "unchanged" // a tracked object with the same digest
-	Delete    Action = "delete"    // delete a stale object; untracked once confirmed
-	Release   Action = "release"   // stop tracking a stale object without deleting it
-	Keep      Action = "keep"      // keep tracking a stale object without deleting it
-	Skip      Action = "skip"      // neither apply nor delete: an error touches it; kept if tracked
-)
-
-// Decision is what a plan does with one object, and why.
-type Decision struct {
-	Entry  inventory.Entry
-	Action Action
-	// Reason says why; it is set for every action but create, update and
-	// unchanged.
-	Reason string
-}
-
-// String returns the decision as a Flux change line, with the reason in
-// parentheses, e.g. "Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)".
-func (d Decision) String() string {
-	s := d.Entry.ID().String() + " " + d.Action.Verb()
-	if d.Reason != "" {
-		s += " (" + d.Reason + ")"
-	}
-	return s
-}
-
-// Verb returns the word of a change line: "created", "configured",
-// "unchanged", "deleted", "released", "kept" or "skipped".
-func (a Action) Verb() string {
-	switch a {
-	case Create:
-		return "created"
-	case Update:
-		return "configured"
-	case Unchanged:
-		return "unchanged"
-	case Delete:
-		return "deleted"
-	case Release:
-		return "released"
-	case Keep:
-		return "kept"
-	case Skip:
-		return "skipped"
-	}
-	return string(a)
 }
 
 // Next returns the inventory to record once the deletions of the plan have

@@ -55,7 +55,7 @@ func reconcile(ctx context.Context, spec generator.Spec, uid string, checkouts m
 	// Delete the Delete decisions, in their order; note what was confirmed.
 	confirmed := map[inventory.ID]bool{}
 	for _, d := range plan.Decisions {
-		if d.Action == generator.Delete && deleteObject(ctx, d.Entry) == nil {
+		if d.Action == inventory.Delete && deleteObject(ctx, d.Entry) == nil {
 			confirmed[d.Entry.ID()] = true
 		}
 	}

@@ -78,12 +78,12 @@ func TestRule1Skip(t *testing.T) {
 					t.Fatal("no errors")
 				}
 				ds := decisions(p)
-				if d := ds["ExternalArtifact/tenant-ok/app"]; d.Action != Create {
+				if d := ds["ExternalArtifact/tenant-ok/app"]; d.Action != inventory.Create {
 					t.Errorf("valid tenant: %s, want created", d)
 				}
 				for _, s := range tt.skip {
 					d := ds[s]
-					if d.Action != Skip || !strings.Contains(d.Reason, tt.reason) {
+					if d.Action != inventory.Skip || !strings.Contains(d.Reason, tt.reason) {
 						t.Errorf("%s: %q, want skipped because %q", s, d, tt.reason)
 					}
 					if tracked != strings.Contains(d.Reason, "kept in the inventory") {
@@ -162,6 +162,8 @@ func TestRule3DeletionGuards(t *testing.T) {
 	}{
 		{name: "every object, default", files: []string{"tenants/.keep=x"}, refused: true},
 		{name: "every object, allowed", files: []string{"tenants/.keep=x"}, opts: []Option{WithAllowDeleteAll()}, deletes: 3},
+		{name: "every object, every tenant renamed", files: []string{"tenants/tenant-b/modules/app"}, refused: true},
+		{name: "every object, every tenant renamed, allowed", files: []string{"tenants/tenant-b/modules/app"}, opts: []Option{WithAllowDeleteAll()}, deletes: 3},
 		{name: "some objects", files: []string{"tenants/tenant-a/modules/app"}, deletes: 1},
 		{name: "over the maximum", files: []string{"tenants/.keep=x"}, opts: []Option{WithAllowDeleteAll(), WithMaxDeletions(2)}, refused: true},
 		{name: "at the maximum", files: []string{"tenants/tenant-a/modules/app"}, opts: []Option{WithMaxDeletions(1)}, deletes: 1},
@@ -172,15 +174,18 @@ func TestRule3DeletionGuards(t *testing.T) {
 			t.Parallel()
 			g := mustCompile(t, testSpec(), tt.opts...)
 			p := mustPlan(t, g, sources(tree(tt.files...)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
-			deletes := 0
+			deletes, refusals := 0, 0
 			for _, d := range p.Decisions {
-				if d.Action == Delete {
+				switch {
+				case d.Action == inventory.Delete:
 					deletes++
+				case d.Action == inventory.Keep && strings.HasPrefix(d.Reason, "deletion refused: "):
+					refusals++
 				}
 			}
 			if tt.refused {
-				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 {
-					t.Errorf("errors %v and %d deletions, want the deletion refused", p.Errors.ToAggregate(), deletes)
+				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 || refusals == 0 {
+					t.Errorf("errors %v, %d deletions and %d refusals, want the deletion refused", p.Errors.ToAggregate(), deletes, refusals)
 				}
 				return
 			}
@@ -203,46 +208,46 @@ func TestRule4LiveObject(t *testing.T) {
 		annotations map[string]string
 		opts        []Option
 		cluster     func(*fakeCluster)
-		action      Action
+		action      inventory.Action
 		reason      string
 	}{
-		{name: "nothing", action: Delete, reason: "no longer desired; no external finalizer"},
-		{name: "prune disabled annotation", annotations: map[string]string{"source.extensions.fluxcd.io/prune": "disabled"}, action: Release, reason: "pruning is disabled"},
-		{name: "prune Disabled label", labels: map[string]string{"source.extensions.fluxcd.io/prune": "Disabled"}, action: Release, reason: "label source.extensions.fluxcd.io/prune: Disabled"},
-		{name: "kustomize prune DISABLED", annotations: map[string]string{"kustomize.toolkit.fluxcd.io/prune": "DISABLED"}, action: Release, reason: "pruning is disabled"},
-		{name: "prune enabled", annotations: map[string]string{"source.extensions.fluxcd.io/prune": "enabled"}, action: Delete},
-		{name: "prune empty", annotations: map[string]string{"source.extensions.fluxcd.io/prune": ""}, action: Delete},
-		{name: "other key", annotations: map[string]string{"example.com/prune": "disabled"}, action: Delete},
-		{name: "reconcile disabled", annotations: map[string]string{"source.extensions.fluxcd.io/reconcile": "disabled"}, action: Release, reason: "reconciliation is disabled"},
-		{name: "kustomize reconcile disabled label", labels: map[string]string{"kustomize.toolkit.fluxcd.io/reconcile": "Disabled"}, action: Release, reason: "reconciliation is disabled"},
-		{name: "ssa Ignore", annotations: map[string]string{"source.extensions.fluxcd.io/ssa": "Ignore"}, action: Release, reason: "server-side apply ignores it"},
-		{name: "ssa ignore", annotations: map[string]string{"kustomize.toolkit.fluxcd.io/ssa": "ignore"}, action: Release, reason: "server-side apply ignores it"},
-		{name: "ssa Merge", annotations: map[string]string{"source.extensions.fluxcd.io/ssa": "Merge"}, action: Delete},
-		{name: "another generator's", labels: map[string]string{GeneratorLabel: "uid-b"}, action: Release, reason: "applied by another generator"},
-		{name: "this generator's", labels: map[string]string{GeneratorLabel: testUID}, action: Delete},
+		{name: "nothing", action: inventory.Delete, reason: "no longer desired; no external finalizer"},
+		{name: "prune disabled annotation", annotations: map[string]string{"source.extensions.fluxcd.io/prune": "disabled"}, action: inventory.Release, reason: "pruning is disabled"},
+		{name: "prune Disabled label", labels: map[string]string{"source.extensions.fluxcd.io/prune": "Disabled"}, action: inventory.Release, reason: "label source.extensions.fluxcd.io/prune: Disabled"},
+		{name: "kustomize prune DISABLED", annotations: map[string]string{"kustomize.toolkit.fluxcd.io/prune": "DISABLED"}, action: inventory.Release, reason: "pruning is disabled"},
+		{name: "prune enabled", annotations: map[string]string{"source.extensions.fluxcd.io/prune": "enabled"}, action: inventory.Delete},
+		{name: "prune empty", annotations: map[string]string{"source.extensions.fluxcd.io/prune": ""}, action: inventory.Delete},
+		{name: "other key", annotations: map[string]string{"example.com/prune": "disabled"}, action: inventory.Delete},
+		{name: "reconcile disabled", annotations: map[string]string{"source.extensions.fluxcd.io/reconcile": "disabled"}, action: inventory.Release, reason: "reconciliation is disabled"},
+		{name: "kustomize reconcile disabled label", labels: map[string]string{"kustomize.toolkit.fluxcd.io/reconcile": "Disabled"}, action: inventory.Release, reason: "reconciliation is disabled"},
+		{name: "ssa Ignore", annotations: map[string]string{"source.extensions.fluxcd.io/ssa": "Ignore"}, action: inventory.Release, reason: "server-side apply ignores it"},
+		{name: "ssa ignore", annotations: map[string]string{"kustomize.toolkit.fluxcd.io/ssa": "ignore"}, action: inventory.Release, reason: "server-side apply ignores it"},
+		{name: "ssa Merge", annotations: map[string]string{"source.extensions.fluxcd.io/ssa": "Merge"}, action: inventory.Delete},
+		{name: "another generator's", labels: map[string]string{GeneratorLabel: "uid-b"}, action: inventory.Release, reason: "applied by another generator"},
+		{name: "this generator's", labels: map[string]string{GeneratorLabel: testUID}, action: inventory.Delete},
 		{name: "handed off", annotations: map[string]string{finalizer.Annotation: rs}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
-		}, action: Keep, reason: "handed off"},
-		{name: "finalizer gone", annotations: map[string]string{finalizer.Annotation: rs}, action: Delete, reason: "not found"},
+		}, action: inventory.Keep, reason: "handed off"},
+		{name: "finalizer gone", annotations: map[string]string{finalizer.Annotation: rs}, action: inventory.Delete, reason: "not found"},
 		{name: "finalizer recreated", annotations: map[string]string{finalizer.Annotation: rs}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "new-uid"}
-		}, action: Delete, reason: `not "rs-uid"`},
-		{name: "finalizer self", annotations: map[string]string{finalizer.Annotation: "self"}, action: Delete, reason: "self"},
-		{name: "finalizer malformed", annotations: map[string]string{finalizer.Annotation: "not/a/reference"}, action: Delete, reason: "malformed external finalizer"},
+		}, action: inventory.Delete, reason: `not "rs-uid"`},
+		{name: "finalizer self", annotations: map[string]string{finalizer.Annotation: "self"}, action: inventory.Delete, reason: "self"},
+		{name: "finalizer malformed", annotations: map[string]string{finalizer.Annotation: "not/a/reference"}, action: inventory.Delete, reason: "malformed external finalizer"},
 		{name: "finalizer lookup fails", annotations: map[string]string{finalizer.Annotation: rs}, cluster: func(c *fakeCluster) {
 			c.lookupErr = errBoom
-		}, action: Keep, reason: "boom"},
+		}, action: inventory.Keep, reason: "boom"},
 		{name: "finalizer inside the namespace", annotations: map[string]string{finalizer.Annotation: "/v1/ConfigMap/tenant-a/kube-root-ca.crt/cm-uid"}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{{Kind: "ConfigMap", Namespace: "tenant-a", Name: "kube-root-ca.crt"}: "cm-uid"}
-		}, action: Delete, reason: "inside namespace tenant-a itself"},
+		}, action: inventory.Delete, reason: "inside namespace tenant-a itself"},
 		{name: "finalizer kind not allowed", annotations: map[string]string{finalizer.Annotation: "/v1/ConfigMap/flux-system/cm/cm-uid"}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{{Kind: "ConfigMap", Namespace: "flux-system", Name: "cm"}: "cm-uid"}
-		}, action: Delete, reason: "kind ConfigMap is not allowed"},
+		}, action: inventory.Delete, reason: "kind ConfigMap is not allowed"},
 		{name: "finalizer kind allowed", annotations: map[string]string{finalizer.Annotation: rs}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
-		}, action: Keep, reason: "handed off"},
-		{name: "reading the object fails", cluster: func(c *fakeCluster) { c.objectErr = errBoom }, action: Keep, reason: "boom"},
-		{name: "listing artifacts fails", cluster: func(c *fakeCluster) { c.listErr = errBoom }, action: Keep, reason: "boom"},
+		}, action: inventory.Keep, reason: "handed off"},
+		{name: "reading the object fails", cluster: func(c *fakeCluster) { c.objectErr = errBoom }, action: inventory.Keep, reason: "boom"},
+		{name: "listing artifacts fails", cluster: func(c *fakeCluster) { c.listErr = errBoom }, action: inventory.Keep, reason: "boom"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +274,7 @@ func TestRule4ArtifactExclusions(t *testing.T) {
 	previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), artEntry("tenant-ok", "old")}
 	c := (&fakeCluster{}).live(previous[2:], nil, map[string]string{"kustomize.toolkit.fluxcd.io/prune": "Disabled"})
 	p := mustPlan(t, g, sources(tree(okTenant)), previous, c.cluster())
-	if d := decisions(p)["ExternalArtifact/tenant-ok/old"]; d.Action != Release {
+	if d := decisions(p)["ExternalArtifact/tenant-ok/old"]; d.Action != inventory.Release {
 		t.Errorf("got %q, want released", d)
 	}
 }
@@ -283,13 +288,13 @@ func TestRule6InputsOnlyChange(t *testing.T) {
 	tests := []struct {
 		name   string
 		inputs string
-		action Action
+		action inventory.Action
 	}{
-		{name: "same inputs", inputs: "tag: 1.0\n", action: Unchanged},
-		{name: "same inputs, other formatting", inputs: "# a comment\ntag:   1.0\n", action: Unchanged},
-		{name: "tag bumped", inputs: "tag: 1.1\n", action: Update},
-		{name: "input added", inputs: "tag: 1.0\nreplicas: 2\n", action: Update},
-		{name: "inputs removed", inputs: "", action: Update},
+		{name: "same inputs", inputs: "tag: 1.0\n", action: inventory.Unchanged},
+		{name: "same inputs, other formatting", inputs: "# a comment\ntag:   1.0\n", action: inventory.Unchanged},
+		{name: "tag bumped", inputs: "tag: 1.1\n", action: inventory.Update},
+		{name: "input added", inputs: "tag: 1.0\nreplicas: 2\n", action: inventory.Update},
+		{name: "inputs removed", inputs: "", action: inventory.Update},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -329,10 +334,10 @@ func TestRule7Collision(t *testing.T) {
 	if !slices.Equal(dups, want) {
 		t.Errorf("duplicate errors:\n%s\nwant:\n%s", strings.Join(dups, "\n"), strings.Join(want, "\n"))
 	}
-	if d := decisions(p)["ExternalArtifact/tenant-a/app"]; d.Action != Skip {
+	if d := decisions(p)["ExternalArtifact/tenant-a/app"]; d.Action != inventory.Skip {
 		t.Errorf("got %q, want skipped", d)
 	}
-	if d := decisions(p)["ExternalArtifact/tenant-a/web"]; d.Action != Create {
+	if d := decisions(p)["ExternalArtifact/tenant-a/web"]; d.Action != inventory.Create {
 		t.Errorf("got %q, want created", d)
 	}
 }
@@ -346,22 +351,22 @@ func TestRule8NamespaceStillUsed(t *testing.T) {
 	tests := []struct {
 		name   string
 		live   func(c *fakeCluster)
-		action Action
+		action inventory.Action
 		reason string
 	}{
 		{name: "ours deleted in the same pass", live: func(c *fakeCluster) {
 			c.live([]inventory.Entry{ours}, map[string]string{GeneratorLabel: testUID}, nil)
-		}, action: Delete},
+		}, action: inventory.Delete},
 		{name: "ours released (prune disabled)", live: func(c *fakeCluster) {
 			c.live([]inventory.Entry{ours}, map[string]string{GeneratorLabel: testUID}, map[string]string{"source.extensions.fluxcd.io/prune": "disabled"})
-		}, action: Keep, reason: "ExternalArtifact tenant-a/app"},
+		}, action: inventory.Keep, reason: "ExternalArtifact tenant-a/app"},
 		{name: "another generator's", live: func(c *fakeCluster) {
 			c.live([]inventory.Entry{ours}, nil, nil)
 			c.live([]inventory.Entry{theirs}, map[string]string{GeneratorLabel: "uid-b"}, nil)
-		}, action: Keep, reason: "generator uid-b's"},
+		}, action: inventory.Keep, reason: "generator uid-b's"},
 		{name: "untracked", live: func(c *fakeCluster) {
 			c.live([]inventory.Entry{theirs}, nil, nil)
-		}, action: Keep, reason: "not tracked by this generator"},
+		}, action: inventory.Keep, reason: "not tracked by this generator"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -387,7 +392,7 @@ func TestRule4Forbidden(t *testing.T) {
 	previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-a")}
 	c := (&fakeCluster{lookupErr: finalizer.ErrForbidden}).live(previous[2:], nil, map[string]string{finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/rs-uid"})
 	p := mustPlan(t, g, sources(tree(okTenant)), previous, c.cluster())
-	if d := decisions(p)["Namespace/tenant-a"]; d.Action != Keep || !strings.Contains(d.Reason, "forbidden") {
+	if d := decisions(p)["Namespace/tenant-a"]; d.Action != inventory.Keep || !strings.Contains(d.Reason, "forbidden") {
 		t.Errorf("got %q, want kept with the forbidden lookup as the reason", d)
 	}
 }
@@ -401,10 +406,10 @@ func TestUnmanagedReleasesNamespaces(t *testing.T) {
 	g := mustCompile(t, spec)
 	previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-a")}
 	p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
-	if d := decisions(p)["Namespace/tenant-a"]; d.Action != Release {
+	if d := decisions(p)["Namespace/tenant-a"]; d.Action != inventory.Release {
 		t.Errorf("got %q, want released", d)
 	}
-	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != Keep {
+	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Keep {
 		t.Errorf("got %q, want kept: an artifact lives in it", d)
 	}
 }
@@ -450,7 +455,7 @@ func TestOptions(t *testing.T) {
 			if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:metadata.labels[unlisted]", "") {
 				t.Errorf("errors %v", p.Errors.ToAggregate())
 			}
-			if d := decisions(p)["Namespace/tenant-ok"]; d.Action != Skip {
+			if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
 				t.Errorf("got %q, want skipped", d)
 			}
 		}},

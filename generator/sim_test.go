@@ -328,7 +328,7 @@ func (s *simulation) cluster() Cluster {
 			}
 			o, ok := s.live[id]
 			if !ok {
-				return Object{}, ErrNotFound
+				return Object{}, finalizer.ErrNotFound
 			}
 			return Object{ID: id, Labels: o.labels, Annotations: o.annotations}, nil
 		}),
@@ -410,10 +410,10 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 	}
 	deleting := map[inventory.ID]bool{}
 	for _, d := range p.Decisions {
-		if d.Action == Delete {
+		if d.Action == inventory.Delete {
 			deleting[d.Entry.ID()] = true
 		}
-		if d.Action != Create && d.Action != Update && d.Action != Unchanged && d.Reason == "" {
+		if d.Action != inventory.Create && d.Action != inventory.Update && d.Action != inventory.Unchanged && d.Reason == "" {
 			t.Fatalf("round %d, %s: %s without a reason", n, sg.name, d)
 		}
 	}
@@ -433,7 +433,7 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 	for _, d := range p.Decisions {
 		id := d.Entry.ID()
 		switch d.Action {
-		case Delete:
+		case inventory.Delete:
 			s.stats["deletions"]++
 			if p.HasErrors() {
 				t.Fatalf("round %d, %s: deletes %s in a plan with errors %v", n, sg.name, id.String(), p.Errors.ToAggregate())
@@ -450,7 +450,7 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 			}
 			s.remove(id)
 			confirmed[id] = true
-		case Release:
+		case inventory.Release:
 			sg.released[id] = d.Reason
 		}
 	}
@@ -468,7 +468,7 @@ func (s *simulation) reconcile(n int, sg *simGenerator) {
 	}
 	if !s.faults {
 		for _, d := range p.Decisions {
-			if d.Action == Keep && strings.Contains(d.Reason, "injected") {
+			if d.Action == inventory.Keep && strings.Contains(d.Reason, "injected") {
 				t.Fatalf("round %d, %s: %s kept for an injected fault without faults", n, sg.name, d)
 			}
 		}

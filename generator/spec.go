@@ -1,5 +1,7 @@
 package generator
 
+import "github.com/tenantkit/tenantkit/nsmeta"
+
 // The spec types mirror the tenant-provisioning ArtifactGenerator spec
 // (source.extensions.fluxcd.io/v1beta1), with the CRD's JSON field names, so
 // that a controller can convert its API object field by field, and a tool can
@@ -15,9 +17,10 @@ type Spec struct {
 	// PathPattern discovers tenants and modules, e.g.
 	// "@repo/tenants/{namespace}/modules/{module}".
 	PathPattern string `json:"pathPattern,omitempty"`
-	// CommonMetadata goes on every namespace (first step of the metadata
-	// pipeline) and, labels only, on every artifact.
-	CommonMetadata *CommonMetadata `json:"commonMetadata,omitempty"`
+	// CommonMetadata is spec.commonMetadata: it goes on every namespace
+	// (first step of the metadata pipeline) and, labels only, on every
+	// artifact.
+	CommonMetadata *nsmeta.Metadata `json:"commonMetadata,omitempty"`
 	// Sources declares the aliases that the pattern and references use.
 	Sources []SourceReference `json:"sources"`
 	// Artifacts are rendered once per directory that the pattern matches.
@@ -25,12 +28,6 @@ type Spec struct {
 	// ManagedNamespaces opts into namespace management. Without it, the
 	// namespaces that an earlier spec managed are released, never deleted.
 	ManagedNamespaces *ManagedNamespaces `json:"managedNamespaces,omitempty"`
-}
-
-// CommonMetadata is spec.commonMetadata.
-type CommonMetadata struct {
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
 // SourceReference is one entry of spec.sources.
@@ -87,7 +84,9 @@ type ManagedNamespaces struct {
 // NamespaceMetadata is spec.managedNamespaces.metadata.
 type NamespaceMetadata struct {
 	FromSource *MetadataFromSource `json:"fromSource,omitempty"`
-	From       []MetadataOperation `json:"from,omitempty"`
+	// From is spec.managedNamespaces.metadata.from, the operations of the
+	// pipeline's third step, in order.
+	From []nsmeta.Operation `json:"from,omitempty"`
 }
 
 // MetadataFromSource is spec.managedNamespaces.metadata.fromSource: the
@@ -96,12 +95,4 @@ type MetadataFromSource struct {
 	Path               string            `json:"path"`
 	AllowedLabels      map[string]string `json:"allowedLabels,omitempty"`
 	AllowedAnnotations map[string]string `json:"allowedAnnotations,omitempty"`
-}
-
-// MetadataOperation is one entry of spec.managedNamespaces.metadata.from.
-type MetadataOperation struct {
-	Strategy    string            `json:"strategy"`
-	Namespace   string            `json:"namespace"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
 }

@@ -346,7 +346,7 @@ func synthPlan(tb testing.TB, g *Generator, srcs map[string]fs.FS, previous []in
 type emptyCluster struct{}
 
 func (emptyCluster) Object(context.Context, inventory.ID) (Object, error) {
-	return Object{}, ErrNotFound
+	return Object{}, finalizer.ErrNotFound
 }
 func (emptyCluster) ExternalArtifacts(context.Context, string) ([]Object, error) { return nil, nil }
 func (emptyCluster) UID(context.Context, finalizer.Reference) (string, error) {
@@ -373,14 +373,14 @@ func checkSynth(tb testing.TB, p *Plan, c synthConfig, changes int) {
 			tb.Fatalf("artifact %s/%s has %d files %v and %d inputs, want %d files and 3 inputs", a.Namespace, a.Name, a.FileCount, a.Files, len(a.Inputs), c.Files)
 		}
 	}
-	counts := map[Action]int{}
+	counts := map[inventory.Action]int{}
 	for _, d := range p.Decisions {
 		counts[d.Action]++
 	}
 	total := c.Tenants * (1 + c.Modules)
-	want := map[Action]int{Create: total}
+	want := map[inventory.Action]int{inventory.Create: total}
 	if changes > 0 {
-		want = map[Action]int{Update: changes, Unchanged: total - changes}
+		want = map[inventory.Action]int{inventory.Update: changes, inventory.Unchanged: total - changes}
 	}
 	if fmt.Sprint(counts) != fmt.Sprint(want) {
 		tb.Fatalf("changes %v, want %v", counts, want)

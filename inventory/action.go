@@ -7,13 +7,15 @@ import (
 
 // Action is what a pass does with one entry. [Diff] sorts desired entries
 // into [Create], [Update] and [Unchanged]; [Collect] decides [Delete],
-// [Release] or [Keep] for each stale one.
+// [Release] or [Keep] for each stale one. [Skip] is the caller's: an object
+// that an error touches, which a pass neither applies nor deletes (package
+// generator decides it).
 //
 // The zero Action is not valid; a [Guard] that returns it gets its entry
 // kept.
 type Action int
 
-// The actions, in the order that [Summary] counts them.
+// The actions: three for desired entries, three for stale ones, and Skip.
 const (
 	// Create applies an entry that the inventory does not track.
 	Create Action = iota + 1
@@ -31,6 +33,10 @@ const (
 	// Keep keeps tracking a stale entry without deleting it: still in use,
 	// a guard said so or failed, or the deletion guard refused.
 	Keep
+	// Skip neither applies nor deletes an entry: an error touches it. It
+	// stays in the inventory if it was tracked. [Collect] never decides it;
+	// a guard that returns it keeps its entry.
+	Skip
 )
 
 var actionNames = [...]string{
@@ -40,10 +46,12 @@ var actionNames = [...]string{
 	Delete:    "delete",
 	Release:   "release",
 	Keep:      "keep",
+	Skip:      "skip",
 }
 
-// Flux's change-line verbs for the first four; the last two have no Flux
-// counterpart (Flux's "skipped" would not tell them apart).
+// Flux's change-line verbs for the first four; "released" and "kept" have
+// no Flux counterpart (Flux's "skipped" would not tell them apart), and
+// "skipped" is Flux's word for an object it neither applied nor deleted.
 var actionVerbs = [...]string{
 	Create:    "created",
 	Update:    "configured",
@@ -51,13 +59,14 @@ var actionVerbs = [...]string{
 	Delete:    "deleted",
 	Release:   "released",
 	Keep:      "kept",
+	Skip:      "skipped",
 }
 
-func (a Action) valid() bool { return a >= Create && a <= Keep }
+func (a Action) valid() bool { return a >= Create && a <= Skip }
 
 // String returns the lower-case name of the action, as JSON carries it:
-// "create", "update", "unchanged", "delete", "release" or "keep", or
-// "Action(n)" for an invalid one.
+// "create", "update", "unchanged", "delete", "release", "keep" or "skip",
+// or "Action(n)" for an invalid one.
 func (a Action) String() string {
 	if !a.valid() {
 		return fmt.Sprintf("Action(%d)", int(a))
@@ -66,8 +75,8 @@ func (a Action) String() string {
 }
 
 // Verb returns the word of a change line: Flux's "created", "configured",
-// "unchanged" and "deleted", then "released" and "kept"; "" for an invalid
-// action.
+// "unchanged" and "deleted", then "released", "kept" and "skipped"; "" for
+// an invalid action.
 func (a Action) Verb() string {
 	if !a.valid() {
 		return ""
@@ -100,8 +109,9 @@ func (a *Action) UnmarshalText(text []byte) error {
 type Decision struct {
 	Entry  Entry  `json:"entry"`
 	Action Action `json:"action"`
-	// Reason says why a stale entry is released or kept, e.g.
-	// "in use by ExternalArtifact/tenant-a/app"; it is empty otherwise.
+	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app". Collect
+	// sets it for Release and Keep; a caller may set it for any action
+	// (package generator sets it for Delete and Skip too).
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -120,46 +130,4 @@ func (d Decision) String() string {
 		s += " (" + d.Reason + ")"
 	}
 	return s
-}
-
-// Summary counts decisions by action.
-type Summary struct {
-	Create    int `json:"create"`
-	Update    int `json:"update"`
-	Unchanged int `json:"unchanged"`
-	Delete    int `json:"delete"`
-	Release   int `json:"release"`
-	Keep      int `json:"keep"`
-}
-
-// Summarize counts the decisions of each action; invalid actions are not
-// counted.
-//
-//	inventory.Summarize(append(changes.Decisions(), collected...))
-func Summarize(decisions []Decision) Summary {
-	var s Summary
-	for _, d := range decisions {
-		switch d.Action {
-		case Create:
-			s.Create++
-		case Update:
-			s.Update++
-		case Unchanged:
-			s.Unchanged++
-		case Delete:
-			s.Delete++
-		case Release:
-			s.Release++
-		case Keep:
-			s.Keep++
-		}
-	}
-	return s
-}
-
-// String returns the counts in action order, e.g.
-// "create=2 update=1 unchanged=0 delete=1 release=0 keep=1".
-func (s Summary) String() string {
-	return fmt.Sprintf("create=%d update=%d unchanged=%d delete=%d release=%d keep=%d",
-		s.Create, s.Update, s.Unchanged, s.Delete, s.Release, s.Keep)
 }

@@ -22,8 +22,9 @@ func TestAction(t *testing.T) {
 		{name: "delete", action: Delete, str: "delete", verb: "deleted"},
 		{name: "release", action: Release, str: "release", verb: "released"},
 		{name: "keep", action: Keep, str: "keep", verb: "kept"},
+		{name: "skip", action: Skip, str: "skip", verb: "skipped"},
 		{name: "zero", action: 0, str: "Action(0)", verb: ""},
-		{name: "out of range", action: Keep + 1, str: "Action(7)", verb: ""},
+		{name: "out of range", action: Skip + 1, str: "Action(8)", verb: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +98,8 @@ func TestDecisionString(t *testing.T) {
 			want: "Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)"},
 		{name: "released", d: Decision{Entry: nsEntry("tenant-c", ""), Action: Release, Reason: "namespace pruning is off"},
 			want: "Namespace/tenant-c released (namespace pruning is off)"},
+		{name: "skipped with reason", d: Decision{Entry: ea("tenant-d", "app", ""), Action: Skip, Reason: "its namespace is refused"},
+			want: "ExternalArtifact/tenant-d/app skipped (its namespace is refused)"},
 		{name: "invalid action", d: Decision{Entry: nsEntry("tenant-a", "")}, want: "Namespace/tenant-a Action(0)"},
 	}
 	for _, tt := range tests {
@@ -106,22 +109,5 @@ func TestDecisionString(t *testing.T) {
 				t.Errorf("String() = %q, want %q", got, tt.want)
 			}
 		})
-	}
-}
-
-func TestSummarize(t *testing.T) {
-	t.Parallel()
-	ds := []Decision{{Action: Create}, {Action: Create}, {Action: Update}, {Action: Delete}, {Action: Keep}, {Action: Release}, {Action: Keep}, {Action: 0}}
-	got := Summarize(ds)
-	want := Summary{Create: 2, Update: 1, Delete: 1, Release: 1, Keep: 2}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Summarize mismatch (-want +got):\n%s", diff)
-	}
-	if s, w := got.String(), "create=2 update=1 unchanged=0 delete=1 release=1 keep=2"; s != w {
-		t.Errorf("String() = %q, want %q", s, w)
-	}
-	data, err := json.Marshal(got)
-	if err != nil || string(data) != `{"create":2,"update":1,"unchanged":0,"delete":1,"release":1,"keep":2}` {
-		t.Errorf("Marshal = %s, %v", data, err)
 	}
 }

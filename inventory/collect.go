@@ -8,10 +8,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Collect decides, for each stale entry, whether to delete, release or keep
-// it, and returns one [Decision] per stale entry in prune order (see
-// [SortPrune]). desired is the desired state of the same pass. The rules,
-// for each entry, in this order:
+// Collect decides, for each stale entry of changes, whether to delete,
+// release or keep it, and returns one [Decision] per stale entry in prune
+// order (see [SortPrune]). changes is what [Diff] returned for the pass:
+// its Create, Update and Unchanged entries are the desired state, and its
+// Update, Unchanged and Stale entries are what the inventory tracked. The
+// rules, for each stale entry, in this order:
 //
 //  1. With [WithKeepAll], Keep, with its reason.
 //  2. A Namespace (core group) that a desired entry lives in is Keep, with
@@ -29,26 +31,34 @@ import (
 //     which is kept": deleting the namespace would delete that entry.
 //  6. Otherwise, Delete.
 //
-// Then the deletion guard looks at all the deletions at once. Without [WithAllowDeleteAll] and with an empty desired list, or with
-// [WithMaxDeletions](n) and more than n deletions, every Delete becomes
-// Keep, with a reason that names the option that allows it. Nothing is
-// deleted in part: choosing which n entries to delete would be arbitrary.
+// Then the deletion guard looks at all the deletions at once. It refuses
+// the pass with [WithMaxDeletions](n) when there are more than n
+// deletions, and, without [WithAllowDeleteAll], when the deletions are
+// every entry the inventory tracked (nothing tracked would survive: what
+// an empty or wrong source, or a pattern that renames every tenant, looks
+// like). A refused pass deletes nothing, not even in part (which n entries
+// to delete would be arbitrary): Collect returns every decision, each
+// Delete turned into Keep with the reason "deletion refused: " and the
+// rule, which names the option that allows the pass, together with an
+// error wrapping [ErrDeletionRefused] whose message is that rule. A caller
+// records the decisions as usual ([Next]) and reports the error.
 //
 // Collect returns an error wrapping [ErrInvalidOption] for an invalid
-// option. For an entry of stale or desired that fails [Entry.Validate], an
-// [ID] listed twice in one of them, or a stale entry that is also desired
-// (a Forbidden error at "stale[i]"), it returns the field.ErrorList of
-// every problem, aggregated with ToAggregate. Even then it returns a decision per stale
-// entry, each Keep with the error as its reason, so that a caller that goes
-// on to [Next] loses nothing.
+// option. For an entry of changes that fails [Entry.Validate], or an [ID]
+// listed twice in changes (a Duplicate error at the second, such as
+// "stale[1]"), it returns the field.ErrorList of every problem, aggregated
+// with ToAggregate. Even then it returns a decision per stale entry, each
+// Keep with the error as its reason, so that a caller that goes on to
+// [Next] loses nothing.
 //
 // Collect calls the guards from the calling goroutine, one at a time; it is
 // safe for concurrent use when the guards are.
 //
-//	decisions, err := inventory.Collect(ctx, changes.Stale, desired,
+//	changes, errs := inventory.Diff(previous, desired)
+//	decisions, err := inventory.Collect(ctx, changes,
 //		inventory.WithGuard(pruneAnnotation), inventory.WithMaxDeletions(10))
-func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Decision, error) {
-	sorted := slices.Clone(stale)
+func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, error) {
+	sorted := slices.Clone(changes.Stale)
 	SortPrune(sorted)
 
 	var o options
@@ -61,7 +71,7 @@ func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Dec
 	}
 	err := o.invalidError
 	if err == nil {
-		err = checkLists(stale, desired).ToAggregate()
+		err = checkChanges(changes).ToAggregate()
 	}
 	if err != nil {
 		return keepEach(sorted, err.Error()), err
@@ -69,13 +79,15 @@ func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Dec
 
 	// users maps a namespace to the first desired entry in it, in apply order.
 	users := make(map[string]ID)
-	for _, e := range desired {
-		if e.Namespace == "" {
-			continue
-		}
-		id := e.ID()
-		if u, ok := users[e.Namespace]; !ok || compareApply(id, u) < 0 {
-			users[e.Namespace] = id
+	for _, list := range [...][]Entry{changes.Create, changes.Update, changes.Unchanged} {
+		for _, e := range list {
+			if e.Namespace == "" {
+				continue
+			}
+			id := e.ID()
+			if u, ok := users[e.Namespace]; !ok || compareApply(id, u) < 0 {
+				users[e.Namespace] = id
+			}
 		}
 	}
 
@@ -94,22 +106,28 @@ func Collect(ctx context.Context, stale, desired []Entry, opts ...Option) ([]Dec
 		ds[i] = d
 	}
 
-	var refusal string
+	tracked := len(changes.Update) + len(changes.Unchanged) + len(changes.Stale)
+	var rule string
 	switch {
 	case deletes == 0:
-	case !o.allowAll && len(desired) == 0:
-		refusal = fmt.Sprintf("deletion guard: %s while nothing is desired; WithAllowDeleteAll allows them", deletions(deletes))
 	case o.maxSet && deletes > o.maxDeletes:
-		refusal = fmt.Sprintf("deletion guard: %s in one pass, more than WithMaxDeletions(%d) allows", deletions(deletes), o.maxDeletes)
+		rule = fmt.Sprintf("the pass would delete %s, more than the maximum of %d that WithMaxDeletions allows", objects(deletes), o.maxDeletes)
+	case !o.allowAll && deletes == tracked:
+		every := "every one of the " + objects(deletes)
+		if deletes == 1 {
+			every = "the one object"
+		}
+		rule = fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it", every)
 	}
-	if refusal != "" {
-		for i := range ds {
-			if ds[i].Action == Delete {
-				ds[i].Action, ds[i].Reason = Keep, refusal
-			}
+	if rule == "" {
+		return ds, nil
+	}
+	for i := range ds {
+		if ds[i].Action == Delete {
+			ds[i].Action, ds[i].Reason = Keep, "deletion refused: "+rule
 		}
 	}
-	return ds, nil
+	return ds, fmt.Errorf("%w: %s", ErrDeletionRefused, rule)
 }
 
 // decide applies rules 1 to 6 of [Collect] to one stale entry.
@@ -150,12 +168,12 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 	return Decision{Entry: e, Action: Delete}
 }
 
-// deletions returns "1 deletion" or "n deletions".
-func deletions(n int) string {
+// objects returns "1 object" or "n objects".
+func objects(n int) string {
 	if n == 1 {
-		return "1 deletion"
+		return "1 object"
 	}
-	return fmt.Sprintf("%d deletions", n)
+	return fmt.Sprintf("%d objects", n)
 }
 
 // keepEach returns a Keep decision for each entry, with reason.
@@ -167,21 +185,29 @@ func keepEach(entries []Entry, reason string) []Decision {
 	return ds
 }
 
-// checkLists validates stale and desired and reports, for each list, its
-// problems in index order (see checkList); then the stale entries that are
-// also desired, which a caller that passes its whole inventory as stale
-// would otherwise see deleted.
-func checkLists(stale, desired []Entry) field.ErrorList {
-	_, errs := checkList("stale", stale)
-	_, desiredErrs := checkList("desired", desired)
-	errs = append(errs, desiredErrs...)
-	desiredIDs := make(map[ID]bool, len(desired))
-	for _, e := range desired {
-		desiredIDs[e.ID()] = true
+// checkChanges validates the lists of changes and reports, for each list,
+// its problems in index order (see checkList); then each entry whose ID an
+// earlier list holds, as a Duplicate error, which a caller that passes its
+// whole inventory as stale would otherwise see deleted.
+func checkChanges(ch Changes) field.ErrorList {
+	lists := [...]struct {
+		name    string
+		entries []Entry
+	}{{"create", ch.Create}, {"update", ch.Update}, {"unchanged", ch.Unchanged}, {"stale", ch.Stale}}
+	var errs field.ErrorList
+	for _, l := range lists {
+		_, lerrs := checkList(l.name, l.entries)
+		errs = append(errs, lerrs...)
 	}
-	for i, e := range stale {
-		if desiredIDs[e.ID()] {
-			errs = append(errs, field.Forbidden(field.NewPath("stale").Index(i), fmt.Sprintf("%s must not be desired: only stale entries are collected", e.ID())))
+	seen := make(map[ID]string, len(ch.Create)+len(ch.Update)+len(ch.Unchanged)+len(ch.Stale))
+	for _, l := range lists {
+		for i, e := range l.entries {
+			id := e.ID()
+			if first, ok := seen[id]; ok && first != l.name {
+				errs = append(errs, field.Duplicate(field.NewPath(l.name).Index(i), fmt.Sprintf("%s (also in %s)", id, first)))
+			} else if !ok {
+				seen[id] = l.name
+			}
 		}
 	}
 	return errs

@@ -30,14 +30,16 @@ func TestCollect(t *testing.T) {
 	old2 := ea("tenant-b", "gone", "")
 	webB := ea("tenant-b", "web", "")
 	tests := []struct {
-		name    string
-		stale   []Entry
-		desired []Entry
-		opts    []Option
+		name  string
+		stale []Entry
+		// desired entries were tracked (Unchanged); created ones were not.
+		desired, created []Entry
+		opts             []Option
 		// noPrune leaves out WithNamespacePrune and WithAllowDeleteAll,
 		// which every other case gets first.
 		noPrune bool
 		want    []Decision
+		refused string // the error's text after "inventory: deletion refused: "
 	}{
 		{name: "nothing stale", desired: []Entry{appA}, want: []Decision{}},
 		{name: "delete in prune order", stale: []Entry{nsB, old2, nsA, old1}, desired: []Entry{nsEntry("tenant-c", "")},
@@ -128,23 +130,37 @@ func TestCollect(t *testing.T) {
 			opts: []Option{WithMaxDeletions(1), WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-b/gone": {Action: Release, Reason: "r"}}, nil))},
 			want: []Decision{
 				{Entry: old2, Action: Release, Reason: "r"},
-				{Entry: ea("tenant-a", "old3", ""), Action: Keep, Reason: "deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows"},
-				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows"},
+				{Entry: ea("tenant-a", "old3", ""), Action: Keep, Reason: "deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
+				{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
 				{Entry: nsB, Action: Keep, Reason: "in use by ExternalArtifact/tenant-b/gone, which is released"},
-			}},
+			},
+			refused: "the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
 		{name: "max deletions zero", stale: []Entry{old1}, desired: []Entry{webB}, opts: []Option{WithMaxDeletions(0)},
-			want: []Decision{{Entry: old1, Action: Keep, Reason: "deletion guard: 1 deletion in one pass, more than WithMaxDeletions(0) allows"}}},
+			want:    []Decision{{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete 1 object, more than the maximum of 0 that WithMaxDeletions allows"}},
+			refused: "the pass would delete 1 object, more than the maximum of 0 that WithMaxDeletions allows"},
 		{name: "delete all allowed", stale: []Entry{old1, nsA},
 			want: []Decision{{Entry: old1, Action: Delete}, {Entry: nsA, Action: Delete}}},
 		{name: "delete all refused by default", stale: []Entry{old1, nsA}, noPrune: true, opts: []Option{WithNamespacePrune()},
 			want: []Decision{
-				{Entry: old1, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them"},
-				{Entry: nsA, Action: Keep, Reason: "deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them"},
-			}},
+				{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it"},
+				{Entry: nsA, Action: Keep, Reason: "deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it"},
+			},
+			refused: "the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it"},
+		{name: "delete all refused when everything desired is new", stale: []Entry{old1}, created: []Entry{webB}, noPrune: true,
+			want:    []Decision{{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete the one object of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it"}},
+			refused: "the pass would delete the one object of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it"},
 		{name: "delete all refusal needs a deletion", stale: []Entry{nsA}, noPrune: true,
 			want: []Decision{{Entry: nsA, Action: Release, Reason: "namespace pruning is off"}}},
-		{name: "delete all refusal needs an empty desired", stale: []Entry{old1}, desired: []Entry{webB}, noPrune: true,
+		{name: "delete all refusal needs every tracked entry deleted", stale: []Entry{old1}, desired: []Entry{webB}, noPrune: true,
 			want: []Decision{{Entry: old1, Action: Delete}}},
+		{name: "delete all refusal counts a released entry as surviving", stale: []Entry{old1, nsB}, noPrune: true,
+			want: []Decision{{Entry: old1, Action: Delete}, {Entry: nsB, Action: Release, Reason: "namespace pruning is off"}}},
+		{name: "max deletions before delete all", stale: []Entry{old1, old2}, noPrune: true, opts: []Option{WithMaxDeletions(1)},
+			want: []Decision{
+				{Entry: old2, Action: Keep, Reason: "deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
+				{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
+			},
+			refused: "the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,9 +169,12 @@ func TestCollect(t *testing.T) {
 			if !tt.noPrune {
 				opts = append([]Option{WithNamespacePrune(), WithAllowDeleteAll()}, opts...)
 			}
-			got, err := Collect(context.Background(), tt.stale, tt.desired, opts...)
-			if err != nil {
+			got, err := Collect(context.Background(), Changes{Create: tt.created, Unchanged: tt.desired, Stale: tt.stale}, opts...)
+			switch {
+			case tt.refused == "" && err != nil:
 				t.Fatal(err)
+			case tt.refused != "" && (!errors.Is(err, ErrDeletionRefused) || err.Error() != "inventory: deletion refused: "+tt.refused):
+				t.Errorf("Collect() error = %v, want ErrDeletionRefused: %s", err, tt.refused)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Collect mismatch (-want +got):\n%s", diff)
@@ -182,12 +201,12 @@ func TestCollectErrorsKeepEverything(t *testing.T) {
 		{name: "invalid stale entry", stale: []Entry{old1, nsA, ea("tenant-a", "x", "sha256:bad")}, want: field.ErrorTypeInvalid},
 		{name: "duplicate stale entry", stale: []Entry{old1, nsA, old1}, want: field.ErrorTypeDuplicate},
 		{name: "invalid desired entry", stale: []Entry{old1, nsA}, desired: []Entry{{Kind: "Deployment", Name: "x"}}, want: field.ErrorTypeRequired},
-		{name: "stale entry also desired", stale: []Entry{old1, nsA}, desired: []Entry{appA, nsA}, want: field.ErrorTypeForbidden},
+		{name: "stale entry also desired", stale: []Entry{old1, nsA}, desired: []Entry{appA, nsA}, want: field.ErrorTypeDuplicate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Collect(context.Background(), tt.stale, tt.desired, tt.opts...)
+			got, err := Collect(context.Background(), Changes{Unchanged: tt.desired, Stale: tt.stale}, tt.opts...)
 			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Fatalf("Collect() error = %v, want %v", err, tt.is)
 			}
@@ -211,10 +230,12 @@ func TestCollectErrorsKeepEverything(t *testing.T) {
 	}
 }
 
-func TestCollectStaleDesiredError(t *testing.T) {
+// TestCollectIDInTwoLists checks that an ID in two lists of the changes (a
+// stale entry that is also desired) is a Duplicate error at the later one.
+func TestCollectIDInTwoLists(t *testing.T) {
 	t.Parallel()
-	_, err := Collect(context.Background(), []Entry{appB, nsA}, []Entry{appA, nsA})
-	want := []fieldErr{{"stale[1]", field.ErrorTypeForbidden}}
+	_, err := Collect(context.Background(), Changes{Create: []Entry{appA}, Unchanged: []Entry{nsA}, Stale: []Entry{appB, nsA}})
+	want := []fieldErr{{"stale[1]", field.ErrorTypeDuplicate}}
 	if diff := cmp.Diff(want, reduce(fieldErrors(t, err))); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
@@ -230,7 +251,7 @@ func TestCollectContextDone(t *testing.T) {
 		return Delete, "", nil
 	}
 	stale := []Entry{ea("tenant-a", "a", ""), ea("tenant-a", "b", "")}
-	got, err := Collect(ctx, stale, nil, WithGuard(guard), WithAllowDeleteAll())
+	got, err := Collect(ctx, Changes{Stale: stale}, WithGuard(guard), WithAllowDeleteAll())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +266,7 @@ func TestCollectContextDone(t *testing.T) {
 func TestCollectDoesNotModifyArguments(t *testing.T) {
 	t.Parallel()
 	stale := []Entry{nsA, appA}
-	if _, err := Collect(context.Background(), stale, nil); err != nil {
+	if _, err := Collect(context.Background(), Changes{Stale: stale}, WithAllowDeleteAll()); err != nil {
 		t.Fatal(err)
 	}
 	if stale[0] != nsA || stale[1] != appA {

@@ -19,8 +19,8 @@ type Changes struct {
 	Update []Entry
 	// Unchanged holds desired entries with the tracked digest.
 	Unchanged []Entry
-	// Stale holds tracked entries that are not desired: pass them to
-	// [Collect].
+	// Stale holds tracked entries that are not desired: [Collect] decides
+	// what to do with them.
 	Stale []Entry
 }
 

@@ -6,7 +6,7 @@
 //
 //	changes, errs := inventory.Diff(previous, desired)    // create, update, unchanged, stale
 //	// ... apply changes.Create and changes.Update, in order ...
-//	decisions, err := inventory.Collect(ctx, changes.Stale, desired, opts...)
+//	decisions, err := inventory.Collect(ctx, changes, opts...)
 //	// ... delete the entries decided Delete, in order ...
 //	next := inventory.Next(desired, decisions, confirmedDeleted)
 //
@@ -74,9 +74,11 @@
 // only what cli-utils itself cannot read back: a name holding "__", which
 // would read back as ":", and, for the RBAC kinds, a "_" before a ":"
 // ("a_:b" is written "a___b" and read "a:_b"). [Unmarshal] reads either
-// kind of inventory from YAML or JSON, bounded by [MaxDocumentBytes]; an
-// object without status.inventory (a fresh generator or Kustomization) is
-// an empty inventory.
+// kind of inventory from YAML or JSON, bounded to 8 MiB, more than five
+// times etcd's default limit of 1.5 MiB on a stored object, so that any
+// inventory a cluster holds fits, even printed as YAML; an object without
+// status.inventory (a fresh generator or Kustomization) is an empty
+// inventory.
 //
 // The module interop/flux runs cli-utils and ssa side by side with this
 // package on tables and random inputs.
@@ -119,14 +121,16 @@
 //
 // Options are off unless given. Stale Namespaces are released, not
 // deleted, unless [WithNamespacePrune] is given (the ArtifactGenerator's
-// managedNamespaces.prune). A pass that would delete while nothing is
-// desired, which is what an empty or unreadable source looks like, is
-// refused unless [WithAllowDeleteAll] is given (Flux, which prunes
+// managedNamespaces.prune). A pass that would delete every entry the
+// inventory tracked, which is what an empty or unreadable source looks
+// like (nothing desired), or a wrong pattern (everything desired is new),
+// is refused unless [WithAllowDeleteAll] is given (Flux, which prunes
 // everything on an empty source, behaves as with it).
 // [WithMaxDeletions](n) refuses a pass that would delete more than n
 // entries. A refusal keeps every entry that would have been deleted, with
-// a reason naming the option that allows it. For a desired state that has
-// errors, [WithKeepAll] keeps every stale entry.
+// a reason naming the option that allows it, and Collect returns the
+// decisions with an error wrapping [ErrDeletionRefused]. For a desired
+// state that has errors, [WithKeepAll] keeps every stale entry.
 //
 // A Namespace kept alive because of a released entry in it is kept for
 // that pass only: once released, an entry is no longer tracked, and a later
@@ -136,16 +140,19 @@
 //
 // # Change lines
 //
-// [Decision.String] prints Flux's change lines, and [Summarize] counts the
-// decisions by action:
+// [Decision.String] prints Flux's change lines:
 //
 //	Namespace/tenant-a created
 //	ExternalArtifact/tenant-a/app configured
 //	ExternalArtifact/tenant-a/old deleted
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
+//	ExternalArtifact/tenant-c/app skipped (its namespace is refused)
 //
 // Actions marshal to JSON as "create", "update", "unchanged", "delete",
-// "release" and "keep".
+// "release", "keep" and "skip". [Skip] is for a caller that composes a pass
+// of its own, as package generator does: an object that an error touches is
+// neither applied nor deleted, and stays in the inventory if it was tracked.
+// Diff and Collect never return it.
 //
 // # Errors
 //
@@ -154,8 +161,8 @@
 // in list and index order: [Diff], [FromResourceInventory] and
 // [ToResourceInventory] return it; [Collect] and [Unmarshal], which can
 // fail otherwise too, return its ToAggregate. The sentinels ([ErrInvalidID],
-// [ErrInvalidOption], [ErrInvalidAction], [ErrMalformed], [ErrTooLarge])
-// are for the other failures. A duplicate names its object for people:
+// [ErrInvalidOption], [ErrDeletionRefused], [ErrInvalidAction],
+// [ErrMalformed], [ErrTooLarge]) are for the other failures. A duplicate names its object for people:
 //
 //	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //

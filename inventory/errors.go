@@ -19,8 +19,15 @@ var (
 	// rule, such as a negative [WithMaxDeletions].
 	ErrInvalidOption = errors.New("inventory: invalid option")
 
+	// ErrDeletionRefused is returned by [Collect] when its deletion guard
+	// refuses a pass: more deletions than [WithMaxDeletions] allows, or,
+	// without [WithAllowDeleteAll], every tracked entry deleted at once. The
+	// message says which, and the decisions come with it, each deletion
+	// kept.
+	ErrDeletionRefused = errors.New("inventory: deletion refused")
+
 	// ErrInvalidAction is returned by [Action.UnmarshalText] for a name that is
-	// not one of the six actions.
+	// not one of the seven actions.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
 	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML
@@ -28,6 +35,6 @@ var (
 	ErrMalformed = errors.New("inventory: malformed document")
 
 	// ErrTooLarge is returned by [Unmarshal] for a document longer than
-	// [MaxDocumentBytes].
+	// 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )

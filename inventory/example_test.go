@@ -63,14 +63,19 @@ func ExampleDiff_duplicate() {
 }
 
 func ExampleCollect() {
-	stale := []inventory.Entry{
+	previous := []inventory.Entry{
 		namespace("tenant-a", ""),
 		namespace("tenant-b", ""),
 		namespace("tenant-c", ""),
+		artifact("tenant-a", "app", ""),
 		artifact("tenant-a", "old", ""),
 		artifact("tenant-c", "kept", ""),
 	}
 	desired := []inventory.Entry{artifact("tenant-a", "app", "")}
+	changes, errs := inventory.Diff(previous, desired)
+	if errs != nil {
+		panic(errs)
+	}
 
 	// A guard that reads the live object: here, tenant-b's namespace is
 	// handed off to another finalizer, and tenant-c's artifact has pruning
@@ -84,7 +89,7 @@ func ExampleCollect() {
 		}
 		return inventory.Delete, "", nil
 	}
-	decisions, err := inventory.Collect(context.Background(), stale, desired,
+	decisions, err := inventory.Collect(context.Background(), changes,
 		inventory.WithGuard(guard), inventory.WithNamespacePrune())
 	if err != nil {
 		panic(err)
@@ -92,14 +97,12 @@ func ExampleCollect() {
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
-	fmt.Println(inventory.Summarize(decisions))
 	// Output:
 	// ExternalArtifact/tenant-c/kept kept (prune disabled)
 	// ExternalArtifact/tenant-a/old deleted
 	// Namespace/tenant-c kept (in use by ExternalArtifact/tenant-c/kept, which is kept)
 	// Namespace/tenant-b released (handed off to ResourceSet/flux-system/tenants)
 	// Namespace/tenant-a kept (in use by ExternalArtifact/tenant-a/app)
-	// create=0 update=0 unchanged=0 delete=1 release=1 keep=3
 }
 
 func ExampleNext() {
@@ -124,7 +127,7 @@ func ExampleNext() {
 
 func ExampleWithKeepAll() {
 	stale := []inventory.Entry{artifact("tenant-a", "old", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, nil,
+	decisions, _ := inventory.Collect(context.Background(), inventory.Changes{Stale: stale},
 		inventory.WithKeepAll("desired state has errors"))
 	fmt.Println(decisions[0])
 	// Output:
@@ -132,43 +135,55 @@ func ExampleWithKeepAll() {
 }
 
 func ExampleWithMaxDeletions() {
-	stale := []inventory.Entry{artifact("tenant-a", "a", ""), artifact("tenant-a", "b", "")}
+	previous := []inventory.Entry{artifact("tenant-a", "a", ""), artifact("tenant-a", "b", ""), artifact("tenant-a", "c", "")}
 	desired := []inventory.Entry{artifact("tenant-a", "c", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, desired, inventory.WithMaxDeletions(1))
+	changes, _ := inventory.Diff(previous, desired)
+	decisions, err := inventory.Collect(context.Background(), changes, inventory.WithMaxDeletions(1))
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
+	fmt.Println(errors.Is(err, inventory.ErrDeletionRefused))
 	// Output:
-	// ExternalArtifact/tenant-a/b kept (deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows)
-	// ExternalArtifact/tenant-a/a kept (deletion guard: 2 deletions in one pass, more than WithMaxDeletions(1) allows)
+	// ExternalArtifact/tenant-a/b kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows)
+	// ExternalArtifact/tenant-a/a kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows)
+	// true
 }
 
 func ExampleWithAllowDeleteAll() {
-	// An empty desired state, as an empty or unreadable source gives.
-	stale := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, nil, inventory.WithNamespacePrune())
+	// Every tenant renamed, as a wrong pattern does: nothing tracked
+	// survives the pass. An empty desired state, as an empty or unreadable
+	// source gives, is refused alike.
+	previous := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
+	desired := []inventory.Entry{namespace("team-a", ""), artifact("team-a", "app", "")}
+	changes, _ := inventory.Diff(previous, desired)
+	decisions, err := inventory.Collect(context.Background(), changes, inventory.WithNamespacePrune())
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
-	decisions, _ = inventory.Collect(context.Background(), stale, nil, inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
+	fmt.Println(err)
+	decisions, err = inventory.Collect(context.Background(), changes, inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
+	fmt.Println(err)
 	// Output:
-	// ExternalArtifact/tenant-a/app kept (deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them)
-	// Namespace/tenant-a kept (deletion guard: 2 deletions while nothing is desired; WithAllowDeleteAll allows them)
+	// ExternalArtifact/tenant-a/app kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it)
+	// Namespace/tenant-a kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it)
+	// inventory: deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it
 	// ExternalArtifact/tenant-a/app deleted
 	// Namespace/tenant-a deleted
+	// <nil>
 }
 
 func ExampleWithNamespacePrune() {
-	stale := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
+	previous := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", ""), artifact("tenant-b", "web", "")}
 	desired := []inventory.Entry{artifact("tenant-b", "web", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, desired)
+	changes, _ := inventory.Diff(previous, desired)
+	decisions, _ := inventory.Collect(context.Background(), changes)
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
-	decisions, _ = inventory.Collect(context.Background(), stale, desired, inventory.WithNamespacePrune())
+	decisions, _ = inventory.Collect(context.Background(), changes, inventory.WithNamespacePrune())
 	for _, d := range decisions {
 		fmt.Println(d)
 	}
@@ -184,7 +199,7 @@ func ExampleWithGuard() {
 		return 0, "", errors.New("connection refused")
 	}
 	stale := []inventory.Entry{artifact("tenant-a", "old", "")}
-	decisions, _ := inventory.Collect(context.Background(), stale, nil, inventory.WithGuard(failing))
+	decisions, _ := inventory.Collect(context.Background(), inventory.Changes{Stale: stale}, inventory.WithGuard(failing))
 	fmt.Println(decisions[0])
 	// Output:
 	// ExternalArtifact/tenant-a/old kept (guard failed: connection refused)
@@ -373,21 +388,6 @@ func ExampleID_IsNamespace() {
 	// Output:
 	// true
 	// false
-}
-
-func ExampleSummarize() {
-	decisions := []inventory.Decision{
-		{Entry: namespace("tenant-a", ""), Action: inventory.Create},
-		{Entry: artifact("tenant-a", "app", ""), Action: inventory.Create},
-		{Entry: artifact("tenant-b", "old", ""), Action: inventory.Delete},
-	}
-	s := inventory.Summarize(decisions)
-	fmt.Println(s)
-	data, _ := json.Marshal(s)
-	fmt.Println(string(data))
-	// Output:
-	// create=2 update=0 unchanged=0 delete=1 release=0 keep=0
-	// {"create":2,"update":0,"unchanged":0,"delete":1,"release":0,"keep":0}
 }
 
 func ExampleDecision_String() {

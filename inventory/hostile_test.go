@@ -153,7 +153,7 @@ func TestHostileDuplicates(t *testing.T) {
 				}
 				// Collect refuses them too, and keeps every stale entry.
 				stale := []Entry{nsEntry("gone", "")}
-				ds, err := Collect(context.Background(), stale, append(tt.old, tt.desired...))
+				ds, err := Collect(context.Background(), Changes{Stale: stale, Unchanged: append(tt.old, tt.desired...)})
 				if err == nil || len(ds) != 1 || ds[0].Action != Keep {
 					t.Errorf("Collect() = %v, %v; want Keep and an error", ds, err)
 				}
@@ -243,12 +243,12 @@ func TestHostile100kEntries(t *testing.T) {
 	}
 	// The stale Namespaces that still hold desired artifacts are kept; that
 	// of tenant-0993, whose artifacts all end in 3, is deleted.
-	ds, err := Collect(context.Background(), ch.Stale, next, WithNamespacePrune())
+	ds, err := Collect(context.Background(), ch, WithNamespacePrune())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Summarize(ds)
-	if s.Delete != n/10+1 || s.Keep != 9 {
+	s := countActions(ds)
+	if s[Delete] != n/10+1 || s[Keep] != 9 {
 		t.Errorf("Collect() = %+v, want %d deletions and 9 kept Namespaces", s, n/10+1)
 	}
 	// Nothing is lost: a failed deletion stays tracked.
@@ -256,12 +256,12 @@ func TestHostile100kEntries(t *testing.T) {
 		t.Errorf("Next() = %d entries, want %d", len(got), len(next)+len(ch.Stale))
 	}
 	// The deletion guard refuses the whole pass.
-	ds, err = Collect(context.Background(), ch.Stale, next, WithNamespacePrune(), WithMaxDeletions(100))
-	if s := Summarize(ds); err != nil || s.Delete != 0 || s.Keep != len(ch.Stale) || !strings.Contains(ds[0].Reason, "WithMaxDeletions(100)") {
+	ds, err = Collect(context.Background(), ch, WithNamespacePrune(), WithMaxDeletions(100))
+	if s := countActions(ds); !errors.Is(err, ErrDeletionRefused) || s[Delete] != 0 || s[Keep] != len(ch.Stale) || !strings.Contains(ds[0].Reason, "more than the maximum of 100 that WithMaxDeletions allows") {
 		t.Errorf("Collect(WithMaxDeletions(100)) = %+v, %v", s, err)
 	}
-	ds, err = Collect(context.Background(), ch.Stale, nil, WithNamespacePrune())
-	if s := Summarize(ds); err != nil || s.Delete != 0 || s.Keep != len(ch.Stale) {
+	ds, err = Collect(context.Background(), Changes{Stale: ch.Stale}, WithNamespacePrune())
+	if s := countActions(ds); !errors.Is(err, ErrDeletionRefused) || s[Delete] != 0 || s[Keep] != len(ch.Stale) {
 		t.Errorf("Collect(nothing desired) = %+v, %v", s, err)
 	}
 
@@ -285,7 +285,7 @@ var hostileUnmarshalTests = []struct {
 	detail string
 	want   int // entries, when no error
 }{
-	{name: "one byte over the limit", in: "[" + strings.Repeat(" ", MaxDocumentBytes-1) + "]", is: ErrTooLarge, detail: "8388609 bytes"},
+	{name: "one byte over the limit", in: "[" + strings.Repeat(" ", maxDocumentBytes-1) + "]", is: ErrTooLarge, detail: "8388609 bytes"},
 	{name: "billion laughs", in: "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
 		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
 		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\nentries: [*h]\n", is: ErrMalformed, detail: "YAML aliases must expand"},
@@ -355,4 +355,13 @@ func TestHostileParseID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countActions counts decisions by action.
+func countActions(ds []Decision) map[Action]int {
+	n := map[Action]int{}
+	for _, d := range ds {
+		n[d.Action]++
+	}
+	return n
 }

@@ -53,8 +53,9 @@ func WithNamespacePrune() Option {
 
 // WithMaxDeletions turns on the deletion guard's count: a pass that would
 // delete more than n entries deletes none of them; each is kept, with a
-// reason that names this option. n must not be negative; 0 refuses every
-// deletion. By default there is no limit.
+// reason that names this option, and [Collect] returns an error wrapping
+// [ErrDeletionRefused]. n must not be negative; 0 refuses every deletion.
+// By default there is no limit.
 func WithMaxDeletions(n int) Option {
 	return func(o *options) {
 		if n < 0 {
@@ -65,13 +66,15 @@ func WithMaxDeletions(n int) Option {
 	}
 }
 
-// WithAllowDeleteAll lets a pass delete while nothing is desired. Without
-// it, the deletion guard refuses a pass whose desired list is empty and
-// that would delete at least one entry: each such entry is kept, with a
-// reason that names this option. An empty desired state is what an empty
-// or unreadable source looks like, and it must not wipe every tenant unless
-// the caller says so. (Flux prunes everything on an empty source: pass this
-// option for that behaviour.)
+// WithAllowDeleteAll lets a pass delete every entry that the inventory
+// tracked. Without it, the deletion guard refuses a pass that would delete
+// at least one entry and leave none of the tracked ones (none desired
+// again, none released or kept): each such entry is kept, with a reason
+// that names this option, and [Collect] returns an error wrapping
+// [ErrDeletionRefused]. That is what an empty or unreadable source looks
+// like, or a wrong pattern that renames every tenant, and it must not wipe
+// every tenant unless the caller says so. (Flux prunes everything on an
+// empty source: pass this option for that behaviour.)
 func WithAllowDeleteAll() Option {
 	return func(o *options) { o.allowAll = true }
 }

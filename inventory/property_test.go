@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -105,8 +106,8 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 		delete(m.released, e.ID())
 	}
 
-	decisions, err := Collect(context.Background(), changes.Stale, desired, opts...)
-	if err != nil {
+	decisions, err := Collect(context.Background(), changes, opts...)
+	if err != nil && !errors.Is(err, ErrDeletionRefused) {
 		t.Fatalf("Collect: %v", err)
 	}
 	if len(decisions) != len(changes.Stale) {
@@ -148,8 +149,22 @@ func (m *model) pass(t *testing.T, rng *rand.Rand) {
 	if maxDeletes >= 0 && deletes > maxDeletes {
 		t.Errorf("%d deletions with WithMaxDeletions(%d)", deletes, maxDeletes)
 	}
-	if !deleteAll && len(desired) == 0 && deletes > 0 {
-		t.Errorf("%d deletions while nothing is desired without WithAllowDeleteAll", deletes)
+	if !deleteAll && deletes > 0 && deletes == len(m.inventory) {
+		t.Errorf("%d deletions, every tracked entry, without WithAllowDeleteAll", deletes)
+	}
+	if errors.Is(err, ErrDeletionRefused) {
+		// A refusal must be one of the two rules, and keep every deletion.
+		refused := 0
+		for _, d := range decisions {
+			if d.Action == Keep && strings.HasPrefix(d.Reason, "deletion refused: ") {
+				refused++
+			}
+		}
+		overMax := maxDeletes >= 0 && refused > maxDeletes
+		all := !deleteAll && refused == len(m.inventory)
+		if deletes > 0 || refused == 0 || !overMax && !all {
+			t.Errorf("refused pass (%v) with %d deletions and %d refused of %d tracked", err, deletes, refused, len(m.inventory))
+		}
 	}
 
 	// Delete, failing a fifth of the time; a deleted Namespace takes its

@@ -11,11 +11,11 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// MaxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more
+// maxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more
 // than five times etcd's default limit of 1.5 MiB on a stored object, so
 // any inventory that a cluster holds fits, even printed as YAML, while a
 // wrong file cannot make the decoder allocate without bound.
-const MaxDocumentBytes = 8 << 20
+const maxDocumentBytes = 8 << 20
 
 // Unmarshal reads an inventory from a YAML or JSON document of one of these
 // shapes:
@@ -36,15 +36,15 @@ const MaxDocumentBytes = 8 << 20
 // list, such as a string, is malformed.
 //
 // Unmarshal returns an error wrapping [ErrTooLarge] for a document of more
-// than [MaxDocumentBytes], [ErrMalformed] for one that does not decode to a
+// than 8 MiB (any inventory a cluster holds fits), [ErrMalformed] for one that does not decode to a
 // shape above, or the field.ErrorList of every invalid entry, at its path in
 // the document (e.g. "status.inventory[2].digest" or "[0].name"),
 // aggregated with ToAggregate.
 // YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
 // of more than one document is malformed.
 func Unmarshal(data []byte) ([]Entry, error) {
-	if len(data) > MaxDocumentBytes {
-		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), MaxDocumentBytes)
+	if len(data) > maxDocumentBytes {
+		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
 	}
 	js := bytes.TrimSpace(data)
 	if !json.Valid(js) {

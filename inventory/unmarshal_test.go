@@ -80,7 +80,7 @@ status:
 	{name: "wrong ref type", in: `{"entries":[{"id":1}]}`, is: ErrMalformed},
 	{name: "invalid YAML", in: "- a: [\n", is: ErrMalformed},
 	{name: "duplicate YAML key", in: "- name: a\n  name: b\n", is: ErrMalformed},
-	{name: "too large", in: "[" + strings.Repeat(" ", MaxDocumentBytes) + "]", is: ErrTooLarge},
+	{name: "too large", in: "[" + strings.Repeat(" ", maxDocumentBytes) + "]", is: ErrTooLarge},
 }
 
 func TestUnmarshal(t *testing.T) {

@@ -12,7 +12,8 @@
 //
 //	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
-//	pipeline, errs := nsmeta.NewPipeline(nsmeta.WithCommon(...), nsmeta.WithOperations(...), nsmeta.WithFinal(...))
+//	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
+//	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
 //
 // and then calls it once per namespace:
 //
@@ -45,17 +46,25 @@
 // # Schema
 //
 // The platform's allowedLabels and allowedAnnotations map a key to a CEL
-// expression over the string variable value that must return true (see
+// expression over the string variable "value" that must return true (see
 // package github.com/tenantkit/tenantkit/cel for the environment). A listed
 // key whose value fails its rule, or whose rule fails to evaluate, is an
 // error; an unlisted key is dropped with a warning, or is an error under
 // [WithStrict]. See [CompileSchema] and [Schema.Apply].
 //
+// # Options
+//
+// One [Option] type serves both constructors: [WithCache] (either),
+// [WithStrict] (CompileSchema), [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to the
+// constructor it does not apply to is an error at its name.
+//
 // # Pipeline
 //
-// [NewPipeline] validates the steps once; [Pipeline.Resolve] then builds the
-// metadata of one namespace in four steps, each applied over the result of
-// the previous one:
+// A [Pipeline] holds the steps; [Pipeline.Validate] checks them once, each
+// under the field path the caller gives it; [Pipeline.Resolve] then builds
+// the metadata of one namespace in four steps, each applied over the result
+// of the previous one:
 //
 //	common     spec.commonMetadata
 //	source     the tenant's file, after the schema, overriding
@@ -75,7 +84,7 @@
 // # Name policy
 //
 // spec.managedNamespaces.allowedNames is a non-empty list of CEL expressions
-// over the string variable ns; a name is allowed when it is a DNS-1123 label,
+// over the string variable "ns"; a name is allowed when it is a DNS-1123 label,
 // is not protected (kube-system, kube-public, kube-node-lease, default, and
 // what the caller adds, typically the generator's own namespace), and at
 // least one expression returns true. See [NewNamePolicy].
@@ -113,8 +122,9 @@
 //
 // Everything a tenant controls is bounded:
 //
-//   - a NamespaceMetadata file holds at most [MaxFileSize] (1 MiB), checked
-//     before parsing;
+//   - a NamespaceMetadata file holds at most 1 MiB, checked before parsing:
+//     a real file is a few hundred bytes, and annotations alone may hold at
+//     most 256 KiB;
 //   - YAML nesting deeper than 10,000 levels is an error;
 //   - YAML aliases may expand a file to at most 10 times its size (64 KiB
 //     for a smaller file), checked in time and memory linear in its size
@@ -136,12 +146,13 @@
 // file, rooted at the document (metadata.labels[team]); aggregate them with
 // ToAggregate. ParseFile refuses data that is not a NamespaceMetadata file
 // at all with an error wrapping [ErrInvalidFile]; NamePolicy.Check refuses
-// a name with a [*NameError] wrapping [ErrInvalidName], [ErrProtectedName]
-// or [ErrNameNotAllowed].
+// a name with an error wrapping [ErrInvalidName], [ErrProtectedName] or
+// [ErrNameNotAllowed], with the reasons.
 //
 // # Concurrency
 //
-// Schema, NamePolicy and Pipeline are immutable and safe for concurrent use
-// by multiple goroutines. ParseFile, Metadata.Validate and Digest are pure
-// functions.
+// Schema and NamePolicy are immutable and safe for concurrent use by
+// multiple goroutines; so is a Pipeline whose maps and slices nobody
+// modifies (Validate and Resolve never do). ParseFile, Metadata.Validate and
+// Digest are pure functions.
 package nsmeta

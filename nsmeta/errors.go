@@ -53,11 +53,11 @@ func sortErrors(errs field.ErrorList) field.ErrorList {
 	return errs
 }
 
-// NameError reports a namespace name that a NamePolicy refuses. Err says
+// nameError reports a namespace name that a NamePolicy refuses. Err says
 // which rule set refused it: ErrInvalidName (DNS-1123 label rules),
 // ErrProtectedName (the protected names) or ErrNameNotAllowed (allowedNames);
 // Reasons says why, one entry per broken rule.
-type NameError struct {
+type nameError struct {
 	Name    string
 	Err     error
 	Reasons []string
@@ -65,12 +65,12 @@ type NameError struct {
 
 // Error returns the sentinel's text, the quoted name (its first 64 bytes
 // when it is longer) and the reasons.
-func (e *NameError) Error() string {
+func (e *nameError) Error() string {
 	return fmt.Sprintf("%v: %q: %s", e.Err, quote.Value(e.Name), strings.Join(e.Reasons, "; "))
 }
 
 // Unwrap returns the sentinel.
-func (e *NameError) Unwrap() error { return e.Err }
+func (e *nameError) Unwrap() error { return e.Err }
 
 // compileDetail describes a compile error without repeating the expression,
 // which the field error carries as its value.

@@ -123,18 +123,19 @@ func ExampleSchema_Apply() {
 	// error: metadata.annotations[my.org.io/observability]: Invalid value: "Maybe": must satisfy rule "value.matches(\"^(Enabled|Disabled)$\")"
 }
 
-func ExampleNewPipeline() {
-	spec := field.NewPath("spec")
-	_, errs := nsmeta.NewPipeline(
-		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}, spec.Child("commonMetadata")),
-		nsmeta.WithOperations([]nsmeta.Operation{
+func ExamplePipeline_Validate() {
+	p := nsmeta.Pipeline{
+		Common: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}},
+		Operations: []nsmeta.Operation{
 			{Strategy: nsmeta.Override, Namespace: "*"},
 			{Strategy: "Replace", Namespace: "tenant-a"},
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{
-				Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+				Annotations: map[string]string{"source.extensions.fluxcd.io/externalFinalizer": "self"},
 			}},
-		}, spec.Child("managedNamespaces", "metadata", "from")),
-	)
+		},
+	}
+	spec := field.NewPath("spec")
+	errs := p.Validate(spec.Child("commonMetadata"), spec.Child("managedNamespaces", "metadata", "from"), field.NewPath("metadata"))
 	for _, fe := range errs {
 		fmt.Println(fe)
 	}
@@ -144,22 +145,20 @@ func ExampleNewPipeline() {
 }
 
 func ExamplePipeline_Resolve() {
-	spec := field.NewPath("spec")
-	p, errs := nsmeta.NewPipeline(
-		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo", "tier": "bronze"}},
-			spec.Child("commonMetadata")),
-		nsmeta.WithOperations([]nsmeta.Operation{
+	p := nsmeta.Pipeline{
+		Common: nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo", "tier": "bronze"}},
+		Operations: []nsmeta.Operation{
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{
 				Annotations: map[string]string{"my.org.io/observability": "Disabled"},
 			}},
 			{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{
 				Labels: map[string]string{"tier": "gold"},
 			}},
-		}, spec.Child("managedNamespaces", "metadata", "from")),
-		nsmeta.WithFinal(nsmeta.Metadata{Labels: map[string]string{"generator.example.com/name": "tenants"}},
-			field.NewPath("metadata", "name")),
-	)
-	if errs != nil {
+		},
+		Final: nsmeta.Metadata{Labels: map[string]string{"generator.example.com/name": "tenants"}},
+	}
+	spec := field.NewPath("spec")
+	if errs := p.Validate(spec.Child("commonMetadata"), spec.Child("managedNamespaces", "metadata", "from"), field.NewPath("metadata")); errs != nil {
 		fmt.Println(errs)
 		return
 	}
@@ -185,7 +184,7 @@ func ExamplePipeline_Resolve() {
 func ExamplePipeline_Resolve_externalFinalizer() {
 	var p nsmeta.Pipeline // the zero Pipeline: the file's metadata as is
 	_, errs := p.Resolve("tenant-a", nsmeta.Metadata{
-		Annotations: map[string]string{nsmeta.ExternalFinalizerAnnotation: "self"},
+		Annotations: map[string]string{"source.extensions.fluxcd.io/externalFinalizer": "self"},
 	})
 	fmt.Println(errs.ToAggregate())
 	// Output:
@@ -195,7 +194,7 @@ func ExamplePipeline_Resolve_externalFinalizer() {
 func ExampleNewNamePolicy() {
 	cache := cel.NewCache(64) // shared by every reconcile
 	policy, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, field.NewPath("spec", "managedNamespaces"),
-		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithNamePolicyCache(cache))
+		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache))
 	if errs != nil {
 		fmt.Println(errs)
 		return
@@ -227,10 +226,18 @@ func ExampleNamePolicy_Check() {
 	// Tenant_A: allowed=false protected=false invalid=true
 }
 
-func ExampleDefaultProtectedNames() {
-	fmt.Println(nsmeta.DefaultProtectedNames())
+func ExampleWithoutDefaultProtectedNames() {
+	names := []string{"true"}
+	fldPath := field.NewPath("spec", "managedNamespaces")
+	byDefault, _ := nsmeta.NewNamePolicy(names, fldPath)
+	replaced, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system"))
+	for _, ns := range []string{"default", "kube-system"} {
+		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, replaced.Check(context.Background(), ns) == nil)
+	}
 	// Output:
-	// [default kube-node-lease kube-public kube-system]
+	// default false true
+	// kube-system false false
 }
 
 func ExampleDigest() {

@@ -19,10 +19,10 @@ const (
 	Kind       = "NamespaceMetadata"
 )
 
-// MaxFileSize bounds a NamespaceMetadata file, which a tenant writes: a real
+// maxFileSize bounds a NamespaceMetadata file, which a tenant writes: a real
 // file is a few hundred bytes, and annotations alone may hold at most 256 KiB.
 // The size is checked before any parsing.
-const MaxFileSize = 1 << 20
+const maxFileSize = 1 << 20
 
 // ParseFile parses and validates a NamespaceMetadata file:
 //
@@ -49,7 +49,7 @@ const MaxFileSize = 1 << 20
 // ParseFile returns one of two kinds of failure, never both:
 //
 //   - err, wrapping ErrInvalidFile, for data that is not a NamespaceMetadata
-//     document at all: more than MaxFileSize bytes; not YAML (with its
+//     document at all: more than 1 MiB; not YAML (with its
 //     line), a duplicate key, nesting deeper than 10,000 levels; aliases
 //     that expand the file past 10 times its size (64 KiB at least); no
 //     document, or more than one; a document that is not a mapping;
@@ -58,7 +58,7 @@ const MaxFileSize = 1 << 20
 //     metadata.lables); a bad value is shown by its first 64 bytes when it
 //     is longer.
 func ParseFile(data []byte) (Metadata, field.ErrorList, error) {
-	if len(data) > MaxFileSize {
+	if len(data) > maxFileSize {
 		return Metadata{}, nil, fmt.Errorf("%w: must be no more than 1 MiB, not %d bytes", ErrInvalidFile, len(data))
 	}
 	root, err := decodeFile(data)

@@ -104,10 +104,10 @@ var parseFileTests = []struct {
 	{name: "nesting deeper than 10,000", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n", wantErr: ErrInvalidFile},
 	{name: "billion laughs", data: billionLaughs(9), wantErr: ErrInvalidFile},
 	{name: "billion laughs in labels", data: header + strings.TrimPrefix(billionLaughs(9), header) + "metadata: {labels: {a: *x9}}\n", wantErr: ErrInvalidFile},
-	{name: "too large", data: header + "# " + strings.Repeat("x", MaxFileSize), wantErr: ErrInvalidFile},
+	{name: "too large", data: header + "# " + strings.Repeat("x", maxFileSize), wantErr: ErrInvalidFile},
 	{
-		name: "exactly MaxFileSize",
-		data: header + "# " + strings.Repeat("x", MaxFileSize-len(header)-3) + "\n",
+		name: "exactly maxFileSize",
+		data: header + "# " + strings.Repeat("x", maxFileSize-len(header)-3) + "\n",
 		want: Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
 	},
 	{name: "a sequence", data: "- a\n", wantErr: ErrInvalidFile},

@@ -31,7 +31,7 @@ var schemaSeeds = [][3]string{
 	{"my.org.io/\nx", "true", "a\nb"},
 	{"a/b/c", "true", "a"},
 	{"kubernetes.io/x", `value == "\u212a"`, "\u212a"},
-	{ExternalFinalizerAnnotation, `value == "self"`, "self"},
+	{externalFinalizerAnnotation, `value == "self"`, "self"},
 }
 
 // FuzzCompileSchema compiles one fuzzed rule for a fuzzed key, as a label
@@ -131,21 +131,21 @@ func FuzzNamePolicy(f *testing.F) {
 			return
 		}
 		err := p.Check(context.Background(), name)
-		var ne *NameError
+		var ne *nameError
 		if err != nil && (!errors.As(err, &ne) || ne.Name != name || len(ne.Reasons) == 0) {
-			t.Fatalf("Check(%q) = %v, want nil or a *NameError", name, err)
+			t.Fatalf("Check(%q) = %v, want nil or a *nameError", name, err)
 		}
 		switch {
 		case !isLabel(name):
 			if !errors.Is(err, ErrInvalidName) {
 				t.Fatalf("Check(%q) = %v, want ErrInvalidName", name, err)
 			}
-		case slices.Contains(append(DefaultProtectedNames(), "flux-system"), name):
+		case slices.Contains(append(defaultProtectedNames(), "flux-system"), name):
 			if !errors.Is(err, ErrProtectedName) {
 				t.Fatalf("Check(%q) = %v, want ErrProtectedName", name, err)
 			}
 		default:
-			ok, evalErr := cel.MustCompile(rule, NameVariable).Eval(context.Background(), map[string]string{NameVariable: name})
+			ok, evalErr := cel.MustCompile(rule, nameVariable).Eval(context.Background(), map[string]string{nameVariable: name})
 			if allowed := ok && evalErr == nil; allowed != (err == nil) || !allowed && !errors.Is(err, ErrNameNotAllowed) {
 				t.Fatalf("Check(%q) = %v, but the rule gives %v, %v", name, err, ok, evalErr)
 			}

@@ -37,8 +37,8 @@ var hostileFileTests = []struct {
 	detail  []string
 }{
 	// Size.
-	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize)},
-	{name: "one byte over 1 MiB", data: padTo(labelsDoc("team: payments"), MaxFileSize+1), wantErr: ErrInvalidFile,
+	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize)},
+	{name: "one byte over 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize+1), wantErr: ErrInvalidFile,
 		detail: []string{"1 MiB", "1048577 bytes"}},
 
 	// Bombs and nesting.
@@ -112,7 +112,7 @@ var hostileFileTests = []struct {
 	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
 	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
 	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}},
-	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(ExternalFinalizerAnnotation + ": self")},
+	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(externalFinalizerAnnotation + ": self")},
 }
 
 func TestHostileParseFile(t *testing.T) {
@@ -182,7 +182,7 @@ func TestHostileCompileSchema(t *testing.T) {
 		labels      kv
 		annotations kv
 		path        *field.Path
-		opts        []SchemaOption
+		opts        []Option
 		wantErrs    bool
 		fields      []fieldErr
 		detail      []string
@@ -256,7 +256,7 @@ func TestHostileSchemaApply(t *testing.T) {
 			"my.org.io/costly":          strings.Repeat("a", 200<<10),
 			"my.org.io/split":           strings.Repeat("a", 1000) + "\n",
 			"my.org.io/unlisted":        "y\nz",
-			ExternalFinalizerAnnotation: "self",
+			externalFinalizerAnnotation: "self",
 		},
 	}
 	var kept Metadata
@@ -325,7 +325,7 @@ func TestHostileNamePolicy(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		rules  []string
-		opts   []NamePolicyOption
+		opts   []Option
 		detail []string
 	}{
 		{name: "no rule", rules: nil, detail: []string{"allowedNames: Required value"}},
@@ -336,7 +336,7 @@ func TestHostileNamePolicy(t *testing.T) {
 			detail: []string{"allowedNames[0]", "recursion limit"}},
 		{name: "rule returning an int", rules: []string{"ns.size()"}, detail: []string{"output type must be bool"}},
 		{name: "rule over value", rules: []string{"value == ''"}, detail: []string{"undeclared reference to 'value'"}},
-		{name: "protected names that are not names", rules: []string{"true"}, opts: []NamePolicyOption{WithProtectedNames("Kube-System", "a/b", "", "x\n")},
+		{name: "protected names that are not names", rules: []string{"true"}, opts: []Option{WithProtectedNames("Kube-System", "a/b", "", "x\n")},
 			detail: []string{"protectedNames[0]", "protectedNames[1]", "protectedNames[2]", "protectedNames[3]"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -396,9 +396,9 @@ func TestHostileNamePolicy(t *testing.T) {
 					}
 					return
 				}
-				var ne *NameError
+				var ne *nameError
 				if !errors.Is(err, tt.wantErr) || !errors.As(err, &ne) || ne.Name != tt.ns {
-					t.Fatalf("Check() = %.300v, want a *NameError wrapping %v", err, tt.wantErr)
+					t.Fatalf("Check() = %.300v, want a *nameError wrapping %v", err, tt.wantErr)
 				}
 				for _, d := range tt.detail {
 					if !strings.Contains(err.Error(), d) {
@@ -417,10 +417,10 @@ func TestHostileNamePolicy(t *testing.T) {
 
 func TestHostileResolve(t *testing.T) {
 	t.Parallel()
-	ef := ExternalFinalizerAnnotation
+	ef := externalFinalizerAnnotation
 	many := make([]Operation, 1000)
 	for i := range many {
-		many[i] = Operation{Strategy: Override, Namespace: AllNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}
+		many[i] = Operation{Strategy: Override, Namespace: allNamespaces, Metadata: md(kv{"step": fmt.Sprint(i)}, nil)}
 	}
 	for _, tt := range []struct {
 		name     string

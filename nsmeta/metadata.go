@@ -9,13 +9,14 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// ExternalFinalizerAnnotation is the annotation through which an external
+// externalFinalizerAnnotation is the annotation through which an external
 // finalizer (a ResourceSet) takes over the deletion of a namespace. The
 // generator's own desired state must never set it, or it could hand off a
-// namespace to itself and leak it. It is defined here rather than imported
-// from the finalizer package because nsmeta imports no sibling but cel; the
-// two constants must stay equal.
-const ExternalFinalizerAnnotation = "source.extensions.fluxcd.io/externalFinalizer"
+// namespace to itself and leak it. It is finalizer.Annotation, the one
+// exported name of the key, copied here because nsmeta imports no sibling
+// but cel; package generator's TestCompileRefusesExternalFinalizer checks
+// that the two are equal.
+const externalFinalizerAnnotation = "source.extensions.fluxcd.io/externalFinalizer"
 
 // Metadata is the labels and annotations of a namespace. A nil map and an
 // empty one mean the same thing everywhere in this package. The zero value

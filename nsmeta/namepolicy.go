@@ -13,15 +13,15 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// NameVariable is the CEL variable through which an allowedNames rule
+// nameVariable is the CEL variable through which an allowedNames rule
 // receives the namespace name.
-const NameVariable = "ns"
+const nameVariable = "ns"
 
-// DefaultProtectedNames returns the namespaces that a NamePolicy refuses
+// defaultProtectedNames returns the namespaces that a NamePolicy refuses
 // whatever its rules say, unless WithoutDefaultProtectedNames drops them:
 // Kubernetes' own namespaces, which a tenant must never be able to claim (and
 // a pruning generator must never delete).
-func DefaultProtectedNames() []string {
+func defaultProtectedNames() []string {
 	return []string{"default", "kube-node-lease", "kube-public", "kube-system"}
 }
 
@@ -36,24 +36,24 @@ type NamePolicy struct {
 }
 
 // NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL
-// expressions over the string variable ns, found under fldPath
+// expressions over the string variable "ns", found under fldPath
 // (spec.managedNamespaces in an ArtifactGenerator):
 //
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
 //		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("flux-system"))
 //
-// Options: WithProtectedNames, WithoutDefaultProtectedNames,
-// WithNamePolicyCache. An empty list, an empty expression or one that does
-// not compile (with line:column and a caret) is an error at
-// fldPath.allowedNames or fldPath.allowedNames[i]; a protected name that is
-// not a DNS-1123 label is an error at protectedNames[i]. It returns a nil
-// NamePolicy and the sorted list of every problem, or a nil list.
-func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...NamePolicyOption) (*NamePolicy, field.ErrorList) {
-	var o namePolicyOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	var errs field.ErrorList
+// The protected names are Kubernetes' own namespaces (default,
+// kube-node-lease, kube-public and kube-system) and those of
+// [WithProtectedNames]; [WithoutDefaultProtectedNames] drops the former.
+// Options: those two and [WithCache]; any other is an error at its name.
+// An empty list, an empty expression or one that does not compile (with
+// line:column and a caret) is an error at fldPath.allowedNames or
+// fldPath.allowedNames[i]; a protected name that is not a DNS-1123 label is
+// an error at protectedNames[i]. It returns a nil NamePolicy and the sorted
+// list of every problem, or a nil list.
+func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (*NamePolicy, field.ErrorList) {
+	var o options
+	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames", "WithoutDefaultProtectedNames")
 	p := fldPath.Child("allowedNames")
 	if len(allowedNames) == 0 {
 		errs = append(errs, field.Required(p, "must list at least one CEL expression over ns; use [\"true\"] to allow any name"))
@@ -64,7 +64,7 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...NamePolic
 			errs = append(errs, field.Required(p.Index(i), "must be a CEL expression over ns that returns a bool"))
 			continue
 		}
-		prog, err := compile(o.cache, expr, NameVariable)
+		prog, err := compile(o.cache, expr, nameVariable)
 		if err != nil {
 			errs = append(errs, field.Invalid(p.Index(i), expr, compileDetail(err)))
 			continue
@@ -72,7 +72,7 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...NamePolic
 		policy.rules = append(policy.rules, prog)
 	}
 	if !o.noDefaultProtected {
-		policy.protected = DefaultProtectedNames()
+		policy.protected = defaultProtectedNames()
 	}
 	for i, name := range o.protected {
 		// Not a field of the ArtifactGenerator: the caller's own option.
@@ -97,18 +97,19 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...NamePolic
 //  2. name must not be protected;
 //  3. at least one allowedNames rule must return true for it.
 //
-// A refusal is a *NameError wrapping ErrInvalidName, ErrProtectedName or
-// ErrNameNotAllowed, with the reasons. A rule that fails to evaluate counts as
-// not returning true, and its error is among the reasons. When ctx ends
-// before a rule allows the name, the error wraps ctx.Err().
+// A refusal is an error wrapping [ErrInvalidName], [ErrProtectedName] or
+// [ErrNameNotAllowed], whose message quotes the name and gives the reasons,
+// one per broken rule. A rule that fails to evaluate counts as not
+// returning true, and its error is among the reasons. When ctx ends before
+// a rule allows the name, the error wraps ctx.Err().
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {
 	if msgs := apivalidation.ValidateNamespaceName(name, false); len(msgs) > 0 {
-		return &NameError{Name: name, Err: ErrInvalidName, Reasons: msgs}
+		return &nameError{Name: name, Err: ErrInvalidName, Reasons: msgs}
 	}
 	if _, found := slices.BinarySearch(p.protected, name); found {
-		return &NameError{Name: name, Err: ErrProtectedName, Reasons: []string{
+		return &nameError{Name: name, Err: ErrProtectedName, Reasons: []string{
 			"protected names are " + strings.Join(p.protected, ", "),
 		}}
 	}
@@ -117,7 +118,7 @@ func (p *NamePolicy) Check(ctx context.Context, name string) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("nsmeta: checking namespace name %q: %w", quote.Value(name), err)
 		}
-		ok, err := rule.Eval(ctx, map[string]string{NameVariable: name})
+		ok, err := rule.Eval(ctx, map[string]string{nameVariable: name})
 		switch {
 		case err == nil && ok:
 			return nil
@@ -129,5 +130,5 @@ func (p *NamePolicy) Check(ctx context.Context, name string) error {
 			reasons = append(reasons, fmt.Sprintf("rule %q returned false", rule.String()))
 		}
 	}
-	return &NameError{Name: name, Err: ErrNameNotAllowed, Reasons: reasons}
+	return &nameError{Name: name, Err: ErrNameNotAllowed, Reasons: reasons}
 }

@@ -20,7 +20,7 @@ func TestNewNamePolicy(t *testing.T) {
 		name       string
 		allowed    []string
 		path       *field.Path
-		opts       []NamePolicyOption
+		opts       []Option
 		wantFields []fieldErr
 	}{
 		{name: "one rule", allowed: []string{"true"}},
@@ -28,7 +28,7 @@ func TestNewNamePolicy(t *testing.T) {
 			name:    "every option",
 			allowed: []string{`ns.startsWith("tenant-")`, `ns in ["shared"]`},
 			path:    managed,
-			opts:    []NamePolicyOption{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithNamePolicyCache(cel.NewCache(4))},
+			opts:    []Option{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithCache(cel.NewCache(4))},
 		},
 		{
 			name:       "no rules",
@@ -38,7 +38,7 @@ func TestNewNamePolicy(t *testing.T) {
 			name:    "bad rules and protected names, under the caller's path",
 			allowed: []string{"true", "ns ==", "", "ns", "value == 'a'"},
 			path:    managed,
-			opts:    []NamePolicyOption{WithProtectedNames("flux-system", "Flux_System")},
+			opts:    []Option{WithProtectedNames("flux-system", "Flux_System")},
 			wantFields: []fieldErr{
 				{field.ErrorTypeInvalid, "protectedNames[1]", "Flux_System"},
 				{field.ErrorTypeInvalid, "spec.managedNamespaces.allowedNames[1]", "ns =="},
@@ -64,7 +64,7 @@ func TestNewNamePolicy(t *testing.T) {
 
 func TestNamePolicyCheck(t *testing.T) {
 	t.Parallel()
-	mustPolicy := func(allowed []string, opts ...NamePolicyOption) *NamePolicy {
+	mustPolicy := func(allowed []string, opts ...Option) *NamePolicy {
 		p, err := NewNamePolicy(allowed, nil, opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -118,27 +118,27 @@ func TestNamePolicyCheck(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Check(%q) error = %v, want %v", tc.ns, err, tc.wantErr)
 			}
-			if ne, ok := errors.AsType[*NameError](err); ok {
+			if ne, ok := errors.AsType[*nameError](err); ok {
 				if ne.Name != tc.ns || len(ne.Reasons) != tc.wantReasons {
 					t.Errorf("Check(%q) = %#v, want name %q and %d reasons", tc.ns, ne, tc.ns, tc.wantReasons)
 				}
 			} else if tc.wantReasons > 0 {
-				t.Errorf("Check(%q) error = %v, want a *NameError", tc.ns, err)
+				t.Errorf("Check(%q) error = %v, want a *nameError", tc.ns, err)
 			}
 		})
 	}
 }
 
-func TestDefaultProtectedNames(t *testing.T) {
+func TestDefaultProtectedNamesCopy(t *testing.T) {
 	t.Parallel()
 	want := []string{"default", "kube-node-lease", "kube-public", "kube-system"}
-	got := DefaultProtectedNames()
+	got := defaultProtectedNames()
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("DefaultProtectedNames() (-want +got):\n%s", diff)
+		t.Errorf("defaultProtectedNames() (-want +got):\n%s", diff)
 	}
 	got[0] = "changed"
-	if DefaultProtectedNames()[0] != "default" {
-		t.Error("DefaultProtectedNames() returns shared storage")
+	if defaultProtectedNames()[0] != "default" {
+		t.Error("defaultProtectedNames() returns shared storage")
 	}
 }
 

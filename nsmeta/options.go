@@ -1,7 +1,6 @@
 package nsmeta
 
 import (
-	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -9,99 +8,80 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Each constructor has its own option type, so that an option passed to the
-// wrong one is a compile error.
+// Option configures [CompileSchema] or [NewNamePolicy]. [WithCache] applies
+// to both; [WithStrict] to CompileSchema only; [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] to NewNamePolicy only. An option given to
+// a constructor it does not apply to is a Forbidden error at the option's
+// name, such as "WithStrict: Forbidden: does not apply to NewNamePolicy".
+type Option func(*options)
 
-// SchemaOption configures CompileSchema: WithStrict, WithSchemaCache.
-type SchemaOption func(*schemaOptions)
-
-type schemaOptions struct {
-	cache  *cel.Cache
-	strict bool
-}
-
-// WithStrict makes Schema.Apply report a key that the schema does not list
-// as an error instead of a warning.
-//
-//	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
-func WithStrict() SchemaOption {
-	return func(o *schemaOptions) { o.strict = true }
-}
-
-// WithSchemaCache compiles the schema's rules through c, so that a
-// controller that sees the same policy on every reconcile compiles each
-// rule once. A nil c compiles every rule afresh, which is also the default.
-func WithSchemaCache(c *cel.Cache) SchemaOption {
-	return func(o *schemaOptions) { o.cache = c }
-}
-
-// NamePolicyOption configures NewNamePolicy: WithProtectedNames,
-// WithoutDefaultProtectedNames, WithNamePolicyCache.
-type NamePolicyOption func(*namePolicyOptions)
-
-type namePolicyOptions struct {
+type options struct {
 	cache              *cel.Cache
+	strict             bool
 	protected          []string
 	noDefaultProtected bool
+	given              []string // the names of the options given, in order
+}
+
+// WithCache compiles the CEL rules through c, so that a controller that
+// sees the same policy on every reconcile compiles each rule once. A nil c
+// compiles every rule afresh, which is also the default.
+//
+//	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithCache(cache))
+func WithCache(c *cel.Cache) Option {
+	return func(o *options) { o.cache = c }
+}
+
+// WithStrict makes [Schema.Apply] report a key that the schema does not
+// list as an error instead of a warning. It applies to CompileSchema only.
+//
+//	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
+func WithStrict() Option {
+	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically
-// the namespace of the generator itself:
+// the namespace of the generator itself. It applies to NewNamePolicy only.
 //
 //	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("flux-system"))
 //
 // Each name must be a DNS-1123 label; a bad one is an error at
 // protectedNames[i], a path of the option rather than of a field.
-func WithProtectedNames(names ...string) NamePolicyOption {
-	return func(o *namePolicyOptions) { o.protected = append(o.protected, names...) }
+func WithProtectedNames(names ...string) Option {
+	return func(o *options) {
+		o.protected, o.given = append(o.protected, names...), append(o.given, "WithProtectedNames")
+	}
 }
 
-// WithoutDefaultProtectedNames drops DefaultProtectedNames from the protected
-// names; together with WithProtectedNames it replaces the list.
-func WithoutDefaultProtectedNames() NamePolicyOption {
-	return func(o *namePolicyOptions) { o.noDefaultProtected = true }
-}
-
-// WithNamePolicyCache compiles the allowedNames rules through c, as
-// WithSchemaCache does for a schema.
-func WithNamePolicyCache(c *cel.Cache) NamePolicyOption {
-	return func(o *namePolicyOptions) { o.cache = c }
-}
-
-// PipelineOption gives NewPipeline one of its steps, with the field path
-// under which its problems are reported: WithCommon, WithOperations,
-// WithFinal. A step given twice takes the last one.
-type PipelineOption func(*pipelineOptions)
-
-type pipelineOptions struct {
-	common, final         Metadata
-	ops                   []Operation
-	commonPath, finalPath *field.Path
-	opsPath               *field.Path
-}
-
-// WithCommon sets the first step, spec.commonMetadata, validated under
-// fldPath:
+// WithoutDefaultProtectedNames drops the default protected names,
+// Kubernetes' own namespaces (default, kube-node-lease, kube-public and
+// kube-system), from the protected names; together with
+// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
+// only.
 //
-//	nsmeta.WithCommon(common, field.NewPath("spec", "commonMetadata"))
-func WithCommon(m Metadata, fldPath *field.Path) PipelineOption {
-	return func(o *pipelineOptions) { o.common, o.commonPath = m, fldPath }
+//	// Every default but "default", and the generator's own namespace:
+//	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+//		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system", "flux-system"))
+func WithoutDefaultProtectedNames() Option {
+	return func(o *options) {
+		o.noDefaultProtected, o.given = true, append(o.given, "WithoutDefaultProtectedNames")
+	}
 }
 
-// WithOperations sets the operations of the third step,
-// spec.managedNamespaces.metadata.from, validated under fldPath, the path
-// of the list:
-//
-//	nsmeta.WithOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from"))
-func WithOperations(ops []Operation, fldPath *field.Path) PipelineOption {
-	return func(o *pipelineOptions) { o.ops, o.opsPath = ops, fldPath }
-}
-
-// WithFinal sets the last step, the caller's own metadata (ownership
-// labels) that nothing can override, validated under fldPath, the path of
-// whatever the caller built it from.
-func WithFinal(m Metadata, fldPath *field.Path) PipelineOption {
-	return func(o *pipelineOptions) { o.final, o.finalPath = m, fldPath }
+// apply applies opts and reports each option that does not apply to
+// constructor, whose own options other than WithCache are allowed, as a
+// Forbidden error at the option's name.
+func (o *options) apply(opts []Option, constructor string, allowed ...string) field.ErrorList {
+	for _, opt := range opts {
+		opt(o)
+	}
+	var errs field.ErrorList
+	for _, name := range o.given {
+		if !slices.Contains(allowed, name) {
+			errs = append(errs, field.Forbidden(field.NewPath(name), "does not apply to "+constructor))
+		}
+	}
+	return errs
 }
 
 // compile compiles expr with vars through c when it is not nil.
@@ -110,18 +90,4 @@ func compile(c *cel.Cache, expr string, vars ...string) (*cel.Program, error) {
 		return c.Compile(expr, vars...)
 	}
 	return cel.Compile(expr, vars...)
-}
-
-// cloneMetadata returns a copy of m that shares no storage with it.
-func cloneMetadata(m Metadata) Metadata {
-	return Metadata{Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations)}
-}
-
-// cloneOperations returns a copy of ops that shares no storage with it.
-func cloneOperations(ops []Operation) []Operation {
-	ops = slices.Clone(ops)
-	for i := range ops {
-		ops[i].Metadata = cloneMetadata(ops[i].Metadata)
-	}
-	return ops
 }

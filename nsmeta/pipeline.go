@@ -26,12 +26,11 @@ const (
 // strategies lists the valid strategies in the order the API documents them.
 var strategies = []Strategy{Reset, Override, Merge}
 
-// AllNamespaces is the Operation namespace that matches every namespace.
-const AllNamespaces = "*"
+// allNamespaces is the Operation namespace that matches every namespace.
+const allNamespaces = "*"
 
 // The origins that Resolve records for keys set by the fixed steps; an
-// operation's origin is "from[i]", i its index in the operations given to
-// WithOperations.
+// operation's origin is "from[i]", i its index in [Pipeline.Operations].
 const (
 	OriginCommon = "common"
 	OriginSource = "source"
@@ -41,7 +40,7 @@ const (
 // Operation is one entry of spec.managedNamespaces.metadata.from: it applies
 // its labels and annotations with Strategy to Namespace, or to every
 // namespace when Namespace is "*". Strategy and Namespace are required, so
-// the zero value is not valid.
+// the zero value is not valid (see [Pipeline.Validate]).
 type Operation struct {
 	Strategy  Strategy `json:"strategy"`
 	Namespace string   `json:"namespace"`
@@ -50,22 +49,31 @@ type Operation struct {
 
 // Pipeline builds the metadata of a namespace in four steps:
 //
-//  1. common: spec.commonMetadata;
+//  1. common: Common, spec.commonMetadata;
 //  2. source: the metadata read from the tenant's NamespaceMetadata file,
 //     after Schema.Apply, overriding;
-//  3. from[i]: each operation in list order, when its namespace is the one
-//     being resolved or "*";
-//  4. final: the caller's own metadata (ownership labels), which nothing
-//     can override.
+//  3. from[i]: each of Operations in list order, when its namespace is the
+//     one being resolved or "*";
+//  4. final: Final, the caller's own metadata (ownership labels), which
+//     nothing can override.
 //
-// Build one with NewPipeline, which validates every step once. A Pipeline
-// is immutable and safe for concurrent use. The zero value is valid, like
-// NewPipeline() with no step: it resolves every namespace to its source
-// metadata.
+// Fill in the steps, check them once with [Pipeline.Validate], then call
+// [Pipeline.Resolve] for each namespace:
+//
+//	p := nsmeta.Pipeline{Common: common, Operations: ops, Final: owner}
+//	errs := p.Validate(field.NewPath("spec", "commonMetadata"),
+//		field.NewPath("spec", "managedNamespaces", "metadata", "from"), field.NewPath("metadata"))
+//
+// The zero value is valid: it resolves every namespace to its source
+// metadata. Validate and Resolve never modify a Pipeline, so one is safe
+// for concurrent use as long as nobody modifies its maps and slices.
 type Pipeline struct {
-	common, final Metadata
-	ops           []Operation
-	origins       []string // "from[i]" for ops[i]
+	// Common is the first step, spec.commonMetadata.
+	Common Metadata
+	// Operations are the third step, spec.managedNamespaces.metadata.from.
+	Operations []Operation
+	// Final is the last step, the caller's own metadata.
+	Final Metadata
 }
 
 // Result is the metadata of a resolved namespace, and where each key came
@@ -76,67 +84,52 @@ type Result struct {
 	Origin Metadata
 }
 
-// NewPipeline validates the steps given by WithCommon, WithOperations and
-// WithFinal, each under its own field path, and returns the pipeline:
+// Validate checks every step of p, each under its own field path: Common
+// under common, Operations under operations (the path of the list), Final
+// under final, the path of whatever the caller built it from. It returns
+// the sorted list of every problem, or nil:
 //
-//	p, errs := nsmeta.NewPipeline(
-//		nsmeta.WithCommon(common, field.NewPath("spec", "commonMetadata")),
-//		nsmeta.WithOperations(ops, field.NewPath("spec", "managedNamespaces", "metadata", "from")),
-//		nsmeta.WithFinal(owner, field.NewPath("metadata")),
-//	)
-//
-// Every step's labels and annotations must pass [Metadata.Validate]. An
-// operation's strategy is required and must be Reset, Override or Merge
-// (from[1].strategy: Unsupported value: "Replace": supported values:
-// "Reset", "Override", "Merge"); its namespace is required and must be "*"
-// or a DNS-1123 label. No step may set the externalFinalizer annotation
-// (ExternalFinalizerAnnotation) to a non-empty value: that key belongs to
-// the external finalizer, and a generator that set it in its own desired
-// state could hand a namespace off to itself. NewPipeline returns a nil
-// Pipeline and the sorted list of every problem, or a nil list. It copies
-// what it keeps: changing the options' maps afterwards changes nothing.
-func NewPipeline(opts ...PipelineOption) (*Pipeline, field.ErrorList) {
-	var o pipelineOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
+//   - every step's labels and annotations must pass [Metadata.Validate];
+//   - an operation's strategy is required and must be Reset, Override or
+//     Merge (from[1].strategy: Unsupported value: "Replace": supported
+//     values: "Reset", "Override", "Merge"); its namespace is required and
+//     must be "*" or a DNS-1123 label;
+//   - no step may set the externalFinalizer annotation
+//     (source.extensions.fluxcd.io/externalFinalizer) to a non-empty value
+//     (a Forbidden error at its key): that key belongs to the external
+//     finalizer, and a generator that set it in its own desired state could
+//     hand a namespace off to itself.
+func (p Pipeline) Validate(common, operations, final *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, validateStep(o.common, o.commonPath)...)
-	for i, op := range o.ops {
-		p := o.opsPath.Index(i)
+	errs = append(errs, validateStep(p.Common, common)...)
+	for i, op := range p.Operations {
+		fp := operations.Index(i)
 		switch op.Strategy {
 		case Reset, Override, Merge:
 		case "":
-			errs = append(errs, field.Required(p.Child("strategy"), `must be "Reset", "Override" or "Merge"`))
+			errs = append(errs, field.Required(fp.Child("strategy"), `must be "Reset", "Override" or "Merge"`))
 		default:
-			errs = append(errs, field.NotSupported(p.Child("strategy"), quote.Value(string(op.Strategy)), strategies))
+			errs = append(errs, field.NotSupported(fp.Child("strategy"), quote.Value(string(op.Strategy)), strategies))
 		}
 		switch op.Namespace {
-		case AllNamespaces:
+		case allNamespaces:
 		case "":
-			errs = append(errs, field.Required(p.Child("namespace"), `must be "*" or a namespace name`))
+			errs = append(errs, field.Required(fp.Child("namespace"), `must be "*" or a namespace name`))
 		default:
 			for _, msg := range apivalidation.ValidateNamespaceName(op.Namespace, false) {
-				errs = append(errs, field.Invalid(p.Child("namespace"), quote.Value(op.Namespace), msg))
+				errs = append(errs, field.Invalid(fp.Child("namespace"), quote.Value(op.Namespace), msg))
 			}
 		}
-		errs = append(errs, validateStep(op.Metadata, p)...)
+		errs = append(errs, validateStep(op.Metadata, fp)...)
 	}
-	errs = append(errs, validateStep(o.final, o.finalPath)...)
-	if len(errs) > 0 {
-		return nil, sortErrors(errs)
-	}
-	p := &Pipeline{common: cloneMetadata(o.common), ops: cloneOperations(o.ops), final: cloneMetadata(o.final)}
-	for i := range p.ops {
-		p.origins = append(p.origins, "from["+strconv.Itoa(i)+"]")
-	}
-	return p, nil
+	errs = append(errs, validateStep(p.Final, final)...)
+	return sortErrors(errs)
 }
 
 // validateStep validates the metadata of one step, under fldPath.
 func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
 	errs := m.Validate(fldPath)
-	if m.Annotations[ExternalFinalizerAnnotation] != "" {
+	if m.Annotations[externalFinalizerAnnotation] != "" {
 		errs = append(errs, reserved(fldPath))
 	}
 	return errs
@@ -144,7 +137,7 @@ func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
 
 // reserved reports the externalFinalizer annotation set under fldPath.
 func reserved(fldPath *field.Path) *field.Error {
-	return field.Forbidden(fldPath.Child("annotations").Key(ExternalFinalizerAnnotation),
+	return field.Forbidden(fldPath.Child("annotations").Key(externalFinalizerAnnotation),
 		"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it")
 }
 
@@ -159,18 +152,20 @@ func reserved(fldPath *field.Path) *field.Error {
 //	r.Labels["tier"]        // "silver"
 //	r.Origin.Labels["tier"] // "from[2]"
 //
-// NewPipeline checked the steps, so Resolve only applies them. It checks
-// neither fromSource's syntax (ParseFile did) nor namespace (that is
-// [NamePolicy.Check]'s job). Its one error: a result that carries a
-// non-empty ExternalFinalizerAnnotation, which only fromSource can have
-// set, is refused with a Forbidden error at
+// Resolve only applies the steps: check them once with [Pipeline.Validate]
+// first (an operation with another strategy than the three does nothing
+// here). It checks neither fromSource's syntax (ParseFile did) nor
+// namespace (that is [NamePolicy.Check]'s job). Its one error: a result
+// that carries a non-empty externalFinalizer annotation, which only
+// fromSource can have set once the steps are valid, is refused with a
+// Forbidden error at
 // metadata.annotations[source.extensions.fluxcd.io/externalFinalizer], the
 // path of the key in a NamespaceMetadata file.
-func (p *Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
+func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
 	// Size the maps for every key that may be set, so that they never grow.
-	nl := len(p.common.Labels) + len(fromSource.Labels) + len(p.final.Labels)
-	na := len(p.common.Annotations) + len(fromSource.Annotations) + len(p.final.Annotations)
-	for _, op := range p.ops {
+	nl := len(p.Common.Labels) + len(fromSource.Labels) + len(p.Final.Labels)
+	na := len(p.Common.Annotations) + len(fromSource.Annotations) + len(p.Final.Annotations)
+	for _, op := range p.Operations {
 		nl += len(op.Labels)
 		na += len(op.Annotations)
 	}
@@ -178,13 +173,13 @@ func (p *Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field
 		Metadata: Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 		Origin:   Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 	}
-	r.override(p.common, OriginCommon)
+	r.override(p.Common, OriginCommon)
 	r.override(fromSource, OriginSource)
-	for i, op := range p.ops {
-		if op.Namespace != AllNamespaces && op.Namespace != namespace {
+	for i, op := range p.Operations {
+		if op.Namespace != allNamespaces && op.Namespace != namespace {
 			continue
 		}
-		origin := p.origins[i]
+		origin := "from[" + strconv.Itoa(i) + "]"
 		switch op.Strategy {
 		case Reset:
 			clear(r.Labels)
@@ -198,9 +193,9 @@ func (p *Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field
 			r.merge(op.Metadata, origin)
 		}
 	}
-	r.override(p.final, OriginFinal)
+	r.override(p.Final, OriginFinal)
 
-	if r.Annotations[ExternalFinalizerAnnotation] != "" {
+	if r.Annotations[externalFinalizerAnnotation] != "" {
 		return Result{}, field.ErrorList{reserved(field.NewPath("metadata"))}
 	}
 	return r, nil

@@ -15,8 +15,8 @@ import (
 )
 
 // referencePipeline is the reference vector of issue 4.
-// pipelineSpec holds the steps of a pipeline, for tables: build gives them
-// to NewPipeline with the paths common, from and final, the names of the
+// pipelineSpec holds the steps of a pipeline, for tables and JSON: build
+// validates them with the paths common, from and final, the names of the
 // steps' origins.
 type pipelineSpec struct {
 	Common     Metadata    `json:"common"`
@@ -25,11 +25,11 @@ type pipelineSpec struct {
 }
 
 func (s pipelineSpec) build() (*Pipeline, field.ErrorList) {
-	return NewPipeline(
-		WithCommon(s.Common, field.NewPath(OriginCommon)),
-		WithOperations(s.Operations, field.NewPath("from")),
-		WithFinal(s.Final, field.NewPath(OriginFinal)),
-	)
+	p := Pipeline{Common: s.Common, Operations: s.Operations, Final: s.Final}
+	if errs := p.Validate(field.NewPath(OriginCommon), field.NewPath("from"), field.NewPath(OriginFinal)); errs != nil {
+		return nil, errs
+	}
+	return &p, nil
 }
 
 // mustBuild builds s, which must be valid.
@@ -195,18 +195,18 @@ var resolveTests = []struct {
 	},
 	{
 		name:      "an empty externalFinalizer annotation is allowed",
-		pipeline:  pipelineSpec{Common: md(nil, kv{ExternalFinalizerAnnotation: ""})},
+		pipeline:  pipelineSpec{Common: md(nil, kv{externalFinalizerAnnotation: ""})},
 		namespace: "tenant-a",
 		want: Result{
-			Metadata: md(nil, kv{ExternalFinalizerAnnotation: ""}),
-			Origin:   md(nil, kv{ExternalFinalizerAnnotation: "common"}),
+			Metadata: md(nil, kv{externalFinalizerAnnotation: ""}),
+			Origin:   md(nil, kv{externalFinalizerAnnotation: "common"}),
 		},
 	},
 	{
 		name: "externalFinalizer set by an operation",
 		pipeline: pipelineSpec{Operations: []Operation{
-			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
-			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+			{Strategy: Override, Namespace: "tenant-b", Metadata: md(nil, kv{externalFinalizerAnnotation: "self"})},
+			{Strategy: Override, Namespace: "*", Metadata: md(nil, kv{externalFinalizerAnnotation: "self"})},
 		}},
 		namespace: "tenant-a",
 		wantFields: []fieldErr{
@@ -217,7 +217,7 @@ var resolveTests = []struct {
 	{
 		name:      "externalFinalizer from the tenant's file",
 		namespace: "tenant-a",
-		source:    md(nil, kv{ExternalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
+		source:    md(nil, kv{externalFinalizerAnnotation: "apps/v1/Deployment/x/y/uid"}),
 		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "metadata.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
 		},
@@ -226,12 +226,12 @@ var resolveTests = []struct {
 		name:      "externalFinalizer removed by a Reset",
 		pipeline:  pipelineSpec{Operations: []Operation{{Strategy: Reset, Namespace: "*"}}},
 		namespace: "tenant-a",
-		source:    md(nil, kv{ExternalFinalizerAnnotation: "self"}),
+		source:    md(nil, kv{externalFinalizerAnnotation: "self"}),
 		want:      Result{Metadata: md(nil, nil), Origin: md(nil, nil)},
 	},
 	{
 		name:      "externalFinalizer from final",
-		pipeline:  pipelineSpec{Final: md(nil, kv{ExternalFinalizerAnnotation: "self"})},
+		pipeline:  pipelineSpec{Final: md(nil, kv{externalFinalizerAnnotation: "self"})},
 		namespace: "tenant-a",
 		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "final.annotations[source.extensions.fluxcd.io/externalFinalizer]", ""},
@@ -278,14 +278,14 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// TestNewPipelineStrategiesListed checks that an unknown strategy lists
-// the three valid ones.
-func TestNewPipelineStrategiesListed(t *testing.T) {
+// TestValidateStrategiesListed checks that an unknown strategy lists the
+// three valid ones.
+func TestValidateStrategiesListed(t *testing.T) {
 	t.Parallel()
 	_, errs := pipelineSpec{Operations: []Operation{{Strategy: "Replace", Namespace: "*"}}}.build()
 	want := `from[0].strategy: Unsupported value: "Replace": supported values: "Reset", "Override", "Merge"`
 	if errs == nil || errs.ToAggregate().Error() != want {
-		t.Errorf("NewPipeline() errors = %v, want %s", errs, want)
+		t.Errorf("Validate() errors = %v, want %s", errs, want)
 	}
 }
 
@@ -314,18 +314,16 @@ func TestResolveDoesNotMutateOrShare(t *testing.T) {
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	// Changing the maps given to NewPipeline changes nothing.
-	p.Common.Labels["team"], p.Operations[0].Labels["scope"], p.Final.Labels["owner"] = "changed", "changed", "changed"
 	r, errs := built.Resolve("tenant-a", source)
 	if errs != nil {
 		t.Fatal(errs)
 	}
 	if diff := cmp.Diff(want, r); diff != "" {
-		t.Errorf("changing NewPipeline's input changed the pipeline (-before +after):\n%s", diff)
+		t.Errorf("Resolve() is not deterministic (-first +second):\n%s", diff)
 	}
-	p = clone(wantP)
-	if diff := cmp.Diff(wantSource, source); diff != "" {
-		t.Errorf("Resolve() modified fromSource (-before +after):\n%s", diff)
+	// Validate and Resolve leave the pipeline alone.
+	if diff := cmp.Diff(Pipeline{Common: wantP.Common, Operations: wantP.Operations, Final: wantP.Final}, *built); diff != "" {
+		t.Errorf("Resolve() modified the pipeline (-before +after):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantSource, source); diff != "" {
 		t.Errorf("Resolve() modified fromSource (-before +after):\n%s", diff)
@@ -345,7 +343,7 @@ func TestResolveDoesNotMutateOrShare(t *testing.T) {
 	}
 }
 
-func TestNewPipelineOperations(t *testing.T) {
+func TestValidateOperations(t *testing.T) {
 	t.Parallel()
 	from := field.NewPath("spec", "managedNamespaces", "metadata", "from")
 	tests := []struct {
@@ -387,9 +385,9 @@ func TestNewPipelineOperations(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, errs := NewPipeline(WithOperations(tc.ops, tc.path))
+			errs := Pipeline{Operations: tc.ops}.Validate(nil, tc.path, nil)
 			if diff := cmp.Diff(tc.want, project(errs)); diff != "" {
-				t.Errorf("NewPipeline() (-want +got):\n%s", diff)
+				t.Errorf("Validate() (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -420,7 +418,7 @@ func FuzzResolve(f *testing.F) {
 		p, errs := spec.build()
 		if errs != nil {
 			if p != nil {
-				t.Fatalf("NewPipeline() = %v with errors %v", p, errs)
+				t.Fatalf("build() = %v with errors %v", p, errs)
 			}
 			return
 		}
@@ -440,14 +438,14 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("Resolve() modified fromSource:\n%s", diff)
 		}
 		if err1 != nil {
-			want := "metadata.annotations[" + ExternalFinalizerAnnotation + "]"
+			want := "metadata.annotations[" + externalFinalizerAnnotation + "]"
 			if len(err1) != 1 || err1[0].Field != want || err1[0].Type != field.ErrorTypeForbidden {
 				t.Fatalf("Resolve() errors = %v, want one Forbidden at %s", err1, want)
 			}
 			return
 		}
-		if r1.Annotations[ExternalFinalizerAnnotation] != "" {
-			t.Fatalf("Resolve() returned a non-empty %s", ExternalFinalizerAnnotation)
+		if r1.Annotations[externalFinalizerAnnotation] != "" {
+			t.Fatalf("Resolve() returned a non-empty %s", externalFinalizerAnnotation)
 		}
 		for _, pair := range [][2]map[string]string{{r1.Labels, r1.Origin.Labels}, {r1.Annotations, r1.Origin.Annotations}} {
 			if !cmp.Equal(slices.Sorted(maps.Keys(pair[0])), slices.Sorted(maps.Keys(pair[1]))) {

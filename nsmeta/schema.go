@@ -14,14 +14,14 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// ValueVariable is the CEL variable through which a schema rule receives the
-// value of a label or annotation.
-const ValueVariable = "value"
+// valueVariable is the CEL variable through which a schema rule receives
+// the value of a label or annotation.
+const valueVariable = "value"
 
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
 // allowedAnnotations: for each allowed key, a CEL rule over the string
-// variable value that must return true.
+// variable "value" that must return true.
 //
 // The zero value is not valid; use CompileSchema. A Schema is immutable and
 // safe for concurrent use.
@@ -31,31 +31,29 @@ type Schema struct {
 }
 
 // CompileSchema compiles the rules of allowedLabels and allowedAnnotations,
-// each a map from a key to a boolean CEL expression over value, found under
-// fldPath (spec.managedNamespaces.metadata.fromSource in an
-// ArtifactGenerator):
+// each a map from a key to a boolean CEL expression over the string
+// variable "value", found under fldPath
+// (spec.managedNamespaces.metadata.fromSource in an ArtifactGenerator):
 //
 //	s, errs := nsmeta.CompileSchema(nil, map[string]string{
 //		"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`,
 //	}, field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
 //
-// Options: WithStrict, WithSchemaCache. Every key must be a valid label or
-// annotation key and every expression must compile (cel.Compile: at most
-// 5 KiB, type-checked, bool output). Otherwise it returns a nil Schema and
-// the sorted list of every bad key and rule, at fldPath.allowedLabels[key]
-// or fldPath.allowedAnnotations[key], compile errors with line:column and a
-// caret. The list is nil when the schema compiles.
-func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...SchemaOption) (*Schema, field.ErrorList) {
-	var o schemaOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
+// Options: [WithStrict], [WithCache]; any other is an error at its name.
+// Every key must be a valid label or annotation key and every expression
+// must compile (cel.Compile: at most 5 KiB, type-checked, bool output).
+// Otherwise it returns a nil Schema and the sorted list of every bad key
+// and rule, at fldPath.allowedLabels[key] or fldPath.allowedAnnotations[key],
+// compile errors with line:column and a caret. The list is nil when the
+// schema compiles.
+func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...Option) (*Schema, field.ErrorList) {
+	var o options
+	errs := o.apply(opts, "CompileSchema", "WithStrict")
 	s := &Schema{
 		labels:      make(map[string]*cel.Program, len(allowedLabels)),
 		annotations: make(map[string]*cel.Program, len(allowedAnnotations)),
 		strict:      o.strict,
 	}
-	var errs field.ErrorList
 	lp, ap := fldPath.Child("allowedLabels"), fldPath.Child("allowedAnnotations")
 	for k, expr := range allowedLabels {
 		errs = append(errs, metav1validation.ValidateLabelName(k, lp.Key(k))...)
@@ -77,7 +75,7 @@ func compileRule(c *cel.Cache, rules map[string]*cel.Program, key, expr string, 
 	if expr == "" {
 		return field.ErrorList{field.Required(p, "must be a CEL expression over value that returns a bool")}
 	}
-	prog, err := compile(c, expr, ValueVariable)
+	prog, err := compile(c, expr, valueVariable)
 	if err != nil {
 		return field.ErrorList{field.Invalid(p, expr, compileDetail(err))}
 	}
@@ -95,7 +93,7 @@ func compileRule(c *cel.Cache, rules map[string]*cel.Program, key, expr string, 
 // cancelled ctx), the key is dropped and reported as an error naming the
 // key, its value and the rule: a rule that fails never lets a key through.
 // A key the schema does not list is dropped with a warning, or reported as a
-// Forbidden error under WithStrict. Paths are those of the file,
+// Forbidden error under [WithStrict]. Paths are those of the file,
 // metadata.labels[team]; a value is shown by its first 64 bytes when it is
 // longer; warnings and errors are sorted, and errors nil when there are none. Apply does not check
 // key and value syntax: ParseFile did. The maps of kept are never nil.
@@ -133,7 +131,7 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				errs = append(errs, field.InternalError(kp, err))
 				continue
 			}
-			pass, err := rule.Eval(ctx, map[string]string{ValueVariable: v})
+			pass, err := rule.Eval(ctx, map[string]string{valueVariable: v})
 			switch {
 			case err != nil && ctx.Err() != nil:
 				errs = append(errs, field.InternalError(kp, err))

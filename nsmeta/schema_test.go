@@ -21,7 +21,7 @@ func TestCompileSchema(t *testing.T) {
 		labels      map[string]string
 		annotations map[string]string
 		path        *field.Path
-		opts        []SchemaOption
+		opts        []Option
 		wantFields  []fieldErr
 		wantDetail  map[string]string // field -> a substring its detail must contain
 	}{
@@ -31,7 +31,7 @@ func TestCompileSchema(t *testing.T) {
 			labels:      kv{"team": `value in ["payments", "search"]`},
 			annotations: kv{"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`},
 			path:        fromSource,
-			opts:        []SchemaOption{WithStrict(), WithSchemaCache(cel.NewCache(8))},
+			opts:        []Option{WithStrict(), WithCache(cel.NewCache(8))},
 		},
 		{
 			name:        "every problem, under the caller's path",

@@ -25,7 +25,7 @@
 // opening brace, an empty capture, an invalid or duplicate capture name, a
 // NUL byte, an empty segment, a trailing slash, a "." or ".." segment, a
 // missing "@alias/", or a pattern longer than [MaxLength] characters or
-// [MaxBytes] bytes. Errors are shown as they are:
+// 4096 bytes. Errors are shown as they are:
 //
 //	pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
 //
@@ -118,18 +118,27 @@
 //
 // Every input a tenant or a spec controls is bounded:
 //
-//   - patterns and templates: [MaxLength] characters, as the CRD counts,
-//     and [MaxBytes] bytes, checked first, so that refusing a huge input
-//     costs nothing. The length bounds the number of segments, the
-//     recursion depth of discovery, and the number of captures. Matching a
-//     path element against a segment takes time linear in the length of
-//     the element times the number of captures and literals in the
-//     segment, with no backtracking.
-//   - references: [MaxRefLength] bytes.
-//   - globs: [MaxGlobLength] bytes, [MaxAlternatives] brace alternatives;
-//     each call does at most [MaxGlobWork] units of work (directory entries
-//     read, path elements looked up) and looks at most [MaxGlobDepth]
-//     elements deep, or fails with [ErrTooLarge].
+//   - patterns and templates: [MaxLength] (1024) characters, as the CRD
+//     counts, and 4096 bytes, the most that 1024 characters take in UTF-8,
+//     checked first, so that refusing a huge input costs nothing. The
+//     length bounds the number of segments, the recursion depth of
+//     discovery, and the number of captures. Matching a path element
+//     against a segment takes time linear in the length of the element
+//     times the number of captures and literals in the segment, with no
+//     backtracking.
+//   - references: 4096 bytes, Linux's PATH_MAX, beyond which no file can
+//     be opened anyway; a reference is often a template expanded with
+//     directory names, so it may be longer than a pattern.
+//   - globs: 4096 bytes, like a reference; 64 brace alternatives, since
+//     each alternative is a walk of its own and a few braces multiply
+//     quickly ("{a,b}" ten times is 1024). Each call does at most 1,000,000
+//     units of work (every directory entry read counts one, every lookup
+//     of a path one per element) and looks at most 256 path elements deep,
+//     or fails with [ErrTooLarge]: several "**" in one pattern walk the same
+//     directories again for every way of splitting a path between them, so
+//     without a bound a deep tree would make a glob run for hours. A "**"
+//     over 1,000 tenants of three modules of five files takes 50,000 units;
+//     a million is twice what one over 10,000 tenants takes.
 //   - files: the size given to [ReadFile].
 //
 // # Errors

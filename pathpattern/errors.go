@@ -33,8 +33,9 @@ var (
 	ErrNotRegular = errors.New("pathpattern: must be a regular file reached without symbolic links")
 
 	// ErrTooLarge is returned by [ReadFile], in an [*fs.PathError], for a
-	// file over the size limit, and by [Glob] for a walk that goes over
-	// [MaxGlobWork] or [MaxGlobDepth].
+	// file over the size limit, and by [Glob] for a walk that does more than
+	// 1,000,000 units of work or looks deeper than 256 path elements (see
+	// the package documentation, "Bounds").
 	ErrTooLarge = errors.New("pathpattern: too large")
 )
 
@@ -50,8 +51,8 @@ type SyntaxError struct {
 // The rules a [SyntaxError] reports.
 var (
 	ruleTooLong        = fmt.Sprintf("must be no more than %d characters", MaxLength)
-	ruleTooManyBytes   = fmt.Sprintf("must be no more than %d bytes", MaxBytes)
-	ruleRefTooLong     = fmt.Sprintf("must be no more than %d bytes", MaxRefLength)
+	ruleTooManyBytes   = fmt.Sprintf("must be no more than %d bytes", maxBytes)
+	ruleRefTooLong     = fmt.Sprintf("must be no more than %d bytes", maxRefLength)
 	ruleUTF8           = "must be valid UTF-8"
 	ruleNUL            = "must not contain NUL bytes"
 	ruleMissingAlias   = `must start with "@alias/"`
@@ -71,10 +72,13 @@ var (
 	ruleUncleanPath    = "reference path must be clean"
 )
 
-// quoteLimit is how many bytes of an input over [MaxBytes] an error
+// quoteLimit is how many bytes of an input over maxBytes an error
 // message quotes.
 const quoteLimit = 64
 
+// Error returns "pathpattern: <rule>", the offending value if any, and the
+// offset in the input, e.g.
+// `pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")`.
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	b.WriteString("pathpattern: ")
@@ -90,10 +94,10 @@ func (e *SyntaxError) Error() string {
 func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 
 // shorten returns s, or its first quoteLimit bytes (cut at a rune
-// boundary) and "..." when s is longer than MaxBytes, so that a message
+// boundary) and "..." when s is longer than maxBytes, so that a message
 // stays short whatever the input.
 func shorten(s string) string {
-	if len(s) <= MaxBytes {
+	if len(s) <= maxBytes {
 		return s
 	}
 	n := quoteLimit

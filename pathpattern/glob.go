@@ -12,13 +12,13 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// MaxAlternatives is how many brace-free patterns a glob given to [Glob]
+// maxAlternatives is how many brace-free patterns a glob given to [Glob]
 // may expand to: "{a,b}/{c,d}" expands to four. Each alternative is a walk
 // of its own, and a few braces multiply quickly ("{a,b}" ten times is 1024),
 // so the limit keeps the cost of a pattern proportional to the tree.
-const MaxAlternatives = 64
+const maxAlternatives = 64
 
-// MaxGlobWork is how much work one [Glob] call may do: every directory
+// maxGlobWork is how much work one [Glob] call may do: every directory
 // entry it reads counts one, and every lookup or read of a path counts one
 // per element of the path (an [os.Root] opens each element in turn), each
 // time it happens. The files Glob returns were all read or looked up, so
@@ -29,17 +29,17 @@ const MaxAlternatives = 64
 // five files takes 50,000 units; a million is twice what one over 10,000
 // tenants takes, and was 0.6 s of work through [os.DirFS] and 7 s through
 // an os.Root 40 directories deep, on a loaded machine.
-const MaxGlobWork = 1_000_000
+const maxGlobWork = 1_000_000
 
-// MaxGlobDepth is how many path elements deep [Glob] looks: far deeper than
+// maxGlobDepth is how many path elements deep [Glob] looks: far deeper than
 // any repository layout, and a bound on the recursion of the walks, which a
 // tree made deep on purpose would otherwise set.
-const MaxGlobDepth = 256
+const maxGlobDepth = 256
 
-// MaxGlobLength is the longest glob or exclude pattern, in bytes, that
+// maxGlobLength is the longest glob or exclude pattern, in bytes, that
 // [Glob] accepts: Linux's PATH_MAX, since a glob is usually a template
 // expanded with names from the tree, as a reference is.
-const MaxGlobLength = MaxRefLength
+const maxGlobLength = maxRefLength
 
 // Glob returns the sorted paths of the regular files of fsys that a copy
 // from pattern would take, leaving out those that an exclude pattern
@@ -63,18 +63,20 @@ const MaxGlobLength = MaxRefLength
 // file's base name, so "*.md" excludes at any depth. A directory below the
 // prefix that an exclude pattern removes is skipped whole.
 //
-// A bad pattern, or one that expands to more than [MaxAlternatives]
-// alternatives or exceeds [MaxGlobLength] bytes, is an error wrapping
-// [doublestar.ErrBadPattern]. Consecutive "**" elements act as one. A
-// walk that does more than [MaxGlobWork] or looks deeper than
-// [MaxGlobDepth] elements stops with an error wrapping [ErrTooLarge]. Once ctx is done, Glob stops with an error
+// A bad pattern, or one that expands to more than 64 alternatives or is
+// longer than 4096 bytes, is an error wrapping [doublestar.ErrBadPattern].
+// Consecutive "**" elements act as one. A walk that does more than
+// 1,000,000 units of work (directory entries read, path elements looked
+// up) or looks deeper than 256 path elements stops with an error wrapping
+// [ErrTooLarge] (see the package documentation, "Bounds"). Once ctx is
+// done, Glob stops with an error
 // wrapping ctx.Err(). I/O errors other than missing paths are returned. A
 // pattern that matches nothing gives nil.
 func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) ([]string, error) {
-	return glob(ctx, fsys, pattern, exclude, MaxGlobWork, false)
+	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
-// glob is Glob with a bound of maxWork instead of MaxGlobWork, which
+// glob is Glob with a bound of maxWork instead of maxGlobWork, which
 // tests lower; slow walks "dir/**" with doublestar too, for tests that
 // compare it with the walk of expand.
 func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, error) {
@@ -121,14 +123,14 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 }
 
 // boundedFS is the file system a Glob reads through: it counts what is
-// read against MaxGlobWork, refuses paths deeper than MaxGlobDepth, and
+// read against maxGlobWork, refuses paths deeper than maxGlobDepth, and
 // fails once ctx is done. Every walk of Glob, doublestar's and its own,
 // reads through it, so no loop of theirs escapes the bounds.
 type boundedFS struct {
 	fsys    fs.FS
 	ctx     context.Context
 	pattern string
-	max     int // MaxGlobWork, or less in tests
+	max     int // maxGlobWork, or less in tests
 	left    int // work still allowed
 }
 
@@ -139,13 +141,13 @@ func (b *boundedFS) lookup(name string) error {
 		return err
 	}
 	depth := 1 + strings.Count(name, "/")
-	if depth > MaxGlobDepth {
-		return errorf(ErrTooLarge, "glob %q must look no deeper than %d directories", shorten(b.pattern), MaxGlobDepth)
+	if depth > maxGlobDepth {
+		return errorf(ErrTooLarge, "glob %q must look no deeper than %d directories", shorten(b.pattern), maxGlobDepth)
 	}
 	return b.charge(depth)
 }
 
-// charge counts n units of work against MaxGlobWork.
+// charge counts n units of work against maxGlobWork.
 func (b *boundedFS) charge(n int) error {
 	b.left -= n
 	if b.left < 0 {
@@ -197,15 +199,15 @@ func (b *boundedFS) ReadLink(name string) (string, error) {
 // alternatives. When walk is set, the pattern is one to walk and each
 // alternative must be a relative path without empty, "." or ".." elements.
 func checkGlob(pattern string, walk bool) ([]string, error) {
-	if len(pattern) > MaxGlobLength {
-		return nil, badGlob(shorten(pattern), fmt.Sprintf("must be no more than %d bytes", MaxGlobLength))
+	if len(pattern) > maxGlobLength {
+		return nil, badGlob(shorten(pattern), fmt.Sprintf("must be no more than %d bytes", maxGlobLength))
 	}
 	if !doublestar.ValidatePattern(pattern) {
 		return nil, badGlob(pattern, "must be a valid doublestar pattern")
 	}
-	alts, ok := expandBraces(pattern, MaxAlternatives)
+	alts, ok := expandBraces(pattern, maxAlternatives)
 	if !ok {
-		return nil, badGlob(pattern, fmt.Sprintf("must expand to no more than %d alternatives", MaxAlternatives))
+		return nil, badGlob(pattern, fmt.Sprintf("must expand to no more than %d alternatives", maxAlternatives))
 	}
 	if walk {
 		for i, alt := range alts {

@@ -126,7 +126,7 @@ var badGlobTests = []struct {
 	{name: "trailing slash", pattern: "a/"},
 	{name: "empty", pattern: ""},
 	{name: "too many alternatives", pattern: "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"},
-	{name: "too long", pattern: strings.Repeat("a", MaxGlobLength+1)},
+	{name: "too long", pattern: strings.Repeat("a", maxGlobLength+1)},
 	{name: "bad exclude", pattern: "a/**", exclude: []string{"ok", "["}},
 	{name: "exclude with too many alternatives", pattern: "a/**", exclude: []string{"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"}},
 }
@@ -173,7 +173,7 @@ func TestExpandBraces(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := expandBraces(tt.pattern, MaxAlternatives)
+			got, ok := expandBraces(tt.pattern, maxAlternatives)
 			if !ok {
 				t.Fatal("too many alternatives")
 			}
@@ -259,17 +259,17 @@ func TestGlobBounds(t *testing.T) {
 		name    string
 		fsys    fs.FS
 		pattern string
-		max     int    // the bound of entries, MaxGlobWork when 0
+		max     int    // the bound of entries, maxGlobWork when 0
 		rule    string // what the error says; empty for none
 		files   int    // how many files a glob without error finds
 	}{
-		{name: "several ** over a tree deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 50), pattern: "**/**/**/*.yaml",
+		{name: "several ** over a tree deeper than maxGlobDepth", fsys: chain(maxGlobDepth + 50), pattern: "**/**/**/*.yaml",
 			rule: "must look no deeper than 256 directories"},
-		{name: "one ** over a tree deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 1), pattern: "**",
+		{name: "one ** over a tree deeper than maxGlobDepth", fsys: chain(maxGlobDepth + 1), pattern: "**",
 			rule: "must look no deeper than 256 directories"},
-		{name: "a literal path deeper than MaxGlobDepth", fsys: chain(MaxGlobDepth + 1), pattern: strings.Repeat("d/", MaxGlobDepth) + "f.yaml",
+		{name: "a literal path deeper than maxGlobDepth", fsys: chain(maxGlobDepth + 1), pattern: strings.Repeat("d/", maxGlobDepth) + "f.yaml",
 			rule: "must look no deeper than 256 directories"},
-		{name: "one ** at MaxGlobDepth", fsys: chain(MaxGlobDepth - 1), pattern: "**", files: MaxGlobDepth - 1},
+		{name: "one ** at maxGlobDepth", fsys: chain(maxGlobDepth - 1), pattern: "**", files: maxGlobDepth - 1},
 		{name: "several ** in a row over a deep tree", fsys: chain(40), pattern: "**/**/**/**/**/*.yaml", files: 40},
 		{name: "several ** apart over a deep tree", fsys: chain(40), pattern: "**/d/**/d/**/d/**/*.yaml", max: 100_000,
 			rule: "must do no more than 100000 units of work"},
@@ -373,7 +373,7 @@ func FuzzGlob(f *testing.F) {
 		got, err := Glob(t.Context(), fsys, pattern, exclude)
 		// A "dir/**" pattern takes a walk of its own: doublestar's must
 		// select the same files.
-		slow, serr := glob(t.Context(), fsys, pattern, []string{exclude}, MaxGlobWork, true)
+		slow, serr := glob(t.Context(), fsys, pattern, []string{exclude}, maxGlobWork, true)
 		if !slices.Equal(got, slow) || fmt.Sprint(err) != fmt.Sprint(serr) {
 			t.Fatalf("Glob(%q, %q) = %q, %v; with doublestar, %q, %v", pattern, exclude, got, err, slow, serr)
 		}

@@ -47,8 +47,8 @@ func TestGlobDirectoryTree(t *testing.T) {
 			}
 			pattern := dir + "/**"
 			for _, ex := range excludes {
-				got, err := glob(t.Context(), fsys, pattern, ex, MaxGlobWork, false)
-				want, werr := glob(t.Context(), fsys, pattern, ex, MaxGlobWork, true)
+				got, err := glob(t.Context(), fsys, pattern, ex, maxGlobWork, false)
+				want, werr := glob(t.Context(), fsys, pattern, ex, maxGlobWork, true)
 				if !slices.Equal(got, want) || fmt.Sprint(err) != fmt.Sprint(werr) {
 					t.Errorf("%s: Glob(%q, %q) = %q, %v; with doublestar, %q, %v", treeName, pattern, ex, got, err, want, werr)
 				}

@@ -20,7 +20,7 @@ import (
 // maxMessageBytes bounds the message of a syntax error: it quotes at most
 // quoteLimit bytes of an over-long input, and %q at most quadruples the
 // rest.
-const maxMessageBytes = 4*MaxRefLength + 512
+const maxMessageBytes = 4*maxRefLength + 512
 
 // checkSyntaxError checks that err is a *SyntaxError for input, wrapping
 // ErrSyntax, that reports rule at offset, naming value when it is set, with
@@ -68,7 +68,7 @@ var hostilePatternTests = []struct {
 	{name: "exactly the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-6)},
 	{name: "511 segments at the length limit", pattern: "@r/" + strings.Repeat("a/", 510) + "a"},
 	{name: "one character over the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-5), rule: ruleTooLong, offset: MaxLength},
-	{name: "1 MiB", pattern: "@repo/" + strings.Repeat("{a}", 1<<20/3), rule: ruleTooManyBytes, offset: MaxBytes},
+	{name: "1 MiB", pattern: "@repo/" + strings.Repeat("{a}", 1<<20/3), rule: ruleTooManyBytes, offset: maxBytes},
 	{name: "100 captures in one segment", pattern: "@r/" + manyCaptures(100, "-")},
 	{name: "1000 opening braces", pattern: "@r/" + strings.Repeat("{", 1000), rule: ruleClosingBrace, offset: 3},
 	{name: "1000 closing braces", pattern: "@r/" + strings.Repeat("}", 1000), rule: ruleOpeningBrace, offset: 3},
@@ -202,7 +202,7 @@ var hostileRefTests = []struct {
 	offset int
 }{
 	{name: "exactly the length limit", ref: "@r/" + strings.Repeat("a/", 2045) + "abc", path: strings.Repeat("a/", 2045) + "abc"},
-	{name: "one byte over the length limit", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), rule: ruleRefTooLong, offset: MaxRefLength},
+	{name: "one byte over the length limit", ref: "@r/" + strings.Repeat("a", maxRefLength-2), rule: ruleRefTooLong, offset: maxRefLength},
 	{name: "dot dot", ref: "@r/../etc/passwd", rule: ruleDotDot, offset: 3},
 	{name: "dot dot that would clean away", ref: "@r/a/../b", rule: ruleDotDot, offset: 5},
 	{name: "dot dot at the end", ref: "@r/a/b/..", rule: ruleDotDot, offset: 7},
@@ -246,7 +246,7 @@ var hostileGlobTests = []struct {
 	exclude []string
 	detail  string
 }{
-	{name: "one byte over the length limit", pattern: strings.Repeat("a", MaxGlobLength+1), detail: "must be no more than 4096 bytes"},
+	{name: "one byte over the length limit", pattern: strings.Repeat("a", maxGlobLength+1), detail: "must be no more than 4096 bytes"},
 	{name: "brace bomb", pattern: strings.Repeat("{a,b}", 7), detail: "no more than 64 alternatives"},
 	{name: "brace bomb of 2^100", pattern: strings.Repeat("{a,b}", 100), detail: "no more than 64 alternatives"},
 	{name: "nested braces 200 deep", pattern: strings.Repeat("{a,", 200) + "b" + strings.Repeat("}", 200), detail: "no more than 64 alternatives"},
@@ -257,7 +257,7 @@ var hostileGlobTests = []struct {
 	{name: "absolute", pattern: "/etc/*", detail: `empty, "." or ".." elements`},
 	{name: "empty", pattern: "", detail: "empty"},
 	{name: "bad exclude", pattern: "a/*", exclude: []string{"["}, detail: "valid doublestar pattern"},
-	{name: "exclude too long", pattern: "a/*", exclude: []string{strings.Repeat("*", MaxGlobLength+1)}, detail: "must be no more than 4096 bytes"},
+	{name: "exclude too long", pattern: "a/*", exclude: []string{strings.Repeat("*", maxGlobLength+1)}, detail: "must be no more than 4096 bytes"},
 	{name: "exclude brace bomb", pattern: "a/*", exclude: []string{strings.Repeat("{a,b}", 8)}, detail: "no more than 64 alternatives"},
 }
 

@@ -18,12 +18,12 @@ import (
 // (and so the recursion depth of [Pattern.Discover]) and of captures.
 const MaxLength = 1024
 
-// MaxBytes is the longest pattern or template, in bytes, that [Parse] and
+// maxBytes is the longest pattern or template, in bytes, that [Parse] and
 // [Pattern.Template] accept, checked before anything else so that refusing
 // a huge input costs nothing. It is the most that [MaxLength] characters
 // take in UTF-8 (four bytes each), so it refuses nothing that MaxLength
 // admits; the cost of matching grows with bytes, and this bounds it.
-const MaxBytes = 4 * MaxLength
+const maxBytes = 4 * MaxLength
 
 // Captures maps capture names to values.
 type Captures map[string]string
@@ -58,7 +58,7 @@ type part struct {
 //
 // Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte
 // offset of the problem and the rule broken: more than [MaxLength]
-// characters or [MaxBytes] bytes, a NUL byte, invalid UTF-8, a missing or
+// characters or 4096 bytes, a NUL byte, invalid UTF-8, a missing or
 // invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a
 // missing closing or opening brace, an empty, invalid or duplicate capture
 // name.
@@ -107,11 +107,11 @@ func MustParse(pattern string) *Pattern {
 }
 
 // checkLength returns a [*SyntaxError] when s, a pattern or a template, is
-// longer than MaxBytes bytes or MaxLength characters, at the offset where
+// longer than maxBytes bytes or MaxLength characters, at the offset where
 // the limit is crossed, or nil.
 func checkLength(s string) error {
-	if len(s) > MaxBytes {
-		return &SyntaxError{Input: s, Offset: MaxBytes, Rule: ruleTooManyBytes}
+	if len(s) > maxBytes {
+		return &SyntaxError{Input: s, Offset: maxBytes, Rule: ruleTooManyBytes}
 	}
 	if len(s) <= MaxLength {
 		return nil // no more bytes than the limit in characters

@@ -40,7 +40,7 @@ var parseTests = []struct {
 
 	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: ruleTooLong, offset: MaxLength},
 	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: ruleTooLong, offset: 3 + 2*(MaxLength-3)},
-	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: MaxBytes},
+	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: maxBytes},
 	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: ruleUTF8, offset: 4},
 	{name: "empty", pattern: "", rule: ruleMissingAlias, offset: 0},
 	{name: "no at sign", pattern: "repo/x", rule: ruleMissingAlias, offset: 0},
@@ -276,13 +276,13 @@ func FuzzParse(f *testing.F) {
 		f.Add(tt.pattern)
 	}
 	for _, tt := range hostilePatternTests {
-		if len(tt.pattern) <= 2*MaxBytes { // a 1 MiB seed slows every mutation
+		if len(tt.pattern) <= 2*maxBytes { // a 1 MiB seed slows every mutation
 			f.Add(tt.pattern)
 		}
 	}
 	f.Fuzz(func(t *testing.T, pattern string) {
 		p, err := Parse(pattern)
-		long := len(pattern) > MaxBytes || utf8.RuneCountInString(pattern) > MaxLength
+		long := len(pattern) > maxBytes || utf8.RuneCountInString(pattern) > MaxLength
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || se.Rule == "" || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {

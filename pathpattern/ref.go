@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// MaxRefLength is the longest reference, in bytes, that [ParseRef] accepts.
+// maxRefLength is the longest reference, in bytes, that [ParseRef] accepts.
 // A reference is often a template expanded with directory names from the
 // tree, so it is allowed to be longer than a pattern; 4096 bytes is Linux's
 // PATH_MAX, beyond which no file can be opened anyway.
-const MaxRefLength = 4096
+const maxRefLength = 4096
 
 // A Ref is a reference "@alias/path" to a file or directory in the source
 // with that alias. Path is clean, relative, and valid for [fs.FS]. The zero
@@ -29,11 +29,11 @@ type Ref struct {
 // root itself, start with "/", contain a ".." element (even one that would
 // clean away) or a NUL byte. Every error is a [*SyntaxError] (wrapping
 // [ErrSyntax]) with the byte offset of the problem and the rule broken:
-// more than [MaxRefLength] bytes, invalid UTF-8, a missing or invalid
+// more than 4096 bytes, invalid UTF-8, a missing or invalid
 // "@alias/", a NUL byte, an empty or absolute path, or a ".." element.
 func ParseRef(s string) (Ref, error) {
-	if len(s) > MaxRefLength {
-		return Ref{}, &SyntaxError{Input: s, Offset: MaxRefLength, Rule: ruleRefTooLong}
+	if len(s) > maxRefLength {
+		return Ref{}, &SyntaxError{Input: s, Offset: maxRefLength, Rule: ruleRefTooLong}
 	}
 	alias, off, err := splitAlias(s)
 	if err != nil {

@@ -18,9 +18,9 @@ var refTests = []struct {
 	{name: "cleaned", ref: "@repo/a//b/./c/", want: Ref{Alias: "repo", Path: "a/b/c"}},
 	{name: "glob", ref: "@repo/tenants/*/manifests/**", want: Ref{Alias: "repo", Path: "tenants/*/manifests/**"}},
 	{name: "dots in names", ref: "@r/..a/b../.c", want: Ref{Alias: "r", Path: "..a/b../.c"}},
-	{name: "long", ref: "@r/" + strings.Repeat("a", MaxRefLength-3), want: Ref{Alias: "r", Path: strings.Repeat("a", MaxRefLength-3)}},
+	{name: "long", ref: "@r/" + strings.Repeat("a", maxRefLength-3), want: Ref{Alias: "r", Path: strings.Repeat("a", maxRefLength-3)}},
 
-	{name: "too long", ref: "@r/" + strings.Repeat("a", MaxRefLength-2), rule: ruleRefTooLong, offset: MaxRefLength},
+	{name: "too long", ref: "@r/" + strings.Repeat("a", maxRefLength-2), rule: ruleRefTooLong, offset: maxRefLength},
 	{name: "no alias", ref: "tenants/a", rule: ruleMissingAlias, offset: 0},
 	{name: "alias only", ref: "@repo", rule: ruleMissingAlias, offset: 5},
 	{name: "bad alias", ref: "@Repo/a", rule: ruleAlias, offset: 1},

@@ -25,8 +25,8 @@ type Template struct {
 // Everything outside braces is literal, slashes included. A capture that p
 // does not have fails here, before any tree is read. Every error is a
 // [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset of the
-// problem and the rule broken: more than [MaxLength] characters or
-// [MaxBytes] bytes, invalid UTF-8, a missing closing or opening brace, an
+// problem and the rule broken: more than [MaxLength] characters or 4096
+// bytes, invalid UTF-8, a missing closing or opening brace, an
 // empty or invalid capture name, or one that p lacks. A template may name
 // a capture more than once, or none.
 func (p *Pattern) Template(s string) (*Template, error) {

@@ -92,7 +92,7 @@ func (c *cluster) Object(_ context.Context, id inventory.ID) (generator.Object, 
 		if c.unknown {
 			return generator.Object{ID: id}, nil
 		}
-		return generator.Object{}, generator.ErrNotFound
+		return generator.Object{}, finalizer.ErrNotFound
 	}
 	return generator.Object{ID: id, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations}, nil
 }

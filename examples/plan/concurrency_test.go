@@ -29,7 +29,7 @@ type shared struct {
 	inputs    *pathpattern.Template
 	schema    *nsmeta.Schema
 	policy    *nsmeta.NamePolicy
-	pipeline  *nsmeta.Pipeline
+	pipeline  nsmeta.Pipeline
 	program   *cel.Program
 	cache     *cel.Cache
 	old, next []inventory.Entry
@@ -58,23 +58,24 @@ func newShared(t *testing.T) *shared {
 	if s.schema, errs = nsmeta.CompileSchema(
 		map[string]string{"my.org.io/cost-center": `value.matches('^cc-[0-9]{4}$')`, "my.org.io/team": `value.size() <= 20`},
 		map[string]string{"my.org.io/observability": `value in ["Enabled", "Disabled"]`},
-		nil, nsmeta.WithSchemaCache(cache),
+		nil, nsmeta.WithCache(cache),
 	); errs != nil {
 		t.Fatal(errs)
 	}
 	if s.policy, errs = nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`, `ns == "sandbox"`},
-		nil, nsmeta.WithProtectedNames("flux-system"), nsmeta.WithNamePolicyCache(cache)); errs != nil {
+		nil, nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache)); errs != nil {
 		t.Fatal(errs)
 	}
-	if s.pipeline, errs = nsmeta.NewPipeline(
-		nsmeta.WithCommon(nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}}, nil),
-		nsmeta.WithOperations([]nsmeta.Operation{
+	s.pipeline = nsmeta.Pipeline{
+		Common: nsmeta.Metadata{Labels: map[string]string{"my.org.io/provisioner": "monorepo"}},
+		Operations: []nsmeta.Operation{
 			{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"pod-security.kubernetes.io/enforce": "baseline"}}},
 			{Strategy: nsmeta.Override, Namespace: "tenant-payments", Metadata: nsmeta.Metadata{Labels: map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}}},
 			{Strategy: nsmeta.Reset, Namespace: "tenant-sandbox", Metadata: nsmeta.Metadata{Labels: map[string]string{"my.org.io/sandbox": "true"}}},
-		}, nil),
-		nsmeta.WithFinal(nsmeta.Metadata{Labels: map[string]string{"source.extensions.fluxcd.io/generator": "uid"}}, nil),
-	); errs != nil {
+		},
+		Final: nsmeta.Metadata{Labels: map[string]string{"source.extensions.fluxcd.io/generator": "uid"}},
+	}
+	if errs = s.pipeline.Validate(nil, nil, nil); errs != nil {
 		t.Fatal(errs)
 	}
 	s.program = cel.MustCompile(`value.matches('^cc-[0-9]{4}$') && value.size() < 10`, "value")
@@ -182,7 +183,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 	o.Finalizer = append(o.Finalizer, v.Reason, errString(err))
 	ch, errs := inventory.Diff(s.old, s.next)
 	o.Errors = append(o.Errors, errString(errs.ToAggregate()))
-	ds, err := inventory.Collect(ctx, ch.Stale, s.next, inventory.WithMaxDeletions(1000), inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
+	ds, err := inventory.Collect(ctx, ch, inventory.WithMaxDeletions(1000), inventory.WithNamespacePrune(), inventory.WithAllowDeleteAll())
 	o.Errors = append(o.Errors, errString(err))
 	for _, d := range append(ch.Decisions(), ds...) {
 		o.Changes = append(o.Changes, d.String())

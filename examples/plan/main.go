@@ -179,7 +179,7 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 	if len(errs) > 0 || len(typeErrs) > 0 {
 		res := &planResult{errors: fieldErrors(append(typeErrs, errs...)), inventory: req.previous}
 		for _, e := range req.previous {
-			res.decisions = append(res.decisions, generator.Decision{Entry: e, Action: generator.Keep, Reason: "desired state has errors"})
+			res.decisions = append(res.decisions, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: "desired state has errors"})
 		}
 		return res, nil
 	}

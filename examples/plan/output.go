@@ -24,7 +24,7 @@ import (
 type planResult struct {
 	namespaces []generator.Namespace
 	artifacts  []generator.Artifact
-	decisions  []generator.Decision
+	decisions  []inventory.Decision
 	inventory  []inventory.Entry
 	warnings   []string
 	errors     []planFieldError
@@ -106,9 +106,9 @@ func toArtifact(a generator.Artifact) planArtifact {
 	}
 }
 
-func toChange(d generator.Decision) planChange {
+func toChange(d inventory.Decision) planChange {
 	id := d.Entry.ID()
-	return planChange{Action: string(d.Action), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: d.Reason}
+	return planChange{Action: d.Action.String(), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Reason: d.Reason}
 }
 
 func toInventoryItem(e inventory.Entry) inventoryItem {
@@ -265,14 +265,14 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	for _, d := range res.decisions {
 		c := toChange(d)
 		counts[c.Action]++
-		if changesOnly && c.Action == string(generator.Unchanged) {
+		if changesOnly && d.Action == inventory.Unchanged {
 			continue
 		}
 		line := c.Kind + "/"
 		if c.Namespace != "" {
 			line += c.Namespace + "/"
 		}
-		line += c.Name + " " + generator.Action(c.Action).Verb()
+		line += c.Name + " " + d.Action.Verb()
 		if c.Reason != "" {
 			line += " (" + c.Reason + ")"
 		}

@@ -183,14 +183,14 @@ func TestWriteJSONStreams(t *testing.T) {
 	}{
 		{name: "nothing", res: func(*testing.T) *planResult { return &planResult{} }},
 		{name: "empty lists", res: func(*testing.T) *planResult {
-			return &planResult{namespaces: []generator.Namespace{}, artifacts: []generator.Artifact{}, decisions: []generator.Decision{},
+			return &planResult{namespaces: []generator.Namespace{}, artifacts: []generator.Artifact{}, decisions: []inventory.Decision{},
 				inventory: []inventory.Entry{}, warnings: []string{}, errors: []planFieldError{}}
 		}},
 		{name: "nil maps and lists in items", res: func(*testing.T) *planResult {
 			return &planResult{
 				namespaces: []generator.Namespace{{Name: "a"}},
 				artifacts:  []generator.Artifact{{Name: "app", Namespace: "a"}},
-				decisions:  []generator.Decision{{Entry: inventory.Entry{Kind: "Namespace", Name: "a"}, Action: generator.Create}},
+				decisions:  []inventory.Decision{{Entry: inventory.Entry{Kind: "Namespace", Name: "a"}, Action: inventory.Create}},
 				inventory:  []inventory.Entry{{Kind: "Namespace", Name: "a"}},
 				errors:     []planFieldError{{Field: "spec", Type: "FieldValueRequired"}},
 			}
@@ -203,7 +203,7 @@ func TestWriteJSONStreams(t *testing.T) {
 				artifacts: []generator.Artifact{{Name: "app", Namespace: "a", Path: "tenants/<a>", Captures: map[string]string{"namespace": html},
 					Inputs: map[string]json.RawMessage{"s": json.RawMessage(`"<&>"`), "o": json.RawMessage(`{"z": [1, 2.5e300, null, true, {}], "a": []}`)},
 					Files:  []generator.File{{Path: "b<.yaml"}, {Path: "a&.yaml"}}, FileCount: 2}},
-				decisions: []generator.Decision{{Entry: inventory.Entry{Kind: "ExternalArtifact", Namespace: "a", Name: "app"}, Action: generator.Keep, Reason: html}},
+				decisions: []inventory.Decision{{Entry: inventory.Entry{Kind: "ExternalArtifact", Namespace: "a", Name: "app"}, Action: inventory.Keep, Reason: html}},
 				warnings:  []string{html, ""},
 				errors: []planFieldError{
 					{Field: "spec.x", Type: "FieldValueInvalid", Value: html, Detail: html},
@@ -243,7 +243,7 @@ func TestWriteJSONStreamsPlans(t *testing.T) {
 	res := planOf(t, synthTree(20), planOf(t, synthTree(25), nil, nil).inventory, nil)
 	deletes := 0
 	for _, d := range res.decisions {
-		if d.Action == generator.Delete {
+		if d.Action == inventory.Delete {
 			deletes++
 		}
 	}

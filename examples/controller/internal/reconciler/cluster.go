@@ -69,7 +69,7 @@ func (k *cluster) object(ctx context.Context, id inventory.ID) (generator.Object
 	gvk, err := k.gvk(id)
 	if meta.IsNoMatchError(err) {
 		// The kind is not served: no object of it exists.
-		return generator.Object{}, fmt.Errorf("%w: %w", generator.ErrNotFound, err)
+		return generator.Object{}, fmt.Errorf("%w: %w", finalizer.ErrNotFound, err)
 	}
 	if err != nil {
 		return generator.Object{}, k.failed(fmt.Errorf("reading %s: %w", id, err))
@@ -78,7 +78,7 @@ func (k *cluster) object(ctx context.Context, id inventory.ID) (generator.Object
 	obj.SetGroupVersionKind(gvk)
 	if err := k.c.Get(ctx, client.ObjectKey{Namespace: id.Namespace, Name: id.Name}, obj); err != nil {
 		if apierrors.IsNotFound(err) {
-			return generator.Object{}, fmt.Errorf("%w: %w", generator.ErrNotFound, err)
+			return generator.Object{}, fmt.Errorf("%w: %w", finalizer.ErrNotFound, err)
 		}
 		return generator.Object{}, k.failed(fmt.Errorf("reading %s: %w", id, err))
 	}

@@ -51,13 +51,13 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 		}
 		id := d.Entry.ID()
 		switch d.Action {
-		case generator.Create, generator.Update, generator.Unchanged:
+		case inventory.Create, inventory.Update, inventory.Unchanged:
 			if ns, ok := namespaces[id.Name]; ok && isNamespace(id) {
 				p.namespace(ctx, w, ns, d)
 			} else if a, ok := artifacts[id]; ok {
 				p.artifact(ctx, w, a, d)
 			}
-		case generator.Delete:
+		case inventory.Delete:
 			p.delete(ctx, w, d)
 		default: // skip, release, keep: nothing to write
 			p.changes = append(p.changes, d.String())
@@ -66,16 +66,16 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 	return p
 }
 
-func (p *pass) fail(d generator.Decision, what string, err error) {
+func (p *pass) fail(d inventory.Decision, what string, err error) {
 	p.errors = append(p.errors, fmt.Sprintf("%s: %s: %v", d.Entry.ID().String(), what, err))
 }
 
 // done records an applied object's change line; an unchanged one that had
 // to be written is a corrected drift.
-func (p *pass) done(d generator.Decision, existed bool) {
+func (p *pass) done(d inventory.Decision, existed bool) {
 	p.applied++
 	switch {
-	case d.Action != generator.Unchanged:
+	case d.Action != inventory.Unchanged:
 		p.changes = append(p.changes, d.String())
 	case existed:
 		p.changes = append(p.changes, d.Entry.ID().String()+" configured (drift corrected)")
@@ -84,7 +84,7 @@ func (p *pass) done(d generator.Decision, existed bool) {
 	}
 }
 
-func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace, d generator.Decision) {
+func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace, d inventory.Decision) {
 	l, err := w.getMeta(ctx, namespaceGVK, "", ns.Name)
 	if err != nil {
 		p.fail(d, "read", err)
@@ -100,7 +100,7 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 		p.changes = append(p.changes, d.Entry.ID().String()+" waiting (terminating; created again once gone)")
 		return
 	}
-	if d.Action == generator.Unchanged && l.exists && !drifted(l.labels, ns.Labels) && !drifted(l.annotations, ns.Annotations) {
+	if d.Action == inventory.Unchanged && l.exists && !drifted(l.labels, ns.Labels) && !drifted(l.annotations, ns.Annotations) {
 		return
 	}
 	if err := w.applyNamespace(ctx, ns); err != nil {
@@ -111,13 +111,13 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 	p.done(d, l.exists)
 }
 
-func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d generator.Decision) {
+func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d inventory.Decision) {
 	if why, ok := p.waiting[a.Namespace]; ok {
 		p.changes = append(p.changes, d.Entry.ID().String()+" waiting ("+why+")")
 		return
 	}
 	existed := true
-	if d.Action == generator.Unchanged {
+	if d.Action == inventory.Unchanged {
 		drift, err := w.artifactDrifted(ctx, a)
 		if err != nil {
 			p.fail(d, "read", err)
@@ -140,7 +140,7 @@ func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d 
 	p.done(d, existed)
 }
 
-func (p *pass) delete(ctx context.Context, w *writer, d generator.Decision) {
+func (p *pass) delete(ctx context.Context, w *writer, d inventory.Decision) {
 	id := d.Entry.ID()
 	if isNamespace(id) && p.pendingIn[id.Name] {
 		p.inProgress = append(p.inProgress, id.String()+" waits for the deletion of its objects")
@@ -171,20 +171,20 @@ func (p *pass) outcome(plan *generator.Plan, readErrs []error, retry time.Durati
 	var kept []string
 	for _, d := range plan.Decisions {
 		switch d.Action {
-		case generator.Create:
+		case inventory.Create:
 			s.Create++
-		case generator.Update:
+		case inventory.Update:
 			s.Update++
-		case generator.Unchanged:
+		case inventory.Unchanged:
 			s.Unchanged++
-		case generator.Delete:
+		case inventory.Delete:
 			s.Delete++
-		case generator.Release:
+		case inventory.Release:
 			s.Release++
-		case generator.Keep:
+		case inventory.Keep:
 			s.Keep++
 			kept = append(kept, d.String())
-		case generator.Skip:
+		case inventory.Skip:
 			s.Skip++
 		}
 	}
