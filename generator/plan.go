@@ -177,15 +177,6 @@ const (
 	reasonDesiredErrors = "desired state has errors"
 )
 
-// cacheSources is whether plans read their sources through a dirCache;
-// BenchmarkPlanFS turns it off to measure what the cache saves. Measured
-// with that benchmark at 10,000 tenants (three interleaved runs each, a
-// shared 2-core machine): 3.0-3.9 s a plan through DirFS with the cache,
-// against 8.6-8.7 s through root.FS() without it (0.54-0.65 against
-// 1.58-1.61 ms of CPU per tenant, 14.1 M against 23.9 M allocations): the
-// speed-ups of dircache.go and dirfs.go stay.
-var cacheSources = true
-
 // planner carries one plan's state through its steps.
 type planner struct {
 	g       *Generator
@@ -225,13 +216,8 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	// Each plan reads its sources through a cache of the directories it has
 	// seen (see dirCache).
 	for alias, fsys := range sources {
-		if fsys != nil && cacheSources {
-			c := newDirCache(fsys)
-			defer c.close()
-			fsys = c
-		}
 		if fsys != nil {
-			p.sources[alias] = fsys
+			p.sources[alias] = newDirCache(fsys)
 		}
 	}
 	res := &Plan{}
@@ -287,9 +273,6 @@ func (p *planner) discover() []*item {
 	fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
 	if fsys == nil || !p.checkSource(fsys) {
 		return nil
-	}
-	if c, ok := fsys.(*dirCache); ok {
-		c.anchor(g.prefix)
 	}
 	matches, errs, err := g.pattern.Discover(fsys, fp)
 	switch {
