@@ -9,7 +9,7 @@
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //	// errs: every problem of the spec, under "spec."
-//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": generator.DirFS(root)}, status.Inventory, cluster)
+//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //	// apply plan.Namespaces, then plan.Artifacts; delete the Delete decisions in order
 //	status.Inventory = plan.Next(confirmedDeleted)
 //
@@ -107,11 +107,15 @@
 // Performance section). It holds a file's content only while hashing it,
 // and keeps of each artifact its name, labels, captures, inputs, file
 // count and digest: the list of its files only when the generator was
-// compiled [WithFileLists]. Through [DirFS], it reads each directory once;
-// on Linux, it opens each name below the pattern's fixed prefix with one
-// openat2 that follows no link, and each file of a module with one openat
-// from its open directory, falling back to the os.Root for anything
-// else. Inputs and NamespaceMetadata files of the usual shape (block
+// compiled [WithFileLists]. It reads each source through a cache, for the
+// length of the plan, of the directories it has seen and the entry types
+// of those it has read: every file read on a tenant's behalf has each
+// element of its name checked for a symbolic link (pathpattern.ReadFile),
+// and the cache answers those checks for the directories already seen, so
+// that each directory is checked once per plan, whatever the file system.
+// Through the FS of an [os.Root], which walks every name one element at a
+// time, opening a file still costs a system call or two for each directory
+// on its path. Inputs and NamespaceMetadata files of the usual shape (block
 // mappings and sequences of plain or quoted scalars) are read without a
 // YAML decoder, to exactly the decoder's result; any other file is
 // decoded as before, with the decoder's errors.

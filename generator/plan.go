@@ -201,7 +201,7 @@ type item struct {
 
 // Plan plans one reconcile:
 //
-//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": generator.DirFS(root)}, status.Inventory, cluster)
+//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //
 // sources holds the file system of each alias, rooted at the alias. previous
 // is the inventory that the last reconcile recorded ([Plan.Next]). cluster
