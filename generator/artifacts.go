@@ -42,7 +42,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	parallel(p.ctx, len(items), func(i int) {
+	panics := parallel(p.ctx, len(items), func(i int) {
 		it := items[i]
 		if it.skip != "" {
 			return
@@ -59,6 +59,15 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		// held 20 MB more of live heap.
 		it.match.Raw, it.match.Normalized = nil, nil
 	})
+	// A build that panicked is an error of its own, and nothing else of it
+	// counts: its errors, warnings and artifact may be half done.
+	for i, v := range panics {
+		it, q := items[i], p.fork()
+		q.errs = append(q.errs, field.InternalError(it.art.path,
+			fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v)))
+		out[i] = built{q: q}
+		it.skip = reasonPanic
+	}
 	var result []Artifact // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.a != nil }); n > 0 {
 		result = make([]Artifact, 0, n)
@@ -320,9 +329,31 @@ func (p *planner) digest(a *Artifact, files []selected, fp *field.Path) (digest.
 // own results, which the caller then reads in index order: the output does
 // not depend on the scheduling. Once ctx is done, the calls not yet started
 // are skipped.
-func parallel(ctx context.Context, n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
+//
+// A call that panics stops alone: parallel recovers the panic and returns
+// its value by index (nil when no call panicked), so that one tenant's
+// input cannot take down the controller that embeds the library. Such a
+// call has left its results half done: the caller must not use them.
+func parallel(ctx context.Context, n int, f func(i int)) map[int]any {
+	var (
+		next   atomic.Int64
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		panics map[int]any
+	)
+	call := func(i int) {
+		defer func() {
+			if v := recover(); v != nil { // panic(nil) recovers a *runtime.PanicNilError
+				mu.Lock()
+				defer mu.Unlock()
+				if panics == nil {
+					panics = map[int]any{}
+				}
+				panics[i] = v
+			}
+		}()
+		f(i)
+	}
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			for {
@@ -330,12 +361,17 @@ func parallel(ctx context.Context, n int, f func(i int)) {
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				f(i)
+				call(i)
 			}
 		})
 	}
 	wg.Wait()
+	return panics
 }
+
+// reasonPanic is why an object whose build panicked is skipped; the plan's
+// errors hold the panic value.
+const reasonPanic = "an internal error stopped its build"
 
 // countFunc returns how many elements of s satisfy f.
 func countFunc[E any](s []E, f func(E) bool) int {

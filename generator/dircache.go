@@ -115,8 +115,9 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	}
 	info, err := fs.Lstat(c.fsys, name)
 	if err == nil && info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
+		s := compact(info) // outside the lock: a FileInfo's methods may panic
 		c.mu.Lock()
-		c.known[name] = compact(info)
+		c.known[name] = s
 		c.mu.Unlock()
 	}
 	return info, err
