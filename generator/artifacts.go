@@ -42,7 +42,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	panics := parallel(p.ctx, len(items), func(i int) {
+	panics := parallel(p.ctx, p.workers(), len(items), func(i int) {
 		it := items[i]
 		if it.skip != "" {
 			return
@@ -324,7 +324,7 @@ func (p *planner) digest(a *Artifact, files []selected, fp *field.Path) (digest.
 	return d.sum(), ok
 }
 
-// parallel calls f(i) for every i in [0, n) on at most GOMAXPROCS
+// parallel calls f(i) for every i in [0, n) on at most workers
 // goroutines, and returns when every call has. Each call must write only its
 // own results, which the caller then reads in index order: the output does
 // not depend on the scheduling. Once ctx is done, the calls not yet started
@@ -334,7 +334,7 @@ func (p *planner) digest(a *Artifact, files []selected, fp *field.Path) (digest.
 // its value by index (nil when no call panicked), so that one tenant's
 // input cannot take down the controller that embeds the library. Such a
 // call has left its results half done: the caller must not use them.
-func parallel(ctx context.Context, n int, f func(i int)) map[int]any {
+func parallel(ctx context.Context, workers, n int, f func(i int)) map[int]any {
 	var (
 		next   atomic.Int64
 		wg     sync.WaitGroup
@@ -354,7 +354,7 @@ func parallel(ctx context.Context, n int, f func(i int)) map[int]any {
 		}()
 		f(i)
 	}
-	for range min(runtime.GOMAXPROCS(0), n) {
+	for range min(workers, n) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
@@ -367,6 +367,15 @@ func parallel(ctx context.Context, n int, f func(i int)) map[int]any {
 	}
 	wg.Wait()
 	return panics
+}
+
+// workers returns how many goroutines a parallel step of the plan uses
+// (see WithConcurrency).
+func (p *planner) workers() int {
+	if n := p.g.opts.concurrency; n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // reasonPanic is why an object whose build panicked is skipped; the plan's

@@ -98,7 +98,8 @@
 //
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
 // on a plan that nobody modifies. Plan builds namespaces and artifacts on
-// GOMAXPROCS goroutines; its output does not depend on their scheduling.
+// GOMAXPROCS goroutines, or as many as [WithConcurrency] says; its output
+// does not depend on their number or their scheduling.
 // A panic while building one of them (in a source's file system, say)
 // stops that build alone: the object is skipped, and the plan has an
 // internal error naming it and the panic value.

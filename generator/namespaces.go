@@ -42,7 +42,7 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		reason string
 	}
 	out := make([]built, len(names))
-	panics := parallel(p.ctx, len(names), func(i int) {
+	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
 		q := p.fork()
 		out[i].q = q
 		ns, reason := q.namespace(names[i], byNS[names[i]])

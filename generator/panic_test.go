@@ -32,14 +32,10 @@ func (f panicFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return f.MapFS.ReadDir(name)
 }
 
-// TestPanicIsAnError checks that a panic while building one tenant's
-// namespace or artifact (here, the source's Open or ReadDir of one of its
-// files) is an error for that object alone: the plan returns, skips the
-// object with the reason, reports the panic value as an internal error,
-// builds the other tenants, and deletes nothing.
-func TestPanicIsAnError(t *testing.T) {
-	t.Parallel()
-	fsys := panicFS{
+// panicTree is a tree of the test spec in which building tenant-b's
+// artifact, tenant-c's namespace and tenant-d's artifact panics.
+func panicTree() panicFS {
+	return panicFS{
 		MapFS: tree(okTenant,
 			"tenants/tenant-a/modules/app",
 			"tenants/tenant-b/modules/x", "tenants/tenant-b/modules/x/inputs.yaml=a: 1\n",
@@ -53,12 +49,21 @@ func TestPanicIsAnError(t *testing.T) {
 			"tenants/tenant-d/modules/z/manifests": nil, // panic(nil): a *runtime.PanicNilError
 		},
 	}
+}
+
+// TestPanicIsAnError checks that a panic while building one tenant's
+// namespace or artifact (here, the source's Open or ReadDir of one of its
+// files) is an error for that object alone: the plan returns, skips the
+// object with the reason, reports the panic value as an internal error,
+// builds the other tenants, and deletes nothing.
+func TestPanicIsAnError(t *testing.T) {
+	t.Parallel()
 	previous := []inventory.Entry{
 		nsEntry("tenant-b"), artEntry("tenant-b", "x"), // tracked: kept
 		nsEntry("tenant-gone"), artEntry("tenant-gone", "old"), // stale: kept, as the plan has errors
 	}
 	g := mustCompile(t, testSpec())
-	p := mustPlan(t, g, map[string]fs.FS{"repo": fsys}, previous, (&fakeCluster{}).cluster())
+	p := mustPlan(t, g, map[string]fs.FS{"repo": panicTree()}, previous, (&fakeCluster{}).cluster())
 
 	for _, want := range []struct{ field, detail string }{
 		{"spec.artifacts[0]", `artifact tenant-b/x (directory "tenants/tenant-b/modules/x"): panic: boom in inputs`},
