@@ -99,15 +99,17 @@
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
 // on a plan that nobody modifies. Plan builds namespaces and artifacts on
 // GOMAXPROCS goroutines, or as many as [WithConcurrency] says; its output
-// does not depend on their number or their scheduling.
-// A panic while building one of them (in a source's file system, say)
+// does not depend on their number or their scheduling. They read the
+// sources at once, so each source's fs.FS must be safe for concurrent use,
+// as those of os.DirFS, os.Root and fstest.MapFS are. A panic while
+// building one namespace or artifact (in a source's file system, say)
 // stops that build alone: the object is skipped, and the plan has an
 // internal error naming it and the panic value.
 //
 // # Cost
 //
 // A plan reads every file that its artifacts copy, and hashes it, on every
-// core; the benchmarks compare it with that floor (see the README's
+// core it may use; the benchmarks compare it with that floor (see the README's
 // Performance section). It holds a file's content only while hashing it,
 // and keeps of each artifact its name, labels, captures, inputs, file
 // count and digest: the list of its files only when the generator was

@@ -203,14 +203,20 @@ type item struct {
 //
 //	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //
-// sources holds the file system of each alias, rooted at the alias. previous
-// is the inventory that the last reconcile recorded ([Plan.Next]). cluster
-// reads the live objects that garbage collection must look at.
+// sources holds the file system of each alias, rooted at the alias: any
+// fs.FS that is safe for concurrent use, such as root.FS() of an [os.Root],
+// which confines every read below its directory. The plan refuses
+// symbolic links only where the file system reports them (fs.ReadLinkFS,
+// see pathpattern.ReadFile), as os.Root's and os.DirFS do. previous is the inventory that the last
+// reconcile recorded ([Plan.Next]). cluster reads the live objects that
+// garbage collection must look at.
 //
 // Problems of the desired state are in [Plan.Errors], not returned: the plan
-// still says what to apply. The error is ctx's, when ctx ends before the
-// plan does. Plan reads the sources, never writes them; the trees must not
-// change while it reads them.
+// still says what to apply; a panic while building one namespace or
+// artifact is one of them (see the package documentation, "Concurrency").
+// The error is ctx's, when ctx ends before the plan does. Plan reads the
+// sources, never writes them; the trees must not change while it reads
+// them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources))}
 	// Each plan reads its sources through a cache of the directories it has
