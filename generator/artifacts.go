@@ -36,50 +36,38 @@ const (
 // the work of a plan, and each artifact's is independent of the others':
 // they are built in parallel, each with its own errors and warnings, which
 // are merged in item order, so that the plan is the same as a serial one.
-//
-// One task builds the consecutive items whose directories share a parent
-// (the modules of one tenant), and on Linux opens the parent once (see
-// dirCache.openDir), so that each module's directory is one openat from it
-// rather than a walk from the prefix: at 1,000 tenants, 7,000 fewer
-// file-system calls (of 175,000), and 405-415 µs of CPU per tenant against
-// 405-430 µs (BenchmarkPlan, two interleaved rounds of three).
 func (p *planner) artifacts(items []*item) []Artifact {
 	type built struct {
 		q *planner // nil: not built (skipped, or the context ended)
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	build := func(i int, parent dirDesc) {
+	panics := parallel(p.ctx, p.workers(), len(items), func(i int) {
 		it := items[i]
 		if it.skip != "" {
 			return
 		}
 		q := p.fork()
 		out[i].q = q
-		defer q.viewSource(it.match.Path, parent)()
 		a, reason := q.artifact(it)
 		if a == nil {
 			it.skip = reason
 		}
 		out[i].a = a
 		// Nothing reads the match's captures again: the artifact owns the
-		// raw ones. At 10,000 tenants, keeping them (with the task's view
-		// of the sources) until the plan ends held 20 MB more of live heap.
-		it.match.Raw, it.match.Normalized, q.sources = nil, nil, nil
-	}
-	groups := groupByParent(items)
-	parallel(p.ctx, len(groups), func(g int) {
-		lo, hi := groups[g][0], groups[g][1]
-		parent := noDir
-		if c, ok := p.sources[p.g.pattern.Alias()].(*dirCache); ok && hi-lo > 1 {
-			if parent = c.openDir(dirOf(items[lo].match.Path)); parent.fd >= 0 {
-				defer closeFD(parent.fd)
-			}
-		}
-		for i := lo; i < hi && p.ctx.Err() == nil; i++ {
-			build(i, parent)
-		}
+		// raw ones. At 10,000 tenants, keeping them until the plan ends
+		// held 20 MB more of live heap.
+		it.match.Raw, it.match.Normalized = nil, nil
 	})
+	// A build that panicked is an error of its own, and nothing else of it
+	// counts: its errors, warnings and artifact may be half done.
+	for i, v := range panics {
+		it, q := items[i], p.fork()
+		q.errs = append(q.errs, field.InternalError(it.art.path,
+			fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v)))
+		out[i] = built{q: q}
+		it.skip = reasonPanic
+	}
 	var result []Artifact // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.a != nil }); n > 0 {
 		result = make([]Artifact, 0, n)
@@ -336,50 +324,63 @@ func (p *planner) digest(a *Artifact, files []selected, fp *field.Path) (digest.
 	return d.sum(), ok
 }
 
-// groupByParent returns the ranges [lo, hi) of consecutive items whose
-// directories have the same parent.
-func groupByParent(items []*item) [][2]int {
-	var groups [][2]int
-	for i, it := range items {
-		if n := len(groups); n > 0 && dirOf(items[i-1].match.Path) == dirOf(it.match.Path) {
-			groups[n-1][1] = i + 1
-			continue
-		}
-		groups = append(groups, [2]int{i, i + 1})
-	}
-	return groups
-}
-
-// dirOf returns the directory of a slash-separated path, "." for a name
-// without one.
-func dirOf(name string) string {
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		return name[:i]
-	}
-	return "."
-}
-
-// parallel calls f(i) for every i in [0, n) on at most GOMAXPROCS
+// parallel calls f(i) for every i in [0, n) on at most workers
 // goroutines, and returns when every call has. Each call must write only its
 // own results, which the caller then reads in index order: the output does
 // not depend on the scheduling. Once ctx is done, the calls not yet started
 // are skipped.
-func parallel(ctx context.Context, n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
+//
+// A call that panics stops alone: parallel recovers the panic and returns
+// its value by index (nil when no call panicked), so that one tenant's
+// input cannot take down the controller that embeds the library. Such a
+// call has left its results half done: the caller must not use them.
+func parallel(ctx context.Context, workers, n int, f func(i int)) map[int]any {
+	var (
+		next   atomic.Int64
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		panics map[int]any
+	)
+	call := func(i int) {
+		defer func() {
+			if v := recover(); v != nil { // panic(nil) recovers a *runtime.PanicNilError
+				mu.Lock()
+				defer mu.Unlock()
+				if panics == nil {
+					panics = map[int]any{}
+				}
+				panics[i] = v
+			}
+		}()
+		f(i)
+	}
+	for range min(workers, n) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				f(i)
+				call(i)
 			}
 		})
 	}
 	wg.Wait()
+	return panics
 }
+
+// workers returns how many goroutines a parallel step of the plan uses
+// (see WithConcurrency).
+func (p *planner) workers() int {
+	if n := p.g.opts.concurrency; n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// reasonPanic is why an object whose build panicked is skipped; the plan's
+// errors hold the panic value.
+const reasonPanic = "an internal error stopped its build"
 
 // countFunc returns how many elements of s satisfy f.
 func countFunc[E any](s []E, f func(E) bool) int {

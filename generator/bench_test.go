@@ -241,29 +241,3 @@ func benchWalkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error
 	slices.SortFunc(out, func(a, b pathpattern.Match) int { return strings.Compare(a.Path, b.Path) })
 	return out, err
 }
-
-// BenchmarkPlanFS measures what the file-system speed-ups save (see
-// dirCache, dirView and DirFS): the same plan through DirFS with the
-// plan's directory cache, and through root.FS() without it, alternating
-// three times on one tree.
-func BenchmarkPlanFS(b *testing.B) {
-	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
-		g, srcs := synthRequest(b, gen, repo)
-		root, err := os.OpenRoot(repo)
-		if err != nil {
-			b.Fatal(err)
-		}
-		plain := map[string]fs.FS{"repo": root.FS()}
-		for range 3 {
-			b.Run(fmt.Sprintf("tenants=%d/fs=dirfs", n), func(b *testing.B) {
-				benchPlan(b, g, srcs, nil, n)
-			})
-			b.Run(fmt.Sprintf("tenants=%d/fs=rootfs", n), func(b *testing.B) {
-				cacheSources = false
-				defer func() { cacheSources = true }()
-				benchPlan(b, g, plain, nil, n)
-			})
-		}
-		root.Close()
-	})
-}

@@ -164,6 +164,9 @@ func (o *options) validate() field.ErrorList {
 	if o.maxSet && o.maxDeletions < 0 {
 		errs = append(errs, field.Invalid(field.NewPath("WithMaxDeletions"), o.maxDeletions, "must not be negative"))
 	}
+	if o.concurrencySet && o.concurrency < 1 {
+		errs = append(errs, field.Invalid(field.NewPath("WithConcurrency"), o.concurrency, "must be at least 1"))
+	}
 	final := nsmeta.Metadata{Labels: o.finalLabels, Annotations: o.finalAnnotations}
 	errs = append(errs, final.Validate(field.NewPath("WithFinalMetadata"))...)
 	return errs

@@ -52,6 +52,9 @@ func TestCompileErrors(t *testing.T) {
 		{name: "default service account", spec: func(s *Spec) { s.ServiceAccountName = "" }, opts: []Option{WithDefaultServiceAccount("flux-operator")}},
 		{name: "bad options", opts: []Option{WithMaxDeletions(-1), WithUID("not a label value!"), WithNamespace("Flux_System")},
 			fields: []string{"WithMaxDeletions", "WithNamespace", "WithUID"}},
+		{name: "concurrency zero", opts: []Option{WithConcurrency(0)}, fields: []string{"WithConcurrency"}},
+		{name: "concurrency negative", opts: []Option{WithConcurrency(-2)}, fields: []string{"WithConcurrency"}},
+		{name: "concurrency one", opts: []Option{WithConcurrency(1)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,7 +9,7 @@
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //	// errs: every problem of the spec, under "spec."
-//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": generator.DirFS(root)}, status.Inventory, cluster)
+//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //	// apply plan.Namespaces, then plan.Artifacts; delete the Delete decisions in order
 //	status.Inventory = plan.Next(confirmedDeleted)
 //
@@ -98,18 +98,29 @@
 //
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
 // on a plan that nobody modifies. Plan builds namespaces and artifacts on
-// GOMAXPROCS goroutines; its output does not depend on their scheduling.
+// GOMAXPROCS goroutines, or as many as [WithConcurrency] says; its output
+// does not depend on their number or their scheduling. They read the
+// sources at once, so each source's fs.FS must be safe for concurrent use,
+// as those of os.DirFS, os.Root and fstest.MapFS are. A panic while
+// building one namespace or artifact (in a source's file system, say)
+// stops that build alone: the object is skipped, and the plan has an
+// internal error naming it and the panic value.
 //
 // # Cost
 //
 // A plan reads every file that its artifacts copy, and hashes it, on every
-// core; the benchmarks compare it with that floor (see the README's
+// core it may use; the benchmarks compare it with that floor (see the README's
 // Performance section). It holds a file's content only while hashing it,
 // and keeps of each artifact its name, labels, captures, inputs, file
 // count and digest: the list of its files only when the generator was
-// compiled [WithFileLists]. Through [DirFS], it reads each directory once;
-// on Linux, it opens each name below the pattern's fixed prefix with one
-// openat2 that follows no link, and each file of a module with one openat
-// from its open directory, falling back to the os.Root for anything
-// else. Inputs and NamespaceMetadata files are decoded by sigs.k8s.io/yaml.
+// compiled [WithFileLists]. It reads each source through a cache, for the
+// length of the plan, of the directories it has seen and the entry types
+// of those it has read: every file read on a tenant's behalf has each
+// element of its name checked for a symbolic link (pathpattern.ReadFile),
+// and the cache answers those checks for the directories already seen, so
+// that each directory is checked once per plan, whatever the file system.
+// Through the FS of an [os.Root], which walks every name one element at a
+// time, opening a file still costs a system call or two for each directory
+// on its path. Inputs and NamespaceMetadata files are decoded by
+// sigs.k8s.io/yaml.
 package generator

@@ -55,7 +55,7 @@ func ExampleGenerator_Plan() {
 	}
 
 	// The source artifacts, one fs.FS per alias (a controller uses
-	// generator.DirFS of an os.Root of each extracted artifact).
+	// root.FS() of an os.Root of each extracted artifact).
 	repo := fstest.MapFS{
 		"tenants/tenant-a/modules/app/manifests/deploy.yaml":  {Data: []byte("kind: Deployment\n")},
 		"tenants/tenant-a/modules/app/applier-inputs.yaml":    {Data: []byte("tag: 1.0\n")},
@@ -113,9 +113,9 @@ func ExampleGenerator_Plan() {
 	// next inventory: 4 entries
 }
 
-// DirFS reads a checkout through an os.Root, which keeps every read, links
-// included, inside the directory.
-func ExampleDirFS() {
+// A controller plans a checkout through the FS of an os.Root, which keeps
+// every read, links included, inside the directory.
+func ExampleGenerator_Plan_root() {
 	dir, err := os.MkdirTemp("", "checkout")
 	if err != nil {
 		panic(err)
@@ -143,7 +143,7 @@ func ExampleDirFS() {
 	if len(errs) > 0 {
 		panic(errs.ToAggregate())
 	}
-	plan, err := g.Plan(context.Background(), map[string]fs.FS{"repo": generator.DirFS(root)}, nil, generator.Cluster{})
+	plan, err := g.Plan(context.Background(), map[string]fs.FS{"repo": root.FS()}, nil, generator.Cluster{})
 	if err != nil {
 		panic(err)
 	}

@@ -26,7 +26,7 @@ func sampleRepo(t *testing.T) string {
 	return repo
 }
 
-// hostilePlan plans repo with the sample generator through DirFS, and
+// hostilePlan plans repo with the sample generator through root.FS(), and
 // checks that a plan with errors deletes nothing.
 func hostilePlan(t *testing.T, repo string, previous []inventory.Entry) *Plan {
 	t.Helper()
@@ -37,7 +37,7 @@ func hostilePlan(t *testing.T, repo string, previous []inventory.Entry) *Plan {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	p, err := g.Plan(context.Background(), map[string]fs.FS{"repo": DirFS(root)}, previous, emptyCluster{}.cluster())
+	p, err := g.Plan(context.Background(), map[string]fs.FS{"repo": root.FS()}, previous, emptyCluster{}.cluster())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func symlink(t *testing.T, target, link string) {
 
 // TestHostileTree plans the sample after a tenant commits something
 // hostile, or the checkout holds something no commit can (FIFOs,
-// sockets), on the real file system through DirFS.
+// sockets), on the real file system through root.FS().
 func TestHostileTree(t *testing.T) {
 	t.Parallel()
 	const (

@@ -41,12 +41,20 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		reason string
 	}
 	out := make([]built, len(names))
-	parallel(p.ctx, len(names), func(i int) {
+	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
 		q := p.fork()
 		out[i].q = q
 		ns, reason := q.namespace(names[i], byNS[names[i]])
 		out[i].ns, out[i].reason = ns, reason
 	})
+	// A build that panicked is an error of its own, and nothing else of it
+	// counts: its errors and warnings may be half done.
+	for i, v := range panics {
+		q := p.fork()
+		q.errs = append(q.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
+			fmt.Errorf("namespace %q: panic: %v", names[i], v)))
+		out[i] = built{q: q, reason: reasonPanic}
+	}
 	p.skippedNamespaces = map[string]string{}
 	var result []Namespace // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.ns != nil }); n > 0 {

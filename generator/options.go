@@ -26,6 +26,8 @@ type options struct {
 	cache                 *cel.Cache
 	finalizerKinds        []schema.GroupKind // nil: any kind
 	fileLists             bool
+	concurrency           int // 0: GOMAXPROCS
+	concurrencySet        bool
 }
 
 // GeneratorLabel is the label that carries the UID of the generator that
@@ -109,3 +111,14 @@ func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 // ([Artifact.FileCount]) and the digest over them: a plan of 10,000 tenants
 // holds some 150,000 file names otherwise (see BenchmarkPlan).
 func WithFileLists() Option { return func(o *options) { o.fileLists = true } }
+
+// WithConcurrency bounds the goroutines on which a plan builds namespaces
+// and artifacts to n, for a controller that plans several generators at
+// once or shares its cores; a plan is the same whatever n is. n must be at
+// least 1. By default a plan uses GOMAXPROCS goroutines, as read when it
+// starts.
+//
+//	g, errs := generator.Compile(spec, generator.WithConcurrency(2))
+func WithConcurrency(n int) Option {
+	return func(o *options) { o.concurrency, o.concurrencySet = n, true }
+}

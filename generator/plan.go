@@ -123,15 +123,6 @@ const (
 	reasonDesiredErrors = "desired state has errors"
 )
 
-// cacheSources is whether plans read their sources through a dirCache;
-// BenchmarkPlanFS turns it off to measure what the cache saves. Measured
-// with that benchmark at 10,000 tenants (three interleaved runs each, a
-// shared 2-core machine): 3.0-3.9 s a plan through DirFS with the cache,
-// against 8.6-8.7 s through root.FS() without it (0.54-0.65 against
-// 1.58-1.61 ms of CPU per tenant, 14.1 M against 23.9 M allocations): the
-// speed-ups of dircache.go and dirfs.go stay.
-var cacheSources = true
-
 // planner carries one plan's state through its steps.
 type planner struct {
 	g       *Generator
@@ -156,28 +147,29 @@ type item struct {
 
 // Plan plans one reconcile:
 //
-//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": generator.DirFS(root)}, status.Inventory, cluster)
+//	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //
-// sources holds the file system of each alias, rooted at the alias. previous
-// is the inventory that the last reconcile recorded ([Plan.Next]). cluster
-// reads the live objects that garbage collection must look at.
+// sources holds the file system of each alias, rooted at the alias: any
+// fs.FS that is safe for concurrent use, such as root.FS() of an [os.Root],
+// which confines every read below its directory. The plan refuses
+// symbolic links only where the file system reports them (fs.ReadLinkFS,
+// see pathpattern.ReadFile), as os.Root's and os.DirFS do. previous is the inventory that the last
+// reconcile recorded ([Plan.Next]). cluster reads the live objects that
+// garbage collection must look at.
 //
 // Problems of the desired state are in [Plan.Errors], not returned: the plan
-// still says what to apply. The error is ctx's, when ctx ends before the
-// plan does. Plan reads the sources, never writes them; the trees must not
-// change while it reads them.
+// still says what to apply; a panic while building one namespace or
+// artifact is one of them (see the package documentation, "Concurrency").
+// The error is ctx's, when ctx ends before the plan does. Plan reads the
+// sources, never writes them; the trees must not change while it reads
+// them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources))}
 	// Each plan reads its sources through a cache of the directories it has
 	// seen (see dirCache).
 	for alias, fsys := range sources {
-		if fsys != nil && cacheSources {
-			c := newDirCache(fsys)
-			defer c.close()
-			fsys = c
-		}
 		if fsys != nil {
-			p.sources[alias] = fsys
+			p.sources[alias] = newDirCache(fsys)
 		}
 	}
 	res := &Plan{}
@@ -233,9 +225,6 @@ func (p *planner) discover() []*item {
 	fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
 	if fsys == nil || !p.checkSource(fsys) {
 		return nil
-	}
-	if c, ok := fsys.(*dirCache); ok {
-		c.anchor(g.prefix)
 	}
 	matches, errs, err := g.pattern.Discover(fsys, fp)
 	switch {

@@ -45,7 +45,7 @@ func reconcile(ctx context.Context, spec generator.Spec, uid string, checkouts m
 			return err
 		}
 		defer root.Close()
-		sources[alias] = generator.DirFS(root)
+		sources[alias] = root.FS()
 	}
 	plan, err := g.Plan(ctx, sources, *status, cluster)
 	if err != nil {

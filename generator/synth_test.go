@@ -317,7 +317,7 @@ func synthCompile(tb testing.TB, data []byte, opts ...Option) *Generator {
 }
 
 // synthRequest loads the synthetic monorepo on disk the way the tool loads
-// -generator and -source: the source through DirFS of an os.Root.
+// -generator and -source: the source through root.FS() of an os.Root.
 func synthRequest(tb testing.TB, gen, repo string, opts ...Option) (*Generator, map[string]fs.FS) {
 	tb.Helper()
 	data, err := os.ReadFile(gen)
@@ -329,7 +329,7 @@ func synthRequest(tb testing.TB, gen, repo string, opts ...Option) (*Generator, 
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { root.Close() })
-	return synthCompile(tb, data, opts...), map[string]fs.FS{"repo": DirFS(root)}
+	return synthCompile(tb, data, opts...), map[string]fs.FS{"repo": root.FS()}
 }
 
 // synthPlan plans, failing tb on an error.

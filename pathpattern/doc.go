@@ -110,9 +110,7 @@
 // without following symbolic links, applies exclude patterns, and stops
 // when its context is done. [ReadFile] reads a file on a tenant's behalf:
 // it refuses symbolic links and irregular files and caps the size
-// ([DefaultMaxFileSize] by default). It checks each element of the name
-// with an Lstat, unless the file system opens names without following
-// links ([NoFollowFS]), as openat2 does on Linux.
+// ([DefaultMaxFileSize] by default).
 //
 // # Bounds
 //

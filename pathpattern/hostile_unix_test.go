@@ -115,8 +115,6 @@ func TestHostileOnDisk(t *testing.T) {
 	}{
 		{name: "DirFS", fsys: os.DirFS(root)},
 		{name: "Root.FS", fsys: mustRoot(t, root)},
-		// ReadFile opens through OpenNoFollow what has no link.
-		{name: "NoFollowFS", fsys: &noFollowFS{ReadLinkFS: mustRoot(t, root).(fs.ReadLinkFS)}},
 	} {
 		t.Run(fsys.name, func(t *testing.T) {
 			t.Parallel()

@@ -11,20 +11,6 @@ import (
 // hold a large file in memory.
 const DefaultMaxFileSize = 1 << 20
 
-// NoFollowFS is a file system that opens a file in one step without
-// following a symbolic link in any element of its name, as openat2 with
-// RESOLVE_NO_SYMLINKS does on Linux. [ReadFile] opens a file of such a
-// file system with OpenNoFollow, rather than checking each element of its
-// name with an Lstat first.
-type NoFollowFS interface {
-	fs.FS
-	// OpenNoFollow opens name, which satisfies fs.ValidPath, when no
-	// element of name is a symbolic link, and fails otherwise, or for any
-	// reason; it may refuse more than that. ReadFile does not report its
-	// error: it then checks name element by element, and reports that.
-	OpenNoFollow(name string) (fs.File, error)
-}
-
 // ReadFile reads the file name from fsys on behalf of a tenant, refusing
 // anything that could reach outside the tree or exhaust memory:
 //
@@ -34,8 +20,7 @@ type NoFollowFS interface {
 // No element of name may be a symbolic link and the file must be a regular
 // file, or the error wraps [ErrNotRegular] (each element is checked with
 // [fs.Lstat], so fsys must implement [fs.ReadLinkFS] to report links, see
-// [Pattern.Discover], or opened with [NoFollowFS.OpenNoFollow] when fsys
-// implements it); it must hold no more than maxBytes bytes, or the
+// [Pattern.Discover]); it must hold no more than maxBytes bytes, or the
 // error wraps [ErrTooLarge]; maxBytes <= 0 means [DefaultMaxFileSize].
 // Those errors and the file system's own come as an [*fs.PathError]
 // naming the offending path. The tree must not change while
@@ -46,11 +31,6 @@ func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	}
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
-	}
-	if nf, ok := fsys.(NoFollowFS); ok {
-		if f, err := nf.OpenNoFollow(name); err == nil {
-			return readOpened(f, name, maxBytes)
-		}
 	}
 	// Check every element, not only the last: the operating system follows
 	// a link anywhere in the path.
@@ -70,14 +50,8 @@ func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readOpened(f, name, maxBytes)
-}
-
-// readOpened reads f, the file name that ReadFile opened, and closes it.
-// It checks the opened file too: it may have been replaced since it was
-// checked, and OpenNoFollow checks no type or size.
-func readOpened(f fs.File, name string, maxBytes int64) ([]byte, error) {
 	defer f.Close()
+	// Check the opened file too: it may have been replaced since Lstat.
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err

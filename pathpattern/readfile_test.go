@@ -2,13 +2,11 @@ package pathpattern
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"testing/iotest"
@@ -52,80 +50,23 @@ func TestReadFile(t *testing.T) {
 		{name: "root", file: ".", err: fs.ErrInvalid, path: "."},
 	}
 	for _, tt := range tests {
-		for _, noFollow := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/NoFollowFS=%t", tt.name, noFollow), func(t *testing.T) {
-				t.Parallel()
-				var fsys fs.FS = fsys
-				nf := &noFollowFS{ReadLinkFS: fsys.(fs.ReadLinkFS), openAny: true}
-				if noFollow {
-					fsys = nf
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ReadFile(fsys, tt.file, tt.max)
+			if tt.err == nil {
+				if err != nil || string(got) != tt.want {
+					t.Fatalf("ReadFile(%q) = %q, %v, want %q", tt.file, got, err, tt.want)
 				}
-				got, err := ReadFile(fsys, tt.file, tt.max)
-				checkReadFile(t, tt.file, got, err, tt.want, tt.err, tt.path)
-				// OpenNoFollow opens what has no link and exists, and then
-				// ReadFile checks the opened file alone; else it checks
-				// each element, for its error.
-				opens := tt.err != fs.ErrInvalid && tt.err != fs.ErrNotExist && !strings.HasPrefix(tt.name, "symlink")
-				switch n := nf.lstats.Load(); {
-				case noFollow && opens && n != 0:
-					t.Errorf("ReadFile(%q) made %d Lstat calls, want none: OpenNoFollow opened it", tt.file, n)
-				case noFollow && !opens && tt.err != fs.ErrInvalid && n == 0:
-					t.Errorf("ReadFile(%q) made no Lstat after OpenNoFollow failed", tt.file)
-				}
-			})
-		}
-	}
-}
-
-// noFollowFS is a NoFollowFS over a file system that reports links, whose
-// OpenNoFollow checks each element with Lstat, as ReadFile does; lstats
-// counts the Lstat calls of everyone else. Without openAny, OpenNoFollow
-// opens only regular files, so that a test does not open a FIFO.
-type noFollowFS struct {
-	fs.ReadLinkFS
-	openAny bool
-	lstats  atomic.Int64
-}
-
-func (f *noFollowFS) Lstat(name string) (fs.FileInfo, error) {
-	f.lstats.Add(1)
-	return f.ReadLinkFS.Lstat(name)
-}
-
-func (f *noFollowFS) OpenNoFollow(name string) (fs.File, error) {
-	for i := 0; i <= len(name); i++ {
-		if i < len(name) && name[i] != '/' {
-			continue
-		}
-		info, err := f.ReadLinkFS.Lstat(name[:i])
-		switch {
-		case err != nil:
-			return nil, err
-		case info.Mode()&fs.ModeSymlink != 0:
-			return nil, errors.New("a link")
-		case i == len(name) && !f.openAny && !info.Mode().IsRegular():
-			return nil, errors.New("not a regular file")
-		}
-	}
-	return f.Open(name)
-}
-
-// checkReadFile checks ReadFile's result for file: the content want, or
-// an *fs.PathError for path that wraps wantErr.
-func checkReadFile(t *testing.T, file string, got []byte, err error, want string, wantErr error, path string) {
-	t.Helper()
-	if wantErr == nil {
-		if err != nil || string(got) != want {
-			t.Fatalf("ReadFile(%q) = %q, %v, want %q", file, got, err, want)
-		}
-		return
-	}
-	var pe *fs.PathError
-	if !errors.Is(err, wantErr) || !errors.As(err, &pe) || got != nil {
-		t.Fatalf("ReadFile(%q) = %q, %v, want an *fs.PathError wrapping %v", file, got, err, wantErr)
-	}
-	if pe.Path != path {
-		t.Errorf("error path = %q, want %q", pe.Path, path)
+				return
+			}
+			var pe *fs.PathError
+			if !errors.Is(err, tt.err) || !errors.As(err, &pe) || got != nil {
+				t.Fatalf("ReadFile(%q) = %q, %v, want an *fs.PathError wrapping %v", tt.file, got, err, tt.err)
+			}
+			if pe.Path != tt.path {
+				t.Errorf("error path = %q, want %q", pe.Path, tt.path)
+			}
+		})
 	}
 }
 

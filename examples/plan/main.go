@@ -229,7 +229,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 				return req, usagef("-source %s=%s: %v", alias, dir, err)
 			}
 			// os.Root confines every read below dir, symlinks included.
-			req.sources[alias] = generator.DirFS(root)
+			req.sources[alias] = root.FS()
 		}
 	}
 	if req.manifest, err = parseGenerator(data); err != nil {

@@ -194,7 +194,7 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 			return failed(v1alpha1.ReasonSourceUnavailable, "source %q: %v; nothing was applied or deleted", s.Alias, err), nil
 		}
 		defer root.Close()
-		sources[s.Alias] = generator.DirFS(root)
+		sources[s.Alias] = root.FS()
 	}
 
 	// 4. The client for the plan's reads and for the writes: the service
