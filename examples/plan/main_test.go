@@ -325,30 +325,30 @@ func TestCaseCollision(t *testing.T) {
 	}
 }
 
-// TestReadmeQuickStart runs the README's first command (the tool's run
-// function with no flags, as go run ./examples/plan does) and checks that
-// the output the README shows is what it prints.
+// TestReadmeQuickStart runs the command of the tool's README (the tool's
+// run function with no flags, as go run ./examples/plan does) and checks
+// that the output the README shows is what it prints.
 func TestReadmeQuickStart(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const start = "```\ngo run ./examples/plan\n```\n\n```\n"
 	_, rest, ok := strings.Cut(string(readme), start)
 	if !ok {
-		t.Fatalf("README.md has no block %q", start)
+		t.Fatalf("examples/plan/README.md has no block %q", start)
 	}
 	shown, _, ok := strings.Cut(rest, "```\n")
 	if !ok {
-		t.Fatal("README.md: the output block is not closed")
+		t.Fatal("examples/plan/README.md: the output block is not closed")
 	}
 	code, out, stderr := tool(t)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	if diff := cmp.Diff(shown, string(out)); diff != "" {
-		t.Errorf("README.md shows another output than go run ./examples/plan prints (-readme +tool):\n%s", diff)
+		t.Errorf("examples/plan/README.md shows another output than go run ./examples/plan prints (-readme +tool):\n%s", diff)
 	}
 }
 
