@@ -4,9 +4,8 @@
 //
 //	controller --source repo=./monorepo --default-service-account tenant-provisioner
 //
-// Install config/crd and an ExternalArtifact CRD first. See the README's
-// "examples/controller" section, and internal/reconciler for what one
-// reconcile does.
+// Install config/crd and an ExternalArtifact CRD first. See README.md in
+// this directory, and internal/reconciler for what one reconcile does.
 package main
 
 import (
