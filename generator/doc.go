@@ -109,8 +109,8 @@
 // # Cost
 //
 // A plan reads every file that its artifacts copy, and hashes it, on every
-// core it may use; the benchmarks compare it with that floor (see the README's
-// Performance section). It holds a file's content only while hashing it,
+// core it may use; the benchmarks compare it with that floor (see
+// docs/performance.md in the repository). It holds a file's content only while hashing it,
 // and keeps of each artifact its name, labels, captures, inputs, file
 // count and digest: the list of its files only when the generator was
 // compiled [WithFileLists]. It reads each source through a cache, for the
