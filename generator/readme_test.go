@@ -13,31 +13,35 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// The README's "Embedding in a controller" shows the body of reconcile,
-// between the BEGIN and END lines, verbatim: TestReadmeEmbedding keeps the
-// two equal, and the compiler keeps the snippet compiling.
+// The README's "Embedding" section shows the body of reconcile, between
+// the BEGIN and END lines, verbatim: TestReadmeEmbedding keeps the two
+// equal, and the compiler keeps the snippet compiling.
 
 // resourceSet is flux-operator's ResourceSet.
 var resourceSet = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
 
-// deleteObject stands for the controller's delete call.
-func deleteObject(context.Context, inventory.Entry) error { return nil }
+// applyNamespace, applyArtifact and deleteObject stand for the controller's
+// server-side apply and delete calls.
+func applyNamespace(context.Context, generator.Namespace) error { return nil }
+func applyArtifact(context.Context, generator.Artifact) error   { return nil }
+func deleteObject(context.Context, inventory.Entry) error       { return nil }
 
 func reconcile(ctx context.Context, spec generator.Spec, uid string, checkouts map[string]string,
 	status *[]inventory.Entry, cluster generator.Cluster) error {
 	// BEGIN
 	// Once per spec change (cache the result by generation):
 	g, errs := generator.Compile(spec,
-		generator.WithUID(uid),                               // the source.extensions.fluxcd.io/generator label
-		generator.WithNamespace("flux-system"),               // the generator's own namespace: protected
-		generator.WithDefaultServiceAccount("flux-operator"), // --default-service-account
-		generator.WithFinalizerKinds(resourceSet),            // who may take a namespace hand-off
+		generator.WithUID(uid),                 // the source.extensions.fluxcd.io/generator label
+		generator.WithNamespace("flux-system"), // the generator's own namespace: protected
+		generator.WithDefaultServiceAccount("flux-operator"),
+		// Allow-list the external finalizers: any existing object could otherwise keep a namespace.
+		generator.WithFinalizerKinds(resourceSet),
 	)
 	if len(errs) > 0 {
 		return errs.ToAggregate() // Ready=False with every spec. problem
 	}
 
-	// Every reconcile: open each fetched source artifact as an os.Root.
+	// Every reconcile: each fetched source artifact, opened as an os.Root.
 	sources := map[string]fs.FS{}
 	for alias, dir := range checkouts {
 		root, err := os.OpenRoot(dir)
@@ -51,8 +55,17 @@ func reconcile(ctx context.Context, spec generator.Spec, uid string, checkouts m
 	if err != nil {
 		return err // ctx ended
 	}
-	// Apply plan.Namespaces, then plan.Artifacts (server-side apply).
-	// Delete the Delete decisions, in their order; note what was confirmed.
+	for _, ns := range plan.Namespaces { // namespaces first, then artifacts
+		if err := applyNamespace(ctx, ns); err != nil {
+			return err // nothing deleted, status unchanged: retry
+		}
+	}
+	for _, a := range plan.Artifacts {
+		if err := applyArtifact(ctx, a); err != nil {
+			return err
+		}
+	}
+	// Delete the Delete decisions in their (prune) order; note what was confirmed.
 	confirmed := map[inventory.ID]bool{}
 	for _, d := range plan.Decisions {
 		if d.Action == inventory.Delete && deleteObject(ctx, d.Entry) == nil {
@@ -83,6 +96,6 @@ func TestReadmeEmbedding(t *testing.T) {
 		snippet = append(snippet, strings.TrimPrefix(l, "\t"))
 	}
 	if !strings.Contains(string(readme), "```go\n"+strings.Join(snippet, "")+"```\n") {
-		t.Errorf("README.md's Embedding in a controller does not show reconcile's body between BEGIN and END verbatim:\n%s", strings.Join(snippet, ""))
+		t.Errorf("README.md's Embedding section does not show reconcile's body between BEGIN and END verbatim:\n%s", strings.Join(snippet, ""))
 	}
 }
