@@ -39,7 +39,7 @@ func (p *Pattern) Template(s string) (*Template, error) {
 	parts, err := parseParts(s, 0, len(s), func(name string, at int) (int, error) {
 		i := slices.Index(p.captures, name)
 		if i < 0 {
-			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: ruleUnknownCapture}
+			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: RuleUnknownCapture}
 		}
 		return i, nil
 	})

@@ -16,7 +16,7 @@ var templateTests = []struct {
 	captures []string
 	raw      string // expansion from the raw values
 	norm     string // expansion from the normalized values
-	rule     string // the rule a *SyntaxError reports; empty for a valid template
+	rule     Rule   // the rule a *SyntaxError reports; 0 for a valid template
 	offset   int
 	value    string
 }{
@@ -28,18 +28,18 @@ var templateTests = []struct {
 	{name: "empty", template: "", raw: "", norm: ""},
 	{name: "star and slash are literal", template: "*/{module}/", captures: []string{"module"}, raw: "*/App/", norm: "*/app/"},
 
-	{name: "unknown capture", template: "{namespace}-{tenant}", rule: ruleUnknownCapture, offset: 12, value: "tenant"},
-	{name: "unclosed brace", template: "x{module", rule: ruleClosingBrace, offset: 1},
-	{name: "nested brace", template: "{mod{ule}", rule: ruleClosingBrace, offset: 0},
-	{name: "closing brace alone", template: "module}", rule: ruleOpeningBrace, offset: 6},
-	{name: "empty capture", template: "{}", rule: ruleEmptyCapture, offset: 0},
-	{name: "invalid name", template: "{_module}", rule: ruleCaptureName, offset: 1, value: "_module"},
-	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: ruleTooLong, offset: MaxLength},
+	{name: "unknown capture", template: "{namespace}-{tenant}", rule: RuleUnknownCapture, offset: 12, value: "tenant"},
+	{name: "unclosed brace", template: "x{module", rule: RuleMissingClose, offset: 1},
+	{name: "nested brace", template: "{mod{ule}", rule: RuleMissingClose, offset: 0},
+	{name: "closing brace alone", template: "module}", rule: RuleMissingOpen, offset: 6},
+	{name: "empty capture", template: "{}", rule: RuleEmptyCapture, offset: 0},
+	{name: "invalid name", template: "{_module}", rule: RuleInvalidName, offset: 1, value: "_module"},
+	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: RuleTooLong, offset: MaxLength},
 	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-8), captures: []string{"module"},
 		raw: "App" + strings.Repeat("é", MaxLength-8), norm: "app" + strings.Repeat("é", MaxLength-8)},
-	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: ruleTooLong, offset: 8 + 2*(MaxLength-8)},
-	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: ruleTooManyBytes, offset: maxBytes},
-	{name: "invalid utf-8", template: "{module}\xff", rule: ruleUTF8, offset: 8},
+	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: RuleTooLong, offset: 8 + 2*(MaxLength-8)},
+	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: RuleTooManyBytes, offset: maxBytes},
+	{name: "invalid utf-8", template: "{module}\xff", rule: RuleInvalidUTF8, offset: 8},
 }
 
 func TestTemplate(t *testing.T) {
@@ -51,7 +51,7 @@ func TestTemplate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmpl, err := p.Template(tt.template)
-			if tt.rule != "" {
+			if tt.rule != 0 {
 				if tmpl != nil {
 					t.Errorf("Template(%q) returned a template with an error", tt.template)
 				}
@@ -114,8 +114,8 @@ func FuzzTemplate(f *testing.F) {
 		tmpl, err := p.Template(template)
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(template) {
-				t.Fatalf("Template(%q) error %v: want a *SyntaxError with an offset in the template", template, err)
+			if !errors.As(err, &se) || !validRule(se.Rule) || se.Offset < 0 || se.Offset > len(template) {
+				t.Fatalf("Template(%q) error %v: want a *SyntaxError with a rule and an offset in the template", template, err)
 			}
 			return
 		}
