@@ -372,7 +372,7 @@ func (p *planner) merge(q *planner) {
 }
 
 // expandRef expands a reference template from raw captures and parses it.
-func expandRef(t *pathpattern.Template, raw pathpattern.Captures) (pathpattern.Ref, error) {
+func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref, error) {
 	s, err := t.Expand(raw)
 	if err != nil {
 		return pathpattern.Ref{}, err

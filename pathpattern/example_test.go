@@ -110,8 +110,8 @@ func ExampleTemplate_Expand() {
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
 	m := pathpattern.Match{
 		Path:       "tenants/Team-B/modules/Web",
-		Raw:        pathpattern.Captures{"namespace": "Team-B", "module": "Web"},
-		Normalized: pathpattern.Captures{"namespace": "team-b", "module": "web"},
+		Raw:        map[string]string{"namespace": "Team-B", "module": "Web"},
+		Normalized: map[string]string{"namespace": "team-b", "module": "web"},
 	}
 	// Names from the normalized values, paths from the raw ones.
 	name, _ := p.MustTemplate("{namespace}-{module}").Expand(m.Normalized)

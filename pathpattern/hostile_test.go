@@ -186,10 +186,10 @@ func TestHostileTemplate(t *testing.T) {
 					if err != nil {
 						t.Fatalf("Template() = %v", err)
 					}
-					if _, err := tmpl.Expand(Captures{"namespace": "a\x00b", "module": "\xff"}); err != nil {
+					if _, err := tmpl.Expand(map[string]string{"namespace": "a\x00b", "module": "\xff"}); err != nil {
 						t.Errorf("Expand() = %v", err)
 					}
-					if _, err := tmpl.Expand(Captures{}); len(tmpl.Captures()) > 0 && !errors.Is(err, ErrMissingValue) {
+					if _, err := tmpl.Expand(map[string]string{}); len(tmpl.Captures()) > 0 && !errors.Is(err, ErrMissingValue) {
 						t.Errorf("Expand(no values) = %v, want ErrMissingValue", err)
 					}
 					return

@@ -25,9 +25,6 @@ const MaxLength = 1024
 // admits; the cost of matching grows with bytes, and this bounds it.
 const maxBytes = 4 * MaxLength
 
-// Captures maps capture names to values.
-type Captures map[string]string
-
 // A Pattern is a parsed path pattern such as
 // "@repo/tenants/{namespace}/modules/{module}". The zero value is not valid;
 // use [Parse]. A Pattern is immutable and safe for concurrent use.
@@ -299,13 +296,13 @@ func (p *Pattern) String() string { return p.src }
 //	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
 //
 // Match allocates only when the path matches.
-func (p *Pattern) Match(relPath string) (Captures, bool) {
+func (p *Pattern) Match(relPath string) (map[string]string, bool) {
 	if !p.match(relPath, nil) {
 		return nil, false
 	}
 	values := make([]string, len(p.captures))
 	p.match(relPath, values)
-	c := make(Captures, len(p.captures))
+	c := make(map[string]string, len(p.captures))
 	for i, name := range p.captures {
 		c[name] = values[i]
 	}

@@ -130,29 +130,29 @@ var matchTests = []struct {
 	name    string
 	pattern string
 	path    string
-	want    Captures // nil for no match
+	want    map[string]string // nil for no match
 }{
-	{name: "tenants", pattern: "@repo/tenants/{namespace}/modules/{module}", path: "tenants/team-a/modules/app", want: Captures{"namespace": "team-a", "module": "app"}},
-	{name: "raw case kept", pattern: "@r/{a}", path: "Team-A", want: Captures{"a": "Team-A"}},
-	{name: "leftmost greedy", pattern: "@r/apps/{a}-{b}", path: "apps/x-y-z", want: Captures{"a": "x-y", "b": "z"}},
-	{name: "adjacent captures", pattern: "@r/{a}{b}", path: "abc", want: Captures{"a": "ab", "b": "c"}},
-	{name: "adjacent captures split runes", pattern: "@r/{a}{b}", path: "éé", want: Captures{"a": "é", "b": "é"}},
+	{name: "tenants", pattern: "@repo/tenants/{namespace}/modules/{module}", path: "tenants/team-a/modules/app", want: map[string]string{"namespace": "team-a", "module": "app"}},
+	{name: "raw case kept", pattern: "@r/{a}", path: "Team-A", want: map[string]string{"a": "Team-A"}},
+	{name: "leftmost greedy", pattern: "@r/apps/{a}-{b}", path: "apps/x-y-z", want: map[string]string{"a": "x-y", "b": "z"}},
+	{name: "adjacent captures", pattern: "@r/{a}{b}", path: "abc", want: map[string]string{"a": "ab", "b": "c"}},
+	{name: "adjacent captures split runes", pattern: "@r/{a}{b}", path: "éé", want: map[string]string{"a": "é", "b": "é"}},
 	{name: "adjacent captures need two runes", pattern: "@r/{a}{b}", path: "é"},
-	{name: "three captures", pattern: "@r/{a}.{b}.{c}", path: "1.2.3.4", want: Captures{"a": "1.2", "b": "3", "c": "4"}},
-	{name: "literal prefix", pattern: "@r/v{a}", path: "v1.2", want: Captures{"a": "1.2"}},
+	{name: "three captures", pattern: "@r/{a}.{b}.{c}", path: "1.2.3.4", want: map[string]string{"a": "1.2", "b": "3", "c": "4"}},
+	{name: "literal prefix", pattern: "@r/v{a}", path: "v1.2", want: map[string]string{"a": "1.2"}},
 	{name: "literal prefix only", pattern: "@r/v{a}", path: "v"},
-	{name: "literal suffix", pattern: "@r/{a}-x", path: "a-x-x", want: Captures{"a": "a-x"}},
+	{name: "literal suffix", pattern: "@r/{a}-x", path: "a-x-x", want: map[string]string{"a": "a-x"}},
 	{name: "empty capture before literal", pattern: "@r/{a}-x", path: "-x"},
 	{name: "missing separator", pattern: "@r/{a}-{b}-{c}", path: "a-b"},
-	{name: "overlapping literal", pattern: "@r/{a}aa{b}", path: "xaaa", want: Captures{"a": "x", "b": "a"}},
-	{name: "literal star", pattern: "@r/*", path: "*", want: Captures{}},
+	{name: "overlapping literal", pattern: "@r/{a}aa{b}", path: "xaaa", want: map[string]string{"a": "x", "b": "a"}},
+	{name: "literal star", pattern: "@r/*", path: "*", want: map[string]string{}},
 	{name: "star is not a wildcard", pattern: "@r/*", path: "x"},
-	{name: "literal segments", pattern: "@r/a/b", path: "a/b", want: Captures{}},
+	{name: "literal segments", pattern: "@r/a/b", path: "a/b", want: map[string]string{}},
 	{name: "literal mismatch", pattern: "@r/a/b", path: "a/c"},
 	{name: "capture skips dot names", pattern: "@r/{a}", path: ".git"},
-	{name: "capture after literal dot", pattern: "@r/.{a}", path: ".git", want: Captures{"a": "git"}},
-	{name: "literal dot name", pattern: "@r/.git", path: ".git", want: Captures{}},
-	{name: "dot inside", pattern: "@r/{a}", path: "a.b", want: Captures{"a": "a.b"}},
+	{name: "capture after literal dot", pattern: "@r/.{a}", path: ".git", want: map[string]string{"a": "git"}},
+	{name: "literal dot name", pattern: "@r/.git", path: ".git", want: map[string]string{}},
+	{name: "dot inside", pattern: "@r/{a}", path: "a.b", want: map[string]string{"a": "a.b"}},
 	{name: "too few segments", pattern: "@r/{a}/{b}", path: "x"},
 	{name: "too many segments", pattern: "@r/{a}", path: "x/y"},
 	{name: "empty path", pattern: "@r/{a}", path: ""},
@@ -184,7 +184,7 @@ func TestMatchManyParts(t *testing.T) {
 	t.Parallel()
 	// More parts than the stack buffer holds.
 	var pat, path strings.Builder
-	want := Captures{}
+	want := map[string]string{}
 	pat.WriteString("@r/")
 	for i := range 20 {
 		name := "c" + strconv.Itoa(i)

@@ -94,9 +94,9 @@ func TestRender(t *testing.T) {
 		},
 		{
 			name:     "capture without a value",
-			matches:  []Match{{Path: "t/a", Raw: Captures{}, Normalized: Captures{"ns": "t"}}},
+			matches:  []Match{{Path: "t/a", Raw: map[string]string{}, Normalized: map[string]string{"ns": "t"}}},
 			nameTmpl: "{app}",
-			want:     []Rendered{{Match: Match{Path: "t/a", Raw: Captures{}, Normalized: Captures{"ns": "t"}}}},
+			want:     []Rendered{{Match: Match{Path: "t/a", Raw: map[string]string{}, Normalized: map[string]string{"ns": "t"}}}},
 			errs:     []fieldErr{{field.ErrorTypeInvalid, "spec.artifacts[0].name", "{app}"}},
 			details:  [][]string{{`"app"`}},
 		},

@@ -85,7 +85,7 @@ func (t *Template) Captures() []string {
 // Expand checks nothing about the result (see [Render] and [ParseRef]). The
 // only possible error wraps ErrMissingValue: c has no value for a capture
 // the template names.
-func (t *Template) Expand(c Captures) (string, error) {
+func (t *Template) Expand(c map[string]string) (string, error) {
 	var b strings.Builder
 	for _, pt := range t.parts {
 		if pt.capture < 0 {

@@ -45,8 +45,8 @@ var templateTests = []struct {
 func TestTemplate(t *testing.T) {
 	t.Parallel()
 	p := MustParse(templatePattern)
-	raw := Captures{"namespace": "Team-A", "module": "App"}
-	norm := Captures{"namespace": "team-a", "module": "app"}
+	raw := map[string]string{"namespace": "Team-A", "module": "App"}
+	norm := map[string]string{"namespace": "team-a", "module": "app"}
 	for _, tt := range templateTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -68,7 +68,7 @@ func TestTemplate(t *testing.T) {
 				t.Errorf("Captures() (-want +got):\n%s", diff)
 			}
 			for _, c := range []struct {
-				values Captures
+				values map[string]string
 				want   string
 			}{{raw, tt.raw}, {norm, tt.norm}} {
 				got, err := tmpl.Expand(c.values)
@@ -83,7 +83,7 @@ func TestTemplate(t *testing.T) {
 func TestExpandMissingValue(t *testing.T) {
 	t.Parallel()
 	tmpl := MustParse(templatePattern).MustTemplate("{namespace}/{module}")
-	got, err := tmpl.Expand(Captures{"namespace": "a"})
+	got, err := tmpl.Expand(map[string]string{"namespace": "a"})
 	if !errors.Is(err, ErrMissingValue) || got != "" {
 		t.Fatalf("Expand = %q, %v, want an error wrapping ErrMissingValue", got, err)
 	}
@@ -123,7 +123,7 @@ func FuzzTemplate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Template(String()) of a valid template: %v", err)
 		}
-		got, err := again.Expand(Captures{"namespace": namespace, "module": module})
+		got, err := again.Expand(map[string]string{"namespace": namespace, "module": module})
 		if err != nil {
 			t.Fatalf("Expand with every capture: %v", err)
 		}
