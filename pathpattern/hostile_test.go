@@ -363,7 +363,7 @@ func TestHostileDiscover(t *testing.T) {
 	// Three directories lowercase onto the same namespace and name: Render
 	// reports each later one as a duplicate, naming both directories.
 	p := MustParse("@repo/tenants/{namespace}/modules/{module}")
-	_, errs = Render(ms, p.MustTemplate("{namespace}"), p.MustTemplate("{module}"), field.NewPath("spec", "artifacts").Index(0))
+	_, errs = Render(ms, []Output{{Namespace: p.MustTemplate("{namespace}"), Name: p.MustTemplate("{module}")}}, "", field.NewPath("spec", "artifacts"))
 	var dups []string
 	for _, e := range errs {
 		if e.Type == field.ErrorTypeDuplicate && e.Field == "spec.artifacts[0].name" {

@@ -422,10 +422,13 @@ var overwritten = []string{"id", "name", "revision"}
 // artifact's own values, so a capture with one of those names is lost as an
 // input. A capture "namespace" is fine when namespace, the artifact's
 // namespace template, is exactly "{namespace}"; pass nil when the artifact
-// has no namespace template.
+// has no namespace template. A nil p, no pattern, has no warnings.
 //
 //	ws := p.Warnings(nsTemplate) // [`capture "name" is overwritten ...`]
 func (p *Pattern) Warnings(namespace *Template) []string {
+	if p == nil {
+		return nil
+	}
 	var ws []string
 	for _, name := range p.captures {
 		switch {

@@ -126,7 +126,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 			o.Match[p] = c
 		}
 	}
-	out, errs := pathpattern.Render(o.Matches, s.ns, s.name, field.NewPath("spec", "artifacts").Index(0))
+	out, errs := pathpattern.Render(o.Matches, []pathpattern.Output{{Namespace: s.ns, Name: s.name}}, "", field.NewPath("spec", "artifacts"))
 	o.Errors = append(o.Errors, fmt.Sprint(errs))
 	for _, r := range out {
 		o.Rendered = append(o.Rendered, r.Namespace+"/"+r.Name)
