@@ -351,3 +351,62 @@ func TestTemplateWithoutPattern(t *testing.T) {
 		t.Errorf("Warnings() of no pattern = %q, want none", w)
 	}
 }
+
+// FuzzRender renders two outputs over two matches with any templates and
+// any values: Render never panics, keeps only valid names and namespaces,
+// reports every result it leaves out, and marks exactly the results whose
+// namespace and name another result has.
+func FuzzRender(f *testing.F) {
+	f.Add("{a}", "{b}", "Team-A", "App", "team-a", "app")
+	f.Add("{a}-{b}", "", "x", "y", "x-y", "")
+	f.Add("{b}..invalid", "{a}", "a_b", "x_y", "ok", "ok")
+	f.Add("static", "flux-system", "", "", "", "")
+	p := MustParse("@r/{a}/{b}")
+	f.Fuzz(func(t *testing.T, name, namespace, a1, b1, a2, b2 string) {
+		o := Output{Name: p.MustTemplate("{a}.{b}")}
+		var err error
+		if o.Name, err = p.Template(name); err != nil {
+			return
+		}
+		if namespace != "" {
+			if o.Namespace, err = p.Template(namespace); err != nil {
+				return
+			}
+		}
+		ms := []Match{
+			{Path: "1", Raw: map[string]string{"a": a1, "b": b1}, Normalized: map[string]string{"a": strings.ToLower(a1), "b": strings.ToLower(b1)}},
+			{Path: "2", Raw: map[string]string{"a": a2, "b": b2}, Normalized: map[string]string{"a": strings.ToLower(a2), "b": strings.ToLower(b2)}},
+		}
+		outputs := []Output{o, {Namespace: o.Namespace, Name: p.MustTemplate("x")}}
+		got, errs := Render(ms, outputs, "default", field.NewPath("spec", "artifacts"))
+		// The results left out: an output and a directory with an Invalid
+		// error, on its name, its namespace or both.
+		invalid, keys := map[string]bool{}, map[[2]string]int{}
+		for _, e := range errs {
+			output, _, ok := strings.Cut(e.Field, "].")
+			if !ok || !strings.HasPrefix(output, "spec.artifacts[") {
+				t.Errorf("error at %q", e.Field)
+			}
+			if e.Type == field.ErrorTypeInvalid {
+				_, dir, _ := strings.Cut(e.Detail, "rendered from directory ")
+				dir, _, _ = strings.Cut(dir, ":")
+				invalid[output+" "+dir] = true
+			}
+		}
+		if len(got)+len(invalid) != len(ms)*len(outputs) {
+			t.Fatalf("%d results and %d invalid, want %d in all: %v", len(got), len(invalid), len(ms)*len(outputs), errs)
+		}
+		for _, r := range got {
+			if len(content.IsDNS1123Subdomain(r.Name)) > 0 || len(content.IsDNS1123Label(r.Namespace)) > 0 {
+				t.Errorf("invalid result %q/%q", r.Namespace, r.Name)
+			}
+			keys[[2]string{r.Namespace, r.Name}]++
+		}
+		for _, r := range got {
+			shared := keys[[2]string{r.Namespace, r.Name}] > 1
+			if shared != (r.Conflict != nil) || r.Conflict != nil && (r.Conflict == &r || r.Conflict.Name != r.Name || r.Conflict.Namespace != r.Namespace) {
+				t.Errorf("result %+v: conflict %+v, want one: %t", r, r.Conflict, shared)
+			}
+		}
+	})
+}
