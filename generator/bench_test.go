@@ -230,7 +230,7 @@ func benchWalkRegexp(root string, re *regexp.Regexp) ([]pathpattern.Match, error
 		if sub == nil {
 			return nil
 		}
-		m := pathpattern.Match{Path: rel, Raw: pathpattern.Captures{}, Normalized: pathpattern.Captures{}}
+		m := pathpattern.Match{Path: rel, Raw: map[string]string{}, Normalized: map[string]string{}}
 		for i, name := range names {
 			m.Raw[name] = sub[i+1]
 			m.Normalized[name] = strings.ToLower(sub[i+1])

@@ -119,7 +119,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		g.pipeline.Common = *cm
 		g.common = cm.Labels
 	}
-	if g.pattern != nil {
+	if g.pattern != nil || spec.PathPattern == "" { // no pattern: templates are literals
 		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
 		errs = append(errs, g.compileNamespaces(spec.ManagedNamespaces)...)
 	}
@@ -176,9 +176,6 @@ func (o *options) validate() field.ErrorList {
 // checks.
 func validateShape(s *Spec, o *options) field.ErrorList {
 	var errs field.ErrorList
-	if s.PathPattern == "" {
-		errs = append(errs, field.Required(specPath.Child("pathPattern"), "the pattern that discovers tenants and modules"))
-	}
 	if len(s.Sources) == 0 {
 		errs = append(errs, field.Required(specPath.Child("sources"), "at least one source"))
 	}

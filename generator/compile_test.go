@@ -21,7 +21,15 @@ func TestCompileErrors(t *testing.T) {
 		fields []string // field paths, sorted
 	}{
 		{name: "valid"},
-		{name: "empty spec", spec: func(s *Spec) { *s = Spec{} }, fields: []string{"spec.artifacts", "spec.pathPattern", "spec.sources"}},
+		{name: "empty spec", spec: func(s *Spec) { *s = Spec{} }, fields: []string{"spec.artifacts", "spec.sources"}},
+		{name: "no pattern: captures are errors", spec: func(s *Spec) { s.PathPattern = "" },
+			fields: []string{"spec.artifacts[0].copy[0].from", "spec.artifacts[0].inputsFrom", "spec.artifacts[0].name", "spec.artifacts[0].namespace", "spec.managedNamespaces.metadata.fromSource.path"}},
+		{name: "no pattern: literal artifacts", spec: func(s *Spec) {
+			s.PathPattern = ""
+			s.Artifacts[0] = OutputArtifact{Name: "static-1", Namespace: "tenant-a", InputsFrom: "@repo/static/inputs.yaml",
+				Copy: []CopyOperation{{From: "@repo/static/manifests/**", To: "@artifact/"}}}
+			s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/static/namespace-metadata.yaml"
+		}},
 		{name: "pattern does not parse", spec: func(s *Spec) { s.PathPattern = "@repo/tenants/{namespace" }, fields: []string{"spec.pathPattern"}},
 		{name: "pattern with a trailing slash", spec: func(s *Spec) { s.PathPattern = "@repo/tenants/{namespace}/" }, fields: []string{"spec.pathPattern"}},
 		{name: "pattern alias not declared", spec: func(s *Spec) { s.Sources[0].Alias = "other" },

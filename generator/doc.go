@@ -16,6 +16,17 @@
 // Kubernetes I/O stays with the caller: sources are fs.FS values, one per
 // alias, and the cluster is a [Cluster] of three one-method interfaces.
 //
+// # Without a pattern
+//
+// spec.pathPattern is optional, as in source-watcher. Without it, each
+// spec.artifacts entry is one artifact: its name, namespace, inputsFrom,
+// copy froms and the metadata file's path are literals (a capture in them
+// is an error of Compile), its name must be a DNS-1123 subdomain and its
+// namespace a DNS-1123 label, it has no path and no captures, and no
+// source is walked to discover tenants. Errors name the entry, e.g.
+// "spec.artifacts[0] and spec.artifacts[1] render the same namespace
+// "tenant-a" and name "app"".
+//
 // # Rules
 //
 // Every rule fails closed: when a plan cannot tell whether deleting is safe,
@@ -53,8 +64,12 @@
 //     names the finalizer verdict.
 //  6. The artifact digest covers the files and the exported inputs: an
 //     inputs-only change is an update.
-//  7. Two artifacts, of any spec.artifacts entries, that render the same
-//     namespace and name are one error naming both directories.
+//  7. Names and namespaces are rendered by pathpattern.Render, the one
+//     renderer: a name must be a DNS-1123 subdomain and a namespace a
+//     DNS-1123 label, or the artifact is not built and the error names the
+//     value and its directory. Two artifacts, of one spec.artifacts entry
+//     or of two, that render the same namespace and name are one error
+//     naming both directories (and both entries), and both are skipped.
 //  8. A namespace is deleted only when no ExternalArtifact lives in it any
 //     more, other than those this plan deletes: not one this generator
 //     released, nor one of another generator ([ArtifactLister]).

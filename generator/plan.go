@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/opencontainers/go-digest"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/inventory"
@@ -217,90 +216,61 @@ func (p *planner) source(alias string, fldPath *field.Path, value string) fs.FS 
 }
 
 // discover checks the source of the pattern, discovers its matches and
-// renders every artifact's name and namespace. It returns nil when the
-// source cannot be trusted: an error then keeps everything.
+// renders every artifact's name and namespace with pathpattern.Render. It
+// returns nil when the source cannot be trusted: an error then keeps
+// everything. Without a pattern, each spec.artifacts entry is one artifact
+// whose name and namespace are literals, rendered from one match without a
+// directory.
 func (p *planner) discover() []*item {
 	g := p.g
-	fp := specPath.Child("pathPattern")
-	fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
-	if fsys == nil || !p.checkSource(fsys) {
-		return nil
+	var matches []pathpattern.Match
+	if g.pattern == nil {
+		matches = []pathpattern.Match{{Raw: map[string]string{}, Normalized: map[string]string{}}}
+	} else {
+		fp := specPath.Child("pathPattern")
+		fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
+		if fsys == nil || !p.checkSource(fsys) {
+			return nil
+		}
+		ms, errs, err := g.pattern.Discover(fsys, fp)
+		switch {
+		case errors.Is(err, pathpattern.ErrSourceShape):
+			p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
+			return nil
+		case err != nil:
+			p.errs = append(p.errs, field.InternalError(fp, err))
+			return nil
+		}
+		p.errs = append(p.errs, errs...) // the directories Discover left out
+		matches = ms
 	}
-	matches, errs, err := g.pattern.Discover(fsys, fp)
-	switch {
-	case errors.Is(err, pathpattern.ErrSourceShape):
-		p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
-		return nil
-	case err != nil:
-		p.errs = append(p.errs, field.InternalError(fp, err))
-		return nil
-	}
-	p.errs = append(p.errs, errs...) // the directories Discover left out
 
-	var items []*item
+	outputs := make([]pathpattern.Output, len(g.artifacts))
 	for i := range g.artifacts {
-		a := &g.artifacts[i]
-		ap := a.path
-		for _, m := range matches {
-			if i > 0 {
-				// Each item owns its captures: its artifact takes them.
-				m.Raw, m.Normalized = maps.Clone(m.Raw), maps.Clone(m.Normalized)
-			}
-			it := &item{art: a, match: m, namespace: g.opts.namespace}
-			ok := true
-			name, err := a.name.Expand(m.Normalized)
-			if err == nil {
-				if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
-					err = errors.New(strings.Join(msgs, "; "))
-				}
-			}
-			if err != nil {
-				p.errs = append(p.errs, field.Invalid(ap.Child("name"), name, fmt.Sprintf("rendered from directory %q: %v", m.Path, err)))
-				ok = false
-			}
-			if a.namespace != nil {
-				ns, err := a.namespace.Expand(m.Normalized)
-				if err == nil {
-					if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
-						err = errors.New(strings.Join(msgs, "; "))
-					}
-				}
-				if err != nil {
-					p.errs = append(p.errs, field.Invalid(ap.Child("namespace"), ns, fmt.Sprintf("rendered from directory %q: %v", m.Path, err)))
-					ok = false
-				}
-				it.namespace = ns
-			}
-			if !ok {
-				continue // no object to decide about
-			}
-			it.name = name
-			items = append(items, it)
-		}
+		outputs[i] = pathpattern.Output{Namespace: g.artifacts[i].namespace, Name: g.artifacts[i].name}
 	}
-
-	// Two artifacts with one namespace and name: neither is built.
-	first := map[[2]string]*item{}
-	for _, it := range items {
-		key := [2]string{it.namespace, it.name}
-		f, dup := first[key]
-		if !dup {
-			first[key] = it
-			continue
+	// Render leaves out what fails to render (no object to decide about),
+	// and marks the artifacts that share a namespace and name: neither is
+	// built.
+	rendered, errs := pathpattern.Render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
+	p.errs = append(p.errs, errs...)
+	items := make([]*item, len(rendered))
+	for i := range rendered {
+		r := &rendered[i]
+		m := r.Match
+		if r.Index > 0 {
+			// Each item owns its captures: its artifact takes them.
+			m.Raw, m.Normalized = maps.Clone(m.Raw), maps.Clone(m.Normalized)
 		}
-		e := field.Duplicate(specPath.Child("artifacts").Index(it.art.index).Child("name"), it.name)
-		if f.art == it.art {
-			e.Detail = fmt.Sprintf("directories %q and %q render the same namespace %q and name %q",
-				f.match.Path, it.match.Path, it.namespace, it.name)
-		} else {
-			e.Detail = fmt.Sprintf("directories %q (spec.artifacts[%d]) and %q (spec.artifacts[%d]) render the same namespace %q and name %q",
-				f.match.Path, f.art.index, it.match.Path, it.art.index, it.namespace, it.name)
+		it := &item{art: &g.artifacts[r.Index], match: m, name: r.Name, namespace: r.Namespace}
+		if c := r.Conflict; c != nil {
+			if c.Path == "" {
+				it.skip = fmt.Sprintf("spec.artifacts[%d] renders the same namespace and name", c.Index)
+			} else {
+				it.skip = fmt.Sprintf("directory %q renders the same namespace and name", c.Path)
+			}
 		}
-		p.errs = append(p.errs, e)
-		it.skip = fmt.Sprintf("directory %q renders the same namespace and name", f.match.Path)
-		if f.skip == "" {
-			f.skip = fmt.Sprintf("directory %q renders the same namespace and name", it.match.Path)
-		}
+		items[i] = it
 	}
 	return items
 }
@@ -372,7 +342,7 @@ func (p *planner) merge(q *planner) {
 }
 
 // expandRef expands a reference template from raw captures and parses it.
-func expandRef(t *pathpattern.Template, raw pathpattern.Captures) (pathpattern.Ref, error) {
+func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref, error) {
 	s, err := t.Expand(raw)
 	if err != nil {
 		return pathpattern.Ref{}, err

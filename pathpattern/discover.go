@@ -27,11 +27,11 @@ type Match struct {
 	Path string
 	// Raw holds the captured values as they appear in Path. Use them for
 	// paths in the source.
-	Raw Captures
+	Raw map[string]string
 	// Normalized holds the captured values lowercased with
 	// [strings.ToLower], as source-watcher does, each a valid label value.
 	// Use them for names, namespaces and labels.
-	Normalized Captures
+	Normalized map[string]string
 }
 
 // Discover returns every directory of fsys that matches the pattern, in
@@ -83,7 +83,7 @@ func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, er
 		return nil, nil, err
 	}
 	if d.fixed == len(p.segments) {
-		return []Match{{Path: dir, Raw: Captures{}, Normalized: Captures{}}}, nil, nil
+		return []Match{{Path: dir, Raw: map[string]string{}, Normalized: map[string]string{}}}, nil, nil
 	}
 	if err := d.walk(dir, d.fixed); err != nil {
 		return nil, nil, err
@@ -213,7 +213,7 @@ func (d *discovery) next(dir string, i int) error {
 	if i+1 < len(d.p.segments) {
 		return d.walk(dir, i+1)
 	}
-	m := Match{Path: dir, Raw: make(Captures, len(d.values)), Normalized: make(Captures, len(d.values))}
+	m := Match{Path: dir, Raw: make(map[string]string, len(d.values)), Normalized: make(map[string]string, len(d.values))}
 	ok := true
 	for j, name := range d.p.captures {
 		raw := d.values[j]

@@ -103,7 +103,7 @@ func walkRegexp(root string, re *regexp.Regexp) ([]Match, error) {
 		if sub == nil {
 			return nil
 		}
-		m := Match{Path: rel, Raw: Captures{}, Normalized: Captures{}}
+		m := Match{Path: rel, Raw: map[string]string{}, Normalized: map[string]string{}}
 		for i, name := range re.SubexpNames()[1:] {
 			m.Raw[name] = sub[i+1]
 			m.Normalized[name] = strings.ToLower(sub[i+1])

@@ -47,7 +47,7 @@ func tenantTree() fstest.MapFS {
 
 // match returns the Match of path with the raw captures name, value, ...
 func match(path string, raw ...string) Match {
-	m := Match{Path: path, Raw: Captures{}, Normalized: Captures{}}
+	m := Match{Path: path, Raw: map[string]string{}, Normalized: map[string]string{}}
 	for i := 0; i < len(raw); i += 2 {
 		m.Raw[raw[i]] = raw[i+1]
 		m.Normalized[raw[i]] = strings.ToLower(raw[i+1])

@@ -21,11 +21,14 @@
 // b="z". Everything else is literal, "*" and "." included.
 //
 // [Parse] reports every malformed pattern as a [*SyntaxError] with the byte
-// offset of the problem and the rule it breaks: a missing closing or
-// opening brace, an empty capture, an invalid or duplicate capture name, a
-// NUL byte, an empty segment, a trailing slash, a "." or ".." segment, a
-// missing "@alias/", or a pattern longer than [MaxLength] characters or
-// 4096 bytes. Errors are shown as they are:
+// offset of the problem and the [Rule] it breaks: a missing closing or
+// opening brace ([RuleMissingClose], [RuleMissingOpen]), an empty capture,
+// an invalid or duplicate capture name, a NUL byte, invalid UTF-8, an empty
+// segment, a trailing slash, a "." or ".." segment, a missing or invalid
+// "@alias/", or a pattern longer than [MaxLength] characters or 4096 bytes.
+// Each rule has its constant, one per rule of the grammar, so that a caller
+// can tell them apart and word them its own way; the message words them
+// so:
 //
 //	pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
 //
@@ -87,6 +90,15 @@
 //   - Symbolic links: as in source-watcher, never matched nor followed, for
 //     literal segments too, but the root given to Discover may be one
 //     (source-watcher's walk would find nothing below it).
+//   - Aliases: [Parse] checks that an alias is well formed, and the caller
+//     checks the alias against its sources (generator.Compile against
+//     spec.sources); source-watcher fails when the alias has no source.
+//   - Templates: one that names a capture the pattern lacks fails when it
+//     is bound ([Pattern.Template]), before any tree is read;
+//     source-watcher fails when it renders the first match.
+//   - Collisions: [Render] returns both objects that render the same
+//     namespace and name, marked, and reports every such pair;
+//     source-watcher stops at the first.
 //
 // # Templates
 //
@@ -94,12 +106,37 @@
 // "@repo/tenants/{namespace}/namespace-metadata.yaml" to a pattern, with the
 // same brace rules and length limits; naming a capture that the pattern
 // lacks fails there, before any tree is read. [Template.Expand] takes the
-// values to use: [Match].Normalized for names, namespaces and labels,
-// [Match].Raw for paths in the source. [Render] expands an object's
-// namespace and name templates over all matches and reports, as a
-// field.ErrorList, every name that is not a DNS-1123 subdomain, every
-// namespace that is not a DNS-1123 label, and every pair of directories
-// that render the same object.
+// values to use, any map[string]string: [Match].Normalized for names,
+// namespaces and labels, [Match].Raw for paths in the source.
+//
+// # Rendering
+//
+// [Render] is the one renderer of objects: it expands the namespace and
+// name templates of several [Output] kinds (an ArtifactGenerator's
+// spec.artifacts entries) over all matches and reports, as a
+// field.ErrorList at spec.artifacts[i], every name that is not a DNS-1123
+// subdomain and every namespace that is not a DNS-1123 label, each with the
+// value and the directory it was rendered from, and every pair of results
+// that render the same namespace and name, within one output or across
+// two, naming both directories and, across outputs, both entries. An
+// output without a namespace template takes the namespace given to Render.
+// Results come by output, then in path order, and a result whose object
+// another one also renders carries that one in Rendered.Conflict, so that
+// the caller builds neither.
+//
+// # Without a pattern
+//
+// source-watcher's artifacts without pathPattern are static: one per
+// spec.artifacts entry, with a literal name and namespace, checked as an
+// object name and a namespace, and literal references. Bind such templates
+// to a nil [*Pattern]: a template without a pattern has no capture to name,
+// so any capture in it is an error ([RuleUnknownCapture]), and it expands
+// to itself. [Render] of one empty [Match] (no directory) renders each
+// output once, with errors that name the entry instead of a directory:
+//
+//	var none *pathpattern.Pattern
+//	name, err := none.Template("platform")
+//	out, errs := pathpattern.Render([]pathpattern.Match{{}}, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 //
 // # References, globs and files
 //

@@ -45,32 +45,71 @@ type SyntaxError struct {
 	Input  string // the pattern, template or reference as given
 	Offset int    // byte offset in Input where the problem starts
 	Value  string // the offending part (capture name, alias, segment), if any
-	Rule   string // the rule Input breaks, such as "must not end with '/'"
+	Rule   Rule   // the rule Input breaks, such as [RuleTrailingSlash]
 }
 
-// The rules a [SyntaxError] reports.
-var (
-	ruleTooLong        = fmt.Sprintf("must be no more than %d characters", MaxLength)
-	ruleTooManyBytes   = fmt.Sprintf("must be no more than %d bytes", maxBytes)
-	ruleRefTooLong     = fmt.Sprintf("must be no more than %d bytes", maxRefLength)
-	ruleUTF8           = "must be valid UTF-8"
-	ruleNUL            = "must not contain NUL bytes"
-	ruleMissingAlias   = `must start with "@alias/"`
-	ruleAlias          = "alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character"
-	ruleClosingBrace   = "'{' must be closed by '}' in the same segment"
-	ruleOpeningBrace   = "'}' must close a '{'"
-	ruleEmptyCapture   = "capture must have a name"
-	ruleCaptureName    = "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)"
-	ruleDuplicate      = "capture name must be unique in the pattern"
-	ruleEmptySegment   = "segment must not be empty"
-	ruleTrailingSlash  = "must not end with '/'"
-	ruleDotSegment     = `segment must not be "." or ".."`
-	ruleUnknownCapture = "template must name only captures of its pattern"
-	ruleEmptyPath      = "reference must name a path below the alias"
-	ruleAbsolutePath   = "reference path must be relative"
-	ruleDotDot         = `reference path must not contain ".."`
-	ruleUncleanPath    = "reference path must be clean"
+// A Rule names a rule of the grammar that a [SyntaxError] reports, so that
+// a caller can tell the rules apart, and word them its own way, without
+// reading the message. Its String method gives the rule as the error
+// message words it; the zero value is no rule.
+type Rule int
+
+// The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate]
+// enforce, each reported by exactly one kind of [SyntaxError].
+const (
+	RuleTooLong        Rule = iota + 1 // more than MaxLength characters (a pattern or template)
+	RuleTooManyBytes                   // more than 4096 bytes (a pattern, template or reference)
+	RuleInvalidUTF8                    // a byte that is not part of valid UTF-8
+	RuleNUL                            // a NUL byte
+	RuleMissingAlias                   // no "@alias/" at the start
+	RuleBadAlias                       // an alias outside [a-z0-9]([a-z0-9_-]*[a-z0-9])?
+	RuleMissingClose                   // a '{' without a '}' in its segment
+	RuleMissingOpen                    // a '}' without a '{'
+	RuleEmptyCapture                   // "{}"
+	RuleInvalidName                    // a capture name outside [A-Za-z_][A-Za-z0-9_]* or not a label key
+	RuleDuplicateName                  // a capture name used twice in a pattern
+	RuleEmptySegment                   // "//" in a pattern
+	RuleTrailingSlash                  // a pattern ending with "/"
+	RuleDotSegment                     // a "." or ".." segment in a pattern
+	RuleUnknownCapture                 // a template naming a capture its pattern lacks
+	RuleEmptyPath                      // a reference without a path below the alias
+	RuleAbsolutePath                   // a reference path starting with "/"
+	RuleDotDot                         // a ".." element in a reference path
+	RuleUncleanPath                    // a [Ref] whose Path is not clean
 )
+
+// ruleText words each rule as a [SyntaxError] message shows it.
+var ruleText = [...]string{
+	RuleTooLong:        fmt.Sprintf("must be no more than %d characters", MaxLength),
+	RuleTooManyBytes:   fmt.Sprintf("must be no more than %d bytes", maxBytes),
+	RuleInvalidUTF8:    "must be valid UTF-8",
+	RuleNUL:            "must not contain NUL bytes",
+	RuleMissingAlias:   `must start with "@alias/"`,
+	RuleBadAlias:       "alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character",
+	RuleMissingClose:   "'{' must be closed by '}' in the same segment",
+	RuleMissingOpen:    "'}' must close a '{'",
+	RuleEmptyCapture:   "capture must have a name",
+	RuleInvalidName:    "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)",
+	RuleDuplicateName:  "capture name must be unique in the pattern",
+	RuleEmptySegment:   "segment must not be empty",
+	RuleTrailingSlash:  "must not end with '/'",
+	RuleDotSegment:     `segment must not be "." or ".."`,
+	RuleUnknownCapture: "template must name only captures of its pattern",
+	RuleEmptyPath:      "reference must name a path below the alias",
+	RuleAbsolutePath:   "reference path must be relative",
+	RuleDotDot:         `reference path must not contain ".."`,
+	RuleUncleanPath:    "reference path must be clean",
+}
+
+// String returns the rule as a [SyntaxError] message words it, e.g.
+// "must not end with '/'" for [RuleTrailingSlash], or "rule N" for a
+// value that names no rule.
+func (r Rule) String() string {
+	if r > 0 && int(r) < len(ruleText) {
+		return ruleText[r]
+	}
+	return fmt.Sprintf("rule %d", int(r))
+}
 
 // quoteLimit is how many bytes of an input over maxBytes an error
 // message quotes.
@@ -82,7 +121,7 @@ const quoteLimit = 64
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	b.WriteString("pathpattern: ")
-	b.WriteString(e.Rule)
+	b.WriteString(e.Rule.String())
 	if e.Value != "" {
 		fmt.Fprintf(&b, ": %q", shorten(e.Value))
 	}

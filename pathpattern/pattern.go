@@ -25,9 +25,6 @@ const MaxLength = 1024
 // admits; the cost of matching grows with bytes, and this bounds it.
 const maxBytes = 4 * MaxLength
 
-// Captures maps capture names to values.
-type Captures map[string]string
-
 // A Pattern is a parsed path pattern such as
 // "@repo/tenants/{namespace}/modules/{module}". The zero value is not valid;
 // use [Parse]. A Pattern is immutable and safe for concurrent use.
@@ -70,7 +67,7 @@ func Parse(pattern string) (*Pattern, error) {
 	// and a controller that trusts the empty result prunes every artifact:
 	// the hazard the trailing-slash check exists for.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
-		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: ruleNUL}
+		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: RuleNUL}
 	}
 	alias, off, err := splitAlias(pattern)
 	if err != nil {
@@ -111,7 +108,7 @@ func MustParse(pattern string) *Pattern {
 // the limit is crossed, or nil.
 func checkLength(s string) error {
 	if len(s) > maxBytes {
-		return &SyntaxError{Input: s, Offset: maxBytes, Rule: ruleTooManyBytes}
+		return &SyntaxError{Input: s, Offset: maxBytes, Rule: RuleTooManyBytes}
 	}
 	if len(s) <= MaxLength {
 		return nil // no more bytes than the limit in characters
@@ -119,7 +116,7 @@ func checkLength(s string) error {
 	n := 0
 	for i := range s { // invalid bytes count as one character each
 		if n == MaxLength {
-			return &SyntaxError{Input: s, Offset: i, Rule: ruleTooLong}
+			return &SyntaxError{Input: s, Offset: i, Rule: RuleTooLong}
 		}
 		n++
 	}
@@ -140,7 +137,7 @@ func checkUTF8(s string) error {
 		}
 		i += size
 	}
-	return &SyntaxError{Input: s, Offset: i, Rule: ruleUTF8}
+	return &SyntaxError{Input: s, Offset: i, Rule: RuleInvalidUTF8}
 }
 
 // splitAlias checks the "@alias/" prefix of s and returns the alias and the
@@ -151,15 +148,15 @@ func splitAlias(s string) (alias string, rest int, err error) {
 		return "", 0, err
 	}
 	if !strings.HasPrefix(s, "@") {
-		return "", 0, &SyntaxError{Input: s, Offset: 0, Rule: ruleMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 0, Rule: RuleMissingAlias}
 	}
 	slash := strings.IndexByte(s, '/')
 	if slash < 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: len(s), Rule: ruleMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: len(s), Rule: RuleMissingAlias}
 	}
 	alias = s[1:slash]
 	if i := invalidAlias(alias); i >= 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Rule: ruleAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Rule: RuleBadAlias}
 	}
 	return alias, slash + 1, nil
 }
@@ -190,15 +187,15 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	switch s {
 	case "":
 		if end == len(pattern) {
-			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Rule: ruleTrailingSlash}
+			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Rule: RuleTrailingSlash}
 		}
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Rule: ruleEmptySegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Rule: RuleEmptySegment}
 	case ".", "..":
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Rule: ruleDotSegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Rule: RuleDotSegment}
 	}
 	parts, err := parseParts(pattern, start, end, func(name string, at int) (int, error) {
 		if slices.Contains(p.captures, name) {
-			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Rule: ruleDuplicate}
+			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Rule: RuleDuplicateName}
 		}
 		p.captures = append(p.captures, name)
 		return len(p.captures) - 1, nil
@@ -225,7 +222,7 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 	for i := start; i < end; i++ {
 		switch in[i] {
 		case '}':
-			return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleOpeningBrace}
+			return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingOpen}
 		case '{':
 			closing := -1
 			for j := i + 1; j < end; j++ {
@@ -238,14 +235,14 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 				}
 			}
 			if closing < 0 {
-				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleClosingBrace}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingClose}
 			}
 			name := in[i+1 : closing]
 			if name == "" {
-				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleEmptyCapture}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleEmptyCapture}
 			}
 			if !validCaptureName(name) {
-				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Rule: ruleCaptureName}
+				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Rule: RuleInvalidName}
 			}
 			idx, err := capture(name, i)
 			if err != nil {
@@ -299,13 +296,13 @@ func (p *Pattern) String() string { return p.src }
 //	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
 //
 // Match allocates only when the path matches.
-func (p *Pattern) Match(relPath string) (Captures, bool) {
+func (p *Pattern) Match(relPath string) (map[string]string, bool) {
 	if !p.match(relPath, nil) {
 		return nil, false
 	}
 	values := make([]string, len(p.captures))
 	p.match(relPath, values)
-	c := make(Captures, len(p.captures))
+	c := make(map[string]string, len(p.captures))
 	for i, name := range p.captures {
 		c[name] = values[i]
 	}
@@ -425,10 +422,13 @@ var overwritten = []string{"id", "name", "revision"}
 // artifact's own values, so a capture with one of those names is lost as an
 // input. A capture "namespace" is fine when namespace, the artifact's
 // namespace template, is exactly "{namespace}"; pass nil when the artifact
-// has no namespace template.
+// has no namespace template. A nil p, no pattern, has no warnings.
 //
 //	ws := p.Warnings(nsTemplate) // [`capture "name" is overwritten ...`]
 func (p *Pattern) Warnings(namespace *Template) []string {
+	if p == nil {
+		return nil
+	}
 	var ws []string
 	for _, name := range p.captures {
 		switch {

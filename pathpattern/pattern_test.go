@@ -17,7 +17,7 @@ var parseTests = []struct {
 	pattern  string
 	alias    string
 	captures []string
-	rule     string // the rule a *SyntaxError reports; empty for a valid pattern
+	rule     Rule // the rule a *SyntaxError reports; 0 for a valid pattern
 	offset   int
 	value    string
 }{
@@ -38,38 +38,38 @@ var parseTests = []struct {
 	{name: "1024 characters of four bytes", pattern: "@r/" + strings.Repeat("😀", MaxLength-3), alias: "r"},
 	{name: "63 character capture name", pattern: "@r/{" + strings.Repeat("a", 63) + "}", alias: "r", captures: []string{strings.Repeat("a", 63)}},
 
-	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: ruleTooLong, offset: MaxLength},
-	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: ruleTooLong, offset: 3 + 2*(MaxLength-3)},
-	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: maxBytes},
-	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: ruleUTF8, offset: 4},
-	{name: "empty", pattern: "", rule: ruleMissingAlias, offset: 0},
-	{name: "no at sign", pattern: "repo/x", rule: ruleMissingAlias, offset: 0},
-	{name: "no slash after alias", pattern: "@repo", rule: ruleMissingAlias, offset: 5},
-	{name: "empty alias", pattern: "@/x", rule: ruleAlias, offset: 1},
-	{name: "upper case alias", pattern: "@Repo/x", rule: ruleAlias, offset: 1, value: "Repo"},
-	{name: "alias with space", pattern: "@re po/x", rule: ruleAlias, offset: 3, value: "re po"},
-	{name: "alias starting with dash", pattern: "@-r/x", rule: ruleAlias, offset: 1, value: "-r"},
-	{name: "alias ending with underscore", pattern: "@r_/x", rule: ruleAlias, offset: 2, value: "r_"},
-	{name: "trailing slash", pattern: "@r/x/", rule: ruleTrailingSlash, offset: 4},
-	{name: "only alias and slash", pattern: "@r/", rule: ruleTrailingSlash, offset: 2},
-	{name: "empty segment", pattern: "@r//x", rule: ruleEmptySegment, offset: 3},
-	{name: "empty segment before trailing slash", pattern: "@r/a//", rule: ruleEmptySegment, offset: 5},
-	{name: "dot segment", pattern: "@r/./x", rule: ruleDotSegment, offset: 3, value: "."},
-	{name: "dot dot segment", pattern: "@r/x/..", rule: ruleDotSegment, offset: 5, value: ".."},
-	{name: "unclosed brace", pattern: "@r/{a", rule: ruleClosingBrace, offset: 3},
-	{name: "brace closed in next segment", pattern: "@r/{a/b}", rule: ruleClosingBrace, offset: 3},
-	{name: "nested brace", pattern: "@r/{a{b}", rule: ruleClosingBrace, offset: 3},
-	{name: "closing brace without opening", pattern: "@r/a}", rule: ruleOpeningBrace, offset: 4},
-	{name: "closing brace after capture", pattern: "@r/{a}}", rule: ruleOpeningBrace, offset: 6},
-	{name: "empty capture", pattern: "@r/x{}", rule: ruleEmptyCapture, offset: 4},
-	{name: "capture name with leading underscore", pattern: "@r/{_app}", rule: ruleCaptureName, offset: 4, value: "_app"},
-	{name: "capture name with trailing underscore", pattern: "@r/{app_}", rule: ruleCaptureName, offset: 4, value: "app_"},
-	{name: "capture name starting with digit", pattern: "@r/{1a}", rule: ruleCaptureName, offset: 4, value: "1a"},
-	{name: "capture name with dash", pattern: "@r/{a-b}", rule: ruleCaptureName, offset: 4, value: "a-b"},
-	{name: "capture name with dot", pattern: "@r/{a.b}", rule: ruleCaptureName, offset: 4, value: "a.b"},
-	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", rule: ruleCaptureName, offset: 4, value: strings.Repeat("a", 64)},
-	{name: "duplicate capture", pattern: "@r/{a}/{a}", rule: ruleDuplicate, offset: 7, value: "a"},
-	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", rule: ruleDuplicate, offset: 7, value: "a"},
+	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: RuleTooLong, offset: MaxLength},
+	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: RuleTooLong, offset: 3 + 2*(MaxLength-3)},
+	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: RuleTooManyBytes, offset: maxBytes},
+	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: RuleInvalidUTF8, offset: 4},
+	{name: "empty", pattern: "", rule: RuleMissingAlias, offset: 0},
+	{name: "no at sign", pattern: "repo/x", rule: RuleMissingAlias, offset: 0},
+	{name: "no slash after alias", pattern: "@repo", rule: RuleMissingAlias, offset: 5},
+	{name: "empty alias", pattern: "@/x", rule: RuleBadAlias, offset: 1},
+	{name: "upper case alias", pattern: "@Repo/x", rule: RuleBadAlias, offset: 1, value: "Repo"},
+	{name: "alias with space", pattern: "@re po/x", rule: RuleBadAlias, offset: 3, value: "re po"},
+	{name: "alias starting with dash", pattern: "@-r/x", rule: RuleBadAlias, offset: 1, value: "-r"},
+	{name: "alias ending with underscore", pattern: "@r_/x", rule: RuleBadAlias, offset: 2, value: "r_"},
+	{name: "trailing slash", pattern: "@r/x/", rule: RuleTrailingSlash, offset: 4},
+	{name: "only alias and slash", pattern: "@r/", rule: RuleTrailingSlash, offset: 2},
+	{name: "empty segment", pattern: "@r//x", rule: RuleEmptySegment, offset: 3},
+	{name: "empty segment before trailing slash", pattern: "@r/a//", rule: RuleEmptySegment, offset: 5},
+	{name: "dot segment", pattern: "@r/./x", rule: RuleDotSegment, offset: 3, value: "."},
+	{name: "dot dot segment", pattern: "@r/x/..", rule: RuleDotSegment, offset: 5, value: ".."},
+	{name: "unclosed brace", pattern: "@r/{a", rule: RuleMissingClose, offset: 3},
+	{name: "brace closed in next segment", pattern: "@r/{a/b}", rule: RuleMissingClose, offset: 3},
+	{name: "nested brace", pattern: "@r/{a{b}", rule: RuleMissingClose, offset: 3},
+	{name: "closing brace without opening", pattern: "@r/a}", rule: RuleMissingOpen, offset: 4},
+	{name: "closing brace after capture", pattern: "@r/{a}}", rule: RuleMissingOpen, offset: 6},
+	{name: "empty capture", pattern: "@r/x{}", rule: RuleEmptyCapture, offset: 4},
+	{name: "capture name with leading underscore", pattern: "@r/{_app}", rule: RuleInvalidName, offset: 4, value: "_app"},
+	{name: "capture name with trailing underscore", pattern: "@r/{app_}", rule: RuleInvalidName, offset: 4, value: "app_"},
+	{name: "capture name starting with digit", pattern: "@r/{1a}", rule: RuleInvalidName, offset: 4, value: "1a"},
+	{name: "capture name with dash", pattern: "@r/{a-b}", rule: RuleInvalidName, offset: 4, value: "a-b"},
+	{name: "capture name with dot", pattern: "@r/{a.b}", rule: RuleInvalidName, offset: 4, value: "a.b"},
+	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", rule: RuleInvalidName, offset: 4, value: strings.Repeat("a", 64)},
+	{name: "duplicate capture", pattern: "@r/{a}/{a}", rule: RuleDuplicateName, offset: 7, value: "a"},
+	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", rule: RuleDuplicateName, offset: 7, value: "a"},
 }
 
 func TestParse(t *testing.T) {
@@ -78,7 +78,7 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := Parse(tt.pattern)
-			if tt.rule == "" {
+			if tt.rule == 0 {
 				if err != nil {
 					t.Fatalf("Parse(%q): %v", tt.pattern, err)
 				}
@@ -130,29 +130,29 @@ var matchTests = []struct {
 	name    string
 	pattern string
 	path    string
-	want    Captures // nil for no match
+	want    map[string]string // nil for no match
 }{
-	{name: "tenants", pattern: "@repo/tenants/{namespace}/modules/{module}", path: "tenants/team-a/modules/app", want: Captures{"namespace": "team-a", "module": "app"}},
-	{name: "raw case kept", pattern: "@r/{a}", path: "Team-A", want: Captures{"a": "Team-A"}},
-	{name: "leftmost greedy", pattern: "@r/apps/{a}-{b}", path: "apps/x-y-z", want: Captures{"a": "x-y", "b": "z"}},
-	{name: "adjacent captures", pattern: "@r/{a}{b}", path: "abc", want: Captures{"a": "ab", "b": "c"}},
-	{name: "adjacent captures split runes", pattern: "@r/{a}{b}", path: "éé", want: Captures{"a": "é", "b": "é"}},
+	{name: "tenants", pattern: "@repo/tenants/{namespace}/modules/{module}", path: "tenants/team-a/modules/app", want: map[string]string{"namespace": "team-a", "module": "app"}},
+	{name: "raw case kept", pattern: "@r/{a}", path: "Team-A", want: map[string]string{"a": "Team-A"}},
+	{name: "leftmost greedy", pattern: "@r/apps/{a}-{b}", path: "apps/x-y-z", want: map[string]string{"a": "x-y", "b": "z"}},
+	{name: "adjacent captures", pattern: "@r/{a}{b}", path: "abc", want: map[string]string{"a": "ab", "b": "c"}},
+	{name: "adjacent captures split runes", pattern: "@r/{a}{b}", path: "éé", want: map[string]string{"a": "é", "b": "é"}},
 	{name: "adjacent captures need two runes", pattern: "@r/{a}{b}", path: "é"},
-	{name: "three captures", pattern: "@r/{a}.{b}.{c}", path: "1.2.3.4", want: Captures{"a": "1.2", "b": "3", "c": "4"}},
-	{name: "literal prefix", pattern: "@r/v{a}", path: "v1.2", want: Captures{"a": "1.2"}},
+	{name: "three captures", pattern: "@r/{a}.{b}.{c}", path: "1.2.3.4", want: map[string]string{"a": "1.2", "b": "3", "c": "4"}},
+	{name: "literal prefix", pattern: "@r/v{a}", path: "v1.2", want: map[string]string{"a": "1.2"}},
 	{name: "literal prefix only", pattern: "@r/v{a}", path: "v"},
-	{name: "literal suffix", pattern: "@r/{a}-x", path: "a-x-x", want: Captures{"a": "a-x"}},
+	{name: "literal suffix", pattern: "@r/{a}-x", path: "a-x-x", want: map[string]string{"a": "a-x"}},
 	{name: "empty capture before literal", pattern: "@r/{a}-x", path: "-x"},
 	{name: "missing separator", pattern: "@r/{a}-{b}-{c}", path: "a-b"},
-	{name: "overlapping literal", pattern: "@r/{a}aa{b}", path: "xaaa", want: Captures{"a": "x", "b": "a"}},
-	{name: "literal star", pattern: "@r/*", path: "*", want: Captures{}},
+	{name: "overlapping literal", pattern: "@r/{a}aa{b}", path: "xaaa", want: map[string]string{"a": "x", "b": "a"}},
+	{name: "literal star", pattern: "@r/*", path: "*", want: map[string]string{}},
 	{name: "star is not a wildcard", pattern: "@r/*", path: "x"},
-	{name: "literal segments", pattern: "@r/a/b", path: "a/b", want: Captures{}},
+	{name: "literal segments", pattern: "@r/a/b", path: "a/b", want: map[string]string{}},
 	{name: "literal mismatch", pattern: "@r/a/b", path: "a/c"},
 	{name: "capture skips dot names", pattern: "@r/{a}", path: ".git"},
-	{name: "capture after literal dot", pattern: "@r/.{a}", path: ".git", want: Captures{"a": "git"}},
-	{name: "literal dot name", pattern: "@r/.git", path: ".git", want: Captures{}},
-	{name: "dot inside", pattern: "@r/{a}", path: "a.b", want: Captures{"a": "a.b"}},
+	{name: "capture after literal dot", pattern: "@r/.{a}", path: ".git", want: map[string]string{"a": "git"}},
+	{name: "literal dot name", pattern: "@r/.git", path: ".git", want: map[string]string{}},
+	{name: "dot inside", pattern: "@r/{a}", path: "a.b", want: map[string]string{"a": "a.b"}},
 	{name: "too few segments", pattern: "@r/{a}/{b}", path: "x"},
 	{name: "too many segments", pattern: "@r/{a}", path: "x/y"},
 	{name: "empty path", pattern: "@r/{a}", path: ""},
@@ -184,7 +184,7 @@ func TestMatchManyParts(t *testing.T) {
 	t.Parallel()
 	// More parts than the stack buffer holds.
 	var pat, path strings.Builder
-	want := Captures{}
+	want := map[string]string{}
 	pat.WriteString("@r/")
 	for i := range 20 {
 		name := "c" + strconv.Itoa(i)
@@ -285,10 +285,10 @@ func FuzzParse(f *testing.F) {
 		long := len(pattern) > maxBytes || utf8.RuneCountInString(pattern) > MaxLength
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || se.Rule == "" || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
+			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || !validRule(se.Rule) || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
 				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with a rule and an offset in the pattern", pattern, err)
 			}
-			if (se.Rule == ruleTooLong || se.Rule == ruleTooManyBytes) != long {
+			if (se.Rule == RuleTooLong || se.Rule == RuleTooManyBytes) != long {
 				t.Fatalf("Parse of %d bytes, %d characters: %v", len(pattern), utf8.RuneCountInString(pattern), err)
 			}
 			return

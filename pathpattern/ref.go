@@ -12,6 +12,10 @@ import (
 // PATH_MAX, beyond which no file can be opened anyway.
 const maxRefLength = 4096
 
+// [RuleTooManyBytes] words the limit of references and that of patterns
+// alike, as maxBytes: this fails to compile if they ever differ.
+const _ = uint(maxRefLength-maxBytes) + uint(maxBytes-maxRefLength)
+
 // A Ref is a reference "@alias/path" to a file or directory in the source
 // with that alias. Path is clean, relative, and valid for [fs.FS]. The zero
 // value is not valid; use [ParseRef].
@@ -33,7 +37,7 @@ type Ref struct {
 // "@alias/", a NUL byte, an empty or absolute path, or a ".." element.
 func ParseRef(s string) (Ref, error) {
 	if len(s) > maxRefLength {
-		return Ref{}, &SyntaxError{Input: s, Offset: maxRefLength, Rule: ruleRefTooLong}
+		return Ref{}, &SyntaxError{Input: s, Offset: maxRefLength, Rule: RuleTooManyBytes}
 	}
 	alias, off, err := splitAlias(s)
 	if err != nil {
@@ -41,13 +45,13 @@ func ParseRef(s string) (Ref, error) {
 	}
 	rel := s[off:]
 	if i := strings.IndexByte(rel, 0); i >= 0 {
-		return Ref{}, &SyntaxError{Input: s, Offset: off + i, Rule: ruleNUL}
+		return Ref{}, &SyntaxError{Input: s, Offset: off + i, Rule: RuleNUL}
 	}
 	if rel == "" {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleEmptyPath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: RuleEmptyPath}
 	}
 	if rel[0] == '/' {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleAbsolutePath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: RuleAbsolutePath}
 	}
 	for i := off; i < len(s); {
 		end := strings.IndexByte(s[i:], '/')
@@ -57,13 +61,13 @@ func ParseRef(s string) (Ref, error) {
 			end += i
 		}
 		if s[i:end] == ".." {
-			return Ref{}, &SyntaxError{Input: s, Offset: i, Rule: ruleDotDot}
+			return Ref{}, &SyntaxError{Input: s, Offset: i, Rule: RuleDotDot}
 		}
 		i = end + 1
 	}
 	clean := path.Clean(rel)
 	if clean == "." || !fs.ValidPath(clean) {
-		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: ruleEmptyPath}
+		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: RuleEmptyPath}
 	}
 	return Ref{Alias: alias, Path: clean}, nil
 }
@@ -80,7 +84,7 @@ func (r Ref) Validate() error {
 		return err
 	}
 	if got != r {
-		return &SyntaxError{Input: r.String(), Offset: len(r.Alias) + 2, Value: r.Path, Rule: ruleUncleanPath}
+		return &SyntaxError{Input: r.String(), Offset: len(r.Alias) + 2, Value: r.Path, Rule: RuleUncleanPath}
 	}
 	return nil
 }

@@ -9,40 +9,65 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Rendered is one match with the object namespace and name that its
-// templates produced.
-type Rendered struct {
-	Match
-	Namespace string // empty when there is no namespace template
-	Name      string
+// An Output is one kind of object that [Render] renders once per match: the
+// namespace and name templates of an ArtifactGenerator's spec.artifacts[i].
+type Output struct {
+	Namespace *Template // nil: the namespace given to Render
+	Name      *Template
 }
 
-// Render expands the namespace and name templates of one object kind (an
-// ArtifactGenerator's artifacts[i].namespace and .name) for every match,
-// from the normalized values, and checks the results. It returns one
-// [Rendered] per match, in the order of matches, and every problem found:
+// Rendered is one output rendered from one match.
+type Rendered struct {
+	Match
+	Index     int    // the output's index in the outputs given to Render
+	Namespace string // rendered, or the namespace given to Render
+	Name      string
+	// Conflict is, when another result has the same namespace and name,
+	// the first such result (in the order of the results), and nil
+	// otherwise. Render reports every conflict as an error; neither object
+	// may be built.
+	Conflict *Rendered
+}
+
+// Render expands the namespace and name templates of every output for
+// every match, from the normalized values, checks the results, and reports
+// every problem at fldPath.Index(i), i being the output's index (fldPath is
+// spec.artifacts for an ArtifactGenerator):
 //
-//	out, errs := pathpattern.Render(ms, nsTemplate, nameTemplate, field.NewPath("spec", "artifacts").Index(i))
+//	rs, errs := pathpattern.Render(ms, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 //
-// A name that is not a DNS-1123 subdomain or a namespace that is not a
-// DNS-1123 label is a field.Invalid error on fldPath.Child("name") or
-// fldPath.Child("namespace") whose detail names the directory that produced
-// it. Two directories that render the same namespace and name are a
-// field.Duplicate error on fldPath.Child("name") whose detail names both
-// directories, reported at the later one in path order. The errors come in
-// path order of their directories. namespace may be nil, for objects that
-// take a fixed namespace from elsewhere; a nil name is a field.Required
-// error. Both templates must be bound to the pattern that produced matches;
-// a capture without a value is a field.Invalid error on the template.
+// namespace is the namespace of the outputs without a namespace template;
+// it may be empty. Templates must be bound to the pattern that produced the
+// matches (or to no pattern, see below).
 //
-// When errs is not empty, the caller must not act on the result, and in
-// particular must not delete anything on its account.
-func Render(matches []Match, namespace, name *Template, fldPath *field.Path) ([]Rendered, field.ErrorList) {
-	namePath, nsPath := fldPath.Child("name"), fldPath.Child("namespace")
-	if name == nil {
-		return nil, field.ErrorList{field.Required(namePath, "a name template is required")}
-	}
-	out := make([]Rendered, len(matches))
+// The result holds one [Rendered] for each output and match whose name is
+// a DNS-1123 subdomain and whose namespace is a DNS-1123 label, ordered by
+// output, then by the path of the match. For the others, it reports a
+// field.Invalid error on fldPath.Index(i).Child("name") or
+// .Child("namespace") with the rendered value and the directory it was
+// rendered from, and leaves them out. An output without a name template is
+// a field.Required error on its name.
+//
+// Two results with the same namespace and name, from two directories or
+// two outputs, are both in the result, each with its Conflict set, and
+// reported once for each later one in the order of the results: a
+// field.Duplicate error on the later one's name whose detail names both
+// directories and, when the outputs differ, both of them, e.g.
+// `directories "a" (spec.artifacts[0]) and "b" (spec.artifacts[1]) render
+// the same namespace "x" and name "y"`.
+//
+// A match whose Path is empty stands for no directory: it renders each
+// output once, for a spec without a pattern (source-watcher's artifacts
+// without pathPattern, whose name and namespace are literals), and its
+// errors name the output instead of a directory. Render([]Match{{}},
+// outputs, ...) checks the literal names and namespaces of outputs bound
+// to a nil [*Pattern].
+//
+// The results share the maps of the matches. The errors come in the order
+// of the results. When errs is not empty, the caller must not act on the
+// results that an error touches, and must not delete anything on account
+// of the others.
+func Render(matches []Match, outputs []Output, namespace string, fldPath *field.Path) ([]Rendered, field.ErrorList) {
 	order := make([]int, len(matches))
 	for i := range order {
 		order[i] = i
@@ -50,48 +75,93 @@ func Render(matches []Match, namespace, name *Template, fldPath *field.Path) ([]
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(matches[a].Path, matches[b].Path) })
 
 	var errs field.ErrorList
-	first := make(map[[2]string]string, len(matches)) // namespace and name -> first directory
-	for _, i := range order {
-		m := matches[i]
-		out[i].Match = m
-		valid := true
-		if namespace != nil {
-			ns, err := namespace.Expand(m.Normalized)
-			if err != nil {
-				errs = append(errs, field.Invalid(nsPath, namespace.String(), err.Error()))
-				valid = false
-			} else if msgs := content.IsDNS1123Label(ns); len(msgs) > 0 {
-				errs = append(errs, field.Invalid(nsPath, ns, fromDir(m.Path, msgs)))
-				valid = false
+	out := make([]Rendered, 0, len(matches)*len(outputs))
+	for i, o := range outputs {
+		op := fldPath.Index(i)
+		namePath, nsPath := op.Child("name"), op.Child("namespace")
+		if o.Name == nil {
+			errs = append(errs, field.Required(namePath, "a name template is required"))
+			continue
+		}
+		for _, j := range order {
+			m := matches[j]
+			name, nameErr := expandChecked(o.Name, m, namePath, content.IsDNS1123Subdomain)
+			ns, nsErr := namespace, (*field.Error)(nil)
+			if o.Namespace != nil {
+				ns, nsErr = expandChecked(o.Namespace, m, nsPath, content.IsDNS1123Label)
 			}
-			out[i].Namespace = ns
+			if nameErr != nil || nsErr != nil {
+				for _, e := range []*field.Error{nameErr, nsErr} {
+					if e != nil {
+						errs = append(errs, e)
+					}
+				}
+				continue
+			}
+			out = append(out, Rendered{Match: m, Index: i, Namespace: ns, Name: name})
 		}
-		nm, err := name.Expand(m.Normalized)
-		if err != nil {
-			errs = append(errs, field.Invalid(namePath, name.String(), err.Error()))
-			valid = false
-		} else if msgs := content.IsDNS1123Subdomain(nm); len(msgs) > 0 {
-			errs = append(errs, field.Invalid(namePath, nm, fromDir(m.Path, msgs)))
-			valid = false
-		}
-		out[i].Name = nm
-		if !valid {
+	}
+
+	first := make(map[[2]string]int, len(out)) // namespace and name -> index in out
+	for k := range out {
+		r := &out[k]
+		key := [2]string{r.Namespace, r.Name}
+		f, dup := first[key]
+		if !dup {
+			first[key] = k
 			continue
 		}
-		key := [2]string{out[i].Namespace, nm}
-		if dir, dup := first[key]; dup {
-			e := field.Duplicate(namePath, nm)
-			e.Detail = fmt.Sprintf("directories %q and %q render the same %s", dir, m.Path, objectName(key))
-			errs = append(errs, e)
-			continue
+		r.Conflict = &out[f]
+		if out[f].Conflict == nil {
+			out[f].Conflict = r
 		}
-		first[key] = m.Path
+		e := field.Duplicate(fldPath.Index(r.Index).Child("name"), r.Name)
+		e.Detail = fmt.Sprintf("%s render the same %s", pair(&out[f], r, fldPath), objectName(key))
+		errs = append(errs, e)
 	}
 	return out, errs
 }
 
-func fromDir(dir string, msgs []string) string {
-	return fmt.Sprintf("rendered from directory %q: %s", dir, strings.Join(msgs, "; "))
+// expandChecked expands t from m's normalized values and checks the result
+// with check, returning it or an error at fldPath.
+func expandChecked(t *Template, m Match, fldPath *field.Path, check func(string) []string) (string, *field.Error) {
+	s, err := t.Expand(m.Normalized)
+	if err != nil {
+		return "", field.Invalid(fldPath, t.String(), fromDir(m.Path, err.Error()))
+	}
+	if msgs := check(s); len(msgs) > 0 {
+		return "", field.Invalid(fldPath, s, fromDir(m.Path, strings.Join(msgs, "; ")))
+	}
+	return s, nil
+}
+
+// fromDir prefixes detail with the directory it was rendered from, if any.
+func fromDir(dir, detail string) string {
+	if dir == "" {
+		return detail
+	}
+	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
+}
+
+// pair names the origins of two results that conflict: their directories,
+// with their outputs when these differ, or only their outputs when they
+// have no directory.
+func pair(a, b *Rendered, fldPath *field.Path) string {
+	if a.Path == "" || b.Path == "" {
+		return fmt.Sprintf("%s and %s", origin(a, fldPath, true), origin(b, fldPath, true))
+	}
+	both := a.Index != b.Index
+	return fmt.Sprintf("directories %s and %s", origin(a, fldPath, both), origin(b, fldPath, both))
+}
+
+func origin(r *Rendered, fldPath *field.Path, withOutput bool) string {
+	switch {
+	case r.Path == "":
+		return fldPath.Index(r.Index).String()
+	case withOutput:
+		return fmt.Sprintf("%q (%s)", r.Path, fldPath.Index(r.Index))
+	}
+	return fmt.Sprintf("%q", r.Path)
 }
 
 func objectName(key [2]string) string {

@@ -29,6 +29,11 @@ type Template struct {
 // bytes, invalid UTF-8, a missing closing or opening brace, an
 // empty or invalid capture name, or one that p lacks. A template may name
 // a capture more than once, or none.
+//
+// p may be nil, for a spec without a pattern (source-watcher's artifacts
+// without pathPattern): the template then has no capture to name, so it is
+// a literal, and a brace in it is an error ([RuleUnknownCapture] for a
+// well-formed capture).
 func (p *Pattern) Template(s string) (*Template, error) {
 	if err := checkLength(s); err != nil {
 		return nil, err
@@ -36,17 +41,21 @@ func (p *Pattern) Template(s string) (*Template, error) {
 	if err := checkUTF8(s); err != nil {
 		return nil, err
 	}
+	var names []string
+	if p != nil {
+		names = p.captures
+	}
 	parts, err := parseParts(s, 0, len(s), func(name string, at int) (int, error) {
-		i := slices.Index(p.captures, name)
+		i := slices.Index(names, name)
 		if i < 0 {
-			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: ruleUnknownCapture}
+			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: RuleUnknownCapture}
 		}
 		return i, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Template{src: s, parts: parts, names: p.captures}, nil
+	return &Template{src: s, parts: parts, names: names}, nil
 }
 
 // MustTemplate is like [Pattern.Template] but panics on error. It is meant
@@ -85,7 +94,7 @@ func (t *Template) Captures() []string {
 // Expand checks nothing about the result (see [Render] and [ParseRef]). The
 // only possible error wraps ErrMissingValue: c has no value for a capture
 // the template names.
-func (t *Template) Expand(c Captures) (string, error) {
+func (t *Template) Expand(c map[string]string) (string, error) {
 	var b strings.Builder
 	for _, pt := range t.parts {
 		if pt.capture < 0 {

@@ -16,7 +16,7 @@ var templateTests = []struct {
 	captures []string
 	raw      string // expansion from the raw values
 	norm     string // expansion from the normalized values
-	rule     string // the rule a *SyntaxError reports; empty for a valid template
+	rule     Rule   // the rule a *SyntaxError reports; 0 for a valid template
 	offset   int
 	value    string
 }{
@@ -28,30 +28,30 @@ var templateTests = []struct {
 	{name: "empty", template: "", raw: "", norm: ""},
 	{name: "star and slash are literal", template: "*/{module}/", captures: []string{"module"}, raw: "*/App/", norm: "*/app/"},
 
-	{name: "unknown capture", template: "{namespace}-{tenant}", rule: ruleUnknownCapture, offset: 12, value: "tenant"},
-	{name: "unclosed brace", template: "x{module", rule: ruleClosingBrace, offset: 1},
-	{name: "nested brace", template: "{mod{ule}", rule: ruleClosingBrace, offset: 0},
-	{name: "closing brace alone", template: "module}", rule: ruleOpeningBrace, offset: 6},
-	{name: "empty capture", template: "{}", rule: ruleEmptyCapture, offset: 0},
-	{name: "invalid name", template: "{_module}", rule: ruleCaptureName, offset: 1, value: "_module"},
-	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: ruleTooLong, offset: MaxLength},
+	{name: "unknown capture", template: "{namespace}-{tenant}", rule: RuleUnknownCapture, offset: 12, value: "tenant"},
+	{name: "unclosed brace", template: "x{module", rule: RuleMissingClose, offset: 1},
+	{name: "nested brace", template: "{mod{ule}", rule: RuleMissingClose, offset: 0},
+	{name: "closing brace alone", template: "module}", rule: RuleMissingOpen, offset: 6},
+	{name: "empty capture", template: "{}", rule: RuleEmptyCapture, offset: 0},
+	{name: "invalid name", template: "{_module}", rule: RuleInvalidName, offset: 1, value: "_module"},
+	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: RuleTooLong, offset: MaxLength},
 	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-8), captures: []string{"module"},
 		raw: "App" + strings.Repeat("é", MaxLength-8), norm: "app" + strings.Repeat("é", MaxLength-8)},
-	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: ruleTooLong, offset: 8 + 2*(MaxLength-8)},
-	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: ruleTooManyBytes, offset: maxBytes},
-	{name: "invalid utf-8", template: "{module}\xff", rule: ruleUTF8, offset: 8},
+	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: RuleTooLong, offset: 8 + 2*(MaxLength-8)},
+	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: RuleTooManyBytes, offset: maxBytes},
+	{name: "invalid utf-8", template: "{module}\xff", rule: RuleInvalidUTF8, offset: 8},
 }
 
 func TestTemplate(t *testing.T) {
 	t.Parallel()
 	p := MustParse(templatePattern)
-	raw := Captures{"namespace": "Team-A", "module": "App"}
-	norm := Captures{"namespace": "team-a", "module": "app"}
+	raw := map[string]string{"namespace": "Team-A", "module": "App"}
+	norm := map[string]string{"namespace": "team-a", "module": "app"}
 	for _, tt := range templateTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmpl, err := p.Template(tt.template)
-			if tt.rule != "" {
+			if tt.rule != 0 {
 				if tmpl != nil {
 					t.Errorf("Template(%q) returned a template with an error", tt.template)
 				}
@@ -68,7 +68,7 @@ func TestTemplate(t *testing.T) {
 				t.Errorf("Captures() (-want +got):\n%s", diff)
 			}
 			for _, c := range []struct {
-				values Captures
+				values map[string]string
 				want   string
 			}{{raw, tt.raw}, {norm, tt.norm}} {
 				got, err := tmpl.Expand(c.values)
@@ -83,7 +83,7 @@ func TestTemplate(t *testing.T) {
 func TestExpandMissingValue(t *testing.T) {
 	t.Parallel()
 	tmpl := MustParse(templatePattern).MustTemplate("{namespace}/{module}")
-	got, err := tmpl.Expand(Captures{"namespace": "a"})
+	got, err := tmpl.Expand(map[string]string{"namespace": "a"})
 	if !errors.Is(err, ErrMissingValue) || got != "" {
 		t.Fatalf("Expand = %q, %v, want an error wrapping ErrMissingValue", got, err)
 	}
@@ -114,8 +114,8 @@ func FuzzTemplate(f *testing.F) {
 		tmpl, err := p.Template(template)
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(template) {
-				t.Fatalf("Template(%q) error %v: want a *SyntaxError with an offset in the template", template, err)
+			if !errors.As(err, &se) || !validRule(se.Rule) || se.Offset < 0 || se.Offset > len(template) {
+				t.Fatalf("Template(%q) error %v: want a *SyntaxError with a rule and an offset in the template", template, err)
 			}
 			return
 		}
@@ -123,7 +123,7 @@ func FuzzTemplate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Template(String()) of a valid template: %v", err)
 		}
-		got, err := again.Expand(Captures{"namespace": namespace, "module": module})
+		got, err := again.Expand(map[string]string{"namespace": namespace, "module": module})
 		if err != nil {
 			t.Fatalf("Expand with every capture: %v", err)
 		}

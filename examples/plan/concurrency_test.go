@@ -92,7 +92,7 @@ func newShared(t *testing.T) *shared {
 // outcome is everything one goroutine computes, as comparable values.
 type outcome struct {
 	Matches   []pathpattern.Match
-	Match     map[string]pathpattern.Captures
+	Match     map[string]map[string]string
 	Rendered  []string
 	Refs      []string
 	Kept      []nsmeta.Metadata
@@ -120,13 +120,13 @@ func (s *shared) compute(ctx context.Context) outcome {
 	var err error
 	o.Matches, _, err = s.pattern.Discover(s.fsys, nil)
 	o.Errors = append(o.Errors, errString(err))
-	o.Match = map[string]pathpattern.Captures{}
+	o.Match = map[string]map[string]string{}
 	for _, p := range []string{"tenants/tenant-a/modules/app", "tenants/x/modules/y/z", "tenants/.x/modules/y", "tenants/T/modules/M"} {
 		if c, ok := s.pattern.Match(p); ok {
 			o.Match[p] = c
 		}
 	}
-	out, errs := pathpattern.Render(o.Matches, s.ns, s.name, field.NewPath("spec", "artifacts").Index(0))
+	out, errs := pathpattern.Render(o.Matches, []pathpattern.Output{{Namespace: s.ns, Name: s.name}}, "", field.NewPath("spec", "artifacts"))
 	o.Errors = append(o.Errors, fmt.Sprint(errs))
 	for _, r := range out {
 		o.Rendered = append(o.Rendered, r.Namespace+"/"+r.Name)
