@@ -293,11 +293,12 @@ func TestUpstreamNamespaceMetadataFromSource(t *testing.T) {
 		Metadata: nsmeta.Metadata{Labels: map[string]string{"common": "overridden"}, Annotations: map[string]string{"owner": "platform"}}}}
 	const path = "tenants/tenant-a/namespace-metadata.yaml"
 	good := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels:\n    observability: enabled\n    forbidden: nope\n  annotations:\n    team: platform\n"
-	plan := func(spec Spec, file string) *Plan {
+	plan := func(t *testing.T, spec Spec, file string) *Plan {
+		t.Helper()
 		return mustPlan(t, mustCompile(t, spec), sources(tree("tenants/tenant-a/modules/app", path+"="+file)), nil, (&fakeCluster{}).cluster())
 	}
 
-	p := plan(spec, good)
+	p := plan(t, spec, good)
 	if p.HasErrors() || len(p.Namespaces) != 1 {
 		t.Fatalf("errors %v, namespaces %v", p.Errors.ToAggregate(), p.Namespaces)
 	}
@@ -330,7 +331,8 @@ func TestUpstreamNamespaceMetadataFromSource(t *testing.T) {
 			field: "@repo/" + path + ":metadata.annotations[" + finalizer.Annotation + "]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := plan(tt.spec, tt.file)
+			t.Parallel()
+			p := plan(t, tt.spec, tt.file)
 			if len(p.Errors) != 1 || p.Errors[0].Field != tt.field || len(p.Namespaces) != 0 {
 				t.Errorf("errors %v, namespaces %v; want one error at %s and no namespace", p.Errors.ToAggregate(), p.Namespaces, tt.field)
 			}
