@@ -166,6 +166,7 @@ type selected struct {
 
 // selectFiles applies an artifact's copy operations in order. A later
 // operation that writes the same destination overwrites the earlier one.
+// An operation that selects no file is an error, unless it is optional.
 func (p *planner) selectFiles(it *item) ([]selected, bool) {
 	byDest := map[string]selected{}
 	ok := true
@@ -195,7 +196,9 @@ func (p *planner) selectFiles(it *item) ([]selected, bool) {
 			continue
 		}
 		if len(files) == 0 {
-			fail(from, "selects no file")
+			if !c.optional { // an optional copy that selects nothing copies nothing
+				fail(from, "selects no file")
+			}
 			continue
 		}
 		for _, f := range files {

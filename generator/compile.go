@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -31,6 +33,8 @@ type Generator struct {
 	final     map[string]string // GeneratorLabel, for artifacts
 	warnings  []string
 
+	// The namespaces block, compiled into one model from either shape of
+	// the spec (see spec.go).
 	decider    *finalizer.Decider
 	managed    bool
 	prune      bool
@@ -38,6 +42,13 @@ type Generator struct {
 	pipeline   nsmeta.Pipeline // validated by Compile; its maps are the generator's own
 	schema     *nsmeta.Schema
 	fromSource *pathpattern.Template
+	// nsPath is the namespaces block's field path, spec.namespaces or
+	// spec.managedNamespaces, under which its errors are reported.
+	nsPath *field.Path
+	// skipOwnNamespace leaves the generator's own namespace unmanaged
+	// without an error (spec.namespaces, as upstream); otherwise the name
+	// policy refuses it (spec.managedNamespaces).
+	skipOwnNamespace bool
 }
 
 // compiledArtifact holds the bound templates of one spec.artifacts entry.
@@ -60,11 +71,36 @@ type compiledCopy struct {
 	to       string // below @artifact/, "" for its root
 	toDir    bool   // to ends with "/" (or is the root): a directory
 	exclude  []string
+	optional bool // selecting no file is not an error
 }
 
 var specPath = field.NewPath("spec")
 
 const artifactRoot = "@artifact"
+
+// The strategies of spec.namespaces.
+const (
+	strategyManaged   = "Managed"
+	strategyUnmanaged = "Unmanaged"
+)
+
+// controlAnnotations are the annotations that source-watcher v2.3's CRD
+// refuses in spec.commonMetadata.annotations: they steer how one object is
+// applied and pruned, and set on every object at once they would stop
+// pruning or reconciling everything the generator manages.
+var controlAnnotations = []string{
+	"source.extensions.fluxcd.io/prune",
+	"source.extensions.fluxcd.io/reconcile",
+	"source.extensions.fluxcd.io/ssa",
+}
+
+// notYetSupported is the error of a spec field whose value source-watcher
+// v2.3 accepts and tenantkit does not implement yet: a NotSupported error
+// that says so, rather than one that calls the value wrong.
+func notYetSupported(fldPath *field.Path, value any, what string) *field.Error {
+	return &field.Error{Type: field.ErrorTypeNotSupported, Field: fldPath.String(), BadValue: value,
+		Detail: what + " is not yet supported by tenantkit"}
+}
 
 // Compile validates spec and returns the generator it describes, or every
 // problem of the spec as a sorted field.ErrorList with paths under "spec."
@@ -76,11 +112,19 @@ const artifactRoot = "@artifact"
 //
 // Compile checks what does not depend on a source: the required fields, the
 // pattern, every template against the pattern's captures, the aliases
-// against spec.sources, the copy destinations, the name policy, the schema,
-// the metadata operations, the common metadata and the service account.
+// against spec.sources, the copy destinations and strategies, the name
+// policy, the schema, the metadata operations, the common metadata and, in
+// the seed proposal's shape, the service account. The spec may use either
+// shape of namespace management, spec.namespaces or
+// spec.managedNamespaces, not both (see the package documentation, "Two
+// spec shapes"); both compile to the same generator, with errors at their
+// own field paths.
 func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	spec = deepCopy(spec)
-	g := &Generator{}
+	g := &Generator{nsPath: specPath.Child("managedNamespaces")}
+	if spec.Namespaces != nil {
+		g.nsPath = specPath.Child("namespaces")
+	}
 	for _, o := range opts {
 		o(&g.opts)
 	}
@@ -121,12 +165,12 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	}
 	if g.pattern != nil || spec.PathPattern == "" { // no pattern: templates are literals
 		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
-		errs = append(errs, g.compileNamespaces(spec.ManagedNamespaces)...)
+		errs = append(errs, g.compileNamespaces(&spec)...)
 	}
 	// commonMetadata, the operations and the final metadata are validated
 	// once, here; Plan only applies them.
 	errs = append(errs, g.pipeline.Validate(specPath.Child("commonMetadata"),
-		specPath.Child("managedNamespaces", "metadata", "from"), field.NewPath("metadata"))...)
+		g.nsPath.Child("metadata", "from"), field.NewPath("metadata"))...)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
@@ -216,9 +260,40 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 			if c.To == "" {
 				errs = append(errs, field.Required(cp.Child("to"), ""))
 			}
-			if c.Strategy != "" && c.Strategy != "Overwrite" {
+			switch c.Strategy {
+			case "", "Overwrite":
+			case "Merge", "Extract":
+				errs = append(errs, notYetSupported(cp.Child("strategy"), c.Strategy,
+					fmt.Sprintf("the %s strategy of source-watcher v2.3", c.Strategy)))
+			default:
 				errs = append(errs, field.NotSupported(cp.Child("strategy"), c.Strategy, []string{"Overwrite"}))
 			}
+		}
+	}
+	if cm := s.CommonMetadata; cm != nil {
+		for _, key := range controlAnnotations {
+			if _, ok := cm.Annotations[key]; ok {
+				errs = append(errs, field.Forbidden(specPath.Child("commonMetadata", "annotations").Key(key),
+					"must not be set in commonMetadata, which goes on every object; set it on individual objects"))
+			}
+		}
+	}
+	if s.Namespaces != nil && s.ManagedNamespaces != nil {
+		errs = append(errs, field.Forbidden(specPath.Child("managedNamespaces"),
+			"must not be set together with spec.namespaces: use one shape, spec.namespaces (source-watcher v2.3) or spec.managedNamespaces"))
+		return errs
+	}
+	if n := s.Namespaces; n != nil {
+		p := specPath.Child("namespaces")
+		switch n.Strategy {
+		case strategyManaged, strategyUnmanaged:
+		case "":
+			errs = append(errs, field.Required(p.Child("strategy"), `"Managed" or "Unmanaged"`))
+		default:
+			errs = append(errs, field.NotSupported(p.Child("strategy"), n.Strategy, []string{strategyManaged, strategyUnmanaged}))
+		}
+		if n.Metadata != nil && n.Metadata.FromSource != nil && n.Metadata.FromSource.Path == "" {
+			errs = append(errs, field.Required(p.Child("metadata", "fromSource", "path"), ""))
 		}
 	}
 	if m := s.ManagedNamespaces; m != nil {
@@ -281,6 +356,23 @@ func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s str
 	}
 }
 
+// checkSourceAlias checks a reference to a whole source, "@alias" (an
+// artifact's revision or originRevision): the alias must be declared in
+// spec.sources. An empty ref is not set.
+func (g *Generator) checkSourceAlias(errs *field.ErrorList, fldPath *field.Path, ref string) {
+	if ref == "" {
+		return
+	}
+	if alias, ok := strings.CutPrefix(ref, "@"); !ok || !g.aliases[alias] {
+		*errs = append(*errs, field.Invalid(fldPath, ref, `must be "@alias" with an alias declared in spec.sources`))
+	}
+}
+
+// isArtifactRef reports whether a reference names the generated artifact,
+// "@artifact/...", as upstream reads inputsFrom and fromSource.path: its
+// alias "artifact" always means the artifact, never a source.
+func isArtifactRef(ref string) bool { return strings.HasPrefix(ref, artifactRoot+"/") }
+
 func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 	var errs field.ErrorList
 	for i, a := range specs {
@@ -293,17 +385,18 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 			c.namespace = g.bind(&errs, ap.Child("namespace"), a.Namespace)
 		}
 		if a.InputsFrom != "" {
-			g.checkAlias(&errs, ap.Child("inputsFrom"), a.InputsFrom)
-			c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
-		}
-		if r := a.OriginRevision; r != "" {
-			if alias, ok := strings.CutPrefix(r, "@"); !ok || !g.aliases[alias] {
-				errs = append(errs, field.Invalid(ap.Child("originRevision"), r, `must be "@alias" with an alias declared in spec.sources`))
+			if isArtifactRef(a.InputsFrom) {
+				errs = append(errs, notYetSupported(ap.Child("inputsFrom"), a.InputsFrom, `reading inputs from the generated artifact ("@artifact/...")`))
+			} else {
+				g.checkAlias(&errs, ap.Child("inputsFrom"), a.InputsFrom)
+				c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
 			}
 		}
+		g.checkSourceAlias(&errs, ap.Child("revision"), a.Revision)
+		g.checkSourceAlias(&errs, ap.Child("originRevision"), a.OriginRevision)
 		for j, cp := range a.Copy {
 			cpp := c.copyPath.Index(j)
-			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), exclude: cp.Exclude}
+			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), exclude: cp.Exclude, optional: cp.Optional}
 			if cp.From != "" {
 				g.checkAlias(&errs, cpp.Child("from"), cp.From)
 				cc.from = g.bind(&errs, cpp.Child("from"), cp.From)
@@ -352,24 +445,49 @@ func parseDestination(to string) (string, bool, error) {
 	return ref.Path, strings.HasSuffix(to, "/"), nil
 }
 
-func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
-	if m == nil {
+// compileNamespaces compiles the namespaces block of either shape into the
+// one model: managed, prune, the name policy, the pipeline's operations
+// and final metadata, the schema and the metadata file's template.
+func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
+	var (
+		md       *NamespaceMetadata
+		names    []string
+		errs     field.ErrorList
+		regexps  bool // the schema's rules are regular expressions
+		policyOp []nsmeta.Option
+	)
+	if g.opts.cache != nil {
+		policyOp = append(policyOp, nsmeta.WithCache(g.opts.cache))
+	}
+	switch {
+	case s.Namespaces != nil && s.ManagedNamespaces != nil:
+		return nil // validateShape refused it
+	case s.Namespaces != nil:
+		// source-watcher v2.3: every name but the protected ones, and the
+		// generator's own namespace left unmanaged; prune defaults to the
+		// feature gate; the schema's rules are regular expressions.
+		n := s.Namespaces
+		g.managed = n.Strategy == strategyManaged
+		g.prune = g.opts.defaultToPrune
+		if n.Prune != nil {
+			g.prune = *n.Prune
+		}
+		g.skipOwnNamespace = true
+		names, md, regexps = []string{"true"}, n.Metadata, true
+	case s.ManagedNamespaces != nil:
+		m := s.ManagedNamespaces
+		g.managed = true
+		g.prune = m.Prune != nil && *m.Prune
+		if g.opts.namespace != "" {
+			policyOp = append(policyOp, nsmeta.WithProtectedNames(g.opts.namespace))
+		}
+		names, md = m.AllowedNames, m.Metadata
+	default:
 		return nil
 	}
-	var errs field.ErrorList
-	g.managed = true
-	g.prune = m.Prune != nil && *m.Prune
-	mp := specPath.Child("managedNamespaces")
 
-	if len(m.AllowedNames) > 0 {
-		var policyOpts []nsmeta.Option
-		if g.opts.cache != nil {
-			policyOpts = append(policyOpts, nsmeta.WithCache(g.opts.cache))
-		}
-		if g.opts.namespace != "" {
-			policyOpts = append(policyOpts, nsmeta.WithProtectedNames(g.opts.namespace))
-		}
-		policy, perrs := nsmeta.NewNamePolicy(m.AllowedNames, mp, policyOpts...)
+	if len(names) > 0 {
+		policy, perrs := nsmeta.NewNamePolicy(names, g.nsPath, policyOp...)
 		errs = append(errs, perrs...)
 		g.policy = policy
 	}
@@ -386,10 +504,10 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 	}
 	g.pipeline.Final = final
 
-	if md := m.Metadata; md != nil {
+	if md != nil {
 		g.pipeline.Operations = md.From
 		if fsrc := md.FromSource; fsrc != nil {
-			fp := mp.Child("metadata", "fromSource")
+			fp := g.nsPath.Child("metadata", "fromSource")
 			var schemaOpts []nsmeta.Option
 			if g.opts.cache != nil {
 				schemaOpts = append(schemaOpts, nsmeta.WithCache(g.opts.cache))
@@ -397,10 +515,19 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 			if g.opts.strict {
 				schemaOpts = append(schemaOpts, nsmeta.WithStrict())
 			}
-			schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
+			labels, annotations := fsrc.AllowedLabels, fsrc.AllowedAnnotations
+			if regexps {
+				labels = regexpRules(&errs, fp.Child("allowedLabels"), labels)
+				annotations = regexpRules(&errs, fp.Child("allowedAnnotations"), annotations)
+			}
+			schema, serrs := nsmeta.CompileSchema(labels, annotations, fp, schemaOpts...)
 			errs = append(errs, serrs...)
 			g.schema = schema
-			if fsrc.Path != "" {
+			switch {
+			case fsrc.Path == "":
+			case isArtifactRef(fsrc.Path):
+				errs = append(errs, notYetSupported(fp.Child("path"), fsrc.Path, `reading namespace metadata from the generated artifact ("@artifact/...")`))
+			default:
 				g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
 				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
 			}
@@ -408,6 +535,37 @@ func (g *Generator) compileNamespaces(m *ManagedNamespaces) field.ErrorList {
 	}
 	return errs
 }
+
+// regexpRules turns source-watcher v2.3's schema rules, a Go regular
+// expression per key matched anywhere in the value (regexp.MatchString),
+// into the CEL rules that nsmeta.CompileSchema compiles: the regular
+// expression r is exactly the CEL expression value.matches(r), whose
+// matches is Go's regexp.MatchString too. A rule that is not a valid
+// regular expression is an error at its key, and is left out.
+//
+// TODO(lead): this stands in for nsmeta's option that compiles regular
+// expression rules itself; switch to it when it lands, and drop this.
+func regexpRules(errs *field.ErrorList, fldPath *field.Path, rules map[string]string) map[string]string {
+	if rules == nil {
+		return nil
+	}
+	out := make(map[string]string, len(rules))
+	for key, r := range rules {
+		if _, err := regexp.Compile(r); err != nil {
+			*errs = append(*errs, field.Invalid(fldPath.Key(key), r, "must be a valid regular expression: "+err.Error()))
+			continue
+		}
+		out[key] = "value.matches(" + celString(r) + ")"
+	}
+	return out
+}
+
+// celString quotes s as a CEL string literal. Go's quoting fits: CEL
+// reads the same escapes (\a \b \f \n \r \t \v \\ \" \xHH \uHHHH
+// \UHHHHHHHH), and a \x escape in a CEL string is the code point, as it is
+// in Go for the ASCII bytes strconv.Quote writes it for. s must be valid
+// UTF-8, as every string that regexp.Compile accepts is.
+func celString(s string) string { return strconv.Quote(s) }
 
 // asFieldErrors spreads the error of a primitive's constructor into field
 // errors: its own field errors when it carries them, or one Invalid error at

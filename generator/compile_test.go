@@ -1,12 +1,20 @@
 package generator
 
 import (
+	"context"
+	"errors"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
@@ -179,5 +187,313 @@ func TestPlanRefusesExternalFinalizerFromFile(t *testing.T) {
 	}
 	if len(p.Namespaces) != 1 || p.Namespaces[0].Name != "tenant-ok" {
 		t.Errorf("namespaces %v, want only tenant-ok", p.Namespaces)
+	}
+}
+
+// testUpstreamSpec is testSpec in source-watcher v2.3's shape: the same
+// artifacts, spec.namespaces instead of spec.managedNamespaces, regular
+// expressions for rules, and no service account.
+func testUpstreamSpec() Spec {
+	prune := true
+	s := testSpec()
+	s.ServiceAccountName = ""
+	s.ManagedNamespaces = nil
+	s.Namespaces = &Namespaces{
+		Strategy: "Managed",
+		Prune:    &prune,
+		Metadata: &NamespaceMetadata{FromSource: &MetadataFromSource{
+			Path:          "@repo/tenants/{namespace}/namespace-metadata.yaml",
+			AllowedLabels: map[string]string{"team": "^.{0,10}$"},
+		}},
+	}
+	return s
+}
+
+// TestCompileShapes: the errors of both spec shapes, each at the shape's
+// own field path and with its type, and what each shape does not require.
+// The commonMetadata cases translate source-watcher's
+// TestArtifactGenerator_CommonMetadataAnnotationsValidation (its CRD rule).
+func TestCompileShapes(t *testing.T) {
+	t.Parallel()
+	type fieldErr struct {
+		Field string
+		Type  field.ErrorType
+	}
+	const (
+		invalid      = field.ErrorTypeInvalid
+		required     = field.ErrorTypeRequired
+		forbidden    = field.ErrorTypeForbidden
+		notSupported = field.ErrorTypeNotSupported
+	)
+	annotate := func(key string) func(*Spec) {
+		return func(s *Spec) { s.CommonMetadata.Annotations = map[string]string{key: "disabled"} }
+	}
+	tests := []struct {
+		name     string
+		seed     bool // the seed proposal's shape (testSpec), not upstream's (testUpstreamSpec)
+		spec     func(*Spec)
+		opts     []Option
+		want     []fieldErr
+		detail   string // in the detail of the first error
+		noPolicy bool   // compiles without namespace management
+	}{
+		{name: "upstream: valid without a service account"},
+		{name: "seed: valid", seed: true},
+		{name: "both shapes", spec: func(s *Spec) { s.ManagedNamespaces = testSpec().ManagedNamespaces },
+			want: []fieldErr{{"spec.managedNamespaces", forbidden}}, detail: "spec.namespaces"},
+		{name: "upstream: strategy missing", spec: func(s *Spec) { s.Namespaces.Strategy = "" },
+			want: []fieldErr{{"spec.namespaces.strategy", required}}},
+		{name: "upstream: strategy in the wrong case", spec: func(s *Spec) { s.Namespaces.Strategy = "managed" },
+			want: []fieldErr{{"spec.namespaces.strategy", notSupported}}, detail: `"Managed", "Unmanaged"`},
+		{name: "upstream: Unmanaged", spec: func(s *Spec) { s.Namespaces.Strategy = "Unmanaged" }},
+		{name: "upstream: Unmanaged metadata is still checked", spec: func(s *Spec) {
+			s.Namespaces.Strategy = "Unmanaged"
+			s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "(unclosed"
+		}, want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[team]", invalid}}, detail: "must be a valid regular expression"},
+		{name: "upstream: prune unset", spec: func(s *Spec) { s.Namespaces.Prune = nil }},
+		{name: "upstream: no metadata", spec: func(s *Spec) { s.Namespaces.Metadata = nil }},
+		{name: "upstream: label rule not a regular expression", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "[a-" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[team]", invalid}}, detail: "missing closing ]"},
+		{name: "upstream: annotation rule not a regular expression", spec: func(s *Spec) {
+			s.Namespaces.Metadata.FromSource.AllowedAnnotations = map[string]string{"example.com/a": "a**", "example.com/b": "^b$"}
+		}, want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedAnnotations[example.com/a]", invalid}}, detail: "invalid nested repetition operator"},
+		{name: "upstream: a CEL rule is a regular expression", spec: func(s *Spec) {
+			s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "value.size() <= 10"
+		}},
+		{name: "upstream: bad label key", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.AllowedLabels["bad key!"] = ".*" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[bad key!]", invalid}}},
+		{name: "upstream: fromSource without path", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", required}}},
+		{name: "upstream: fromSource from an undeclared alias", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@other/x.yaml" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}},
+		{name: "upstream: fromSource from the artifact", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", notSupported}}, detail: "not yet supported by tenantkit"},
+		{name: "seed: fromSource from the artifact", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", notSupported}}, detail: "not yet supported by tenantkit"},
+		{name: "upstream: operation without strategy", spec: func(s *Spec) {
+			s.Namespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
+		}, want: []fieldErr{{"spec.namespaces.metadata.from[0].strategy", required}}},
+		{name: "upstream: operation setting the external finalizer", spec: func(s *Spec) {
+			s.Namespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "*",
+				Metadata: nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: "self"}}}}
+		}, want: []fieldErr{{"spec.namespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]", forbidden}}},
+		{name: "upstream: no service account, no default", opts: []Option{}},
+		{name: "seed: no service account", seed: true, spec: func(s *Spec) { s.ServiceAccountName = "" },
+			want: []fieldErr{{"spec.serviceAccountName", required}}},
+		{name: "seed: prune still required", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Prune = nil },
+			opts: []Option{WithDefaultToPruneNamespaces()}, want: []fieldErr{{"spec.managedNamespaces.prune", required}}},
+
+		// source-watcher's TestArtifactGenerator_CommonMetadataAnnotationsValidation.
+		{name: "upstream: commonMetadata sets ssa", spec: annotate("source.extensions.fluxcd.io/ssa"),
+			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/ssa]", forbidden}}, detail: "set it on individual objects"},
+		{name: "upstream: commonMetadata sets prune", spec: annotate("source.extensions.fluxcd.io/prune"),
+			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/prune]", forbidden}}},
+		{name: "upstream: commonMetadata sets reconcile", spec: annotate("source.extensions.fluxcd.io/reconcile"),
+			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/reconcile]", forbidden}}},
+		{name: "upstream: commonMetadata sets another annotation", spec: annotate("example.com/team")},
+		{name: "seed: commonMetadata sets reconcile", seed: true, spec: annotate("source.extensions.fluxcd.io/reconcile"),
+			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/reconcile]", forbidden}}},
+		{name: "no namespaces: commonMetadata sets all three", spec: func(s *Spec) {
+			s.Namespaces = nil
+			s.CommonMetadata.Annotations = map[string]string{"source.extensions.fluxcd.io/ssa": "Ignore",
+				"source.extensions.fluxcd.io/prune": "disabled", "source.extensions.fluxcd.io/reconcile": "disabled"}
+		}, want: []fieldErr{
+			{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/prune]", forbidden},
+			{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/reconcile]", forbidden},
+			{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/ssa]", forbidden},
+		}},
+		{name: "commonMetadata label named like a control annotation", spec: func(s *Spec) {
+			s.CommonMetadata.Labels["source.extensions.fluxcd.io/prune"] = "disabled"
+		}},
+
+		// The artifact fields of source-watcher v2.3, in either shape.
+		{name: "copy strategy Overwrite", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Overwrite" }},
+		{name: "copy strategy Merge", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Merge" },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].strategy", notSupported}}, detail: "the Merge strategy of source-watcher v2.3 is not yet supported by tenantkit"},
+		{name: "copy strategy Extract", seed: true, spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Extract" },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].strategy", notSupported}}, detail: "not yet supported by tenantkit"},
+		{name: "copy strategy unknown", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "overwrite" },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].strategy", notSupported}}, detail: `supported values: "Overwrite"`},
+		{name: "copy optional", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Optional = true }},
+		{name: "revision", spec: func(s *Spec) { s.Artifacts[0].Revision = "@repo" }},
+		{name: "revision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].Revision = "@other" },
+			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
+		{name: "revision without @", seed: true, spec: func(s *Spec) { s.Artifacts[0].Revision = "repo" },
+			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
+		{name: "originRevision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].OriginRevision = "@other" },
+			want: []fieldErr{{"spec.artifacts[0].originRevision", invalid}}},
+		{name: "inputsFrom the artifact", spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@artifact/inputs.yaml" },
+			want: []fieldErr{{"spec.artifacts[0].inputsFrom", notSupported}}, detail: "not yet supported by tenantkit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testUpstreamSpec()
+			if tt.seed {
+				spec = testSpec()
+			}
+			if tt.spec != nil {
+				tt.spec(&spec)
+			}
+			g, errs := Compile(spec, append([]Option{WithNamespace("flux-system")}, tt.opts...)...)
+			var got []fieldErr
+			for _, e := range errs {
+				got = append(got, fieldErr{e.Field, e.Type})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\n%v", diff, errs.ToAggregate())
+			}
+			if tt.detail != "" && (len(errs) == 0 || !strings.Contains(errs[0].Detail, tt.detail)) {
+				t.Errorf("errors %v, want the first to say %q", errs.ToAggregate(), tt.detail)
+			}
+			if (g == nil) != (len(errs) > 0) {
+				t.Errorf("Compile() = %v, %v", g, errs)
+			}
+		})
+	}
+}
+
+// TestNamespacesDefaults: whether namespaces are managed and pruned, for
+// each shape, prune setting and WithDefaultToPruneNamespaces, seen in what
+// a plan does with a managed namespace that no artifact uses any more:
+// delete it when managed and pruned, release it otherwise. The upstream
+// cases translate source-watcher's TestArtifactGeneratorNamespaces
+// (ManagesNamespaces, NamespacePrune) and the feature-gate cases of
+// TestArtifactGeneratorReconciler_FinalizeReferencesSurvivors.
+func TestNamespacesDefaults(t *testing.T) {
+	t.Parallel()
+	yes, no := true, false
+	upstream := func(strategy string, prune *bool) func(*Spec) {
+		return func(s *Spec) {
+			s.Namespaces.Strategy, s.Namespaces.Prune = strategy, prune
+		}
+	}
+	tests := []struct {
+		name    string
+		seed    bool
+		spec    func(*Spec)
+		gate    bool // WithDefaultToPruneNamespaces
+		managed bool
+		prune   bool
+	}{
+		{name: "no namespaces", spec: func(s *Spec) { s.Namespaces = nil }},
+		{name: "no namespaces, gate", spec: func(s *Spec) { s.Namespaces = nil }, gate: true},
+		{name: "Unmanaged", spec: upstream("Unmanaged", nil)},
+		{name: "Unmanaged, gate", spec: upstream("Unmanaged", nil), gate: true},
+		{name: "Unmanaged, prune true", spec: upstream("Unmanaged", &yes)},
+		{name: "Managed, prune unset", spec: upstream("Managed", nil), managed: true},
+		{name: "Managed, prune unset, gate", spec: upstream("Managed", nil), gate: true, managed: true, prune: true},
+		{name: "Managed, prune false, gate", spec: upstream("Managed", &no), gate: true, managed: true},
+		{name: "Managed, prune true", spec: upstream("Managed", &yes), managed: true, prune: true},
+		{name: "Managed, prune true, gate", spec: upstream("Managed", &yes), gate: true, managed: true, prune: true},
+		{name: "seed, prune true", seed: true, managed: true, prune: true},
+		{name: "seed, prune false, gate", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Prune = &no }, gate: true, managed: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testUpstreamSpec()
+			if tt.seed {
+				spec = testSpec()
+			}
+			if tt.spec != nil {
+				tt.spec(&spec)
+			}
+			var opts []Option
+			if tt.gate {
+				opts = append(opts, WithDefaultToPruneNamespaces())
+			}
+			g := mustCompile(t, spec, opts...)
+			previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-gone")}
+			p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
+			if p.HasErrors() {
+				t.Fatalf("errors: %v", p.Errors.ToAggregate())
+			}
+			if managed := len(p.Namespaces) == 1; managed != tt.managed {
+				t.Errorf("namespaces %v; want managed %v", p.Namespaces, tt.managed)
+			}
+			want := inventory.Release
+			if tt.managed && tt.prune {
+				want = inventory.Delete
+			}
+			if d := decisions(p)["Namespace/tenant-gone"]; d.Action != want {
+				t.Errorf("stale namespace: %s, want %s", d, want)
+			}
+		})
+	}
+}
+
+// regexpRuleSeeds are regular expressions and values whose matching
+// TestRegexpRules and FuzzRegexpRule compare: quotes, backslashes, control
+// characters and runes that Go quotes with each of its escapes.
+var regexpRuleSeeds = [][2]string{
+	{"^a$", "a"}, {"^a$", "b"}, {".*", ""}, {"o", "foo"}, {"^o", "foo"},
+	{`^cc-[0-9]{4}$`, "cc-1042"}, {`^(Enabled|Disabled)$`, "enabled"},
+	{`"`, `say "hi"`}, {`'`, "it's"}, {"`", "a`b"}, {`\\`, `a\b`}, {`\.`, "a.b"}, {`\x41`, "A"},
+	{"\n", "a\nb"}, {"\t", "\t"}, {"\x00", "a\x00"}, {"\x7f", "\x7f"}, {"é", "café"},
+	{"\u2028", "a\u2028b"}, {"\U0001F600", "\U0001F600"}, {"\ufeff", "\ufeff"}, {`\p{Greek}+`, "λόγος"},
+	{`(?i)^abc$`, "ABC"}, {`^\d{2}$`, "12"}, {`[[:alpha:]]`, "1a"}, {"a?", ""},
+}
+
+// TestRegexpRules: a regular expression rule is compiled as the CEL
+// expression value.matches(r), which matches exactly what
+// regexp.MatchString(r, value) matches; one that is not a regular
+// expression is an error at its key.
+func TestRegexpRules(t *testing.T) {
+	t.Parallel()
+	for _, s := range regexpRuleSeeds {
+		t.Run(strconv.Quote(s[0])+" "+strconv.Quote(s[1]), func(t *testing.T) {
+			t.Parallel()
+			checkRegexpRule(t, s[0], s[1])
+		})
+	}
+	var errs field.ErrorList
+	rules := regexpRules(&errs, field.NewPath("allowedLabels"), map[string]string{"good": "^a$", "bad": "(a"})
+	if diff := cmp.Diff(map[string]string{"good": `value.matches("^a$")`}, rules); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 || errs[0].Field != "allowedLabels[bad]" || errs[0].Type != field.ErrorTypeInvalid || errs[0].BadValue != "(a" {
+		t.Errorf("errors %v, want one Invalid at allowedLabels[bad]", errs.ToAggregate())
+	}
+}
+
+// FuzzRegexpRule: for every regular expression, the CEL rule it becomes
+// compiles and matches what regexp.MatchString matches.
+func FuzzRegexpRule(f *testing.F) {
+	for _, s := range regexpRuleSeeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, r, value string) {
+		if _, err := regexp.Compile(r); err != nil {
+			return
+		}
+		checkRegexpRule(t, r, value)
+	})
+}
+
+func checkRegexpRule(t *testing.T, r, value string) {
+	t.Helper()
+	want := regexp.MustCompile(r).MatchString(value)
+	var errs field.ErrorList
+	expr := regexpRules(&errs, field.NewPath("allowedLabels"), map[string]string{"k": r})["k"]
+	if len(errs) > 0 {
+		t.Fatalf("regexpRules(%q) = %v", r, errs.ToAggregate())
+	}
+	p, err := cel.Compile(expr, "value")
+	if len(expr) > cel.MaxExpressionBytes {
+		if !errors.Is(err, cel.ErrInvalid) {
+			t.Fatalf("cel.Compile(%d bytes) = %v, want ErrInvalid", len(expr), err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("cel.Compile(%s) = %v", expr, err)
+	}
+	got, err := p.Eval(context.Background(), map[string]string{"value": value})
+	if errors.Is(err, cel.ErrCostLimit) {
+		return // bounded by package cel; never a false match
+	}
+	if err != nil || got != want {
+		t.Errorf("%s on %q = %v, %v; regexp.MatchString = %v", expr, value, got, err, want)
 	}
 }

@@ -76,6 +76,92 @@
 //  9. Copy operations follow source-watcher's destination rule (see
 //     "Copy destinations").
 //
+// # Two spec shapes
+//
+// A spec manages namespaces in one of two shapes, or not at all; setting
+// both is a Forbidden error at spec.managedNamespaces:
+//
+//	spec.namespaces              source-watcher v2.3's shape, what embedders run
+//	  strategy                   "Managed" or "Unmanaged"; required
+//	  prune                      optional: unset is false, or true under WithDefaultToPruneNamespaces
+//	  metadata.fromSource        path, and allowedLabels and allowedAnnotations as Go regular expressions
+//	  metadata.from              the Reset, Override and Merge operations
+//	spec.managedNamespaces       the seed proposal's shape
+//	  allowedNames               CEL expressions over ns; required
+//	  prune                      required
+//	  metadata.fromSource        path, and allowedLabels and allowedAnnotations as CEL expressions over value
+//	  metadata.from              the Reset, Override and Merge operations
+//
+// Both compile to the same [Generator], so that a plan is the same whichever
+// shape the spec used, but where the shapes differ on purpose:
+//
+//   - Rules. The regular expression r is the CEL expression value.matches(r):
+//     both match anywhere in the value, as regexp.MatchString does.
+//   - Names. spec.namespaces manages every namespace that an artifact's
+//     namespace field renders, but the protected ones (kube-system,
+//     kube-public, kube-node-lease and default), which are refused, and the
+//     generator's own ([WithNamespace]), which is left unmanaged without an
+//     error or a warning while its artifacts are generated, as upstream
+//     leaves it. spec.managedNamespaces manages the names that allowedNames
+//     accepts, and protects the generator's own namespace too: a tenant
+//     that renders it is refused.
+//   - Prune. Unset in spec.namespaces, it is false, or true under
+//     [WithDefaultToPruneNamespaces], which stands for upstream's
+//     DefaultToPruneNamespaces feature gate; spec.managedNamespaces requires
+//     it. Either way only managed namespaces are pruned.
+//   - Service account. spec.managedNamespaces requires
+//     spec.serviceAccountName or [WithDefaultServiceAccount]; spec.namespaces
+//     requires none: the embedder impersonates whom it impersonates.
+//   - Unmanaged. The strategy Unmanaged manages nothing, as a spec without
+//     either block; its metadata is still checked, as upstream's CRD and
+//     validation check it, and never used.
+//
+// Errors are reported at the shape's own paths, e.g.
+// spec.namespaces.metadata.fromSource.path or
+// spec.managedNamespaces.metadata.fromSource.path. In both shapes
+// spec.commonMetadata.annotations must not set
+// source.extensions.fluxcd.io/ssa, /prune or /reconcile (upstream's CRD
+// refuses them: set on every object, they would stop the pruning or the
+// reconciling of everything the generator manages), and the artifact
+// fields of source-watcher v2.3 are accepted: revision and originRevision
+// ("@alias", declared in spec.sources), and copy's optional (a copy that
+// selects no file copies nothing) and strategy ("Overwrite"; see below for
+// the others).
+//
+// # Differences from source-watcher
+//
+// Where tenantkit refuses, or does not yet do, what source-watcher v2.3
+// does, with upstream's behaviour:
+//
+//   - Protected namespaces. A tenant that renders kube-system, kube-public,
+//     kube-node-lease or default is an error, in both shapes, and its
+//     namespace and artifacts are skipped. Upstream manages them like any
+//     other: it labels them and, pruning, tries to delete them once no
+//     artifact targets them.
+//   - Copy strategies Merge and Extract. Compile refuses them as not yet
+//     supported. Upstream merges YAML files as Helm merges values, and
+//     extracts the contents of tarballs.
+//   - The generated artifact as a source. An inputsFrom or
+//     fromSource.path of "@artifact/..." is refused by Compile as not yet
+//     supported. Upstream reads that file from the artifact it has just
+//     built.
+//   - Revisions. A plan computes none: revision and originRevision are
+//     checked and left to the embedder. Upstream's artifact revision is
+//     "latest@" and the archive's digest, unless revision names a source,
+//     whose revision it takes; originRevision sets the artifact's
+//     org.opencontainers.image.revision annotation to that source's origin
+//     revision, or to its revision when it has none.
+//   - Regular expressions. A rule that is not one is an error of Compile;
+//     upstream finds out when a tenant's file sets the key, and fails that
+//     reconcile. The rules run under package cel's bounds, so matching a
+//     very long value against a large expression can be refused for its
+//     cost, an error for that key, where upstream matches it.
+//   - Unlisted keys. A key of a NamespaceMetadata file that the schema does
+//     not list is dropped with a warning (an error under [WithStrict]);
+//     upstream drops it silently.
+//   - Missing inputs. An inputsFrom file that does not exist gives the
+//     artifact empty inputs and a warning; upstream fails the reconcile.
+//
 // # Copy destinations
 //
 // A copy's from is "@alias/pattern", parsed with pathpattern.ParseRef; its

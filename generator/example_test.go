@@ -44,6 +44,30 @@ func ExampleCompile() {
 	// spec.serviceAccountName: Required value: managing namespaces requires spec.serviceAccountName or a default service account
 }
 
+// A spec in source-watcher v2.3's shape: spec.namespaces, whose strategy is
+// required, whose schema rules are regular expressions, and which needs no
+// service account (under WithDefaultToPruneNamespaces an unset prune is true).
+func ExampleCompile_sourceWatcher() {
+	spec := exampleSpec()
+	spec.ServiceAccountName = ""
+	spec.ManagedNamespaces = nil
+	spec.Namespaces = &generator.Namespaces{Metadata: &generator.NamespaceMetadata{
+		FromSource: &generator.MetadataFromSource{
+			Path:          "@repo/tenants/{namespace}/namespace-metadata.yaml",
+			AllowedLabels: map[string]string{"my.org.io/cost-center": "^cc-[0-9"},
+		},
+	}}
+	spec.Artifacts[0].Copy[0].Strategy = "Extract"
+	_, errs := generator.Compile(spec, generator.WithNamespace("flux-system"), generator.WithDefaultToPruneNamespaces())
+	for _, e := range errs {
+		fmt.Println(e)
+	}
+	// Output:
+	// spec.artifacts[0].copy[0].strategy: Unsupported value: "Extract": the Extract strategy of source-watcher v2.3 is not yet supported by tenantkit
+	// spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]: Invalid value: "^cc-[0-9": must be a valid regular expression: error parsing regexp: missing closing ]: `[0-9`
+	// spec.namespaces.strategy: Required value: "Managed" or "Unmanaged"
+}
+
 // A reconcile of an ArtifactGenerator, as a controller runs it: compile the
 // spec once, plan, apply, delete, record the next inventory.
 func ExampleGenerator_Plan() {

@@ -27,10 +27,12 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		return nil
 	}
 	// Only namespaces that an artifact's namespace template renders are
-	// managed; the generator's own namespace is not.
+	// managed; the generator's own namespace is not. In spec.namespaces a
+	// template that renders it leaves it unmanaged without an error, as
+	// upstream does; in spec.managedNamespaces the name policy refuses it.
 	byNS := map[string][]*item{}
 	for _, it := range items {
-		if it.art.namespace != nil {
+		if it.art.namespace != nil && (!g.skipOwnNamespace || it.namespace != g.opts.namespace) {
 			byNS[it.namespace] = append(byNS[it.namespace], it)
 		}
 	}
@@ -125,7 +127,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	if t == nil {
 		return nsmeta.Metadata{}, "", true
 	}
-	fp := specPath.Child("managedNamespaces", "metadata", "fromSource", "path")
+	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
 	ref, err := expandRef(t, users[0].match.Raw)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))

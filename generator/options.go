@@ -28,6 +28,7 @@ type options struct {
 	fileLists             bool
 	concurrency           int // 0: GOMAXPROCS
 	concurrencySet        bool
+	defaultToPrune        bool
 }
 
 // GeneratorLabel is the label that carries the UID of the generator that
@@ -45,18 +46,33 @@ const GeneratorLabel = "source.extensions.fluxcd.io/generator"
 func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
 
 // WithNamespace sets the generator's own namespace: the namespace of
-// artifacts without a namespace template, and a protected name that no
-// tenant can claim as a managed namespace. It must be a DNS-1123 label.
+// artifacts without a namespace template, and never a managed namespace.
+// In spec.managedNamespaces it is a protected name that no tenant can
+// claim; in spec.namespaces, as upstream, an artifact that renders it is
+// generated and the namespace is left unmanaged. It must be a DNS-1123
+// label.
 func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
 
 // WithDefaultServiceAccount sets the controller's default service account
-// (source-watcher's --default-service-account), which satisfies the
-// requirement of a service account for managing namespaces when
-// spec.serviceAccountName is empty.
+// (source-watcher's --default-service-account), which satisfies the seed
+// proposal's requirement of a service account for managing namespaces
+// (spec.managedNamespaces) when spec.serviceAccountName is empty.
+// spec.namespaces requires none.
 func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
+}
+
+// WithDefaultToPruneNamespaces makes an unset spec.namespaces.prune mean
+// true instead of false: it stands for source-watcher's
+// DefaultToPruneNamespaces feature gate. A prune that the spec sets wins,
+// and pruning still needs the Managed strategy. It does not apply to
+// spec.managedNamespaces, whose prune is required.
+//
+//	g, errs := generator.Compile(spec, generator.WithDefaultToPruneNamespaces())
+func WithDefaultToPruneNamespaces() Option {
+	return func(o *options) { o.defaultToPrune = true }
 }
 
 // WithFinalMetadata adds ownership metadata that goes on every managed

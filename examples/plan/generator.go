@@ -11,7 +11,8 @@ import (
 )
 
 // manifest is an ArtifactGenerator manifest: the type fields, the metadata
-// the plan needs, and the spec in generator's types.
+// the plan needs, and the spec in generator's types, which hold both shapes
+// of the spec (spec.namespaces and spec.managedNamespaces).
 type manifest struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`

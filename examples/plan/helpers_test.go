@@ -2,6 +2,7 @@ package main
 
 import (
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,17 @@ func deepFlow(n int) string { return strings.Repeat("[", n) + strings.Repeat("]"
 func sampleGenerator(t testing.TB) string {
 	t.Helper()
 	data, err := fs.ReadFile(sample, "sample/generator.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// seedGenerator is the sample ArtifactGenerator in the seed proposal's
+// shape, testdata/seed-generator.yaml.
+func seedGenerator(t testing.TB) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/seed-generator.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,14 @@
 //	   [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] \
 //	   [-changes-only] [-o text|json]
 //
+// -generator is an ArtifactGenerator manifest in either shape of the spec:
+// source-watcher v2.3's (spec.namespaces), which the embedded sample uses,
+// or the seed proposal's (spec.managedNamespaces, as in
+// testdata/seed-generator.yaml); see package generator's "Two spec shapes".
+// -default-service-account stands for the controller's default service
+// account, which only the seed proposal's shape requires when the spec
+// names none.
+//
 // -inventory is the previous inventory: a bare list of entries, an object
 // with status.inventory (an ArtifactGenerator as kubectl prints it; one
 // without status.inventory has an empty inventory), a Flux
