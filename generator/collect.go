@@ -13,36 +13,25 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// The live-object conventions of Flux (fluxcd/pkg/ssa's delete options, as
-// kustomize-controller and source-watcher set them): a stale object whose
-// live copy carries one of these keys, as a label or an annotation, with a
-// non-empty value equal to the given one in any case, is released, never
-// deleted.
-var exclusions = func() []exclusion {
-	var out []exclusion
-	for _, prefix := range []string{"source.extensions.fluxcd.io", "kustomize.toolkit.fluxcd.io"} {
-		out = append(out,
-			exclusion{prefix + "/prune", "disabled", "pruning is disabled"},
-			exclusion{prefix + "/reconcile", "disabled", "reconciliation is disabled"},
-			exclusion{prefix + "/ssa", "Ignore", "server-side apply ignores it"},
-		)
-	}
-	return out
-}()
+// deleteExclusions are the live-object conventions of Flux (fluxcd/pkg/ssa's
+// delete options, as kustomize-controller and source-watcher set them): a
+// stale object whose live copy carries one of these keys, as a label or an
+// annotation, with a non-empty value equal to the given one in any case, is
+// released, never deleted.
+var deleteExclusions = slices.Concat(
+	conventions("prune", "disabled", "pruning is disabled"),
+	conventions("reconcile", "disabled", "reconciliation is disabled"),
+	conventions("ssa", "Ignore", "server-side apply ignores it"),
+)
 
+// exclusion is one convention: the key, the value that sets it (in any
+// case) and what it means, for reasons.
 type exclusion struct{ key, value, what string }
 
 // excluded returns why a live object is excluded from deletion, or "".
 func excluded(o Object) string {
-	for _, x := range exclusions {
-		for _, m := range []struct {
-			kind string
-			m    map[string]string
-		}{{"label", o.Labels}, {"annotation", o.Annotations}} {
-			if v := m.m[x.key]; v != "" && strings.EqualFold(v, x.value) {
-				return fmt.Sprintf("%s on the live object (%s %s: %s)", x.what, m.kind, x.key, v)
-			}
-		}
+	if what, where := matchConvention(o.Labels, o.Annotations, deleteExclusions); where != "" {
+		return fmt.Sprintf("%s on the live object (%s)", what, where)
 	}
 	return ""
 }
@@ -51,6 +40,7 @@ func excluded(o Object) string {
 // decides what happens to every stale entry and fills in the decisions.
 func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject, cluster Cluster) error {
 	g := p.g
+	p.notApplied(res)
 	changes, derrs := inventory.Diff(previous, desired)
 	if len(derrs) > 0 {
 		// The desired entries are built here and valid: the previous
@@ -95,6 +85,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	res.desired, res.collected = desired, decisions
 
 	desiredDecisions := changes.Decisions()
+	p.liveDecisions(desiredDecisions)
 	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
 		res.Decisions = make([]inventory.Decision, 0, n)
 	}

@@ -67,10 +67,21 @@ func ExampleGenerator_Plan() {
 		{Kind: "Namespace", Name: "tenant-c"},
 		{Kind: "ExternalArtifact", Namespace: "tenant-c", Name: "old"},
 	}
-	// What the controller reads of the cluster, through its client.
+	// What the controller reads of the cluster, through its client: here,
+	// what the last reconcile applied (tenant-b is new).
+	owned := map[string]string{generator.GeneratorLabel: "6f1d0c2e"}
+	live := map[inventory.ID]generator.Object{
+		{Kind: "Namespace", Name: "tenant-a"}:                                                        {Labels: owned},
+		{Kind: "Namespace", Name: "tenant-c"}:                                                        {Labels: owned},
+		{Group: inventory.GroupSource, Kind: "ExternalArtifact", Namespace: "tenant-c", Name: "old"}: {Labels: owned},
+	}
 	cluster := generator.Cluster{
 		Objects: generator.ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (generator.Object, error) {
-			return generator.Object{ID: id}, nil // Get PartialObjectMetadata; NotFound -> finalizer.ErrNotFound
+			o, ok := live[id] // Get PartialObjectMetadata; NotFound -> finalizer.ErrNotFound
+			if !ok {
+				return generator.Object{}, finalizer.ErrNotFound
+			}
+			return o, nil
 		}),
 		Artifacts: generator.ArtifactListerFunc(func(ctx context.Context, namespace string) ([]generator.Object, error) {
 			return nil, nil // List ExternalArtifacts in namespace
