@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
 // deleteExclusions are the live-object conventions of Flux (fluxcd/pkg/ssa's
@@ -143,6 +144,11 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	if s, ok := c.skips[id]; ok {
 		return inventory.Keep, "skipped: " + s.reason, nil
 	}
+	if id.IsNamespace() {
+		if why := c.protected(ctx, id.Name); why != "" {
+			return inventory.Release, why, nil
+		}
+	}
 	if c.cluster.Objects == nil {
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
 	}
@@ -200,6 +206,21 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	}
 	c.deleting[id], c.reasons[id] = true, reason
 	return inventory.Delete, "", nil
+}
+
+// protected says why a stale namespace is one that no generator may
+// delete, or "": a name that the name policy protects whatever its rules
+// say (Kubernetes' own namespaces and the generator's, see
+// nsmeta.NewNamePolicy). Such a namespace is never desired; it can be
+// tracked only by an inventory that source-watcher wrote.
+func (c *collector) protected(ctx context.Context, name string) string {
+	if c.g.policy == nil {
+		return ""
+	}
+	if err := c.g.policy.Check(ctx, name); errors.Is(err, nsmeta.ErrProtectedName) {
+		return "protected namespace: never deleted"
+	}
+	return ""
 }
 
 // handOff decides whether a namespace was handed off to an external
