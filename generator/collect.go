@@ -137,12 +137,27 @@ type collector struct {
 	skips    map[inventory.ID]skippedObject
 	deleting map[inventory.ID]bool   // stale objects this guard let be deleted
 	reasons  map[inventory.ID]string // why, for each
+	// finalize is set for Finalize: every object but a namespace is
+	// deleted unread, and a handed-off namespace is released.
+	finalize bool
+}
+
+// why is the reason of a deletion, before what the guard found.
+func (c *collector) why() string {
+	if c.finalize {
+		return reasonFinalize
+	}
+	return "no longer desired"
 }
 
 func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Action, string, error) {
 	id := e.ID()
 	if s, ok := c.skips[id]; ok {
 		return inventory.Keep, "skipped: " + s.reason, nil
+	}
+	if c.finalize && !id.IsNamespace() {
+		c.deleting[id], c.reasons[id] = true, c.why()
+		return inventory.Delete, "", nil
 	}
 	if id.IsNamespace() {
 		if why := c.protected(ctx, id.Name); why != "" {
@@ -154,7 +169,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	}
 	live, err := c.cluster.Objects.Object(ctx, id)
 	if errors.Is(err, finalizer.ErrNotFound) {
-		c.deleting[id], c.reasons[id] = true, "no longer desired; not found in the cluster"
+		c.deleting[id], c.reasons[id] = true, c.why()+"; not found in the cluster"
 		return inventory.Delete, "", nil
 	}
 	if err != nil {
@@ -166,7 +181,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	if owner := live.Labels[GeneratorLabel]; owner != "" && owner != c.g.opts.uid {
 		return inventory.Release, fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, owner), nil
 	}
-	reason := "no longer desired"
+	reason := c.why()
 	if id.IsNamespace() {
 		if c.cluster.Artifacts == nil {
 			return inventory.Keep, "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", nil
@@ -193,6 +208,10 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 		verdict, why, err := c.handOff(ctx, id.Name, live.Annotations)
 		if err != nil {
 			return inventory.Keep, "", err
+		}
+		if verdict && c.finalize {
+			// The generator goes: the external finalizer takes over.
+			return inventory.Release, why + "; released: the generator is deleted", nil
 		}
 		if verdict {
 			// Kept, not released: the hand-off holds only while its object
