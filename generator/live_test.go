@@ -104,6 +104,11 @@ func TestLiveState(t *testing.T) {
 		// a namespace update"; the live namespace matches the old metadata.
 		{name: "desired metadata changed: update", tracked: "old", live: same,
 			action: inventory.Update, applied: true},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesMerge: ssa: Merge
+		// changes how the apply cleans up, not whether it applies.
+		{name: "ssa Merge on the live namespace: applied", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: d.Labels, Annotations: map[string]string{ssa: "Merge"}}
+		}, action: inventory.Unchanged, applied: true},
 		// TestArtifactGeneratorReconciler_ManagedNamespacesAdopt.
 		{name: "adopted", live: func(d Namespace) *Object { return &Object{Labels: map[string]string{"team": "x"}} },
 			action: inventory.Create, reason: "adopted: the namespace exists and no generator manages it", applied: true,
