@@ -57,7 +57,7 @@ func BenchmarkPlan(b *testing.B) {
 		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
 		floor := floorTime(b, repo, floorFiles(b, gen, repo, c))
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
-			benchPlan(b, g, srcs, nil, n)
+			benchPlan(b, g, srcs, nil, emptyCluster{}.cluster(), n)
 			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")
 		})
 	})
@@ -69,11 +69,13 @@ func BenchmarkPlan(b *testing.B) {
 func BenchmarkPlanSecondRound(b *testing.B) {
 	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
 		g, srcs := synthRequest(b, gen, repo)
-		previous := synthPlan(b, g, srcs, nil).Next(nil)
+		first := synthPlan(b, g, srcs, nil)
 		changeSynth(b, repo, c)
-		checkSynth(b, synthPlan(b, g, srcs, previous), c, c.synthChanges())
+		checkSynth(b, synthPlan(b, g, srcs, first), c, c.synthChanges())
+		applied := emptyCluster{}.cluster()
+		applied.Objects = appliedCluster(first)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
-			benchPlan(b, g, srcs, previous, n)
+			benchPlan(b, g, srcs, first.Next(nil), applied, n)
 		})
 	})
 }
@@ -93,7 +95,7 @@ func BenchmarkPlanShape(b *testing.B) {
 		g, srcs := synthRequest(b, gen, repo)
 		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
 		b.Run(fmt.Sprintf("tenants=%d,modules=%d,files=%d", tenants, shape.modules, shape.files), func(b *testing.B) {
-			benchPlan(b, g, srcs, nil, tenants)
+			benchPlan(b, g, srcs, nil, emptyCluster{}.cluster(), tenants)
 			perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			b.ReportMetric(perOp/float64(tenants*shape.modules), "ns/artifact")
 			b.ReportMetric(perOp/float64(tenants*shape.modules*shape.files), "ns/file")
@@ -119,14 +121,14 @@ func forSynthTrees(b *testing.B, f func(n int, c synthConfig, gen, repo string))
 	}
 }
 
-func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inventory.Entry, tenants int) {
+func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inventory.Entry, c Cluster, tenants int) {
 	debug.FreeOSMemory()
 	resetPeakRSS()
 	base := peakRSS() // just reset: the resident set before the loop
 	cpu := cpuTime()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := g.Plan(context.Background(), srcs, previous, emptyCluster{}.cluster()); err != nil {
+		if _, err := g.Plan(context.Background(), srcs, previous, c); err != nil {
 			b.Fatal(err)
 		}
 	}

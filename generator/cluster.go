@@ -52,8 +52,11 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 // client (or a cache) and a test with a map. A nil part fails closed:
 // every object whose deletion would need it is kept, with the reason.
 type Cluster struct {
-	// Objects reads the live labels and annotations of a stale object
-	// before it is deleted.
+	// Objects reads the live labels and annotations of each desired
+	// namespace before it is applied (adoption, drift, not applied) and of
+	// a stale object before it is deleted. Without it, a plan applies
+	// every desired namespace as it did before reading live state, and
+	// deletes nothing.
 	Objects ObjectReader
 	// Artifacts lists the live ExternalArtifacts of a namespace before the
 	// namespace is deleted.

@@ -11,38 +11,28 @@ import (
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// The live-object conventions of Flux (fluxcd/pkg/ssa's delete options, as
-// kustomize-controller and source-watcher set them): a stale object whose
-// live copy carries one of these keys, as a label or an annotation, with a
-// non-empty value equal to the given one in any case, is released, never
-// deleted.
-var exclusions = func() []exclusion {
-	var out []exclusion
-	for _, prefix := range []string{"source.extensions.fluxcd.io", "kustomize.toolkit.fluxcd.io"} {
-		out = append(out,
-			exclusion{prefix + "/prune", "disabled", "pruning is disabled"},
-			exclusion{prefix + "/reconcile", "disabled", "reconciliation is disabled"},
-			exclusion{prefix + "/ssa", "Ignore", "server-side apply ignores it"},
-		)
-	}
-	return out
-}()
+// deleteExclusions are the live-object conventions of Flux (fluxcd/pkg/ssa's
+// delete options, as kustomize-controller and source-watcher set them): a
+// stale object whose live copy carries one of these keys, as a label or an
+// annotation, with a non-empty value equal to the given one in any case, is
+// released, never deleted.
+var deleteExclusions = slices.Concat(
+	conventions("prune", "disabled", "pruning is disabled"),
+	conventions("reconcile", "disabled", "reconciliation is disabled"),
+	conventions("ssa", "Ignore", "server-side apply ignores it"),
+)
 
+// exclusion is one convention: the key, the value that sets it (in any
+// case) and what it means, for reasons.
 type exclusion struct{ key, value, what string }
 
 // excluded returns why a live object is excluded from deletion, or "".
 func excluded(o Object) string {
-	for _, x := range exclusions {
-		for _, m := range []struct {
-			kind string
-			m    map[string]string
-		}{{"label", o.Labels}, {"annotation", o.Annotations}} {
-			if v := m.m[x.key]; v != "" && strings.EqualFold(v, x.value) {
-				return fmt.Sprintf("%s on the live object (%s %s: %s)", x.what, m.kind, x.key, v)
-			}
-		}
+	if what, where := matchConvention(o.Labels, o.Annotations, deleteExclusions); where != "" {
+		return fmt.Sprintf("%s on the live object (%s)", what, where)
 	}
 	return ""
 }
@@ -51,6 +41,7 @@ func excluded(o Object) string {
 // decides what happens to every stale entry and fills in the decisions.
 func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject, cluster Cluster) error {
 	g := p.g
+	p.notApplied(res)
 	changes, derrs := inventory.Diff(previous, desired)
 	if len(derrs) > 0 {
 		// The desired entries are built here and valid: the previous
@@ -95,6 +86,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	res.desired, res.collected = desired, decisions
 
 	desiredDecisions := changes.Decisions()
+	p.liveDecisions(desiredDecisions)
 	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
 		res.Decisions = make([]inventory.Decision, 0, n)
 	}
@@ -145,6 +137,17 @@ type collector struct {
 	skips    map[inventory.ID]skippedObject
 	deleting map[inventory.ID]bool   // stale objects this guard let be deleted
 	reasons  map[inventory.ID]string // why, for each
+	// finalize is set for Finalize: every object but a namespace is
+	// deleted unread, and a handed-off namespace is released.
+	finalize bool
+}
+
+// why is the reason of a deletion, before what the guard found.
+func (c *collector) why() string {
+	if c.finalize {
+		return reasonFinalize
+	}
+	return "no longer desired"
 }
 
 func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Action, string, error) {
@@ -152,12 +155,21 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	if s, ok := c.skips[id]; ok {
 		return inventory.Keep, "skipped: " + s.reason, nil
 	}
+	if c.finalize && !id.IsNamespace() {
+		c.deleting[id], c.reasons[id] = true, c.why()
+		return inventory.Delete, "", nil
+	}
+	if id.IsNamespace() {
+		if why := c.protected(ctx, id.Name); why != "" {
+			return inventory.Release, why, nil
+		}
+	}
 	if c.cluster.Objects == nil {
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
 	}
 	live, err := c.cluster.Objects.Object(ctx, id)
 	if errors.Is(err, finalizer.ErrNotFound) {
-		c.deleting[id], c.reasons[id] = true, "no longer desired; not found in the cluster"
+		c.deleting[id], c.reasons[id] = true, c.why()+"; not found in the cluster"
 		return inventory.Delete, "", nil
 	}
 	if err != nil {
@@ -169,7 +181,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	if owner := live.Labels[GeneratorLabel]; owner != "" && owner != c.g.opts.uid {
 		return inventory.Release, fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, owner), nil
 	}
-	reason := "no longer desired"
+	reason := c.why()
 	if id.IsNamespace() {
 		if c.cluster.Artifacts == nil {
 			return inventory.Keep, "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", nil
@@ -197,6 +209,10 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 		if err != nil {
 			return inventory.Keep, "", err
 		}
+		if verdict && c.finalize {
+			// The generator goes: the external finalizer takes over.
+			return inventory.Release, why + "; released: the generator is deleted", nil
+		}
 		if verdict {
 			// Kept, not released: the hand-off holds only while its object
 			// exists with that UID, so every pass decides again. Once the
@@ -209,6 +225,21 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	}
 	c.deleting[id], c.reasons[id] = true, reason
 	return inventory.Delete, "", nil
+}
+
+// protected says why a stale namespace is one that no generator may
+// delete, or "": a name that the name policy protects whatever its rules
+// say (Kubernetes' own namespaces and the generator's, see
+// nsmeta.NewNamePolicy). Such a namespace is never desired; it can be
+// tracked only by an inventory that source-watcher wrote.
+func (c *collector) protected(ctx context.Context, name string) string {
+	if c.g.policy == nil {
+		return ""
+	}
+	if err := c.g.policy.Check(ctx, name); errors.Is(err, nsmeta.ErrProtectedName) {
+		return "protected namespace: never deleted"
+	}
+	return ""
 }
 
 // handOff decides whether a namespace was handed off to an external

@@ -12,6 +12,9 @@
 //	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //	// apply plan.Namespaces, then plan.Artifacts; delete the Delete decisions in order
 //	status.Inventory = plan.Next(confirmedDeleted)
+//	// once the ArtifactGenerator is being deleted:
+//	plan, err = g.Finalize(ctx, status.Inventory, cluster)
+//	// delete the Delete decisions; drop the finalizer when plan.Next(confirmedDeleted) is empty
 //
 // Kubernetes I/O stays with the caller: sources are fs.FS values, one per
 // alias, and the cluster is a [Cluster] of three one-method interfaces.
@@ -52,7 +55,9 @@
 //     "<prefix>/ssa: Ignore", as a label or an annotation, the value in any
 //     case, for the prefixes source.extensions.fluxcd.io and
 //     kustomize.toolkit.fluxcd.io; or when its GeneratorLabel names another
-//     generator. A namespace is then handed off or not by its external
+//     generator; or, a namespace, when its name is protected (Kubernetes'
+//     own namespaces and the generator's, which only an inventory that
+//     source-watcher wrote can hold). A namespace is then handed off or not by its external
 //     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
 //     not a hand-off. A handed-off namespace is kept (tracked, not deleted),
@@ -128,6 +133,65 @@
 // selects no file copies nothing) and strategy ("Overwrite"; see below for
 // the others).
 //
+// # Live state
+//
+// A plan reads the live copy of each desired namespace through
+// [Cluster].Objects, once, one namespace at a time in name order (so a
+// Cluster need not be safe for concurrent use; a controller reads through
+// its cache), and decides with source-watcher's rules:
+//
+//	absent                                     create (or, tracked, update: "drift: the namespace does not exist")
+//	no GeneratorLabel                          adopted: applied, Conflict "NamespaceAdopted", a warning
+//	another generator's GeneratorLabel         taken over: applied, Conflict "OwnershipConflict", a warning
+//	reconcile: disabled or ssa: Ignore         not applied, still tracked (live or desired metadata)
+//	ssa: IfNotPresent, and it exists           not applied, still tracked (live or desired metadata)
+//	tracked, unchanged, live metadata drifted  update: "drift: live metadata lacks label a, ..."
+//	the read fails                             skipped, with its artifacts; an error at "cluster[<name>]"
+//
+// The keys are read as label or annotation, the value in any case, under
+// both Flux prefixes (source.extensions.fluxcd.io and
+// kustomize.toolkit.fluxcd.io). A namespace that is not applied is left out
+// of [Plan.Namespaces] and its decision is [inventory.Unchanged] with the
+// reason, for example "reconciliation is disabled on the live namespace
+// (annotation source.extensions.fluxcd.io/reconcile: disabled); not applied,
+// still tracked"; its entry, with the desired digest, stays in the next
+// inventory, and it is never deleted for it; its artifacts are applied as
+// usual. An adoption or a takeover is applied like any namespace: its
+// [Namespace.Conflict] is the reason of the Warning event source-watcher
+// records, its decision's reason and a warning of the plan ("NamespaceAdopted:
+// namespace tenant-a is not managed by any generator and is adopted") say
+// more. Ownership is told by the UID of [WithUID]: without it, no
+// namespace is adopted or taken over. Drift compares the desired labels and
+// annotations with the live ones: a desired key that the live namespace
+// lacks, or holds with another value, is drift, and the reason names the
+// first three keys of each kind, sorted; keys that only the live namespace
+// has are not (other controllers set them). A tracked namespace whose digest
+// changed is an update anyway. Without an ObjectReader nothing is read: a
+// desired namespace is applied as the inventory says, unless its desired
+// metadata disables reconciliation.
+//
+// # Finalize
+//
+// [Generator.Finalize] is what deleting the ArtifactGenerator does with its
+// inventory, in prune order (every ExternalArtifact before the namespaces):
+//
+//	ExternalArtifact (any kind but Namespace)     delete, unread
+//	Namespace, namespaces not managed or pruned    release: "namespace pruning is off"
+//	Namespace, protected name                      release
+//	Namespace, prune/reconcile disabled, ssa: Ignore (live), another generator's label   release
+//	Namespace, hand-off holds                      release: "handed off to ...; released: the generator is deleted"
+//	Namespace, an ExternalArtifact this finalize does not delete lives in it             keep
+//	Namespace, a read or a lookup fails            keep
+//	Namespace, otherwise                           delete
+//
+// Deleting the generator is the permission to delete what it tracks: the
+// delete-all refusal and [WithMaxDeletions] do not apply. A handed-off
+// namespace, which a normal plan keeps tracked while the hand-off holds, is
+// released: the generator goes, and the external finalizer deletes it.
+// [Plan.Next], given the confirmed deletions, holds the survivors (every
+// keep and every deletion not confirmed); the object drops its finalizer
+// when it is empty, and otherwise finalizes again with it.
+//
 // # Differences from source-watcher
 //
 // Where tenantkit refuses, or does not yet do, what source-watcher v2.3
@@ -161,6 +225,37 @@
 //     upstream drops it silently.
 //   - Missing inputs. An inputsFrom file that does not exist gives the
 //     artifact empty inputs and a warning; upstream fails the reconcile.
+//   - A tracked namespace with a protected name (Kubernetes' own, the
+//     generator's) is released, never deleted; source-watcher deletes
+//     any managed namespace but its own.
+//   - No namespace is deleted while an ExternalArtifact that the same
+//     pass does not delete lives in it, another generator's included;
+//     source-watcher deletes it, and the artifacts with it.
+//   - A namespace labelled by another generator is released when it is
+//     stale or the generator is deleted; source-watcher's deleteNamespace
+//     does not look at the label.
+//   - A live namespace that cannot be read skips that namespace and its
+//     artifacts, with an error, and the other tenants proceed; in
+//     source-watcher the whole reconcile fails.
+//   - The apply exclusions (reconcile: disabled, ssa: Ignore, ssa:
+//     IfNotPresent) are read under kustomize-controller's prefix too;
+//     source-watcher reads only source.extensions.fluxcd.io when it
+//     applies a namespace.
+//   - Drift compares every desired key, the tenant's NamespaceMetadata
+//     included, and is planned per namespace with its keys in the reason;
+//     source-watcher compares the common metadata, the from operations
+//     and its own labels, and answers with a full reconcile.
+//   - A hand-off to an object in the namespace itself, or to a kind that
+//     [WithFinalizerKinds] does not allow, is not a hand-off: the
+//     namespace is deleted; source-watcher takes any existing object with
+//     the UID. A Forbidden lookup keeps the namespace, as any lookup error
+//     does in both.
+//   - In a normal plan, a handed-off namespace stays tracked while the
+//     hand-off holds; source-watcher stops tracking it once it skips its
+//     deletion. Finalize releases it, as source-watcher does.
+//   - A previous inventory that does not validate (a malformed digest, an
+//     identity twice) keeps every entry, in Plan and in Finalize, with the
+//     error; source-watcher does not validate it.
 //
 // # Copy destinations
 //
@@ -205,7 +300,9 @@
 // as those of os.DirFS, os.Root and fstest.MapFS are. A panic while
 // building one namespace or artifact (in a source's file system, say)
 // stops that build alone: the object is skipped, and the plan has an
-// internal error naming it and the panic value.
+// internal error naming it and the panic value. Plan and
+// [Generator.Finalize] call the [Cluster] on the calling goroutine, one
+// object at a time, so it need not be safe for concurrent use.
 //
 // # Cost
 //

@@ -91,10 +91,21 @@ func ExampleGenerator_Plan() {
 		{Kind: "Namespace", Name: "tenant-c"},
 		{Kind: "ExternalArtifact", Namespace: "tenant-c", Name: "old"},
 	}
-	// What the controller reads of the cluster, through its client.
+	// What the controller reads of the cluster, through its client: here,
+	// what the last reconcile applied (tenant-b is new).
+	owned := map[string]string{generator.GeneratorLabel: "6f1d0c2e"}
+	live := map[inventory.ID]generator.Object{
+		{Kind: "Namespace", Name: "tenant-a"}:                                                        {Labels: owned},
+		{Kind: "Namespace", Name: "tenant-c"}:                                                        {Labels: owned},
+		{Group: inventory.GroupSource, Kind: "ExternalArtifact", Namespace: "tenant-c", Name: "old"}: {Labels: owned},
+	}
 	cluster := generator.Cluster{
 		Objects: generator.ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (generator.Object, error) {
-			return generator.Object{ID: id}, nil // Get PartialObjectMetadata; NotFound -> finalizer.ErrNotFound
+			o, ok := live[id] // Get PartialObjectMetadata; NotFound -> finalizer.ErrNotFound
+			if !ok {
+				return generator.Object{}, finalizer.ErrNotFound
+			}
+			return o, nil
 		}),
 		Artifacts: generator.ArtifactListerFunc(func(ctx context.Context, namespace string) ([]generator.Object, error) {
 			return nil, nil // List ExternalArtifacts in namespace
@@ -135,6 +146,68 @@ func ExampleGenerator_Plan() {
 	// ExternalArtifact/tenant-c/old deleted (no longer desired)
 	// Namespace/tenant-c deleted (no longer desired; no external finalizer)
 	// next inventory: 4 entries
+}
+
+// The ArtifactGenerator is being deleted: its ExternalArtifacts go, and so
+// do the namespaces it manages and prunes, unless something keeps them.
+// The object drops its finalizer once nothing survives.
+func ExampleGenerator_Finalize() {
+	ctx := context.Background()
+	g, errs := generator.Compile(exampleSpec(),
+		generator.WithUID("6f1d0c2e"), generator.WithNamespace("flux-system"))
+	if len(errs) > 0 {
+		panic(errs.ToAggregate())
+	}
+	// status.inventory: tenant-b took a hand-off to a ResourceSet, and
+	// someone disabled pruning on tenant-c.
+	previous := []inventory.Entry{
+		{Kind: "Namespace", Name: "tenant-a"},
+		{Kind: "Namespace", Name: "tenant-b"},
+		{Kind: "Namespace", Name: "tenant-c"},
+		{Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app"},
+		{Kind: "ExternalArtifact", Namespace: "tenant-b", Name: "web"},
+	}
+	owned := map[string]string{generator.GeneratorLabel: "6f1d0c2e"}
+	live := map[inventory.ID]generator.Object{
+		{Kind: "Namespace", Name: "tenant-a"}: {Labels: owned},
+		{Kind: "Namespace", Name: "tenant-b"}: {Labels: owned, Annotations: map[string]string{
+			finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a"}},
+		{Kind: "Namespace", Name: "tenant-c"}: {Labels: owned, Annotations: map[string]string{
+			"source.extensions.fluxcd.io/prune": "disabled"}},
+	}
+	cluster := generator.Cluster{
+		Objects: generator.ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (generator.Object, error) {
+			o, ok := live[id]
+			if !ok {
+				return generator.Object{}, finalizer.ErrNotFound
+			}
+			return o, nil
+		}),
+		Artifacts: generator.ArtifactListerFunc(func(ctx context.Context, namespace string) ([]generator.Object, error) {
+			return nil, nil // the artifacts are deleted before their namespaces
+		}),
+		Finalizers: finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
+			return "0d1e3c4a", nil // the ResourceSet exists with the stamped UID
+		}),
+	}
+
+	plan, err := g.Finalize(ctx, previous, cluster)
+	if err != nil {
+		panic(err) // ctx ended
+	}
+	for _, d := range plan.Decisions {
+		fmt.Println(d) // delete the Delete decisions, in this order
+	}
+	// Deleting tenant-a fails this time: it survives, and the finalizer stays.
+	next := plan.Next(func(e inventory.Entry) bool { return e.Name != "tenant-a" })
+	fmt.Println("survivors:", len(next))
+	// Output:
+	// ExternalArtifact/tenant-b/web deleted (the generator is deleted)
+	// ExternalArtifact/tenant-a/app deleted (the generator is deleted)
+	// Namespace/tenant-c released (pruning is disabled on the live object (annotation source.extensions.fluxcd.io/prune: disabled))
+	// Namespace/tenant-b released (handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a); released: the generator is deleted)
+	// Namespace/tenant-a deleted (the generator is deleted; no external finalizer)
+	// survivors: 1
 }
 
 // A controller plans a checkout through the FS of an os.Root, which keeps

@@ -85,6 +85,7 @@ type fakeCluster struct {
 	objects   map[inventory.ID]Object
 	uids      map[inventory.ID]string // finalizer objects, by identity
 	objectErr error                   // every Object call fails with it
+	failing   map[inventory.ID]error  // Object calls for these fail
 	listErr   error
 	lookupErr error
 }
@@ -92,6 +93,9 @@ type fakeCluster struct {
 func (c *fakeCluster) Object(_ context.Context, id inventory.ID) (Object, error) {
 	if c.objectErr != nil {
 		return Object{}, c.objectErr
+	}
+	if err := c.failing[id]; err != nil {
+		return Object{}, err
 	}
 	o, ok := c.objects[id]
 	if !ok {

@@ -58,6 +58,7 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		out[i] = built{q: q, reason: reasonPanic}
 	}
 	p.skippedNamespaces = map[string]string{}
+	p.live = map[string]*liveNamespace{}
 	var result []Namespace // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.ns != nil }); n > 0 {
 		result = make([]Namespace, 0, n)
@@ -68,8 +69,15 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		}
 		p.merge(b.q)
 		if b.ns != nil {
-			result = append(result, *b.ns)
-			continue
+			// The live namespace is read here, one at a time in name
+			// order, so that a Cluster need not be safe for concurrent
+			// use; a read that fails skips the namespace.
+			if live, ok := p.liveState(b.ns); ok {
+				result = append(result, *b.ns)
+				p.live[names[i]] = live
+				continue
+			}
+			b.reason = "the live namespace cannot be read"
 		}
 		p.skippedNamespaces[names[i]] = b.reason
 		for _, it := range byNS[names[i]] {

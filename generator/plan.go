@@ -26,20 +26,27 @@ import (
 // A plan with errors still creates and updates what is valid, never what
 // an error touches (that is [inventory.Skip]), and deletes nothing.
 type Plan struct {
-	// Namespaces are the managed namespaces to apply, by name.
+	// Namespaces are the managed namespaces to apply, by name. A
+	// namespace that its live copy or its desired metadata keeps from
+	// being applied (reconcile: disabled, ssa: Ignore or IfNotPresent) is
+	// left out; its entry stays desired, and its decision, unchanged, says
+	// why (see the package documentation, "Live state").
 	Namespaces []Namespace
 	// Artifacts are the ExternalArtifacts to apply, by namespace and name.
 	Artifacts []Artifact
-	// Decisions holds one decision per object, each with its reason but
-	// create, update and unchanged: the desired ones (create, update,
-	// unchanged) in apply order, then the skipped ones (skip) in apply
-	// order, then the stale ones (delete, release, keep) in prune order.
+	// Decisions holds one decision per object, each with its reason (a
+	// create, update or unchanged namespace has one when its live copy
+	// gave one: adoption, drift, not applied): the desired ones (create,
+	// update, unchanged) in apply order, then the skipped ones (skip) in
+	// apply order, then the stale ones (delete, release, keep) in prune
+	// order.
 	Decisions []inventory.Decision
 	// Warnings are problems that do not stop the plan, sorted.
 	Warnings []string
 	// Errors are the problems of the desired state, sorted, with paths
 	// under "spec." (the field whose rendering or file failed) or, for
-	// a tenant's file, "@alias/path:" and the path in the file.
+	// a tenant's file, "@alias/path:" and the path in the file; a live
+	// namespace that cannot be read is one at "cluster[<name>]".
 	Errors field.ErrorList
 
 	desired   []inventory.Entry
@@ -57,6 +64,13 @@ type Namespace struct {
 	Origin nsmeta.Metadata
 	// Digest is nsmeta.Digest of the labels and annotations.
 	Digest digest.Digest
+	// Conflict is "NamespaceAdopted" when the live namespace exists and no
+	// generator manages it, "OwnershipConflict" when another generator's
+	// label is on it, and empty otherwise: the reason of the Warning event
+	// that source-watcher records when it applies such a namespace. The
+	// namespace's decision and a warning of the plan say more (see the
+	// package documentation, "Live state").
+	Conflict string
 }
 
 // Artifact is one ExternalArtifact.
@@ -127,12 +141,15 @@ type planner struct {
 	g       *Generator
 	ctx     context.Context
 	sources map[string]fs.FS
+	cluster Cluster
 	errs    field.ErrorList
 	warn    []string
 
 	// skippedNamespaces holds the namespaces that an error touches, with
 	// the reason.
 	skippedNamespaces map[string]string
+	// live holds what the plan read of each desired namespace's live copy.
+	live map[string]*liveNamespace
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
@@ -153,8 +170,9 @@ type item struct {
 // which confines every read below its directory. The plan refuses
 // symbolic links only where the file system reports them (fs.ReadLinkFS,
 // see pathpattern.ReadFile), as os.Root's and os.DirFS do. previous is the inventory that the last
-// reconcile recorded ([Plan.Next]). cluster reads the live objects that
-// garbage collection must look at.
+// reconcile recorded ([Plan.Next]). cluster reads the live copy of each
+// desired namespace, once, and the live objects that garbage collection
+// must look at.
 //
 // Problems of the desired state are in [Plan.Errors], not returned: the plan
 // still says what to apply; a panic while building one namespace or
@@ -163,7 +181,7 @@ type item struct {
 // sources, never writes them; the trees must not change while it reads
 // them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
-	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources))}
+	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources)), cluster: cluster}
 	// Each plan reads its sources through a cache of the directories it has
 	// seen (see dirCache).
 	for alias, fsys := range sources {

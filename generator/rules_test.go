@@ -246,7 +246,9 @@ func TestRule4LiveObject(t *testing.T) {
 		{name: "finalizer kind allowed", annotations: map[string]string{finalizer.Annotation: rs}, opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})}, cluster: func(c *fakeCluster) {
 			c.uids = map[inventory.ID]string{rsID: "rs-uid"}
 		}, action: inventory.Keep, reason: "handed off"},
-		{name: "reading the object fails", cluster: func(c *fakeCluster) { c.objectErr = errBoom }, action: inventory.Keep, reason: "boom"},
+		{name: "reading the object fails", cluster: func(c *fakeCluster) {
+			c.failing = map[inventory.ID]error{nsEntry("tenant-a").ID(): errBoom}
+		}, action: inventory.Keep, reason: "boom"},
 		{name: "listing artifacts fails", cluster: func(c *fakeCluster) { c.listErr = errBoom }, action: inventory.Keep, reason: "boom"},
 	}
 	for _, tt := range tests {

@@ -119,7 +119,9 @@ func TestShapesPlanAlike(t *testing.T) {
 		"tenants/tenant-d/modules/app", "tenants/tenant-d/namespace-metadata.yaml="+file("team: xax", ""))
 	previous := []inventory.Entry{nsEntry("tenant-gone"), nsEntry("tenant-ok")}
 	plan := func(spec Spec) *Plan {
-		return mustPlan(t, mustCompile(t, spec), sources(fsys), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
+		// The tracked namespaces live, as this generator applied them.
+		live := (&fakeCluster{}).live(previous, map[string]string{GeneratorLabel: testUID}, nil)
+		return mustPlan(t, mustCompile(t, spec), sources(fsys), previous, live.cluster())
 	}
 	ps, pu := plan(seed), plan(upstream)
 	if len(pu.Namespaces) != 2 || len(pu.Errors) != 3 || len(pu.Warnings) != 1 {

@@ -332,14 +332,35 @@ func synthRequest(tb testing.TB, gen, repo string, opts ...Option) (*Generator, 
 	return synthCompile(tb, data, opts...), map[string]fs.FS{"repo": root.FS()}
 }
 
-// synthPlan plans, failing tb on an error.
-func synthPlan(tb testing.TB, g *Generator, srcs map[string]fs.FS, previous []inventory.Entry) *Plan {
+// synthPlan plans, failing tb on an error: the first round (previous nil)
+// against an empty cluster, a later one against the cluster once previous
+// was applied.
+func synthPlan(tb testing.TB, g *Generator, srcs map[string]fs.FS, previous *Plan) *Plan {
 	tb.Helper()
-	p, err := g.Plan(context.Background(), srcs, previous, emptyCluster{}.cluster())
+	c, inv := emptyCluster{}.cluster(), []inventory.Entry(nil)
+	if previous != nil {
+		c.Objects, inv = appliedCluster(previous), previous.Next(nil)
+	}
+	p, err := g.Plan(context.Background(), srcs, inv, c)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// appliedCluster reads the namespaces of an applied plan, as applied.
+func appliedCluster(p *Plan) ObjectReader {
+	live := make(map[string]Object, len(p.Namespaces))
+	for _, ns := range p.Namespaces {
+		live[ns.Name] = Object{Labels: ns.Labels, Annotations: ns.Annotations}
+	}
+	return ObjectReaderFunc(func(_ context.Context, id inventory.ID) (Object, error) {
+		if o, ok := live[id.Name]; ok && id.IsNamespace() {
+			o.ID = id
+			return o, nil
+		}
+		return Object{}, finalizer.ErrNotFound
+	})
 }
 
 // emptyCluster is a cluster without objects.
@@ -397,7 +418,7 @@ func TestSynth(t *testing.T) {
 	p := synthPlan(t, g, map[string]fs.FS{"repo": synthFS(c, false)}, nil)
 	checkSynth(t, p, c, 0)
 
-	p = synthPlan(t, g, map[string]fs.FS{"repo": synthFS(c, true)}, p.Next(nil))
+	p = synthPlan(t, g, map[string]fs.FS{"repo": synthFS(c, true)}, p)
 	if want := 2 + 2; c.synthChanges() != want { // tenants 0 and 100, each with metadata
 		t.Fatalf("synthChanges() = %d, want %d", c.synthChanges(), want)
 	}

@@ -30,9 +30,11 @@ type liveObject struct {
 type cluster struct {
 	objects map[inventory.ID]liveObject
 	// unknown is set when no -cluster was given: then every object is
-	// taken to exist, without labels or annotations, and no external
-	// finalizer or other ExternalArtifact exists.
+	// taken to exist, a desired namespace as this generator applied it
+	// (applied), any other object without labels or annotations, and no
+	// external finalizer or other ExternalArtifact exists.
 	unknown bool
+	applied map[string]generator.Namespace
 }
 
 func newCluster() *cluster { return &cluster{objects: map[inventory.ID]liveObject{}} }
@@ -90,6 +92,9 @@ func (c *cluster) Object(_ context.Context, id inventory.ID) (generator.Object, 
 	o, ok := c.objects[id]
 	if !ok {
 		if c.unknown {
+			if ns, ok := c.applied[id.Name]; ok && id.IsNamespace() {
+				return generator.Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations}, nil
+			}
 			return generator.Object{ID: id}, nil
 		}
 		return generator.Object{}, finalizer.ErrNotFound

@@ -179,7 +179,7 @@ func TestIssue13(t *testing.T) {
 		live := filepath.Join(t.TempDir(), "live.yaml")
 		writeFile(t, live, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-payments\n  labels:\n    kustomize.toolkit.fluxcd.io/prune: Disabled\n")
 		_, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-cluster", live, "-o", "json")
-		got := changes(decode(t, out))
+		got := staleChanges(decode(t, out))
 		if len(got) != 3 || got[2].action != "release" {
 			t.Errorf("changes %v, want the namespace released", got)
 		}

@@ -31,7 +31,10 @@
 // ResourceInventory, or this program's own -o json output (its "inventory").
 // -cluster holds live objects, as multi-document YAML or a List: the live
 // namespaces and ExternalArtifacts with their labels and annotations, and
-// the objects that external finalizers point to.
+// the objects that external finalizers point to. A desired namespace that
+// it lacks is created, or updated when tracked (drift); one it holds may be
+// adopted, taken over or not applied. Without -cluster, every object is
+// taken to exist: a desired namespace as this generator applies it.
 //
 // The plan assumes every deletion it decides succeeds: the inventory it
 // prints is the one a controller would record then. Any error in the desired
@@ -193,8 +196,19 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 	}
 	c := req.cluster
 	if c == nil {
+		// Without -cluster, every object is taken to exist as this
+		// generator applied it: a first plan, which reads nothing of the
+		// cluster, gives the desired namespaces as applied.
+		first, err := g.Plan(ctx, req.sources, req.previous, generator.Cluster{})
+		if err != nil {
+			return nil, err
+		}
 		c = newCluster()
 		c.unknown = true
+		c.applied = map[string]generator.Namespace{}
+		for _, ns := range first.Namespaces {
+			c.applied[ns.Name] = ns
+		}
 	}
 	p, err := g.Plan(ctx, req.sources, req.previous, c.live())
 	if err != nil {

@@ -123,6 +123,19 @@ func changes(res planJSON) []line {
 	return out
 }
 
+// staleChanges returns the changes but the namespaces updated because
+// they are missing from a -cluster file that holds only a stale tenant:
+// a tracked namespace that does not exist is drift.
+func staleChanges(res planJSON) []line {
+	var out []line
+	for _, l := range changes(res) {
+		if l.action != "update" || l.reason != "drift: the namespace does not exist" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 func TestSampleText(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := tool(t)
@@ -255,7 +268,7 @@ func TestTenantHandedOff(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d, stderr %q", code, stderr)
 			}
-			got := changes(decode(t, out))
+			got := staleChanges(decode(t, out))
 			if len(got) != 3 {
 				t.Fatalf("changes = %v, want the two artifacts deleted, then the namespace", got)
 			}

@@ -1,0 +1,86 @@
+package generator
+
+import (
+	"context"
+	"slices"
+
+	"github.com/tenantkit/tenantkit/inventory"
+)
+
+// reasonFinalize is the reason of every deletion that Finalize decides.
+const reasonFinalize = "the generator is deleted"
+
+// Finalize plans what to do with the objects of the inventory when the
+// ArtifactGenerator is deleted, as source-watcher does before it drops its
+// finalizer:
+//
+//	plan, err := g.Finalize(ctx, status.Inventory, cluster)
+//	// delete the Delete decisions, in order
+//	status.Inventory = plan.Next(confirmedDeleted)
+//	// an empty inventory: remove the finalizer; otherwise retry later
+//
+// The plan has a decision for each entry of previous, in prune order
+// (inventory.SortPrune: every ExternalArtifact before the namespaces), and
+// no namespace or artifact to apply. Every ExternalArtifact, and every
+// other kind but Namespace, is deleted, without reading it. A Namespace is
+// deleted only when the generator manages namespaces and prunes them, and
+// then only as a stale namespace of a plan is (see the package
+// documentation, "Finalize"): it is released when pruning is off, when its
+// name is protected, when its live copy disables pruning or names another
+// generator, or when its external finalizer took the hand-off; it is kept
+// while an ExternalArtifact that this plan does not delete lives in it, or
+// when a read fails. Deleting the generator is the permission to delete
+// everything it tracks: the delete-all refusal ([WithAllowDeleteAll]) and
+// [WithMaxDeletions] do not apply.
+//
+// [Plan.Next] then holds the survivors: what is kept, and every deletion
+// that was not confirmed. When it is empty, the object may drop its
+// finalizer; otherwise Finalize runs again on the next reconcile with
+// Next as previous.
+//
+// A previous inventory that is not valid (an entry that fails
+// [inventory.Entry.Validate], an identity listed twice) has its problems in
+// [Plan.Errors], at "old[i]" as [inventory.Diff] reports them, and then
+// every entry is kept: a generator whose inventory cannot be read keeps its
+// finalizer. The error is ctx's, when ctx ends first; Finalize reads the
+// cluster on the calling goroutine, one object at a time.
+func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
+	res := &Plan{}
+	changes, errs := inventory.Diff(previous, nil)
+	if len(errs) > 0 {
+		res.Errors = sortErrors(errs)
+		res.previous = slices.Clone(previous)
+		if res.previous == nil {
+			res.previous = []inventory.Entry{}
+		}
+		res.Decisions = make([]inventory.Decision, len(previous))
+		for i, e := range previous {
+			res.Decisions[i] = inventory.Decision{Entry: e, Action: inventory.Keep, Reason: "the inventory has errors"}
+		}
+		return res, nil
+	}
+	gc := &collector{g: g, cluster: cluster, finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
+	if g.managed && g.prune {
+		opts = append(opts, inventory.WithNamespacePrune())
+	}
+	decisions, err := inventory.Collect(ctx, changes, opts...)
+	if err != nil {
+		// Diff accepted the entries and the options are valid: only the
+		// context can end the pass.
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, d := range decisions {
+		if d.Action == inventory.Delete {
+			decisions[i].Reason = gc.reasons[d.Entry.ID()]
+		}
+	}
+	res.Decisions, res.collected = decisions, decisions
+	return res, nil
+}

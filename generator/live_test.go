@@ -1,0 +1,320 @@
+package generator
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/opencontainers/go-digest"
+
+	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
+)
+
+// with returns a copy of m with the given key-value pairs set; a value
+// "-" removes the key.
+func with(m map[string]string, kv ...string) map[string]string {
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "-" {
+			delete(out, kv[i])
+		} else {
+			out[kv[i]] = kv[i+1]
+		}
+	}
+	return out
+}
+
+// desiredOp adds a from operation that sets labels and annotations on
+// tenant-a.
+func desiredOp(labels, annotations map[string]string) func(*Spec) {
+	return func(s *Spec) {
+		s.ManagedNamespaces.Metadata.From = append(s.ManagedNamespaces.Metadata.From, nsmeta.Operation{
+			Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Labels: labels, Annotations: annotations}})
+	}
+}
+
+// TestLiveState: what a plan does with a desired namespace, given its live
+// copy and the inventory. The cases translate the namespace tests of
+// source-watcher v2.3 (internal/controller/artifactgenerator_namespace_test.go
+// and reconcileNamespace, detectNamespacesDrift), named in each case.
+func TestLiveState(t *testing.T) {
+	t.Parallel()
+	const (
+		common    = "my.org.io/provisioner"
+		otherUID  = "11111111-1111-1111-1111-111111111111"
+		notHere   = "not applied, still tracked"
+		reconcile = "source.extensions.fluxcd.io/reconcile"
+		ssa       = "source.extensions.fluxcd.io/ssa"
+	)
+	type liveFunc func(desired Namespace) *Object // nil: the namespace does not exist
+	same := func(d Namespace) *Object { return &Object{Labels: d.Labels, Annotations: d.Annotations} }
+	tests := []struct {
+		name    string
+		spec    func(*Spec)
+		opts    []Option
+		noUID   bool   // compiled without WithUID
+		tracked string // "": untracked; "same": with the desired digest; "old": with another digest
+		live    liveFunc
+		noRead  bool  // no ObjectReader
+		readErr error // reading the namespace fails
+
+		action   inventory.Action
+		reason   string
+		applied  bool   // in Plan.Namespaces
+		conflict string // Namespace.Conflict
+		warning  string
+		skipped  bool // skipped with its artifact, an error at cluster[tenant-a]
+	}{
+		// TestArtifactGeneratorReconciler_ManagedNamespaces: the namespace
+		// is created.
+		{name: "absent: created", action: inventory.Create, applied: true},
+		{name: "absent, tracked: drift", tracked: "same",
+			action: inventory.Update, reason: "drift: the namespace does not exist", applied: true},
+		{name: "absent, tracked with another digest", tracked: "old",
+			action: inventory.Update, reason: "drift: the namespace does not exist", applied: true},
+		{name: "live as desired, tracked: unchanged", tracked: "same", live: same,
+			action: inventory.Unchanged, applied: true},
+		{name: "keys that only the live namespace has are not drift", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: with(d.Labels, "kubernetes.io/metadata.name", "tenant-a"), Annotations: map[string]string{"x": "y"}}
+		}, action: inventory.Unchanged, applied: true},
+		// ManagedNamespaces: "Metadata drift on a managed namespace is
+		// corrected" (team changed in the cluster).
+		{name: "drift: a label has another value", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: with(d.Labels, common, "changed")}
+		}, action: inventory.Update, reason: "drift: live metadata has another value for label " + common, applied: true},
+		// detectNamespacesDrift: namespaceMetadataMatches fails when a key
+		// is missing.
+		{name: "drift: a label is missing", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: with(d.Labels, common, "-")}
+		}, action: inventory.Update, reason: "drift: live metadata lacks label " + common, applied: true},
+		{name: "drift: the first three keys of each kind, sorted", tracked: "same",
+			spec: desiredOp(map[string]string{"a": "1", "b": "2", "c": "3", "d": "4"}, map[string]string{"e": "5", "f": "6"}),
+			live: func(d Namespace) *Object {
+				return &Object{Labels: with(d.Labels, "a", "-", "b", "-", "c", "-", "d", "-", common, "x"), Annotations: map[string]string{"f": "x"}}
+			}, action: inventory.Update, applied: true,
+			reason: "drift: live metadata lacks label a, label b, label c and 2 more and has another value for label " + common + ", annotation f"},
+		// ManagedNamespaces: "Changing the desired metadata is reported as
+		// a namespace update"; the live namespace matches the old metadata.
+		{name: "desired metadata changed: update", tracked: "old", live: same,
+			action: inventory.Update, applied: true},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesMerge: ssa: Merge
+		// changes how the apply cleans up, not whether it applies.
+		{name: "ssa Merge on the live namespace: applied", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: d.Labels, Annotations: map[string]string{ssa: "Merge"}}
+		}, action: inventory.Unchanged, applied: true},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesAdopt.
+		{name: "adopted", live: func(d Namespace) *Object { return &Object{Labels: map[string]string{"team": "x"}} },
+			action: inventory.Create, reason: "adopted: the namespace exists and no generator manages it", applied: true,
+			conflict: "NamespaceAdopted", warning: "NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+		{name: "adopted while tracked: drift too", tracked: "same", live: func(d Namespace) *Object {
+			return &Object{Labels: with(d.Labels, GeneratorLabel, "-")}
+		}, action: inventory.Update, applied: true, conflict: "NamespaceAdopted",
+			reason:  "adopted: the namespace exists and no generator manages it; drift: live metadata lacks label " + GeneratorLabel,
+			warning: "NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesTakeover.
+		{name: "taken over", live: func(d Namespace) *Object { return &Object{Labels: map[string]string{GeneratorLabel: otherUID}} },
+			action: inventory.Create, reason: "taken over from generator " + otherUID + " (label " + GeneratorLabel + ")", applied: true,
+			conflict: "OwnershipConflict", warning: "OwnershipConflict: namespace tenant-a is managed by generator " + otherUID + " and is taken over"},
+		// Without a UID of its own, a generator cannot tell who manages a
+		// namespace (source-watcher always has one).
+		{name: "no UID: no adoption", noUID: true, live: func(d Namespace) *Object { return &Object{} },
+			action: inventory.Create, applied: true},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesReconcileDisabled:
+		// tracked, not modified, not reported as adopted.
+		{name: "reconcile disabled on the live namespace", live: func(d Namespace) *Object {
+			return &Object{Annotations: map[string]string{reconcile: "Disabled"}}
+		}, action: inventory.Unchanged, reason: "reconciliation is disabled on the live namespace (annotation " + reconcile + ": Disabled); " + notHere},
+		{name: "reconcile disabled, tracked with another digest", tracked: "old", live: func(d Namespace) *Object {
+			return &Object{Labels: with(d.Labels, reconcile, "disabled")}
+		}, action: inventory.Unchanged, reason: "reconciliation is disabled on the live namespace (label " + reconcile + ": disabled); " + notHere},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesIgnore.
+		{name: "ssa Ignore on the live namespace", live: func(d Namespace) *Object {
+			return &Object{Annotations: map[string]string{ssa: "Ignore"}}
+		}, action: inventory.Unchanged, reason: "server-side apply ignores it on the live namespace (annotation " + ssa + ": Ignore); " + notHere},
+		// Difference: source-watcher reads only its own prefix when it
+		// applies; tenantkit reads kustomize-controller's too, as it does
+		// before deleting.
+		{name: "kustomize-controller's ssa ignore, any case", live: func(d Namespace) *Object {
+			return &Object{Labels: map[string]string{"kustomize.toolkit.fluxcd.io/ssa": "IGNORE"}}
+		}, action: inventory.Unchanged, reason: "server-side apply ignores it on the live namespace (label kustomize.toolkit.fluxcd.io/ssa: IGNORE); " + notHere},
+		// TestArtifactGeneratorReconciler_ManagedNamespacesIfNotPresent: the
+		// existing namespace is not modified...
+		{name: "IfNotPresent on the live namespace", live: func(d Namespace) *Object {
+			return &Object{Annotations: map[string]string{ssa: "ifnotpresent"}}
+		}, action: inventory.Unchanged, reason: "the namespace exists and is applied only if absent (annotation " + ssa + ": ifnotpresent on the live namespace); " + notHere},
+		// ... and the missing one is created.
+		{name: "IfNotPresent desired, absent: created", spec: desiredOp(nil, map[string]string{ssa: "IfNotPresent"}),
+			action: inventory.Create, applied: true},
+		{name: "IfNotPresent desired, existing", spec: desiredOp(nil, map[string]string{ssa: "IfNotPresent"}),
+			live:   func(d Namespace) *Object { return &Object{Labels: d.Labels} },
+			action: inventory.Unchanged, reason: "the namespace exists and is applied only if absent (annotation " + ssa + ": IfNotPresent in the desired metadata); " + notHere},
+		// namespaceApplyExcluded looks at the expected metadata too, and
+		// ssa's Apply skips a desired object that matches the exclusion.
+		{name: "reconcile disabled in the desired metadata, absent", spec: desiredOp(map[string]string{reconcile: "disabled"}, nil),
+			action: inventory.Unchanged, reason: "reconciliation is disabled in the desired metadata (label " + reconcile + ": disabled); " + notHere},
+		{name: "reconcile disabled in the desired metadata, no ObjectReader", spec: desiredOp(map[string]string{reconcile: "disabled"}, nil), noRead: true,
+			action: inventory.Unchanged, reason: "reconciliation is disabled in the desired metadata (label " + reconcile + ": disabled); " + notHere},
+		// Without an ObjectReader, nothing is read: as before live state.
+		{name: "no ObjectReader: created", noRead: true, action: inventory.Create, applied: true},
+		{name: "no ObjectReader, tracked: unchanged", noRead: true, tracked: "same", action: inventory.Unchanged, applied: true},
+		// Difference: reconcileNamespace returns the error and the whole
+		// reconcile fails; tenantkit skips this namespace and its
+		// artifacts, and the other tenants proceed.
+		{name: "reading the namespace fails", readErr: errBoom, action: inventory.Skip,
+			reason: "the live namespace cannot be read", skipped: true},
+		{name: "reading the namespace fails, tracked", readErr: errBoom, tracked: "same", action: inventory.Skip,
+			reason: "the live namespace cannot be read; kept in the inventory", skipped: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testSpec()
+			spec.ManagedNamespaces.Metadata.FromSource = nil
+			spec.ManagedNamespaces.Metadata.From = nil
+			if tt.spec != nil {
+				tt.spec(&spec)
+			}
+			opts := []Option{WithUID(testUID), WithNamespace("flux-system")}
+			if tt.noUID {
+				opts = opts[1:]
+			}
+			g, errs := Compile(spec, append(opts, tt.opts...)...)
+			if len(errs) > 0 {
+				t.Fatal(errs.ToAggregate())
+			}
+			src := sources(tree(okTenant, "tenants/tenant-a/modules/app"))
+			// The desired namespace, as a plan that reads nothing builds it.
+			ref := mustPlan(t, g, src, nil, Cluster{})
+			// (A namespace that the desired metadata keeps from being
+			// applied is only in the inventory.)
+			var desired Namespace
+			if i := slices.IndexFunc(ref.Namespaces, func(ns Namespace) bool { return ns.Name == "tenant-a" }); i >= 0 {
+				desired = ref.Namespaces[i]
+			} else {
+				next := ref.Next(nil)
+				desired.Digest = next[slices.IndexFunc(next, func(e inventory.Entry) bool { return e.Name == "tenant-a" })].Digest
+			}
+
+			entry := inventory.Entry{APIVersion: "v1", Kind: "Namespace", Name: "tenant-a", Digest: desired.Digest}
+			var previous []inventory.Entry
+			switch tt.tracked {
+			case "same":
+				previous = []inventory.Entry{entry}
+			case "old":
+				previous = []inventory.Entry{nsEntry("tenant-a")}
+			}
+			c := &fakeCluster{failing: map[inventory.ID]error{}}
+			if tt.live != nil {
+				o := tt.live(desired)
+				o.ID = entry.ID()
+				c.objects = map[inventory.ID]Object{entry.ID(): *o}
+			}
+			if tt.readErr != nil {
+				c.failing[entry.ID()] = tt.readErr
+			}
+			cl := c.cluster()
+			if tt.noRead {
+				cl.Objects = nil
+			}
+			p := mustPlan(t, g, src, previous, cl)
+
+			d := decisions(p)["Namespace/tenant-a"]
+			if d.Action != tt.action || d.Reason != tt.reason {
+				t.Errorf("decision %q, want %s (%s)", d, tt.action, tt.reason)
+			}
+			i := slices.IndexFunc(p.Namespaces, func(ns Namespace) bool { return ns.Name == "tenant-a" })
+			if applied := i >= 0; applied != tt.applied {
+				t.Errorf("in Plan.Namespaces: %v, want %v", applied, tt.applied)
+			} else if applied && p.Namespaces[i].Conflict != tt.conflict {
+				t.Errorf("Conflict %q, want %q", p.Namespaces[i].Conflict, tt.conflict)
+			}
+			var warnings []string
+			for _, w := range p.Warnings {
+				if strings.HasPrefix(w, "NamespaceAdopted:") || strings.HasPrefix(w, "OwnershipConflict:") {
+					warnings = append(warnings, w)
+				}
+			}
+			var want []string
+			if tt.warning != "" {
+				want = []string{tt.warning}
+			}
+			if diff := cmp.Diff(want, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			// The valid tenant proceeds whatever happens to tenant-a.
+			if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Create {
+				t.Errorf("tenant-ok: %s, want created", d)
+			}
+			art := decisions(p)["ExternalArtifact/tenant-a/app"]
+			if tt.skipped {
+				if !hasError(p.Errors, "cluster[tenant-a]", "reading the live namespace: boom") || len(p.Errors) != 1 {
+					t.Errorf("errors %v, want one at cluster[tenant-a]", p.Errors)
+				}
+				if art.Action != inventory.Skip {
+					t.Errorf("artifact %s, want skipped with its namespace", art)
+				}
+			} else {
+				if p.HasErrors() {
+					t.Errorf("errors %v", p.Errors.ToAggregate())
+				}
+				// A namespace that is not applied still has its artifacts
+				// applied (the namespace exists, or ssa would create none).
+				if art.Action != inventory.Create {
+					t.Errorf("artifact %s, want created", art)
+				}
+			}
+
+			// Tracked with the desired digest (upstream returns the entry
+			// of a skipped namespace with the digest), or, when the read
+			// failed, as it was.
+			next := map[inventory.ID]digest.Digest{}
+			for _, e := range p.Next(nil) {
+				next[e.ID()] = e.Digest
+			}
+			got, ok := next[entry.ID()]
+			switch {
+			case tt.skipped && tt.tracked == "":
+				if ok {
+					t.Errorf("untracked skipped namespace in the next inventory")
+				}
+			case tt.skipped:
+				if got != previous[0].Digest {
+					t.Errorf("next digest %q, want the tracked %q", got, previous[0].Digest)
+				}
+			case got != desired.Digest:
+				t.Errorf("next digest %q (tracked: %v), want the desired %q", got, ok, desired.Digest)
+			}
+		})
+	}
+}
+
+// TestLiveStateReads: a plan reads each desired namespace once, and no
+// other desired object; stale objects are read by garbage collection.
+func TestLiveStateReads(t *testing.T) {
+	t.Parallel()
+	g := mustCompile(t, testSpec())
+	reads := map[inventory.ID]int{}
+	c := &fakeCluster{}
+	cl := c.cluster()
+	cl.Objects = ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (Object, error) {
+		reads[id]++
+		return c.Object(ctx, id)
+	})
+	files := []string{"tenants/tenant-a/modules/app", "tenants/tenant-a/modules/web", "tenants/tenant-b/modules/app"}
+	mustPlan(t, g, sources(tree(files...)), []inventory.Entry{nsEntry("tenant-z")}, cl)
+	want := map[inventory.ID]int{
+		nsEntry("tenant-a").ID(): 1,
+		nsEntry("tenant-b").ID(): 1,
+		nsEntry("tenant-z").ID(): 1, // stale
+	}
+	if diff := cmp.Diff(want, reads); diff != "" {
+		t.Errorf("reads (-want +got):\n%s", diff)
+	}
+}
