@@ -147,7 +147,7 @@
 // without following symbolic links, applies exclude patterns, and stops
 // when its context is done. [ReadFile] reads a file on a tenant's behalf:
 // it refuses symbolic links and irregular files and caps the size
-// ([DefaultMaxFileSize] by default).
+// (1 MiB by default).
 //
 // # Bounds
 //

@@ -406,7 +406,7 @@ func (g growingFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &growingFile{File: f, r: strings.NewReader(strings.Repeat("x", DefaultMaxFileSize+1))}, nil
+	return &growingFile{File: f, r: strings.NewReader(strings.Repeat("x", defaultMaxFileSize+1))}, nil
 }
 
 type growingFile struct {
@@ -418,7 +418,7 @@ func (f *growingFile) Read(p []byte) (int, error) { return f.r.Read(p) }
 
 func TestHostileReadFile(t *testing.T) {
 	t.Parallel()
-	exact := strings.Repeat("x", DefaultMaxFileSize)
+	exact := strings.Repeat("x", defaultMaxFileSize)
 	fsys := fstest.MapFS{
 		"t/exact":     file(exact),
 		"t/over":      file(exact + "x"),
@@ -439,9 +439,9 @@ func TestHostileReadFile(t *testing.T) {
 		err  error
 		path string
 	}{
-		{name: "exactly 1 MiB", fsys: fsys, file: "t/exact", want: DefaultMaxFileSize},
+		{name: "exactly 1 MiB", fsys: fsys, file: "t/exact", want: defaultMaxFileSize},
 		{name: "one byte over 1 MiB", fsys: fsys, file: "t/over", err: ErrTooLarge, path: "t/over"},
-		{name: "negative limit means the default", fsys: fsys, file: "t/exact", max: -5, want: DefaultMaxFileSize},
+		{name: "negative limit means the default", fsys: fsys, file: "t/exact", max: -5, want: defaultMaxFileSize},
 		{name: "symlink loop", fsys: fsys, file: "t/loop", err: ErrNotRegular, path: "t/loop"},
 		{name: "symlink escaping the root", fsys: fsys, file: "t/escape", err: ErrNotRegular, path: "t/escape"},
 		{name: "through a symlink loop", fsys: fsys, file: "t/loop/x", err: ErrNotRegular, path: "t/loop"},

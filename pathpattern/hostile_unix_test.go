@@ -39,7 +39,7 @@ func hostileDiskTree(t *testing.T) string {
 		"tenants/team-h",
 	)
 	writeFiles(t, root, "tenants/team-a/modules/app/manifests/deploy.yaml")
-	exact := strings.Repeat("x", DefaultMaxFileSize)
+	exact := strings.Repeat("x", defaultMaxFileSize)
 	for name, data := range map[string]string{"tenants/team-a/exact.yaml": exact, "tenants/team-a/over.yaml": exact + "x"} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -209,7 +209,7 @@ func checkHostileReadFile(t *testing.T, fsys fs.FS) {
 		err  error
 		path string
 	}{
-		{file: "tenants/team-a/exact.yaml", want: DefaultMaxFileSize},
+		{file: "tenants/team-a/exact.yaml", want: defaultMaxFileSize},
 		{file: "tenants/team-a/over.yaml", err: ErrTooLarge, path: "tenants/team-a/over.yaml"},
 		{file: "tenants/team-a/fifo.yaml", err: ErrNotRegular, path: "tenants/team-a/fifo.yaml"},
 		{file: "tenants/team-a/modules/app/manifests/pipe.yaml", err: ErrNotRegular, path: "tenants/team-a/modules/app/manifests/pipe.yaml"},

@@ -5,11 +5,11 @@ import (
 	"io/fs"
 )
 
-// DefaultMaxFileSize is the size limit [ReadFile] applies when given a
+// defaultMaxFileSize is the size limit ReadFile applies when given a
 // limit of zero or less: 1 MiB, far more than a NamespaceMetadata or inputs
 // file needs, and little enough that a tenant cannot make the controller
 // hold a large file in memory.
-const DefaultMaxFileSize = 1 << 20
+const defaultMaxFileSize = 1 << 20
 
 // ReadFile reads the file name from fsys on behalf of a tenant, refusing
 // anything that could reach outside the tree or exhaust memory:
@@ -21,13 +21,13 @@ const DefaultMaxFileSize = 1 << 20
 // file, or the error wraps [ErrNotRegular] (each element is checked with
 // [fs.Lstat], so fsys must implement [fs.ReadLinkFS] to report links, see
 // [Pattern.Discover]); it must hold no more than maxBytes bytes, or the
-// error wraps [ErrTooLarge]; maxBytes <= 0 means [DefaultMaxFileSize].
+// error wraps [ErrTooLarge]; maxBytes <= 0 means 1 MiB.
 // Those errors and the file system's own come as an [*fs.PathError]
 // naming the offending path. The tree must not change while
 // it is read; for defence in depth, pass an [os.Root.FS].
 func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxFileSize
+		maxBytes = defaultMaxFileSize
 	}
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}

@@ -18,7 +18,7 @@ func TestReadFile(t *testing.T) {
 		"t/meta.yaml":  file("kind: NamespaceMetadata"),
 		"t/empty":      file(""),
 		"t/big":        file(strings.Repeat("x", 100)),
-		"t/huge":       file(strings.Repeat("x", DefaultMaxFileSize+1)),
+		"t/huge":       file(strings.Repeat("x", defaultMaxFileSize+1)),
 		"t/link.yaml":  symlink("meta.yaml"),
 		"t/dir":        dir(),
 		"t/pipe":       &fstest.MapFile{Mode: fs.ModeNamedPipe},
