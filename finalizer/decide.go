@@ -96,26 +96,31 @@ type Decider struct {
 	allowedText string                    // the allowed kinds, sorted, for reasons
 }
 
-// NewDecider returns a Decider with the given options, for example
-// NewDecider(WithAllowedKinds(resourceSet)). It returns an error when
-// [WithAllowedKinds] names no kind, or a group or kind that breaks the rules
-// the API server applies (all of them, sorted, under "allowedKinds").
-func NewDecider(opts ...Option) (*Decider, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
+// NewDecider returns a Decider that lets only the allowed kinds, by API
+// group and kind (the version does not matter), take a hand-off: a
+// reference to any other kind is not a hand-off, and the generator stays
+// accountable ([KindNotAllowed]). With no kind, every kind may take one.
+// For flux-operator's ResourceSet:
+//
+//	finalizer.NewDecider(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
+//
+// Name the kinds. Whoever may annotate a namespace can otherwise point its
+// finalizer at any object that outlives it, and keep it for ever: a
+// cluster-scoped object, an object in another namespace, or an object of a
+// kind the generator may not read, whose every lookup is Forbidden. With
+// the list, only objects of those kinds, outside the namespace, can keep it.
+//
+// It returns an error when a group or kind breaks the rules the API server
+// applies (all of them, sorted, under "allowedKinds").
+func NewDecider(allowed ...schema.GroupKind) (*Decider, error) {
 	d := &Decider{}
-	if !o.allowedKindsSet {
+	if len(allowed) == 0 {
 		return d, nil
 	}
 	p := field.NewPath("allowedKinds")
 	var errs field.ErrorList
-	if len(o.allowedKinds) == 0 {
-		errs = append(errs, field.Required(p, "must name at least one kind"))
-	}
-	d.allowed = make(map[schema.GroupKind]bool, len(o.allowedKinds))
-	for i, gk := range o.allowedKinds {
+	d.allowed = make(map[schema.GroupKind]bool, len(allowed))
+	for i, gk := range allowed {
 		for _, msg := range apiname.IsGroup(gk.Group) {
 			errs = append(errs, field.Invalid(p.Index(i).Child("group"), gk.Group, msg))
 		}

@@ -49,7 +49,7 @@ func TestDecide(t *testing.T) {
 	const ownerObject = "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants"
 	tests := []struct {
 		name      string
-		allowed   []schema.GroupKind // WithAllowedKinds, when set
+		allowed   []schema.GroupKind // NewDecider's kinds; nil: every kind
 		namespace string             // "tenant-a" when empty
 		live      map[string]string
 		uid       string
@@ -285,11 +285,7 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var opts []Option
-			if tt.allowed != nil {
-				opts = append(opts, WithAllowedKinds(tt.allowed...))
-			}
-			d, err := NewDecider(opts...)
+			d, err := NewDecider(tt.allowed...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -352,24 +348,23 @@ func TestNewDecider(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
-		opts   []Option
+		kinds  []schema.GroupKind
 		fields []string // the fields of the errors, in order; nil: no error
 	}{
-		{name: "no options"},
-		{name: "one kind", opts: []Option{WithAllowedKinds(resourceSet)}},
-		{name: "core kind", opts: []Option{WithAllowedKinds(schema.GroupKind{Kind: "ConfigMap"})}},
-		{name: "options add up", opts: []Option{WithAllowedKinds(resourceSet), WithAllowedKinds()}},
-		{name: "empty list", opts: []Option{WithAllowedKinds()}, fields: []string{"allowedKinds"}},
+		{name: "no kind: every kind"},
+		{name: "one kind", kinds: []schema.GroupKind{resourceSet}},
+		{name: "core kind", kinds: []schema.GroupKind{{Kind: "ConfigMap"}}},
+		{name: "a kind twice", kinds: []schema.GroupKind{resourceSet, resourceSet}},
 		{
 			name:   "every bad entry",
-			opts:   []Option{WithAllowedKinds(resourceSet, schema.GroupKind{Group: "Flux.io", Kind: "My_Kind"}, schema.GroupKind{Group: "a.io"})},
+			kinds:  []schema.GroupKind{resourceSet, {Group: "Flux.io", Kind: "My_Kind"}, {Group: "a.io"}},
 			fields: []string{"allowedKinds[1].group", "allowedKinds[1].kind", "allowedKinds[2].kind"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := NewDecider(tt.opts...)
+			d, err := NewDecider(tt.kinds...)
 			if tt.fields == nil {
 				if err != nil || d == nil {
 					t.Fatalf("NewDecider() = %v, %v", d, err)
@@ -431,7 +426,7 @@ func TestOutcomeString(t *testing.T) {
 }
 
 func BenchmarkDecide(b *testing.B) {
-	d, err := NewDecider(WithAllowedKinds(resourceSet))
+	d, err := NewDecider(resourceSet)
 	if err != nil {
 		b.Fatal(err)
 	}

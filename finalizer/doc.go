@@ -93,7 +93,7 @@
 //     would ever delete it. Always refused (InsideNamespace).
 //   - An object of a kind the generator may not read: every lookup is
 //     Forbidden, and the namespace is kept on every pass. With
-//     [WithAllowedKinds] (for example only flux-operator's ResourceSet) such
+//     the kinds given to [NewDecider] (for example only flux-operator's ResourceSet) such
 //     a reference is refused without a lookup (KindNotAllowed).
 //   - An object of an allowed kind that the generator may not read: the
 //     lookup is Forbidden, and the namespace is kept until the RBAC is
@@ -142,8 +142,8 @@
 //	})
 //
 //	// Once, with the generator's spec:
-//	decider, err := finalizer.NewDecider(finalizer.WithAllowedKinds(
-//		schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}))
+//	decider, err := finalizer.NewDecider(
+//		schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
 //
 //	// For each namespace about to be deleted:
 //	verdict, err := decider.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup)

@@ -105,10 +105,10 @@ func ExampleStamp() {
 }
 
 func ExampleNewDecider() {
-	d, err := finalizer.NewDecider(finalizer.WithAllowedKinds(resourceSet))
+	d, err := finalizer.NewDecider(resourceSet)
 	fmt.Println(d != nil, err)
 
-	_, err = finalizer.NewDecider(finalizer.WithAllowedKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"}))
+	_, err = finalizer.NewDecider(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"})
 	fmt.Println(err)
 	// Output:
 	// true <nil>
@@ -116,7 +116,7 @@ func ExampleNewDecider() {
 }
 
 func ExampleDecider_Decide() {
-	d, err := finalizer.NewDecider(finalizer.WithAllowedKinds(resourceSet))
+	d, err := finalizer.NewDecider(resourceSet)
 	if err != nil {
 		panic(err)
 	}

@@ -134,7 +134,7 @@ func TestHostileStamp(t *testing.T) {
 
 func TestHostileDecide(t *testing.T) {
 	t.Parallel()
-	decider, err := NewDecider(WithAllowedKinds(resourceSet))
+	decider, err := NewDecider(resourceSet)
 	if err != nil {
 		t.Fatal(err)
 	}

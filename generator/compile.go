@@ -132,13 +132,21 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		return nil, sortErrors(errs) // the caller's bug: the spec waits
 	}
 	errs := validateShape(&spec, &g.opts)
-	var dopts []finalizer.Option
-	if g.opts.finalizerKinds != nil {
-		dopts = append(dopts, finalizer.WithAllowedKinds(g.opts.finalizerKinds...))
+	if g.opts.finalizerKinds != nil && len(g.opts.finalizerKinds) == 0 {
+		// An empty list would allow every kind: the opposite of the option.
+		return nil, field.ErrorList{field.Required(field.NewPath("WithFinalizerKinds"), "must name at least one kind")}
 	}
-	d, err := finalizer.NewDecider(dopts...)
+	d, err := finalizer.NewDecider(g.opts.finalizerKinds...)
 	if err != nil {
-		return nil, asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
+		// NewDecider names the kinds "allowedKinds[i]": here they are the
+		// option's arguments.
+		errs := asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
+		for _, e := range errs {
+			if rest, ok := strings.CutPrefix(e.Field, "allowedKinds"); ok {
+				e.Field = "WithFinalizerKinds" + rest
+			}
+		}
+		return nil, errs
 	}
 	g.decider = d
 

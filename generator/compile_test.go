@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
@@ -71,6 +72,9 @@ func TestCompileErrors(t *testing.T) {
 		{name: "concurrency zero", opts: []Option{WithConcurrency(0)}, fields: []string{"WithConcurrency"}},
 		{name: "concurrency negative", opts: []Option{WithConcurrency(-2)}, fields: []string{"WithConcurrency"}},
 		{name: "concurrency one", opts: []Option{WithConcurrency(1)}},
+		{name: "no finalizer kind", opts: []Option{WithFinalizerKinds()}, fields: []string{"WithFinalizerKinds"}},
+		{name: "bad finalizer kind", opts: []Option{WithFinalizerKinds(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"})},
+			fields: []string{"WithFinalizerKinds[0].kind"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

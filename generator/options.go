@@ -116,7 +116,7 @@ func WithCache(c *cel.Cache) Option { return func(o *options) { o.cache = c } }
 // a reference to any other kind is not a hand-off, and the generator stays
 // accountable for the namespace. By default any kind is allowed. The list
 // must not be empty, and each group and kind must be valid
-// (finalizer.WithAllowedKinds).
+// (finalizer.NewDecider).
 func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 	return func(o *options) { o.finalizerKinds = append([]schema.GroupKind{}, kinds...) }
 }
