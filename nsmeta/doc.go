@@ -91,32 +91,23 @@
 //
 // # Digest
 //
-// [Digest] is the sha256 of this exact byte string, in the JSON
-// Canonicalization Scheme (RFC 8785), written as go-digest does,
-// "sha256:" followed by 64 lower-case hex digits:
+// [Digest] is source-watcher v2.3's digest of a managed namespace's
+// metadata, byte for byte, so that an inventory that source-watcher wrote
+// reads back as unchanged: the SHA-256 of
 //
-//	canonical = '{"annotations":' object ',"labels":' object '}'
-//	object    = '{' [ member { ',' member } ] '}'
-//	member    = string ':' string
-//	string    = '"' { char } '"'
+//	digested = [ entry { "|" entry } ]      entries sorted in byte order
+//	entry    = "label:" key "=" value       one per label
+//	         | "annotation:" key "=" value  one per annotation
 //
-// Both objects are always present, empty when the map is nil or empty. There
-// is no whitespace anywhere. Members are sorted by key, comparing keys as
-// sequences of UTF-16 code units (so "\U0001F600" sorts before "\uFB33",
-// unlike in byte order). In strings, '"' is written \", '\' is written \\,
-// U+0008, U+0009, U+000A, U+000C and U+000D are written \b, \t, \n, \f and \r,
-// the other characters below U+0020 are written \u00xx with lower-case hex
-// digits, and every other character is written as itself in UTF-8 (no HTML
-// escaping, no escaping of U+007F, U+2028 or U+2029). Invalid UTF-8 is
-// written as U+FFFD, one per invalid byte, as encoding/json does. For example
-// the empty Metadata is the 30 bytes
-//
-//	{"annotations":{},"labels":{}}
-//
-// whose digest is
-// sha256:880c4a6272dc957686298143a2d40b1cdf759f0a20b039bc6408a9661c88e843.
-// The vectors in testdata/digest-vectors.json pin the form for other
-// implementations.
+// written "sha256:" followed by 64 lower-case hex digits. Keys and values
+// are their bytes, nothing escaped. The empty Metadata digests the empty
+// string, sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855.
+// Since "=", "|" and ":" may occur in keys and values, two different
+// Metadata can share a digest (the label a="b|label:c=d" and the labels
+// a="b", c="d"): a digest that changed says the metadata changed, one that
+// did not proves nothing, and package generator compares live metadata with
+// the desired one to find drift. The vectors in testdata/digest-vectors.json
+// pin the definition for other implementations.
 //
 // # Bounds
 //

@@ -242,8 +242,14 @@ func ExampleWithoutDefaultProtectedNames() {
 
 func ExampleDigest() {
 	fmt.Println(nsmeta.Digest(nsmeta.Metadata{}))
+	// The SHA-256 of "label:team=payments".
 	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"team": "payments"}}))
+	// Both are the SHA-256 of "label:a=b|label:c=d": nothing is escaped.
+	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"a": "b", "c": "d"}}))
+	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"a": "b|label:c=d"}}))
 	// Output:
-	// sha256:880c4a6272dc957686298143a2d40b1cdf759f0a20b039bc6408a9661c88e843
-	// sha256:8e494089e4f45d7cacf479a6bb413fe7587d7cb34eaba820e86b97c3188ae418
+	// sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+	// sha256:1a13d634a5c0f4515038906205d29480f16ccdda986dc5839235a6ba542260e8
+	// sha256:e20a639f71eefc46c8acef7138e215adb7b6729c4500d308bac8752e9e602077
+	// sha256:e20a639f71eefc46c8acef7138e215adb7b6729c4500d308bac8752e9e602077
 }
