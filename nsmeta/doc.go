@@ -27,21 +27,36 @@
 //
 // A tenant asks for namespace metadata with a file in the source artifact:
 //
-//	apiVersion: source.extensions.fluxcd.io/v1beta1   # required, exact
-//	kind: NamespaceMetadata                            # required, exact
+//	apiVersion: source.extensions.fluxcd.io/v1beta1   # optional; exact when set
+//	kind: NamespaceMetadata                            # optional; exact when set
 //	metadata:                                          # optional
 //	  labels:                                          # optional, string: string
 //	    team: payments
 //	  annotations:                                     # optional, string: string
 //	    my.org.io/observability: Enabled
 //
-// No other field is allowed (a typo such as metadata.lables is an error that
-// names it), keys must not repeat, values must be strings (quote true, 1 or
-// 1.0: Kubernetes would refuse them unquoted), and the file must hold exactly
-// one YAML document. Keys and values follow Kubernetes' label and annotation
-// rules. The file is read with sigs.k8s.io/yaml, as source-watcher reads it,
-// so a key that is a number or a boolean is its text (7: seven is the label
-// "7"). See [ParseFile].
+// [ParseFile] reads it by default as source-watcher v2.3 reads it, with
+// sigs.k8s.io/yaml into the same Go shape, so that a file gives the same
+// metadata under either: the type fields may be left out, other fields are
+// ignored, field names match case-insensitively, a repeated key keeps its
+// last value, an unquoted number or boolean value is its text (tier: 1 is
+// "1", enabled: yes is "true"), and an empty file asks for nothing. Under
+// [WithStrict] it reads the file strictly instead: the type fields are
+// required, no other field is allowed (a typo such as metadata.lables is an
+// error that names it), keys must not repeat, values must be YAML strings
+// (quote true, 1 or 1.0), and the file must hold a document. Either way,
+// keys and values follow Kubernetes' label and annotation rules, a key that
+// is a number or a boolean is its text (7: seven is the label "7"), and the
+// file holds at most one YAML document, the first of the stream.
+//
+// Where the default reading still differs from source-watcher's, tenantkit
+// refuses what source-watcher reads: a file over 1 MiB, aliases that expand
+// it too far, more than one document (source-watcher reads the first and
+// drops the rest), a document hidden behind an empty first one
+// (source-watcher reads nothing from "---\n---\nmetadata: ..."), and a key
+// or value that the API server would refuse (source-watcher fails later,
+// when it applies the namespace). A missing file is the caller's to
+// report: source-watcher fails on it.
 //
 // # Schema
 //
@@ -54,10 +69,11 @@
 //
 // # Options
 //
-// One [Option] type serves both constructors: [WithCache] (either),
-// [WithStrict] (CompileSchema), [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to the
-// constructor it does not apply to is an error at its name.
+// One [Option] type serves the three functions that take options:
+// [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
+// CompileSchema: strict wherever it applies), [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
+// function it does not apply to is an error at its name.
 //
 // # Pipeline
 //

@@ -45,10 +45,10 @@ metadata:
 func ExampleParseFile_errors() {
 	_, errs, _ := nsmeta.ParseFile([]byte(`
 apiVersion: source.extensions.fluxcd.io/v1beta1
-kind: NamespaceMetadata
+kind: Namespace
 metadata:
-  lables:
-    team: payments
+  labels:
+    team: payments and search
 `))
 	for _, fe := range errs {
 		fmt.Println(fe)
@@ -57,9 +57,36 @@ metadata:
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
 	// Output:
-	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// kind: Unsupported value: "Namespace": supported values: "NamespaceMetadata"
+	// metadata.labels[team]: Invalid value: "payments and search": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
 	// true
+}
+
+// The default reading is source-watcher's: the type fields may be left
+// out, unknown fields are ignored, and an unquoted number is its text.
+// WithStrict refuses all three.
+func ExampleWithStrict() {
+	data := []byte(`
+metadata:
+  labels:
+    team: payments
+    tier: 1
+  lables:
+    zone: eu
+`)
+	m, errs, err := nsmeta.ParseFile(data)
+	fmt.Println(m.Labels, len(errs), err)
+	_, errs, _ = nsmeta.ParseFile(data, nsmeta.WithStrict())
+	for _, fe := range errs {
+		fmt.Println(fe)
+	}
+	// Output:
+	// map[team:payments tier:1] 0 <nil>
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
+	// kind: Required value: must be "NamespaceMetadata"
+	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
+	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
 }
 
 func ExampleParseFile_aliases() {

@@ -8,10 +8,11 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Option configures [CompileSchema] or [NewNamePolicy]. [WithCache] applies
-// to both; [WithStrict] to CompileSchema only; [WithProtectedNames] and
+// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
+// [WithCache] applies to the constructors (ParseFile ignores it);
+// [WithStrict] to CompileSchema and ParseFile; [WithProtectedNames] and
 // [WithoutDefaultProtectedNames] to NewNamePolicy only. An option given to
-// a constructor it does not apply to is a Forbidden error at the option's
+// a function it does not apply to is a Forbidden error at the option's
 // name, such as "WithStrict: Forbidden: does not apply to NewNamePolicy".
 type Option func(*options)
 
@@ -32,9 +33,20 @@ func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict makes [Schema.Apply] report a key that the schema does not
-// list as an error instead of a warning. It applies to CompileSchema only.
+// WithStrict means strict wherever it applies, for a platform that wants a
+// mistake in a tenant's file to fail loudly rather than be ignored, as
+// source-watcher ignores it:
 //
+//   - [ParseFile] reads the file strictly: apiVersion and kind required,
+//     unknown fields, duplicate keys and values that are not YAML strings
+//     are errors, and the file must hold a document;
+//   - [Schema.Apply] reports a key that the schema does not list as an
+//     error instead of dropping it with a warning.
+//
+// The two are independent: a caller that wants one passes the option to
+// that function only.
+//
+//	m, errs, err := nsmeta.ParseFile(data, nsmeta.WithStrict())
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
