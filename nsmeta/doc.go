@@ -1,16 +1,17 @@
 // Package nsmeta builds the labels and annotations of the namespaces that a
 // tenant-provisioning controller (Flux's source-watcher ArtifactGenerator,
 // flux-operator's ResourceSet) creates: it parses the NamespaceMetadata file
-// a tenant keeps in the monorepo, filters it through the platform's schema of
-// CEL rules, combines it with the platform's metadata in a fixed pipeline,
-// checks namespace names against a policy, and digests the result for the
-// inventory.
+// a tenant keeps in the monorepo, filters it through the platform's schema
+// (CEL rules or regular expressions), combines it with the platform's
+// metadata in a fixed pipeline, checks namespace names against a policy,
+// and digests the result for the inventory as source-watcher does.
 //
 // It does no Kubernetes I/O. A controller compiles the platform's policy
 // once, when the spec changes, each part validated once and reporting its
 // problems at the spec's field paths:
 //
-//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
+//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath,
+//		nsmeta.WithRegexpRules()) // source-watcher v2.3's shape; CEL rules without it
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
 //	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
 //	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
@@ -60,19 +61,47 @@
 //
 // # Schema
 //
-// The platform's allowedLabels and allowedAnnotations map a key to a CEL
-// expression over the string variable "value" that must return true (see
-// package github.com/tenantkit/tenantkit/cel for the environment). A listed
-// key whose value fails its rule, or whose rule fails to evaluate, is an
-// error; an unlisted key is dropped with a warning, or is an error under
-// [WithStrict]. See [CompileSchema] and [Schema.Apply].
+// The platform's allowedLabels and allowedAnnotations map a key to a rule
+// for its value, in one of two shapes, one model:
+//
+//	seed proposal      team: 'value in ["payments", "search"]'   a CEL expression over the
+//	                                                             string variable "value"
+//	source-watcher     team: '^(payments|search)$'               a Go regular expression
+//	v2.3 (WithRegexp-                                            (RE2), matched unanchored,
+//	Rules)                                                       as regexp.MatchString does
+//
+// Under [WithRegexpRules] a pattern r is compiled as the CEL rule
+// value.matches(r), r written as an exact CEL string literal: CEL's matches
+// is Go's regexp, unanchored, so the rule means what source-watcher means,
+// and both shapes evaluate within the bounds of package
+// github.com/tenantkit/tenantkit/cel (see that package for the
+// environment). A listed key whose value fails its rule, or whose rule
+// fails to evaluate, is an error naming the key, the value and the rule;
+// an unlisted key is dropped with a warning, or is an error under
+// [WithStrict]; an empty or absent map drops every key of its kind. See
+// [CompileSchema] and [Schema.Apply].
+//
+// Where the schema differs from source-watcher's on purpose:
+//
+//   - an unlisted key is dropped with a warning (source-watcher drops it
+//     silently), or is an error under WithStrict;
+//   - a value that fails its rule fails that namespace only, reported at
+//     its key (source-watcher fails the whole reconcile);
+//   - every rule is compiled when the schema is, so a pattern that does not
+//     compile, or a key that is not a valid label or annotation key, is an
+//     error of the spec (source-watcher compiles a pattern only when a
+//     tenant's file sets its key, and checks no key);
+//   - a pattern whose CEL rule is longer than 5 KiB is an error, and a
+//     match whose cost is over the CEL cost limit (a long pattern against a
+//     long annotation) fails to evaluate, which is an error at its key.
 //
 // # Options
 //
 // One [Option] type serves the three functions that take options:
 // [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
-// CompileSchema: strict wherever it applies), [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
+// CompileSchema: strict wherever it applies), [WithRegexpRules]
+// (CompileSchema), [WithProtectedNames] and [WithoutDefaultProtectedNames]
+// (NewNamePolicy). An option given to a
 // function it does not apply to is an error at its name.
 //
 // # Pipeline
