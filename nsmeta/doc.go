@@ -50,9 +50,9 @@
 // is a number or a boolean is its text (7: seven is the label "7"), and the
 // file holds at most one YAML document, the first of the stream.
 //
-// Where the default reading still differs from source-watcher's, tenantkit
-// refuses what source-watcher reads: a file over 1 MiB, aliases that expand
-// it too far, more than one document (source-watcher reads the first and
+// Both refuse a file over 1 MiB. Where the default reading still differs
+// from source-watcher's, tenantkit refuses what source-watcher reads:
+// aliases that expand the file too far, more than one document (source-watcher reads the first and
 // drops the rest), a document hidden behind an empty first one
 // (source-watcher reads nothing from "---\n---\nmetadata: ..."), and a key
 // or value that the API server would refuse (source-watcher fails later,
@@ -64,11 +64,12 @@
 // The platform's allowedLabels and allowedAnnotations map a key to a rule
 // for its value, in one of two shapes, one model:
 //
-//	seed proposal      team: 'value in ["payments", "search"]'   a CEL expression over the
-//	                                                             string variable "value"
-//	source-watcher     team: '^(payments|search)$'               a Go regular expression
-//	v2.3 (WithRegexp-                                            (RE2), matched unanchored,
-//	Rules)                                                       as regexp.MatchString does
+//	# the seed proposal's: a CEL expression over the string "value" that returns true
+//	team: 'value in ["payments", "search"]'
+//
+//	# source-watcher v2.3's, under WithRegexpRules: a Go regular expression (RE2)
+//	# that the value matches, unanchored, as regexp.MatchString matches
+//	team: '^(payments|search)$'
 //
 // Under [WithRegexpRules] a pattern r is compiled as the CEL rule
 // value.matches(r), r written as an exact CEL string literal: CEL's matches
@@ -101,8 +102,8 @@
 // [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
 // CompileSchema: strict wherever it applies), [WithRegexpRules]
 // (CompileSchema), [WithProtectedNames] and [WithoutDefaultProtectedNames]
-// (NewNamePolicy). An option given to a
-// function it does not apply to is an error at its name.
+// (NewNamePolicy). An option given to a function it does not apply to is
+// an error at its name.
 //
 // # Pipeline
 //
@@ -170,9 +171,10 @@
 //     a 100 MB error;
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
-//   - CEL rules are bounded by package cel (5 KiB per expression, a runtime
-//     cost limit per evaluation), and the name a rule sees is at most 63
-//     characters, checked before any rule runs.
+//   - CEL rules, and regular expressions as the CEL rules they become, are
+//     bounded by package cel (5 KiB per expression, a runtime cost limit
+//     per evaluation), and the name a rule sees is at most 63 characters,
+//     checked before any rule runs.
 //
 // # Errors
 //

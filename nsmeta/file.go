@@ -24,7 +24,8 @@ const (
 
 // maxFileSize bounds a NamespaceMetadata file, which a tenant writes: a real
 // file is a few hundred bytes, and annotations alone may hold at most 256 KiB.
-// The size is checked before any parsing.
+// The size is checked before any parsing. source-watcher reads at most as
+// much (maxInputsFileSize).
 const maxFileSize = 1 << 20
 
 // ParseFile parses and validates a NamespaceMetadata file:
@@ -62,10 +63,11 @@ const maxFileSize = 1 << 20
 //
 // Either way, keys that are numbers or booleans read as their text (7:
 // seven is the label "7"), every key and value must be valid by
-// [Metadata.Validate], and the file must be at most 1 MiB, hold at most one
-// YAML document (source-watcher would silently read the first of several),
-// and have aliases that expand it at most 10 times (64 KiB at least). The
-// returned maps are never nil.
+// [Metadata.Validate], and the file must be at most 1 MiB, have aliases
+// that expand it at most 10 times (64 KiB at least), and hold at most one
+// YAML document, the first of the stream: source-watcher would silently
+// read the first of several, or nothing from "---\n---\nmetadata: ...".
+// The returned maps are never nil.
 //
 //	m, errs, err := nsmeta.ParseFile(data)
 //	m, errs, err = nsmeta.ParseFile(data, nsmeta.WithStrict())
@@ -75,8 +77,9 @@ const maxFileSize = 1 << 20
 //   - err, wrapping ErrInvalidFile, for data that is not a NamespaceMetadata
 //     document at all: more than 1 MiB; not YAML (with its line), a key
 //     that is null, nesting deeper than 10,000 levels; aliases that expand
-//     the file too far; more than one document; a document that is not a
-//     mapping; and, under WithStrict, a duplicate key or no document;
+//     the file too far; more than one document, or one behind an empty
+//     first document; a document that is not a mapping; and, under
+//     WithStrict, a duplicate key or no document;
 //   - errs, the sorted list of every field that breaks the rules above,
 //     with paths rooted at the document (metadata.labels[team], kind); a
 //     bad value is shown by its first 64 bytes when it is longer.
