@@ -163,7 +163,11 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nsmeta.Metadata{}, "", false
 	}
-	md, ferrs, err := nsmeta.ParseFile(data)
+	var fileOpts []nsmeta.Option
+	if p.g.opts.strict {
+		fileOpts = append(fileOpts, nsmeta.WithStrict())
+	}
+	md, ferrs, err := nsmeta.ParseFile(data, fileOpts...)
 	if err != nil {
 		// The file as a whole: the field is the file itself.
 		p.errs = append(p.errs, inFile(ref.String(), &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}))

@@ -86,7 +86,10 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 	}
 }
 
-// WithStrict makes a key of a tenant's NamespaceMetadata file that the
+// WithStrict reads tenants' NamespaceMetadata files strictly, as
+// [nsmeta.WithStrict] says (type fields required; unknown fields, duplicate
+// keys and values that are not YAML strings are errors), where by default
+// they are read as source-watcher reads them, and makes a key that the
 // schema does not list an error instead of a warning.
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 

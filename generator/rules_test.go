@@ -439,6 +439,27 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
+// TestStrictFile checks that a tenant's file is read as source-watcher
+// reads it (an unknown field ignored, no type fields needed), and strictly
+// under WithStrict, which refuses the namespace.
+func TestStrictFile(t *testing.T) {
+	t.Parallel()
+	files := []string{okTenant, "tenants/tenant-ok/namespace-metadata.yaml=spec: {}\nmetadata:\n  labels:\n    team: payments\n"}
+	p := mustPlan(t, mustCompile(t, testSpec()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
+	if p.HasErrors() || len(p.Namespaces) != 1 || p.Namespaces[0].Labels["team"] != "payments" {
+		t.Errorf("default: errors %v, namespaces %+v; want tenant-ok with team=payments", p.Errors.ToAggregate(), p.Namespaces)
+	}
+	p = mustPlan(t, mustCompile(t, testSpec(), WithStrict()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
+	for _, f := range []string{"apiVersion", "kind", "spec"} {
+		if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:"+f, "") {
+			t.Errorf("WithStrict: errors %v, want one at %s", p.Errors.ToAggregate(), f)
+		}
+	}
+	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
+		t.Errorf("WithStrict: got %q, want skipped", d)
+	}
+}
+
 // TestOptions covers the options that shape what a plan applies.
 func TestOptions(t *testing.T) {
 	t.Parallel()

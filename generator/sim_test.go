@@ -84,7 +84,7 @@ var (
 	simVariants   = map[string]string{
 		"valid":     metadataFile("team", "payments"),
 		"other":     metadataFile("team", "search"),
-		"typo":      "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  lables:\n    team: x\n",
+		"typo":      "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetdata\nmetadata:\n  labels:\n    team: x\n",
 		"schema":    metadataFile("team", "far-too-long-for-the-rule"),
 		"finalizer": "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  annotations:\n    source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/uid-0\n",
 	}

@@ -1,16 +1,17 @@
 // Package nsmeta builds the labels and annotations of the namespaces that a
 // tenant-provisioning controller (Flux's source-watcher ArtifactGenerator,
 // flux-operator's ResourceSet) creates: it parses the NamespaceMetadata file
-// a tenant keeps in the monorepo, filters it through the platform's schema of
-// CEL rules, combines it with the platform's metadata in a fixed pipeline,
-// checks namespace names against a policy, and digests the result for the
-// inventory.
+// a tenant keeps in the monorepo, filters it through the platform's schema
+// (CEL rules or regular expressions), combines it with the platform's
+// metadata in a fixed pipeline, checks namespace names against a policy,
+// and digests the result for the inventory as source-watcher does.
 //
 // It does no Kubernetes I/O. A controller compiles the platform's policy
 // once, when the spec changes, each part validated once and reporting its
 // problems at the spec's field paths:
 //
-//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
+//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath,
+//		nsmeta.WithRegexpRules()) // source-watcher v2.3's shape; CEL rules without it
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
 //	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
 //	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
@@ -27,37 +28,82 @@
 //
 // A tenant asks for namespace metadata with a file in the source artifact:
 //
-//	apiVersion: source.extensions.fluxcd.io/v1beta1   # required, exact
-//	kind: NamespaceMetadata                            # required, exact
+//	apiVersion: source.extensions.fluxcd.io/v1beta1   # optional; exact when set
+//	kind: NamespaceMetadata                            # optional; exact when set
 //	metadata:                                          # optional
 //	  labels:                                          # optional, string: string
 //	    team: payments
 //	  annotations:                                     # optional, string: string
 //	    my.org.io/observability: Enabled
 //
-// No other field is allowed (a typo such as metadata.lables is an error that
-// names it), keys must not repeat, values must be strings (quote true, 1 or
-// 1.0: Kubernetes would refuse them unquoted), and the file must hold exactly
-// one YAML document. Keys and values follow Kubernetes' label and annotation
-// rules. The file is read with sigs.k8s.io/yaml, as source-watcher reads it,
-// so a key that is a number or a boolean is its text (7: seven is the label
-// "7"). See [ParseFile].
+// [ParseFile] reads it by default as source-watcher v2.3 reads it, with
+// sigs.k8s.io/yaml into the same Go shape, so that a file gives the same
+// metadata under either: the type fields may be left out, other fields are
+// ignored, field names match case-insensitively, a repeated key keeps its
+// last value, an unquoted number or boolean value is its text (tier: 1 is
+// "1", enabled: yes is "true"), and an empty file asks for nothing. Under
+// [WithStrict] it reads the file strictly instead: the type fields are
+// required, no other field is allowed (a typo such as metadata.lables is an
+// error that names it), keys must not repeat, values must be YAML strings
+// (quote true, 1 or 1.0), and the file must hold a document. Either way,
+// keys and values follow Kubernetes' label and annotation rules, a key that
+// is a number or a boolean is its text (7: seven is the label "7"), and the
+// file holds at most one YAML document, the first of the stream.
+//
+// Both refuse a file over 1 MiB. Where the default reading still differs
+// from source-watcher's, tenantkit refuses what source-watcher reads:
+// aliases that expand the file too far, more than one document (source-watcher reads the first and
+// drops the rest), a document hidden behind an empty first one
+// (source-watcher reads nothing from "---\n---\nmetadata: ..."), and a key
+// or value that the API server would refuse (source-watcher fails later,
+// when it applies the namespace). A missing file is the caller's to
+// report: source-watcher fails on it.
 //
 // # Schema
 //
-// The platform's allowedLabels and allowedAnnotations map a key to a CEL
-// expression over the string variable "value" that must return true (see
-// package github.com/tenantkit/tenantkit/cel for the environment). A listed
-// key whose value fails its rule, or whose rule fails to evaluate, is an
-// error; an unlisted key is dropped with a warning, or is an error under
-// [WithStrict]. See [CompileSchema] and [Schema.Apply].
+// The platform's allowedLabels and allowedAnnotations map a key to a rule
+// for its value, in one of two shapes, one model:
+//
+//	# the seed proposal's: a CEL expression over the string "value" that returns true
+//	team: 'value in ["payments", "search"]'
+//
+//	# source-watcher v2.3's, under WithRegexpRules: a Go regular expression (RE2)
+//	# that the value matches, unanchored, as regexp.MatchString matches
+//	team: '^(payments|search)$'
+//
+// Under [WithRegexpRules] a pattern r is compiled as the CEL rule
+// value.matches(r), r written as an exact CEL string literal: CEL's matches
+// is Go's regexp, unanchored, so the rule means what source-watcher means,
+// and both shapes evaluate within the bounds of package
+// github.com/tenantkit/tenantkit/cel (see that package for the
+// environment). A listed key whose value fails its rule, or whose rule
+// fails to evaluate, is an error naming the key, the value and the rule;
+// an unlisted key is dropped with a warning, or is an error under
+// [WithStrict]; an empty or absent map drops every key of its kind. See
+// [CompileSchema] and [Schema.Apply].
+//
+// Where the schema differs from source-watcher's on purpose:
+//
+//   - an unlisted key is dropped with a warning (source-watcher drops it
+//     silently), or is an error under WithStrict;
+//   - a value that fails its rule fails that namespace only, reported at
+//     its key (source-watcher fails the whole reconcile);
+//   - every rule is compiled when the schema is, so a pattern that does not
+//     compile, or a key that is not a valid label or annotation key, is an
+//     error of the spec (source-watcher compiles a pattern only when a
+//     tenant's file sets its key, and checks no key);
+//   - a pattern whose CEL rule is longer than 5 KiB is an error, and a
+//     match whose cost is over the CEL cost limit (a long pattern against a
+//     long annotation) fails to evaluate, which is an error at its key.
 //
 // # Options
 //
-// One [Option] type serves both constructors: [WithCache] (either),
-// [WithStrict] (CompileSchema), [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to the
-// constructor it does not apply to is an error at its name.
+// One [Option] type serves the three functions that take options:
+// [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
+// CompileSchema: strict wherever it applies), [WithRegexpRules]
+// (CompileSchema), [WithProtectedNames] and [WithoutDefaultProtectedNames]
+// (NewNamePolicy). An option given to a function it does not apply to is
+// an error at its name.
 //
 // # Pipeline
 //
@@ -91,32 +137,23 @@
 //
 // # Digest
 //
-// [Digest] is the sha256 of this exact byte string, in the JSON
-// Canonicalization Scheme (RFC 8785), written as go-digest does,
-// "sha256:" followed by 64 lower-case hex digits:
+// [Digest] is source-watcher v2.3's digest of a managed namespace's
+// metadata, byte for byte, so that an inventory that source-watcher wrote
+// reads back as unchanged: the SHA-256 of
 //
-//	canonical = '{"annotations":' object ',"labels":' object '}'
-//	object    = '{' [ member { ',' member } ] '}'
-//	member    = string ':' string
-//	string    = '"' { char } '"'
+//	digested = [ entry { "|" entry } ]      entries sorted in byte order
+//	entry    = "label:" key "=" value       one per label
+//	         | "annotation:" key "=" value  one per annotation
 //
-// Both objects are always present, empty when the map is nil or empty. There
-// is no whitespace anywhere. Members are sorted by key, comparing keys as
-// sequences of UTF-16 code units (so "\U0001F600" sorts before "\uFB33",
-// unlike in byte order). In strings, '"' is written \", '\' is written \\,
-// U+0008, U+0009, U+000A, U+000C and U+000D are written \b, \t, \n, \f and \r,
-// the other characters below U+0020 are written \u00xx with lower-case hex
-// digits, and every other character is written as itself in UTF-8 (no HTML
-// escaping, no escaping of U+007F, U+2028 or U+2029). Invalid UTF-8 is
-// written as U+FFFD, one per invalid byte, as encoding/json does. For example
-// the empty Metadata is the 30 bytes
-//
-//	{"annotations":{},"labels":{}}
-//
-// whose digest is
-// sha256:880c4a6272dc957686298143a2d40b1cdf759f0a20b039bc6408a9661c88e843.
-// The vectors in testdata/digest-vectors.json pin the form for other
-// implementations.
+// written "sha256:" followed by 64 lower-case hex digits. Keys and values
+// are their bytes, nothing escaped. The empty Metadata digests the empty
+// string, sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855.
+// Since "=", "|" and ":" may occur in keys and values, two different
+// Metadata can share a digest (the label a="b|label:c=d" and the labels
+// a="b", c="d"): a digest that changed says the metadata changed, one that
+// did not proves nothing, and package generator compares live metadata with
+// the desired one to find drift. The vectors in testdata/digest-vectors.json
+// pin the definition for other implementations.
 //
 // # Bounds
 //
@@ -134,9 +171,10 @@
 //     a 100 MB error;
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
-//   - CEL rules are bounded by package cel (5 KiB per expression, a runtime
-//     cost limit per evaluation), and the name a rule sees is at most 63
-//     characters, checked before any rule runs.
+//   - CEL rules, and regular expressions as the CEL rules they become, are
+//     bounded by package cel (5 KiB per expression, a runtime cost limit
+//     per evaluation), and the name a rule sees is at most 63 characters,
+//     checked before any rule runs.
 //
 // # Errors
 //

@@ -45,10 +45,10 @@ metadata:
 func ExampleParseFile_errors() {
 	_, errs, _ := nsmeta.ParseFile([]byte(`
 apiVersion: source.extensions.fluxcd.io/v1beta1
-kind: NamespaceMetadata
+kind: Namespace
 metadata:
-  lables:
-    team: payments
+  labels:
+    team: payments and search
 `))
 	for _, fe := range errs {
 		fmt.Println(fe)
@@ -57,9 +57,36 @@ metadata:
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
 	// Output:
-	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// kind: Unsupported value: "Namespace": supported values: "NamespaceMetadata"
+	// metadata.labels[team]: Invalid value: "payments and search": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
 	// true
+}
+
+// The default reading is source-watcher's: the type fields may be left
+// out, unknown fields are ignored, and an unquoted number is its text.
+// WithStrict refuses all three.
+func ExampleWithStrict() {
+	data := []byte(`
+metadata:
+  labels:
+    team: payments
+    tier: 1
+  lables:
+    zone: eu
+`)
+	m, errs, err := nsmeta.ParseFile(data)
+	fmt.Println(m.Labels, len(errs), err)
+	_, errs, _ = nsmeta.ParseFile(data, nsmeta.WithStrict())
+	for _, fe := range errs {
+		fmt.Println(fe)
+	}
+	// Output:
+	// map[team:payments tier:1] 0 <nil>
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
+	// kind: Required value: must be "NamespaceMetadata"
+	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
+	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
 }
 
 func ExampleParseFile_aliases() {
@@ -94,6 +121,36 @@ func ExampleCompileSchema() {
 	}
 	// Output:
 	// spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
+}
+
+// source-watcher v2.3's shape of the schema: each rule a regular
+// expression that the value must match, unanchored.
+func ExampleWithRegexpRules() {
+	s, errs := nsmeta.CompileSchema(
+		map[string]string{"my.org.io/cost-center": "^cc-[0-9]{4}$"},
+		map[string]string{"my.org.io/observability": "Enabled|Disabled", "my.org.io/note": ""},
+		field.NewPath("spec", "namespaces", "metadata", "fromSource"), nsmeta.WithRegexpRules())
+	if errs != nil {
+		fmt.Println(errs)
+		return
+	}
+	kept, warnings, errs := s.Apply(context.Background(), nsmeta.Metadata{
+		Labels:      map[string]string{"my.org.io/cost-center": "cc-42", "team": "payments"},
+		Annotations: map[string]string{"my.org.io/observability": "Enabled here", "my.org.io/note": "any value"},
+	})
+	printMap("labels", kept.Labels)
+	printMap("annotations", kept.Annotations)
+	fmt.Println(warnings)
+	fmt.Println(errs)
+
+	_, errs = nsmeta.CompileSchema(map[string]string{"team": "^(a|b"}, nil, nil, nsmeta.WithRegexpRules())
+	fmt.Println(errs)
+	// Output:
+	// annotations[my.org.io/note] = any value
+	// annotations[my.org.io/observability] = Enabled here
+	// [metadata.labels[team]: label "team" is not in allowedLabels; dropped]
+	// [metadata.labels[my.org.io/cost-center]: Invalid value: "cc-42": must satisfy regular expression "^cc-[0-9]{4}$"]
+	// [allowedLabels[team]: Invalid value: "^(a|b": must be a valid regular expression (RE2 syntax): missing closing ): "^(a|b"]
 }
 
 func ExampleSchema_Apply() {
@@ -242,8 +299,14 @@ func ExampleWithoutDefaultProtectedNames() {
 
 func ExampleDigest() {
 	fmt.Println(nsmeta.Digest(nsmeta.Metadata{}))
+	// The SHA-256 of "label:team=payments".
 	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"team": "payments"}}))
+	// Both are the SHA-256 of "label:a=b|label:c=d": nothing is escaped.
+	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"a": "b", "c": "d"}}))
+	fmt.Println(nsmeta.Digest(nsmeta.Metadata{Labels: map[string]string{"a": "b|label:c=d"}}))
 	// Output:
-	// sha256:880c4a6272dc957686298143a2d40b1cdf759f0a20b039bc6408a9661c88e843
-	// sha256:8e494089e4f45d7cacf479a6bb413fe7587d7cb34eaba820e86b97c3188ae418
+	// sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+	// sha256:1a13d634a5c0f4515038906205d29480f16ccdda986dc5839235a6ba542260e8
+	// sha256:e20a639f71eefc46c8acef7138e215adb7b6729c4500d308bac8752e9e602077
+	// sha256:e20a639f71eefc46c8acef7138e215adb7b6729c4500d308bac8752e9e602077
 }

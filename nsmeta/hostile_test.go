@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/internal/hostile"
@@ -30,11 +31,12 @@ func annotationsDoc(body string) string {
 // fields, types and values they must report; every case lists substrings
 // of the message.
 var hostileFileTests = []struct {
-	name    string
-	data    string
-	wantErr error
-	fields  []fieldErr
-	detail  []string
+	name      string
+	data      string
+	wantErr   error
+	fields    []fieldErr
+	detail    []string
+	lenientOK bool // the default reading accepts what WithStrict refuses
 }{
 	// Size.
 	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize)},
@@ -55,23 +57,31 @@ var hostileFileTests = []struct {
 	{name: "an alias for a label value", data: labelsDoc("team: &t payments\n    app: *t")},
 
 	// Duplicate keys.
-	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{`"kind" already set`}},
-	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrInvalidFile, detail: []string{`"team" already set`}},
-	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrInvalidFile, detail: []string{`"metadata" already set`}},
+	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{`"kind" already set`}, lenientOK: true},
+	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrInvalidFile, detail: []string{`"team" already set`}, lenientOK: true},
+	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrInvalidFile, detail: []string{`"metadata" already set`}, lenientOK: true},
 	{name: "duplicate kind after a separator and a comment", data: "---\n# tenant\n" + header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile,
-		detail: []string{`line 5: key "kind" already set`}},
-	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrInvalidFile, detail: []string{"already set"}},
+		detail: []string{`line 5: key "kind" already set`}, lenientOK: true},
+	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrInvalidFile, detail: []string{"already set"}, lenientOK: true},
 
 	// Documents.
 	{name: "two documents", data: header + "---\n" + header, wantErr: ErrInvalidFile},
 	{name: "two documents split by an end marker", data: header + "...\n" + header, wantErr: ErrInvalidFile},
 	{name: "a second document that is a list", data: header + "---\n- a\n", wantErr: ErrInvalidFile},
 	{name: "a second document that is invalid", data: header + "---\n[\n", wantErr: ErrInvalidFile},
-	{name: "stray separators around one document", data: "---\n---\n" + header + "---\n...\n"},
-	{name: "empty", data: "", wantErr: ErrInvalidFile},
-	{name: "only comments", data: "# a\n# b\n", wantErr: ErrInvalidFile},
-	{name: "only a separator", data: "---\n", wantErr: ErrInvalidFile},
-	{name: "null document", data: "null\n", wantErr: ErrInvalidFile},
+	{name: "stray separators after one document", data: "---\n" + header + "---\n...\n---\n"},
+	// The decoder reads only the first document, which is empty: refused,
+	// where source-watcher reads no metadata at all.
+	{name: "a document hidden behind an empty one", data: "---\n---\n" + header + "---\n...\n", wantErr: errHiddenDocument,
+		detail: []string{"first YAML document is empty"}},
+	{name: "a document hidden behind an ended one", data: "---\n...\n" + labelsDoc("team: a"), wantErr: ErrInvalidFile},
+	{name: "a null document after an empty one", data: "---\n---\nnull\n", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "a control character in a comment after the document", data: header + "---\n# \x7f\n", wantErr: ErrInvalidFile,
+		detail: []string{"control characters"}},
+	{name: "empty", data: "", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "only comments", data: "# a\n# b\n", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "only a separator", data: "---\n", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "null document", data: "null\n", wantErr: ErrInvalidFile, lenientOK: true},
 	{name: "a list", data: "- apiVersion\n- kind\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a sequence"}},
 	{name: "a scalar", data: "NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a scalar"}},
 
@@ -97,66 +107,81 @@ var hostileFileTests = []struct {
 		fields: []fieldErr{{field.ErrorTypeTooLong, "metadata.annotations", "<value omitted>"}}, detail: []string{"metadata.annotations", "Too long", "262144"}},
 
 	// Shapes.
-	{name: "misspelled field", data: header + "metadata:\n  lables: {team: a}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "metadata.lables", ""}}, detail: []string{"unknown field"}},
-	{name: "unknown top-level field", data: header + "spec: {}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "spec", ""}}},
+	{name: "misspelled field", data: header + "metadata:\n  lables: {team: a}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "metadata.lables", ""}}, detail: []string{"unknown field"}, lenientOK: true},
+	{name: "unknown top-level field", data: header + "spec: {}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "spec", ""}}, lenientOK: true},
 	{name: "unquoted number, bool and null", data: labelsDoc("a: 1\n    b: true\n    c: null\n    d: 1.0"), fields: []fieldErr{
 		{field.ErrorTypeTypeInvalid, "metadata.labels[a]", 1},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[b]", true},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[c]", nil},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[d]", 1.0},
-	}},
+	}, lenientOK: true},
 	// sigs.k8s.io/yaml reads a number as a key as its text.
 	{name: "a number as a key", data: labelsDoc("1: a")},
 	{name: "a number as a key, not a valid label key", data: labelsDoc("-1: a"), fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[-1]", "-1"}}},
 	{name: "labels as a list", data: header + "metadata:\n  labels: [a, b]\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}}}},
 	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
 	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
-	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}},
+	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}, lenientOK: true},
 	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(externalFinalizerAnnotation + ": self")},
 }
 
+// TestHostileParseFile reads every hostile file both ways: WithStrict
+// gives the outcome the case lists; the default reading gives the same,
+// or accepts the file when the case says lenientOK.
 func TestHostileParseFile(t *testing.T) {
 	t.Parallel()
 	for _, tt := range hostileFileTests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			hostile.NoPanic(t, func() {
-				m, errs, err := ParseFile([]byte(tt.data))
-				var msg string
-				switch {
-				case tt.wantErr != nil:
-					if !errors.Is(err, tt.wantErr) || errs != nil {
-						t.Fatalf("ParseFile() = %.500v, %.500v; want %v", errs, err, tt.wantErr)
-					}
-					msg = err.Error()
-				case tt.fields != nil:
-					if err != nil {
-						t.Fatalf("ParseFile() error = %.500v, want field errors", err)
-					}
-					if diff := diffFields(tt.fields, errs); diff != "" {
-						t.Errorf("fields (-want +got):\n%s", diff)
-					}
-					msg = errs.ToAggregate().Error()
-				default:
-					if err != nil || errs != nil {
-						t.Fatalf("ParseFile() = %v, %v; want no error", errs, err)
-					}
-					if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
-						t.Errorf("ParseFile() accepted invalid metadata: %v", errs)
-					}
-					return
-				}
-				if m.Labels != nil || m.Annotations != nil {
-					t.Errorf("ParseFile() returned metadata with an error")
-				}
-				for _, d := range tt.detail {
-					if !strings.Contains(msg, d) {
-						t.Errorf("error %.300q does not contain %q", msg, d)
-					}
-				}
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, strict), func(t *testing.T) {
+				t.Parallel()
+				testHostileParseFile(t, tt.data, strict, tt.wantErr, tt.fields, tt.detail, tt.lenientOK)
 			})
-		})
+		}
 	}
+}
+
+func testHostileParseFile(t *testing.T, data string, strict bool, wantErr error, fields []fieldErr, detail []string, lenientOK bool) {
+	var opts []Option
+	if strict {
+		opts = append(opts, WithStrict())
+	} else if lenientOK {
+		wantErr, fields, detail = nil, nil, nil
+	}
+	hostile.NoPanic(t, func() {
+		m, errs, err := ParseFile([]byte(data), opts...)
+		var msg string
+		switch {
+		case wantErr != nil:
+			if !errors.Is(err, wantErr) || errs != nil {
+				t.Fatalf("ParseFile() = %.500v, %.500v; want %v", errs, err, wantErr)
+			}
+			msg = err.Error()
+		case fields != nil:
+			if err != nil {
+				t.Fatalf("ParseFile() error = %.500v, want field errors", err)
+			}
+			if diff := diffFields(fields, errs); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+			msg = errs.ToAggregate().Error()
+		default:
+			if err != nil || errs != nil {
+				t.Fatalf("ParseFile() = %v, %v; want no error", errs, err)
+			}
+			if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
+				t.Errorf("ParseFile() accepted invalid metadata: %v", errs)
+			}
+			return
+		}
+		if m.Labels != nil || m.Annotations != nil {
+			t.Errorf("ParseFile() returned metadata with an error")
+		}
+		for _, d := range detail {
+			if !strings.Contains(msg, d) {
+				t.Errorf("error %.300q does not contain %q", msg, d)
+			}
+		}
+	})
 }
 
 // diffFields compares field errors by type, field and value, ignoring the
@@ -487,10 +512,9 @@ func TestHostileDigest(t *testing.T) {
 			}
 		}
 	})
-	// Invalid UTF-8 is written as U+FFFD, as the API server would store it:
-	// the digest follows what the cluster holds.
-	if Digest(Metadata{Labels: kv{"k": "\xff"}}) != Digest(Metadata{Labels: kv{"k": "\ufffd"}}) {
-		t.Errorf("invalid UTF-8 and U+FFFD digest differently")
+	// Invalid UTF-8 is hashed as its bytes, as source-watcher hashes it.
+	if Digest(Metadata{Labels: kv{"k": "\xff"}}) != digest.FromString("label:k=\xff") {
+		t.Errorf("invalid UTF-8 is not hashed as its bytes")
 	}
 	if Digest(Metadata{Labels: kv{"K": "v"}}) == Digest(Metadata{Labels: kv{"k": "v"}}) {
 		t.Errorf("keys differing in case digest the same")

@@ -8,16 +8,19 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Option configures [CompileSchema] or [NewNamePolicy]. [WithCache] applies
-// to both; [WithStrict] to CompileSchema only; [WithProtectedNames] and
+// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
+// [WithCache] applies to the constructors (ParseFile ignores it);
+// [WithStrict] to CompileSchema and ParseFile; [WithRegexpRules] to
+// CompileSchema only; [WithProtectedNames] and
 // [WithoutDefaultProtectedNames] to NewNamePolicy only. An option given to
-// a constructor it does not apply to is a Forbidden error at the option's
+// a function it does not apply to is a Forbidden error at the option's
 // name, such as "WithStrict: Forbidden: does not apply to NewNamePolicy".
 type Option func(*options)
 
 type options struct {
 	cache              *cel.Cache
 	strict             bool
+	regexp             bool
 	protected          []string
 	noDefaultProtected bool
 	given              []string // the names of the options given, in order
@@ -32,12 +35,43 @@ func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict makes [Schema.Apply] report a key that the schema does not
-// list as an error instead of a warning. It applies to CompileSchema only.
+// WithStrict means strict wherever it applies, for a platform that wants a
+// mistake in a tenant's file to fail loudly rather than be ignored, as
+// source-watcher ignores it:
 //
+//   - [ParseFile] reads the file strictly: apiVersion and kind required,
+//     unknown fields, duplicate keys and values that are not YAML strings
+//     are errors, and the file must hold a document;
+//   - [Schema.Apply] reports a key that the schema does not list as an
+//     error instead of dropping it with a warning.
+//
+// The two are independent: a caller that wants one passes the option to
+// that function only.
+//
+//	m, errs, err := nsmeta.ParseFile(data, nsmeta.WithStrict())
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
+}
+
+// WithRegexpRules reads each rule of [CompileSchema] as a Go regular
+// expression (RE2 syntax) that a value must match somewhere, unanchored, as
+// regexp.MatchString matches: source-watcher v2.3's allowedLabels and
+// allowedAnnotations. A pattern r is compiled as the CEL rule
+// value.matches(r), which means exactly that, so that both shapes of the
+// schema are one model and evaluate within the same bounds. An empty
+// pattern matches every value. It applies to CompileSchema only.
+//
+//	s, errs := nsmeta.CompileSchema(nil, map[string]string{
+//		"my.org.io/observability": "^(Enabled|Disabled)$",
+//	}, fldPath, nsmeta.WithRegexpRules())
+//
+// A pattern that is not a valid regular expression is an error at its key
+// that says why; so is one whose CEL rule is longer than
+// cel.MaxExpressionBytes (about 5 KiB of pattern, less when it has
+// characters that need escaping in a CEL string).
+func WithRegexpRules() Option {
+	return func(o *options) { o.regexp, o.given = true, append(o.given, "WithRegexpRules") }
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically

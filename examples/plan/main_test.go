@@ -289,8 +289,8 @@ func TestInvalidMetadataDeletesNothing(t *testing.T) {
 	writeFile(t, filepath.Join(repo, "tenants/tenant-search/namespace-metadata.yaml"), `apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: NamespaceMetadata
 metadata:
-  lables:
-    my.org.io/cost-center: cc-2001
+  labels:
+    my.org.io/cost-center: [cc-2001]
 `)
 	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev)
 	if code != 1 {
@@ -305,8 +305,8 @@ metadata:
 			t.Errorf("a plan with errors deletes %s/%s/%s", c.Kind, c.Namespace, c.Name)
 		}
 	}
-	if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Field, "namespace-metadata.yaml:metadata.lables") {
-		t.Errorf("errors = %+v, want one naming the file and metadata.lables", res.Errors)
+	if len(res.Errors) == 0 || !strings.Contains(res.Errors[0].Field, "namespace-metadata.yaml:metadata.labels[my.org.io/cost-center]") {
+		t.Errorf("errors = %+v, want one naming the file and metadata.labels[my.org.io/cost-center]", res.Errors)
 	}
 	// Everything tracked stays tracked.
 	var tracked []string
