@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -523,12 +521,10 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 			if g.opts.strict {
 				schemaOpts = append(schemaOpts, nsmeta.WithStrict())
 			}
-			labels, annotations := fsrc.AllowedLabels, fsrc.AllowedAnnotations
 			if regexps {
-				labels = regexpRules(&errs, fp.Child("allowedLabels"), labels)
-				annotations = regexpRules(&errs, fp.Child("allowedAnnotations"), annotations)
+				schemaOpts = append(schemaOpts, nsmeta.WithRegexpRules())
 			}
-			schema, serrs := nsmeta.CompileSchema(labels, annotations, fp, schemaOpts...)
+			schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
 			errs = append(errs, serrs...)
 			g.schema = schema
 			switch {
@@ -543,37 +539,6 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	}
 	return errs
 }
-
-// regexpRules turns source-watcher v2.3's schema rules, a Go regular
-// expression per key matched anywhere in the value (regexp.MatchString),
-// into the CEL rules that nsmeta.CompileSchema compiles: the regular
-// expression r is exactly the CEL expression value.matches(r), whose
-// matches is Go's regexp.MatchString too. A rule that is not a valid
-// regular expression is an error at its key, and is left out.
-//
-// TODO(lead): this stands in for nsmeta's option that compiles regular
-// expression rules itself; switch to it when it lands, and drop this.
-func regexpRules(errs *field.ErrorList, fldPath *field.Path, rules map[string]string) map[string]string {
-	if rules == nil {
-		return nil
-	}
-	out := make(map[string]string, len(rules))
-	for key, r := range rules {
-		if _, err := regexp.Compile(r); err != nil {
-			*errs = append(*errs, field.Invalid(fldPath.Key(key), r, "must be a valid regular expression: "+err.Error()))
-			continue
-		}
-		out[key] = "value.matches(" + celString(r) + ")"
-	}
-	return out
-}
-
-// celString quotes s as a CEL string literal. Go's quoting fits: CEL
-// reads the same escapes (\a \b \f \n \r \t \v \\ \" \xHH \uHHHH
-// \UHHHHHHHH), and a \x escape in a CEL string is the code point, as it is
-// in Go for the ASCII bytes strconv.Quote writes it for. s must be valid
-// UTF-8, as every string that regexp.Compile accepts is.
-func celString(s string) string { return strconv.Quote(s) }
 
 // asFieldErrors spreads the error of a primitive's constructor into field
 // errors: its own field errors when it carries them, or one Invalid error at

@@ -1,11 +1,7 @@
 package generator
 
 import (
-	"context"
-	"errors"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
@@ -424,80 +419,5 @@ func TestNamespacesDefaults(t *testing.T) {
 				t.Errorf("stale namespace: %s, want %s", d, want)
 			}
 		})
-	}
-}
-
-// regexpRuleSeeds are regular expressions and values whose matching
-// TestRegexpRules and FuzzRegexpRule compare: quotes, backslashes, control
-// characters and runes that Go quotes with each of its escapes.
-var regexpRuleSeeds = [][2]string{
-	{"^a$", "a"}, {"^a$", "b"}, {".*", ""}, {"o", "foo"}, {"^o", "foo"},
-	{`^cc-[0-9]{4}$`, "cc-1042"}, {`^(Enabled|Disabled)$`, "enabled"},
-	{`"`, `say "hi"`}, {`'`, "it's"}, {"`", "a`b"}, {`\\`, `a\b`}, {`\.`, "a.b"}, {`\x41`, "A"},
-	{"\n", "a\nb"}, {"\t", "\t"}, {"\x00", "a\x00"}, {"\x7f", "\x7f"}, {"é", "café"},
-	{"\u2028", "a\u2028b"}, {"\U0001F600", "\U0001F600"}, {"\ufeff", "\ufeff"}, {`\p{Greek}+`, "λόγος"},
-	{`(?i)^abc$`, "ABC"}, {`^\d{2}$`, "12"}, {`[[:alpha:]]`, "1a"}, {"a?", ""},
-}
-
-// TestRegexpRules: a regular expression rule is compiled as the CEL
-// expression value.matches(r), which matches exactly what
-// regexp.MatchString(r, value) matches; one that is not a regular
-// expression is an error at its key.
-func TestRegexpRules(t *testing.T) {
-	t.Parallel()
-	for _, s := range regexpRuleSeeds {
-		t.Run(strconv.Quote(s[0])+" "+strconv.Quote(s[1]), func(t *testing.T) {
-			t.Parallel()
-			checkRegexpRule(t, s[0], s[1])
-		})
-	}
-	var errs field.ErrorList
-	rules := regexpRules(&errs, field.NewPath("allowedLabels"), map[string]string{"good": "^a$", "bad": "(a"})
-	if diff := cmp.Diff(map[string]string{"good": `value.matches("^a$")`}, rules); diff != "" {
-		t.Errorf("rules (-want +got):\n%s", diff)
-	}
-	if len(errs) != 1 || errs[0].Field != "allowedLabels[bad]" || errs[0].Type != field.ErrorTypeInvalid || errs[0].BadValue != "(a" {
-		t.Errorf("errors %v, want one Invalid at allowedLabels[bad]", errs.ToAggregate())
-	}
-}
-
-// FuzzRegexpRule: for every regular expression, the CEL rule it becomes
-// compiles and matches what regexp.MatchString matches.
-func FuzzRegexpRule(f *testing.F) {
-	for _, s := range regexpRuleSeeds {
-		f.Add(s[0], s[1])
-	}
-	f.Fuzz(func(t *testing.T, r, value string) {
-		if _, err := regexp.Compile(r); err != nil {
-			return
-		}
-		checkRegexpRule(t, r, value)
-	})
-}
-
-func checkRegexpRule(t *testing.T, r, value string) {
-	t.Helper()
-	want := regexp.MustCompile(r).MatchString(value)
-	var errs field.ErrorList
-	expr := regexpRules(&errs, field.NewPath("allowedLabels"), map[string]string{"k": r})["k"]
-	if len(errs) > 0 {
-		t.Fatalf("regexpRules(%q) = %v", r, errs.ToAggregate())
-	}
-	p, err := cel.Compile(expr, "value")
-	if len(expr) > cel.MaxExpressionBytes {
-		if !errors.Is(err, cel.ErrInvalid) {
-			t.Fatalf("cel.Compile(%d bytes) = %v, want ErrInvalid", len(expr), err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("cel.Compile(%s) = %v", expr, err)
-	}
-	got, err := p.Eval(context.Background(), map[string]string{"value": value})
-	if errors.Is(err, cel.ErrCostLimit) {
-		return // bounded by package cel; never a false match
-	}
-	if err != nil || got != want {
-		t.Errorf("%s on %q = %v, %v; regexp.MatchString = %v", expr, value, got, err, want)
 	}
 }

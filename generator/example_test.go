@@ -64,7 +64,7 @@ func ExampleCompile_sourceWatcher() {
 	}
 	// Output:
 	// spec.artifacts[0].copy[0].strategy: Unsupported value: "Extract": the Extract strategy of source-watcher v2.3 is not yet supported by tenantkit
-	// spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]: Invalid value: "^cc-[0-9": must be a valid regular expression: error parsing regexp: missing closing ]: `[0-9`
+	// spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]: Invalid value: "^cc-[0-9": must be a valid regular expression (RE2 syntax): missing closing ]: "[0-9"
 	// spec.namespaces.strategy: Required value: "Managed" or "Unmanaged"
 }
 
