@@ -479,7 +479,10 @@ func TestDrift(t *testing.T) {
 	if slices.Contains(labels, "example.com/owner") || !slices.Contains(labels, "tenantkit.dev/fixture") {
 		t.Errorf("labels applied by the controller = %v", labels)
 	}
-	if !hasChange(tg, "Namespace/s8-a configured (drift corrected)") || !hasChange(tg, "ExternalArtifact/s8-a/app created (was missing)") {
+	// The plan finds the namespace's drift itself (generator reads the live
+	// namespace); the artifact's, the pass.
+	if !hasChange(tg, "Namespace/s8-a configured (drift: live metadata has another value for label tenantkit.dev/fixture)") ||
+		!hasChange(tg, "ExternalArtifact/s8-a/app created (was missing)") {
 		t.Errorf("changes = %q", tg.Status.LastPlan.Changes)
 	}
 	if f.artifact("s8-a", "app") == nil {
@@ -511,11 +514,13 @@ func TestServiceAccount(t *testing.T) {
 		t.Error("namespace created without a service account")
 	}
 
-	// A default account without RBAC: the API server refuses its writes.
+	// A default account without RBAC: the API server refuses its reads of
+	// the live namespaces, which the plan makes before any write, so the
+	// plan fails and nothing is written or deleted.
 	f.r.DefaultServiceAccount = "nobody"
 	_, tg = f.reconcile()
 	c = ready(tg)
-	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonApplyFailed || !strings.Contains(c.Message, `"system:serviceaccount:gen-sa:nobody"`) {
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonPlanFailed || !strings.Contains(c.Message, `"system:serviceaccount:gen-sa:nobody"`) {
 		t.Errorf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
 	}
 	if f.namespace("sa-a") != nil {
