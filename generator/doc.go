@@ -225,6 +225,14 @@
 //     upstream drops it silently.
 //   - Missing inputs. An inputsFrom file that does not exist gives the
 //     artifact empty inputs and a warning; upstream fails the reconcile.
+//   - A missing fixed prefix. When the pattern's fixed prefix ("tenants"
+//     of "@repo/tenants/{namespace}/...") does not exist, the plan has an
+//     error and deletes nothing; upstream matches nothing and prunes
+//     everything. Since git drops an empty directory, the last tenant's
+//     leaving removes tenants/ too: the error names the remedy, a
+//     placeholder file such as tenants/.keep (discovery skips hidden
+//     names) and [WithAllowDeleteAll], as a plan that deletes every
+//     tracked object needs anyway.
 //   - A tracked namespace with a protected name (Kubernetes' own, the
 //     generator's) is released, never deleted; source-watcher deletes
 //     any managed namespace but its own.

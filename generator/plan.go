@@ -321,7 +321,10 @@ func (p *planner) checkSource(fsys fs.FS) bool {
 		var detail string
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			detail = "must exist"
+			// git keeps no empty directory: the last tenant's leaving
+			// removes tenants/ too, which looks the same as a wrong source.
+			detail = "must exist (git drops an empty directory: to remove every tenant, keep a placeholder file such as " +
+				alias + "/" + dir + "/.keep, which discovery ignores, and allow deleting every object with WithAllowDeleteAll)"
 		case err != nil:
 			detail = err.Error()
 		case info.Mode()&fs.ModeSymlink != 0:

@@ -125,7 +125,8 @@ func TestRule2Sources(t *testing.T) {
 	}{
 		{name: "no source for the alias", sources: map[string]fs.FS{}, detail: `alias "repo" has no source`},
 		{name: "root is a file", sources: map[string]fs.FS{"repo": mustSub(good, "README.md")}, detail: "root must be a directory"},
-		{name: "prefix missing (source one level too deep)", sources: map[string]fs.FS{"repo": mustSub(good, "tenants")}, detail: "directory @repo/tenants of the pattern's fixed prefix must exist"},
+		{name: "prefix missing (source one level too deep)", sources: map[string]fs.FS{"repo": mustSub(good, "tenants")}, detail: "directory @repo/tenants of the pattern's fixed prefix must exist (git drops an empty directory: to remove every tenant, keep a placeholder file such as @repo/tenants/.keep"},
+		{name: "last tenant removed with its placeholder kept", sources: sources(tree("tenants/.keep=")), detail: ""},
 		{name: "prefix is a file", sources: sources(tree("tenants=x")), detail: "must be a directory"},
 		{name: "prefix is a symbolic link", sources: sources(fstest.MapFS{
 			"tenants": {Data: []byte("tenants-v2"), Mode: 0o777 | fs.ModeSymlink},
@@ -138,6 +139,14 @@ func TestRule2Sources(t *testing.T) {
 			t.Parallel()
 			g := mustCompile(t, testSpec(), WithAllowDeleteAll())
 			p := mustPlan(t, g, tt.sources, previous, (&fakeCluster{}).cluster())
+			if tt.detail == "" {
+				// The remedy the error names: a placeholder keeps tenants/,
+				// and WithAllowDeleteAll lets the plan delete every tenant.
+				if p.HasErrors() || len(p.Next(func(inventory.Entry) bool { return true })) != 0 {
+					t.Errorf("errors %v, next %v; want every tenant deleted", p.Errors.ToAggregate(), p.Next(nil))
+				}
+				return
+			}
 			if !hasError(p.Errors, "spec.pathPattern", tt.detail) {
 				t.Errorf("errors %v, want one at spec.pathPattern containing %q", p.Errors.ToAggregate(), tt.detail)
 			}
