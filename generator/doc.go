@@ -36,7 +36,9 @@
 // it keeps.
 //
 //  1. An artifact whose namespace is refused (name policy, protected name),
-//     whose namespace's metadata failed, whose namespace or name collides
+//     whose namespace's metadata failed (its NamespaceMetadata file, when
+//     fromSource names one, missing, unreadable or refused by the schema),
+//     whose namespace or name collides
 //     with another's, or whose own rendering, inputs or copy failed is never
 //     created or updated: it is [inventory.Skip], with the reason, and kept
 //     in the inventory when tracked. The valid ones proceed.
@@ -225,6 +227,13 @@
 //     upstream drops it silently.
 //   - Missing inputs. An inputsFrom file that does not exist gives the
 //     artifact empty inputs and a warning; upstream fails the reconcile.
+//   - A missing NamespaceMetadata file is an error in both: a fromSource
+//     path that names no file fails its namespace, with an error at
+//     fromSource.path naming the file ("must exist"), and the namespace and
+//     its artifacts are skipped, kept when tracked; upstream fails the
+//     whole reconcile ("failed to read namespace metadata file"), here the
+//     other tenants proceed. A file that asks for nothing is an empty one,
+//     or one with its type fields alone.
 //   - A tracked namespace with a protected name (Kubernetes' own, the
 //     generator's) is released, never deleted; source-watcher deletes
 //     any managed namespace but its own.

@@ -198,6 +198,7 @@ func TestHostileTree(t *testing.T) {
 		}, code: 1, field: "spec.pathPattern", detail: `"tenants/tenant-x\nforged/modules/app"`},
 		{name: "tenant directory with the Kelvin sign", change: func(t *testing.T, repo string) {
 			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/modules/app/manifests/a.yaml"), "a: 1\n")
+			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/namespace-metadata.yaml"), emptyMetadataFile)
 		}, code: 0, check: filesOf("tenant-k", "app", "a.yaml")}, // strings.ToLower, as source-watcher
 		{name: "tenant directories colliding in case", change: func(t *testing.T, repo string) {
 			writeFile(t, filepath.Join(repo, "tenants/Tenant-Search/modules/indexer/manifests/a.yaml"), "a: 1\n")

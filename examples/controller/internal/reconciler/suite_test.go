@@ -251,7 +251,8 @@ func (f *fixture) must(err error) {
 }
 
 // tenant writes the module "<tenant>/modules/<module>" with one manifest and
-// the given inputs (none when empty).
+// the given inputs (none when empty), and, unless the tenant has one, the
+// NamespaceMetadata file that the spec requires, asking for nothing.
 func (f *fixture) tenant(tenant, module, inputs string) {
 	f.t.Helper()
 	dir := filepath.Join(f.dir, "tenants", tenant, "modules", module)
@@ -259,6 +260,9 @@ func (f *fixture) tenant(tenant, module, inputs string) {
 	f.must(os.WriteFile(filepath.Join(dir, "manifests", "app.yaml"), []byte("kind: ConfigMap\n"), 0o644))
 	if inputs != "" {
 		f.must(os.WriteFile(filepath.Join(dir, "inputs.yaml"), []byte(inputs), 0o644))
+	}
+	if _, err := os.Lstat(filepath.Join(f.dir, "tenants", tenant, "namespace.yaml")); os.IsNotExist(err) {
+		f.namespaceFile(tenant, "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n")
 	}
 }
 
