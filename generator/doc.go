@@ -46,7 +46,16 @@
 //     directory of the pattern's fixed prefix ("tenants" in
 //     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link.
 //     Otherwise the plan has an error. An alias without a source is an
-//     error.
+//     error. Below the prefix, a symbolic link where the pattern needs a
+//     directory (a tenant's, a module's), or a link or a file at a literal
+//     segment ("modules"), is an error naming its path
+//     (pathpattern.Match.Problem), never a tenant that went away: every
+//     tracked object that a directory there could have rendered is
+//     skipped, kept, with the reason `directory "tenants/a" cannot be
+//     read: must be a directory, not a symbolic link`. The captures on
+//     the way to it tell which: a link in place of a tenant's directory
+//     keeps its namespace and every artifact in it, one in place of a
+//     module's directory that module's artifact.
 //  3. A plan with errors deletes nothing. A plan that would delete every
 //     object of a non-empty previous inventory deletes nothing and has an
 //     error, unless [WithAllowDeleteAll]; so does one that would delete
@@ -262,6 +271,11 @@
 //   - In a normal plan, a handed-off namespace stays tracked while the
 //     hand-off holds; source-watcher stops tracking it once it skips its
 //     deletion. Finalize releases it, as source-watcher does.
+//   - A symbolic link in place of a tenant's or a module's directory, or
+//     a file or link in place of a literal directory of the pattern, is
+//     an error that keeps what it rendered; source-watcher's walk passes
+//     it by, and prunes the objects generated from the directory it
+//     replaced.
 //   - A previous inventory that does not validate (a malformed digest, an
 //     identity twice) keeps every entry, in Plan and in Finalize, with the
 //     error; source-watcher does not validate it.

@@ -35,7 +35,7 @@ var (
 //     either Flux prefix, any case), stamp and recreate external
 //     finalizers, some pointing into the namespace itself;
 //   - faults: A's source goes missing, one level too deep, or behind a
-//     symbolic link; reading objects, listing artifacts and looking up
+//     symbolic link, or a tenant's directory does; reading objects, listing artifacts and looking up
 //     finalizers fail; deletions fail.
 //
 // The last tenth of the rounds has no faults. After every plan it checks:
@@ -257,6 +257,23 @@ func (s *simulation) source(sg *simGenerator) (map[string]fs.FS, bool) {
 			moved[strings.Replace(name, "tenants/", "tenants-v2/", 1)] = f
 		}
 		return map[string]fs.FS{"repo": moved}, true
+	case 3:
+		// A tenant's directory, or its modules directory, becomes a link
+		// to a copy of itself.
+		if ns, ok := s.pickKey(sg.tree); ok {
+			dir := "tenants/" + ns
+			if s.rng.IntN(2) == 0 {
+				dir += "/modules"
+			}
+			s.stats["tenant directory behind a symbolic link"]++
+			moved := fstest.MapFS{dir: {Data: []byte("/elsewhere"), Mode: fs.ModeSymlink | 0o777}}
+			for name, f := range fsys {
+				if !strings.HasPrefix(name, dir+"/") {
+					moved[name] = f
+				}
+			}
+			return map[string]fs.FS{"repo": moved}, true
+		}
 	}
 	return map[string]fs.FS{"repo": fsys}, false
 }
