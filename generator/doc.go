@@ -71,8 +71,19 @@
 //     source-watcher wrote can hold). A namespace is then handed off or not by its external
 //     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
-//     not a hand-off. A handed-off namespace is kept (tracked, not deleted),
-//     not released: the hand-off holds only while its object exists with
+//     not a hand-off. Nor is one to another namespace that the same pass
+//     removes (stale, and not released: deleted, kept until its
+//     ExternalArtifacts go, or handed off in turn), or to an object in it:
+//     that object goes with its namespace, and two removed tenants whose
+//     namespaces name each other's objects would otherwise keep each other
+//     for ever; the reason says "it lives in namespace c, which this
+//     generator removes too". Embedders should name the kinds
+//     ([WithFinalizerKinds], e.g. flux-operator's ResourceSet): without the
+//     list, any object that exists with the stamped UID keeps a namespace,
+//     a ConfigMap in another tenant's namespace or ClusterRole admin among
+//     them, and whoever may annotate a namespace may name one. A
+//     handed-off namespace is kept (tracked, not deleted), not released:
+//     the hand-off holds only while its object exists with
 //     the stamped UID, so every plan decides again, deletes the namespace
 //     once that object is gone or recreated, and drops it once the external
 //     finalizer has deleted it.
@@ -263,10 +274,12 @@
 //     included, and is planned per namespace with its keys in the reason;
 //     source-watcher compares the common metadata, the from operations
 //     and its own labels, and answers with a full reconcile.
-//   - A hand-off to an object in the namespace itself, or to a kind that
-//     [WithFinalizerKinds] does not allow, is not a hand-off: the
+//   - A hand-off to an object in the namespace itself, to a kind that
+//     [WithFinalizerKinds] does not allow, or to another namespace that the
+//     same pass removes (or an object in it), is not a hand-off: the
 //     namespace is deleted; source-watcher takes any existing object with
-//     the UID. A Forbidden lookup keeps the namespace, as any lookup error
+//     the UID, so two removed namespaces that name each other's
+//     ResourceSets stay for ever. A Forbidden lookup keeps the namespace, as any lookup error
 //     does in both.
 //   - In a normal plan, a handed-off namespace stays tracked while the
 //     hand-off holds; source-watcher stops tracking it once it skips its

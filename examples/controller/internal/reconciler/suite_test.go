@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -236,6 +237,9 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		Scheme:        scheme,
 		Sources:       map[string]string{"repo": f.dir},
 		RetryInterval: 7 * time.Second,
+		// The tests' external finalizers are ConfigMaps: the test API
+		// server has no ResourceSet.
+		Options: []generator.Option{generator.WithFinalizerKinds(schema.GroupKind{Kind: "ConfigMap"})},
 	}
 	if c.r != nil {
 		c.r(f.r)
