@@ -182,7 +182,9 @@ type item struct {
 // Problems of the desired state are in [Plan.Errors], not returned: the plan
 // still says what to apply; a panic while building one namespace or
 // artifact is one of them (see the package documentation, "Concurrency").
-// The error is ctx's, when ctx ends before the plan does. Plan reads the
+// When ctx ends before the plan does, while it reads the sources or the
+// cluster, Plan returns no plan and ctx's error: nothing is decided, so
+// nothing is to be applied or deleted. Plan reads the
 // sources, never writes them; the trees must not change while it reads
 // them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
@@ -220,6 +222,14 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	skips := p.skipped(items)
 	p.unreadable(skips, previous, desired)
 	if err := p.collect(res, desired, previous, skips, cluster); err != nil {
+		return nil, err
+	}
+	// A context that ended while the plan read the cluster has turned
+	// every read after it into an error, or a guard that did not run: the
+	// objects it left undecided are kept, and the decisions made before
+	// it were made against a cluster that the caller no longer wants
+	// read. That is no plan to act on.
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	res.Errors = sortErrors(res.Errors)
