@@ -54,6 +54,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		return nil
 	}
 	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	gc.removes(changes.Stale)
 	opts := []inventory.Option{inventory.WithGuard(gc.guard)}
 	if g.opts.allowDeleteAll {
 		opts = append(opts, inventory.WithAllowDeleteAll())
@@ -140,6 +141,88 @@ type collector struct {
 	// finalize is set for Finalize: every object but a namespace is
 	// deleted unread, and a handed-off namespace is released.
 	finalize bool
+	// stale holds the namespaces that this pass no longer desires (stale,
+	// not skipped); removal, for those looked at, whether this pass removes
+	// them (deletes them or lets a hand-off take them) rather than
+	// releasing them.
+	stale   map[string]bool
+	removal map[string]bool
+}
+
+// removes records the stale namespaces among stale, but those skipped.
+func (c *collector) removes(stale []inventory.Entry) {
+	c.stale, c.removal = map[string]bool{}, map[string]bool{}
+	for _, e := range stale {
+		if id := e.ID(); id.IsNamespace() {
+			if _, skipped := c.skips[id]; !skipped {
+				c.stale[id.Name] = true
+			}
+		}
+	}
+}
+
+// removing reports whether this pass removes the stale namespace ns: it
+// does unless it releases it (a protected name, a live copy that disables
+// pruning or that another generator labelled). A namespace it deletes,
+// keeps until an ExternalArtifact leaves it, or lets a hand-off take, is
+// one it removes: nothing in it outlives the generator's intent. The live
+// copy is read once per pass; an error reading it is returned.
+func (c *collector) removing(ctx context.Context, ns string) (bool, error) {
+	if r, ok := c.removal[ns]; ok {
+		return r, nil
+	}
+	r := c.protected(ctx, ns) == ""
+	if r {
+		live, err := c.cluster.Objects.Object(ctx, inventory.ID{Kind: namespaceKind, Name: ns})
+		switch {
+		case errors.Is(err, finalizer.ErrNotFound):
+		case err != nil:
+			return false, fmt.Errorf("reading namespace %s, where the external finalizer lives: %w", ns, err)
+		case excluded(live) != "":
+			r = false
+		case live.Labels[GeneratorLabel] != "" && live.Labels[GeneratorLabel] != c.g.opts.uid:
+			r = false
+		}
+	}
+	c.removal[ns] = r
+	return r, nil
+}
+
+// removed returns why the external finalizer that annotations name is no
+// hand-off because it lives in, or is, another namespace that this pass
+// removes too, or "": two removed tenants whose namespaces name each
+// other's objects would otherwise keep each other for ever.
+func (c *collector) removed(ctx context.Context, ns string, annotations map[string]string) (string, error) {
+	r, err := finalizer.Parse(annotations[finalizer.Annotation])
+	if err != nil {
+		return "", nil // the Decider says why
+	}
+	other, what := r.Namespace, "lives in namespace "+r.Namespace
+	if r.Group == "" && r.Kind == "Namespace" {
+		other, what = r.Name, "is namespace "+r.Name
+	}
+	if other == "" || other == ns || !c.stale[other] {
+		return "", nil
+	}
+	removing, err := c.removing(ctx, other)
+	if err != nil || !removing {
+		return "", err
+	}
+	return fmt.Sprintf("external finalizer %s (uid %s) is not a hand-off: it %s, which this generator removes too (no longer desired)", refObject(r), r.UID, what), nil
+}
+
+// refObject spells the object a reference names as the finalizer
+// package's reasons do: "group/version/kind/namespace/name", without an
+// empty group or namespace.
+func refObject(r finalizer.Reference) string {
+	s := r.Version + "/" + r.Kind + "/"
+	if r.Group != "" {
+		s = r.Group + "/" + s
+	}
+	if r.Namespace != "" {
+		s += r.Namespace + "/"
+	}
+	return s + r.Name
 }
 
 // why is the reason of a deletion, before what the guard found.
@@ -205,7 +288,11 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 			}
 			return inventory.Keep, fmt.Sprintf("ExternalArtifact %s/%s (%s) still lives in it", id.Name, aid.Name, whose), nil
 		}
-		verdict, why, err := c.handOff(ctx, id.Name, live.Annotations)
+		why, err := c.removed(ctx, id.Name, live.Annotations)
+		verdict := false
+		if why == "" && err == nil {
+			verdict, why, err = c.handOff(ctx, id.Name, live.Annotations)
+		}
 		if err != nil {
 			return inventory.Keep, "", err
 		}

@@ -57,7 +57,7 @@ func TestRule9EscapedStar(t *testing.T) {
 	spec := testSpec()
 	spec.Artifacts[0].Copy = []CopyOperation{{From: `@repo/tenants/{namespace}/modules/{module}/manifests/a\*b.yaml`, To: "@artifact/x.yaml"}}
 	g := mustCompile(t, spec)
-	p := mustPlan(t, g, sources(tree("tenants/tenant-a/modules/app/manifests/a*b.yaml=kind: A\n")), nil, (&fakeCluster{}).cluster())
+	p := mustPlan(t, g, sources(tree("tenants/tenant-a/modules/app/manifests/a*b.yaml=kind: A\n", "tenants/tenant-a/namespace-metadata.yaml="+emptyMetadataFile)), nil, (&fakeCluster{}).cluster())
 	if p.HasErrors() || len(p.Artifacts) != 1 {
 		t.Fatalf("errors %v, artifacts %v", p.Errors.ToAggregate(), p.Artifacts)
 	}
@@ -96,7 +96,8 @@ func TestParseDestination(t *testing.T) {
 // when asked (WithFileLists), and counts them either way.
 func TestFileLists(t *testing.T) {
 	t.Parallel()
-	src := sources(tree("tenants/tenant-a/modules/app/manifests/a.yaml=kind: A\n", "tenants/tenant-a/modules/app/manifests/b.yaml=kind: B\n"))
+	src := sources(tree("tenants/tenant-a/modules/app/manifests/a.yaml=kind: A\n", "tenants/tenant-a/modules/app/manifests/b.yaml=kind: B\n",
+		"tenants/tenant-a/namespace-metadata.yaml="+emptyMetadataFile))
 	for _, lists := range []bool{false, true} {
 		g, errs := Compile(testSpec(), WithUID(testUID), WithNamespace("flux-system"))
 		if lists {

@@ -121,6 +121,7 @@ func TestDigestVectors(t *testing.T) {
 	}
 	inputs, _ := json.Marshal(v.Inputs)
 	fsys["tenants/tenant-a/modules/app/inputs.yaml"] = &fstest.MapFile{Data: inputs}
+	fsys["tenants/tenant-a/namespace-metadata.yaml"] = &fstest.MapFile{Data: []byte(emptyMetadataFile)}
 	g := mustCompile(t, testSpec())
 	p, err := g.Plan(context.Background(), sources(fsys), nil, (&fakeCluster{}).cluster())
 	if err != nil || p.HasErrors() || len(p.Artifacts) != 1 {

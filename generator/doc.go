@@ -36,7 +36,9 @@
 // it keeps.
 //
 //  1. An artifact whose namespace is refused (name policy, protected name),
-//     whose namespace's metadata failed, whose namespace or name collides
+//     whose namespace's metadata failed (its NamespaceMetadata file, when
+//     fromSource names one, missing, unreadable or refused by the schema),
+//     whose namespace or name collides
 //     with another's, or whose own rendering, inputs or copy failed is never
 //     created or updated: it is [inventory.Skip], with the reason, and kept
 //     in the inventory when tracked. The valid ones proceed.
@@ -44,7 +46,16 @@
 //     directory of the pattern's fixed prefix ("tenants" in
 //     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link.
 //     Otherwise the plan has an error. An alias without a source is an
-//     error.
+//     error. Below the prefix, a symbolic link where the pattern needs a
+//     directory (a tenant's, a module's), or a link or a file at a literal
+//     segment ("modules"), is an error naming its path
+//     (pathpattern.Match.Problem), never a tenant that went away: every
+//     tracked object that a directory there could have rendered is
+//     skipped, kept, with the reason `directory "tenants/a" cannot be
+//     read: must be a directory, not a symbolic link`. The captures on
+//     the way to it tell which: a link in place of a tenant's directory
+//     keeps its namespace and every artifact in it, one in place of a
+//     module's directory that module's artifact.
 //  3. A plan with errors deletes nothing. A plan that would delete every
 //     object of a non-empty previous inventory deletes nothing and has an
 //     error, unless [WithAllowDeleteAll]; so does one that would delete
@@ -60,8 +71,19 @@
 //     source-watcher wrote can hold). A namespace is then handed off or not by its external
 //     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
-//     not a hand-off. A handed-off namespace is kept (tracked, not deleted),
-//     not released: the hand-off holds only while its object exists with
+//     not a hand-off. Nor is one to another namespace that the same pass
+//     removes (stale, and not released: deleted, kept until its
+//     ExternalArtifacts go, or handed off in turn), or to an object in it:
+//     that object goes with its namespace, and two removed tenants whose
+//     namespaces name each other's objects would otherwise keep each other
+//     for ever; the reason says "it lives in namespace c, which this
+//     generator removes too". Embedders should name the kinds
+//     ([WithFinalizerKinds], e.g. flux-operator's ResourceSet): without the
+//     list, any object that exists with the stamped UID keeps a namespace,
+//     a ConfigMap in another tenant's namespace or ClusterRole admin among
+//     them, and whoever may annotate a namespace may name one. A
+//     handed-off namespace is kept (tracked, not deleted), not released:
+//     the hand-off holds only while its object exists with
 //     the stamped UID, so every plan decides again, deletes the namespace
 //     once that object is gone or recreated, and drops it once the external
 //     finalizer has deleted it.
@@ -233,6 +255,13 @@
 //     placeholder file such as tenants/.keep (discovery skips hidden
 //     names) and [WithAllowDeleteAll], as a plan that deletes every
 //     tracked object needs anyway.
+//   - A missing NamespaceMetadata file is an error in both: a fromSource
+//     path that names no file fails its namespace, with an error at
+//     fromSource.path naming the file ("must exist"), and the namespace and
+//     its artifacts are skipped, kept when tracked; upstream fails the
+//     whole reconcile ("failed to read namespace metadata file"), here the
+//     other tenants proceed. A file that asks for nothing is an empty one,
+//     or one with its type fields alone.
 //   - A tracked namespace with a protected name (Kubernetes' own, the
 //     generator's) is released, never deleted; source-watcher deletes
 //     any managed namespace but its own.
@@ -253,14 +282,21 @@
 //     included, and is planned per namespace with its keys in the reason;
 //     source-watcher compares the common metadata, the from operations
 //     and its own labels, and answers with a full reconcile.
-//   - A hand-off to an object in the namespace itself, or to a kind that
-//     [WithFinalizerKinds] does not allow, is not a hand-off: the
+//   - A hand-off to an object in the namespace itself, to a kind that
+//     [WithFinalizerKinds] does not allow, or to another namespace that the
+//     same pass removes (or an object in it), is not a hand-off: the
 //     namespace is deleted; source-watcher takes any existing object with
-//     the UID. A Forbidden lookup keeps the namespace, as any lookup error
+//     the UID, so two removed namespaces that name each other's
+//     ResourceSets stay for ever. A Forbidden lookup keeps the namespace, as any lookup error
 //     does in both.
 //   - In a normal plan, a handed-off namespace stays tracked while the
 //     hand-off holds; source-watcher stops tracking it once it skips its
 //     deletion. Finalize releases it, as source-watcher does.
+//   - A symbolic link in place of a tenant's or a module's directory, or
+//     a file or link in place of a literal directory of the pattern, is
+//     an error that keeps what it rendered; source-watcher's walk passes
+//     it by, and prunes the objects generated from the directory it
+//     replaced.
 //   - A previous inventory that does not validate (a malformed digest, an
 //     identity twice) keeps every entry, in Plan and in Finalize, with the
 //     error; source-watcher does not validate it.

@@ -42,8 +42,9 @@ const reasonFinalize = "the generator is deleted"
 // [inventory.Entry.Validate], an identity listed twice) has its problems in
 // [Plan.Errors], at "old[i]" as [inventory.Diff] reports them, and then
 // every entry is kept: a generator whose inventory cannot be read keeps its
-// finalizer. The error is ctx's, when ctx ends first; Finalize reads the
-// cluster on the calling goroutine, one object at a time.
+// finalizer. When ctx ends first, even while Finalize reads the cluster, it
+// returns no plan and ctx's error: nothing is to be deleted. Finalize
+// reads the cluster on the calling goroutine, one object at a time.
 func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	res := &Plan{}
 	changes, errs := inventory.Diff(previous, nil)
@@ -60,6 +61,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 		return res, nil
 	}
 	gc := &collector{g: g, cluster: cluster, finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	gc.removes(changes.Stale)
 	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
 	if g.managed && g.prune {
 		opts = append(opts, inventory.WithNamespacePrune())

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -321,5 +322,113 @@ func TestFinalizeContext(t *testing.T) {
 	c := (&fakeCluster{}).live([]inventory.Entry{nsEntry("tenant-a")}, nil, nil)
 	if p, err := g.Finalize(ctx, []inventory.Entry{nsEntry("tenant-a")}, c.cluster()); err == nil || p != nil {
 		t.Errorf("Finalize() = %v, %v; want the context's error", p, err)
+	}
+}
+
+// cancellingCluster wraps a cluster and cancels the context at its n-th
+// call (counting every read: objects, artifact lists, finalizer lookups),
+// then answers that call as the cluster does, or with the context's error
+// when ctxErr is set. calls counts the calls.
+type cancellingCluster struct {
+	c      Cluster
+	n      int
+	ctxErr bool
+	cancel context.CancelFunc
+	calls  int
+}
+
+func (w *cancellingCluster) call(ctx context.Context) error {
+	w.calls++
+	if w.calls == w.n {
+		w.cancel()
+		if w.ctxErr {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (w *cancellingCluster) cluster() Cluster {
+	return Cluster{
+		Objects: ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (Object, error) {
+			if err := w.call(ctx); err != nil {
+				return Object{}, err
+			}
+			return w.c.Objects.Object(ctx, id)
+		}),
+		Artifacts: ArtifactListerFunc(func(ctx context.Context, ns string) ([]Object, error) {
+			if err := w.call(ctx); err != nil {
+				return nil, err
+			}
+			return w.c.Artifacts.ExternalArtifacts(ctx, ns)
+		}),
+		Finalizers: finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
+			if err := w.call(ctx); err != nil {
+				return "", err
+			}
+			return w.c.Finalizers.UID(ctx, r)
+		}),
+	}
+}
+
+// TestContextEndsWhileReadingTheCluster: when the context ends while a
+// plan or Finalize reads the cluster, at whichever read, the result is
+// the context's error and no plan, as their documentation says, never a
+// plan that keeps what it could not decide with a nil error (nor one that
+// deletes what it decided before). Each read of a plan and of Finalize
+// over live namespaces, artifacts and a hand-off cancels the context in
+// turn, answering as the cluster would or with the context's error.
+func TestContextEndsWhileReadingTheCluster(t *testing.T) {
+	t.Parallel()
+	const rs = "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/rs-uid"
+	previous := []inventory.Entry{
+		nsEntry("tenant-ok"), artEntry("tenant-ok", "app"),
+		nsEntry("tenant-a"), artEntry("tenant-a", "app"),
+		nsEntry("tenant-b"), artEntry("tenant-b", "app"),
+	}
+	live := func() *fakeCluster {
+		c := (&fakeCluster{uids: map[inventory.ID]string{{Group: "fluxcd.controlplane.io", Kind: "ResourceSet", Namespace: "flux-system", Name: "tenants"}: "rs-uid"}}).
+			live(previous, map[string]string{GeneratorLabel: testUID}, nil)
+		c.live([]inventory.Entry{nsEntry("tenant-b")}, map[string]string{GeneratorLabel: testUID}, map[string]string{finalizer.Annotation: rs})
+		return c
+	}
+	g := mustCompile(t, testSpec())
+	run := map[string]func(ctx context.Context, c Cluster) (*Plan, error){
+		"Plan": func(ctx context.Context, c Cluster) (*Plan, error) {
+			return g.Plan(ctx, sources(tree(okTenant)), previous, c)
+		},
+		"Finalize": func(ctx context.Context, c Cluster) (*Plan, error) {
+			return g.Finalize(ctx, previous, c)
+		},
+	}
+	for _, name := range sortedKeys(run) {
+		// Count the reads of an uncancelled pass.
+		w := &cancellingCluster{c: live().cluster(), cancel: func() {}}
+		if p, err := run[name](context.Background(), w.cluster()); err != nil || p.HasErrors() {
+			t.Fatalf("%s: %v %v", name, err, p.Errors.ToAggregate())
+		}
+		if w.calls < 5 {
+			t.Fatalf("%s reads the cluster %d times; the test needs more", name, w.calls)
+		}
+		for n := 1; n <= w.calls; n++ {
+			for _, ctxErr := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/read %d of %d/context error %v", name, n, w.calls, ctxErr), func(t *testing.T) {
+					t.Parallel()
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					w := &cancellingCluster{c: live().cluster(), n: n, ctxErr: ctxErr, cancel: cancel}
+					p, err := run[name](ctx, w.cluster())
+					if p != nil || !errors.Is(err, context.Canceled) {
+						var ds []string
+						if p != nil {
+							for _, d := range p.Decisions {
+								ds = append(ds, d.String())
+							}
+						}
+						t.Errorf("%s = %q, %v; want no plan and context.Canceled", name, ds, err)
+					}
+				})
+			}
+		}
 	}
 }

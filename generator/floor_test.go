@@ -3,7 +3,6 @@ package generator
 import (
 	"crypto/sha256"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -103,10 +102,8 @@ func floorFiles(tb testing.TB, gen, repo string, c synthConfig) []string {
 		read = append(read, a.Path+"/applier-inputs.yaml")
 	}
 	for _, ns := range p.Namespaces {
-		// A tenant's own file sets keys of origin "source".
-		if slices.Contains(slices.Collect(maps.Values(ns.Origin.Labels)), "source") {
-			read = append(read, "tenants/"+ns.Name+"/namespace-metadata.yaml")
-		}
+		// Every namespace's file is required and read.
+		read = append(read, "tenants/"+ns.Name+"/namespace-metadata.yaml")
 	}
 	slices.Sort(read)
 	want := slices.Sorted(slices.Values(names))

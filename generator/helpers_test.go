@@ -64,19 +64,33 @@ func mustCompile(t testing.TB, spec Spec, opts ...Option) *Generator {
 }
 
 // tree builds a monorepo from "path" or "path=content" arguments; a module
-// directory "tenants/<t>/modules/<m>" alone gets one manifest.
+// directory "tenants/<t>/modules/<m>" alone gets one manifest, and its
+// tenant the NamespaceMetadata file that testSpec requires
+// ("tenants/<t>/namespace-metadata.yaml", asking for nothing), unless an
+// argument gives that file.
 func tree(paths ...string) fstest.MapFS {
 	fsys := fstest.MapFS{}
+	var tenants []string
 	for _, p := range paths {
 		name, content, ok := strings.Cut(p, "=")
 		if !ok && strings.Count(name, "/") == 3 && strings.Contains(name, "/modules/") {
 			fsys[name+"/manifests/deploy.yaml"] = &fstest.MapFile{Data: []byte("kind: Deployment\n")}
+			tenant, _, _ := strings.Cut(name, "/modules/")
+			tenants = append(tenants, tenant)
 			continue
 		}
 		fsys[name] = &fstest.MapFile{Data: []byte(content)}
 	}
+	for _, t := range tenants {
+		if _, ok := fsys[t+"/namespace-metadata.yaml"]; !ok {
+			fsys[t+"/namespace-metadata.yaml"] = &fstest.MapFile{Data: []byte(emptyMetadataFile)}
+		}
+	}
 	return fsys
 }
+
+// emptyMetadataFile is a NamespaceMetadata file that asks for nothing.
+const emptyMetadataFile = "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"
 
 func sources(fsys fstest.MapFS) map[string]fs.FS { return map[string]fs.FS{"repo": fsys} }
 

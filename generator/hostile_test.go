@@ -3,10 +3,17 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenantkit/tenantkit/internal/hostile"
+	"github.com/tenantkit/tenantkit/inventory"
 )
 
 // billionLaughs is the classic exponential alias document, nine levels of
@@ -105,5 +112,110 @@ func TestParseInputsLongJSONLine(t *testing.T) {
 	want, _ := json.Marshal(value)
 	if len(got) != 1 || !bytes.Equal(got["image"], want) {
 		t.Fatalf("got %d inputs, want image=%d-byte string", len(got), len(value))
+	}
+}
+
+// TestUnreadableDirectory: a symbolic link or a file where the pattern
+// needs a directory is an error naming it, and every tracked object that a
+// directory there could have rendered is kept, skipped for it: the
+// captures on the way to it render what they can of each namespace and
+// name, and a part they cannot render stands for any value. The other
+// stale objects are kept too (a plan with errors deletes nothing), for
+// that reason; the valid tenants are applied.
+func TestUnreadableDirectory(t *testing.T) {
+	t.Parallel()
+	link := &fstest.MapFile{Data: []byte("tenant-a"), Mode: fs.ModeSymlink | 0o777}
+	skipped := func(dir, rule string, subjects ...string) []string {
+		var out []string
+		for _, s := range subjects {
+			out = append(out, fmt.Sprintf("%s skipped (directory %q cannot be read: %s; kept in the inventory)", s, dir, rule))
+		}
+		return out
+	}
+	const (
+		linkRule = "must be a directory, not a symbolic link"
+		fileRule = "must be a directory, not a file"
+	)
+	previous := []inventory.Entry{
+		nsEntry("tenant-a"), artEntry("tenant-a", "app"),
+		nsEntry("tenant-b"), artEntry("tenant-b", "app"), artEntry("tenant-b", "web"),
+		nsEntry("tenant-c"), artEntry("tenant-c", "app"),
+	}
+	for _, tt := range []struct {
+		name    string
+		pattern string
+		files   []string
+		change  func(fstest.MapFS)
+		err     string   // the error's value, the path
+		want    []string // the decisions but those of desired objects
+	}{
+		{name: "tenant directory", change: func(f fstest.MapFS) {
+			for name := range f {
+				if strings.HasPrefix(name, "tenants/tenant-b/") {
+					delete(f, name)
+				}
+			}
+			f["tenants/tenant-b"] = link
+		}, err: "tenants/tenant-b", want: slices.Concat(
+			skipped("tenants/tenant-b", linkRule, "Namespace/tenant-b", "ExternalArtifact/tenant-b/app", "ExternalArtifact/tenant-b/web"),
+			[]string{"ExternalArtifact/tenant-c/app kept (desired state has errors)", "Namespace/tenant-c kept (desired state has errors)"},
+		)},
+		{name: "module directory", change: func(f fstest.MapFS) {
+			delete(f, "tenants/tenant-b/modules/web/manifests/deploy.yaml")
+			f["tenants/tenant-b/modules/web"] = link
+		}, err: "tenants/tenant-b/modules/web", want: slices.Concat(
+			skipped("tenants/tenant-b/modules/web", linkRule, "ExternalArtifact/tenant-b/web"),
+			[]string{"ExternalArtifact/tenant-c/app kept (desired state has errors)", "Namespace/tenant-c kept (desired state has errors)"},
+		)},
+		{name: "modules directory a file", change: func(f fstest.MapFS) {
+			delete(f, "tenants/tenant-b/modules/app/manifests/deploy.yaml")
+			delete(f, "tenants/tenant-b/modules/web/manifests/deploy.yaml")
+			f["tenants/tenant-b/modules"] = &fstest.MapFile{Data: []byte("x")}
+		}, err: "tenants/tenant-b/modules", want: slices.Concat(
+			skipped("tenants/tenant-b/modules", fileRule, "Namespace/tenant-b", "ExternalArtifact/tenant-b/app", "ExternalArtifact/tenant-b/web"),
+			[]string{"ExternalArtifact/tenant-c/app kept (desired state has errors)", "Namespace/tenant-c kept (desired state has errors)"},
+		)},
+		{
+			// The namespace comes from below the link: it could be any,
+			// and so could the namespace of any artifact named web.
+			name:    "namespace captured below the link",
+			pattern: "@repo/modules/{module}/tenants/{namespace}",
+			change:  func(f fstest.MapFS) { f["modules/web"] = link },
+			err:     "modules/web", want: slices.Concat(
+				skipped("modules/web", linkRule, "Namespace/tenant-b", "Namespace/tenant-c", "ExternalArtifact/tenant-b/web"),
+				[]string{"ExternalArtifact/tenant-c/app kept (desired state has errors)", "ExternalArtifact/tenant-b/app kept (desired state has errors)"},
+			),
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testSpec()
+			fsys := tree("tenants/tenant-a/modules/app", "tenants/tenant-b/modules/app", "tenants/tenant-b/modules/web")
+			if tt.pattern != "" {
+				spec.PathPattern = tt.pattern
+				spec.Artifacts[0].InputsFrom = ""
+				spec.Artifacts[0].Copy = []CopyOperation{{From: "@repo/modules/{module}/tenants/{namespace}/**", To: "@artifact/"}}
+				spec.ManagedNamespaces.Metadata = nil
+				fsys = tree("modules/app/tenants/tenant-a/deploy.yaml=kind: A\n")
+			}
+			tt.change(fsys)
+			c := (&fakeCluster{}).live(previous, map[string]string{GeneratorLabel: testUID}, nil)
+			p := mustPlan(t, mustCompile(t, spec), sources(fsys), previous, c.cluster())
+			var got []string
+			for _, d := range p.Decisions {
+				if d.Action != inventory.Create && d.Action != inventory.Update && d.Action != inventory.Unchanged {
+					got = append(got, d.String())
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("decisions (-want +got):\n%s", diff)
+			}
+			if !slices.ContainsFunc(p.Artifacts, func(a Artifact) bool { return a.Namespace == "tenant-a" && a.Name == "app" }) {
+				t.Errorf("the valid tenant's artifact is not applied: %v", p.Artifacts)
+			}
+			if len(p.Errors) != 1 || p.Errors[0].Field != "spec.pathPattern" || p.Errors[0].BadValue != tt.err || !strings.HasPrefix(p.Errors[0].Detail, "must be a directory") {
+				t.Errorf("errors %v, want one at spec.pathPattern naming %s", p.Errors.ToAggregate(), tt.err)
+			}
+		})
 	}
 }

@@ -4,10 +4,12 @@ package generator
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,7 +133,8 @@ func TestHostileTree(t *testing.T) {
 		{name: "FIFO as a modules directory", change: func(t *testing.T, repo string) {
 			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
 			hostile.Mkfifo(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"))
-		}, code: 0, check: noArtifactIn("tenant-sandbox")},
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a named pipe",
+			check: kept("tenants/tenant-sandbox/modules", "Namespace/tenant-sandbox", "ExternalArtifact/tenant-sandbox/playground")},
 		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
 		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
@@ -152,7 +155,36 @@ func TestHostileTree(t *testing.T) {
 		}, code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "tenant directory linked to another tenant", change: func(t *testing.T, repo string) {
 			symlink(t, "tenant-search", filepath.Join(repo, "tenants/tenant-stolen"))
-		}, code: 0, check: noArtifactIn("tenant-stolen")},
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link", check: noArtifactIn("tenant-stolen")},
+		// A tracked directory replaced by a link (to a copy of itself, so
+		// that nothing else changes) or by a file: an error naming it, and
+		// every tracked object it could have rendered kept, never deleted.
+		{name: "module directory replaced by a link to a copy of itself", change: func(t *testing.T, repo string) {
+			replaceByLink(t, repo, "tenants/tenant-sandbox/modules/playground")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link",
+			check: kept("tenants/tenant-sandbox/modules/playground", "Namespace/tenant-sandbox", "ExternalArtifact/tenant-sandbox/playground")},
+		{name: "one module of two replaced by a link", change: func(t *testing.T, repo string) {
+			replaceByLink(t, repo, "tenants/tenant-payments/modules/worker")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link", check: func(t *testing.T, p *Plan) {
+			kept("tenants/tenant-payments/modules/worker", "ExternalArtifact/tenant-payments/worker")(t, p)
+			// The namespace that its other module renders is applied.
+			if !slices.ContainsFunc(p.Namespaces, func(ns Namespace) bool { return ns.Name == "tenant-payments" }) {
+				t.Errorf("namespace tenant-payments is not applied: %s", decisions(p)["Namespace/tenant-payments"])
+			}
+		}},
+		{name: "modules directory replaced by a link", change: func(t *testing.T, repo string) {
+			replaceByLink(t, repo, "tenants/tenant-sandbox/modules")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link",
+			check: kept("tenants/tenant-sandbox/modules", "Namespace/tenant-sandbox", "ExternalArtifact/tenant-sandbox/playground")},
+		{name: "tenant directory replaced by a link", change: func(t *testing.T, repo string) {
+			replaceByLink(t, repo, "tenants/tenant-payments")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link",
+			check: kept("tenants/tenant-payments", "Namespace/tenant-payments", "ExternalArtifact/tenant-payments/api", "ExternalArtifact/tenant-payments/worker")},
+		{name: "modules directory replaced by a file", change: func(t *testing.T, repo string) {
+			os.RemoveAll(filepath.Join(repo, "tenants/tenant-sandbox/modules"))
+			writeFile(t, filepath.Join(repo, "tenants/tenant-sandbox/modules"), "not a directory\n")
+		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a file",
+			check: kept("tenants/tenant-sandbox/modules", "Namespace/tenant-sandbox", "ExternalArtifact/tenant-sandbox/playground")},
 		{name: "tenants directory linked out of the root", change: func(t *testing.T, repo string) {
 			outside := t.TempDir()
 			if err := os.Rename(filepath.Join(repo, "tenants"), filepath.Join(outside, "tenants")); err != nil {
@@ -198,6 +230,7 @@ func TestHostileTree(t *testing.T) {
 		}, code: 1, field: "spec.pathPattern", detail: `"tenants/tenant-x\nforged/modules/app"`},
 		{name: "tenant directory with the Kelvin sign", change: func(t *testing.T, repo string) {
 			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/modules/app/manifests/a.yaml"), "a: 1\n")
+			writeFile(t, filepath.Join(repo, "tenants/tenant-\u212a/namespace-metadata.yaml"), emptyMetadataFile)
 		}, code: 0, check: filesOf("tenant-k", "app", "a.yaml")}, // strings.ToLower, as source-watcher
 		{name: "tenant directories colliding in case", change: func(t *testing.T, repo string) {
 			writeFile(t, filepath.Join(repo, "tenants/Tenant-Search/modules/indexer/manifests/a.yaml"), "a: 1\n")
@@ -255,6 +288,46 @@ func filesOf(namespace, name string, files ...string) func(t *testing.T, p *Plan
 			}
 		}
 		t.Errorf("no artifact %s/%s", namespace, name)
+	}
+}
+
+// replaceByLink moves the directory dir of repo out of the tree and puts a
+// symbolic link to it in its place.
+func replaceByLink(t *testing.T, repo, dir string) {
+	t.Helper()
+	moved := filepath.Join(t.TempDir(), "copy")
+	if err := os.Rename(filepath.Join(repo, dir), moved); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, moved, filepath.Join(repo, dir))
+}
+
+// kept checks that the plan keeps each of subjects, tracked, skipped for
+// the directory dir that discovery could not read, and deletes nothing.
+func kept(dir string, subjects ...string) func(t *testing.T, p *Plan) {
+	return func(t *testing.T, p *Plan) {
+		t.Helper()
+		ds := decisions(p)
+		for _, s := range subjects {
+			d := ds[s]
+			if d.Action != inventory.Skip || !strings.Contains(d.Reason, fmt.Sprintf("directory %q cannot be read", dir)) || !strings.HasSuffix(d.Reason, "; kept in the inventory") {
+				t.Errorf("%s: %s, want skipped because %s cannot be read, and kept", s, d, dir)
+			}
+		}
+		for _, d := range p.Decisions {
+			if d.Action == inventory.Delete {
+				t.Errorf("deletes %s", d)
+			}
+		}
+		next := map[string]bool{}
+		for _, e := range p.Next(func(inventory.Entry) bool { return true }) {
+			next[e.ID().String()] = true
+		}
+		for _, s := range subjects {
+			if !next[s] {
+				t.Errorf("%s is not in the next inventory", s)
+			}
+		}
 	}
 }
 

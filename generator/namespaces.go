@@ -128,8 +128,11 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 const maxMetadataFileSize = 1 << 20
 
 // namespaceFile reads, parses and checks a namespace's NamespaceMetadata
-// file. A namespace without the file asks for nothing. ok is false when the
-// file had errors; file names the file read, if any.
+// file. ok is false when the file had errors or does not exist: a spec that
+// names a file per namespace makes it required, as source-watcher does, so
+// that a tenant whose file went missing (a rename, a typo in the spec) is
+// not planned without the metadata it asks for. file names the file read,
+// if any.
 func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, file string, ok bool) {
 	t := p.g.fromSource
 	if t == nil {
@@ -157,7 +160,9 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	}
 	data, err := pathpattern.ReadFile(fsys, ref.Path, maxMetadataFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nsmeta.Metadata{}, "", true
+		p.errs = append(p.errs, field.Invalid(fp, ref.String(), fmt.Sprintf(
+			"must exist: the NamespaceMetadata file of namespace %q, rendered from directory %q: %v", ns, users[0].match.Path, err)))
+		return nsmeta.Metadata{}, "", false
 	}
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))

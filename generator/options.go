@@ -117,8 +117,10 @@ func WithCache(c *cel.Cache) Option { return func(o *options) { o.cache = c } }
 // finalizer, e.g. flux-operator's ResourceSet
 // (schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}):
 // a reference to any other kind is not a hand-off, and the generator stays
-// accountable for the namespace. By default any kind is allowed. The list
-// must not be empty, and each group and kind must be valid
+// accountable for the namespace. By default any kind is allowed, and then
+// any object that exists with the stamped UID keeps a namespace (a ConfigMap
+// in another tenant's namespace, ClusterRole admin): name the kinds. The
+// list must not be empty, and each group and kind must be valid
 // (finalizer.NewDecider).
 func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 	return func(o *options) { o.finalizerKinds = append([]schema.GroupKind{}, kinds...) }

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -148,6 +149,10 @@ type planner struct {
 	// skippedNamespaces holds the namespaces that an error touches, with
 	// the reason.
 	skippedNamespaces map[string]string
+	// problems are the entries that discovery found where the pattern
+	// needs a directory and could not read (pathpattern.Match.Problem), in
+	// path order.
+	problems []pathpattern.Match
 	// live holds what the plan read of each desired namespace's live copy.
 	live map[string]*liveNamespace
 }
@@ -177,7 +182,9 @@ type item struct {
 // Problems of the desired state are in [Plan.Errors], not returned: the plan
 // still says what to apply; a panic while building one namespace or
 // artifact is one of them (see the package documentation, "Concurrency").
-// The error is ctx's, when ctx ends before the plan does. Plan reads the
+// When ctx ends before the plan does, while it reads the sources or the
+// cluster, Plan returns no plan and ctx's error: nothing is decided, so
+// nothing is to be applied or deleted. Plan reads the
 // sources, never writes them; the trees must not change while it reads
 // them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
@@ -212,7 +219,17 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	res.Warnings = slices.Compact(res.Warnings)
 	res.Errors = p.errs
 
-	if err := p.collect(res, desired, previous, p.skipped(items), cluster); err != nil {
+	skips := p.skipped(items)
+	p.unreadable(skips, previous, desired)
+	if err := p.collect(res, desired, previous, skips, cluster); err != nil {
+		return nil, err
+	}
+	// A context that ended while the plan read the cluster has turned
+	// every read after it into an error, or a guard that did not run: the
+	// objects it left undecided are kept, and the decisions made before
+	// it were made against a cluster that the caller no longer wants
+	// read. That is no plan to act on.
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	res.Errors = sortErrors(res.Errors)
@@ -259,8 +276,15 @@ func (p *planner) discover() []*item {
 			p.errs = append(p.errs, field.InternalError(fp, err))
 			return nil
 		}
-		p.errs = append(p.errs, errs...) // the directories Discover left out
-		matches = ms
+		p.errs = append(p.errs, errs...) // the directories Discover left out, and its problems
+		matches = ms[:0:0]
+		for _, m := range ms {
+			if m.Problem != "" {
+				p.problems = append(p.problems, m)
+			} else {
+				matches = append(matches, m)
+			}
+		}
 	}
 
 	outputs := make([]pathpattern.Output, len(g.artifacts))
@@ -394,6 +418,76 @@ func (p *planner) skipped(items []*item) map[inventory.ID]skippedObject {
 		}
 	}
 	return out
+}
+
+// unreadable adds to skips every tracked object, not desired, that a
+// directory discovery could not read (a symbolic link or a file where the
+// pattern needs a directory) could have rendered, with the reason naming
+// it: the problem's captures render what they can of each artifact's
+// namespace and name, and a part they cannot render stands for any value.
+// A link in place of a tenant's directory so keeps the tenant's namespace
+// and every artifact in it; one in place of a module's directory, that
+// module's artifact. (The plan has an error for each problem, and so
+// deletes nothing anyway: this names the reason where it can tell.)
+func (p *planner) unreadable(skips map[inventory.ID]skippedObject, previous, desired []inventory.Entry) {
+	if len(p.problems) == 0 || len(previous) == 0 {
+		return
+	}
+	const anyValue = "\x00" // no namespace or name holds a NUL byte
+	type key struct{ namespace, name string }
+	artifacts := map[key]string{} // what a problem could render (a part it cannot, anyValue) -> reason
+	namespaces := map[string]string{}
+	for _, m := range p.problems {
+		reason := fmt.Sprintf("directory %q cannot be read: %s", m.Path, m.Problem)
+		for i := range p.g.artifacts {
+			a := &p.g.artifacts[i]
+			ns := p.g.opts.namespace
+			if a.namespace != nil {
+				ns = expandOr(a.namespace, m.Normalized, anyValue)
+				if _, seen := namespaces[ns]; !seen && p.g.managed {
+					namespaces[ns] = reason
+				}
+			}
+			k := key{ns, expandOr(a.name, m.Normalized, anyValue)}
+			if _, seen := artifacts[k]; !seen {
+				artifacts[k] = reason
+			}
+		}
+	}
+	isDesired := make(map[inventory.ID]bool, len(desired))
+	for _, e := range desired {
+		isDesired[e.ID()] = true
+	}
+	for _, e := range previous {
+		id := e.ID()
+		if isDesired[id] {
+			continue
+		}
+		if _, skipped := skips[id]; skipped {
+			continue
+		}
+		var reason string
+		switch {
+		case id.IsNamespace():
+			reason = cmp.Or(namespaces[id.Name], namespaces[anyValue])
+		case id.Group == artifactGroup && id.Kind == artifactKind:
+			reason = cmp.Or(artifacts[key{id.Namespace, id.Name}], artifacts[key{id.Namespace, anyValue}],
+				artifacts[key{anyValue, id.Name}], artifacts[key{anyValue, anyValue}])
+		}
+		if reason != "" {
+			skips[id] = skippedObject{entry: e, reason: reason}
+		}
+	}
+}
+
+// expandOr expands t from values, or returns or when a capture it names
+// has no value.
+func expandOr(t *pathpattern.Template, values map[string]string, or string) string {
+	s, err := t.Expand(values)
+	if err != nil {
+		return or
+	}
+	return s
 }
 
 // sortErrors sorts errors by field, type, detail and value, and drops

@@ -46,7 +46,9 @@ func TestRule1Skip(t *testing.T) {
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "renders the same namespace and name"},
 		{name: "inputs fail", files: []string{"tenants/tenant-b/modules/x", "tenants/tenant-b/modules/x/inputs.yaml=- a list\n"},
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "inputs have errors"},
-		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x"},
+		{name: "metadata file missing", files: []string{"tenants/tenant-b/modules/x/manifests/a.yaml=kind: A\n"},
+			skip: []string{"Namespace/tenant-b", "ExternalArtifact/tenant-b/x"}, reason: "metadata has errors"},
+		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x", "tenants/tenant-b/namespace-metadata.yaml="},
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "copy operations have errors"},
 	}
 	for _, tt := range tests {

@@ -30,12 +30,12 @@ var (
 //     ExternalArtifact per module; generator B (teams/<ns>/apps/<a>)
 //     places ExternalArtifacts in the same namespaces without managing them;
 //   - tenants and modules come, go and get renamed; some names are refused
-//     or collide in case; metadata files break and get fixed;
+//     or collide in case; metadata files break, go missing and get fixed;
 //   - other actors disable pruning on live objects (label or annotation,
 //     either Flux prefix, any case), stamp and recreate external
 //     finalizers, some pointing into the namespace itself;
 //   - faults: A's source goes missing, one level too deep, or behind a
-//     symbolic link; reading objects, listing artifacts and looking up
+//     symbolic link, or a tenant's directory does; reading objects, listing artifacts and looking up
 //     finalizers fail; deletions fail.
 //
 // The last tenth of the rounds has no faults. After every plan it checks:
@@ -70,7 +70,7 @@ type simulation struct {
 	t        *testing.T
 	rng      *rand.Rand
 	a, b     *simGenerator
-	metadata map[string]string // A's namespace directory -> metadata variant
+	metadata map[string]string // A's namespace directory -> metadata variant; none: the file asks for nothing
 	live     map[inventory.ID]*simObject
 	uids     int
 	faults   bool // this round
@@ -82,6 +82,7 @@ var (
 	simNamespaces = []string{"tenant-a", "tenant-b", "tenant-c", "tenant-d", "Tenant-A", "team-x", "kube-system"}
 	simModules    = []string{"api", "web", "worker", "Api"}
 	simVariants   = map[string]string{
+		"":          emptyMetadataFile,
 		"valid":     metadataFile("team", "payments"),
 		"other":     metadataFile("team", "search"),
 		"typo":      "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetdata\nmetadata:\n  labels:\n    team: x\n",
@@ -149,7 +150,7 @@ func (s *simulation) evolve(sg *simGenerator, quiet bool) {
 			if ns, ok := s.pickKey(sg.tree); ok && sg == s.a {
 				variants := []string{"", "valid", "other", "finalizer"}
 				if !quiet {
-					variants = append(variants, "typo", "schema")
+					variants = append(variants, "typo", "schema", "missing")
 				}
 				s.metadata[ns] = s.pick(variants)
 			}
@@ -173,9 +174,12 @@ func (s *simulation) evolve(sg *simGenerator, quiet bool) {
 					delete(sg.tree[ns], m)
 				}
 			}
+			if len(sg.tree[ns]) == 0 {
+				delete(sg.tree, ns) // as case 3 does: no namespace without modules
+			}
 		}
 		for ns, v := range s.metadata {
-			if v == "typo" || v == "schema" {
+			if v == "typo" || v == "schema" || v == "missing" {
 				s.metadata[ns] = "valid"
 			}
 		}
@@ -197,7 +201,7 @@ func (s *simulation) expectErrors() bool {
 			return true
 		}
 		lower[l] = ns
-		if v := s.metadata[ns]; v == "typo" || v == "schema" {
+		if v := s.metadata[ns]; v == "typo" || v == "schema" || v == "missing" {
 			return true
 		}
 		seen := map[string]bool{}
@@ -225,7 +229,7 @@ func (s *simulation) files(sg *simGenerator) fstest.MapFS {
 				fsys["teams/"+ns+"/apps/"+m+"/app.yaml"] = &fstest.MapFile{Data: []byte("name: " + m + "\n")}
 			}
 		}
-		if v := s.metadata[ns]; v != "" && sg == s.a {
+		if v := s.metadata[ns]; v != "missing" && sg == s.a {
 			fsys["tenants/"+ns+"/namespace-metadata.yaml"] = &fstest.MapFile{Data: []byte(simVariants[v])}
 		}
 	}
@@ -253,6 +257,23 @@ func (s *simulation) source(sg *simGenerator) (map[string]fs.FS, bool) {
 			moved[strings.Replace(name, "tenants/", "tenants-v2/", 1)] = f
 		}
 		return map[string]fs.FS{"repo": moved}, true
+	case 3:
+		// A tenant's directory, or its modules directory, becomes a link
+		// to a copy of itself.
+		if ns, ok := s.pickKey(sg.tree); ok {
+			dir := "tenants/" + ns
+			if s.rng.IntN(2) == 0 {
+				dir += "/modules"
+			}
+			s.stats["tenant directory behind a symbolic link"]++
+			moved := fstest.MapFS{dir: {Data: []byte("/elsewhere"), Mode: fs.ModeSymlink | 0o777}}
+			for name, f := range fsys {
+				if !strings.HasPrefix(name, dir+"/") {
+					moved[name] = f
+				}
+			}
+			return map[string]fs.FS{"repo": moved}, true
+		}
 	}
 	return map[string]fs.FS{"repo": fsys}, false
 }

@@ -24,7 +24,7 @@ import (
 //	monorepo/
 //	  platform/group-GG/policy-UUUUU/policy.yaml     unrelated: Unrelated directories
 //	  tenants/tenant-TTTTT/
-//	    namespace-metadata.yaml                      every MetadataEvery-th tenant
+//	    namespace-metadata.yaml                      labels on every MetadataEvery-th tenant
 //	    README.md, docs/guide.md                     unrelated to the pattern
 //	    modules/module-M/
 //	      applier-inputs.yaml
@@ -36,11 +36,14 @@ import (
 // files are a few hundred bytes, the size of real manifests; each one's
 // content names its tenant and module, so every artifact digest differs.
 type synthConfig struct {
-	Tenants       int
-	Modules       int // per tenant
-	Files         int // per module, in the artifact (at least 1)
-	Unrelated     int // directories outside tenants/, each with one file
-	MetadataEvery int // tenants with a namespace-metadata.yaml: every n-th; 0: none
+	Tenants   int
+	Modules   int // per tenant
+	Files     int // per module, in the artifact (at least 1)
+	Unrelated int // directories outside tenants/, each with one file
+	// MetadataEvery: every n-th tenant's namespace-metadata.yaml sets a
+	// label and an annotation; 0: none. The other tenants' file, which the
+	// spec requires, asks for nothing.
+	MetadataEvery int
 }
 
 func (c synthConfig) tenant(t int) string { return fmt.Sprintf("tenant-%05d", t) }
@@ -146,6 +149,12 @@ metadata:
     my.org.io/observability: %[2]s
 `
 
+// synthNoMetadata is the namespace-metadata.yaml of a tenant that asks
+// for nothing.
+const synthNoMetadata = `apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: NamespaceMetadata
+`
+
 // synthFile is one file of the tree: its path relative to the monorepo, its
 // content, and its content after the second round ("" when the second
 // round leaves it alone).
@@ -157,7 +166,7 @@ func synthChanged(t int) bool { return t%100 == 0 }
 
 // files calls yield for every file of the tree, tenant by tenant. A changed
 // tenant (synthChanged) has one manifest of its first module changed, and
-// its namespace-metadata.yaml when it has one, so that one artifact digest
+// its namespace-metadata.yaml when it sets keys, so that one artifact digest
 // and one namespace digest change.
 func (c synthConfig) files(yield func(synthFile)) {
 	for t := range c.Tenants {
@@ -170,6 +179,8 @@ func (c synthConfig) files(yield func(synthFile)) {
 				f.change = fmt.Sprintf(synthMetadata, t%10000, "Disabled")
 			}
 			yield(f)
+		} else {
+			yield(synthFile{path: dir + "/namespace-metadata.yaml", content: synthNoMetadata})
 		}
 		yield(synthFile{path: dir + "/README.md", content: "# " + tn + "\n"})
 		yield(synthFile{path: dir + "/docs/guide.md", content: "How " + tn + " deploys.\n"})

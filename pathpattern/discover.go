@@ -32,6 +32,15 @@ type Match struct {
 	// [strings.ToLower], as source-watcher does, each a valid label value.
 	// Use them for names, namespaces and labels.
 	Normalized map[string]string
+	// Problem is empty for a matching directory. Otherwise Path is no
+	// match but a symbolic link or a file where the pattern needs a
+	// directory, which Discover did not read (see [Pattern.Discover]),
+	// and Problem is the rule it breaks, e.g. "must be a directory, not a
+	// symbolic link"; Raw and Normalized hold only the values captured on
+	// the way to Path (unchecked): those that every match below it would
+	// have had. Such an entry names no object to build; it tells the
+	// caller which objects it cannot know about.
+	Problem string
 }
 
 // Discover returns every directory of fsys that matches the pattern, in
@@ -60,8 +69,22 @@ type Match struct {
 // directory is read, so the cost grows with the part of the tree that can
 // still match. A literal segment of more than 255 bytes, longer than a file
 // name can be, is not looked up. A capture segment skips names that start
-// with "." unless the segment itself starts with a literal ".", and names
-// that are not valid UTF-8 (they cannot be [fs.FS] paths).
+// with "." unless the segment itself starts with a literal ".", names that
+// are not valid UTF-8 (they cannot be [fs.FS] paths), and files (a
+// README.md among the tenants' directories is no tenant).
+//
+// Below the prefix, an entry where the pattern needs a directory and that
+// is not one, a literal segment that exists as a file, a named pipe or a
+// symbolic link, or a symbolic link whose name a capture segment matches
+// (whatever it points to: Discover does not follow it to find out), is a
+// problem: it may stand where a tenant's directory was, and a caller that
+// took it for a missing directory would delete what that tenant had. It
+// is neither read nor skipped: it comes in the result as a [Match] whose
+// Problem names the rule ("must be a directory, not a symbolic link"),
+// holding the values captured on the way to it, so that the caller can
+// keep every object a directory there could have rendered; and in errs as
+// a field.Invalid error on fldPath whose value is its path and whose detail
+// names the rule and the pattern's segment.
 //
 // Symbolic links are recognised through [fs.Lstat], so fsys must implement
 // [fs.ReadLinkFS] to report them, as [os.DirFS], [os.Root.FS], [fs.Sub] and
@@ -72,7 +95,8 @@ type Match struct {
 // a valid label value (spaces, more than 63 characters, a first or last
 // character that is not alphanumeric) is left out of the result, and
 // reported in errs as a field.Invalid error on fldPath whose detail names
-// the directory and the capture; errs holds all of them, in path order.
+// the directory and the capture; errs holds all of them and all problems,
+// in path order.
 // Any other error, such as an I/O error of fsys, ends the walk: err wraps
 // it, and there is no result. When err is not nil or errs is not empty,
 // the caller must not delete anything on account of the result.
@@ -94,12 +118,19 @@ func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, er
 
 // discovery is the state of one Discover call.
 type discovery struct {
-	p       *Pattern
-	fsys    fs.FS
-	fixed   int      // the number of segments of the fixed prefix
-	values  []string // captured values on the current path, by capture index
-	matches []Match
-	bad     []badValue
+	p        *Pattern
+	fsys     fs.FS
+	fixed    int      // the number of segments of the fixed prefix
+	values   []string // captured values on the current path, by capture index
+	matches  []Match
+	bad      []badValue
+	problems []problem
+}
+
+// problem is an entry that the pattern needs to be a directory and that is
+// not one: dir is its path, segment the pattern's segment that names it.
+type problem struct {
+	dir, segment, rule string
 }
 
 // badValue is a capture of a matching directory whose normalized value is
@@ -182,6 +213,8 @@ func (d *discovery) walk(dir string, i int) error {
 		case info.IsDir() && info.Mode()&fs.ModeSymlink == 0:
 			return d.next(name, i)
 		}
+		// The pattern names this entry: it must be a directory.
+		d.problem(name, i, info.Mode().Type())
 		return nil
 	}
 	entries, err := fs.ReadDir(d.fsys, dir)
@@ -195,16 +228,82 @@ func (d *discovery) walk(dir string, i int) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || e.Type()&fs.ModeSymlink != 0 || !utf8.ValidString(name) {
+		link := e.Type()&fs.ModeSymlink != 0
+		if (!e.IsDir() && !link) || !utf8.ValidString(name) {
+			continue // a file among the directories, or a name no fs.FS path can hold
+		}
+		if !seg.match(name, d.values) {
 			continue
 		}
-		if seg.match(name, d.values) {
-			if err := d.next(join(dir, name), i); err != nil {
-				return err
-			}
+		if link {
+			// It may stand where a tenant's directory was: never followed,
+			// never taken for a missing directory either.
+			d.problem(join(dir, name), i, fs.ModeSymlink)
+			continue
+		}
+		if err := d.next(join(dir, name), i); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// problem records name, the entry that segment i matches, as one that
+// must be a directory and is of type typ instead, with the values captured
+// up to it.
+func (d *discovery) problem(name string, i int, typ fs.FileMode) {
+	rule := "must be a directory, not " + describeType(typ)
+	m := Match{Path: name, Raw: map[string]string{}, Normalized: map[string]string{}, Problem: rule}
+	for j, c := range d.p.captures {
+		if d.captured(j, i) {
+			m.Raw[c] = d.values[j]
+			m.Normalized[c] = strings.ToLower(d.values[j])
+		}
+	}
+	d.matches = append(d.matches, m)
+	d.problems = append(d.problems, problem{dir: name, segment: d.p.segmentText(i), rule: rule})
+}
+
+// segmentText returns segment i as the pattern spells it.
+func (p *Pattern) segmentText(i int) string {
+	var b strings.Builder
+	for _, part := range p.segments[i].parts {
+		if part.capture >= 0 {
+			b.WriteString("{" + p.captures[part.capture] + "}")
+		} else {
+			b.WriteString(part.lit)
+		}
+	}
+	return b.String()
+}
+
+// captured reports whether capture j is in one of the segments 0 to i.
+func (d *discovery) captured(j, i int) bool {
+	for k := range d.p.segments[:i+1] {
+		for _, part := range d.p.segments[k].parts {
+			if part.capture == j {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describeType names a file type for an error: what was found where a
+// directory must be.
+func describeType(typ fs.FileMode) string {
+	switch {
+	case typ&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case typ&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case typ&fs.ModeSocket != 0:
+		return "a socket"
+	case typ&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "a file"
+	}
 }
 
 // next continues with segment i+1 below dir, or records dir when segment i
@@ -231,15 +330,28 @@ func (d *discovery) next(dir string, i int) error {
 	return nil
 }
 
-// errorList reports the bad values in path order, then by capture name.
+// errorList reports the bad values and the problems in path order, a
+// directory's bad values by capture name.
 func (d *discovery) errorList(fldPath *field.Path) field.ErrorList {
-	slices.SortFunc(d.bad, func(a, b badValue) int {
+	type entry struct {
+		dir, capture string
+		err          *field.Error
+	}
+	var all []entry
+	for _, b := range d.bad {
+		all = append(all, entry{b.dir, b.capture, field.Invalid(fldPath, b.value,
+			fmt.Sprintf("directory %q, capture %q: %s", b.dir, b.capture, strings.Join(b.msgs, "; ")))})
+	}
+	for _, p := range d.problems {
+		all = append(all, entry{p.dir, "", field.Invalid(fldPath, p.dir,
+			fmt.Sprintf("%s, as the pattern's segment %q names it: discovery neither reads nor follows it", p.rule, p.segment))})
+	}
+	slices.SortFunc(all, func(a, b entry) int {
 		return cmp.Or(strings.Compare(a.dir, b.dir), strings.Compare(a.capture, b.capture))
 	})
 	var errs field.ErrorList
-	for _, b := range d.bad {
-		errs = append(errs, field.Invalid(fldPath, b.value,
-			fmt.Sprintf("directory %q, capture %q: %s", b.dir, b.capture, strings.Join(b.msgs, "; "))))
+	for _, e := range all {
+		errs = append(errs, e.err)
 	}
 	return errs
 }

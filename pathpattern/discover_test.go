@@ -55,9 +55,30 @@ func match(path string, raw ...string) Match {
 	return m
 }
 
-// badValue is what a test expects of a field error of Discover: the
-// normalized value and the directory.
-type wantBad struct{ Value, Dir string }
+// problemAt returns the Match of an entry at path that the pattern needs
+// to be a directory and is not, with the raw captures on the way to it.
+func problemAt(path, rule string, raw ...string) Match {
+	m := match(path, raw...)
+	m.Problem = rule
+	return m
+}
+
+// The rules of problem entries.
+const (
+	ruleLink = "must be a directory, not a symbolic link"
+	ruleFile = "must be a directory, not a file"
+	rulePipe = "must be a directory, not a named pipe"
+)
+
+// wantBad is what a test expects of a field error of Discover: for a bad
+// value, the normalized value and the directory; for a problem entry, its
+// path (the value), the rule it breaks and the pattern's segment.
+type wantBad struct{ Value, Dir, Rule, Segment string }
+
+// problemErr is the wantBad of a problem entry.
+func problemErr(path, rule, segment string) wantBad {
+	return wantBad{Value: path, Rule: rule, Segment: segment}
+}
 
 func TestDiscover(t *testing.T) {
 	t.Parallel()
@@ -76,25 +97,53 @@ func TestDiscover(t *testing.T) {
 				match("tenants/Team-B/modules/App", "namespace", "Team-B", "module", "App"),
 				match("tenants/team-a/modules/app", "namespace", "team-a", "module", "app"),
 				match("tenants/team-a/modules/db", "namespace", "team-a", "module", "db"),
+				// Links where the pattern needs a directory, at a capture
+				// segment or a literal one, and a file among the
+				// directories that a capture segment reads: the links are
+				// problems, the file is no match.
+				problemAt("tenants/team-c/modules/link", ruleLink, "namespace", "team-c", "module", "link"),
+				problemAt("tenants/team-d", ruleLink, "namespace", "team-d"),
+				problemAt("tenants/team-e/modules", ruleLink, "namespace", "team-e"),
 				match("tenants/\u212Aube/modules/app", "namespace", "\u212Aube", "module", "app"),
 			},
 			bad: []wantBad{
 				{Value: "bad name", Dir: "tenants/bad name/modules/ok"},
+				problemErr("tenants/team-c/modules/link", ruleLink, "{module}"),
+				problemErr("tenants/team-d", ruleLink, "{namespace}"),
+				problemErr("tenants/team-e/modules", ruleLink, "modules"),
 				{Value: "bad_", Dir: "tenants/team-f/modules/Bad_"},
 			},
 		},
 		{
 			name:    "literal leaf",
 			pattern: "@repo/tenants/{namespace}/modules/app/manifests",
-			want:    []Match{match("tenants/team-a/modules/app/manifests", "namespace", "team-a")},
+			want: []Match{
+				match("tenants/team-a/modules/app/manifests", "namespace", "team-a"),
+				problemAt("tenants/team-d", ruleLink, "namespace", "team-d"),
+				problemAt("tenants/team-e/modules", ruleLink, "namespace", "team-e"),
+			},
+			bad: []wantBad{
+				problemErr("tenants/team-d", ruleLink, "{namespace}"),
+				problemErr("tenants/team-e/modules", ruleLink, "modules"),
+			},
 		},
 		{
 			name:    "files never match",
 			pattern: "@repo/tenants/{namespace}/namespace-metadata.yaml",
+			want: []Match{
+				problemAt("tenants/team-a/namespace-metadata.yaml", ruleFile, "namespace", "team-a"),
+				problemAt("tenants/team-d", ruleLink, "namespace", "team-d"),
+			},
+			bad: []wantBad{
+				problemErr("tenants/team-a/namespace-metadata.yaml", ruleFile, "namespace-metadata.yaml"),
+				problemErr("tenants/team-d", ruleLink, "{namespace}"),
+			},
 		},
 		{
 			name:    "literal below a capture missing in every tenant",
 			pattern: "@repo/tenants/{namespace}/docs/{x}",
+			want:    []Match{problemAt("tenants/team-d", ruleLink, "namespace", "team-d")},
+			bad:     []wantBad{problemErr("tenants/team-d", ruleLink, "{namespace}")},
 		},
 		{
 			name:    "capture over an empty directory",
@@ -117,12 +166,22 @@ func TestDiscover(t *testing.T) {
 				match("tenants/Team-B/modules/App", "team", "Team", "letter", "B", "module", "App"),
 				match("tenants/team-a/modules/app", "team", "team", "letter", "a", "module", "app"),
 				match("tenants/team-a/modules/db", "team", "team", "letter", "a", "module", "db"),
+				problemAt("tenants/team-c/modules/link", ruleLink, "team", "team", "letter", "c", "module", "link"),
+				problemAt("tenants/team-d", ruleLink, "team", "team", "letter", "d"),
+				problemAt("tenants/team-e/modules", ruleLink, "team", "team", "letter", "e"),
 			},
-			bad: []wantBad{{Value: "bad_", Dir: "tenants/team-f/modules/Bad_"}},
+			bad: []wantBad{
+				problemErr("tenants/team-c/modules/link", ruleLink, "{module}"),
+				problemErr("tenants/team-d", ruleLink, "{team}-{letter}"),
+				problemErr("tenants/team-e/modules", ruleLink, "modules"),
+				{Value: "bad_", Dir: "tenants/team-f/modules/Bad_"},
+			},
 		},
 		{
 			name:    "literal over 255 bytes below a capture",
 			pattern: "@repo/tenants/{namespace}/" + long,
+			want:    []Match{problemAt("tenants/team-d", ruleLink, "namespace", "team-d")},
+			bad:     []wantBad{problemErr("tenants/team-d", ruleLink, "{namespace}")},
 		},
 		{
 			name:    "missing fixed prefix",
@@ -200,11 +259,28 @@ func checkBad(t *testing.T, errs field.ErrorList, fldPath string, want []wantBad
 			t.Errorf("error %v: want an Invalid error on %s", e, fldPath)
 		}
 		v, _ := e.BadValue.(string)
+		if rule, segment, ok := problemOf(e.Detail); ok {
+			got = append(got, wantBad{Value: v, Rule: rule, Segment: segment})
+			continue
+		}
 		got = append(got, wantBad{Value: v, Dir: dirOf(e.Detail)})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("field errors (-want +got):\n%s\nall: %v", diff, errs)
 	}
+}
+
+// problemOf returns the rule and the segment that the detail of a problem
+// entry's error names.
+func problemOf(detail string) (rule, segment string, ok bool) {
+	rule, rest, ok := strings.Cut(detail, ", as the pattern's segment ")
+	if !ok {
+		return "", "", false
+	}
+	if _, err := fmt.Sscanf(rest, "%q", &segment); err != nil {
+		return "", "", false
+	}
+	return rule, segment, true
 }
 
 // dirOf returns the directory that a detail of Discover names.
@@ -371,8 +447,9 @@ func TestDiscoverReadsOnlyWhatCanMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 {
-		t.Errorf("Discover found %d matches, want 2", len(got))
+	// The link is a problem, neither read nor followed.
+	if len(got) != 3 || got[2].Problem == "" {
+		t.Errorf("Discover found %v, want 2 matches and a problem", got)
 	}
 	want := []string{
 		"stat .",
@@ -480,17 +557,30 @@ func TestDiscoverOnDisk(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, errs, err := MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(tt.fsys, nil)
-			if err != nil || errs != nil {
-				t.Fatal(err, errs)
+			got, errs, err := MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(tt.fsys, field.NewPath("p"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := []Match{match("tenants/team-a/modules/app", "namespace", "team-a", "module", "app")}
+			// Every link is a problem, whether it points in, out or nowhere.
+			want := []Match{
+				problemAt("tenants/evil", ruleLink, "namespace", "evil"),
+				match("tenants/team-a/modules/app", "namespace", "team-a", "module", "app"),
+				problemAt("tenants/team-a/modules/file", ruleLink, "namespace", "team-a", "module", "file"),
+				problemAt("tenants/team-b/modules", ruleLink, "namespace", "team-b"),
+				problemAt("tenants/team-c/modules/inside", ruleLink, "namespace", "team-c", "module", "inside"),
+			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Discover (-want +got):\n%s", diff)
 			}
+			checkBad(t, errs, "p", []wantBad{
+				problemErr("tenants/evil", ruleLink, "{namespace}"),
+				problemErr("tenants/team-a/modules/file", ruleLink, "{module}"),
+				problemErr("tenants/team-b/modules", ruleLink, "modules"),
+				problemErr("tenants/team-c/modules/inside", ruleLink, "{module}"),
+			})
 			got, errs, err = MustParse("@repo/tenants/{namespace}/"+long).Discover(tt.fsys, nil)
-			if got != nil || errs != nil || err != nil {
-				t.Errorf("Discover of a 256-byte literal = %v, %v, %v, want no match and no error", got, errs, err)
+			if len(got) != 1 || got[0].Path != "tenants/evil" || len(errs) != 1 || err != nil {
+				t.Errorf("Discover of a 256-byte literal = %v, %v, %v, want no match and the link tenants/evil", got, errs, err)
 			}
 			_, _, err = MustParse("@repo/"+long+"/{a}").Discover(tt.fsys, nil)
 			checkShape(t, err, long)

@@ -43,9 +43,15 @@
 // source without tenants. Below the prefix, an empty or missing directory
 // is simply no match. Only directories match; symbolic links are never
 // matched or followed; capture segments skip names starting with "." (like
-// shell globs). A literal segment costs one lookup and a capture segment
-// one directory read, so discovery never reads a directory that cannot
-// lead to a match. [Pattern.Match] applies the same rules to one path.
+// shell globs) and files. Where the pattern needs a directory and finds a
+// symbolic link, or, for a literal segment, a file, that entry is a
+// problem: returned as a [Match] with its Problem set and the values
+// captured on the way, and reported in the field.ErrorList, so that a
+// tenant directory replaced by a link is an error that keeps what it
+// rendered, never a silent deletion. A literal segment costs one lookup
+// and a capture segment one directory read, so discovery never reads a
+// directory that cannot lead to a match. [Pattern.Match] applies the same
+// rules to one path.
 //
 // Each match carries its path, the raw captured values and the normalized
 // ones (lowercased with [strings.ToLower]). Captures become labels, so a
@@ -89,7 +95,11 @@
 //     directory); source-watcher finds no match either.
 //   - Symbolic links: as in source-watcher, never matched nor followed, for
 //     literal segments too, but the root given to Discover may be one
-//     (source-watcher's walk would find nothing below it).
+//     (source-watcher's walk would find nothing below it). A link that a
+//     capture segment matches, and a link or a file at a literal segment
+//     below the prefix, is a problem that Discover reports; source-watcher's
+//     walk passes it by without a word, and prunes what was generated from
+//     the directory it replaced.
 //   - Aliases: [Parse] checks that an alias is well formed, and the caller
 //     checks the alias against its sources (generator.Compile against
 //     spec.sources); source-watcher fails when the alias has no source.

@@ -91,6 +91,26 @@ func ExamplePattern_Discover_sourceShape() {
 	// discover tenants: pathpattern: must be a directory, as the pattern's fixed prefix names it: it does not exist
 }
 
+// A tenant's directory replaced by a symbolic link is neither followed nor
+// skipped: it is a problem entry, with what was captured on the way to
+// it, and an error, so that the caller keeps what it rendered.
+func ExamplePattern_Discover_problem() {
+	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
+	fsys := fstest.MapFS{
+		"tenants/team-a/modules/app": {Mode: fs.ModeDir | 0o755},
+		"tenants/team-b":             {Data: []byte("/elsewhere"), Mode: fs.ModeSymlink | 0o777},
+	}
+	matches, errs, _ := p.Discover(fsys, field.NewPath("spec", "pathPattern"))
+	for _, m := range matches {
+		fmt.Printf("%s %v %q\n", m.Path, m.Normalized, m.Problem)
+	}
+	fmt.Println(errs)
+	// Output:
+	// tenants/team-a/modules/app map[module:app namespace:team-a] ""
+	// tenants/team-b map[namespace:team-b] "must be a directory, not a symbolic link"
+	// [spec.pathPattern: Invalid value: "tenants/team-b": must be a directory, not a symbolic link, as the pattern's segment "{namespace}" names it: discovery neither reads nor follows it]
+}
+
 func ExamplePattern_Template() {
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
 	inputs, err := p.Template("@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml")

@@ -335,6 +335,13 @@ func TestHostileDiscover(t *testing.T) {
 		"tenants/Team-A/modules/app",
 		"tenants/team-a/modules/app",
 		"tenants/team-c/modules/" + long(63),
+		// Links and a pipe where the pattern needs a directory are
+		// problems; the pipe, socket and device among the modules are no
+		// match.
+		"tenants/team-d/modules/escape",
+		"tenants/team-d/modules/loop",
+		"tenants/team-d/modules/up",
+		"tenants/team-e/modules",
 		"tenants/team-\u212a/modules/app",   // lowercases to team-k, as in source-watcher
 		"tenants/\u0130stanbul/modules/app", // lowercases to istanbul, as in source-watcher
 	}
@@ -347,6 +354,10 @@ func TestHostileDiscover(t *testing.T) {
 		{Value: "-dash", Dir: "tenants/team-c/modules/-dash"},
 		{Value: "a\x00b", Dir: "tenants/team-c/modules/a\x00b"},
 		{Value: long(64), Dir: "tenants/team-c/modules/" + long(64)},
+		problemErr("tenants/team-d/modules/escape", ruleLink, "{module}"),
+		problemErr("tenants/team-d/modules/loop", ruleLink, "{module}"),
+		problemErr("tenants/team-d/modules/up", ruleLink, "{module}"),
+		problemErr("tenants/team-e/modules", rulePipe, "modules"),
 	})
 	// The message names every directory, quoted, so that a newline or a
 	// NUL cannot forge a line of a log.

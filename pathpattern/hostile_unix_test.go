@@ -143,12 +143,34 @@ func checkHostileDiscover(t *testing.T, fsys fs.FS) {
 	for _, m := range ms {
 		paths = append(paths, m.Path)
 	}
-	want := []string{"tenants/Team-A/modules/app", "tenants/team-a/modules/app", "tenants/team-\u212a/modules/app", "tenants/\u0130stanbul/modules/app"}
+	// Every link and the FIFO where the pattern needs a directory is a
+	// problem, never read or followed; the FIFO and the socket among the
+	// tenants are no match.
+	want := []string{
+		"tenants/Team-A/modules/app",
+		"tenants/cycle",
+		"tenants/escape",
+		"tenants/escape-rel",
+		"tenants/loop",
+		"tenants/team-a/modules/app",
+		"tenants/team-c/modules/link",
+		"tenants/team-g",
+		"tenants/team-h/modules",
+		"tenants/team-\u212a/modules/app",
+		"tenants/\u0130stanbul/modules/app",
+	}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("Discover (-want +got):\n%s", diff)
 	}
 	checkBad(t, errs, "spec.pathPattern", []wantBad{
+		problemErr("tenants/cycle", ruleLink, "{namespace}"),
+		problemErr("tenants/escape", ruleLink, "{namespace}"),
+		problemErr("tenants/escape-rel", ruleLink, "{namespace}"),
+		problemErr("tenants/loop", ruleLink, "{namespace}"),
 		{Value: "team\nb", Dir: "tenants/team\nb/modules/app"},
+		problemErr("tenants/team-c/modules/link", ruleLink, "{module}"),
+		problemErr("tenants/team-g", ruleLink, "{namespace}"),
+		problemErr("tenants/team-h/modules", rulePipe, "modules"),
 	})
 	// A fixed prefix through a symlink or a FIFO is not the shape the
 	// pattern needs.

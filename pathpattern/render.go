@@ -56,6 +56,10 @@ type Rendered struct {
 // `directories "a" (spec.artifacts[0]) and "b" (spec.artifacts[1]) render
 // the same namespace "x" and name "y"`.
 //
+// A match with a Problem (see [Pattern.Discover]) is no directory of a
+// tenant: Render renders nothing from it, and reports nothing (Discover
+// did).
+//
 // A match whose Path is empty stands for no directory: it renders each
 // output once, for a spec without a pattern (source-watcher's artifacts
 // without pathPattern, whose name and namespace are literals), and its
@@ -68,9 +72,11 @@ type Rendered struct {
 // results that an error touches, and must not delete anything on account
 // of the others.
 func Render(matches []Match, outputs []Output, namespace string, fldPath *field.Path) ([]Rendered, field.ErrorList) {
-	order := make([]int, len(matches))
-	for i := range order {
-		order[i] = i
+	order := make([]int, 0, len(matches))
+	for i := range matches {
+		if matches[i].Problem == "" {
+			order = append(order, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(matches[a].Path, matches[b].Path) })
 

@@ -312,6 +312,28 @@ func TestRenderDiscovered(t *testing.T) {
 	}
 }
 
+// TestRenderSkipsProblems: a link where the pattern needs a directory is
+// a problem entry of Discover, which Render renders nothing from: its
+// captures are only those on the way to it.
+func TestRenderSkipsProblems(t *testing.T) {
+	t.Parallel()
+	p := MustParse("@repo/tenants/{namespace}/modules/{module}")
+	fsys := fstestTree("tenants/a/modules/app", "tenants/b/modules/web")
+	fsys["tenants/c"] = symlink("a")
+	ms, errs, err := p.Discover(fsys, nil)
+	if err != nil || len(ms) != 3 || len(errs) != 1 {
+		t.Fatalf("Discover = %v, %v, %v; want two matches and a problem", ms, errs, err)
+	}
+	rs, errs := Render(ms, []Output{output(p, "{namespace}", "{module}")}, "", nil)
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Namespace+"/"+r.Name)
+	}
+	if diff := cmp.Diff([]string{"a/app", "b/web"}, got); diff != "" || errs != nil {
+		t.Errorf("Render (-want +got):\n%s\nerrors %v", diff, errs)
+	}
+}
+
 func TestTemplateWithoutPattern(t *testing.T) {
 	t.Parallel()
 	var p *Pattern

@@ -5,11 +5,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/hostile"
@@ -252,5 +255,60 @@ func TestHostileContext(t *testing.T) {
 	var stdout, stderr strings.Builder
 	if code := run(ctx, nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "context canceled") {
 		t.Errorf("run(cancelled) = %d, %q; want 2 and context canceled", code, stderr.String())
+	}
+}
+
+// TestHostileLinkedTenant: a tenant's directory replaced by a symbolic
+// link (to a copy of itself, so that nothing else changes) or a literal
+// segment of the pattern replaced by a file, committed or not, planned
+// with the first plan's inventory. It used to delete the tenant's objects
+// with exit 0 and no word: it is an error naming the path, exit 1, and
+// every object the directory rendered is kept.
+func TestHostileLinkedTenant(t *testing.T) {
+	t.Parallel()
+	const sandbox = "tenants/tenant-sandbox"
+	for _, tt := range []struct {
+		name string
+		path string // replaced
+		link bool   // by a link to a copy of itself; false: by a file
+		rule string
+	}{
+		{name: "module directory linked", path: sandbox + "/modules/playground", link: true, rule: "must be a directory, not a symbolic link"},
+		{name: "modules directory linked", path: sandbox + "/modules", link: true, rule: "must be a directory, not a symbolic link"},
+		{name: "tenant directory linked", path: sandbox, link: true, rule: "must be a directory, not a symbolic link"},
+		{name: "modules directory a file", path: sandbox + "/modules", rule: "must be a directory, not a file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			gen, repo := monorepo(t)
+			prev := firstRound(t, gen, repo)
+			target := filepath.Join(repo, filepath.FromSlash(tt.path))
+			if tt.link {
+				copied := filepath.Join(t.TempDir(), "copy")
+				if err := os.Rename(target, copied); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(copied, target); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err := os.RemoveAll(target); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, target, "not a directory\n")
+			}
+			code, res, stderr := runWithin(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+			if code != 1 || len(res.Errors) != 1 || !errorsContain(res, "spec.pathPattern", tt.rule) || res.Errors[0].Value != tt.path {
+				t.Fatalf("exit %d, errors %+v (stderr %q); want 1 and one error naming %s", code, res.Errors, stderr, tt.path)
+			}
+			reason := fmt.Sprintf("directory %q cannot be read: %s; kept in the inventory", tt.path, tt.rule)
+			want := []line{
+				{"skip", "Namespace", "", "tenant-sandbox", reason},
+				{"skip", "ExternalArtifact", "tenant-sandbox", "playground", reason},
+			}
+			if diff := cmp.Diff(want, changes(res), cmp.AllowUnexported(line{})); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

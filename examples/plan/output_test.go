@@ -130,6 +130,9 @@ func synthTree(n int) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for i := range n {
 		dir := fmt.Sprintf("tenants/tenant-%05d", i)
+		// Every tenant has the file the spec requires; every other one's
+		// asks for nothing.
+		fsys[dir+"/namespace-metadata.yaml"] = file("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n")
 		if i%2 == 0 {
 			fsys[dir+"/namespace-metadata.yaml"] = file("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n"+
 				"metadata:\n  labels:\n    my.org.io/cost-center: cc-%04d\n  annotations:\n    my.org.io/observability: Enabled\n", i%10000)

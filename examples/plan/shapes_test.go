@@ -54,6 +54,7 @@ func TestShapesDiffer(t *testing.T) {
 			t.Parallel()
 			gen, repo := monorepo(t)
 			writeFile(t, filepath.Join(repo, "tenants", tt.tenant, "modules/app/manifests/deployment.yaml"), "kind: Deployment\n")
+			writeFile(t, filepath.Join(repo, "tenants", tt.tenant, "namespace-metadata.yaml"), "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n")
 			for _, shape := range []string{"upstream", "seed"} {
 				file := gen
 				if shape == "seed" {

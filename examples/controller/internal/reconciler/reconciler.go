@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -29,6 +30,10 @@ import (
 
 // DefaultFieldManager is the field manager of every server-side apply.
 const DefaultFieldManager = "tenantkit-controller"
+
+// ResourceSetKind is flux-operator's ResourceSet, the one kind that the
+// controller lets take a namespace's hand-off (see Reconciler.Options).
+var ResourceSetKind = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
 
 // Reconciler reconciles TenantGenerators. Set the exported fields, then
 // call SetupWithManager, or Reconcile directly (the tests do).
@@ -61,8 +66,9 @@ type Reconciler struct {
 	// deletion in progress, a lookup refused, a write failed) runs again.
 	RetryInterval time.Duration
 	// Options are passed to generator.Compile after the controller's own
-	// (WithUID, WithNamespace, WithDefaultServiceAccount, WithCache), e.g.
-	// generator.WithMaxDeletions.
+	// (WithUID, WithNamespace, WithDefaultServiceAccount, WithCache,
+	// WithFinalizerKinds of ResourceSetKind), e.g. generator.WithMaxDeletions,
+	// or a WithFinalizerKinds that allows other kinds.
 	Options []generator.Option
 
 	cacheOnce sync.Once
@@ -171,6 +177,11 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 		generator.WithUID(string(tg.UID)),
 		generator.WithNamespace(tg.Namespace),
 		generator.WithCache(r.cache),
+		// Only a ResourceSet may take a namespace's hand-off. Whoever may
+		// annotate a namespace could otherwise name any object that
+		// outlives it (a ConfigMap in another namespace, ClusterRole
+		// "admin") as its external finalizer, and keep it for ever.
+		generator.WithFinalizerKinds(ResourceSetKind),
 	}
 	if r.DefaultServiceAccount != "" {
 		opts = append(opts, generator.WithDefaultServiceAccount(r.DefaultServiceAccount))

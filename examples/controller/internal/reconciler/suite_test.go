@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -236,6 +237,9 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		Scheme:        scheme,
 		Sources:       map[string]string{"repo": f.dir},
 		RetryInterval: 7 * time.Second,
+		// The tests' external finalizers are ConfigMaps: the test API
+		// server has no ResourceSet.
+		Options: []generator.Option{generator.WithFinalizerKinds(schema.GroupKind{Kind: "ConfigMap"})},
 	}
 	if c.r != nil {
 		c.r(f.r)
@@ -251,7 +255,8 @@ func (f *fixture) must(err error) {
 }
 
 // tenant writes the module "<tenant>/modules/<module>" with one manifest and
-// the given inputs (none when empty).
+// the given inputs (none when empty), and, unless the tenant has one, the
+// NamespaceMetadata file that the spec requires, asking for nothing.
 func (f *fixture) tenant(tenant, module, inputs string) {
 	f.t.Helper()
 	dir := filepath.Join(f.dir, "tenants", tenant, "modules", module)
@@ -259,6 +264,9 @@ func (f *fixture) tenant(tenant, module, inputs string) {
 	f.must(os.WriteFile(filepath.Join(dir, "manifests", "app.yaml"), []byte("kind: ConfigMap\n"), 0o644))
 	if inputs != "" {
 		f.must(os.WriteFile(filepath.Join(dir, "inputs.yaml"), []byte(inputs), 0o644))
+	}
+	if _, err := os.Lstat(filepath.Join(f.dir, "tenants", tenant, "namespace.yaml")); os.IsNotExist(err) {
+		f.namespaceFile(tenant, "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n")
 	}
 }
 
