@@ -16,10 +16,11 @@ import (
 )
 
 // The type fields of a NamespaceMetadata file: optional, but when set
-// they must have these values; [WithStrict] requires them.
+// they must have these values; [WithStrict] requires them. nsmeta reads
+// no other type.
 const (
-	APIVersion = "source.extensions.fluxcd.io/v1beta1"
-	Kind       = "NamespaceMetadata"
+	fileAPIVersion = "source.extensions.fluxcd.io/v1beta1"
+	fileKind       = "NamespaceMetadata"
 )
 
 // maxFileSize bounds a NamespaceMetadata file, which a tenant writes: a real
@@ -190,8 +191,8 @@ func decodeLenient(data []byte, docs [][]byte) (m Metadata, errs field.ErrorList
 		}
 	}
 	for _, tf := range [...]struct{ name, got, want string }{
-		{"apiVersion", f.APIVersion, APIVersion},
-		{"kind", f.Kind, Kind},
+		{"apiVersion", f.APIVersion, fileAPIVersion},
+		{"kind", f.Kind, fileKind},
 	} {
 		if tf.got != "" && tf.got != tf.want {
 			errs = append(errs, field.NotSupported(field.NewPath(tf.name), quote.Value(tf.got), []string{tf.want}))
@@ -220,7 +221,7 @@ func shapeErrors(root map[string]any) field.ErrorList {
 	for name, v := range root {
 		switch f := jsonField(name, "apiVersion", "kind", "metadata"); f {
 		case "apiVersion", "kind":
-			want := map[string]string{"apiVersion": APIVersion, "kind": Kind}[f]
+			want := map[string]string{"apiVersion": fileAPIVersion, "kind": fileKind}[f]
 			if s, ok := v.(string); !ok && v != nil {
 				errs = append(errs, field.TypeInvalid(field.NewPath(f), badValue(v), "must be a string"))
 			} else if s != "" && s != want {
@@ -331,16 +332,16 @@ func fromDocument(root map[string]any) (Metadata, field.ErrorList) {
 		p := field.NewPath(name)
 		switch name {
 		case "apiVersion":
-			errs = append(errs, checkTypeField(p, v, APIVersion)...)
+			errs = append(errs, checkTypeField(p, v, fileAPIVersion)...)
 		case "kind":
-			errs = append(errs, checkTypeField(p, v, Kind)...)
+			errs = append(errs, checkTypeField(p, v, fileKind)...)
 		case "metadata":
 			errs = append(errs, metadataFields(p, v, &m)...)
 		default:
 			errs = append(errs, unknownField(p, "apiVersion", "kind", "metadata"))
 		}
 	}
-	for _, f := range [...]struct{ name, want string }{{"apiVersion", APIVersion}, {"kind", Kind}} {
+	for _, f := range [...]struct{ name, want string }{{"apiVersion", fileAPIVersion}, {"kind", fileKind}} {
 		if _, ok := root[f.name]; !ok {
 			errs = append(errs, field.Required(field.NewPath(f.name), fmt.Sprintf("must be %q", f.want)))
 		}

@@ -535,7 +535,7 @@ func FuzzParseFile(f *testing.F) {
 			if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
 				t.Fatalf("ParseFile() accepted invalid metadata: %v", errs)
 			}
-			out, err := yaml.Marshal(map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": m})
+			out, err := yaml.Marshal(map[string]any{"apiVersion": fileAPIVersion, "kind": fileKind, "metadata": m})
 			if err != nil {
 				t.Fatalf("yaml.Marshal() error = %v", err)
 			}

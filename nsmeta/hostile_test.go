@@ -119,8 +119,8 @@ var hostileFileTests = []struct {
 	{name: "a number as a key", data: labelsDoc("1: a")},
 	{name: "a number as a key, not a valid label key", data: labelsDoc("-1: a"), fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[-1]", "-1"}}},
 	{name: "labels as a list", data: header + "metadata:\n  labels: [a, b]\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}}}},
-	{name: "kind as a mapping", data: "apiVersion: " + APIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
-	{name: "another kind", data: "apiVersion: " + APIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
+	{name: "kind as a mapping", data: "apiVersion: " + fileAPIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
+	{name: "another kind", data: "apiVersion: " + fileAPIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
 	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}, lenientOK: true},
 	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(externalFinalizerAnnotation + ": self")},
 }
