@@ -13,8 +13,11 @@ import (
 // maxMergeBytes bounds each file that a Merge copy decodes, the file it
 // merges and the file it merges into: 1 MiB, the bound of every other YAML
 // file the plan decodes (inputs, NamespaceMetadata). Decoding YAML into
-// maps takes many times the file's size in memory, so the per-file bound
-// of copied files, which are only hashed, would be too much here.
+// maps takes many times the file's size in memory (sigs.k8s.io/yaml decodes
+// YAML, converts it to JSON and decodes that, and encodes the result back
+// the same way): merging a 1 MiB file of 110,000 keys into its copy
+// allocated 519 MiB in all. The per-file bound of copied files (8 MiB),
+// which are only hashed, would be far too much here.
 const maxMergeBytes = 1 << 20
 
 // merge merges the YAML file src into old, the file at its destination,
