@@ -100,16 +100,22 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		Captures: it.match.Raw, Labels: labels, Inputs: map[string]json.RawMessage{},
 	}
 	inputsOK := true
-	if it.art.inputs != nil {
+	if it.art.inputs != nil && !it.art.inputsFromArtifact {
 		inputsOK = p.readInputs(a, it, it.art.inputsPath)
 	}
-	files, filesOK := p.selectFiles(it)
+	t, filesOK := p.buildFiles(it)
+	if filesOK && it.art.inputsFromArtifact {
+		// The artifact's own file: its content once every copy operation
+		// has run, merged and extracted files included.
+		inputsOK = p.readArtifactInputs(a, it, t)
+	}
 	if !inputsOK {
 		return nil, "its inputs have errors"
 	}
 	if !filesOK {
 		return nil, "its copy operations have errors"
 	}
+	files := t.sorted()
 	d, ok := p.digest(a, files, it.art.copyPath)
 	if !ok {
 		return nil, "its files cannot be read"
@@ -117,15 +123,15 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	a.Digest, a.FileCount = d, len(files)
 	if p.g.opts.fileLists {
 		a.Files = make([]File, len(files))
-		for i, f := range files {
-			a.Files[i] = File{Path: f.dest, Source: pathpattern.Ref{Alias: f.alias, Path: f.path}}
+		for i := range files {
+			a.Files[i] = File{Path: files[i].dest, Source: files[i].src}
 		}
 	}
 	return a, ""
 }
 
-// readInputs reads an artifact's inputsFrom file. A missing file gives
-// empty inputs and a warning.
+// readInputs reads an artifact's inputsFrom file from a source. A missing
+// file gives empty inputs and a warning.
 func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) bool {
 	t := it.art.inputs
 	ref, err := expandRef(t, it.match.Raw)
@@ -146,6 +152,38 @@ func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) bool {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return false
 	}
+	return p.setInputs(a, fp, ref, data)
+}
+
+// readArtifactInputs reads an inputsFrom file of the artifact itself,
+// "@artifact/path", from the files its copy operations produced. As for a
+// source, a missing file gives empty inputs and a warning.
+func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) bool {
+	fp := it.art.inputsPath
+	ref, err := expandRef(it.art.inputs, it.match.Raw)
+	if err != nil {
+		p.errs = append(p.errs, field.Invalid(fp, it.art.inputs.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
+		return false
+	}
+	f, ok := t.files[ref.Path]
+	switch {
+	case !ok && t.dirs[ref.Path]:
+		p.errs = append(p.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
+		return false
+	case !ok:
+		p.warn = append(p.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
+		return true
+	}
+	data, err := f.content(maxInputsBytes)
+	if err != nil {
+		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		return false
+	}
+	return p.setInputs(a, fp, ref, data)
+}
+
+// setInputs parses an inputs file into the artifact's inputs.
+func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) bool {
 	inputs, err := parseInputs(data)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
@@ -155,72 +193,123 @@ func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) bool {
 	return true
 }
 
-// selected is one file of an artifact: where it lands and where it comes
-// from.
-type selected struct {
-	dest  string
-	alias string
-	path  string
-	fsys  fs.FS
+// buildFiles applies an artifact's copy operations in order, as
+// source-watcher applies them to its staging directory: Overwrite puts
+// each selected file at its destination, replacing what an earlier
+// operation put there; Merge merges it into the file already there (see
+// mergeYAML), or puts it there when there is none; Extract puts there the
+// files of each archive it selects (see extractArchive). An operation that
+// selects no file is an error, unless it is optional. A file may not land
+// where the artifact has a directory, nor below one of its files.
+//
+// The content of a copied file is read when the digest is computed; only
+// merged and extracted content is held until then (see maxHeldBytes).
+func (p *planner) buildFiles(it *item) (*artifactTree, bool) {
+	t := newArtifactTree()
+	ok := true
+	for i := range it.art.copies {
+		c := &it.art.copies[i]
+		if !p.applyCopy(it, c, t) {
+			ok = false
+		}
+	}
+	return t, ok
 }
 
-// selectFiles applies an artifact's copy operations in order. A later
-// operation that writes the same destination overwrites the earlier one.
-// An operation that selects no file is an error, unless it is optional.
-func (p *planner) selectFiles(it *item) ([]selected, bool) {
-	byDest := map[string]selected{}
+// applyCopy applies one copy operation to t, reporting its errors.
+func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 	ok := true
-	for _, c := range it.art.copies {
-		fail := func(value, detail string) {
-			p.errs = append(p.errs, field.Invalid(c.fromPath, value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
-			ok = false
+	fail := func(fp *field.Path, value, detail string) {
+		p.errs = append(p.errs, field.Invalid(fp, value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
+		ok = false
+	}
+	from, err := c.from.Expand(it.match.Raw)
+	if err != nil {
+		fail(c.fromPath, c.from.String(), err.Error())
+		return false
+	}
+	ref, err := pathpattern.ParseRef(from)
+	if err != nil {
+		fail(c.fromPath, from, err.Error())
+		return false
+	}
+	to, toDir := c.to, c.toDir
+	if c.toTemplate != nil {
+		rendered, err := c.toTemplate.Expand(it.match.Raw)
+		if err == nil {
+			to, toDir, err = parseDestination(rendered)
+		} else {
+			rendered = c.toTemplate.String()
 		}
-		from, err := c.from.Expand(it.match.Raw)
 		if err != nil {
-			fail(c.from.String(), err.Error())
-			continue
+			fail(c.toPath, rendered, err.Error())
+			return false
 		}
-		ref, err := pathpattern.ParseRef(from)
+	}
+	fsys := p.source(ref.Alias, c.fromPath, from)
+	if fsys == nil {
+		return false
+	}
+	files, err := pathpattern.Glob(p.ctx, fsys, ref.Path, c.exclude...)
+	if err != nil {
+		fail(c.fromPath, from, err.Error())
+		return false
+	}
+	if len(files) == 0 {
+		if !c.optional { // an optional copy that selects nothing copies nothing
+			fail(c.fromPath, from, "selects no file")
+		}
+		return ok
+	}
+	if c.strategy == strategyExtract {
+		archives, err := archivesOf(ref.Path, files)
 		if err != nil {
-			fail(from, err.Error())
+			fail(c.fromPath, from, err.Error())
+			return false
+		}
+		for _, f := range archives {
+			src := pathpattern.Ref{Alias: ref.Alias, Path: f}
+			if err := p.extractArchive(t, fsys, src, to); err != nil {
+				fail(c.fromPath, src.String(), err.Error())
+				return false
+			}
+		}
+		return ok
+	}
+	for _, f := range files {
+		dest := destination(to, toDir, ref.Path, f, t.isDir)
+		if !validDestination(dest) {
+			fail(c.fromPath, from, fmt.Sprintf("file %q would land at %q, which is not a valid path in the artifact", f, dest))
 			continue
 		}
-		fsys := p.source(ref.Alias, c.fromPath, from)
-		if fsys == nil {
-			ok = false
-			continue
-		}
-		files, err := pathpattern.Glob(p.ctx, fsys, ref.Path, c.exclude...)
-		if err != nil {
-			fail(from, err.Error())
-			continue
-		}
-		if len(files) == 0 {
-			if !c.optional { // an optional copy that selects nothing copies nothing
-				fail(from, "selects no file")
+		src := pathpattern.Ref{Alias: ref.Alias, Path: f}
+		if old, ok := t.files[dest]; ok && c.strategy == strategyMerge {
+			if err := t.merge(&old, fsys, src); err != nil {
+				fail(c.fromPath, src.String(), fmt.Sprintf("merging into %q: %v", dest, err))
 			}
 			continue
 		}
-		for _, f := range files {
-			dest := destination(c.to, c.toDir, ref.Path, f, byDest)
-			if !fs.ValidPath(dest) || dest == "." || strings.ContainsRune(dest, 0) {
-				fail(from, fmt.Sprintf("file %q would land at %q, which is not a valid path in the artifact", f, dest))
-				continue
-			}
-			byDest[dest] = selected{dest: dest, alias: ref.Alias, path: f, fsys: fsys}
+		if err := t.put(&artifactFile{dest: dest, src: src, fsys: fsys}); err != nil {
+			fail(c.fromPath, src.String(), fmt.Sprintf("landing at %q: %v", dest, err))
 		}
 	}
-	out := make([]selected, 0, len(byDest))
-	for _, s := range byDest {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b selected) int { return strings.Compare(a.dest, b.dest) })
-	return out, ok
+	return ok
 }
+
+// validDestination reports whether dest is a path that a file of an
+// artifact can have.
+func validDestination(dest string) bool {
+	return fs.ValidPath(dest) && dest != "." && !strings.ContainsRune(dest, 0) && len(dest) <= maxDestinationBytes
+}
+
+// maxDestinationBytes bounds the path of a file in an artifact: Linux's
+// PATH_MAX, as for references (an archive's entries set it).
+const maxDestinationBytes = 4096
 
 // destination returns where a copy puts file, one of the files that pattern
 // (a copy's from, below its alias) selects, below to (a path in the
-// artifact, "" for its root; dir when it names a directory). The rule is
+// artifact, "" for its root; dir when it names a directory). isDir reports
+// whether a path is a directory of the artifact so far. The rule is
 // source-watcher's, cp's:
 //
 //   - pattern without glob characters (escapes removed) that names a file:
@@ -234,11 +323,11 @@ func (p *planner) selectFiles(it *item) ([]selected, bool) {
 //
 // An escaped glob character is a literal: "a\*b.yaml" names the file
 // "a*b.yaml", which lands at to, not at to/a*b.yaml.
-func destination(to string, dir bool, pattern, file string, earlier map[string]selected) string {
+func destination(to string, dir bool, pattern, file string, isDir func(string) bool) string {
 	if !hasMeta(pattern) {
 		lit := unescape(pattern)
 		if file == lit {
-			if dir || isDirectory(to, earlier) {
+			if dir || to == "" || isDir(to) {
 				return pathJoin(to, base(lit))
 			}
 			return to
@@ -251,19 +340,6 @@ func destination(to string, dir bool, pattern, file string, earlier map[string]s
 		}
 	}
 	return pathJoin(to, file)
-}
-
-// isDirectory reports whether an earlier copy put a file below to.
-func isDirectory(to string, earlier map[string]selected) bool {
-	if to == "" {
-		return true
-	}
-	for d := range earlier {
-		if strings.HasPrefix(d, to+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
@@ -310,14 +386,16 @@ func validGlob(pattern string) error {
 
 // digest reads every file of an artifact and returns the artifact's digest
 // over them and its inputs (see the package documentation, "Artifact
-// digest"). A file's content is read, hashed and dropped, one file at a time.
-func (p *planner) digest(a *Artifact, files []selected, fp *field.Path) (digest.Digest, bool) {
+// digest"). A copied file's content is read, hashed and dropped, one file at
+// a time; a merged or extracted file's is what the artifact holds.
+func (p *planner) digest(a *Artifact, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
 	d := newDigester()
 	ok := true
-	for _, f := range files {
-		data, err := pathpattern.ReadFile(f.fsys, f.path, maxArtifactFileBytes)
+	for i := range files {
+		f := &files[i]
+		data, err := f.content(maxArtifactFileBytes)
 		if err != nil {
-			p.errs = append(p.errs, field.Invalid(fp, "@"+f.alias+"/"+f.path, err.Error()))
+			p.errs = append(p.errs, field.Invalid(fp, f.src.String(), err.Error()))
 			ok = false
 			continue
 		}

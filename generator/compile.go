@@ -59,17 +59,26 @@ type compiledArtifact struct {
 	name                       *pathpattern.Template
 	namespace                  *pathpattern.Template // nil: the generator's namespace
 	inputs                     *pathpattern.Template // nil: no inputs
-	copies                     []compiledCopy
+	// inputsFromArtifact says that inputs names a file of the artifact
+	// itself ("@artifact/..."), read once its copy operations are done.
+	inputsFromArtifact bool
+	copies             []compiledCopy
 }
 
 type compiledCopy struct {
 	path     *field.Path // spec.artifacts[i].copy[j]
 	fromPath *field.Path // and its from
+	toPath   *field.Path // and its to
 	from     *pathpattern.Template
-	to       string // below @artifact/, "" for its root
-	toDir    bool   // to ends with "/" (or is the root): a directory
-	exclude  []string
-	optional bool // selecting no file is not an error
+	// toTemplate is the destination when it names a capture, rendered
+	// from each match's raw captures; nil when to is a literal, parsed
+	// once into to and toDir.
+	toTemplate *pathpattern.Template
+	to         string // below @artifact/, "" for its root
+	toDir      bool   // to ends with "/" (or is the root): a directory
+	strategy   string // strategyOverwrite, strategyMerge or strategyExtract
+	exclude    []string
+	optional   bool // selecting no file is not an error
 }
 
 var specPath = field.NewPath("spec")
@@ -80,6 +89,14 @@ const artifactRoot = "@artifact"
 const (
 	strategyManaged   = "Managed"
 	strategyUnmanaged = "Unmanaged"
+)
+
+// The strategies of a copy operation (source-watcher v2.3's
+// spec.artifacts[].copy[].strategy; empty is Overwrite).
+const (
+	strategyOverwrite = "Overwrite"
+	strategyMerge     = "Merge"
+	strategyExtract   = "Extract"
 )
 
 // controlAnnotations are the annotations that source-watcher v2.3's CRD
@@ -267,12 +284,10 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 				errs = append(errs, field.Required(cp.Child("to"), ""))
 			}
 			switch c.Strategy {
-			case "", "Overwrite":
-			case "Merge", "Extract":
-				errs = append(errs, notYetSupported(cp.Child("strategy"), c.Strategy,
-					fmt.Sprintf("the %s strategy of source-watcher v2.3", c.Strategy)))
+			case "", strategyOverwrite, strategyMerge, strategyExtract:
 			default:
-				errs = append(errs, field.NotSupported(cp.Child("strategy"), c.Strategy, []string{"Overwrite"}))
+				errs = append(errs, field.NotSupported(cp.Child("strategy"), c.Strategy,
+					[]string{strategyOverwrite, strategyMerge, strategyExtract}))
 			}
 		}
 	}
@@ -392,7 +407,15 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 		}
 		if a.InputsFrom != "" {
 			if isArtifactRef(a.InputsFrom) {
-				errs = append(errs, notYetSupported(ap.Child("inputsFrom"), a.InputsFrom, `reading inputs from the generated artifact ("@artifact/...")`))
+				// The artifact's own file, once its copy operations are
+				// done: upstream reads it from the artifact it has built.
+				c.inputsFromArtifact = true
+				c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
+				if c.inputs != nil && len(c.inputs.Captures()) == 0 {
+					if _, err := pathpattern.ParseRef(a.InputsFrom); err != nil {
+						errs = append(errs, field.Invalid(ap.Child("inputsFrom"), a.InputsFrom, err.Error()))
+					}
+				}
 			} else {
 				g.checkAlias(&errs, ap.Child("inputsFrom"), a.InputsFrom)
 				c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
@@ -402,17 +425,17 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 		g.checkSourceAlias(&errs, ap.Child("originRevision"), a.OriginRevision)
 		for j, cp := range a.Copy {
 			cpp := c.copyPath.Index(j)
-			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), exclude: cp.Exclude, optional: cp.Optional}
+			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), toPath: cpp.Child("to"),
+				strategy: cp.Strategy, exclude: cp.Exclude, optional: cp.Optional}
+			if cc.strategy == "" {
+				cc.strategy = strategyOverwrite
+			}
 			if cp.From != "" {
 				g.checkAlias(&errs, cpp.Child("from"), cp.From)
 				cc.from = g.bind(&errs, cpp.Child("from"), cp.From)
 			}
 			if cp.To != "" {
-				to, dir, err := parseDestination(cp.To)
-				if err != nil {
-					errs = append(errs, field.Invalid(cpp.Child("to"), cp.To, err.Error()))
-				}
-				cc.to, cc.toDir = to, dir
+				g.compileDestination(&errs, &cc, cp.To)
 			}
 			for k, ex := range cp.Exclude {
 				if err := validGlob(ex); err != nil {
@@ -433,10 +456,33 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 	return errs
 }
 
+// compileDestination compiles a copy's to. A to that names captures is a
+// template, rendered for each match from its raw captures (as upstream
+// renders it) and checked again then; its text is checked here as a
+// destination all the same, so that a ".." element, which upstream's CRD
+// refuses in to, fails before any tree is read. A literal to is parsed
+// once.
+func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, to string) {
+	to0, dir, err := parseDestination(to)
+	if err != nil {
+		*errs = append(*errs, field.Invalid(cc.toPath, to, err.Error()))
+		return
+	}
+	t := g.bind(errs, cc.toPath, to)
+	switch {
+	case t == nil:
+	case len(t.Captures()) > 0:
+		cc.toTemplate = t
+	default:
+		cc.to, cc.toDir = to0, dir
+	}
+}
+
 // parseDestination parses a copy destination, "@artifact/" or
 // "@artifact/path", with pathpattern.ParseRef, and returns the path below
 // the artifact's root ("" for the root) and whether it names a directory
-// (it ends with "/", or is the root).
+// (it ends with "/", or is the root). A path that cleans to the root
+// ("@artifact/.") is the root, as upstream takes it.
 func parseDestination(to string) (string, bool, error) {
 	if !strings.HasPrefix(to, artifactRoot+"/") {
 		return "", false, errors.New(`must start with "@artifact/"`)
@@ -446,9 +492,24 @@ func parseDestination(to string) (string, bool, error) {
 	}
 	ref, err := pathpattern.ParseRef(to)
 	if err != nil {
+		if onlyDots(to[len(artifactRoot)+1:]) {
+			return "", true, nil
+		}
 		return "", false, err
 	}
 	return ref.Path, strings.HasSuffix(to, "/"), nil
+}
+
+// onlyDots reports whether every element of a slash path is "." (or
+// empty, between two slashes), so that it names the directory it starts
+// from, without a "..".
+func onlyDots(p string) bool {
+	for e := range strings.SplitSeq(p, "/") {
+		if e != "." && e != "" {
+			return false
+		}
+	}
+	return !strings.HasPrefix(p, "/")
 }
 
 // compileNamespaces compiles the namespaces block of either shape into the

@@ -1,8 +1,18 @@
 package generator
 
 import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
 // TestRule9Destination pins the destination rule, one case per branch.
@@ -36,13 +46,15 @@ func TestRule9Destination(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			earlier := map[string]selected{}
+			earlier := newArtifactTree()
 			for _, e := range tt.earlier {
-				earlier[e] = selected{}
+				if err := earlier.put(&artifactFile{dest: e}); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var got []string
 			for _, f := range tt.files {
-				got = append(got, destination(to, dir, tt.pattern, f, earlier))
+				got = append(got, destination(to, dir, tt.pattern, f, earlier.isDir))
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -79,6 +91,11 @@ func TestParseDestination(t *testing.T) {
 		{name: "other alias", to: "@repo/a", err: true},
 		{name: "no alias", to: "a/b", err: true},
 		{name: "dot dot", to: "@artifact/../x", err: true},
+		{name: "dot dot that cleans away", to: "@artifact/x/..", err: true},
+		{name: "dot is the root", to: "@artifact/.", dir: true},
+		{name: "dot slash is the root", to: "@artifact/./", dir: true},
+		{name: "dot in a path", to: "@artifact/./a/./b", path: "a/b"},
+		{name: "absolute", to: "@artifact//a", err: true},
 		{name: "bare", to: "@artifact", err: true},
 	}
 	for _, tt := range tests {
@@ -122,5 +139,235 @@ func TestFileLists(t *testing.T) {
 		if a.FileCount != 2 || !slices.Equal(got, want) {
 			t.Errorf("WithFileLists %v: %d files %q, want 2 files %q", lists, a.FileCount, got, want)
 		}
+	}
+}
+
+// copyCase is one artifact built from sources by copy operations, with the
+// files it must hold (destination to content, checked through the
+// artifact's digest, which covers both) and, optionally, their sources and
+// its inputs; or the errors it must have, when wantErrs is set.
+type copyCase struct {
+	name       string
+	sources    map[string]fstest.MapFS // by alias
+	copies     []CopyOperation
+	inputsFrom string
+	want       map[string]string // destination: content
+	wantSource map[string]string // destination: File.Source, when set
+	wantInputs string            // the inputs as JSON, when set
+	wantWarn   []string
+	wantErrs   []copyErr
+}
+
+// copyErr is an expected error: its field, type and value, and a piece of
+// its detail that names the rule.
+type copyErr struct {
+	Field  string
+	Type   field.ErrorType
+	Value  string
+	Detail string
+}
+
+// copySpec is a spec without a pattern, as source-watcher's builder tests
+// build one artifact: "app" in flux-system, from the given sources.
+func copySpec(c copyCase) Spec {
+	var srcs []SourceReference
+	for _, alias := range sortedKeys(c.sources) {
+		srcs = append(srcs, SourceReference{Alias: alias, Kind: "GitRepository", Name: alias})
+	}
+	return Spec{
+		Sources:   srcs,
+		Artifacts: []OutputArtifact{{Name: "app", InputsFrom: c.inputsFrom, Copy: c.copies}},
+	}
+}
+
+func runCopyCase(t *testing.T, c copyCase, spec Spec) {
+	t.Helper()
+	g := mustCompile(t, spec)
+	srcs := map[string]fs.FS{}
+	for alias, fsys := range c.sources {
+		srcs[alias] = fsys
+	}
+	p := mustPlan(t, g, srcs, nil, (&fakeCluster{}).cluster())
+	if c.wantErrs != nil {
+		var got []copyErr
+		for _, e := range p.Errors {
+			ce := copyErr{Field: e.Field, Type: e.Type, Value: fmt.Sprint(e.BadValue)}
+			for _, w := range c.wantErrs {
+				if w.Field == ce.Field && strings.Contains(e.Detail, w.Detail) {
+					ce.Detail = w.Detail
+				}
+			}
+			got = append(got, ce)
+		}
+		if diff := cmp.Diff(c.wantErrs, got); diff != "" {
+			t.Errorf("errors (-want +got):\n%s\n%v", diff, p.Errors.ToAggregate())
+		}
+		if len(p.Artifacts) != 0 {
+			t.Errorf("artifacts %+v, want none", p.Artifacts)
+		}
+		return
+	}
+	if p.HasErrors() || len(p.Artifacts) != 1 {
+		t.Fatalf("errors %v, artifacts %+v", p.Errors.ToAggregate(), p.Artifacts)
+	}
+	a := p.Artifacts[0]
+	var paths []string
+	sources := map[string]string{}
+	for _, f := range a.Files {
+		paths = append(paths, f.Path)
+		sources[f.Path] = f.Source.String()
+	}
+	if diff := cmp.Diff(sortedKeys(c.want), paths); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if c.wantSource != nil {
+		if diff := cmp.Diff(c.wantSource, sources); diff != "" {
+			t.Errorf("sources (-want +got):\n%s", diff)
+		}
+	}
+	var inputs map[string]json.RawMessage
+	if c.wantInputs != "" {
+		if err := json.Unmarshal([]byte(c.wantInputs), &inputs); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(a.Inputs)
+		if string(got) != c.wantInputs {
+			t.Errorf("inputs %s, want %s", got, c.wantInputs)
+		}
+	}
+	d := newDigester()
+	for _, name := range sortedKeys(c.want) {
+		d.file(name, []byte(c.want[name]))
+	}
+	d.inputs(inputs)
+	if want := d.sum(); a.Digest != want {
+		t.Errorf("digest %s, want %s: the files' contents differ from %q", a.Digest, want, c.want)
+	}
+	if diff := cmp.Diff(c.wantWarn, p.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestCopyDestinationCaptures: a copy's to names captures, rendered from
+// the raw ones, as upstream renders it; a rendered to that is no
+// destination is an error of that artifact, naming its directory. (A
+// capture is one directory name, a valid label value, so it cannot render
+// "." or ".."; what it can render is a path too long.)
+func TestCopyDestinationCaptures(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("m", 63)
+	longTo := "@artifact/" + strings.Repeat("{module}", 100) + "/"
+	tests := []struct {
+		name     string
+		to       string
+		files    []string
+		want     []string
+		wantErrs []copyErr
+	}{
+		{name: "raw captures, not normalized", to: "@artifact/{namespace}/{module}/",
+			files: []string{"tenants/tenant-a/modules/App/manifests/a.yaml=a"},
+			want:  []string{"tenant-a/App/a.yaml"}},
+		{name: "a capture within a name", to: "@artifact/out-{module}.d/",
+			files: []string{"tenants/tenant-a/modules/app/manifests/a.yaml=a"},
+			want:  []string{"out-app.d/a.yaml"}},
+		{name: "a capture to a file name", to: "@artifact/{module}.yaml",
+			files: []string{"tenants/tenant-a/modules/app/manifests/a.yaml=a"},
+			want:  []string{"app.yaml/a.yaml"}},
+		{name: "too long once rendered", to: longTo,
+			files: []string{"tenants/tenant-a/modules/" + long + "/manifests/a.yaml=a", "tenants/tenant-b/modules/app/manifests/a.yaml=a"},
+			want:  []string{strings.Repeat("app", 100) + "/a.yaml"},
+			wantErrs: []copyErr{{Field: "spec.artifacts[0].copy[0].to", Type: field.ErrorTypeInvalid,
+				Value: "@artifact/" + strings.Repeat(long, 100) + "/", Detail: `rendered from directory "tenants/tenant-a/modules/` + long + `"`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			spec := testSpec()
+			spec.ManagedNamespaces = nil
+			spec.Artifacts[0].InputsFrom = ""
+			spec.Artifacts[0].Copy[0].To = tt.to
+			g := mustCompile(t, spec)
+			p := mustPlan(t, g, sources(tree(tt.files...)), nil, (&fakeCluster{}).cluster())
+			var got []string
+			for _, a := range p.Artifacts {
+				for _, f := range a.Files {
+					got = append(got, f.Path)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("files (-want +got):\n%s\nerrors: %v", diff, p.Errors.ToAggregate())
+			}
+			var errs []copyErr
+			for _, e := range p.Errors {
+				ce := copyErr{Field: e.Field, Type: e.Type, Value: fmt.Sprint(e.BadValue)}
+				for _, w := range tt.wantErrs {
+					if strings.Contains(e.Detail, w.Detail) {
+						ce.Detail = w.Detail
+					}
+				}
+				errs = append(errs, ce)
+			}
+			if diff := cmp.Diff(tt.wantErrs, errs); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\n%v", diff, p.Errors.ToAggregate())
+			}
+		})
+	}
+}
+
+// TestCopyConflicts: a file cannot land where the artifact has a
+// directory, nor below one of its files, as writing it into upstream's
+// staging directory fails.
+func TestCopyConflicts(t *testing.T) {
+	t.Parallel()
+	text := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	tests := []copyCase{
+		{
+			name:    "a file below an earlier file",
+			sources: map[string]fstest.MapFS{"repo": {"a": text("file"), "d/b": text("b")}},
+			copies:  []CopyOperation{{From: "@repo/a", To: "@artifact/x"}, {From: "@repo/d/**", To: "@artifact/x/"}},
+			wantErrs: []copyErr{{Field: "spec.artifacts[0].copy[1].from", Type: field.ErrorTypeInvalid, Value: "@repo/d/b",
+				Detail: `landing at "x/b": "x" is a file of the artifact, not a directory`}},
+		},
+		{
+			name:    "a file onto an earlier directory",
+			sources: map[string]fstest.MapFS{"repo": {"x/b": text("b"), "y/x": text("x")}},
+			copies:  []CopyOperation{{From: "@repo/x/b", To: "@artifact/x/"}, {From: "@repo/y/**", To: "@artifact/"}},
+			wantErrs: []copyErr{{Field: "spec.artifacts[0].copy[1].from", Type: field.ErrorTypeInvalid, Value: "@repo/y/x",
+				Detail: `landing at "x": "x" is a directory of the artifact`}},
+		},
+		{
+			name:    "a single file into an earlier directory",
+			sources: map[string]fstest.MapFS{"repo": {"x/b": text("b"), "c": text("c")}},
+			copies:  []CopyOperation{{From: "@repo/x/b", To: "@artifact/x/"}, {From: "@repo/c", To: "@artifact/x"}},
+			want:    map[string]string{"x/b": "b", "x/c": "c"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			runCopyCase(t, tt, copySpec(tt))
+		})
+	}
+}
+
+// TestArtifactTreeHeld: the merged and extracted content an artifact holds
+// is bounded; replacing a file frees what it held.
+func TestArtifactTreeHeld(t *testing.T) {
+	t.Parallel()
+	tr := newArtifactTree()
+	half := make([]byte, maxHeldBytes/2)
+	for _, dest := range []string{"a", "b", "a"} {
+		if err := tr.put(&artifactFile{dest: dest, data: half, own: true}); err != nil {
+			t.Fatalf("put(%s) = %v", dest, err)
+		}
+	}
+	if err := tr.put(&artifactFile{dest: "c", data: []byte{1}, own: true}); err == nil {
+		t.Fatalf("put past the bound: no error, %d bytes held", tr.held)
+	}
+	if err := tr.put(&artifactFile{dest: "b", src: pathpattern.Ref{Alias: "repo", Path: "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.put(&artifactFile{dest: "c", data: []byte{1}, own: true}); err != nil || tr.held != maxHeldBytes/2+1 {
+		t.Fatalf("put after freeing = %v, %d bytes held", err, tr.held)
 	}
 }

@@ -151,9 +151,10 @@
 // refuses them: set on every object, they would stop the pruning or the
 // reconciling of everything the generator manages), and the artifact
 // fields of source-watcher v2.3 are accepted: revision and originRevision
-// ("@alias", declared in spec.sources), and copy's optional (a copy that
-// selects no file copies nothing) and strategy ("Overwrite"; see below for
-// the others).
+// ("@alias", declared in spec.sources), inputsFrom of the artifact itself
+// ("@artifact/path", see "Copy strategies"), and copy's optional (a copy
+// that selects no file copies nothing) and strategy ("Overwrite", "Merge"
+// or "Extract", see "Copy strategies").
 //
 // # Live state
 //
@@ -224,13 +225,28 @@
 //     namespace and artifacts are skipped. Upstream manages them like any
 //     other: it labels them and, pruning, tries to delete them once no
 //     artifact targets them.
-//   - Copy strategies Merge and Extract. Compile refuses them as not yet
-//     supported. Upstream merges YAML files as Helm merges values, and
-//     extracts the contents of tarballs.
-//   - The generated artifact as a source. An inputsFrom or
-//     fromSource.path of "@artifact/..." is refused by Compile as not yet
-//     supported. Upstream reads that file from the artifact it has just
-//     built.
+//   - Namespace metadata from the artifact. A fromSource.path of
+//     "@artifact/..." is refused by Compile as not yet supported. Upstream
+//     reads that file from the first artifact (in discovery order) that
+//     targets the namespace, once built; here a namespace's metadata is
+//     decided before, and independently of, its artifacts' files.
+//   - Merge and Extract bounds. Each file that Merge decodes (the one it
+//     merges and the one it merges into) is at most 1 MiB, and the merged
+//     result at most 8 MiB; an archive that Extract reads, and each file in
+//     it, at most 8 MiB; an artifact's archives together at most 10,000
+//     entries, 64 MiB of files and 128 MiB decompressed; and the merged and
+//     extracted files an artifact holds, at most 64 MiB. Upstream bounds
+//     only an archive's files, to 100 MiB.
+//   - Archive entries. A hard link in an archive is an error; upstream
+//     writes it as a file of the size its header gives (empty, as tar
+//     writes hard links) or fails. An entry name with a ".." element is an
+//     error even where upstream's extraction lets it pass (a directory
+//     "a/.."). When several archives of one copy hold the same file, the
+//     last in byte order of the archives' paths wins; upstream's is the
+//     last in the order its glob walks the source, which can differ.
+//   - Hidden YAML documents. A file that Merge decodes must not hold a
+//     document after a "..." end marker, which upstream's decoder drops
+//     silently.
 //   - Revisions. A plan computes none: revision and originRevision are
 //     checked and left to the embedder. Upstream's artifact revision is
 //     "latest@" and the archive's digest, unless revision names a source,
@@ -245,8 +261,9 @@
 //   - Unlisted keys. A key of a NamespaceMetadata file that the schema does
 //     not list is dropped with a warning (an error under [WithStrict]);
 //     upstream drops it silently.
-//   - Missing inputs. An inputsFrom file that does not exist gives the
-//     artifact empty inputs and a warning; upstream fails the reconcile.
+//   - Missing inputs. An inputsFrom file that does not exist, in a source
+//     or in the artifact, gives the artifact empty inputs and a warning;
+//     upstream fails the reconcile.
 //   - A missing fixed prefix. When the pattern's fixed prefix ("tenants"
 //     of "@repo/tenants/{namespace}/...") does not exist, the plan has an
 //     error and deletes nothing; upstream matches nothing and prunes
@@ -287,8 +304,8 @@
 //     same pass removes (or an object in it), is not a hand-off: the
 //     namespace is deleted; source-watcher takes any existing object with
 //     the UID, so two removed namespaces that name each other's
-//     ResourceSets stay for ever. A Forbidden lookup keeps the namespace, as any lookup error
-//     does in both.
+//     ResourceSets stay for ever. A Forbidden lookup keeps the namespace,
+//     as any lookup error does in both.
 //   - In a normal plan, a handed-off namespace stays tracked while the
 //     hand-off holds; source-watcher stops tracking it once it skips its
 //     deletion. Finalize releases it, as source-watcher does.
@@ -315,7 +332,47 @@
 //
 // A backslash-escaped glob character is literal: "@repo/m/a\*b.yaml" to
 // "@artifact/x.yaml" is the file "x.yaml". A later copy to the same
-// destination overwrites an earlier one.
+// destination overwrites an earlier one (but see Merge below). A file
+// cannot land where an earlier copy made a directory, nor below an earlier
+// file: that is an error of the artifact, as writing it into upstream's
+// staging directory fails.
+//
+// With a pattern, to may name captures, like from: "@artifact/{app}/" is
+// rendered from each match's raw captures, as upstream renders it. Compile
+// refuses a ".." element in to (upstream's CRD does), and a rendered to
+// that is not a valid destination is an error of that artifact, naming its
+// directory.
+//
+// # Copy strategies
+//
+// A copy's strategy says what it does with the files it selects, as
+// source-watcher v2.3 does:
+//
+//	Overwrite (or none)  put each file at its destination, replacing what is there
+//	Merge                merge each file into the file at its destination, if any:
+//	                     YAML maps merged recursively, the later value winning,
+//	                     lists replaced; the result re-encoded by sigs.k8s.io/yaml,
+//	                     byte for byte as upstream writes it; else as Overwrite
+//	Extract              put there the files of each gzip-compressed tarball
+//	                     (.tar.gz or .tgz, in any case) that from selects, each
+//	                     entry at to/<its name>, to always a directory
+//
+// Merge decodes every document of both files and merges them in order, so
+// the merged file is one document; a document that is not a mapping, or a
+// file that is not YAML, is an error of the artifact naming the file.
+// Extract with a glob extracts the tarballs that the glob matches and
+// skips every other file; without one, from must name a tarball, not
+// another file or a directory. An archive must not hold an absolute path,
+// a ".." element, a NUL byte or a backslash in a name, a symbolic or hard
+// link, a device, a FIFO or a socket; each is an error of the artifact
+// naming the archive, the entry and the rule. The bounds are listed under
+// "Differences from source-watcher".
+//
+// [Artifact.Files] reports, for a merged file, the last file merged into
+// it, and for an extracted file, its archive. An inputsFrom of
+// "@artifact/path" (the path may name captures) is read from the
+// artifact's files once its copy operations are done, merged and extracted
+// files included.
 //
 // # Artifact digest
 //
@@ -327,7 +384,9 @@
 //	inputs = NUL "inputs" NUL { input }             only when there is at least one input
 //	input  = keylen NUL key NUL vallen NUL value    for each input, by key in byte order
 //
-// path is the file's destination below "@artifact/"; length, keylen and
+// path is the file's destination below "@artifact/", and content what the
+// artifact holds there: a copied file's bytes, a merged file's merged YAML,
+// an extracted file's bytes from its archive; length, keylen and
 // vallen are decimal byte counts without leading zeros; value is the input
 // as compact JSON (encoding/json.Compact). No path starts with NUL, so the
 // inputs part cannot be read as a file. An artifact without inputs hashes
@@ -352,8 +411,11 @@
 //
 // A plan reads every file that its artifacts copy, and hashes it, on every
 // core it may use; the benchmarks compare it with that floor (see
-// docs/performance.md in the repository). It holds a file's content only while hashing it,
-// and keeps of each artifact its name, labels, captures, inputs, file
+// docs/performance.md in the repository). It holds a copied file's content
+// only while hashing it (a merged or extracted file's, which exists nowhere
+// else, from the copy that makes it until the artifact is hashed, at most
+// 64 MiB per artifact), and keeps of each artifact its name, labels,
+// captures, inputs, file
 // count and digest: the list of its files only when the generator was
 // compiled [WithFileLists]. It reads each source through a cache, for the
 // length of the plan, of the directories it has seen and the entry types

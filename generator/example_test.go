@@ -57,13 +57,13 @@ func ExampleCompile_sourceWatcher() {
 			AllowedLabels: map[string]string{"my.org.io/cost-center": "^cc-[0-9"},
 		},
 	}}
-	spec.Artifacts[0].Copy[0].Strategy = "Extract"
+	spec.Artifacts[0].Copy[0].Strategy = "extract"
 	_, errs := generator.Compile(spec, generator.WithNamespace("flux-system"), generator.WithDefaultToPruneNamespaces())
 	for _, e := range errs {
 		fmt.Println(e)
 	}
 	// Output:
-	// spec.artifacts[0].copy[0].strategy: Unsupported value: "Extract": the Extract strategy of source-watcher v2.3 is not yet supported by tenantkit
+	// spec.artifacts[0].copy[0].strategy: Unsupported value: "extract": supported values: "Overwrite", "Merge", "Extract"
 	// spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]: Invalid value: "^cc-[0-9": must be a valid regular expression (RE2 syntax): missing closing ]: "[0-9"
 	// spec.namespaces.strategy: Required value: "Managed" or "Unmanaged"
 }

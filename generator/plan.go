@@ -102,7 +102,9 @@ type Artifact struct {
 type File struct {
 	// Path is the file's path in the artifact, below "@artifact/".
 	Path string
-	// Source is where it is copied from.
+	// Source is where its content comes from: the file copied there; for
+	// a file that a Merge copy merged into, the last file merged; for a
+	// file extracted from an archive, the archive.
 	Source pathpattern.Ref
 }
 

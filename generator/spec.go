@@ -58,9 +58,8 @@ type OutputArtifact struct {
 	// means the generator's namespace ([WithNamespace]).
 	Namespace string `json:"namespace,omitempty"`
 	// InputsFrom is an "@alias/path" template of a YAML mapping whose
-	// values become the artifact's exported inputs. Upstream's
-	// "@artifact/path", a file of the generated artifact itself, is not
-	// yet supported: Compile refuses it.
+	// values become the artifact's exported inputs, or "@artifact/path",
+	// a file of the artifact itself once its copy operations are done.
 	InputsFrom string `json:"inputsFrom,omitempty"`
 	// Revision is "@alias", the source whose revision the artifact takes
 	// instead of one computed from its content. Compile checks that the
@@ -78,13 +77,16 @@ type OutputArtifact struct {
 type CopyOperation struct {
 	// From is "@alias/glob", a template rendered from raw captures.
 	From string `json:"from"`
-	// To is "@artifact/" or "@artifact/path".
+	// To is "@artifact/" or "@artifact/path", a template rendered from raw
+	// captures.
 	To string `json:"to"`
 	// Exclude lists doublestar patterns of files to leave out.
 	Exclude []string `json:"exclude,omitempty"`
-	// Strategy is empty or "Overwrite": a later operation that writes the
-	// same destination replaces the earlier file. Upstream's "Merge" and
-	// "Extract" are not yet supported: Compile refuses them.
+	// Strategy is "Overwrite" (or empty): a later operation that writes
+	// the same destination replaces the earlier file; "Merge": a YAML file
+	// is merged into the file already at its destination; or "Extract":
+	// the files of the tarballs selected are extracted below To (see the
+	// package documentation, "Copy strategies").
 	Strategy string `json:"strategy,omitempty"`
 	// Optional makes an operation that selects no file copy nothing;
 	// otherwise selecting no file is an error of the artifact.

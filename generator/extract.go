@@ -1,0 +1,291 @@
+package generator
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// The bounds of Extract, for all the archives of one artifact together, so
+// that a tenant's archives cost at most so much however many there are.
+// Each archive is also a file an artifact reads, at most
+// maxArtifactFileBytes, and so is each file in it.
+const (
+	// maxArchiveEntries bounds the entries (files, directories and any
+	// other) of an artifact's archives: far more than a chart or a
+	// manifest bundle holds.
+	maxArchiveEntries = 10_000
+	// maxExtractedBytes bounds the bytes of the files in an artifact's
+	// archives: the content extracted, which the artifact holds (see
+	// maxHeldBytes).
+	maxExtractedBytes = 64 << 20
+	// maxDecompressedBytes bounds the bytes that decompressing an
+	// artifact's archives produces, headers, padding and the data of
+	// entries that are not files included: a gzip bomb stops here.
+	maxDecompressedBytes = 2 * maxExtractedBytes
+)
+
+// tarballExtensions are the names of the files that Extract extracts, in
+// any case: gzip-compressed tar archives, as `flux build artifact` and
+// `helm package` write them.
+var tarballExtensions = []string{".tar.gz", ".tgz"}
+
+// isTarball reports whether name is a tarball's, by its extension.
+func isTarball(name string) bool {
+	lower := strings.ToLower(name)
+	for _, ext := range tarballExtensions {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// archivesOf returns the archives that an Extract copy from pattern
+// extracts, of the files that pathpattern.Glob selected for it, as
+// source-watcher chooses them: a pattern with glob characters extracts the
+// tarballs it matches itself, silently skipping other files and the files
+// below a directory it matches; a pattern without them must name a tarball,
+// not another file or a directory.
+func archivesOf(pattern string, files []string) ([]string, error) {
+	if !hasMeta(pattern) {
+		lit := unescape(pattern)
+		if len(files) != 1 || files[0] != lit {
+			return nil, errors.New("the Extract strategy does not support directories")
+		}
+		if !isTarball(lit) {
+			return nil, fmt.Errorf("the Extract strategy requires a tarball (%s), not %q", strings.Join(tarballExtensions, " or "), lit)
+		}
+		return files, nil
+	}
+	var out []string
+	for _, f := range files {
+		// The pattern was valid for Glob, so it is for Match.
+		if ok, _ := doublestar.Match(pattern, f); ok && isTarball(f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// extractArchive puts the files of the archive src below to (a directory
+// of the artifact, "" for its root), as source-watcher extracts a tarball
+// into its staging directory: each entry at to/<its name>, later ones
+// replacing earlier ones (of this archive or of anything copied before).
+// It reads the archive whole, at most maxArtifactFileBytes.
+func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
+	data, err := pathpattern.ReadFile(fsys, src.Path, maxArtifactFileBytes)
+	if err != nil {
+		return err
+	}
+	if err := t.mkdir(to); err != nil {
+		return fmt.Errorf("cannot extract into %q: %w", to, err)
+	}
+	return untar(p.ctx, data, t, func(e archiveEntry) error {
+		if e.name == "." { // the archive's root directory: to itself
+			return nil
+		}
+		dest := pathJoin(to, e.name)
+		if !validDestination(dest) {
+			return &archiveError{entry: e.header, rule: fmt.Sprintf("would land at %q, which is not a valid path in the artifact", dest)}
+		}
+		var err error
+		if e.dir {
+			err = t.mkdir(dest)
+		} else {
+			err = t.put(&artifactFile{dest: dest, src: src, data: e.data, own: true})
+		}
+		if err != nil {
+			return &archiveError{entry: e.header, rule: err.Error()}
+		}
+		return nil
+	})
+}
+
+// archiveEntry is a file or a directory of an archive.
+type archiveEntry struct {
+	header string // its name in the archive, as given
+	name   string // cleaned; "." for the archive's root directory
+	dir    bool
+	data   []byte // a file's content
+}
+
+// archiveError is a problem with one entry of an archive, or with the
+// archive as a whole (entry empty).
+type archiveError struct {
+	entry string
+	rule  string
+	err   error
+}
+
+func (e *archiveError) Error() string {
+	var b strings.Builder
+	if e.entry != "" {
+		fmt.Fprintf(&b, "entry %q: ", e.entry)
+	}
+	b.WriteString(e.rule)
+	if e.err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.err.Error())
+	}
+	return b.String()
+}
+
+func (e *archiveError) Unwrap() error { return e.err }
+
+// errDecompressed stops a decompression that produced more than its bound.
+var errDecompressed = errors.New("decompressed past its bound")
+
+// untar reads data, a gzip-compressed tar archive, and calls visit with
+// each file and directory it holds, in archive order, until visit or the
+// archive fails. It stops at the archive's end-of-archive marker, as
+// upstream's reader does, leaving any data after it unread.
+//
+// An entry's name must not be empty or absolute, nor contain a NUL byte,
+// a backslash or a ".." element; it is cleaned ("./a/" is "a"). An entry
+// is a file or a directory as upstream's reader takes it (from its type
+// and mode); a symbolic link, a hard link, a device, a FIFO or a socket is
+// an error. The entries count against t's bounds (maxArchiveEntries,
+// maxExtractedBytes, maxDecompressedBytes), and each file must hold no
+// more than maxArtifactFileBytes. Every error is an *archiveError.
+func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archiveEntry) error) error {
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
+	}
+	tr := tar.NewReader(&boundedReader{r: gz, t: t})
+	for {
+		if err := ctx.Err(); err != nil {
+			return &archiveError{rule: "extraction stopped", err: err}
+		}
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return readError(err)
+		}
+		if t.entries++; t.entries > maxArchiveEntries {
+			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the archives of an artifact must hold no more than %d entries in all", maxArchiveEntries)}
+		}
+		e, err := checkEntry(hdr)
+		if err != nil {
+			return err
+		}
+		if !e.dir {
+			if hdr.Size < 0 || hdr.Size > maxArtifactFileBytes {
+				return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("must be no more than %d bytes", maxArtifactFileBytes)}
+			}
+			if t.extracted += hdr.Size; t.extracted > maxExtractedBytes {
+				return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the archives of an artifact must hold no more than %d bytes of files in all", maxExtractedBytes)}
+			}
+			e.data = make([]byte, hdr.Size)
+			if _, err := io.ReadFull(tr, e.data); err != nil {
+				return readError(err)
+			}
+		}
+		if err := visit(e); err != nil {
+			return err
+		}
+	}
+}
+
+// checkEntry checks an entry's name and type.
+func checkEntry(hdr *tar.Header) (archiveEntry, error) {
+	name := hdr.Name
+	fail := func(rule string) (archiveEntry, error) {
+		return archiveEntry{}, &archiveError{entry: name, rule: rule}
+	}
+	switch {
+	case name == "":
+		return fail("must have a name")
+	case strings.ContainsRune(name, 0):
+		return fail("must not contain a NUL byte")
+	case strings.ContainsRune(name, '\\'):
+		return fail(`must not contain "\"`)
+	case strings.HasPrefix(name, "/"):
+		return fail("must not be an absolute path")
+	case len(name) > maxDestinationBytes:
+		return fail(fmt.Sprintf("must be no more than %d bytes", maxDestinationBytes))
+	}
+	for elem := range strings.SplitSeq(name, "/") {
+		if elem == ".." {
+			return fail(`must not contain a ".." element`)
+		}
+	}
+	e := archiveEntry{header: name, name: path.Clean(name)}
+	// The type as upstream's reader decides it: by the mode that the
+	// header's type flag and mode bits give.
+	mode := hdr.FileInfo().Mode()
+	switch {
+	case hdr.Typeflag == tar.TypeLink:
+		return fail(fmt.Sprintf("must not be a hard link (to %q)", hdr.Linkname))
+	case mode.IsRegular():
+		if e.name == "." {
+			return fail("must name a file below the archive's root")
+		}
+	case mode.IsDir():
+		e.dir = true
+	case mode&fs.ModeSymlink != 0:
+		return fail(fmt.Sprintf("must not be a symbolic link (to %q)", hdr.Linkname))
+	default:
+		return fail(fmt.Sprintf("must be a file or a directory, not %s", entryKind(mode)))
+	}
+	return e, nil
+}
+
+// entryKind names the kind of an entry that is neither a file nor a
+// directory.
+func entryKind(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	default:
+		return fmt.Sprintf("mode %v", mode)
+	}
+}
+
+// readError is the error of reading the archive itself.
+func readError(err error) error {
+	if errors.Is(err, errDecompressed) {
+		return &archiveError{rule: fmt.Sprintf("the archives of an artifact must decompress to no more than %d bytes in all", maxDecompressedBytes)}
+	}
+	return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
+}
+
+// boundedReader reads the decompressed archive, counting what it reads
+// against t's bound, and fails once it is spent.
+type boundedReader struct {
+	r io.Reader
+	t *artifactTree
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	left := maxDecompressedBytes - b.t.decompressed
+	if left <= 0 {
+		return 0, errDecompressed
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := b.r.Read(p)
+	b.t.decompressed += int64(n)
+	return n, err
+}

@@ -1,0 +1,148 @@
+package generator
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// maxHeldBytes bounds the content of merged and extracted files that an
+// artifact holds in memory until its digest is computed: a copied file is
+// read when it is hashed, but a merged or extracted one exists nowhere
+// else. 64 MiB is far more than the charts and manifests an artifact
+// carries, and little enough that a plan building one artifact per core
+// stays within a controller's memory.
+const maxHeldBytes = 64 << 20
+
+// artifactFile is one file of an artifact being built: where it lands, and
+// where its content comes from.
+type artifactFile struct {
+	dest string
+	// src is what [File.Source] reports: the file copied there, the last
+	// file merged into it, or the archive it was extracted from.
+	src pathpattern.Ref
+	// fsys is src's file system, which a copied file's content is read
+	// from.
+	fsys fs.FS
+	// data is the content of a merged or extracted file, which is not
+	// src's bytes; own says that data is the content, empty or not.
+	data []byte
+	own  bool
+}
+
+// content returns the file's content, refusing more than maxBytes.
+func (f *artifactFile) content(maxBytes int64) ([]byte, error) {
+	if !f.own {
+		return pathpattern.ReadFile(f.fsys, f.src.Path, maxBytes)
+	}
+	if int64(len(f.data)) > maxBytes {
+		return nil, fmt.Errorf("the artifact's file %q must be no more than %d bytes", f.dest, maxBytes)
+	}
+	return f.data, nil
+}
+
+// artifactTree is the files of an artifact while its copy operations run,
+// as upstream's staging directory holds them.
+type artifactTree struct {
+	files map[string]artifactFile
+	// dirs holds every directory of the artifact: those above its files,
+	// and those that archives create.
+	dirs map[string]bool
+	held int64 // bytes of data held by files
+	// extracted and entries count what the artifact's archives held, all
+	// of them together (see extractArchive).
+	extracted    int64
+	entries      int
+	decompressed int64
+}
+
+func newArtifactTree() *artifactTree {
+	// dirs is made when the first directory is: most artifacts of a
+	// monorepo have none, and reading a nil map is fine.
+	return &artifactTree{files: map[string]artifactFile{}}
+}
+
+// isDir reports whether path is a directory of the artifact.
+func (t *artifactTree) isDir(path string) bool { return t.dirs[path] }
+
+// put puts f at f.dest, replacing the file there. As in a staging
+// directory, a file cannot replace a directory or land below a file; the
+// error says why.
+func (t *artifactTree) put(f *artifactFile) error {
+	if t.dirs[f.dest] {
+		return fmt.Errorf("%q is a directory of the artifact", f.dest)
+	}
+	if err := t.checkParents(f.dest); err != nil {
+		return err
+	}
+	held := t.held + int64(len(f.data)) - int64(len(t.files[f.dest].data))
+	if held > maxHeldBytes {
+		return fmt.Errorf("the merged and extracted files of an artifact must hold no more than %d bytes in all", maxHeldBytes)
+	}
+	t.files[f.dest] = *f
+	t.held = held
+	t.addParents(f.dest)
+	return nil
+}
+
+// mkdir makes dir a directory of the artifact; "" is its root.
+func (t *artifactTree) mkdir(dir string) error {
+	if dir == "" || t.dirs[dir] {
+		return nil
+	}
+	if _, ok := t.files[dir]; ok {
+		return fmt.Errorf("%q is a file of the artifact", dir)
+	}
+	if err := t.checkParents(dir); err != nil {
+		return err
+	}
+	t.addDir(dir)
+	t.addParents(dir)
+	return nil
+}
+
+// checkParents returns an error when a directory above path is a file.
+func (t *artifactTree) checkParents(path string) error {
+	for i := strings.IndexByte(path, '/'); i >= 0; i = next(path, i) {
+		if _, ok := t.files[path[:i]]; ok {
+			return fmt.Errorf("%q is a file of the artifact, not a directory", path[:i])
+		}
+	}
+	return nil
+}
+
+// addParents records the directories above path.
+func (t *artifactTree) addParents(path string) {
+	for i := strings.IndexByte(path, '/'); i >= 0; i = next(path, i) {
+		t.addDir(path[:i])
+	}
+}
+
+func (t *artifactTree) addDir(dir string) {
+	if t.dirs == nil {
+		t.dirs = map[string]bool{}
+	}
+	t.dirs[dir] = true
+}
+
+// next returns the index of the next "/" in path after i, or -1.
+func next(path string, i int) int {
+	j := strings.IndexByte(path[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// sorted returns the files by destination, in byte order.
+func (t *artifactTree) sorted() []artifactFile {
+	out := make([]artifactFile, 0, len(t.files))
+	for _, f := range t.files {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b artifactFile) int { return strings.Compare(a.dest, b.dest) })
+	return out
+}
