@@ -189,7 +189,7 @@ func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]
 		}
 		return Verdict{Outcome: Malformed, Reason: reason}, nil
 	}
-	target := r.object() + " (uid " + r.UID + ")"
+	target := r.Object() + " (uid " + r.UID + ")"
 	switch {
 	case r.Namespace == namespace:
 		return Verdict{Outcome: InsideNamespace, Reference: r, Reason: "external finalizer " + target +
@@ -219,7 +219,7 @@ func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]
 		return Verdict{Reference: r, Reason: "cannot look up external finalizer " + target + ": " + err.Error()},
 			fmt.Errorf("finalizer: look up %s: %w", target, err)
 	case uid != r.UID:
-		return Verdict{Outcome: Recreated, Reference: r, Reason: "external finalizer " + r.object() + " has uid " + quote(uid) +
+		return Verdict{Outcome: Recreated, Reference: r, Reason: "external finalizer " + r.Object() + " has uid " + quote(uid) +
 			", not " + strconv.Quote(r.UID) + ": it was recreated and may not track the namespace"}, nil
 	}
 	return Verdict{Outcome: HandedOff, Reference: r, Reason: "handed off to " + target}, nil

@@ -188,3 +188,16 @@ func ExampleLookupFunc() {
 	// cannot look up external finalizer fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e): connection refused
 	// finalizer: look up fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e): connection refused
 }
+
+func ExampleReference_Object() {
+	r, err := finalizer.Parse("fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Object())
+	ns, _ := finalizer.Parse("/v1/Namespace//keeper/u-1")
+	fmt.Println(ns.Object())
+	// Output:
+	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants
+	// v1/Namespace/keeper
+}

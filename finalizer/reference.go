@@ -123,9 +123,10 @@ func (r Reference) GroupVersionKind() schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
 }
 
-// object returns the reference without its UID in the "apiVersion/Kind/
-// [namespace/]name" form, for reasons and messages.
-func (r Reference) object() string {
+// Object returns the object the reference names, without its UID, in the
+// "[group/]version/kind/[namespace/]name" form that reasons and messages
+// use, e.g. "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants".
+func (r Reference) Object() string {
 	s := r.Version + "/" + r.Kind + "/"
 	if r.Group != "" {
 		s = r.Group + "/" + s

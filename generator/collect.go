@@ -208,21 +208,7 @@ func (c *collector) removed(ctx context.Context, ns string, annotations map[stri
 	if err != nil || !removing {
 		return "", err
 	}
-	return fmt.Sprintf("external finalizer %s (uid %s) is not a hand-off: it %s, which this generator removes too (no longer desired)", refObject(r), r.UID, what), nil
-}
-
-// refObject spells the object a reference names as the finalizer
-// package's reasons do: "group/version/kind/namespace/name", without an
-// empty group or namespace.
-func refObject(r finalizer.Reference) string {
-	s := r.Version + "/" + r.Kind + "/"
-	if r.Group != "" {
-		s = r.Group + "/" + s
-	}
-	if r.Namespace != "" {
-		s += r.Namespace + "/"
-	}
-	return s + r.Name
+	return fmt.Sprintf("external finalizer %s (uid %s) is not a hand-off: it %s, which this generator removes too (no longer desired)", r.Object(), r.UID, what), nil
 }
 
 // why is the reason of a deletion, before what the guard found.
