@@ -91,13 +91,14 @@
 //     machine and its load, so the budget's expiry is never a verdict: it
 //     is an error that wraps context.DeadlineExceeded, not ErrCostLimit,
 //     and a retry may succeed. Within the cost limit an evaluation takes
-//     about a tenth of the budget (below).
+//     about a seventh of the budget (below).
 //
-// A unit of cost buys about 125 ns of CPU for the slowest work charged:
-// comprehension steps, and in, == and sets.intersects over cel-go's lists of
-// strings; sort, distinct and the string functions take less
-// (BenchmarkBuiltins, on a 2-core machine shared with other work). An
-// evaluation within CostLimit thus takes up to about 125 ms of CPU there.
+// A unit of cost buys 70 to 140 ns of CPU for the slowest work charged
+// (runs differ by as much): comprehension steps, matches on Go's NFA, and
+// in, == and sets.intersects over cel-go's lists of strings; sort,
+// distinct and the string functions take less (BenchmarkBuiltins, on a
+// 2-core machine shared with other work). An evaluation within CostLimit
+// thus takes up to about 140 ms of CPU there.
 //
 // An evaluation stopped by a bound returns an error wrapping [ErrCostLimit]
 // whose message names the bound, for instance (ExampleProgram_Eval_costLimit
@@ -130,17 +131,21 @@
 //     depth times the elements of the list).
 //   - matches: four times the product cel-go charges, by the compiled size
 //     of the pattern where larger than its length (regexMultiplier in
-//     env.go: Go's regexp runs some patterns on its NFA, at up to 520 ns a
-//     unit of cel-go's charge); a short string is charged as cel-go does.
+//     env.go: Go's regexp runs some patterns on its NFA, at up to 520 ns of
+//     CPU a unit of cel-go's charge); a short string is charged as cel-go
+//     charges it.
 //   - A timestamp accessor given a time zone name, which loads the zone at
 //     every call: 200 (cel-go: 1).
 //   - The strings extension at version 2 is charged as cel-go charges it
-//     from version 5 on, where version 2 charges 1 a call: indexOf and
-//     lastIndexOf, for one, the string's bytes times the substring's.
+//     from version 5 on (version 2 charges 1 a call, and Kubernetes some of
+//     its functions by an estimator of its own): indexOf and lastIndexOf,
+//     which compare the substring at every position, the string's bytes
+//     times the substring's, where Kubernetes charges the string's bytes.
 //
 // The steps of the comprehensions cost one unit more or less than in
 // Kubernetes, whose expansions evaluate other loop conditions: a step of
-// all costs one less, of exists_one, map and filter one more.
+// all costs one less, of exists_one, map and filter one more, so a
+// comprehension near the cost limit can also pass here and fail there.
 //
 // # Errors
 //

@@ -40,9 +40,9 @@ const (
 	// context with a deadline. Its expiry is an error that wraps
 	// context.DeadlineExceeded, never ErrCostLimit and never a verdict,
 	// since how far an evaluation gets in a second depends on the machine.
-	// A second is about eight times what an evaluation within the cost
-	// limit takes on a 2-core machine shared with other work (125 ms of
-	// CPU at most; see the package documentation).
+	// A second is about seven times what an evaluation within the cost
+	// limit takes on a 2-core machine shared with other work (up to about
+	// 140 ms of CPU; see the package documentation).
 	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and
@@ -77,13 +77,14 @@ const (
 	// charge (each factor rounded up) when that is more, as for a short
 	// string. Go's regexp runs a pattern it can run neither in one pass nor
 	// by backtracking (past 256 Kibit of input times instructions) on its
-	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." took 520 ns a
-	// unit, where a comprehension step takes about 125 ns a unit
-	// (BenchmarkBuiltins). Four times cel-go's charge brings it to about
-	// 130 ns a unit, and the patterns Go runs in one pass or by
-	// backtracking, or with fewer instructions, to less. Kubernetes charges
-	// cel-go's: there, '[a-z]{100}y' over 256 KiB is charged 681,580;
-	// here 2,700,140, and it is refused.
+	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." took 300 to 520
+	// ns of CPU a unit, where comprehension steps take 70 to 140
+	// (BenchmarkBuiltins; runs on the same machine differ by as much). At
+	// four times cel-go's charge it takes what comprehension steps take,
+	// and the patterns Go runs in one pass or by backtracking, or with
+	// fewer instructions, take less. Kubernetes charges cel-go's: there,
+	// '[a-z]{100}y' over 256 KiB is charged 681,580; here 2,700,140, and it
+	// is refused.
 	regexMultiplier = 4
 
 	// alwaysVariable is a hidden variable, true in every evaluation: the
