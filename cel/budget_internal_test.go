@@ -9,7 +9,7 @@ import (
 )
 
 // withBudget returns a copy of p whose evaluations get budget d instead of
-// TimeBudget: the budget is fixed for callers, and these tests need it short
+// TimeBudget: the budget is fixed for callers, and these tests need it spent
 // (or long) to show it at work.
 func withBudget(p *Program, d time.Duration) *Program {
 	q := *p
@@ -35,56 +35,39 @@ func TestTimeBudget(t *testing.T) {
 	}
 }
 
-// budgetSlowExpr stays under CostLimit yet runs for a long time (see
-// slowExpr in hostile_test.go).
-const budgetSlowExpr = "lists.range(3000).all(i, [0,1,2,3,4,5,6,7,8,9].all(j, i + j >= 0))"
+// budgetExpr takes 1,000 comprehension steps, so that an evaluation checks
+// its context (every 100 steps) before it ends.
+const budgetExpr = `lists.range(1000).all(i, i >= 0)`
 
-// TestEvalTimeBudget checks that the time budget stops what the cost limit
-// does not, with ErrCostLimit and a message that names the budget, when the
-// caller's context has no deadline.
+// TestEvalTimeBudget checks that a spent budget stops an evaluation with an
+// error that wraps context.DeadlineExceeded, names the budget, and is not
+// ErrCostLimit: how far an evaluation gets in its budget depends on the
+// machine, so it is no verdict. The budget here is spent before the
+// evaluation starts (0), which makes the outcome deterministic.
 func TestEvalTimeBudget(t *testing.T) {
 	t.Parallel()
-	p := withBudget(MustCompile(budgetSlowExpr, "value"), time.Millisecond)
+	p := withBudget(MustCompile(budgetExpr, "value"), 0)
 	got, err := p.Eval(context.Background(), map[string]string{"value": ""})
-	if got || !errors.Is(err, ErrCostLimit) || !strings.Contains(err.Error(), "must finish within the time budget of 1ms") {
-		t.Errorf("Eval() = %v, %v; want false, ErrCostLimit naming the 1ms budget", got, err)
+	const want = `cel: evaluating "lists.range(1000).all(i, i >= 0)": must finish within the time budget of 0s: context deadline exceeded`
+	if got || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrCostLimit) || errors.Is(err, ErrEval) || err.Error() != want {
+		t.Errorf("Eval() = %v, %v; want false, %s (context.DeadlineExceeded, not ErrCostLimit nor ErrEval)", got, err, want)
 	}
-	// A caller's shorter deadline wins, and is the caller's error.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	var ee *EvalError
+	if !errors.As(err, &ee) || ee.Expr != budgetExpr {
+		t.Errorf("error %v is not an *EvalError naming the expression", err)
+	}
+
+	// A caller's context that ends first is the caller's error, without
+	// the budget's message.
+	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
 	defer cancel()
-	if _, err := p.Eval(ctx, map[string]string{"value": ""}); !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrCostLimit) {
-		t.Errorf("Eval(deadline) error = %v, want context.DeadlineExceeded", err)
+	p = withBudget(p, time.Hour)
+	if _, err := p.Eval(ctx, map[string]string{"value": ""}); !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "time budget") {
+		t.Errorf("Eval(ended deadline) error = %v, want the caller's context.DeadlineExceeded", err)
 	}
-}
 
-// TestEvalTimeBudgetMessage pins the text of a budget that ran out. A
-// budget this short runs out at the first check, after 100 steps of the
-// comprehension, which makes the text deterministic.
-func TestEvalTimeBudgetMessage(t *testing.T) {
-	t.Parallel()
-	p := withBudget(MustCompile(`value.split(',').all(x, x.matches('^[a-z]+$'))`, "value"), time.Nanosecond)
-	_, err := p.Eval(context.Background(), map[string]string{"value": strings.Repeat("a,", 1000)})
-	const want = `cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: must finish within the time budget of 1ns`
-	if !errors.Is(err, ErrCostLimit) || err.Error() != want {
-		t.Errorf("Eval() error = %v, want %s", err, want)
-	}
-}
-
-// TestEvalIssue18LongBudget is issue 18's input: the schema rule over a
-// tenant-written annotation of 256 KiB ran for more than 5 s under the cost
-// limit. Now its range is charged before it starts, and the rule fails
-// with ErrCostLimit at once, whatever the time budget.
-func TestEvalIssue18LongBudget(t *testing.T) {
-	t.Parallel()
-	const rule = `value.split(',').all(x, x.matches('^[a-z]+$'))`
-	value := strings.Repeat("a,", 128<<10) // 256 KiB
-	for name, p := range map[string]*Program{
-		"TimeBudget": MustCompile(rule, "value"),
-		"1h budget":  withBudget(MustCompile(rule, "value"), time.Hour),
-	} {
-		got, err := p.Eval(context.Background(), map[string]string{"value": value})
-		if got || !errors.Is(err, ErrCostLimit) || !strings.Contains(err.Error(), "a comprehension must range over no more than 4000 elements, got 131073") {
-			t.Errorf("%s: Eval() = %v, %v; want false, ErrCostLimit for the range", name, got, err)
-		}
+	// The same program with its budget to spare evaluates.
+	if got, err := p.Eval(context.Background(), map[string]string{"value": ""}); !got || err != nil {
+		t.Errorf("Eval() with an hour = %v, %v; want true, nil", got, err)
 	}
 }

@@ -27,7 +27,7 @@ type Program struct {
 
 // envOnce builds the shared base environment once; variables are added per
 // expression with Extend, which copies.
-var envOnce = sync.OnceValues(newEnv)
+var envOnce = sync.OnceValues(newEnvironment)
 
 // identifier is the syntax of a declarable variable name.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -76,7 +76,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		// The environment is fixed at build time; this is a bug, not bad input.
 		return nil, fmt.Errorf("cel: building the environment: %w", err)
 	}
-	env, err := base.Extend(decls...)
+	env, err := base.env.Extend(decls...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidVariable, err)
 	}
@@ -88,14 +88,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
 			Detail: fmt.Sprintf("output type must be bool, not %s", out)}
 	}
-	prg, err := env.Program(ast,
-		cel.CostLimit(CostLimit),
-		cel.InterruptCheckFrequency(interruptCheckFrequency),
-		// Compile a constant regular expression once, not at every call,
-		// and refuse a call whose charge alone is over the limit.
-		cel.OptimizeRegex(matchesOptimization),
-		costTrackers(),
-	)
+	prg, err := env.Program(ast, programOptions(base, ast)...)
 	if err != nil {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}
 	}
@@ -141,13 +134,16 @@ func (p *Program) Variables() []string { return append([]string(nil), p.vars...)
 //
 // Eval never turns a failure into false. Every error is an [*EvalError]:
 // a declared variable missing from vars or a runtime error wraps
-// [ErrEval]; a bound exceeded, the time budget among them, wraps
-// [ErrCostLimit]; an evaluation stopped because ctx ended wraps ctx's error.
-// Variables that the program does not declare are ignored.
+// [ErrEval]; a bound exceeded wraps [ErrCostLimit], and is the same on
+// every machine whatever its load; an evaluation stopped because ctx ended
+// wraps ctx's error, and one stopped by the time budget wraps
+// context.DeadlineExceeded: neither is a verdict on the policy or the
+// value, and a retry may succeed. Variables that the program does not
+// declare are ignored.
 func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error) {
 	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
 	defer cancel()
-	out, _, err := p.prg.ContextEval(budgeted, activation(vars))
+	out, _, err := p.prg.ContextEval(budgeted, &evalState{vars: vars})
 	if err != nil {
 		return false, &EvalError{Expr: p.expr, Err: p.classify(ctx, err)}
 	}
@@ -164,34 +160,21 @@ var errBudget = errors.New("time budget exhausted")
 
 // classify maps cel-go's error to one that wraps a sentinel or is ctx's.
 func (p *Program) classify(ctx context.Context, err error) error {
-	var (
-		cancelled interpreter.EvalCancelledError
-		refused   *refusal
-	)
+	var cancelled interpreter.EvalCancelledError
 	switch {
 	case errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded:
 		return fmt.Errorf("%w: runtime cost must be no more than %d", ErrCostLimit, CostLimit)
-	case errors.As(err, &refused):
-		return fmt.Errorf("%w: %s", ErrCostLimit, refused.msg)
+	case errors.As(err, &cancelled) && cancelled.Cause == refusedCause:
+		return fmt.Errorf("%w: %s", ErrCostLimit, cancelled.Message)
 	case ctx.Err() != nil:
 		// The caller's context ended: its error, not a failure of the policy.
 		return context.Cause(ctx)
 	case errors.Is(err, errBudget):
-		return fmt.Errorf("%w: must finish within the time budget of %v", ErrCostLimit, p.budget)
+		// Not ErrCostLimit: how far an evaluation gets in a second depends
+		// on the machine and its load, so this is no verdict on the policy
+		// or the value, and a retry may succeed.
+		return fmt.Errorf("cel: must finish within the time budget of %v: %w", p.budget, context.DeadlineExceeded)
 	default:
 		return fmt.Errorf("%w: %v", ErrEval, err)
 	}
 }
-
-// activation resolves variables from a string map without copying it.
-type activation map[string]string
-
-func (a activation) ResolveName(name string) (any, bool) {
-	v, ok := a[name]
-	if !ok {
-		return nil, false
-	}
-	return types.String(v), true
-}
-
-func (a activation) Parent() interpreter.Activation { return nil }

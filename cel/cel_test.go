@@ -150,7 +150,7 @@ func TestEvalBounds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := cel.MustCompile(tt.expr, "ns")
+			p := cel.WithoutTimeBudget(cel.MustCompile(tt.expr, "ns"))
 			start := time.Now()
 			_, err := p.Eval(context.Background(), map[string]string{"ns": strings.Repeat("x", 63)})
 			if !errors.Is(err, cel.ErrCostLimit) {

@@ -1,7 +1,6 @@
 package cel
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -10,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/env"
 	"github.com/google/cel-go/common/operators"
@@ -20,6 +18,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
+	"github.com/google/cel-go/interpreter/functions"
 	"github.com/google/cel-go/parser"
 )
 
@@ -33,22 +32,23 @@ const (
 	// PerCallLimit for CEL in the API server.
 	CostLimit = 1_000_000
 
-	// TimeBudget bounds the wall-clock time of one evaluation, a backstop
-	// for what the cost limit does not bound: cel-go v0.29's cost tracker
-	// takes time quadratic in the steps of a comprehension, which the
-	// charge of a range covers for one comprehension but not for nested
-	// ones. Eval applies it whatever context the caller passes; a caller's
-	// context can only shorten it. It is fixed: a caller that wants less
-	// passes a context with a deadline. A second is ten times and more what an evaluation within
-	// the cost limit takes on a loaded machine (a stop at 100 ms was seen
-	// under -race on a shared 2-core machine), so that a result does not
-	// depend on the load, and it still bounds what a tenant's value can
-	// make one rule take.
+	// TimeBudget bounds the wall-clock time of one evaluation: a backstop,
+	// should an evaluation take much longer than its cost says (a machine
+	// much slower than the reference, or work the cost model misses). Eval
+	// applies it whatever context the caller passes; a caller's context can
+	// only shorten it. It is fixed: a caller that wants less passes a
+	// context with a deadline. Its expiry is an error that wraps
+	// context.DeadlineExceeded, never ErrCostLimit and never a verdict,
+	// since how far an evaluation gets in a second depends on the machine.
+	// A second is about seven times what an evaluation within the cost
+	// limit takes on a 2-core machine shared with other work (up to about
+	// 140 ms of CPU; see the package documentation).
 	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and
 	// strings.quote may produce in one call. They are checked before they
-	// allocate, because the cost of a call is only counted after it returns.
+	// allocate, because cel-go counts the cost of a call only after it
+	// returns.
 	MaxStringBytes = 1 << 20
 
 	// interruptCheckFrequency is how often, in comprehension iterations, an
@@ -71,45 +71,43 @@ const (
 	// (common.RegexStringLengthCostFactor).
 	regexCostFactor = 0.25
 
-	// rangeCostDivisor sets the charge of a comprehension over n elements,
-	// n*n/rangeCostDivisor, made before its first step. cel-go v0.29's cost
-	// tracker scans a stack that grows with every step, so a comprehension
-	// takes time quadratic in n while its cost grows linearly: the rule
-	// value.split(',').all(x, x.matches('^[a-z]+$')) took 8, 29 and 131 ms
-	// over 4, 8 and 16 KiB of "a,a,...", and on a loaded 2-core machine
-	// all() over 1,000 and 8,000 elements took 1.5 and 69 ms for a cost of
-	// 4,014 and 32,014 (about 1 to 9 ns per n*n, with the load). With 16, a
-	// comprehension costs about what its time shows next to the linear work
-	// the limit was made for, and one over more than maxRangeElements is
-	// refused before it starts, well within TimeBudget.
-	rangeCostDivisor = 16
+	// regexMultiplier scales cel-go's charge of matches (a tenth of the
+	// string's bytes times a quarter of the pattern's size) to its time:
+	// matches is charged that product times regexMultiplier, or cel-go's
+	// charge (each factor rounded up) when that is more, as for a short
+	// string. Go's regexp runs a pattern it can run neither in one pass nor
+	// by backtracking (past 256 Kibit of input times instructions) on its
+	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." took 300 to 520
+	// ns of CPU a unit, where comprehension steps take 70 to 140
+	// (BenchmarkBuiltins; runs on the same machine differ by as much). At
+	// four times cel-go's charge it takes what comprehension steps take,
+	// and the patterns Go runs in one pass or by backtracking, or with
+	// fewer instructions, take less. Kubernetes charges cel-go's, by the
+	// pattern's length: there, '[a-z]{100}y' over 256 KiB is charged 78,645
+	// (11 bytes); here 2,700,094 (103 instructions), and it is refused.
+	regexMultiplier = 4
 
-	// maxRangeElements is the largest comprehension range whose charge is
-	// within CostLimit: 4000*4000/16 = CostLimit.
-	maxRangeElements = 4000
+	// alwaysVariable is a hidden variable, true in every evaluation: the
+	// loop condition of the comprehensions that never stop early (see
+	// macros). The name cannot be written in an expression.
+	alwaysVariable = "@always"
 
-	// rangeFunction wraps the range of every comprehension that a macro
-	// (all, exists, exists_one, map, filter) expands to, so that the range
-	// can be charged. The name cannot be written in an expression.
-	rangeFunction = "@charged_range"
+	// sortByInput names the list that sortBy sorts, bound once.
+	sortByInput = "@__sortBy_input__"
 )
 
 // baseOptions are the pinned libraries; see the package documentation.
 func baseOptions() []cel.EnvOption {
 	return []cel.EnvOption{
-		// The standard library without matches and the comprehension
-		// macros, which come next, checked and charged.
+		// The standard library without matches, which comes next, checked,
+		// and without the comprehension macros, which come next, expanded
+		// so that cel-go's cost tracker takes linear time over them.
 		cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().
 			AddExcludedFunctions(env.NewFunction(overloads.Matches)).
 			AddExcludedMacros(operators.All, operators.Exists, operators.ExistsOne, operators.Map, operators.Filter))),
 		matchesFunction(),
-		cel.Macros(chargedMacros()...),
-		cel.Function(rangeFunction,
-			cel.Overload("charged_range_list", []*cel.Type{cel.ListType(cel.TypeParamType("T"))}, cel.ListType(cel.TypeParamType("T")),
-				cel.UnaryBinding(chargeRange)),
-			cel.Overload("charged_range_map", []*cel.Type{cel.MapType(cel.TypeParamType("K"), cel.TypeParamType("V"))},
-				cel.MapType(cel.TypeParamType("K"), cel.TypeParamType("V")),
-				cel.UnaryBinding(chargeRange))),
+		cel.Macros(macros()...),
+		cel.Variable(alwaysVariable, cel.BoolType),
 		// A malformed constant regular expression, duration or timestamp
 		// is a compile error, not a failure at every evaluation.
 		cel.ASTValidators(cel.ValidateRegexLiterals(), cel.ValidateDurationLiterals(), cel.ValidateTimestampLiterals()),
@@ -127,108 +125,53 @@ func baseOptions() []cel.EnvOption {
 // overload declares (cel-go then reports the error itself).
 type sizeBound func(args []ref.Val) (uint64, bool)
 
-// check returns a refusal when a call must not run, or nil.
-type check func(function string, args []ref.Val) *refusal
-
-// guarded lists the string functions that can produce a string much larger
-// than their inputs, with the bound of their output, checked before they
-// run. matches is checked too, but is defined here (matchesFunction).
-var guarded = map[string]struct {
-	function string
-	check    check
-}{
-	"string_replace_string_string":     {"replace", limitSize(replaceBound)},
-	"string_replace_string_string_int": {"replace", limitSize(replaceBound)},
-	"list_join":                        {"join", limitSize(joinBound)},
-	"list_join_string":                 {"join", limitSize(joinBound)},
-	"string_format":                    {"format", limitSize(formatBound)},
-	"strings_quote":                    {"strings.quote", limitSize(quoteBound)},
+// environment is the base environment, with what programs need from it:
+// the implementations of the functions checked before they run (guard),
+// and the trackers that charge every function of the cost model.
+type environment struct {
+	env      *cel.Env
+	impls    map[string]*functions.Overload
+	trackers []interpreter.CostTrackerOption
 }
 
-// newEnv builds the base environment, then redefines the guarded overloads so
-// that each checks the size of its result before calling cel-go's
-// implementation.
-func newEnv() (*cel.Env, error) {
+// newEnvironment builds the base environment.
+func newEnvironment() (*environment, error) {
 	base, err := cel.NewCustomEnv(baseOptions()...)
 	if err != nil {
 		return nil, err
 	}
-	var redefinitions []cel.EnvOption
-	for name, fn := range base.Functions() {
+	env, err := base.Extend(cel.Macros(sortBy()))
+	if err != nil {
+		return nil, err
+	}
+	e := &environment{env: env, impls: map[string]*functions.Overload{}, trackers: trackers(env)}
+	for name, fn := range env.Functions() {
+		if b, ok := builtins[name]; !ok || !b.checked() {
+			continue
+		}
 		bindings, err := fn.Bindings()
 		if err != nil {
 			return nil, err
 		}
-		for _, decl := range fn.OverloadDecls() {
-			g, ok := guarded[decl.ID()]
-			if !ok || g.function != name {
-				continue
-			}
-			// The overload's own binding, or else the function's singleton
-			// binding, bound under the function's name (matches has one).
-			var impl, singleton func(args ...ref.Val) ref.Val
-			for _, b := range bindings {
-				switch b.Operator {
-				case decl.ID():
-					impl = callOf(b.Unary, b.Binary, b.Function)
-				case name:
-					singleton = callOf(b.Unary, b.Binary, b.Function)
-				}
-			}
-			if impl == nil {
-				impl = singleton
-			}
-			if impl == nil {
-				return nil, fmt.Errorf("cel: no implementation for overload %s", decl.ID())
-			}
-			opt := cel.MemberOverload
-			if !decl.IsMemberFunction() {
-				opt = cel.Overload
-			}
-			redefinitions = append(redefinitions, cel.Function(name,
-				opt(decl.ID(), decl.ArgTypes(), decl.ResultType(),
-					cel.FunctionBinding(checked(name, g.check, impl)))))
+		// Each overload's binding under its ID, and the function's (a
+		// singleton, or dispatch between the overloads) under its name.
+		for _, b := range bindings {
+			e.impls[b.Operator] = b
 		}
 	}
-	if len(redefinitions) != len(guarded) {
-		return nil, fmt.Errorf("cel: found %d of the %d guarded string overloads", len(redefinitions), len(guarded))
+	for name, impl := range equality {
+		e.impls[name] = impl
 	}
-	return base.Extend(redefinitions...)
+	return e, nil
 }
 
-// callOf adapts whichever operation cel-go bound to a variadic call.
-func callOf(u func(ref.Val) ref.Val, b func(ref.Val, ref.Val) ref.Val, f func(...ref.Val) ref.Val) func(args ...ref.Val) ref.Val {
-	return func(args ...ref.Val) ref.Val {
-		switch {
-		case len(args) == 1 && u != nil:
-			return u(args[0])
-		case len(args) == 2 && b != nil:
-			return b(args[0], args[1])
-		case f != nil:
-			return f(args...)
-		}
-		return types.NewErr("no such overload")
+// impl returns the implementation cel-go's planner would call for an
+// overload of function: the overload's own, or else the function's.
+func (e *environment) impl(function, overload string) *functions.Overload {
+	if impl, ok := e.impls[overload]; ok && overload != "" {
+		return impl
 	}
-}
-
-// checked runs impl unless check refuses the call.
-func checked(function string, check check, impl func(args ...ref.Val) ref.Val) func(args ...ref.Val) ref.Val {
-	return func(args ...ref.Val) ref.Val {
-		if r := check(function, args); r != nil {
-			return types.WrapErr(r)
-		}
-		return impl(args...)
-	}
-}
-
-// limitSize refuses a call whose result would be longer than MaxStringBytes.
-func limitSize(bound sizeBound) check {
-	return func(function string, args []ref.Val) *refusal {
-		if n, ok := bound(args); ok && n > MaxStringBytes {
-			return refuse("%s: string result must be no more than %d bytes", function, MaxStringBytes)
-		}
-		return nil
-	}
+	return e.impls[function]
 }
 
 // matchesFunction replaces the standard library's matches, which the base
@@ -245,10 +188,10 @@ func matchesFunction() cel.EnvOption {
 		// The length first: it needs no parsing, and parsing a long
 		// pattern is itself work.
 		if r := checkMatchCost(len(s), len(pattern)); r != nil {
-			return types.WrapErr(r)
+			r.abort()
 		}
 		if r := checkMatchCost(len(s), regexSize(string(pattern))); r != nil {
-			return types.WrapErr(r)
+			r.abort()
 		}
 		re, err := regexp.Compile(string(pattern))
 		if err != nil {
@@ -281,11 +224,13 @@ func regexSize(pattern string) int {
 	return max(len(pattern), len(prog.Inst))
 }
 
-// matchCost is cel-go's charge for matches, with size for the pattern.
+// matchCost is the charge of matches, with size for the pattern
+// (regexSize): see regexMultiplier.
 func matchCost(subject, size int) uint64 {
-	str := uint64(math.Ceil((1 + float64(subject)) * stringCostFactor))
-	re := uint64(math.Ceil(float64(size) * regexCostFactor))
-	return satMul(str, re)
+	str := (1 + float64(subject)) * stringCostFactor
+	re := float64(size) * regexCostFactor
+	celgo := satMul(uint64(math.Ceil(str)), uint64(math.Ceil(re)))
+	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
 // checkMatchCost refuses a match whose charge alone is over CostLimit:
@@ -320,45 +265,136 @@ var matchesOptimization = &interpreter.RegexOptimization{
 				return types.NoSuchOverloadErr()
 			}
 			if r := checkMatchCost(len(s), size); r != nil {
-				return types.WrapErr(r)
+				r.abort()
 			}
 			return types.Bool(re.MatchString(string(s)))
 		}), nil
 	},
 }
 
-// chargedMacros are CEL's comprehension macros, each expanding as cel-go's
-// does but with the range wrapped in rangeFunction, so that the range is
-// charged (chargeRange, rangeCost) before the first step.
-func chargedMacros() []cel.Macro {
-	charged := func(expand parser.MacroExpander) parser.MacroExpander {
-		return func(eh parser.ExprHelper, target ast.Expr, args []ast.Expr) (ast.Expr, *common.Error) {
-			return expand(eh, eh.NewCall(rangeFunction, target), args)
+// macros are CEL's comprehension macros (all, exists, exists_one, map,
+// filter) and the lists extension's sortBy, expanded as cel-go expands them
+// except for the loop condition, which is here a bare identifier: the
+// accumulator for all and exists, alwaysVariable for the others.
+//
+// cel-go v0.29's cost tracker keeps a stack of the values it has seen,
+// where a call finds its arguments. A loop condition's value is pushed and
+// never taken; a variable, when it is evaluated, first removes its previous
+// value from the stack, with everything above it, and reads the whole
+// stack when it finds none. cel-go's own conditions (a call such as
+// @not_strictly_false(accumulator), or the literal true) leave two entries
+// a step, which every later step reads through: a comprehension took time
+// quadratic in its steps for a cost that grows linearly (issue 18's rule
+// over 1, 4 and 16 KiB: 3.4, 20 and 186 ms of CPU). A bare identifier as
+// the condition finds its previous value at the top of the stack at every
+// step and clears what the step before left, so the stack stays as deep as
+// the expression: 0.5, 1.6 and 5.5 ms, and 85 ms over 256 KiB
+// (BenchmarkEvalComprehension). The charge of a step is cel-go's, one unit
+// more or less.
+//
+// The expansions, with @result the accumulator:
+//
+//	all(x, p)        init true, condition @result, step @result && p, result @result
+//	exists(x, p)     init true, condition @result, step @result && !p, result !@result
+//	exists_one(x, p) init 0, condition @always, step p ? @result + 1 : @result, result @result == 1
+//	map(x, f)        init [], condition @always, step @result + [f], result @result
+//	map(x, p, f)     init [], condition @always, step p ? @result + [f] : @result, result @result
+//	filter(x, p)     init [], condition @always, step p ? @result + [x] : @result, result @result
+//
+// exists is all over the negated predicate, negated: true as soon as p is
+// true for an element, an error when p is an error for one and true for
+// none, false otherwise, as CEL defines it.
+func macros() []cel.Macro {
+	return []cel.Macro{
+		cel.ReceiverMacro(operators.All, 2, quantifier(operators.All)),
+		cel.ReceiverMacro(operators.Exists, 2, quantifier(operators.Exists)),
+		cel.ReceiverMacro(operators.ExistsOne, 2, quantifier(operators.ExistsOne)),
+		cel.ReceiverMacro(operators.Map, 2, mapMacro),
+		cel.ReceiverMacro(operators.Map, 3, mapMacro),
+		cel.ReceiverMacro(operators.Filter, 2, filterMacro),
+	}
+}
+
+// iterationVariable returns the name of a comprehension's variable, or the
+// error cel-go's macros report.
+func iterationVariable(eh cel.MacroExprFactory, arg ast.Expr, notIdent string) (string, *cel.Error) {
+	if arg.Kind() != ast.IdentKind {
+		return "", eh.NewError(arg.ID(), notIdent)
+	}
+	if v := arg.AsIdent(); v != eh.AccuIdentName() && v != parser.AccumulatorName {
+		return v, nil
+	}
+	return "", eh.NewError(arg.ID(), "iteration variable overwrites accumulator variable")
+}
+
+func quantifier(kind string) cel.MacroFactory {
+	return func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
+		v, err := iterationVariable(eh, args[0], "argument must be a simple name")
+		if err != nil {
+			return nil, err
+		}
+		accu := eh.AccuIdentName()
+		switch kind {
+		case operators.All:
+			return eh.NewComprehension(target, v, accu, eh.NewLiteral(types.True), eh.NewAccuIdent(),
+				eh.NewCall(operators.LogicalAnd, eh.NewAccuIdent(), args[1]), eh.NewAccuIdent()), nil
+		case operators.Exists:
+			return eh.NewComprehension(target, v, accu, eh.NewLiteral(types.True), eh.NewAccuIdent(),
+				eh.NewCall(operators.LogicalAnd, eh.NewAccuIdent(), eh.NewCall(operators.LogicalNot, args[1])),
+				eh.NewCall(operators.LogicalNot, eh.NewAccuIdent())), nil
+		default: // exists_one
+			return eh.NewComprehension(target, v, accu, eh.NewLiteral(types.IntZero), eh.NewIdent(alwaysVariable),
+				eh.NewCall(operators.Conditional, args[1],
+					eh.NewCall(operators.Add, eh.NewAccuIdent(), eh.NewLiteral(types.IntOne)), eh.NewAccuIdent()),
+				eh.NewCall(operators.Equals, eh.NewAccuIdent(), eh.NewLiteral(types.IntOne))), nil
 		}
 	}
-	return []cel.Macro{
-		parser.NewReceiverMacro(operators.All, 2, charged(parser.MakeAll)),
-		parser.NewReceiverMacro(operators.Exists, 2, charged(parser.MakeExists)),
-		parser.NewReceiverMacro(operators.ExistsOne, 2, charged(parser.MakeExistsOne)),
-		parser.NewReceiverMacro(operators.Map, 2, charged(parser.MakeMap)),
-		parser.NewReceiverMacro(operators.Map, 3, charged(parser.MakeMap)),
-		parser.NewReceiverMacro(operators.Filter, 2, charged(parser.MakeFilter)),
-	}
 }
 
-// chargeRange returns the range of a comprehension unchanged, or refuses a
-// range whose charge alone is over CostLimit. The charge itself is made by
-// the cost tracker (rangeCost).
-func chargeRange(v ref.Val) ref.Val {
-	if n := sizeOf(v); n > maxRangeElements {
-		return types.WrapErr(refuse("a comprehension must range over no more than %d elements, got %d", maxRangeElements, n))
+func mapMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
+	v, err := iterationVariable(eh, args[0], "argument is not an identifier")
+	if err != nil {
+		return nil, err
 	}
-	return v
+	fn := args[len(args)-1]
+	step := eh.NewCall(operators.Add, eh.NewAccuIdent(), eh.NewList(fn))
+	if len(args) == 3 {
+		step = eh.NewCall(operators.Conditional, args[1], step, eh.NewAccuIdent())
+	}
+	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
 }
 
-// rangeCost is the charge of a comprehension over n elements.
-func rangeCost(n uint64) uint64 {
-	return satAdd(1, satMul(n, n)/rangeCostDivisor)
+func filterMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
+	v, err := iterationVariable(eh, args[0], "argument is not an identifier")
+	if err != nil {
+		return nil, err
+	}
+	step := eh.NewCall(operators.Conditional, args[1],
+		eh.NewCall(operators.Add, eh.NewAccuIdent(), eh.NewList(args[0])), eh.NewAccuIdent())
+	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
+}
+
+// sortBy is the lists extension's sortBy macro, list.sortBy(e, key),
+// expanded as the extension expands it (the list bound once, then sorted by
+// the keys a map over it computes), with the map expanded as mapMacro does.
+// A macro defined later replaces the extension's, of the same name.
+func sortBy() cel.Macro {
+	return cel.ReceiverMacro("sortBy", 2, func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
+		switch target.Kind() {
+		case ast.ListKind, ast.SelectKind, ast.IdentKind, ast.ComprehensionKind, ast.CallKind:
+		default:
+			return nil, eh.NewError(target.ID(), "sortBy can only be applied to a list, identifier, comprehension, call or select expression")
+		}
+		list := eh.NewIdent(sortByInput)
+		keys, err := mapMacro(eh, eh.Copy(list), args)
+		if err != nil {
+			return nil, err
+		}
+		sorted := eh.NewMemberCall("@sortByAssociatedKeys", eh.Copy(list), keys)
+		// A comprehension over no elements, which binds the list to
+		// sortByInput and returns sorted.
+		return eh.NewComprehension(eh.NewList(), "#unused", sortByInput, target, eh.NewLiteral(types.False), list, sorted), nil
+	})
 }
 
 func replaceBound(args []ref.Val) (uint64, bool) {
@@ -486,92 +522,4 @@ func satMul(a, b uint64) uint64 {
 		return math.MaxUint64
 	}
 	return a * b
-}
-
-// costTrackers charge the strings extension's functions for the bytes they
-// scan and produce. cel-go does this itself only from strings version 5;
-// version 2 would otherwise charge one unit per call whatever the size.
-// The formulas are cel-go's version 5 trackers. They also charge the range
-// of a comprehension (rangeCost) and, as cel-go does, matches.
-func costTrackers() cel.ProgramOption {
-	search := func(args []ref.Val, _ ref.Val) *uint64 {
-		c := satAdd(1, uint64(math.Ceil(float64(satMul(sizeOf(args[0]), sizeOf(args[1])))*stringCostFactor)))
-		return &c
-	}
-	transform := func(args []ref.Val, result ref.Val) *uint64 {
-		c := satAdd(satAdd(1, uint64(math.Ceil(float64(sizeOf(args[0]))*stringCostFactor))), sizeOf(result))
-		return &c
-	}
-	scan := func(args []ref.Val, _ ref.Val) *uint64 {
-		c := satAdd(1, uint64(math.Ceil(float64(sizeOf(args[0]))*stringCostFactor)))
-		return &c
-	}
-	replace := func(args []ref.Val, result ref.Val) *uint64 {
-		target, needle := max(sizeOf(args[0]), 1), max(sizeOf(args[1]), 1)
-		c := satAdd(satAdd(1, uint64(math.Ceil(float64(satMul(target, needle))*stringCostFactor))), sizeOf(result))
-		return &c
-	}
-	split := func(args []ref.Val, result ref.Val) *uint64 {
-		c := satAdd(satAdd(1, uint64(math.Ceil(float64(satAdd(sizeOf(args[0]), 1))*stringCostFactor))), satAdd(sizeOf(result), 10))
-		return &c
-	}
-	join := func(args []ref.Val, result ref.Val) *uint64 {
-		c := satAdd(satAdd(1, uint64(math.Ceil(float64(satAdd(sizeOf(args[0]), 1))*stringCostFactor))), sizeOf(result))
-		return &c
-	}
-	produce := func(_ []ref.Val, result ref.Val) *uint64 {
-		c := satAdd(1, uint64(math.Ceil(float64(sizeOf(result))*stringCostFactor)))
-		return &c
-	}
-	// A call refused before it ran (chargeRange, checkMatchCost) did no
-	// work: it costs 1, so that the error says why it was refused rather
-	// than that the limit was passed.
-	charge := func(args []ref.Val, result ref.Val) *uint64 {
-		c := uint64(1)
-		if !types.IsError(result) {
-			c = rangeCost(sizeOf(args[0]))
-		}
-		return &c
-	}
-	// cel-go's own charge for matches, by the length of the pattern.
-	match := func(args []ref.Val, result ref.Val) *uint64 {
-		c := uint64(1)
-		if !types.IsError(result) {
-			c = matchCost(int(sizeOf(args[0])), int(sizeOf(args[1])))
-		}
-		return &c
-	}
-	return cel.CostTrackerOptions(
-		interpreter.OverloadCostTracker("charged_range_list", charge),
-		interpreter.OverloadCostTracker("charged_range_map", charge),
-		interpreter.OverloadCostTracker(overloads.Matches, match),
-		interpreter.OverloadCostTracker(overloads.MatchesString, match),
-		interpreter.OverloadCostTracker("string_char_at_int", scan),
-		interpreter.OverloadCostTracker("string_index_of_string", search),
-		interpreter.OverloadCostTracker("string_index_of_string_int", search),
-		interpreter.OverloadCostTracker("string_last_index_of_string", search),
-		interpreter.OverloadCostTracker("string_last_index_of_string_int", search),
-		interpreter.OverloadCostTracker("string_lower_ascii", transform),
-		interpreter.OverloadCostTracker("string_upper_ascii", transform),
-		interpreter.OverloadCostTracker("string_replace_string_string", replace),
-		interpreter.OverloadCostTracker("string_replace_string_string_int", replace),
-		interpreter.OverloadCostTracker("string_split_string", split),
-		interpreter.OverloadCostTracker("string_split_string_int", split),
-		interpreter.OverloadCostTracker("string_substring_int", transform),
-		interpreter.OverloadCostTracker("string_substring_int_int", transform),
-		interpreter.OverloadCostTracker("string_trim", transform),
-		interpreter.OverloadCostTracker("list_join", join),
-		interpreter.OverloadCostTracker("list_join_string", join),
-		interpreter.OverloadCostTracker("string_format", produce),
-		interpreter.OverloadCostTracker("strings_quote", transform),
-	)
-}
-
-func sizeOf(v ref.Val) uint64 {
-	if s, ok := v.(traits.Sizer); ok {
-		if n, ok := s.Size().(types.Int); ok && n >= 0 {
-			return uint64(n)
-		}
-	}
-	return 1
 }

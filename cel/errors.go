@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/google/cel-go/interpreter"
 )
 
 // The sentinels, one per failure a caller acts on differently. The rule that
@@ -25,10 +27,12 @@ var (
 	ErrEval = errors.New("cel: runtime error")
 
 	// ErrCostLimit reports an evaluation stopped by one of its bounds: the
-	// runtime cost limit, a single call whose charge alone is over it, the
-	// size limit of a string function, or the time budget. The message names
-	// the bound. Callers act on all of them alike: the input, or the policy,
-	// is too expensive, and retrying does not help.
+	// runtime cost limit, a single call whose charge alone is over it, or
+	// the size limit of a string function. The message names the bound.
+	// The bounds are counted, not timed, so they stop an evaluation the
+	// same way on every machine. Callers act on all of them alike: the
+	// input, or the policy, is too expensive, and retrying does not help.
+	// The time budget is no such bound: see [Program.Eval].
 	ErrCostLimit = errors.New("cel: cost limit exceeded")
 )
 
@@ -62,8 +66,9 @@ func (e *CompileError) Unwrap() error { return e.Err }
 type EvalError struct {
 	Expr string // the expression, truncated to 256 bytes in messages
 
-	// Err wraps ErrEval or ErrCostLimit with what went wrong, or is the
-	// error of the caller's context when that ended the evaluation.
+	// Err wraps ErrEval or ErrCostLimit with what went wrong; or is the
+	// error of the caller's context when that ended the evaluation; or
+	// wraps context.DeadlineExceeded when the time budget did.
 	Err error
 }
 
@@ -73,8 +78,8 @@ func (e *EvalError) Error() string {
 	return fmt.Sprintf("cel: evaluating %q: %s", quoteExpr(e.Expr), strings.TrimPrefix(e.Err.Error(), "cel: "))
 }
 
-// Unwrap returns Err, which wraps ErrEval or ErrCostLimit, or is the
-// context's error.
+// Unwrap returns Err, which wraps ErrEval, ErrCostLimit or
+// context.DeadlineExceeded, or is the context's error.
 func (e *EvalError) Unwrap() error { return e.Err }
 
 // quoteExpr keeps messages short when a hostile expression is huge.
@@ -87,12 +92,23 @@ func quoteExpr(s string) string {
 }
 
 // refusal is a call refused before it runs because its result or its own
-// charge would exceed a bound. It travels inside CEL as an error value;
-// Program.Eval reports it as ErrCostLimit with the message.
+// charge would exceed a bound.
 type refusal struct{ msg string }
 
 func (e *refusal) Error() string { return e.msg }
 
 func refuse(format string, args ...any) *refusal {
 	return &refusal{msg: fmt.Sprintf(format, args...)}
+}
+
+// refusedCause marks the cancellation of an evaluation by a refusal.
+const refusedCause interpreter.CancellationCause = -1
+
+// abort stops the evaluation, as cel-go's tracker does when the cost limit
+// is passed: by a panic that cel-go recovers and returns as the error of
+// the evaluation. An error value would not do: && and || absorb an error
+// when their other operand decides, so a refused call could end in a
+// verdict where running it would have ended in the cost limit.
+func (e *refusal) abort() {
+	panic(interpreter.EvalCancelledError{Cause: refusedCause, Message: e.msg})
 }

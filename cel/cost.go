@@ -1,0 +1,726 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+)
+
+// This file is the cost model: what each function of the environment is
+// charged, from the sizes of its arguments (and, for some, of its result),
+// and which calls are refused before they run. Every function of the
+// environment is either in builtins or in constantFunctions, which
+// TestEveryFunctionCharged checks.
+//
+// cel-go charges a call after it returns, so a call that does more work
+// than the whole cost limit allows runs to the end before the limit stops
+// the evaluation. The functions whose work can grow faster than their
+// arguments (a sort, a set comparison, a search) therefore have a charge
+// that is known before the call: the call is refused, with ErrCostLimit,
+// when that charge alone is over CostLimit, and charged it otherwise. A
+// call within the limit runs, so an evaluation stops after at most
+// CostLimit of work plus one call of at most CostLimit.
+//
+// The charges are cel-go's, which are Kubernetes', where those count the
+// work; they are higher where cel-go undercounts, as the package
+// documentation lists. Strings are counted in bytes, where cel-go counts
+// code points: the same for ASCII, more for other text, and a size known
+// without reading the string (cel-go's count of code points allocates four
+// bytes per code point each time a call is charged).
+
+const (
+	// tzCost is the charge of a timestamp accessor given a time zone name
+	// (getHours('Europe/Paris')): cel-go loads the zone from the system's
+	// database at every call, which took 17 µs (time.LoadLocation, on the
+	// reference machine loaded by other work), about what 200 units of
+	// comprehension steps take (BenchmarkBuiltins). cel-go charges 1.
+	tzCost = 200
+
+	// listCallCost is cel-go's charge for calling a list function that
+	// allocates its result: one for the call, ten for the list
+	// (common.ListCreateBaseCost).
+	listCallCost = 11
+
+	// maxVisits bounds how many values the charge of one call reads to
+	// weigh nested lists and maps: past it, the call is refused, since a
+	// charge that cannot be computed cheaply cannot be bounded either.
+	maxVisits = CostLimit
+)
+
+// builtin is how one function is charged.
+type builtin struct {
+	// name is the function as an expression writes it, for messages.
+	name string
+
+	// cost is the charge of a call that ran, from its arguments and result.
+	cost func(args []ref.Val, result ref.Val) uint64
+
+	// before, when set, is the charge of a call known before it runs. The
+	// call is refused when it is over CostLimit.
+	before func(args []ref.Val) uint64
+
+	// detail, when set, describes the arguments in the message that
+	// refuses a call; by default, each argument's kind and size.
+	detail func(args []ref.Val) string
+
+	// produces, when set, bounds the length of the string the call
+	// returns; the call is refused when it is over MaxStringBytes.
+	produces sizeBound
+
+	// prepare, when set, rewrites the arguments of a call that is not
+	// refused before the call runs.
+	prepare func(args []ref.Val) []ref.Val
+}
+
+// checked reports whether calls of b are checked before they run.
+func (b *builtin) checked() bool { return b.before != nil || b.produces != nil || b.prepare != nil }
+
+// check refuses a call of b that must not run, or returns nil.
+func (b *builtin) check(args []ref.Val) *refusal {
+	if b.produces != nil {
+		if n, ok := b.produces(args); ok && n > MaxStringBytes {
+			return refuse("%s: string result must be no more than %d bytes", b.name, MaxStringBytes)
+		}
+	}
+	if b.before != nil {
+		if c := b.before(args); c > CostLimit {
+			detail := b.detail
+			if detail == nil {
+				detail = describeArgs
+			}
+			return refuse("%s: cost of one call must be no more than %d, got %d (%s)", b.name, CostLimit, c, detail(args))
+		}
+	}
+	return nil
+}
+
+// describeArgs describes each argument by its kind and size.
+func describeArgs(args []ref.Val) string {
+	d := make([]string, len(args))
+	for i, a := range args {
+		d[i] = describe(a)
+	}
+	return strings.Join(d, " and ")
+}
+
+// preCharged makes a builtin whose charge is known before the call, and is
+// also its charge after.
+func preCharged(name string, before func(args []ref.Val) uint64) *builtin {
+	return &builtin{name: name, before: before, cost: func(args []ref.Val, _ ref.Val) uint64 {
+		return before(args)
+	}}
+}
+
+// charged makes a builtin charged after the call only.
+func charged(name string, cost func(args []ref.Val, result ref.Val) uint64) *builtin {
+	return &builtin{name: name, cost: cost}
+}
+
+// builtins are the functions the cost model charges, by the name cel-go
+// gives them (operators in their internal spelling).
+var builtins = func() map[string]*builtin {
+	m := map[string]*builtin{
+		// Size and conversions of a string read the whole string (size
+		// counts code points); cel-go charges them 1.
+		"size":      charged("size", readsString),
+		"int":       charged("int", readsString),
+		"uint":      charged("uint", readsString),
+		"double":    charged("double", readsString),
+		"duration":  charged("duration", readsString),
+		"timestamp": charged("timestamp", readsString),
+		// The conversions between strings and bytes copy, as cel-go charges.
+		"bytes":  charged("bytes", readsString),
+		"string": charged("string", readsBytes),
+
+		// The standard library's string functions, as cel-go charges them.
+		"startsWith": charged("startsWith", func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }),
+		"endsWith":   charged("endsWith", func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }),
+		"contains": charged("contains", func(args []ref.Val, _ ref.Val) uint64 {
+			return satMul(traverse(sizeOf(args[0])), traverse(sizeOf(args[1])))
+		}),
+		"matches": charged("matches", func(args []ref.Val, _ ref.Val) uint64 {
+			pattern, _ := args[1].(types.String)
+			return matchCost(int(sizeOf(args[0])), regexSize(string(pattern)))
+		}),
+		"_<_":  charged("<", compareScalars),
+		"_<=_": charged("<=", compareScalars),
+		"_>_":  charged(">", compareScalars),
+		"_>=_": charged(">=", compareScalars),
+		"_+_":  charged("+", add),
+
+		// Equality and membership read the elements of lists and maps, and
+		// the bytes of the strings in them.
+		"_==_": preCharged("==", equalCost),
+		"_!=_": preCharged("!=", equalCost),
+		"@in":  preCharged("in", inCost),
+
+		// The strings extension, charged as cel-go charges it from strings
+		// version 5 on; version 2 would charge 1 whatever the size.
+		"charAt":        charged("charAt", scan),
+		"lowerAscii":    charged("lowerAscii", transform),
+		"upperAscii":    charged("upperAscii", transform),
+		"substring":     charged("substring", transform),
+		"trim":          charged("trim", transform),
+		"indexOf":       preCharged("indexOf", searchCost),
+		"lastIndexOf":   preCharged("lastIndexOf", searchCost),
+		"split":         charged("split", splitCost),
+		"replace":       {name: "replace", cost: replaceCost, produces: replaceBound},
+		"join":          {name: "join", cost: joinCost, produces: joinBound},
+		"format":        {name: "format", cost: produce, produces: formatBound},
+		"strings.quote": {name: "strings.quote", cost: transform, produces: quoteBound},
+
+		// The lists extension. slice, reverse and lists.range as cel-go
+		// charges them (the size of the result); flatten, distinct and sort
+		// before they run.
+		"slice":                 charged("slice", listResult),
+		"reverse":               charged("reverse", listResult),
+		"lists.range":           charged("lists.range", listResult),
+		"flatten":               {name: "flatten", before: flattenCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return flattenCost(args) }, detail: flattenDetail},
+		"distinct":              preCharged("distinct", distinctCost),
+		"sort":                  preCharged("sort", func(args []ref.Val) uint64 { return sortCost(args[0]) }),
+		"@sortByAssociatedKeys": preCharged("sortBy", func(args []ref.Val) uint64 { return sortCost(args[1]) }),
+
+		// The sets extension, before they run.
+		"sets.contains":   preCharged("sets.contains", setsCost(1)),
+		"sets.intersects": preCharged("sets.intersects", setsCost(1)),
+		"sets.equivalent": preCharged("sets.equivalent", setsCost(2)),
+	}
+	m["sets.contains"].prepare = scanned(0, 1)
+	m["sets.intersects"].prepare = scanned(1, 0)
+	m["sets.equivalent"].prepare = func(args []ref.Val) []ref.Val { return scanned(1, 0)(scanned(0, 1)(args)) }
+	// The deprecated spellings of in, which cel-go still dispatches.
+	m["in"], m["_in_"] = m["@in"], m["@in"]
+	// Timestamp accessors with a time zone name load the zone.
+	for _, f := range []string{"getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear", "getFullYear",
+		"getHours", "getMilliseconds", "getMinutes", "getMonth", "getSeconds"} {
+		m[f] = charged(f, zoneCost)
+	}
+	return m
+}()
+
+// constantFunctions are the functions whose work does not depend on the
+// size of their arguments, which cel-go charges 1 a call: logic and
+// arithmetic, comparisons of fixed-size values, bool(string) (one of a few
+// spellings), dyn and type. The comprehension range is charged by its own
+// call (rangeCall), index by the attribute it is part of.
+var constantFunctions = map[string]bool{
+	"!_": true, "-_": true, "_%_": true, "_&&_": true, "_*_": true, "_-_": true, "_/_": true,
+	"_?_:_": true, "_||_": true, "@not_strictly_false": true, "__not_strictly_false__": true,
+	"bool": true, "dyn": true, "type": true, "_[_]": true,
+}
+
+// callCost is the charge of a call of function, or false for a function
+// the cost model does not list, which cel-go charges itself.
+func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
+	b, ok := builtins[function]
+	if !ok {
+		return 0, false
+	}
+	return b.cost(args, result), true
+}
+
+// traverse is CEL's charge for reading n bytes: 0.1 a byte, rounded up.
+func traverse(n uint64) uint64 {
+	return uint64(math.Ceil(float64(n) * stringCostFactor))
+}
+
+// sizeOf is the size cel-go charges by: the length in bytes of a string or
+// bytes, the number of elements of a list or map, and 1 for anything else.
+func sizeOf(v ref.Val) uint64 {
+	switch v := v.(type) {
+	case types.String:
+		return uint64(len(v))
+	case types.Bytes:
+		return uint64(len(v))
+	case traits.Sizer:
+		if n, ok := v.Size().(types.Int); ok && n >= 0 {
+			return uint64(n)
+		}
+	}
+	return 1
+}
+
+// readsString charges a call that reads its string argument by its bytes,
+// and one on anything else 1.
+func readsString(args []ref.Val, _ ref.Val) uint64 {
+	if s, ok := args[0].(types.String); ok {
+		return max(1, traverse(uint64(len(s))))
+	}
+	return 1
+}
+
+// readsBytes charges a call that reads its bytes argument by its bytes, and
+// one on anything else 1.
+func readsBytes(args []ref.Val, _ ref.Val) uint64 {
+	if b, ok := args[0].(types.Bytes); ok {
+		return max(1, traverse(uint64(len(b))))
+	}
+	return 1
+}
+
+// compareScalars is cel-go's charge of an ordering: the bytes of the
+// shorter operand.
+func compareScalars(args []ref.Val, _ ref.Val) uint64 {
+	return traverse(min(sizeOf(args[0]), sizeOf(args[1])))
+}
+
+// add charges the concatenation of strings and bytes by the bytes copied,
+// as cel-go does, and of lists by the size of the result: cel-go builds the
+// result lazily and charges 1, so that lists that double at each step
+// would cost nothing while every later use of them reads all their
+// elements.
+func add(args []ref.Val, _ ref.Val) uint64 {
+	switch args[0].(type) {
+	case types.String, types.Bytes:
+		return traverse(satAdd(sizeOf(args[0]), sizeOf(args[1])))
+	case traits.MutableLister:
+		// The accumulator of map and filter, which cel-go appends to.
+		return max(1, sizeOf(args[1]))
+	case traits.Lister:
+		return max(1, satAdd(sizeOf(args[0]), sizeOf(args[1])))
+	}
+	return 1
+}
+
+// equalCost is the charge of == and !=: cel-go's (0.1 a byte of the
+// shorter string, or 0.1 an element of the shorter list), or, when that is
+// more, one for every pair of elements of lists or maps the comparison can
+// read and 0.1 for every byte of the strings in them. cel-go's 0.1 an
+// element made comparing lists of strings cost 460 ns a unit, where
+// comprehension steps cost about 125 (BenchmarkBuiltins); in charges one an
+// element.
+func equalCost(args []ref.Val) uint64 {
+	visits := uint64(maxVisits)
+	work := equalWork(args[0], args[1], &visits)
+	if visits == 0 {
+		return math.MaxUint64
+	}
+	return max(traverse(min(sizeOf(args[0]), sizeOf(args[1]))), traverse(work))
+}
+
+// inCost is the charge of in: for a list, cel-go's (one an element) or 0.1
+// for every byte the comparisons can read, when that is more; for a map,
+// the bytes of a string key, which is hashed.
+func inCost(args []ref.Val) uint64 {
+	switch c := args[1].(type) {
+	case traits.Lister:
+		if n := sizeOf(c); n > CostLimit {
+			return n
+		}
+		visits := uint64(maxVisits)
+		var work uint64
+		it := c.Iterator()
+		for it.HasNext() == types.True && visits > 0 {
+			visits--
+			work = satAdd(work, equalWork(args[0], it.Next(), &visits))
+		}
+		if visits == 0 {
+			return math.MaxUint64
+		}
+		return max(sizeOf(c), traverse(work))
+	case traits.Mapper:
+		return readsString(args, nil)
+	}
+	return 1
+}
+
+// equalWork bounds what types.Equal(a, b) reads, in tenths of a unit: a
+// byte of strings and bytes, which are read only when their lengths are
+// equal, and 10 for each pair of elements of lists or entries of maps,
+// which are read only when their sizes are. Each value read counts against
+// visits; at 0 the result is meaningless and the caller refuses the call.
+func equalWork(a, b ref.Val, visits *uint64) uint64 {
+	switch a := a.(type) {
+	case types.String:
+		if b, ok := b.(types.String); ok && len(a) == len(b) {
+			return uint64(len(a))
+		}
+	case types.Bytes:
+		if b, ok := b.(types.Bytes); ok && len(a) == len(b) {
+			return uint64(len(a))
+		}
+	case traits.Lister:
+		b, ok := b.(traits.Lister)
+		if !ok || sizeOf(a) != sizeOf(b) {
+			return 0
+		}
+		n := types.Int(sizeOf(a))
+		var work uint64
+		for i := types.Int(0); i < n && *visits > 0; i++ {
+			*visits--
+			work = satAdd(work, satAdd(10, equalWork(a.Get(i), b.Get(i), visits)))
+		}
+		return work
+	case traits.Mapper:
+		b, ok := b.(traits.Mapper)
+		if !ok || sizeOf(a) != sizeOf(b) {
+			return 0
+		}
+		var work uint64
+		it := a.Iterator()
+		for it.HasNext() == types.True && *visits > 0 {
+			*visits--
+			k := it.Next()
+			work = satAdd(work, satAdd(10, sizeOf(k)))
+			if bv, found := b.Find(k); found {
+				av, _ := a.Find(k)
+				work = satAdd(work, equalWork(av, bv, visits))
+			}
+		}
+		return work
+	}
+	return 0
+}
+
+// census groups the elements of a list by what a comparison of two of them
+// can read: strings and bytes of the same length, lists and maps of the
+// same size (nothing else is compared past its type and size). Each group
+// holds its count and the most a comparison within it reads.
+type census map[shape]*group
+
+type shape struct {
+	kind byte // 's' string, 'b' bytes, 'l' list, 'm' map
+	size uint64
+}
+
+type group struct{ count, weight uint64 }
+
+// censusOf takes the census of l; false when weighing nested lists and maps
+// read more than maxVisits values.
+func censusOf(l ref.Val) (census, bool) {
+	c := census{}
+	lister, ok := l.(traits.Lister)
+	if !ok {
+		return c, true
+	}
+	visits := uint64(maxVisits)
+	it := lister.Iterator()
+	for it.HasNext() == types.True {
+		if visits == 0 {
+			return c, false
+		}
+		visits--
+		var (
+			s shape
+			w uint64
+		)
+		switch e := it.Next().(type) {
+		case types.String:
+			s, w = shape{'s', uint64(len(e))}, uint64(len(e))
+		case types.Bytes:
+			s, w = shape{'b', uint64(len(e))}, uint64(len(e))
+		case traits.Lister:
+			s, w = shape{'l', sizeOf(e)}, weight(e, &visits)
+		case traits.Mapper:
+			s, w = shape{'m', sizeOf(e)}, weight(e, &visits)
+		default:
+			continue
+		}
+		g := c[s]
+		if g == nil {
+			g = &group{}
+			c[s] = g
+		}
+		g.count++
+		g.weight = max(g.weight, w)
+	}
+	return c, visits > 0
+}
+
+// weight is the most that comparing v with another value reads: its bytes
+// and elements, all the way down.
+func weight(v ref.Val, visits *uint64) uint64 {
+	switch v := v.(type) {
+	case types.String:
+		return uint64(len(v))
+	case types.Bytes:
+		return uint64(len(v))
+	case traits.Lister:
+		var w uint64
+		it := v.Iterator()
+		for it.HasNext() == types.True && *visits > 0 {
+			*visits--
+			w = satAdd(w, satAdd(1, weight(it.Next(), visits)))
+		}
+		return w
+	case traits.Mapper:
+		var w uint64
+		it := v.Iterator()
+		for it.HasNext() == types.True && *visits > 0 {
+			*visits--
+			k := it.Next()
+			val, _ := v.Find(k)
+			w = satAdd(w, satAdd(1, satAdd(weight(k, visits), weight(val, visits))))
+		}
+		return w
+	}
+	return 1
+}
+
+// pairWork bounds what comparing every element of one list with every
+// element of another reads.
+func pairWork(a, b census) uint64 {
+	var work uint64
+	for s, ga := range a {
+		if gb, ok := b[s]; ok {
+			work = satAdd(work, satMul(satMul(ga.count, gb.count), min(ga.weight, gb.weight)))
+		}
+	}
+	return work
+}
+
+// selfWork bounds what comparing every pair of elements of one list reads.
+func selfWork(a census) uint64 {
+	var work uint64
+	for _, g := range a {
+		work = satAdd(work, satMul(satMul(g.count, g.count-1)/2, g.weight))
+	}
+	return work
+}
+
+// selfCompareCost is cel-go's charge of distinct and sort over n elements:
+// two a pair of elements, and 0.1 more when they are strings or bytes.
+func selfCompareCost(l ref.Val) uint64 {
+	n := sizeOf(l)
+	factor := 2.0
+	if lister, ok := l.(traits.Lister); ok && n > 0 {
+		switch lister.Get(types.IntZero).(type) {
+		case types.String, types.Bytes:
+			factor += stringCostFactor
+		}
+	}
+	return satAdd(scale(satMul(n, n), factor), listCallCost)
+}
+
+// scale multiplies n by f, saturating.
+func scale(n uint64, f float64) uint64 {
+	x := float64(n) * f
+	if x >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	return uint64(x)
+}
+
+// describe names a value by its kind and size, for messages.
+func describe(v ref.Val) string {
+	switch v := v.(type) {
+	case types.String:
+		return fmt.Sprintf("a %d-byte string", len(v))
+	case types.Bytes:
+		return fmt.Sprintf("%d bytes", len(v))
+	case traits.Lister:
+		return fmt.Sprintf("a list of %d elements", sizeOf(v))
+	case traits.Mapper:
+		return fmt.Sprintf("a map of %d entries", sizeOf(v))
+	}
+	return "a " + v.Type().TypeName()
+}
+
+// distinctCost is the charge of distinct: cel-go's, or 0.1 for every byte
+// that comparing each element with the ones kept before it can read, when
+// that is more.
+func distinctCost(args []ref.Val) uint64 {
+	celgo := selfCompareCost(args[0])
+	if celgo > CostLimit {
+		// Refused as it is: the census of a long list takes time.
+		return celgo
+	}
+	c, ok := censusOf(args[0])
+	if !ok {
+		return math.MaxUint64
+	}
+	return max(celgo, traverse(selfWork(c)))
+}
+
+// sortCost is the charge of sorting by keys: cel-go's, or 0.1 for every
+// byte its comparisons can read, when that is more. Go's sort compares
+// about 2*n*log2(n) pairs at most; each reads at most the second longest
+// key.
+func sortCost(keys ref.Val) uint64 {
+	celgo := selfCompareCost(keys)
+	if celgo > CostLimit {
+		return celgo
+	}
+	n := sizeOf(keys)
+	var first, second uint64
+	if l, ok := keys.(traits.Lister); ok {
+		it := l.Iterator()
+		for it.HasNext() == types.True {
+			w := uint64(1)
+			switch k := it.Next().(type) {
+			case types.String:
+				w = uint64(len(k))
+			case types.Bytes:
+				w = uint64(len(k))
+			}
+			if w > first {
+				first, second = w, first
+			} else if w > second {
+				second = w
+			}
+		}
+	}
+	compares := satMul(satMul(2, n), uint64(bits.Len64(n)))
+	return max(celgo, traverse(satMul(compares, second)))
+}
+
+// setsCost is the charge of the sets functions, which compare every element
+// of one list with every element of the other (factor times for
+// sets.equivalent, which does it both ways): cel-go's, one a pair, or 0.1
+// for every byte the comparisons can read, when that is more.
+func setsCost(factor uint64) func(args []ref.Val) uint64 {
+	return func(args []ref.Val) uint64 {
+		celgo := satAdd(1, satMul(factor, satMul(sizeOf(args[0]), sizeOf(args[1]))))
+		if celgo > CostLimit {
+			return celgo
+		}
+		a, okA := censusOf(args[0])
+		b, okB := censusOf(args[1])
+		if !okA || !okB {
+			return math.MaxUint64
+		}
+		return max(celgo, traverse(satMul(factor, pairWork(a, b))))
+	}
+}
+
+// scanned returns a prepare function for a sets function that scans the
+// list args[list] once for every element of args[per] (list.Contains):
+// when it does more than once, it gets the list with its elements already
+// CEL values. cel-go's list of the strings split returns, for one,
+// converts an element at every read, which made a scan 15 times slower:
+// sets.equivalent(value.split(','), value.split(',')) over 700 numbers,
+// near the most it accepts, took 38 ms of CPU, 8 ms with this
+// (BenchmarkHostile/sets.equivalent_over_700_hex_numbers), which a plan of
+// 1,000 tenants feels (BenchmarkHostilePlan).
+func scanned(list, per int) func(args []ref.Val) []ref.Val {
+	return func(args []ref.Val) []ref.Val {
+		l, ok := args[list].(traits.Lister)
+		if !ok || sizeOf(args[per]) < 2 {
+			return args
+		}
+		vals := make([]ref.Val, 0, sizeOf(l))
+		for it := l.Iterator(); it.HasNext() == types.True; {
+			vals = append(vals, it.Next())
+		}
+		out := slices.Clone(args)
+		out[list] = types.NewRefValList(types.DefaultTypeAdapter, vals)
+		return out
+	}
+}
+
+// flattenCost is the charge of flatten: cel-go's (the depth times the
+// elements of the list) or the elements of the result, when that is more.
+func flattenCost(args []ref.Val) uint64 {
+	depth, ok := flattenDepth(args)
+	if !ok {
+		return 1 // flatten reports the error
+	}
+	visits := uint64(maxVisits)
+	out := flattenedSize(args[0], depth, &visits)
+	return satAdd(max(satMul(depth, sizeOf(args[0])), out), listCallCost)
+}
+
+// flattenDepth is the depth of a call of flatten.
+func flattenDepth(args []ref.Val) (uint64, bool) {
+	if len(args) < 2 {
+		return 1, true
+	}
+	d, ok := args[1].(types.Int)
+	return uint64(d), ok && d >= 0
+}
+
+// flattenDetail describes a call of flatten by its result.
+func flattenDetail(args []ref.Val) string {
+	depth, _ := flattenDepth(args)
+	visits := uint64(maxVisits)
+	if out := flattenedSize(args[0], depth, &visits); out != math.MaxUint64 {
+		return fmt.Sprintf("%s flattened to %d elements", describe(args[0]), out)
+	}
+	return fmt.Sprintf("%s flattened through more than %d lists", describe(args[0]), maxVisits)
+}
+
+// flattenedSize counts the elements that flattening l to depth gives,
+// reading the size of the lists at the last level rather than their
+// elements. Each element read counts against visits; past them, the count
+// is math.MaxUint64.
+func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
+	lister, ok := l.(traits.Lister)
+	if !ok {
+		return 1
+	}
+	var n uint64
+	it := lister.Iterator()
+	for it.HasNext() == types.True {
+		if *visits == 0 {
+			return math.MaxUint64
+		}
+		*visits--
+		inner, ok := it.Next().(traits.Lister)
+		switch {
+		case !ok || depth == 0:
+			n = satAdd(n, 1)
+		case depth == 1:
+			n = satAdd(n, sizeOf(inner))
+		default:
+			n = satAdd(n, flattenedSize(inner, depth-1, visits))
+		}
+	}
+	return n
+}
+
+// listResult is cel-go's charge of a list function: the elements of the
+// result.
+func listResult(_ []ref.Val, result ref.Val) uint64 {
+	return satAdd(sizeOf(result), listCallCost)
+}
+
+// searchCost is the charge of indexOf and lastIndexOf, which compare the
+// substring at every position of the string: cel-go's from strings
+// version 5 on.
+func searchCost(args []ref.Val) uint64 {
+	return satAdd(1, traverse(satMul(sizeOf(args[0]), sizeOf(args[1]))))
+}
+
+// zoneCost charges a timestamp accessor given a time zone name tzCost, and
+// one given an offset (or none) 1.
+func zoneCost(args []ref.Val, _ ref.Val) uint64 {
+	if len(args) == 2 {
+		if tz, ok := args[1].(types.String); ok && !strings.Contains(string(tz), ":") {
+			return tzCost
+		}
+	}
+	return 1
+}
+
+// The strings extension's charges, cel-go's from strings version 5 on.
+
+func scan(args []ref.Val, _ ref.Val) uint64 {
+	return satAdd(1, traverse(sizeOf(args[0])))
+}
+
+func transform(args []ref.Val, result ref.Val) uint64 {
+	return satAdd(satAdd(1, traverse(sizeOf(args[0]))), sizeOf(result))
+}
+
+func replaceCost(args []ref.Val, result ref.Val) uint64 {
+	target, needle := max(sizeOf(args[0]), 1), max(sizeOf(args[1]), 1)
+	return satAdd(satAdd(1, traverse(satMul(target, needle))), sizeOf(result))
+}
+
+func splitCost(args []ref.Val, result ref.Val) uint64 {
+	return satAdd(satAdd(1, traverse(satAdd(sizeOf(args[0]), 1))), satAdd(sizeOf(result), 10))
+}
+
+func joinCost(args []ref.Val, result ref.Val) uint64 {
+	return satAdd(satAdd(1, traverse(satAdd(sizeOf(args[0]), 1))), sizeOf(result))
+}
+
+func produce(_ []ref.Val, result ref.Val) uint64 {
+	return satAdd(1, traverse(sizeOf(result)))
+}

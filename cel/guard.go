@@ -1,0 +1,235 @@
+package cel
+
+import (
+	"fmt"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/overloads"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+	"github.com/google/cel-go/interpreter/functions"
+)
+
+// This file applies the cost model (cost.go) to a program: it charges
+// every call by callCost, whichever overload runs, and replaces, when the
+// program is planned, every call that is checked before it runs by a node
+// that checks, then calls.
+
+// programOptions are the options that bound a program of the environment
+// e compiled as a: the cost limit, the interrupt checks, the checks before
+// calls and the charges.
+func programOptions(e *environment, a *cel.Ast) []cel.ProgramOption {
+	// matches is charged by the compiled size of its pattern (regexSize):
+	// that of a constant pattern is computed once, here, not at every call.
+	sizes := constantPatterns(a.NativeRep().Expr())
+	matches := func(args []ref.Val, _ ref.Val) *uint64 {
+		pattern, _ := args[1].(types.String)
+		size, ok := sizes[string(pattern)]
+		if !ok {
+			size = regexSize(string(pattern))
+		}
+		c := matchCost(int(sizeOf(args[0])), size)
+		return &c
+	}
+	return []cel.ProgramOption{
+		cel.CostLimit(CostLimit),
+		cel.InterruptCheckFrequency(interruptCheckFrequency),
+		cel.CustomDecoratorV2(guard(e)),
+		// Compile a constant regular expression once, not at every call,
+		// and refuse a call whose charge alone is over the limit.
+		cel.OptimizeRegex(matchesOptimization),
+		// cel-go charges a call by the tracker of its overload, when the
+		// checker resolved one, and by the estimator otherwise (a call on
+		// dyn values, dispatched when it runs): both charge callCost.
+		cel.CostTracking(estimator{}),
+		cel.CostTrackerOptions(e.trackers...),
+		cel.CostTrackerOptions(
+			interpreter.OverloadCostTracker(overloads.Matches, matches),
+			interpreter.OverloadCostTracker(overloads.MatchesString, matches)),
+	}
+}
+
+// constantPatterns returns the compiled size of each constant pattern of
+// matches in the expression.
+func constantPatterns(e ast.Expr) map[string]int {
+	sizes := map[string]int{}
+	var walk func(e ast.Expr)
+	walk = func(e ast.Expr) {
+		switch e.Kind() {
+		case ast.CallKind:
+			c := e.AsCall()
+			args := c.Args()
+			if c.IsMemberFunction() {
+				walk(c.Target())
+				args = append([]ast.Expr{c.Target()}, args...)
+			}
+			if c.FunctionName() == overloads.Matches && len(args) == 2 && args[1].Kind() == ast.LiteralKind {
+				if p, ok := args[1].AsLiteral().(types.String); ok {
+					sizes[string(p)] = regexSize(string(p))
+				}
+			}
+			for _, a := range c.Args() {
+				walk(a)
+			}
+		case ast.ComprehensionKind:
+			c := e.AsComprehension()
+			for _, sub := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
+				walk(sub)
+			}
+		case ast.ListKind:
+			for _, el := range e.AsList().Elements() {
+				walk(el)
+			}
+		case ast.MapKind:
+			for _, en := range e.AsMap().Entries() {
+				walk(en.AsMapEntry().Key())
+				walk(en.AsMapEntry().Value())
+			}
+		case ast.SelectKind:
+			walk(e.AsSelect().Operand())
+		}
+	}
+	walk(e)
+	return sizes
+}
+
+// trackers charges each overload of the functions in builtins by callCost,
+// in place of cel-go's own trackers.
+func trackers(env *cel.Env) []interpreter.CostTrackerOption {
+	var opts []interpreter.CostTrackerOption
+	for name, fn := range env.Functions() {
+		b, ok := builtins[name]
+		if !ok {
+			continue
+		}
+		for _, o := range fn.OverloadDecls() {
+			opts = append(opts, interpreter.OverloadCostTracker(o.ID(), func(args []ref.Val, result ref.Val) *uint64 {
+				c := b.cost(args, result)
+				return &c
+			}))
+		}
+	}
+	// The order of opts does not matter: an overload of several functions
+	// (in_list, under @in and its deprecated spellings) is charged alike
+	// under each.
+	return opts
+}
+
+// estimator charges a call that cel-go dispatches when it runs, which has
+// no overload for a tracker, by callCost; nil leaves a function the cost
+// model does not list to cel-go (which charges it 1).
+type estimator struct{}
+
+func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *uint64 {
+	c, ok := callCost(function, args, result)
+	if !ok {
+		return nil
+	}
+	return &c
+}
+
+// guard replaces, when a program is planned, each call that is checked
+// before it runs by a checkedCall.
+func guard(e *environment) interpreter.InterpretableDecoratorV2 {
+	return func(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+		call, ok := i.(interpreter.InterpretableCall)
+		if !ok {
+			return i, nil
+		}
+		fn := call.Function()
+		b, ok := builtins[fn]
+		if !ok || !b.checked() {
+			return i, nil
+		}
+		impl := e.impl(fn, call.OverloadID())
+		if impl == nil {
+			// The environment is fixed at build time; this is a bug.
+			return nil, fmt.Errorf("cel: no implementation of %s (%s)", fn, call.OverloadID())
+		}
+		return &checkedCall{id: call.ID(), function: fn, overload: call.OverloadID(), args: call.Args(), impl: impl, builtin: b}, nil
+	}
+}
+
+// checkedCall is a call that its builtin checks before it runs.
+type checkedCall struct {
+	id                 int64
+	function, overload string
+	args               []interpreter.InterpretableV2
+	impl               *functions.Overload
+	builtin            *builtin
+}
+
+func (c *checkedCall) ID() int64                             { return c.id }
+func (c *checkedCall) Function() string                      { return c.function }
+func (c *checkedCall) OverloadID() string                    { return c.overload }
+func (c *checkedCall) Args() []interpreter.InterpretableV2   { return c.args }
+func (c *checkedCall) Eval(a interpreter.Activation) ref.Val { return c.Exec(interpreter.AsFrame(a)) }
+
+// Exec evaluates the arguments as cel-go's calls do (all of them for one or
+// two; for more, up to the first error or unknown), returns the first error
+// or unknown among them, refuses the call if its builtin says so, and calls
+// the implementation otherwise.
+func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
+	vals := make([]ref.Val, len(c.args))
+	for i, a := range c.args {
+		vals[i] = a.Exec(frame)
+		if len(c.args) > 2 && types.IsUnknownOrError(vals[i]) {
+			return vals[i]
+		}
+	}
+	for _, v := range vals {
+		if types.IsUnknownOrError(v) {
+			return v
+		}
+	}
+	if r := c.builtin.check(vals); r != nil {
+		r.abort()
+	}
+	if c.builtin.prepare != nil {
+		vals = c.builtin.prepare(vals)
+	}
+	return types.LabelErrNode(c.id, c.call(vals))
+}
+
+// call runs the implementation as cel-go's planner would: the operand
+// trait it requires, then the unary, binary or variadic form.
+func (c *checkedCall) call(vals []ref.Val) ref.Val {
+	if t := c.impl.OperandTrait; t != 0 && !vals[0].Type().HasTrait(t) {
+		return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
+	}
+	switch {
+	case len(vals) == 1 && c.impl.Unary != nil:
+		return c.impl.Unary(vals[0])
+	case len(vals) == 2 && c.impl.Binary != nil:
+		return c.impl.Binary(vals[0], vals[1])
+	case c.impl.Function != nil:
+		return c.impl.Function(vals...)
+	}
+	return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
+}
+
+// equality implements == and != as cel-go plans them (types.Equal); the
+// standard library binds them to nothing.
+var equality = map[string]*functions.Overload{
+	"_==_": {Operator: "_==_", Binary: func(a, b ref.Val) ref.Val { return types.Equal(a, b) }},
+	"_!=_": {Operator: "_!=_", Binary: func(a, b ref.Val) ref.Val { return types.Bool(types.Equal(a, b) != types.True) }},
+}
+
+// evalState is the activation of one evaluation: the variables, and
+// alwaysVariable.
+type evalState struct{ vars map[string]string }
+
+func (s *evalState) ResolveName(name string) (any, bool) {
+	if name == alwaysVariable {
+		return types.True, true
+	}
+	v, ok := s.vars[name]
+	if !ok {
+		return nil, false
+	}
+	return types.String(v), true
+}
+
+func (s *evalState) Parent() interpreter.Activation { return nil }
