@@ -104,7 +104,14 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 		}
 	}
 	if err := g.policy.Check(p.ctx, ns); err != nil {
-		p.errs = append(p.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
+		fp := first.art.path.Child("namespace")
+		if !isNameRefusal(err) {
+			// Not a verdict on the name (cel's time budget ran out): an
+			// internal error, and the namespace waits for the next plan.
+			p.errs = append(p.errs, field.InternalError(fp, fmt.Errorf("rendered from directory %q: %w", first.match.Path, err)))
+			return nil, "its name could not be checked"
+		}
+		p.errs = append(p.errs, field.Invalid(fp, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return nil, "refused by the name policy"
 	}
 	fromFile, file, ok := p.namespaceFile(ns, users)
@@ -210,4 +217,10 @@ func inFile(file string, e *field.Error) *field.Error {
 		c.Field = file + ":" + c.Field
 	}
 	return &c
+}
+
+// isNameRefusal reports whether a name policy's error is its verdict on
+// the name, rather than a failure to reach one.
+func isNameRefusal(err error) bool {
+	return errors.Is(err, nsmeta.ErrInvalidName) || errors.Is(err, nsmeta.ErrProtectedName) || errors.Is(err, nsmeta.ErrNameNotAllowed)
 }

@@ -2,6 +2,7 @@ package nsmeta
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -124,6 +125,10 @@ func (p *NamePolicy) Check(ctx context.Context, name string) error {
 			return nil
 		case ctx.Err() != nil:
 			return fmt.Errorf("nsmeta: checking namespace name %q: %w", quote.Value(name), ctx.Err())
+		case errors.Is(err, context.DeadlineExceeded):
+			// cel's time budget, a backstop that depends on the machine's
+			// load: an error to retry, never a verdict on the name.
+			return fmt.Errorf("nsmeta: checking namespace name %q: rule %q: %w", quote.Value(name), rule.String(), err)
 		case err != nil:
 			reasons = append(reasons, fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err)))
 		default:

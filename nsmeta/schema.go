@@ -243,7 +243,9 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			}
 			pass, err := r.prog.Eval(ctx, map[string]string{valueVariable: v})
 			switch {
-			case err != nil && ctx.Err() != nil:
+			case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
+				// The caller's context, or cel's time budget, a backstop
+				// that depends on the machine's load: never a verdict.
 				errs = append(errs, field.InternalError(kp, err))
 			case err != nil:
 				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("%s failed to evaluate: %s", r.what, evalDetail(err))))
