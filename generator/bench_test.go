@@ -29,7 +29,10 @@ import (
 // Besides ns/op, B/op and allocs/op they report:
 //
 //	ns/tenant     the time per tenant (3 modules of 5 files each)
-//	cpu-ns/tenant the CPU time (user and system, all threads) per tenant
+//	cpu-ns/tenant the CPU time (user and system, all threads) per tenant;
+//	              BenchmarkFloor's too, to compare on a busy machine,
+//	              where a plan's wall-clock time depends on the cores
+//	              that other processes leave it
 //	peak-RSS-MiB  the process's resident-set high-water mark (VmHWM) during
 //	              the sub-benchmark: reset before it (see resetPeakRSS) and
 //	              read after it; Linux only
