@@ -31,7 +31,9 @@
 //     [FS.Lstat] that refuses a link; it does not follow one.
 //   - [FS.Lstat] and [FS.ReadLink] refuse a link before the last element,
 //     and describe or read a link as the last.
-//   - Opening a named pipe does not wait for a writer.
+//   - Opening a named pipe does not wait for a writer (on Linux it opens
+//     non-blocking, so that reading it does not wait either: without a
+//     writer it reads as empty; elsewhere it is refused, see below).
 //   - Other errors are the system's, such as ENOENT (wrapping
 //     [fs.ErrNotExist]) and ENOTDIR, in an [*fs.PathError] naming the
 //     name asked for.
@@ -52,7 +54,10 @@
 // so the guarantee holds while the tree changes: a directory swapped for a
 // link during a read makes the read fail, never follow the link.
 // TestSwapRace swaps a tenant's directory with a link to another's
-// hundreds of times while reading below it.
+// hundreds of times while reading below it. In generator's
+// TestPlanSwapRace, which does the same to a module directory while
+// planning, no artifact built through an FS came from the other tenant's
+// files; through an os.Root's FS, 55 of 160 did in one run.
 //
 // Where openat2 is missing (Linux before 5.6) or refused (a seccomp filter
 // answering ENOSYS or EPERM, as some container runtimes do), which the
@@ -100,4 +105,24 @@
 // (its flags, and an epoll registration that a regular file refuses) and
 // a finalizer; reading a directory wraps the descriptor in an [*os.File]
 // for its ReadDir.
+//
+// Through an FS, a plan of tenantkit's generator makes 2,880 file-system
+// calls for 20 tenants, against 8,997 through an os.Root's FS and 1,850
+// for only reading the files it reads (its floor; TestPlanFileSystemCalls).
+// Its BenchmarkPlan figures, three runs each, on a 2-core machine shared
+// with other work (load average 4 to 6):
+//
+//	tenants  source   CPU ns/tenant    x-floor   RSS KiB/tenant  allocs/plan
+//	1,000    dirfs      684k-717k      2.3-2.9   25-29            1.05 M
+//	1,000    os.Root  1,292k-1,388k    5.1-5.8   25-26            1.42 M
+//	10,000   dirfs      611k-669k      2.9-4.4   25-26           10.5 M
+//	10,000   os.Root  1,062k-1,247k    4.5-5.4   25-28           14.1 M
+//
+// The floor (reading and hashing the same files on every core) took
+// 242k-261k ns of CPU per tenant at 1,000 tenants and 247k-301k at
+// 10,000. x-floor is the ratio of wall-clock times, against the fastest of
+// five reads of the floor, and depends on the cores that other processes
+// leave. Much of what remains is the kernel's: on that machine, opening
+// and closing a file costs 3.6-4.4 µs, by openat2 from the directory as by
+// open of a full path, and 3 µs for a name of one element.
 package dirfs

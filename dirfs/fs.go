@@ -35,9 +35,9 @@ type FS struct {
 // The error is an [*fs.PathError] naming dir.
 func Open(dir string) (*FS, error) { return open(dir, false) }
 
-// Close releases the directory. Later operations fail with an error
-// wrapping [fs.ErrClosed]; files already open stay open. Close waits for
-// the operations under way, and returns nil, the second time too.
+// Close releases the directory, once the operations under way are done.
+// Later operations fail with an error wrapping [fs.ErrClosed]; files
+// already open stay open. Close returns nil, the second time too.
 func (f *FS) Close() error { return f.sys.close() }
 
 // Open opens the file name for reading, without following a link in any
