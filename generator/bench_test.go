@@ -29,7 +29,10 @@ import (
 // Besides ns/op, B/op and allocs/op they report:
 //
 //	ns/tenant     the time per tenant (3 modules of 5 files each)
-//	cpu-ns/tenant the CPU time (user and system, all threads) per tenant
+//	cpu-ns/tenant the CPU time (user and system, all threads) per tenant;
+//	              BenchmarkFloor's too, to compare on a busy machine,
+//	              where a plan's wall-clock time depends on the cores
+//	              that other processes leave it
 //	peak-RSS-MiB  the process's resident-set high-water mark (VmHWM) during
 //	              the sub-benchmark: reset before it (see resetPeakRSS) and
 //	              read after it; Linux only
@@ -50,15 +53,31 @@ func benchConfig(tenants int) synthConfig {
 // BenchmarkPlan plans a synthetic monorepo from scratch: discovery, the
 // name policy, namespace metadata, inputs, files and digests, the
 // inventory diff and garbage collection, as one run of the tool does after
-// loading its input.
+// loading its input. It reads the same tree through two sources, one after
+// the other, each against the floor measured just before it:
+//
+//	os.Root  root.FS() of an os.Root, what the tool and the controller
+//	         example pass by default
+//	dirfs    the opt-in link-free file system of package dirfs
 func BenchmarkPlan(b *testing.B) {
 	forSynthTrees(b, func(n int, c synthConfig, gen, repo string) {
-		g, srcs := synthRequest(b, gen, repo)
-		checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
-		floor := floorTime(b, repo, floorFiles(b, gen, repo, c))
+		g, rootSrcs := synthRequest(b, gen, repo)
+		names := floorFiles(b, gen, repo, c)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
-			benchPlan(b, g, srcs, nil, emptyCluster{}.cluster(), n)
-			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")
+			for _, src := range []struct {
+				name string
+				srcs map[string]fs.FS
+			}{
+				{name: "os.Root", srcs: rootSrcs},
+				{name: "dirfs", srcs: synthDirFS(b, repo)},
+			} {
+				checkSynth(b, synthPlan(b, g, src.srcs, nil), c, 0)
+				floor := floorTime(b, repo, names)
+				b.Run(src.name, func(b *testing.B) {
+					benchPlan(b, g, src.srcs, nil, emptyCluster{}.cluster(), n)
+					b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(floor), "x-floor")
+				})
+			}
 		})
 	})
 }

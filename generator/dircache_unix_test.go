@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -66,6 +67,11 @@ func TestDirCacheSameAsSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() }) // after the parallel subtests
+	linkFree, err := dirfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { linkFree.Close() })
 
 	var names []string
 	for _, rel := range []string{
@@ -91,6 +97,8 @@ func TestDirCacheSameAsSource(t *testing.T) {
 	}{
 		{name: "root.FS", fsys: root.FS()},
 		{name: "os.DirFS", fsys: os.DirFS(dir)},
+		// Its Stat refuses a link: the cache must not answer one.
+		{name: "dirfs", fsys: linkFree},
 		// Without fs.ReadLinkFS, fs.Lstat is Stat: the cache must not
 		// answer from the entries' types, which would disagree.
 		{name: "no ReadLinkFS", fsys: noReadLink{root.FS()}},

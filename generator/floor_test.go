@@ -119,11 +119,13 @@ func BenchmarkFloor(b *testing.B) {
 		names := floorFiles(b, gen, repo, c)
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for b.Loop() {
 				if err := readFloor(repo, names); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*n), "cpu-ns/tenant")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/tenant")
 			b.ReportMetric(float64(len(names)), "files")
 		})

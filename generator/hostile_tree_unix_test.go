@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/internal/hostile"
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -28,18 +29,43 @@ func sampleRepo(t *testing.T) string {
 	return repo
 }
 
-// hostilePlan plans repo with the sample generator through root.FS(), and
-// checks that a plan with errors deletes nothing.
-func hostilePlan(t *testing.T, repo string, previous []inventory.Entry) *Plan {
+// hostileSources are the file systems TestHostileTree reads a tree
+// through: root.FS() of an os.Root, and package dirfs, which refuses every
+// link in the file system itself.
+var hostileSources = []hostileSource{
+	{name: "os.Root", open: func(dir string) (fs.FS, func() error, error) {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return root.FS(), root.Close, nil
+	}},
+	{name: "dirfs", open: func(dir string) (fs.FS, func() error, error) {
+		fsys, err := dirfs.Open(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fsys, fsys.Close, nil
+	}},
+}
+
+type hostileSource struct {
+	name string
+	open func(dir string) (fs.FS, func() error, error)
+}
+
+// hostilePlan plans repo, read through src, with the sample generator,
+// and checks that a plan with errors deletes nothing.
+func hostilePlan(t *testing.T, src hostileSource, repo string, previous []inventory.Entry) *Plan {
 	t.Helper()
 	spec, opts := sampleSpec(t)
 	g := mustCompile(t, spec, opts...)
-	root, err := os.OpenRoot(repo)
+	fsys, closeFS, err := src.open(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
-	p, err := g.Plan(context.Background(), map[string]fs.FS{"repo": root.FS()}, previous, emptyCluster{}.cluster())
+	defer closeFS()
+	p, err := g.Plan(context.Background(), map[string]fs.FS{"repo": fsys}, previous, emptyCluster{}.cluster())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +120,8 @@ func symlink(t *testing.T, target, link string) {
 
 // TestHostileTree plans the sample after a tenant commits something
 // hostile, or the checkout holds something no commit can (FIFOs,
-// sockets), on the real file system through root.FS().
+// sockets), on the real file system, through root.FS() and through
+// package dirfs: each case expects the same outcome from both.
 func TestHostileTree(t *testing.T) {
 	t.Parallel()
 	const (
@@ -251,23 +278,25 @@ func TestHostileTree(t *testing.T) {
 			}
 		}},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			repo := sampleRepo(t)
-			prev := hostilePlan(t, repo, nil).Next(nil)
-			tt.change(t, repo)
-			var p *Plan
-			hostile.NoPanic(t, func() { p = hostilePlan(t, repo, prev) })
-			if code := map[bool]int{false: 0, true: 1}[p.HasErrors()]; code != tt.code {
-				t.Fatalf("errors %v, want them: %v", p.Errors.ToAggregate(), tt.code == 1)
-			}
-			if tt.detail != "" && !errorsContain(p, tt.field, tt.detail) {
-				t.Errorf("errors %v, want one at %s containing %q", p.Errors.ToAggregate(), tt.field, tt.detail)
-			}
-			if tt.check != nil {
-				tt.check(t, p)
-			}
-		})
+		for _, src := range hostileSources {
+			t.Run(tt.name+"/"+src.name, func(t *testing.T) {
+				t.Parallel()
+				repo := sampleRepo(t)
+				prev := hostilePlan(t, src, repo, nil).Next(nil)
+				tt.change(t, repo)
+				var p *Plan
+				hostile.NoPanic(t, func() { p = hostilePlan(t, src, repo, prev) })
+				if code := map[bool]int{false: 0, true: 1}[p.HasErrors()]; code != tt.code {
+					t.Fatalf("errors %v, want them: %v", p.Errors.ToAggregate(), tt.code == 1)
+				}
+				if tt.detail != "" && !errorsContain(p, tt.field, tt.detail) {
+					t.Errorf("errors %v, want one at %s containing %q", p.Errors.ToAggregate(), tt.field, tt.detail)
+				}
+				if tt.check != nil {
+					tt.check(t, p)
+				}
+			})
+		}
 	}
 }
 

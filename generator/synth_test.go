@@ -13,6 +13,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -341,6 +342,18 @@ func synthRequest(tb testing.TB, gen, repo string, opts ...Option) (*Generator, 
 	}
 	tb.Cleanup(func() { root.Close() })
 	return synthCompile(tb, data, opts...), map[string]fs.FS{"repo": root.FS()}
+}
+
+// synthDirFS returns the sources of synthRequest read through package
+// dirfs, closed when tb ends.
+func synthDirFS(tb testing.TB, repo string) map[string]fs.FS {
+	tb.Helper()
+	fsys, err := dirfs.Open(repo)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { fsys.Close() })
+	return map[string]fs.FS{"repo": fsys}
 }
 
 // synthPlan plans, failing tb on an error: the first round (previous nil)

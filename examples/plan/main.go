@@ -36,6 +36,10 @@
 // adopted, taken over or not applied. Without -cluster, every object is
 // taken to exist: a desired namespace as this generator applies it.
 //
+// Each -source directory is read through package dirfs: no symbolic link
+// is followed, and a file or directory reached through one is an error for
+// the tenant whose name it is.
+//
 // The plan assumes every deletion it decides succeeds: the inventory it
 // prints is the one a controller would record then. Any error in the desired
 // state means the plan deletes nothing.
@@ -58,6 +62,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
@@ -246,12 +251,14 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 			if !info.IsDir() {
 				return req, usagef("-source %s=%s: not a directory", alias, dir)
 			}
-			root, err := os.OpenRoot(dir)
+			fsys, err := dirfs.Open(dir)
 			if err != nil {
 				return req, usagef("-source %s=%s: %v", alias, dir, err)
 			}
-			// os.Root confines every read below dir, symlinks included.
-			req.sources[alias] = root.FS()
+			// dirfs confines every read below dir and follows no link: a
+			// name through a link is an error for its tenant. It stays
+			// open until the tool exits.
+			req.sources[alias] = fsys
 		}
 	}
 	if req.manifest, err = parseGenerator(data); err != nil {

@@ -1,0 +1,460 @@
+package dirfs
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// On Linux, a name is opened with one openat2 system call from the root
+// directory's descriptor, which refuses a link in any element
+// (RESOLVE_NO_SYMLINKS, magic links included) and any step out of the
+// directory (RESOLVE_BENEATH). Where openat2 is missing (before Linux 5.6)
+// or refused (a seccomp filter answering ENOSYS or EPERM), found once per
+// process, the name is walked one element at a time with openat and
+// O_NOFOLLOW, each directory opened with O_PATH from the one before it:
+// link-free too, at the cost of two system calls per directory on the way.
+
+const (
+	resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+	// openFlags are added to every open but with O_PATH (which openat2
+	// refuses with any flag but O_CLOEXEC, O_DIRECTORY and O_NOFOLLOW):
+	// O_NOCTTY, so that no terminal becomes the process's; O_LARGEFILE,
+	// which the openat2 wrapper does not add on 32-bit systems as open
+	// does.
+	openFlags = unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_LARGEFILE
+
+	fileFlags = unix.O_RDONLY | unix.O_NONBLOCK // a FIFO opens without waiting for a writer
+	dirFlags  = unix.O_RDONLY | unix.O_DIRECTORY
+	pathFlags = unix.O_PATH | unix.O_NOFOLLOW // to fstat, the last element itself
+)
+
+// maxName is the length of the longest name Linux resolves: PATH_MAX (4096)
+// bytes, its terminating NUL included. A longer name fails with
+// ENAMETOOLONG before any call, so that walking it, whose elements could
+// each be short enough, gives openat2's answer.
+const maxName = unix.PathMax - 1
+
+type sysFS struct {
+	mu      sync.RWMutex // read-held while fd is used; Close holds it to close fd
+	fd      int          // the directory, -1 once closed
+	walk    bool         // walk names: no openat2 (see haveOpenat2)
+	cleanup runtime.Cleanup
+}
+
+// open is Open; with walk, the FS never calls openat2, as where it is
+// missing (tests compare the two).
+func open(dir string, walk bool) (*FS, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(dir, dirFlags|openFlags, 0)
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	f := &FS{sys: sysFS{fd: fd, walk: walk || !haveOpenat2(fd)}}
+	f.sys.cleanup = runtime.AddCleanup(f, func(fd int) { unix.Close(fd) }, fd)
+	return f, nil
+}
+
+var openat2 struct {
+	once sync.Once
+	ok   bool
+}
+
+// haveOpenat2 reports whether openat2 works, asking once per process:
+// whether it opens the directory fd itself, which it cannot refuse but
+// for the reasons that make an FS walk names instead (ENOSYS, EPERM from a
+// seccomp filter, EINVAL from a kernel that lacks a flag).
+func haveOpenat2(fd int) bool {
+	openat2.once.Do(func() {
+		how := unix.OpenHow{Flags: withOpenFlags(unix.O_PATH | unix.O_DIRECTORY), Resolve: resolveFlags}
+		var d int
+		err := ignoringEINTR(func() (err error) {
+			d, err = unix.Openat2(fd, ".", &how)
+			return err
+		})
+		if err == nil {
+			unix.Close(d)
+		}
+		openat2.ok = err == nil
+	})
+	return openat2.ok
+}
+
+// withOpenFlags adds openFlags, or only O_CLOEXEC to an O_PATH open.
+func withOpenFlags(flags int) uint64 {
+	if flags&unix.O_PATH != 0 {
+		return uint64(flags | unix.O_CLOEXEC)
+	}
+	return uint64(flags | openFlags)
+}
+
+func (s *sysFS) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fd >= 0 {
+		s.cleanup.Stop()
+		unix.Close(s.fd)
+		s.fd = -1
+	}
+	return nil
+}
+
+// resolve opens name with flags, following no link: one openat2 call, or
+// a walk (see walkOpen). The error is ErrLink for a link met, or the
+// system's.
+func (s *sysFS) resolve(name string, flags int) (int, error) {
+	if len(name) > maxName {
+		return -1, unix.ENAMETOOLONG
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.fd < 0 {
+		return -1, fs.ErrClosed
+	}
+	if s.walk {
+		return walkOpen(s.fd, name, flags)
+	}
+	how := unix.OpenHow{Flags: withOpenFlags(flags), Resolve: resolveFlags}
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat2(s.fd, name, &how)
+		return err
+	})
+	if err == unix.ELOOP { // RESOLVE_NO_SYMLINKS met a link
+		return -1, ErrLink
+	}
+	return fd, err
+}
+
+// walkOpen opens name below the directory root one element at a time: each
+// directory on the way with O_PATH, which needs no permission to read it
+// (as a path walk needs none), the last element with flags; all with
+// O_NOFOLLOW. It gives what openat2 gives, and the same errors.
+func walkOpen(root int, name string, flags int) (int, error) {
+	dir := root
+	defer func() {
+		if dir != root {
+			unix.Close(dir)
+		}
+	}()
+	for {
+		elem, rest, more := strings.Cut(name, "/")
+		f := flags
+		if more {
+			f = unix.O_PATH | unix.O_DIRECTORY
+		}
+		var fd int
+		err := ignoringEINTR(func() (err error) {
+			fd, err = unix.Openat(dir, elem, int(withOpenFlags(f|unix.O_NOFOLLOW)), 0)
+			return err
+		})
+		if err != nil {
+			return -1, linkError(dir, elem, err)
+		}
+		if !more {
+			return fd, nil
+		}
+		if dir != root {
+			unix.Close(dir)
+		}
+		dir, name = fd, rest
+	}
+}
+
+// linkError returns ErrLink when err, from opening elem in dir with
+// O_NOFOLLOW, is due to a link: ELOOP always is; ENOTDIR is when elem is a
+// link (O_DIRECTORY refuses it before O_NOFOLLOW does).
+func linkError(dir int, elem string, err error) error {
+	switch err {
+	case unix.ELOOP:
+		return ErrLink
+	case unix.ENOTDIR:
+		var st unix.Stat_t
+		if unix.Fstatat(dir, elem, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return ErrLink
+		}
+	}
+	return err
+}
+
+func (s *sysFS) open(name string) (fs.File, error) {
+	fd, err := s.resolve(name, fileFlags)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &file{fd: fd, name: name, fsys: s}, nil
+}
+
+func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
+	fd, err := s.resolve(name, dirFlags)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), name)
+	defer d.Close()
+	list, err := d.ReadDir(-1)
+	return s.entries(name, list), err
+}
+
+// entries wraps the entries of the directory dir that os.File.ReadDir
+// returns: their Info would call os.Lstat of the directory's name joined
+// with theirs, a path from the working directory that can follow links.
+// The wrappers are allocated together.
+func (s *sysFS) entries(dir string, list []fs.DirEntry) []fs.DirEntry {
+	wrapped := make([]dirEntry, len(list))
+	for i, e := range list {
+		wrapped[i] = dirEntry{fsys: s, dir: dir, name: e.Name(), typ: e.Type()}
+		list[i] = &wrapped[i]
+	}
+	return list
+}
+
+func (s *sysFS) lstat(name string) (fs.FileInfo, error) {
+	var st unix.Stat_t
+	if !strings.Contains(name, "/") {
+		// One element: fstatat from the directory meets no link on the way.
+		if err := s.fstatat(name, &st); err != nil {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+		}
+		return newFileInfo(name, &st), nil
+	}
+	fd, err := s.resolve(name, pathFlags)
+	if err == nil {
+		err = fstat(fd, &st)
+		unix.Close(fd)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	return newFileInfo(name, &st), nil
+}
+
+func (s *sysFS) fstatat(name string, st *unix.Stat_t) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.fd < 0 {
+		return fs.ErrClosed
+	}
+	return ignoringEINTR(func() error { return unix.Fstatat(s.fd, name, st, unix.AT_SYMLINK_NOFOLLOW) })
+}
+
+func (s *sysFS) readLink(name string) (string, error) {
+	var (
+		target string
+		err    error
+	)
+	if dir, elem, ok := cutLast(name); ok {
+		var fd int
+		if fd, err = s.resolve(dir, unix.O_PATH|unix.O_DIRECTORY); err == nil {
+			target, err = readlinkat(fd, elem)
+			unix.Close(fd)
+		}
+	} else {
+		s.mu.RLock()
+		if s.fd < 0 {
+			err = fs.ErrClosed
+		} else {
+			target, err = readlinkat(s.fd, name)
+		}
+		s.mu.RUnlock()
+	}
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+	}
+	return target, nil
+}
+
+// cutLast splits name at its last slash.
+func cutLast(name string) (dir, elem string, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return "", name, false
+	}
+	return name[:i], name[i+1:], true
+}
+
+// readlinkat reads the link elem of dir, growing its buffer up to PATH_MAX
+// bytes, the longest target Linux stores.
+func readlinkat(dir int, elem string) (string, error) {
+	for size := 128; ; size *= 2 {
+		buf := make([]byte, size)
+		var n int
+		err := ignoringEINTR(func() (err error) {
+			n, err = unix.Readlinkat(dir, elem, buf)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+		if n < size || size >= unix.PathMax {
+			return string(buf[:n]), nil
+		}
+	}
+}
+
+func fstat(fd int, st *unix.Stat_t) error {
+	return ignoringEINTR(func() error { return unix.Fstat(fd, st) })
+}
+
+// ignoringEINTR calls f until it fails with another error than EINTR, as
+// package os does: a signal can interrupt a call on a slow file system.
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// file is an open file: a descriptor, read with read(2) and described with
+// fstat(2). An *os.File would cost two system calls more to open (its
+// flags read, and an epoll registration that fails for a regular file) and
+// a finalizer. Reading it as a directory wraps it in an *os.File then.
+type file struct {
+	fd   int // -1 once closed
+	name string
+	fsys *sysFS
+	dir  *os.File // once read as a directory: owns fd
+}
+
+func (f *file) Read(p []byte) (int, error) {
+	if f.fd < 0 {
+		return 0, &fs.PathError{Op: "read", Path: f.name, Err: fs.ErrClosed}
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	err := ignoringEINTR(func() (err error) {
+		n, err = unix.Read(f.fd, p)
+		return err
+	})
+	switch {
+	case err != nil:
+		return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (f *file) Stat() (fs.FileInfo, error) {
+	if f.fd < 0 {
+		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: fs.ErrClosed}
+	}
+	var st unix.Stat_t
+	if err := fstat(f.fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
+	}
+	return newFileInfo(f.name, &st), nil
+}
+
+// ReadDir reads the entries of a directory, as (*os.File).ReadDir does;
+// those of ReadDir(n) for n <= 0 are sorted by name.
+func (f *file) ReadDir(n int) ([]fs.DirEntry, error) {
+	if f.fd < 0 {
+		return nil, &fs.PathError{Op: "readdir", Path: f.name, Err: fs.ErrClosed}
+	}
+	if f.dir == nil {
+		f.dir = os.NewFile(uintptr(f.fd), f.name)
+	}
+	list, err := f.dir.ReadDir(n)
+	list = f.fsys.entries(f.name, list)
+	if n <= 0 {
+		sortEntries(list)
+	}
+	return list, err
+}
+
+func (f *file) Close() error {
+	if f.fd < 0 {
+		return &fs.PathError{Op: "close", Path: f.name, Err: fs.ErrClosed}
+	}
+	var err error
+	if f.dir != nil {
+		err = f.dir.Close()
+	} else if err = unix.Close(f.fd); err != nil {
+		err = &fs.PathError{Op: "close", Path: f.name, Err: err}
+	}
+	f.fd = -1
+	return err
+}
+
+// dirEntry is an entry of a directory read: its Info is the FS's Lstat.
+type dirEntry struct {
+	fsys      *sysFS
+	dir, name string
+	typ       fs.FileMode
+}
+
+func (d *dirEntry) Name() string      { return d.name }
+func (d *dirEntry) IsDir() bool       { return d.typ.IsDir() }
+func (d *dirEntry) Type() fs.FileMode { return d.typ }
+func (d *dirEntry) String() string    { return fs.FormatDirEntry(d) }
+
+func (d *dirEntry) Info() (fs.FileInfo, error) {
+	name := d.name
+	if d.dir != "." {
+		name = d.dir + "/" + d.name
+	}
+	return d.fsys.lstat(name)
+}
+
+// fileInfo is a FileInfo from a stat structure; its Sys is nil.
+type fileInfo struct {
+	name    string
+	size    int64
+	mode    fs.FileMode
+	modTime time.Time
+}
+
+// newFileInfo describes the file name from st, as package os does.
+func newFileInfo(name string, st *unix.Stat_t) *fileInfo {
+	mode := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return &fileInfo{
+		name:    path.Base(name),
+		size:    st.Size,
+		mode:    mode,
+		modTime: time.Unix(st.Mtim.Unix()),
+	}
+}
+
+func (i *fileInfo) Name() string       { return i.name }
+func (i *fileInfo) Size() int64        { return i.size }
+func (i *fileInfo) Mode() fs.FileMode  { return i.mode }
+func (i *fileInfo) ModTime() time.Time { return i.modTime }
+func (i *fileInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i *fileInfo) Sys() any           { return nil }

@@ -1,0 +1,153 @@
+//go:build !linux
+
+package dirfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+)
+
+// Elsewhere than on Linux, an FS reads through an os.Root, which never
+// leaves the directory but follows links that stay inside it. So before
+// each operation it checks every element of the name with the root's
+// Lstat, refusing a link (and, on Windows, a mount point or junction,
+// which Lstat reports as irregular), and after opening a file it checks
+// that the file opened is the one that Lstat saw (os.SameFile). This
+// refuses every link that is in place before the operation; a link swapped
+// in for a directory on the way while the operation runs can still be
+// followed, to somewhere inside the directory. See the package
+// documentation.
+
+// errChanged is the error of an open whose file is not the one that the
+// name's check saw: the tree changed during the open.
+var errChanged = errors.New("dirfs: file changed while it was opened")
+
+type sysFS struct {
+	root *os.Root
+}
+
+func open(dir string, _ bool) (*FS, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &FS{sys: sysFS{root: root}}, nil
+}
+
+func (s *sysFS) close() error { return s.root.Close() }
+
+// check returns the Lstat of name after checking that no element of name
+// is a link and every element before the last is a directory.
+func (s *sysFS) check(op, name string) (fs.FileInfo, error) {
+	if _, err := filepath.Localize(name); err != nil {
+		// A name that is no local path here: on Windows, one with a
+		// backslash, a colon or a reserved name such as NUL.
+		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		info, err := s.root.Lstat(name[:i])
+		if err != nil {
+			return nil, &fs.PathError{Op: op, Path: name, Err: underlying(err)}
+		}
+		if isLinkMode(info.Mode()) {
+			if i == len(name) {
+				return info, nil // the caller decides
+			}
+			return nil, &fs.PathError{Op: op, Path: name, Err: ErrLink}
+		}
+		if i < len(name) && !info.IsDir() {
+			return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOTDIR}
+		}
+		if i == len(name) {
+			return info, nil
+		}
+	}
+	panic("unreachable")
+}
+
+func isLinkMode(mode fs.FileMode) bool {
+	return mode&fs.ModeSymlink != 0 || runtime.GOOS == "windows" && mode&fs.ModeIrregular != 0
+}
+
+// underlying is the error inside the os.Root's *fs.PathError, which names
+// the element rather than the name asked for.
+func underlying(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// openChecked opens name after check, refusing what is neither a regular
+// file nor a directory (opening a FIFO would wait for a writer), and
+// checks that the file opened is the one check saw.
+func (s *sysFS) openChecked(op, name string, wantDir bool) (*os.File, error) {
+	info, err := s.check(op, name)
+	if err != nil {
+		return nil, err
+	}
+	switch mode := info.Mode(); {
+	case isLinkMode(mode):
+		return nil, &fs.PathError{Op: op, Path: name, Err: ErrLink}
+	case wantDir && !mode.IsDir():
+		return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOTDIR}
+	case !mode.IsDir() && !mode.IsRegular():
+		return nil, &fs.PathError{Op: op, Path: name, Err: errIrregular}
+	}
+	f, err := s.root.Open(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: underlying(err)}
+	}
+	opened, err := f.Stat()
+	if err != nil || !os.SameFile(info, opened) {
+		f.Close()
+		if err == nil {
+			err = errChanged
+		}
+		return nil, &fs.PathError{Op: op, Path: name, Err: underlying(err)}
+	}
+	return f, nil
+}
+
+var (
+	errIrregular = errors.New("dirfs: not a regular file or directory")
+)
+
+func (s *sysFS) open(name string) (fs.File, error) {
+	return s.openChecked("open", name, false)
+}
+
+func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
+	f, err := s.openChecked("open", name, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+func (s *sysFS) lstat(name string) (fs.FileInfo, error) {
+	return s.check("lstat", name)
+}
+
+func (s *sysFS) readLink(name string) (string, error) {
+	info, err := s.check("readlink", name)
+	if err != nil {
+		return "", err
+	}
+	if !isLinkMode(info.Mode()) {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: syscall.EINVAL}
+	}
+	target, err := s.root.Readlink(name)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: underlying(err)}
+	}
+	return target, nil
+}
