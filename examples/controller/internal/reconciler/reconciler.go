@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
 	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/inventory"
@@ -192,20 +192,21 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	}
 
 	// 3. Sources: each alias of the spec must have its directory.
-	// They are opened as os.Root, so that no symbolic link or ".." leads a
-	// tenant's path out of its source.
+	// They are opened with dirfs, whose opens never follow a symbolic link
+	// (nor leave the directory): a tenant's path through a link is an error
+	// for that tenant, even when the tree changes while the plan reads it.
 	sources := map[string]fs.FS{}
 	for _, s := range tg.Spec.Sources {
 		dir, ok := r.Sources[s.Alias]
 		if !ok {
 			return failed(v1alpha1.ReasonSourceUnavailable, "no directory for source alias %q: start the controller with --source %s=DIR", s.Alias, s.Alias), nil
 		}
-		root, err := os.OpenRoot(dir)
+		fsys, err := dirfs.Open(dir)
 		if err != nil {
 			return failed(v1alpha1.ReasonSourceUnavailable, "source %q: %v; nothing was applied or deleted", s.Alias, err), nil
 		}
-		defer root.Close()
-		sources[s.Alias] = root.FS()
+		defer fsys.Close()
+		sources[s.Alias] = fsys
 	}
 
 	// 4. The client for the plan's reads and for the writes: the service
