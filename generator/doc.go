@@ -415,9 +415,8 @@
 // only while hashing it (a merged or extracted file's, which exists nowhere
 // else, from the copy that makes it until the artifact is hashed, at most
 // 64 MiB per artifact), and keeps of each artifact its name, labels,
-// captures, inputs, file
-// count and digest: the list of its files only when the generator was
-// compiled [WithFileLists]. It reads each source through a cache, for the
+// captures, inputs, file count and digest: the list of its files only when
+// the generator was compiled [WithFileLists]. It reads each source through a cache, for the
 // length of the plan, of the directories it has seen and the entry types
 // of those it has read: every file read on a tenant's behalf has each
 // element of its name checked for a symbolic link (pathpattern.ReadFile),
@@ -425,6 +424,9 @@
 // that each directory is checked once per plan, whatever the file system.
 // Through the FS of an [os.Root], which walks every name one element at a
 // time, opening a file still costs a system call or two for each directory
-// on its path. Inputs and NamespaceMetadata files are decoded by
-// sigs.k8s.io/yaml.
+// on its path; through package dirfs (opt-in, an fs.FS like any other
+// here), one openat2 that follows no link. At 1,000 tenants a plan took
+// 425-439 ms through dirfs and 0.70-1.00 s through an os.Root, against a
+// floor of 129-138 ms (docs/performance.md). Inputs and NamespaceMetadata
+// files are decoded by sigs.k8s.io/yaml.
 package generator
