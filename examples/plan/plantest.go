@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/tenantkit/tenantkit/generator/generatortest"
+)
+
+// runTest is "plan test [flags] PATH...": it runs the policy-test suites
+// (package generatortest) that PATH names, a file or every suite below a
+// directory, and prints one line per case. Exit status: 0 when every case
+// passes, 1 when one fails, 2 for bad usage or a bad suite.
+func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("plan test", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	output := fl.String("o", "table", "output format: table or json")
+	junit := fl.String("junit", "", "also write a JUnit XML report to `file`")
+	runFlag := fl.String("run", "", "run only the cases whose name matches `regexp`")
+	fl.Usage = func() {}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] PATH...")
+			fl.PrintDefaults()
+			return 0
+		}
+		return 2
+	}
+	if *output != "table" && *output != "json" {
+		fmt.Fprintf(stderr, "plan test: -o: must be table or json, got %q\n", *output)
+		return 2
+	}
+	var opts generatortest.Options
+	if *runFlag != "" {
+		re, err := regexp.Compile(*runFlag)
+		if err != nil {
+			fmt.Fprintf(stderr, "plan test: -run: %v\n", err)
+			return 2
+		}
+		opts.Run = re
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprintln(stderr, "plan test: needs at least one PATH: a suite file or a directory of suites")
+		return 2
+	}
+	var files []string
+	for _, p := range fl.Args() {
+		found, err := suiteFiles(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "plan test: %v\n", err)
+			return 2
+		}
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "plan test: no suite (kind %s) under %s\n", generatortest.Kind, strings.Join(fl.Args(), ", "))
+		return 2
+	}
+	var suites []*generatortest.Suite
+	for _, f := range files {
+		s, err := generatortest.LoadSuite(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "plan test: %v\n", err)
+			return 2
+		}
+		suites = append(suites, s)
+	}
+	var all generatortest.Result
+	for _, s := range suites {
+		all.Cases = append(all.Cases, s.Run(ctx, opts).Cases...)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "plan test: %v\n", ctx.Err())
+		return 2
+	}
+	var err error
+	if *output == "json" {
+		err = writeTestJSON(stdout, all)
+	} else {
+		err = writeTestTable(stdout, all)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plan test: writing the results: %v\n", err)
+		return 2
+	}
+	if *junit != "" {
+		if err := writeJUnitFile(*junit, all); err != nil {
+			fmt.Fprintf(stderr, "plan test: -junit: %v\n", err)
+			return 2
+		}
+	}
+	if !all.Passed() {
+		return 1
+	}
+	return 0
+}
+
+// suiteFiles returns p when it is a file, and otherwise every *.yaml file
+// below it whose kind is a suite's, in lexical order. A file named on the
+// command line must be a suite (LoadSuite says why not); a YAML file of
+// another kind in a directory is not one and is passed by.
+func suiteFiles(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && file != p && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !d.Type().IsRegular() || !strings.HasSuffix(file, ".yaml") {
+			return nil
+		}
+		data, err := readManifest("PATH", file)
+		if err != nil {
+			return err
+		}
+		var probe struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+		}
+		if yaml.Unmarshal(data, &probe) == nil && probe.APIVersion == generatortest.APIVersion && probe.Kind == generatortest.Kind {
+			files = append(files, file)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// writeTestTable prints one line per case and, under a failed one, each
+// failure with where, expected and got; then the counts. It prints no
+// duration, so that the output of a run is the same every time.
+func writeTestTable(w io.Writer, r generatortest.Result) error {
+	var b strings.Builder
+	passed := 0
+	for _, c := range r.Cases {
+		status := "FAIL"
+		if c.Passed() {
+			status = "PASS"
+			passed++
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", status, c.Suite, c.Case)
+		for _, f := range c.Failures {
+			fmt.Fprintf(&b, "      %s\n        expected: %s\n        got:      %s\n", f.Where, f.Expected, f.Got)
+		}
+	}
+	fmt.Fprintf(&b, "%d passed, %d failed\n", passed, len(r.Cases)-passed)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeTestJSON(w io.Writer, r generatortest.Result) error {
+	passed := 0
+	for _, c := range r.Cases {
+		if c.Passed() {
+			passed++
+		}
+	}
+	out := struct {
+		Passed int                        `json:"passed"`
+		Failed int                        `json:"failed"`
+		Cases  []generatortest.CaseResult `json:"cases"`
+	}{passed, len(r.Cases) - passed, r.Cases}
+	if out.Cases == nil {
+		out.Cases = []generatortest.CaseResult{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// The JUnit XML report: one testsuite per suite, one testcase per case.
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Tests   int          `xml:"tests,attr"`
+	Failed  int          `xml:"failures,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name   string      `xml:"name,attr"`
+	Tests  int         `xml:"tests,attr"`
+	Failed int         `xml:"failures,attr"`
+	Cases  []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func junitReport(r generatortest.Result) junitSuites {
+	var out junitSuites
+	for _, c := range r.Cases {
+		if n := len(out.Suites); n == 0 || out.Suites[n-1].Name != c.Suite {
+			out.Suites = append(out.Suites, junitSuite{Name: c.Suite})
+		}
+		s := &out.Suites[len(out.Suites)-1]
+		jc := junitCase{Name: c.Case, ClassName: c.Suite}
+		if !c.Passed() {
+			var text strings.Builder
+			for _, f := range c.Failures {
+				fmt.Fprintf(&text, "%s\n  expected: %s\n  got:      %s\n", f.Where, f.Expected, f.Got)
+			}
+			jc.Failure = &junitFailure{Message: fmt.Sprintf("%d expectation(s) not met", len(c.Failures)), Text: text.String()}
+			s.Failed++
+			out.Failed++
+		}
+		s.Cases = append(s.Cases, jc)
+		s.Tests++
+		out.Tests++
+	}
+	return out
+}
+
+// writeJUnitFile writes the report to file alone, never to stdout, and
+// complete or not at all: it is written to a temporary file first.
+func writeJUnitFile(file string, r generatortest.Result) error {
+	data, err := xml.MarshalIndent(junitReport(r), "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append([]byte(xml.Header), append(data, '\n')...)
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".junit-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
