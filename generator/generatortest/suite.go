@@ -255,10 +255,9 @@ func readBounded(file string) ([]byte, error) {
 	return data, nil
 }
 
-// readSource copies dir into memory, leaving out the removed paths, then
-// lays files over it. A symbolic link in dir is an error: the suite's world
-// is what it says, not what a link points to.
-func readSource(dir string, remove []string, files map[string]string) (fs.FS, error) {
+// readDir copies dir into memory, bounded. A symbolic link in dir is an
+// error: the suite's world is what it says, not what a link points to.
+func readDir(dir string) (map[string]string, error) {
 	m := map[string]string{}
 	if dir != "" {
 		var total int64
@@ -266,14 +265,6 @@ func readSource(dir string, remove []string, files map[string]string) (fs.FS, er
 		err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
-			}
-			for _, r := range remove {
-				if p == path.Clean(r) || strings.HasPrefix(p, path.Clean(r)+"/") {
-					if d.IsDir() {
-						return fs.SkipDir
-					}
-					return nil
-				}
 			}
 			switch {
 			case d.IsDir():
@@ -298,6 +289,18 @@ func readSource(dir string, remove []string, files map[string]string) (fs.FS, er
 			return nil, fmt.Errorf("source %s: %w", dir, err)
 		}
 	}
+	return m, nil
+}
+
+// overlay returns base without the removed paths (files or directories),
+// with files laid over it, as an in-memory fs.FS; base is not modified.
+func overlay(base map[string]string, remove []string, files map[string]string) (fs.FS, error) {
+	m := make(map[string]string, len(base)+len(files))
+	for p, content := range base {
+		if !removed(p, remove) {
+			m[p] = content
+		}
+	}
 	for p, content := range files {
 		clean := path.Clean(p)
 		if !fs.ValidPath(clean) || clean == "." {
@@ -306,4 +309,14 @@ func readSource(dir string, remove []string, files map[string]string) (fs.FS, er
 		m[clean] = content
 	}
 	return mapFS(m), nil
+}
+
+func removed(p string, remove []string) bool {
+	for _, r := range remove {
+		r = path.Clean(r)
+		if p == r || strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
+	return false
 }
