@@ -2,10 +2,13 @@ package generatortest
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // header is a valid suite's start; the tests add cases to it.
@@ -88,4 +91,82 @@ func FuzzLoadSuite(f *testing.F) {
 		}
 		s.Run(t.Context(), Options{})
 	})
+}
+
+func TestSourceLinkFails(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	gen, err := filepath.Abs("../../examples/plan/sample/generator.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "tenants"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(repo, "tenants", "tenant-a")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	suite := filepath.Join(t.TempDir(), "suite.yaml")
+	content := "apiVersion: tenantkit.dev/v1alpha1\nkind: PlanTest\ngenerator: " + gen + "\nsource: " + repo +
+		"\ncases:\n- name: link\n  expect: {noErrors: true}\n"
+	if err := os.WriteFile(suite, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSuite(suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Run(t.Context(), Options{}).Cases[0].Failures
+	want := []Failure{{Where: "cases[0].source", Expected: "a readable source", Got: "source " + repo + ": tenants/tenant-a: must be a regular file or a directory"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{"a/x": "1", "a/y": "2", "ab/z": "3", "b": "4"}
+	tests := []struct {
+		name   string
+		remove []string
+		files  map[string]string
+		want   []string // path=content
+		err    bool
+	}{
+		{name: "nothing", want: []string{"a/x=1", "a/y=2", "ab/z=3", "b=4"}},
+		{name: "a directory, not its namesake prefix", remove: []string{"a/"}, want: []string{"ab/z=3", "b=4"}},
+		{name: "a file, then one laid over", remove: []string{"b"}, files: map[string]string{"a/x": "9", "c/d": "5"}, want: []string{"a/x=9", "a/y=2", "ab/z=3", "c/d=5"}},
+		{name: "a path out of the source", files: map[string]string{"../x": "1"}, err: true},
+		{name: "an absolute path", files: map[string]string{"/x": "1"}, err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys, err := overlay(base, tt.remove, tt.files)
+			if (err != nil) != tt.err {
+				t.Fatalf("overlay: %v, want error %v", err, tt.err)
+			}
+			if err != nil {
+				return
+			}
+			var got []string
+			walkErr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				data, err := fs.ReadFile(fsys, p)
+				got = append(got, p+"="+string(data))
+				return err
+			})
+			if walkErr != nil {
+				t.Fatal(walkErr)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			if len(base) != 4 || base["a/x"] != "1" {
+				t.Errorf("base modified: %v", base)
+			}
+		})
+	}
 }

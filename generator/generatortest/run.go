@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -124,7 +123,7 @@ func (r *runner) runCase(ctx context.Context, i int, c caseDoc) []Failure {
 		dir = s.doc.Source
 	}
 	if dir != "" {
-		dir = filepath.Join(s.dir, filepath.FromSlash(dir))
+		dir = s.resolve(dir)
 	}
 	read, ok := r.sources[dir]
 	if !ok {

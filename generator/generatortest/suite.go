@@ -20,8 +20,10 @@ import (
 
 // The type fields of a suite.
 const (
+	// APIVersion is a suite's apiVersion.
 	APIVersion = "tenantkit.dev/v1alpha1"
-	Kind       = "PlanTest"
+	// Kind is a suite's kind.
+	Kind = "PlanTest"
 )
 
 // Bounds on what a suite makes the runner read: suites and generators come
@@ -202,7 +204,7 @@ func LoadSuite(file string) (*Suite, error) {
 			}
 		}
 	}
-	s.generator = filepath.Join(s.dir, filepath.FromSlash(d.Generator))
+	s.generator = s.resolve(d.Generator)
 	gdata, err := readBounded(s.generator)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: generator: %w", ErrBadSuite, file, err)
@@ -215,6 +217,16 @@ func LoadSuite(file string) (*Suite, error) {
 	}
 	s.alias = s.manifest.Spec.Sources[0].Alias
 	return s, nil
+}
+
+// resolve returns p relative to the suite's directory, or p when it is
+// absolute.
+func (s *Suite) resolve(p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.dir, p)
 }
 
 // Name returns the suite's metadata.name, or its file when it has none.
