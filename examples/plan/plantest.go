@@ -21,21 +21,29 @@ import (
 
 // runTest is "plan test [flags] PATH...": it runs the policy-test suites
 // (package generatortest) that PATH names, a file or every suite below a
-// directory, and prints one line per case. Exit status: 0 when every case
-// passes, 1 when one fails, 2 for bad usage or a bad suite.
+// directory, and prints one line per case; with -coverage, the policies of
+// each generator and how many cases check each. Exit status: 0 when every
+// case passes (and -coverage-min is met), 1 when one fails (or it is not),
+// 2 for bad usage or a bad suite.
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("plan test", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	output := fl.String("o", "table", "output format: table or json")
 	junit := fl.String("junit", "", "also write a JUnit XML report to `file`")
 	runFlag := fl.String("run", "", "run only the cases whose name matches `regexp`")
+	coverage := fl.Bool("coverage", false, "report which from[] operations and schema keys of each generator the cases check")
+	coverageMin := fl.Int("coverage-min", 0, "fail (exit 1) when the cases check less than `N` percent of the policies")
 	fl.Usage = func() {}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] PATH...")
+			fmt.Fprintln(stderr, "usage: go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-coverage] [-coverage-min N] PATH...")
 			fl.PrintDefaults()
 			return 0
 		}
+		return 2
+	}
+	if *coverageMin < 0 || *coverageMin > 100 {
+		fmt.Fprintf(stderr, "plan test: -coverage-min: must be 0 to 100, got %d\n", *coverageMin)
 		return 2
 	}
 	if *output != "table" && *output != "json" {
@@ -79,17 +87,24 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var all generatortest.Result
 	for _, s := range suites {
-		all.Cases = append(all.Cases, s.Run(ctx, opts).Cases...)
+		r := s.Run(ctx, opts)
+		all.Cases = append(all.Cases, r.Cases...)
+		all.Coverage = append(all.Coverage, r.Coverage...)
 	}
+	all.Coverage = mergeCoverage(all.Coverage)
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "plan test: %v\n", ctx.Err())
 		return 2
 	}
 	var err error
+	checked, total := coverageFigures(all.Coverage)
 	if *output == "json" {
-		err = writeTestJSON(stdout, all)
+		err = writeTestJSON(stdout, all, *coverage || *coverageMin > 0)
 	} else {
 		err = writeTestTable(stdout, all)
+		if err == nil && (*coverage || *coverageMin > 0) {
+			err = writeCoverage(stdout, all.Coverage)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plan test: writing the results: %v\n", err)
@@ -104,7 +119,58 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !all.Passed() {
 		return 1
 	}
+	if *coverageMin > 0 && checked*100 < *coverageMin*total {
+		fmt.Fprintf(stderr, "plan test: the cases check %d of %d policies, less than -coverage-min %d%%\n", checked, total, *coverageMin)
+		return 1
+	}
 	return 0
+}
+
+// mergeCoverage adds up the items of one generator's policy that several
+// suites report, keeping the first suite's order.
+func mergeCoverage(items []generatortest.CoverageItem) []generatortest.CoverageItem {
+	var out []generatortest.CoverageItem
+	at := map[[2]string]int{}
+	for _, it := range items {
+		key := [2]string{filepath.Clean(it.Generator), it.Path}
+		if i, ok := at[key]; ok {
+			out[i].Cases += it.Cases
+			continue
+		}
+		at[key] = len(out)
+		it.Generator = key[0]
+		out = append(out, it)
+	}
+	return out
+}
+
+func coverageFigures(items []generatortest.CoverageItem) (checked, total int) {
+	for _, it := range items {
+		if it.Cases > 0 {
+			checked++
+		}
+	}
+	return checked, len(items)
+}
+
+// writeCoverage prints, per generator, the policies and how many cases
+// check each.
+func writeCoverage(w io.Writer, items []generatortest.CoverageItem) error {
+	var b strings.Builder
+	for i := 0; i < len(items); {
+		j := i
+		for j < len(items) && items[j].Generator == items[i].Generator {
+			j++
+		}
+		checked, total := coverageFigures(items[i:j])
+		fmt.Fprintf(&b, "coverage  %s  %d of %d policies checked\n", items[i].Generator, checked, total)
+		for _, it := range items[i:j] {
+			fmt.Fprintf(&b, "      %3d  %s\n", it.Cases, it.Path)
+		}
+		i = j
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // suiteFiles returns p when it is a file, and otherwise every *.yaml file
@@ -168,7 +234,7 @@ func writeTestTable(w io.Writer, r generatortest.Result) error {
 	return err
 }
 
-func writeTestJSON(w io.Writer, r generatortest.Result) error {
+func writeTestJSON(w io.Writer, r generatortest.Result, coverage bool) error {
 	passed := 0
 	for _, c := range r.Cases {
 		if c.Passed() {
@@ -176,10 +242,14 @@ func writeTestJSON(w io.Writer, r generatortest.Result) error {
 		}
 	}
 	out := struct {
-		Passed int                        `json:"passed"`
-		Failed int                        `json:"failed"`
-		Cases  []generatortest.CaseResult `json:"cases"`
-	}{passed, len(r.Cases) - passed, r.Cases}
+		Passed   int                          `json:"passed"`
+		Failed   int                          `json:"failed"`
+		Cases    []generatortest.CaseResult   `json:"cases"`
+		Coverage []generatortest.CoverageItem `json:"coverage,omitempty"`
+	}{Passed: passed, Failed: len(r.Cases) - passed, Cases: r.Cases}
+	if coverage {
+		out.Coverage = r.Coverage
+	}
 	if out.Cases == nil {
 		out.Cases = []generatortest.CaseResult{}
 	}

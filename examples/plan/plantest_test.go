@@ -139,3 +139,36 @@ func TestPlanTestUsage(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanTestCoverage(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t, "test", "-coverage", "-coverage-min", "100", "sample/tests")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	want := `10 passed, 0 failed
+coverage  sample/generator.yaml  5 of 5 policies checked
+        2  spec.namespaces.metadata.from[0]
+        1  spec.namespaces.metadata.from[1]
+        1  spec.namespaces.metadata.from[2]
+        3  spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]
+        1  spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
+`
+	if !strings.HasSuffix(string(out), want) {
+		t.Errorf("output does not end with\n%s\ngot:\n%s", want, out)
+	}
+
+	// Only the label cases: 2 of 5 policies, under the floor.
+	code, _, stderr = tool(t, "test", "-run", "label", "-coverage-min", "50", "sample/tests")
+	if code != 1 || stderr != "plan test: the cases check 2 of 5 policies, less than -coverage-min 50%\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, _ = tool(t, "test", "-run", "label", "-coverage-min", "40", "sample/tests")
+	if code != 0 {
+		t.Errorf("-coverage-min 40: exit %d, want 0", code)
+	}
+	code, _, stderr = tool(t, "test", "-coverage-min", "101", "sample/tests")
+	if code != 2 || !strings.Contains(stderr, "-coverage-min: must be 0 to 100") {
+		t.Errorf("-coverage-min 101: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -78,6 +78,13 @@
 // a namespace or an artifact the plan never mentions. Output is
 // deterministic: it holds no durations and no map order.
 //
+// # Coverage
+//
+// Result.Coverage lists the generator's from[] operations and schema keys
+// (allowedLabels, allowedAnnotations), each with the number of cases that
+// check it (see CoverageItem): what a change to the policy can break
+// without a case noticing.
+//
 // # Concurrency
 //
 // A Suite is immutable once loaded and safe for concurrent use; each Run

@@ -11,6 +11,10 @@ import (
 
 const sampleTests = "../../examples/plan/sample/tests"
 
+// failingGenerator is the generator of testdata/failing.yaml, as the
+// coverage names it.
+var failingGenerator = filepath.Join("testdata", "../../../examples/plan/sample/generator.yaml")
+
 func TestSampleSuitesPass(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(sampleTests, "*.yaml"))
@@ -67,6 +71,12 @@ func TestFailingSuite(t *testing.T) {
 		{Suite: "failing", Case: "no expectation", Failures: []Failure{
 			{Where: "cases[2].expect", Expected: "at least one expectation", Got: "none"},
 		}},
+	}, Coverage: []CoverageItem{
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[0]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[1]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[2]", Cases: 1},                                         // tenant-sandbox, exact
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]", Cases: 1}, // tenant-search's label
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Run (-want +got):\n%s", diff)
@@ -83,11 +93,50 @@ func TestRunSelects(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.Run(context.Background(), Options{Run: regexp.MustCompile("^pass")})
-	want := Result{Cases: []CaseResult{{Suite: "failing", Case: "passes"}}}
+	want := Result{Cases: []CaseResult{{Suite: "failing", Case: "passes"}}, Coverage: []CoverageItem{
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[0]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[1]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[2]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]"},
+		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
+	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Run (-want +got):\n%s", diff)
 	}
 	if !got.Passed() {
 		t.Error("Passed() = false, want true")
+	}
+}
+
+// TestCoverage: the sample's policy suite checks every from[] operation and
+// schema key; the removal suite checks none (its expectations are about
+// objects).
+func TestCoverage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		suite string
+		want  []int // cases per item: from[0], from[1], from[2], allowedLabels, allowedAnnotations
+	}{
+		// from[0]: "allowed namespace" (exact) and "from operations"; the
+		// cost-center label: accepted in two cases, refused in one.
+		{name: "policy", suite: "policy.yaml", want: []int{2, 1, 1, 3, 1}},
+		{name: "removal", suite: "removal.yaml", want: []int{0, 0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := LoadSuite(filepath.Join(sampleTests, tt.suite))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, c := range s.Run(context.Background(), Options{}).Coverage {
+				got = append(got, c.Cases)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("coverage (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

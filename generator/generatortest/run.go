@@ -35,9 +35,12 @@ type Options struct {
 }
 
 // Result is the outcome of a run: one CaseResult per selected case, in the
-// suite's order.
+// suite's order, and what the cases exercised of the generator's policies.
 type Result struct {
 	Cases []CaseResult `json:"cases"`
+	// Coverage lists the generator's policies in the spec's order, each
+	// with the number of cases whose plan exercised it (see CoverageItem).
+	Coverage []CoverageItem `json:"coverage,omitempty"`
 }
 
 // Passed reports whether every case passed.
@@ -81,6 +84,17 @@ func (s *Suite) Run(ctx context.Context, opts Options) Result {
 	// of a sample case's time (BenchmarkRunSample, 1.9 ms a case): a run
 	// compiles once per distinct options and reads each directory once.
 	r := &runner{suite: s, compiled: map[optionsDoc]compiled{}, sources: map[string]sourceRead{}}
+	items := coverageItems(&s.manifest.Spec)
+	for _, it := range items {
+		res.Coverage = append(res.Coverage, CoverageItem{Generator: s.generator, Path: it.path})
+	}
+	r.checked = func(e expectDoc, p *generator.Plan) {
+		for i, it := range items {
+			if it.checkedBy(e, p) {
+				res.Coverage[i].Cases++
+			}
+		}
+	}
 	for i, c := range s.doc.Cases {
 		if opts.Run != nil && !opts.Run.MatchString(c.Name) {
 			continue
@@ -100,6 +114,8 @@ type runner struct {
 	suite    *Suite
 	compiled map[optionsDoc]compiled
 	sources  map[string]sourceRead
+	// checked counts the policies a case checks.
+	checked func(expectDoc, *generator.Plan)
 }
 
 type compiled struct {
@@ -141,6 +157,7 @@ func (r *runner) runCase(ctx context.Context, i int, c caseDoc) []Failure {
 	if err != nil {
 		return []Failure{{Where: where, Expected: "a plan", Got: err.Error()}}
 	}
+	r.checked(c.Expect, plan)
 	return check(where+".expect", c.Expect, plan)
 }
 
@@ -267,9 +284,7 @@ func check(where string, e expectDoc, p *generator.Plan) []Failure {
 		fail(where+".noErrors", "no errors", errText())
 	}
 	for i, ee := range e.Errors {
-		if !slices.ContainsFunc(p.Errors, func(err *field.Error) bool {
-			return (ee.Field == "" || err.Field == ee.Field) && strings.Contains(err.Error(), ee.Contains)
-		}) {
+		if !slices.ContainsFunc(p.Errors, func(err *field.Error) bool { return matchesError(ee, err) }) {
 			want := fmt.Sprintf("an error containing %q", ee.Contains)
 			if ee.Field != "" {
 				want = fmt.Sprintf("an error at %s containing %q", ee.Field, ee.Contains)
@@ -294,6 +309,11 @@ func check(where string, e expectDoc, p *generator.Plan) []Failure {
 		}
 	}
 	return fs
+}
+
+// matchesError reports whether err meets the expectation.
+func matchesError(ee errorExpect, err *field.Error) bool {
+	return (ee.Field == "" || err.Field == ee.Field) && strings.Contains(err.Error(), ee.Contains)
 }
 
 func describe(d inventory.Decision) string {
