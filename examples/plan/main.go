@@ -48,7 +48,7 @@
 // generatortest): suites that name the generator file, give each case a
 // source, an inventory and a cluster, and state what its plan must hold.
 //
-//	go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-coverage] [-coverage-min N] PATH...
+//	go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-update] [-coverage] [-coverage-min N] PATH...
 //
 // It exits 0 when every case passes, 1 when one fails, 2 for bad usage or
 // a bad suite (one that does not decode strictly, among others).

@@ -31,12 +31,13 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	output := fl.String("o", "table", "output format: table or json")
 	junit := fl.String("junit", "", "also write a JUnit XML report to `file`")
 	runFlag := fl.String("run", "", "run only the cases whose name matches `regexp`")
+	update := fl.Bool("update", false, "rewrite the expected labels, annotations and origins of the selected cases from their plans, then run")
 	coverage := fl.Bool("coverage", false, "report which from[] operations and schema keys of each generator the cases check")
 	coverageMin := fl.Int("coverage-min", 0, "fail (exit 1) when the cases check less than `N` percent of the policies")
 	fl.Usage = func() {}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "usage: go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-coverage] [-coverage-min N] PATH...")
+			fmt.Fprintln(stderr, "usage: go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-update] [-coverage] [-coverage-min N] PATH...")
 			fl.PrintDefaults()
 			return 0
 		}
@@ -83,6 +84,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "plan test: %v\n", err)
 			return 2
 		}
+		if *update {
+			if s, err = updateSuite(ctx, s, f, opts); err != nil {
+				fmt.Fprintf(stderr, "plan test: -update: %v\n", err)
+				return 2
+			}
+		}
 		suites = append(suites, s)
 	}
 	var all generatortest.Result
@@ -124,6 +131,30 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// updateSuite rewrites the suite's file from its plans, when that changes
+// it, and loads it again.
+func updateSuite(ctx context.Context, s *generatortest.Suite, file string, opts generatortest.Options) (*generatortest.Suite, error) {
+	data, err := s.Update(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	old, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if string(old) == string(data) {
+		return s, nil
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(file, data, info.Mode().Perm()); err != nil {
+		return nil, err
+	}
+	return generatortest.LoadSuite(file)
 }
 
 // mergeCoverage adds up the items of one generator's policy that several
@@ -316,11 +347,21 @@ func writeJUnitFile(file string, r generatortest.Result) error {
 		return err
 	}
 	data = append([]byte(xml.Header), append(data, '\n')...)
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".junit-*")
+	return writeFileAtomic(file, data, 0o644)
+}
+
+// writeFileAtomic writes data to file complete or not at all, through a
+// temporary file in its directory.
+func writeFileAtomic(file string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".plantest-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

@@ -172,3 +172,46 @@ coverage  sample/generator.yaml  5 of 5 policies checked
 		t.Errorf("-coverage-min 101: exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestPlanTestUpdate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gen, err := filepath.Abs("sample/generator.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := filepath.Abs("sample/monorepo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "suite.yaml")
+	writeFile(t, file, `apiVersion: tenantkit.dev/v1alpha1
+kind: PlanTest
+generator: `+gen+`
+source: `+repo+`
+cases:
+  - name: search
+    expect:
+      namespaces:
+        - name: tenant-search
+          labels:
+            my.org.io/cost-center: cc-9999
+`)
+	if code, _, _ := tool(t, "test", file); code != 1 {
+		t.Fatalf("before -update: exit %d, want 1", code)
+	}
+	code, out, stderr := tool(t, "test", "-update", file)
+	if code != 0 || stderr != "" || string(out) != "PASS  "+file+"  search\n1 passed, 0 failed\n" {
+		t.Fatalf("-update: exit %d, stderr %q, out %q", code, stderr, out)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "my.org.io/cost-center: cc-2001\n") {
+		t.Errorf("the suite after -update:\n%s", data)
+	}
+	if code, _, _ := tool(t, "test", file); code != 0 {
+		t.Errorf("after -update: exit %d, want 0", code)
+	}
+}

@@ -78,6 +78,12 @@
 // a namespace or an artifact the plan never mentions. Output is
 // deterministic: it holds no durations and no map order.
 //
+// # Update
+//
+// Suite.Update rewrites the expected labels, annotations and origins of the
+// selected cases from their plans, keeping the file's comments: after a
+// deliberate change of policy, the new expectations to review.
+//
 // # Coverage
 //
 // Result.Coverage lists the generator's from[] operations and schema keys

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -129,11 +130,30 @@ type sourceRead struct {
 }
 
 func (r *runner) runCase(ctx context.Context, i int, c caseDoc) []Failure {
-	s := r.suite
 	where := fmt.Sprintf("cases[%d]", i)
 	if c.Expect.empty() {
 		return []Failure{{Where: where + ".expect", Expected: "at least one expectation", Got: "none"}}
 	}
+	plan, err := r.planCase(ctx, c)
+	if err != nil {
+		var se *sourceError
+		if errors.As(err, &se) {
+			return []Failure{{Where: where + ".source", Expected: "a readable source", Got: se.err.Error()}}
+		}
+		return []Failure{{Where: where, Expected: "a plan", Got: err.Error()}}
+	}
+	r.checked(c.Expect, plan)
+	return check(where+".expect", c.Expect, plan)
+}
+
+// sourceError is a case's source that cannot be read.
+type sourceError struct{ err error }
+
+func (e *sourceError) Error() string { return e.err.Error() }
+
+// planCase builds a case's world and plans it.
+func (r *runner) planCase(ctx context.Context, c caseDoc) (*generator.Plan, error) {
+	s := r.suite
 	dir := c.Source
 	if dir == "" {
 		dir = s.doc.Source
@@ -147,22 +167,12 @@ func (r *runner) runCase(ctx context.Context, i int, c caseDoc) []Failure {
 		r.sources[dir] = read
 	}
 	if read.err != nil {
-		return []Failure{{Where: where + ".source", Expected: "a readable source", Got: read.err.Error()}}
+		return nil, &sourceError{read.err}
 	}
 	src, err := overlay(read.files, c.Remove, c.Files)
 	if err != nil {
-		return []Failure{{Where: where + ".source", Expected: "a readable source", Got: err.Error()}}
+		return nil, &sourceError{err}
 	}
-	plan, err := r.plan(ctx, c, src)
-	if err != nil {
-		return []Failure{{Where: where, Expected: "a plan", Got: err.Error()}}
-	}
-	r.checked(c.Expect, plan)
-	return check(where+".expect", c.Expect, plan)
-}
-
-func (r *runner) plan(ctx context.Context, c caseDoc, src fs.FS) (*generator.Plan, error) {
-	s := r.suite
 	cg, ok := r.compiled[c.Options]
 	if !ok {
 		cg.g, cg.errs = s.compile(c.Options)
