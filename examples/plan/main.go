@@ -139,6 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stderr, "usage: go run ./examples/plan [-generator FILE -source ALIAS=DIR ...] [-inventory FILE] [-cluster FILE] [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] [-changes-only] [-o text|json]")
+			fmt.Fprintln(stderr, "       go run ./examples/plan test [-h] [flags] PATH...   (policy tests; see test -h)")
 			fl.PrintDefaults()
 			return 0
 		}
