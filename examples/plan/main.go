@@ -44,6 +44,15 @@
 // prints is the one a controller would record then. Any error in the desired
 // state means the plan deletes nothing.
 //
+// "plan test" runs declarative policy tests instead (package
+// generatortest): suites that name the generator file, give each case a
+// source, an inventory and a cluster, and state what its plan must hold.
+//
+//	go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-update] [-coverage] [-coverage-min N] PATH...
+//
+// It exits 0 when every case passes, 1 when one fails, 2 for bad usage or
+// a bad suite (one that does not decode strictly, among others).
+//
 // Exit status: 0 for a plan without errors, 1 for a plan with errors (still
 // printed in full), 2 for bad usage or unreadable input.
 package main
@@ -110,6 +119,9 @@ type request struct {
 
 // run is the whole program; tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "test" {
+		return runTest(ctx, args[1:], stdout, stderr)
+	}
 	fl := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	sources := sourceFlags{}
@@ -127,6 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stderr, "usage: go run ./examples/plan [-generator FILE -source ALIAS=DIR ...] [-inventory FILE] [-cluster FILE] [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] [-changes-only] [-o text|json]")
+			fmt.Fprintln(stderr, "       go run ./examples/plan test [-h] [flags] PATH...   (policy tests; see test -h)")
 			fl.PrintDefaults()
 			return 0
 		}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPlanTestSample(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t, "test", "sample/tests")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q, out:\n%s", code, stderr, out)
+	}
+	if !strings.HasSuffix(string(out), "10 passed, 0 failed\n") {
+		t.Errorf("output does not end with the counts:\n%s", out)
+	}
+}
+
+func TestPlanTestFailing(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t, "test", "testdata/plantest/failing.yaml")
+	if code != 1 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q, want 1 and none", code, stderr)
+	}
+	golden(t, "plantest-failing.txt", out)
+
+	code, out, _ = tool(t, "test", "-run", "^created$", "testdata/plantest/failing.yaml")
+	if code != 0 || string(out) != "PASS  failing  created\n1 passed, 0 failed\n" {
+		t.Errorf("-run: exit %d, output %q", code, out)
+	}
+}
+
+func TestPlanTestJSON(t *testing.T) {
+	t.Parallel()
+	code, out, _ := tool(t, "test", "-o", "json", "testdata/plantest/failing.yaml")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	type failure struct{ Where, Expected, Got string }
+	var got struct {
+		Passed, Failed int
+		Cases          []struct {
+			Suite, Case string
+			Failures    []failure
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.Passed != 1 || got.Failed != 1 || len(got.Cases) != 2 || got.Cases[1].Case != "deleted" {
+		t.Fatalf("results = %+v", got)
+	}
+	want := []failure{
+		{"cases[1].expect.objects[0] (Namespace/tenant-search).action", "delete", "create, no reason"},
+		{"cases[1].expect.namespaces[0] (tenant-search).labels[my.org.io/cost-center]", "cc-9999", "cc-2001"},
+		{"cases[1].expect.namespaces[0] (tenant-search).origin.labels[my.org.io/cost-center]", "from[0]", "source"},
+	}
+	if diff := cmp.Diff(want, got.Cases[1].Failures); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlanTestJUnit(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "junit.xml")
+	code, out, stderr := tool(t, "test", "-junit", file, "testdata/plantest/failing.yaml")
+	if code != 1 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if strings.Contains(string(out), "<") {
+		t.Errorf("stdout holds XML:\n%s", out)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type testcase struct {
+		Name      string `xml:"name,attr"`
+		ClassName string `xml:"classname,attr"`
+		Failure   *struct {
+			Message string `xml:"message,attr"`
+			Text    string `xml:",chardata"`
+		} `xml:"failure"`
+	}
+	var got struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string     `xml:"name,attr"`
+			Cases []testcase `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &got); err != nil {
+		t.Fatalf("the report is not XML: %v\n%s", err, data)
+	}
+	if got.Tests != 2 || got.Failures != 1 || len(got.Suites) != 1 || got.Suites[0].Name != "failing" || len(got.Suites[0].Cases) != 2 {
+		t.Fatalf("report = %+v", got)
+	}
+	if c := got.Suites[0].Cases[0]; c.Name != "created" || c.Failure != nil {
+		t.Errorf("first case = %+v, want created, passed", c)
+	}
+	c := got.Suites[0].Cases[1]
+	if c.Name != "deleted" || c.Failure == nil || c.Failure.Message != "3 expectation(s) not met" ||
+		!strings.HasPrefix(c.Failure.Text, "cases[1].expect.objects[0] (Namespace/tenant-search).action\n  expected: delete\n  got:      create, no reason\n") {
+		t.Errorf("second case = %+v", c)
+	}
+}
+
+func TestPlanTestUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{name: "bad suite", args: []string{"testdata/plantest/bad/unknown-key.yaml"}, stderr: `unknown field "expects"`},
+		{name: "bad suite in a directory", args: []string{"testdata/plantest"}, stderr: `unknown field "expects"`},
+		{name: "no path", args: nil, stderr: "needs at least one PATH"},
+		{name: "missing path", args: []string{"testdata/none"}, stderr: "no such file"},
+		{name: "no suite in the directory", args: []string{"sample/monorepo"}, stderr: "no suite (kind PlanTest)"},
+		{name: "bad -run", args: []string{"-run", "(", "sample/tests"}, stderr: "-run:"},
+		{name: "bad -o", args: []string{"-o", "xml", "sample/tests"}, stderr: "-o: must be table or json"},
+		{name: "unknown flag", args: []string{"-x", "sample/tests"}, stderr: "-x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := tool(t, append([]string{"test"}, tt.args...)...)
+			if code != 2 || len(out) != 0 || !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, none, containing %q", code, out, stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestPlanTestCoverage(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := tool(t, "test", "-coverage", "-coverage-min", "100", "sample/tests")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	want := `10 passed, 0 failed
+coverage  sample/generator.yaml  5 of 5 policies checked
+        2  spec.namespaces.metadata.from[0]
+        1  spec.namespaces.metadata.from[1]
+        1  spec.namespaces.metadata.from[2]
+        3  spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]
+        1  spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
+`
+	if !strings.HasSuffix(string(out), want) {
+		t.Errorf("output does not end with\n%s\ngot:\n%s", want, out)
+	}
+
+	// Only the label cases: 2 of 5 policies, under the floor.
+	code, _, stderr = tool(t, "test", "-run", "label", "-coverage-min", "50", "sample/tests")
+	if code != 1 || stderr != "plan test: the cases check 2 of 5 policies, less than -coverage-min 50%\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, _ = tool(t, "test", "-run", "label", "-coverage-min", "40", "sample/tests")
+	if code != 0 {
+		t.Errorf("-coverage-min 40: exit %d, want 0", code)
+	}
+	code, _, stderr = tool(t, "test", "-coverage-min", "101", "sample/tests")
+	if code != 2 || !strings.Contains(stderr, "-coverage-min: must be 0 to 100") {
+		t.Errorf("-coverage-min 101: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestPlanTestUpdate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gen, err := filepath.Abs("sample/generator.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := filepath.Abs("sample/monorepo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "suite.yaml")
+	writeFile(t, file, `apiVersion: tenantkit.dev/v1alpha1
+kind: PlanTest
+generator: `+gen+`
+source: `+repo+`
+cases:
+  - name: search
+    expect:
+      namespaces:
+        - name: tenant-search
+          labels:
+            my.org.io/cost-center: cc-9999
+`)
+	if code, _, _ := tool(t, "test", file); code != 1 {
+		t.Fatalf("before -update: exit %d, want 1", code)
+	}
+	code, out, stderr := tool(t, "test", "-update", file)
+	if code != 0 || stderr != "" || string(out) != "PASS  "+file+"  search\n1 passed, 0 failed\n" {
+		t.Fatalf("-update: exit %d, stderr %q, out %q", code, stderr, out)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "my.org.io/cost-center: cc-2001\n") {
+		t.Errorf("the suite after -update:\n%s", data)
+	}
+	if code, _, _ := tool(t, "test", file); code != 0 {
+		t.Errorf("after -update: exit %d, want 0", code)
+	}
+}
