@@ -1,18 +1,26 @@
 package generatortest
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/generator"
 )
 
 // CoverageItem is one policy of the suite's generator and how many of the
-// run's cases check it. The policies are the metadata pipeline's from[]
-// operations ("spec.namespaces.metadata.from[1]") and the schema's keys
+// run's cases check it. The policies are the name policy's rules
+// ("spec.managedNamespaces.allowedNames[0]", in the seed shape), the
+// metadata pipeline's from[] operations ("spec.namespaces.metadata.from[1]")
+// and the schema's keys
 // ("spec.namespaces.metadata.fromSource.allowedLabels[team]"). A case
+// checks a name rule when one of its expectations names a namespace (a
+// namespace expectation, or an object expectation on Namespace/<name>)
+// that the rule accepts, or when one of its error expectations is met by
+// the refusal of a namespace name, which every rule refused. A case
 // checks a policy when one of its namespace expectations names a key (its
 // value, its origin, or every key under exact) that the policy set in the
 // case's plan (for a schema key: the key, taken from the tenant's file),
@@ -39,10 +47,19 @@ func coverageItems(spec *generator.Spec) []coverageItem {
 	case spec.ManagedNamespaces != nil:
 		prefix, md = "spec.managedNamespaces.metadata", spec.ManagedNamespaces.Metadata
 	}
-	if md == nil {
-		return nil
-	}
 	var items []coverageItem
+	if mn := spec.ManagedNamespaces; mn != nil {
+		for i, expr := range mn.AllowedNames {
+			// A rule that does not compile fails the generator's Compile:
+			// no case can check it, and the run reports that error.
+			if prog, err := cel.Compile(expr, "ns"); err == nil {
+				items = append(items, coverageItem{path: fmt.Sprintf("spec.managedNamespaces.allowedNames[%d]", i), nameRule: prog})
+			}
+		}
+	}
+	if md == nil {
+		return items
+	}
 	for i := range md.From {
 		items = append(items, coverageItem{path: fmt.Sprintf("%s.from[%d]", prefix, i), origin: fmt.Sprintf("from[%d]", i)})
 	}
@@ -63,6 +80,7 @@ type coverageItem struct {
 	path              string
 	origin            string
 	label, annotation string
+	nameRule          *cel.Program // an allowedNames rule over ns
 }
 
 // checkedBy reports whether the expectations e check the item in plan p:
@@ -70,6 +88,9 @@ type coverageItem struct {
 // under exact) that the item set in p, or an error expectation met by an
 // error at the item's key in a tenant's file (a refused value).
 func (it coverageItem) checkedBy(e expectDoc, p *generator.Plan) bool {
+	if it.nameRule != nil {
+		return it.checksName(e, p)
+	}
 	for _, ne := range e.Namespaces {
 		idx := slices.IndexFunc(p.Namespaces, func(n generator.Namespace) bool { return n.Name == ne.Name })
 		if idx < 0 {
@@ -116,4 +137,32 @@ func checkedKeys(values, origins, got map[string]string, exact bool) []string {
 		keys = append(keys, slices.Collect(maps.Keys(got))...)
 	}
 	return keys
+}
+
+// checksName reports whether the expectations e check the name rule of
+// the item: a namespace they name that the rule accepts, or an expected
+// error that is a namespace name's refusal (every rule refused it).
+func (it coverageItem) checksName(e expectDoc, p *generator.Plan) bool {
+	var names []string
+	for _, ne := range e.Namespaces {
+		names = append(names, ne.Name)
+	}
+	for _, oe := range e.Objects {
+		if name, ok := strings.CutPrefix(oe.Object, "Namespace/"); ok {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		if ok, err := it.nameRule.Eval(context.Background(), map[string]string{"ns": name}); err == nil && ok {
+			return true
+		}
+	}
+	for _, ee := range e.Errors {
+		for _, err := range p.Errors {
+			if matchesError(ee, err) && strings.HasSuffix(err.Field, ".namespace") && strings.Contains(err.Detail, "allowedNames") {
+				return true
+			}
+		}
+	}
+	return false
 }

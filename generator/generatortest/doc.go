@@ -86,8 +86,9 @@
 //
 // # Coverage
 //
-// Result.Coverage lists the generator's from[] operations and schema keys
-// (allowedLabels, allowedAnnotations), each with the number of cases that
+// Result.Coverage lists the generator's name rules (allowedNames, in the
+// seed shape), from[] operations and schema keys (allowedLabels,
+// allowedAnnotations), each with the number of cases that
 // check it (see CoverageItem): what a change to the policy can break
 // without a case noticing.
 //

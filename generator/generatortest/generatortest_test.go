@@ -111,6 +111,26 @@ func TestRunSelects(t *testing.T) {
 // TestCoverage: the sample's policy suite checks every from[] operation and
 // schema key; the removal suite checks none (its expectations are about
 // objects).
+// TestCoverageNameRules: an allowedNames rule (the seed shape) counts as
+// checked by a case that names a namespace the rule accepts, or that
+// expects a name's refusal, and not by one that does neither.
+func TestCoverageNameRules(t *testing.T) {
+	t.Parallel()
+	s, err := LoadSuite(filepath.Join("testdata", "seed-names.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Run(context.Background(), Options{})
+	for _, c := range res.Cases {
+		if !c.Passed() {
+			t.Errorf("case %q failed: %+v", c.Case, c.Failures)
+		}
+	}
+	if len(res.Coverage) == 0 || res.Coverage[0].Path != "spec.managedNamespaces.allowedNames[0]" || res.Coverage[0].Cases != 2 {
+		t.Errorf("coverage %+v, want spec.managedNamespaces.allowedNames[0] checked by 2 cases", res.Coverage)
+	}
+}
+
 func TestCoverage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
