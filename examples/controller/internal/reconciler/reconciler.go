@@ -163,9 +163,9 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	if sa == "" {
 		sa = r.DefaultServiceAccount
 	}
-	if sa == "" && tg.Spec.ManagedNamespaces != nil {
+	if sa == "" && tg.Spec.ManagesNamespaces() {
 		return failed(v1alpha1.ReasonNoServiceAccount,
-			"spec.managedNamespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account"), nil
+			"managing namespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account"), nil
 	}
 
 	// 2. Compile.
