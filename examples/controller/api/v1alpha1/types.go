@@ -195,6 +195,11 @@ type PlanSummary struct {
 // lines belongs in events and logs, not in the object.
 const MaxListed = 50
 
+// Finalizer is the finalizer the controller puts on every TenantGenerator
+// on its first reconcile and removes once deleting the generator has
+// deleted or released everything it tracked.
+const Finalizer = "tenants.tenantkit.dev/finalizer"
+
 // The condition type and its reasons.
 const (
 	// ConditionReady is the one condition the controller sets.
@@ -217,6 +222,11 @@ const (
 	ReasonNoServiceAccount = "ServiceAccountRequired"
 	// ReasonApplyFailed: a write was refused or failed.
 	ReasonApplyFailed = "ApplyFailed"
+	// ReasonFinalizing: the generator is deleted and some of what it
+	// tracks is not gone yet (a deletion not confirmed, a namespace that
+	// another generator's ExternalArtifact keeps); the finalizer stays and
+	// the reconcile is requeued.
+	ReasonFinalizing = "Finalizing"
 	// ReasonGarbageCollectionBlocked: a stale object is kept because a
 	// check failed (a finalizer lookup was forbidden, say); it is retried.
 	ReasonGarbageCollectionBlocked = "GarbageCollectionBlocked"
