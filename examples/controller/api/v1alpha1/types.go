@@ -153,7 +153,8 @@ type TenantGeneratorStatus struct {
 	// ObservedGeneration is the generation of the spec last reconciled.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// Conditions hold Ready, with a reason (see the Reason constants).
+	// Conditions hold Ready, with a reason (see the Reason constants), and
+	// Reconciling or Stalled when they are True.
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
 	// Inventory is what the controller tracks, in the ArtifactGenerator's
@@ -200,10 +201,21 @@ const MaxListed = 50
 // deleted or released everything it tracked.
 const Finalizer = "tenants.tenantkit.dev/finalizer"
 
-// The condition type and its reasons.
+// The condition types and their reasons, in Flux's vocabulary (kstatus).
 const (
-	// ConditionReady is the one condition the controller sets.
+	// ConditionReady says whether the last reconcile did all it had to.
 	ConditionReady = "Ready"
+	// ConditionReconciling is True, with ReasonProgressingWithRetry, while
+	// a reconcile left work that a retry will do (a deletion in progress,
+	// a failed write or read, a finalize not finished); absent otherwise.
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True, with Ready's reason, when nothing will
+	// change until the spec or the controller's flags do (InvalidSpec,
+	// ServiceAccountRequired); absent otherwise.
+	ConditionStalled = "Stalled"
+
+	// ReasonProgressingWithRetry: the reason of Reconciling.
+	ReasonProgressingWithRetry = "ProgressingWithRetry"
 
 	// ReasonSucceeded: the plan was applied and every deletion confirmed.
 	ReasonSucceeded = "ReconciliationSucceeded"

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -277,10 +278,11 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	return out, nil
 }
 
-// writeStatus records the outcome; it patches, so that a spec change made
-// meanwhile is not overwritten.
+// writeStatus records the outcome: Ready, and Reconciling or Stalled. It
+// patches, so that a spec change made meanwhile is not overwritten, and
+// only when the status changed.
 func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerator, out *outcome) error {
-	patch := client.MergeFrom(tg.DeepCopy())
+	before := tg.DeepCopy()
 	tg.Status.ObservedGeneration = tg.Generation
 	if !out.keepPrev {
 		tg.Status.Inventory = out.next
@@ -295,7 +297,35 @@ func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerat
 		Message:            truncate(out.message, 32<<10),
 		ObservedGeneration: tg.Generation,
 	})
-	return r.Client.Status().Patch(ctx, tg, patch)
+	switch {
+	case out.ready == metav1.ConditionTrue:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionReconciling)
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionStalled)
+	case out.reason == v1alpha1.ReasonInvalidSpec || out.reason == v1alpha1.ReasonNoServiceAccount:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionReconciling)
+		meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
+			Type:               v1alpha1.ConditionStalled,
+			Status:             metav1.ConditionTrue,
+			Reason:             out.reason,
+			Message:            truncate(out.message, 32<<10),
+			ObservedGeneration: tg.Generation,
+		})
+	default:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionStalled)
+		meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
+			Type:               v1alpha1.ConditionReconciling,
+			Status:             metav1.ConditionTrue,
+			Reason:             v1alpha1.ReasonProgressingWithRetry,
+			Message:            truncate(out.message, 32<<10),
+			ObservedGeneration: tg.Generation,
+		})
+	}
+	if equality.Semantic.DeepEqual(before.Status, tg.Status) {
+		// Nothing new to say: a reconcile that changed nothing writes
+		// nothing.
+		return nil
+	}
+	return r.Client.Status().Patch(ctx, tg, client.MergeFrom(before))
 }
 
 func truncate(s string, n int) string {
