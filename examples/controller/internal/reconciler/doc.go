@@ -31,7 +31,7 @@
 // the confirmed ones. The finalizer is removed only when that is empty;
 // otherwise Ready is Unknown (Finalizing, or the failure's reason) and the
 // reconcile is requeued. A spec that no longer compiles keeps everything,
-// and the finalizer.
+// and the finalizer; a generator that tracks nothing goes at once.
 //
 // # Impersonation
 //

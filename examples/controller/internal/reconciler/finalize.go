@@ -24,15 +24,20 @@ func (r *Reconciler) finalize(ctx context.Context, tg *v1alpha1.TenantGenerator)
 	if !controllerutil.ContainsFinalizer(tg, v1alpha1.Finalizer) {
 		return ctrl.Result{}, nil
 	}
-	out, err := r.teardown(ctx, tg)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if err := r.writeStatus(ctx, tg, out); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if out.keepPrev || len(out.next) > 0 {
-		return ctrl.Result{RequeueAfter: r.retry()}, nil
+	// With nothing tracked there is nothing to tear down: not even the spec
+	// is needed (one that never compiled, or names no service account,
+	// must not keep the object for ever).
+	if len(tg.Status.Inventory) > 0 {
+		out, err := r.teardown(ctx, tg)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if err := r.writeStatus(ctx, tg, out); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+		if out.keepPrev || len(out.next) > 0 {
+			return ctrl.Result{RequeueAfter: r.retry()}, nil
+		}
 	}
 	patch := client.MergeFromWithOptions(tg.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	controllerutil.RemoveFinalizer(tg, v1alpha1.Finalizer)

@@ -270,3 +270,25 @@ func TestFinalizeSurvivor(t *testing.T) {
 		t.Fatalf("generator still there: inventory %v, Ready %+v", subjects(tg), ready(tg))
 	}
 }
+
+// A generator that never tracked anything (here it names no service
+// account, so it never got further) goes at once when deleted: its spec is
+// not needed to tear nothing down.
+func TestFinalizeNothingTracked(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "f0", upstreamShape(true), withSpec(func(s *v1alpha1.TenantGeneratorSpec) {
+		s.ServiceAccountName = ""
+		s.ManagedNamespaces = nil
+		prune := true
+		s.Namespaces = &v1alpha1.Namespaces{Strategy: v1alpha1.NamespacesManaged, Prune: &prune}
+	}))
+	f.tenant("f0-a", "app", "")
+	_, tg := f.reconcile()
+	if c := ready(tg); c.Reason != v1alpha1.ReasonNoServiceAccount || !controllerutil.ContainsFinalizer(tg, v1alpha1.Finalizer) {
+		t.Fatalf("Ready = %s/%s, finalizers %v: want ServiceAccountRequired and the finalizer", c.Status, c.Reason, tg.Finalizers)
+	}
+	f.deleteGenerator()
+	if _, tg := f.finalizeStep(); tg != nil {
+		t.Fatalf("generator still there: Ready %+v", ready(tg))
+	}
+}
