@@ -59,9 +59,9 @@ func (f *fixture) waitEvent(namespace, reason string) corev1.Event {
 
 // Adopting a namespace that no generator manages, and taking over one that
 // another generator's label names, apply it and record a Warning event on
-// the Namespace whose reason is the conflict, as source-watcher's
-// TestArtifactGeneratorReconciler_NamespaceAdoption and _OwnershipConflict
-// expect; a namespace the generator creates gets none.
+// the Namespace whose reason is the conflict (read back from the API
+// server, as source-watcher's TestArtifactGeneratorReconciler_OwnershipConflict
+// reads its per-object events); a namespace the generator creates gets none.
 func TestConflictEvents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "ev", upstreamShape(true))
@@ -100,8 +100,8 @@ func TestConflictEvents(t *testing.T) {
 
 // A live namespace with reconcile: disabled, ssa: Ignore or ssa:
 // IfNotPresent is not written (its resourceVersion does not move), stays
-// in the inventory, and its artifacts are applied, as source-watcher's
-// namespace tests expect.
+// in the inventory, and its artifacts are applied (generator's "Live
+// state" rules).
 func TestNamespacesNotWritten(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "nw", upstreamShape(true))
@@ -163,8 +163,8 @@ func (f *fixture) finalizeStep() (ctrl.Result, *v1alpha1.TenantGenerator) {
 
 // Deleting a TenantGenerator: the finalizer, added on the first reconcile,
 // keeps it until Finalize has deleted its artifacts and (managed, pruned)
-// namespaces, as source-watcher's finalize tests expect; a namespace
-// Terminating is not yet gone.
+// namespaces (generator's "Finalize" rules); a namespace Terminating is
+// not yet gone.
 func TestFinalizePrune(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "fp", upstreamShape(true))
