@@ -115,6 +115,7 @@ func main() {
 		Client:                mgr.GetClient(),
 		Config:                cfg,
 		Scheme:                scheme,
+		Recorder:              mgr.GetEventRecorder("tenantkit-controller"),
 		Sources:               sources,
 		DefaultServiceAccount: defaultSA,
 		Interval:              interval,

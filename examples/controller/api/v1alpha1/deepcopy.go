@@ -59,35 +59,51 @@ func (in *TenantGeneratorSpec) DeepCopy() *TenantGeneratorSpec {
 			out.Artifacts[i] = a
 		}
 	}
+	if m := in.Namespaces; m != nil {
+		c := *m
+		c.Prune = copyBool(m.Prune)
+		c.Metadata = m.Metadata.deepCopy()
+		out.Namespaces = &c
+	}
 	if m := in.ManagedNamespaces; m != nil {
 		c := *m
 		c.AllowedNames = slices.Clone(m.AllowedNames)
-		if m.Prune != nil {
-			p := *m.Prune
-			c.Prune = &p
-		}
-		if md := m.Metadata; md != nil {
-			cm := NamespaceMetadata{}
-			if fs := md.FromSource; fs != nil {
-				cm.FromSource = &FromSource{
-					Path:               fs.Path,
-					AllowedLabels:      maps.Clone(fs.AllowedLabels),
-					AllowedAnnotations: maps.Clone(fs.AllowedAnnotations),
-				}
-			}
-			if md.From != nil {
-				cm.From = make([]Operation, len(md.From))
-				for i, op := range md.From {
-					op.Labels = maps.Clone(op.Labels)
-					op.Annotations = maps.Clone(op.Annotations)
-					cm.From[i] = op
-				}
-			}
-			c.Metadata = &cm
-		}
+		c.Prune = copyBool(m.Prune)
+		c.Metadata = m.Metadata.deepCopy()
 		out.ManagedNamespaces = &c
 	}
 	return &out
+}
+
+func copyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	return &c
+}
+
+func (in *NamespaceMetadata) deepCopy() *NamespaceMetadata {
+	if in == nil {
+		return nil
+	}
+	out := &NamespaceMetadata{}
+	if fs := in.FromSource; fs != nil {
+		out.FromSource = &FromSource{
+			Path:               fs.Path,
+			AllowedLabels:      maps.Clone(fs.AllowedLabels),
+			AllowedAnnotations: maps.Clone(fs.AllowedAnnotations),
+		}
+	}
+	if in.From != nil {
+		out.From = make([]Operation, len(in.From))
+		for i, op := range in.From {
+			op.Labels = maps.Clone(op.Labels)
+			op.Annotations = maps.Clone(op.Annotations)
+			out.From[i] = op
+		}
+	}
+	return out
 }
 
 func (in *Metadata) deepCopy() *Metadata {

@@ -24,7 +24,8 @@ type TenantGeneratorList struct {
 }
 
 // TenantGeneratorSpec is the ArtifactGenerator's tenant-provisioning spec,
-// field for field (source-watcher's API with the managedNamespaces addition).
+// field for field: source-watcher v2.3's API (spec.namespaces) with the seed
+// proposal's spec.managedNamespaces beside it (at most one of the two).
 // The reconciler hands it, as JSON, to the generator package, which validates
 // all of it.
 type TenantGeneratorSpec struct {
@@ -35,8 +36,9 @@ type TenantGeneratorSpec struct {
 	ServiceAccountName string `json:"serviceAccountName,omitempty"`
 
 	// PathPattern discovers tenants and modules, e.g.
-	// "@repo/tenants/{namespace}/modules/{module}".
-	PathPattern string `json:"pathPattern"`
+	// "@repo/tenants/{namespace}/modules/{module}". Optional, as upstream:
+	// without it each artifact is one literal artifact.
+	PathPattern string `json:"pathPattern,omitempty"`
 
 	// CommonMetadata is applied to every namespace and artifact.
 	CommonMetadata *Metadata `json:"commonMetadata,omitempty"`
@@ -48,8 +50,41 @@ type TenantGeneratorSpec struct {
 	// Artifacts are the ExternalArtifacts to generate per match.
 	Artifacts []Artifact `json:"artifacts"`
 
-	// ManagedNamespaces opts into namespace management.
+	// Namespaces is source-watcher v2.3's namespace management
+	// (spec.namespaces). Not together with ManagedNamespaces.
+	Namespaces *Namespaces `json:"namespaces,omitempty"`
+
+	// ManagedNamespaces opts into namespace management in the seed
+	// proposal's shape. Not together with Namespaces.
 	ManagedNamespaces *ManagedNamespaces `json:"managedNamespaces,omitempty"`
+}
+
+// Namespaces is spec.namespaces in source-watcher v2.3's shape.
+type Namespaces struct {
+	// Strategy is NamespacesManaged or NamespacesUnmanaged.
+	Strategy string `json:"strategy"`
+	// Prune deletes managed namespaces that no artifact uses any more;
+	// unset, it is false.
+	Prune *bool `json:"prune,omitempty"`
+	// Metadata builds each namespace's labels and annotations; here the
+	// allowedLabels and allowedAnnotations values are Go regular
+	// expressions, not CEL.
+	Metadata *NamespaceMetadata `json:"metadata,omitempty"`
+}
+
+// The strategies of spec.namespaces.
+const (
+	// NamespacesManaged: the generator creates, labels and (with prune)
+	// deletes the namespaces its artifacts render.
+	NamespacesManaged = "Managed"
+	// NamespacesUnmanaged: the generator leaves namespaces alone.
+	NamespacesUnmanaged = "Unmanaged"
+)
+
+// ManagesNamespaces reports whether the spec asks the controller to manage
+// namespaces, in either shape.
+func (s *TenantGeneratorSpec) ManagesNamespaces() bool {
+	return s.ManagedNamespaces != nil || (s.Namespaces != nil && s.Namespaces.Strategy == NamespacesManaged)
 }
 
 // Metadata is a set of labels and annotations.
@@ -96,14 +131,16 @@ type NamespaceMetadata struct {
 	From       []Operation `json:"from,omitempty"`
 }
 
-// FromSource reads a NamespaceMetadata file per namespace, under a schema.
+// FromSource reads a NamespaceMetadata file per namespace, under a schema:
+// CEL expressions under spec.managedNamespaces, regular expressions under
+// spec.namespaces.
 type FromSource struct {
 	Path               string            `json:"path"`
 	AllowedLabels      map[string]string `json:"allowedLabels,omitempty"`
 	AllowedAnnotations map[string]string `json:"allowedAnnotations,omitempty"`
 }
 
-// Operation is one step of spec.managedNamespaces.metadata.from.
+// Operation is one step of the metadata block's from.
 type Operation struct {
 	Strategy    string            `json:"strategy"`
 	Namespace   string            `json:"namespace"`
@@ -116,7 +153,8 @@ type TenantGeneratorStatus struct {
 	// ObservedGeneration is the generation of the spec last reconciled.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// Conditions hold Ready, with a reason (see the Reason constants).
+	// Conditions hold Ready, with a reason (see the Reason constants), and
+	// Reconciling or Stalled when they are True.
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
 	// Inventory is what the controller tracks, in the ArtifactGenerator's
@@ -158,10 +196,26 @@ type PlanSummary struct {
 // lines belongs in events and logs, not in the object.
 const MaxListed = 50
 
-// The condition type and its reasons.
+// Finalizer is the finalizer the controller puts on every TenantGenerator
+// on its first reconcile and removes once deleting the generator has
+// deleted or released everything it tracked.
+const Finalizer = "tenants.tenantkit.dev/finalizer"
+
+// The condition types and their reasons, in Flux's vocabulary (kstatus).
 const (
-	// ConditionReady is the one condition the controller sets.
+	// ConditionReady says whether the last reconcile did all it had to.
 	ConditionReady = "Ready"
+	// ConditionReconciling is True, with ReasonProgressingWithRetry, while
+	// a reconcile left work that a retry will do (a deletion in progress,
+	// a failed write or read, a finalize not finished); absent otherwise.
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True, with Ready's reason, when nothing will
+	// change until the spec or the controller's flags do (InvalidSpec,
+	// ServiceAccountRequired); absent otherwise.
+	ConditionStalled = "Stalled"
+
+	// ReasonProgressingWithRetry: the reason of Reconciling.
+	ReasonProgressingWithRetry = "ProgressingWithRetry"
 
 	// ReasonSucceeded: the plan was applied and every deletion confirmed.
 	ReasonSucceeded = "ReconciliationSucceeded"
@@ -180,6 +234,11 @@ const (
 	ReasonNoServiceAccount = "ServiceAccountRequired"
 	// ReasonApplyFailed: a write was refused or failed.
 	ReasonApplyFailed = "ApplyFailed"
+	// ReasonFinalizing: the generator is deleted and some of what it
+	// tracks is not gone yet (a deletion not confirmed, a namespace that
+	// another generator's ExternalArtifact keeps); the finalizer stays and
+	// the reconcile is requeued.
+	ReasonFinalizing = "Finalizing"
 	// ReasonGarbageCollectionBlocked: a stale object is kept because a
 	// check failed (a finalizer lookup was forbidden, say); it is retried.
 	ReasonGarbageCollectionBlocked = "GarbageCollectionBlocked"

@@ -16,7 +16,22 @@
 //  4. Delete the plan's deletions in prune order, artifacts before their
 //     namespace, each confirmed or not (see "Confirmed deletions").
 //  5. Record Plan.Next with the confirmed deletions as status.inventory,
-//     with the Ready condition and the plan's summary.
+//     with the Ready condition (and Reconciling or Stalled) and the plan's
+//     summary; the status is patched only when it changed.
+//
+// The first reconcile adds the finalizer v1alpha1.Finalizer. A namespace
+// that the plan adopts or takes over (generator.Namespace.Conflict) gets a
+// Warning event with that reason once it is applied (Reconciler.Recorder).
+//
+// # Deletion
+//
+// Once the TenantGenerator is deleted, a reconcile compiles the spec and
+// runs Generator.Finalize on status.inventory instead of Plan (no source is
+// read), deletes its Delete decisions as above, and records Plan.Next of
+// the confirmed ones. The finalizer is removed only when that is empty;
+// otherwise Ready is Unknown (Finalizing, or the failure's reason) and the
+// reconcile is requeued. A spec that no longer compiles keeps everything,
+// and the finalizer; a generator that tracks nothing goes at once.
 //
 // # Impersonation
 //

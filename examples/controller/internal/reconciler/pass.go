@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
 
 	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
 	"github.com/tenantkit/tenantkit/generator"
@@ -27,6 +30,9 @@ type pass struct {
 	// pendingIn holds the namespaces where a deletion was not confirmed in
 	// this pass: the namespace itself is not deleted yet.
 	pendingIn map[string]bool
+
+	// rec records the conflict events; nil records none.
+	rec events.EventRecorder
 }
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
@@ -35,7 +41,7 @@ func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Na
 // objects in apply order (namespaces before artifacts), then the skipped
 // ones, then the stale ones in prune order (artifacts before namespaces).
 func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan) *pass {
-	p := &pass{confirmed: map[inventory.ID]bool{}, waiting: map[string]string{}, pendingIn: map[string]bool{}}
+	p := &pass{confirmed: map[inventory.ID]bool{}, waiting: map[string]string{}, pendingIn: map[string]bool{}, rec: r.Recorder}
 	namespaces := make(map[string]generator.Namespace, len(plan.Namespaces))
 	for _, ns := range plan.Namespaces {
 		namespaces[ns.Name] = ns
@@ -109,6 +115,15 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 		return
 	}
 	p.done(d, l.exists)
+	if ns.Conflict != "" && p.rec != nil {
+		// As source-watcher: a Warning on the Namespace itself, whose
+		// reason is the conflict, once the namespace is applied.
+		regarding := &corev1.Namespace{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
+			ObjectMeta: metav1.ObjectMeta{Name: ns.Name, UID: types.UID(l.uid)},
+		}
+		p.rec.Eventf(regarding, w.gen, corev1.EventTypeWarning, ns.Conflict, "Apply", "%s", d.Reason)
+	}
 }
 
 func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d inventory.Decision) {

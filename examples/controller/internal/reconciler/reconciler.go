@@ -10,14 +10,17 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
@@ -46,6 +49,11 @@ type Reconciler struct {
 	Config *rest.Config
 	// Scheme knows TenantGenerator (v1alpha1.AddToScheme).
 	Scheme *runtime.Scheme
+	// Recorder, when set, records a Warning event on every namespace that
+	// a reconcile applies while adopting it (NamespaceAdopted) or taking it
+	// over from another generator (OwnershipConflict), as source-watcher
+	// does; main sets the manager's (GetEventRecorder).
+	Recorder events.EventRecorder
 	// Mapper, when set, is shared by the impersonated clients (the
 	// manager's), so that each reconcile does not rediscover the API.
 	Mapper meta.RESTMapper
@@ -105,6 +113,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, &tg); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	if tg.DeletionTimestamp != nil {
+		return r.finalize(ctx, &tg)
+	}
+	if !controllerutil.ContainsFinalizer(&tg, v1alpha1.Finalizer) {
+		// Before anything is created: from now on, deleting the generator
+		// waits until Finalize has cleaned up what it tracks.
+		patch := client.MergeFromWithOptions(tg.DeepCopy(), client.MergeFromWithOptimisticLock{})
+		controllerutil.AddFinalizer(&tg, v1alpha1.Finalizer)
+		if err := r.Client.Patch(ctx, &tg, patch); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+	}
 	out, err := r.reconcile(ctx, &tg)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -153,8 +173,17 @@ func toSpec(s v1alpha1.TenantGeneratorSpec) (generator.Spec, error) {
 	return out, nil
 }
 
-func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator) (*outcome, error) {
-	logger := log.FromContext(ctx)
+// compiled is a generator compiled for one reconcile, with the client that
+// reads and writes as its service account.
+type compiled struct {
+	g *generator.Generator
+	c client.Client
+}
+
+// compile checks the service account, compiles the spec and builds the
+// client: the first steps of a reconcile and of a finalize. A non-nil
+// outcome says why it could not.
+func (r *Reconciler) compile(tg *v1alpha1.TenantGenerator) (*compiled, *outcome) {
 	r.cacheOnce.Do(func() { r.cache = cel.NewCache(256) })
 
 	// 1. A service account to act as. Namespace management without one is
@@ -163,15 +192,15 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	if sa == "" {
 		sa = r.DefaultServiceAccount
 	}
-	if sa == "" && tg.Spec.ManagedNamespaces != nil {
-		return failed(v1alpha1.ReasonNoServiceAccount,
-			"spec.managedNamespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account"), nil
+	if sa == "" && tg.Spec.ManagesNamespaces() {
+		return nil, failed(v1alpha1.ReasonNoServiceAccount,
+			"managing namespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account")
 	}
 
 	// 2. Compile.
 	spec, err := toSpec(tg.Spec)
 	if err != nil {
-		return failed(v1alpha1.ReasonInvalidSpec, "spec: %v", err), nil
+		return nil, failed(v1alpha1.ReasonInvalidSpec, "spec: %v", err)
 	}
 	opts := []generator.Option{
 		generator.WithUID(string(tg.UID)),
@@ -188,10 +217,33 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	}
 	g, errs := generator.Compile(spec, append(opts, r.Options...)...)
 	if len(errs) > 0 {
-		return failed(v1alpha1.ReasonInvalidSpec, "%v", errs.ToAggregate()), nil
+		return nil, failed(v1alpha1.ReasonInvalidSpec, "%v", errs.ToAggregate())
 	}
 
-	// 3. Sources: each alias of the spec must have its directory.
+	// 3. The client for the plan's reads and for the writes: the service
+	// account's; or, for a generator that manages no namespaces and names
+	// no account, the controller's own (uncached, as source-watcher writes
+	// its artifacts; its RBAC must then allow ExternalArtifacts).
+	var c client.Client
+	if sa != "" {
+		c, err = r.impersonatedClient(tg.Namespace, sa)
+	} else {
+		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
+	}
+	if err != nil {
+		return nil, failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err)
+	}
+	return &compiled{g: g, c: c}, nil
+}
+
+func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator) (*outcome, error) {
+	logger := log.FromContext(ctx)
+	cg, bad := r.compile(tg)
+	if bad != nil {
+		return bad, nil
+	}
+
+	// 4. Sources: each alias of the spec must have its directory.
 	// They are opened with dirfs, whose opens never follow a symbolic link
 	// (nor leave the directory): a tenant's path through a link is an error
 	// for that tenant, even when the tree changes while the plan reads it.
@@ -208,30 +260,16 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 		defer fsys.Close()
 		sources[s.Alias] = fsys
 	}
-
-	// 4. The client for the plan's reads and for the writes: the service
-	// account's; or, for a generator that manages no namespaces and names
-	// no account, the controller's own (uncached, as source-watcher writes
-	// its artifacts; its RBAC must then allow ExternalArtifacts).
-	var c client.Client
-	if sa != "" {
-		c, err = r.impersonatedClient(tg.Namespace, sa)
-	} else {
-		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
-	}
-	if err != nil {
-		return failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err), nil
-	}
-	k := &cluster{c: c}
+	k := &cluster{c: cg.c}
 
 	// 5. Plan.
-	plan, err := g.Plan(ctx, sources, tg.Status.Inventory, k.generatorCluster())
+	plan, err := cg.g.Plan(ctx, sources, tg.Status.Inventory, k.generatorCluster())
 	if err != nil {
 		return nil, err // the context ended
 	}
 
 	// 6. Apply and delete.
-	w := &writer{c: c, owner: r.fieldManager(), gen: tg}
+	w := &writer{c: cg.c, owner: r.fieldManager(), gen: tg}
 	a := r.apply(ctx, w, plan)
 	out := a.outcome(plan, k.failures(), r.retry())
 	for _, line := range out.summary.Changes {
@@ -240,10 +278,11 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 	return out, nil
 }
 
-// writeStatus records the outcome; it patches, so that a spec change made
-// meanwhile is not overwritten.
+// writeStatus records the outcome: Ready, and Reconciling or Stalled. It
+// patches, so that a spec change made meanwhile is not overwritten, and
+// only when the status changed.
 func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerator, out *outcome) error {
-	patch := client.MergeFrom(tg.DeepCopy())
+	before := tg.DeepCopy()
 	tg.Status.ObservedGeneration = tg.Generation
 	if !out.keepPrev {
 		tg.Status.Inventory = out.next
@@ -258,7 +297,35 @@ func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerat
 		Message:            truncate(out.message, 32<<10),
 		ObservedGeneration: tg.Generation,
 	})
-	return r.Client.Status().Patch(ctx, tg, patch)
+	switch {
+	case out.ready == metav1.ConditionTrue:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionReconciling)
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionStalled)
+	case out.reason == v1alpha1.ReasonInvalidSpec || out.reason == v1alpha1.ReasonNoServiceAccount:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionReconciling)
+		meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
+			Type:               v1alpha1.ConditionStalled,
+			Status:             metav1.ConditionTrue,
+			Reason:             out.reason,
+			Message:            truncate(out.message, 32<<10),
+			ObservedGeneration: tg.Generation,
+		})
+	default:
+		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionStalled)
+		meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
+			Type:               v1alpha1.ConditionReconciling,
+			Status:             metav1.ConditionTrue,
+			Reason:             v1alpha1.ReasonProgressingWithRetry,
+			Message:            truncate(out.message, 32<<10),
+			ObservedGeneration: tg.Generation,
+		})
+	}
+	if equality.Semantic.DeepEqual(before.Status, tg.Status) {
+		// Nothing new to say: a reconcile that changed nothing writes
+		// nothing.
+		return nil
+	}
+	return r.Client.Status().Patch(ctx, tg, client.MergeFrom(before))
 }
 
 func truncate(s string, n int) string {

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -48,6 +49,10 @@ var (
 	// controllerCfg and controller act as the controller's own user.
 	controllerCfg *rest.Config
 	controller    client.Client
+
+	// recorder records events as the controller's user, through the
+	// events.k8s.io API, as the manager's recorder does.
+	recorder events.EventRecorder
 )
 
 const controllerUser = "tenantkit-controller"
@@ -145,10 +150,22 @@ func run(m *testing.M) int {
 		controllerCfg = user.Config()
 		controller, err = client.New(controllerCfg, client.Options{Scheme: scheme})
 	}
+	var controllerSet *kubernetes.Clientset
+	if err == nil {
+		controllerSet, err = kubernetes.NewForConfig(controllerCfg)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "the controller's identity:", err)
 		return 1
 	}
+	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: controllerSet.EventsV1()})
+	stop := make(chan struct{})
+	broadcaster.StartRecordingToSink(stop)
+	defer func() {
+		close(stop)
+		broadcaster.Shutdown()
+	}()
+	recorder = broadcaster.NewRecorder(scheme, controllerUser)
 	return m.Run()
 }
 
@@ -235,6 +252,7 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		Client:        controller,
 		Config:        controllerCfg,
 		Scheme:        scheme,
+		Recorder:      recorder,
 		Sources:       map[string]string{"repo": f.dir},
 		RetryInterval: 7 * time.Second,
 		// The tests' external finalizers are ConfigMaps: the test API
