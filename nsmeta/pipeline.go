@@ -32,9 +32,9 @@ const allNamespaces = "*"
 // The origins that Resolve records for keys set by the fixed steps; an
 // operation's origin is "from[i]", i its index in [Pipeline.Operations].
 const (
-	OriginCommon = "common"
-	OriginSource = "source"
-	OriginFinal  = "final"
+	originCommon = "common"
+	originSource = "source"
+	originFinal  = "final"
 )
 
 // Operation is one entry of spec.managedNamespaces.metadata.from: it applies
@@ -173,8 +173,8 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.
 		Metadata: Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 		Origin:   Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 	}
-	r.override(p.Common, OriginCommon)
-	r.override(fromSource, OriginSource)
+	r.override(p.Common, originCommon)
+	r.override(fromSource, originSource)
 	for i, op := range p.Operations {
 		if op.Namespace != allNamespaces && op.Namespace != namespace {
 			continue
@@ -193,7 +193,7 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.
 			r.merge(op.Metadata, origin)
 		}
 	}
-	r.override(p.Final, OriginFinal)
+	r.override(p.Final, originFinal)
 
 	if r.Annotations[externalFinalizerAnnotation] != "" {
 		return Result{}, field.ErrorList{reserved(field.NewPath("metadata"))}

@@ -26,7 +26,7 @@ type pipelineSpec struct {
 
 func (s pipelineSpec) build() (*Pipeline, field.ErrorList) {
 	p := Pipeline{Common: s.Common, Operations: s.Operations, Final: s.Final}
-	if errs := p.Validate(field.NewPath(OriginCommon), field.NewPath("from"), field.NewPath(OriginFinal)); errs != nil {
+	if errs := p.Validate(field.NewPath(originCommon), field.NewPath("from"), field.NewPath(originFinal)); errs != nil {
 		return nil, errs
 	}
 	return &p, nil
@@ -453,12 +453,12 @@ func FuzzResolve(f *testing.F) {
 			}
 		}
 		for k, v := range spec.Final.Labels {
-			if r1.Labels[k] != v || r1.Origin.Labels[k] != OriginFinal {
+			if r1.Labels[k] != v || r1.Origin.Labels[k] != originFinal {
 				t.Fatalf("final label %q = %q (from %q), want %q from final", k, r1.Labels[k], r1.Origin.Labels[k], v)
 			}
 		}
 		for k, v := range spec.Final.Annotations {
-			if r1.Annotations[k] != v || r1.Origin.Annotations[k] != OriginFinal {
+			if r1.Annotations[k] != v || r1.Origin.Annotations[k] != originFinal {
 				t.Fatalf("final annotation %q = %q (from %q), want %q from final", k, r1.Annotations[k], r1.Origin.Annotations[k], v)
 			}
 		}
