@@ -30,6 +30,7 @@ type Cluster struct {
 	Absent func(id inventory.ID) generator.Object
 
 	objects map[inventory.ID]Object
+	order   []inventory.ID // the identities held, in the order added
 }
 
 // Add holds o, unless the cluster already holds an object with its
@@ -47,31 +48,20 @@ func (c *Cluster) Set(o Object) {
 	if c.objects == nil {
 		c.objects = map[inventory.ID]Object{}
 	}
+	if _, held := c.objects[o.ID]; !held {
+		c.order = append(c.order, o.ID)
+	}
 	c.objects[o.ID] = o
 }
 
-// Objects returns the objects held, sorted by group, kind, namespace and
-// name.
+// Objects returns the objects held, in the order their identities were
+// first added.
 func (c *Cluster) Objects() []Object {
-	out := make([]Object, 0, len(c.objects))
-	for _, o := range c.objects {
-		out = append(out, o)
+	out := make([]Object, 0, len(c.order))
+	for _, id := range c.order {
+		out = append(out, c.objects[id])
 	}
-	slices.SortFunc(out, func(a, b Object) int { return compareIDs(a.ID, b.ID) })
 	return out
-}
-
-func compareIDs(a, b inventory.ID) int {
-	if c := strings.Compare(a.Group, b.Group); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Kind, b.Kind); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
 }
 
 // Object implements generator.ObjectReader: the object's labels and

@@ -145,25 +145,28 @@ func TestAddSetObjects(t *testing.T) {
 		t.Errorf("after a refused Add, UID = %q, want the first object's %q", got, "uid-ns")
 	}
 	c.Set(livecluster.Object{ID: nsA, UID: "second"})
+	c.Set(livecluster.Object{ID: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}})
 	var ids []string
 	var uids []string
 	for _, o := range c.Objects() {
 		ids = append(ids, o.ID.Group+"|"+o.ID.Kind+"|"+o.ID.Namespace+"|"+o.ID.Name)
 		uids = append(uids, o.UID)
 	}
+	// In the order added; Set keeps the namespace where it was.
 	wantIDs := []string{
-		"|Namespace||tenant-a",
-		"example.com|ExternalArtifact|tenant-a|z",
-		"fluxcd.controlplane.io|ResourceSet|flux-system|tenants",
-		"source.toolkit.fluxcd.io|ExternalArtifact|tenant-a|a",
 		"source.toolkit.fluxcd.io|ExternalArtifact|tenant-a|b",
+		"|Namespace||tenant-a",
+		"fluxcd.controlplane.io|ResourceSet|flux-system|tenants",
 		"source.toolkit.fluxcd.io|ExternalArtifact|tenant-c|c",
+		"source.toolkit.fluxcd.io|ExternalArtifact|tenant-a|a",
+		"example.com|ExternalArtifact|tenant-a|z",
+		"|Namespace||tenant-z",
 	}
 	if diff := cmp.Diff(wantIDs, ids); diff != "" {
 		t.Errorf("Objects() (-want +got):\n%s", diff)
 	}
-	if uids[0] != "second" {
-		t.Errorf("after Set, the namespace's UID = %q, want %q", uids[0], "second")
+	if uids[1] != "second" {
+		t.Errorf("after Set, the namespace's UID = %q, want %q", uids[1], "second")
 	}
 	var empty livecluster.Cluster
 	if got := empty.Objects(); len(got) != 0 {
