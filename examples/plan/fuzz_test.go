@@ -186,12 +186,12 @@ func FuzzParseCluster(f *testing.F) {
 			}
 			return
 		}
-		for k, o := range c.objects {
-			if o.Kind == "" || o.APIVersion == "" || o.Metadata.Name == "" || k.Kind != o.Kind || k.Name != o.Metadata.Name {
-				t.Fatalf("object %+v under key %+v", o, k)
+		for _, o := range c.Objects() {
+			if o.ID.Kind == "" || o.ID.Name == "" {
+				t.Fatalf("object %+v without a kind or name", o)
 			}
-			if _, err := c.Object(context.Background(), k); err != nil {
-				t.Fatalf("object %+v not found: %v", k, err)
+			if _, err := c.Object(context.Background(), o.ID); err != nil {
+				t.Fatalf("object %+v not found: %v", o.ID, err)
 			}
 		}
 	})

@@ -123,11 +123,11 @@ func TestHostileParseCluster(t *testing.T) {
 			t.Parallel()
 			hostile.NoPanic(t, func() {
 				c, err := parseCluster([]byte(tt.data))
-				if tt.known != "" && (err != nil) != (tt.errs != "") || tt.known != "" && err == nil && len(c.objects) != tt.objects {
+				if tt.known != "" && (err != nil) != (tt.errs != "") || tt.known != "" && err == nil && len(c.Objects()) != tt.objects {
 					knownIssue(t, tt.known)
 				}
 				if tt.errs == "" {
-					if err != nil || len(c.objects) != tt.objects {
+					if err != nil || len(c.Objects()) != tt.objects {
 						t.Fatalf("parseCluster() = %v, %v; want %d objects", c, err, tt.objects)
 					}
 					return

@@ -73,6 +73,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -113,7 +114,7 @@ type request struct {
 	manifest *manifest
 	sources  map[string]fs.FS // by alias
 	previous []inventory.Entry
-	cluster  *cluster
+	cluster  *livecluster.Cluster
 	opts     []generator.Option
 }
 
@@ -221,14 +222,20 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		c = newCluster()
-		c.unknown = true
-		c.applied = map[string]generator.Namespace{}
+		applied := map[string]generator.Namespace{}
 		for _, ns := range first.Namespaces {
-			c.applied[ns.Name] = ns
+			applied[ns.Name] = ns
 		}
+		// Any other object exists without labels or annotations; no
+		// external finalizer or other ExternalArtifact exists.
+		c = &livecluster.Cluster{Absent: func(id inventory.ID) generator.Object {
+			if ns, ok := applied[id.Name]; ok && id.IsNamespace() {
+				return generator.Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations}
+			}
+			return generator.Object{ID: id}
+		}}
 	}
-	p, err := g.Plan(ctx, req.sources, req.previous, c.live())
+	p, err := g.Plan(ctx, req.sources, req.previous, c.Generator())
 	if err != nil {
 		return nil, err
 	}

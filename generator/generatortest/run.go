@@ -16,8 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -183,7 +183,7 @@ func (r *runner) planCase(ctx context.Context, c caseDoc) (*generator.Plan, erro
 	}
 	var live generator.Cluster
 	if c.Cluster != nil {
-		live = newCluster(c.Cluster).live()
+		live = newCluster(c.Cluster).Generator()
 	}
 	return cg.g.Plan(ctx, map[string]fs.FS{s.alias: src}, c.Inventory, live)
 }
@@ -386,59 +386,22 @@ func jsonEqual(a, b json.RawMessage) bool {
 	return cmp.Equal(x, y)
 }
 
-// cluster is a case's live state: namespaces and ExternalArtifacts with
-// their metadata, and the objects that external finalizers point to.
-type cluster struct {
-	objects map[inventory.ID]liveDoc
-}
-
-func newCluster(d *clusterDoc) *cluster {
-	c := &cluster{objects: map[inventory.ID]liveDoc{}}
+// newCluster holds a case's live state: namespaces and ExternalArtifacts
+// with their metadata, and the objects that external finalizers point to.
+// An object listed twice is the last one listed.
+func newCluster(d *clusterDoc) *livecluster.Cluster {
+	c := &livecluster.Cluster{}
+	add := func(id inventory.ID, o liveDoc) {
+		c.Set(livecluster.Object{ID: id, UID: o.UID, Labels: o.Labels, Annotations: o.Annotations})
+	}
 	for _, n := range d.Namespaces {
-		c.objects[inventory.ID{Kind: inventory.KindNamespace, Name: n.Name}] = n
+		add(inventory.ID{Kind: inventory.KindNamespace, Name: n.Name}, n)
 	}
 	for _, a := range d.Artifacts {
-		c.objects[inventory.ID{Group: inventory.GroupSource, Kind: inventory.KindExternalArtifact, Namespace: a.Namespace, Name: a.Name}] = a
+		add(inventory.ID{Group: inventory.GroupSource, Kind: inventory.KindExternalArtifact, Namespace: a.Namespace, Name: a.Name}, a)
 	}
 	for _, o := range d.Objects {
-		group := ""
-		if i := strings.LastIndexByte(o.APIVersion, '/'); i >= 0 {
-			group = o.APIVersion[:i]
-		}
-		c.objects[inventory.ID{Group: group, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}] = o
+		add(inventory.ID{Group: livecluster.GroupOf(o.APIVersion), Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}, o)
 	}
 	return c
-}
-
-// Object implements generator.ObjectReader.
-func (c *cluster) Object(_ context.Context, id inventory.ID) (generator.Object, error) {
-	o, ok := c.objects[id]
-	if !ok {
-		return generator.Object{}, finalizer.ErrNotFound
-	}
-	return generator.Object{ID: id, Labels: o.Labels, Annotations: o.Annotations}, nil
-}
-
-// ExternalArtifacts implements generator.ArtifactLister.
-func (c *cluster) ExternalArtifacts(_ context.Context, namespace string) ([]generator.Object, error) {
-	var out []generator.Object
-	for id, o := range c.objects {
-		if id.Group == inventory.GroupSource && id.Kind == inventory.KindExternalArtifact && id.Namespace == namespace {
-			out = append(out, generator.Object{ID: id, Labels: o.Labels, Annotations: o.Annotations})
-		}
-	}
-	slices.SortFunc(out, func(a, b generator.Object) int { return strings.Compare(a.ID.Name, b.ID.Name) })
-	return out, nil
-}
-
-// UID implements finalizer.Lookup.
-func (c *cluster) UID(_ context.Context, r finalizer.Reference) (string, error) {
-	if o, ok := c.objects[inventory.ID{Group: r.Group, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}]; ok {
-		return o.UID, nil
-	}
-	return "", finalizer.ErrNotFound
-}
-
-func (c *cluster) live() generator.Cluster {
-	return generator.Cluster{Objects: c, Artifacts: c, Finalizers: c}
 }

@@ -3,8 +3,11 @@
 //
 // # One reconcile
 //
-//  1. Compile the spec (generator.Compile); a bad spec is Ready=False,
-//     InvalidSpec, and nothing is touched.
+//  1. Compile the spec (generator.Compile), once per generation: the
+//     compiled generator, or the compile errors, are kept per
+//     TenantGenerator for its (UID, generation) and dropped once it is
+//     gone (see [specs]). A bad spec is Ready=False, InvalidSpec, and
+//     nothing is touched.
 //  2. Plan (Generator.Plan) from the --source directories, the inventory in
 //     status, and the live cluster, read through the impersonated service
 //     account without a cache (see [cluster]).

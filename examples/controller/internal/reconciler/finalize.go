@@ -44,6 +44,8 @@ func (r *Reconciler) finalize(ctx context.Context, tg *v1alpha1.TenantGenerator)
 	if err := r.Client.Patch(ctx, tg, patch); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	// The generator is on its way out and will not be compiled again.
+	r.specs.drop(client.ObjectKeyFromObject(tg))
 	return ctrl.Result{}, nil
 }
 

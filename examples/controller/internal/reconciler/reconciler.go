@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -76,11 +77,14 @@ type Reconciler struct {
 	// Options are passed to generator.Compile after the controller's own
 	// (WithUID, WithNamespace, WithDefaultServiceAccount, WithCache,
 	// WithFinalizerKinds of ResourceSetKind), e.g. generator.WithMaxDeletions,
-	// or a WithFinalizerKinds that allows other kinds.
+	// or a WithFinalizerKinds that allows other kinds. A spec is compiled
+	// once per generation and kept, so set them before the first reconcile:
+	// a change later is seen only by generations compiled after it.
 	Options []generator.Option
 
 	cacheOnce sync.Once
 	cache     *cel.Cache // the CEL programs of every generator's spec
+	specs     specs      // each generator's spec, compiled at its generation
 }
 
 // SetupWithManager registers the reconciler. Status writes do not trigger a
@@ -111,6 +115,10 @@ type outcome struct {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var tg v1alpha1.TenantGenerator
 	if err := r.Client.Get(ctx, req.NamespacedName, &tg); err != nil {
+		if apierrors.IsNotFound(err) {
+			// Gone: so is its compiled spec.
+			r.specs.drop(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if tg.DeletionTimestamp != nil {
@@ -173,14 +181,15 @@ func toSpec(s v1alpha1.TenantGeneratorSpec) (generator.Spec, error) {
 	return out, nil
 }
 
-// compiled is a generator compiled for one reconcile, with the client that
-// reads and writes as its service account.
+// compiled is the generator compiled from the spec's generation (see
+// [specs]), with the client that reads and writes as its service account.
 type compiled struct {
 	g *generator.Generator
 	c client.Client
 }
 
-// compile checks the service account, compiles the spec and builds the
+// compile checks the service account, compiles the spec (or takes it from
+// the cache, when this generation was compiled before) and builds the
 // client: the first steps of a reconcile and of a finalize. A non-nil
 // outcome says why it could not.
 func (r *Reconciler) compile(tg *v1alpha1.TenantGenerator) (*compiled, *outcome) {
@@ -197,10 +206,54 @@ func (r *Reconciler) compile(tg *v1alpha1.TenantGenerator) (*compiled, *outcome)
 			"managing namespaces requires a service account to impersonate: set spec.serviceAccountName, or start the controller with --default-service-account")
 	}
 
-	// 2. Compile.
+	// 2. Compile, once per generation (see [specs]).
+	g, bad := r.compiledSpec(tg)
+	if bad != nil {
+		return nil, bad
+	}
+
+	// 3. The client for the plan's reads and for the writes: the service
+	// account's; or, for a generator that manages no namespaces and names
+	// no account, the controller's own (uncached, as source-watcher writes
+	// its artifacts; its RBAC must then allow ExternalArtifacts).
+	var c client.Client
+	var err error
+	if sa != "" {
+		c, err = r.impersonatedClient(tg.Namespace, sa)
+	} else {
+		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
+	}
+	if err != nil {
+		return nil, failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err)
+	}
+	return &compiled{g: g, c: c}, nil
+}
+
+// compiledSpec returns the generator compiled from tg's spec at its
+// generation, compiling it only when the cache holds no entry for that
+// generation (see [specs]); a failure, held as well, is returned as an
+// InvalidSpec outcome.
+func (r *Reconciler) compiledSpec(tg *v1alpha1.TenantGenerator) (*generator.Generator, *outcome) {
+	key := client.ObjectKeyFromObject(tg)
+	e := r.specs.get(key, tg.UID, tg.Generation, r.DefaultServiceAccount)
+	if e == nil {
+		e = r.compileSpec(tg)
+		r.specs.put(key, e)
+	}
+	if e.g == nil {
+		return nil, failed(e.reason, "%s", e.message)
+	}
+	return e.g, nil
+}
+
+// compileSpec converts and compiles tg's spec with the controller's options.
+func (r *Reconciler) compileSpec(tg *v1alpha1.TenantGenerator) *specEntry {
+	r.specs.compiles.Add(1)
+	e := &specEntry{uid: tg.UID, generation: tg.Generation, defaultSA: r.DefaultServiceAccount}
 	spec, err := toSpec(tg.Spec)
 	if err != nil {
-		return nil, failed(v1alpha1.ReasonInvalidSpec, "spec: %v", err)
+		e.reason, e.message = v1alpha1.ReasonInvalidSpec, fmt.Sprintf("spec: %v", err)
+		return e
 	}
 	opts := []generator.Option{
 		generator.WithUID(string(tg.UID)),
@@ -217,23 +270,11 @@ func (r *Reconciler) compile(tg *v1alpha1.TenantGenerator) (*compiled, *outcome)
 	}
 	g, errs := generator.Compile(spec, append(opts, r.Options...)...)
 	if len(errs) > 0 {
-		return nil, failed(v1alpha1.ReasonInvalidSpec, "%v", errs.ToAggregate())
+		e.reason, e.message = v1alpha1.ReasonInvalidSpec, errs.ToAggregate().Error()
+		return e
 	}
-
-	// 3. The client for the plan's reads and for the writes: the service
-	// account's; or, for a generator that manages no namespaces and names
-	// no account, the controller's own (uncached, as source-watcher writes
-	// its artifacts; its RBAC must then allow ExternalArtifacts).
-	var c client.Client
-	if sa != "" {
-		c, err = r.impersonatedClient(tg.Namespace, sa)
-	} else {
-		c, err = client.New(r.Config, client.Options{Scheme: r.Scheme, Mapper: r.Mapper})
-	}
-	if err != nil {
-		return nil, failed(v1alpha1.ReasonInvalidSpec, "spec.serviceAccountName: %v", err)
-	}
-	return &compiled{g: g, c: c}, nil
+	e.g = g
+	return e
 }
 
 func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator) (*outcome, error) {
