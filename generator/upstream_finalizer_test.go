@@ -159,7 +159,7 @@ var finalizerScenarios = []swScenario{
 			s.Namespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
 				Metadata: nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet//tenants/uid"}}}}}
 		},
-		compileErrs: []string{"spec.namespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]: "},
+		compileErrs: []string{"spec.namespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]: the key is reserved for external finalizers"},
 	},
 	{
 		name:     "desired metadata: the external finalizer empty",
@@ -185,7 +185,7 @@ var finalizerScenarios = []swScenario{
 			managed(nil)(s)
 			s.CommonMetadata = &nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: "/v1/ConfigMap/flux-system/rset/uid"}}
 		},
-		compileErrs: []string{"spec.commonMetadata.annotations[" + finalizer.Annotation + "]: "},
+		compileErrs: []string{"spec.commonMetadata.annotations[" + finalizer.Annotation + "]: the key is reserved for external finalizers"},
 	},
 
 	// TestNamespaceExternallyFinalized, in a normal plan: a stale namespace.

@@ -119,9 +119,10 @@ type swScenario struct {
 	// the reason; the case is kept as data.
 	skip string
 
-	opts  []Option
-	spec  func(*Spec)
-	files map[string]string // the git source; default: app.yaml alone
+	opts     []Option
+	spec     func(*Spec)
+	files    map[string]string // the git source; default: app.yaml alone
+	previous []inventory.Entry // the inventory before the first step
 
 	// compileErrs expects Compile to fail with these errors ("field: a
 	// substring of the detail"), exactly as many; the scenario has no steps.
@@ -212,7 +213,7 @@ func runScenario(t *testing.T, sc swScenario) {
 		files = map[string]string{"app.yaml": swConfigMap}
 	}
 	c := &fakeCluster{objects: map[inventory.ID]Object{}, uids: map[inventory.ID]string{}}
-	var inv []inventory.Entry
+	inv := sc.previous
 	for i, st := range sc.steps {
 		if st.spec != nil {
 			st.spec(&spec)
