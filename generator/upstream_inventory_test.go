@@ -27,11 +27,12 @@ func TestUpstreamFindOrphanedReferences(t *testing.T) {
 	t.Parallel()
 	abc, def := digest.FromString("abc"), digest.FromString("def")
 	tests := []struct {
-		name            string
-		old, desired    []inventory.Entry
-		stale           []string // identities
-		errors          []string // fields
-		upstreamOrphans []string // what findOrphanedReferences returns
+		name         string
+		old, desired []inventory.Entry
+		errors       []string // "field: detail"
+		// upstreamOrphans is what findOrphanedReferences returns; without
+		// errors, the stale entries are these.
+		upstreamOrphans []string
 	}{
 		{
 			name: "upstream's digests",
@@ -62,7 +63,6 @@ func TestUpstreamFindOrphanedReferences(t *testing.T) {
 				{Kind: "ExternalArtifact", Name: "app", Namespace: "tenant", Digest: abc, Filename: "app.tar.gz"},
 				{Kind: "Namespace", Name: "new-ns", Digest: abc},
 			},
-			stale:           []string{"ExternalArtifact/tenant/stale", "Namespace/old-ns"},
 			upstreamOrphans: []string{"ExternalArtifact/tenant/stale", "Namespace/old-ns"},
 		},
 	}
@@ -80,7 +80,7 @@ func TestUpstreamFindOrphanedReferences(t *testing.T) {
 			if tt.errors != nil {
 				return
 			}
-			if diff := cmp.Diff(tt.stale, ids(ch.Stale)); diff != "" {
+			if diff := cmp.Diff(tt.upstreamOrphans, ids(ch.Stale)); diff != "" {
 				t.Errorf("stale (-want +got):\n%s", diff)
 			}
 		})

@@ -3,12 +3,84 @@ package generator
 import (
 	"testing"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// COVERAGE LIST: filled in below.
+// The upstream tests translated here and in upstream_finalizer_test.go,
+// upstream_inputs_test.go and upstream_inventory_test.go, on the harness of
+// upstream_harness_test.go: source-watcher v2.3's tests (commit 8b7daa57;
+// the inputs tests at f0855577) of namespaces, external finalizers, the
+// inventory, finalizing and NamespaceMetadata inputs, every test function,
+// and the tenantkit test that translates it. A scenario of
+// TestUpstreamNamespace (N), TestUpstreamExternalFinalizer (F),
+// TestUpstreamInputs (I) or TestUpstreamInventory (V) is named in quotes;
+// SKIP marks a known failure kept as data; "differs" a difference that
+// generator/doc.go lists, where the case states upstream's outcome too.
+//
+// artifactgenerator_namespace_test.go
+//
+//	 1 TestNamespaceApplyOptions                          N "apply options: exclusions, IfNotPresent, Merge"; TestLiveState
+//	                                                     (the field managers the apply cleans up are the embedder's: not translated)
+//	 2 TestNamespaceMetadata                              N "metadata pipeline: common, from in order, final labels", "... Reset"
+//	 3 _CrossNamespace                                    N "cross namespace"
+//	 4 _CrossNamespacePathPattern                         N "cross namespace, path pattern"
+//	 5 _DefaultServiceAccount                             N "default service account" (the impersonation is the embedder's)
+//	 6 _ServiceAccountSameNamespace                       N "service account, artifacts in the generator's namespace"
+//	 7 _ServiceAccountSameNamespaceDenied                 not translated: RBAC refusing the embedder's apply
+//	 8 _DefaultServiceAccountSameNamespace                not translated: which account the embedder impersonates
+//	 9 _OwnershipConflict                                 N "ownership conflict on ExternalArtifacts: created with this generator's label";
+//	                                                     SKIP "... reported" (no warning for an artifact taken over)
+//	10 _CrossNamespaceAccessDenied                        not translated: RBAC refusing the embedder's apply
+//	11 _ManagedNamespaces                                 N "managed namespaces: create, drift, update, prune on deletion"; TestLiveState, TestFinalize
+//	12 _ManagedNamespacesMetadata                         N "managed namespaces: from operations"
+//	13 _ManagedNamespacesAdopt                            N "managed namespaces: adopt"
+//	14 _ManagedNamespacesTakeover                         N "managed namespaces: take over"
+//	15 _ManagedNamespacesNoPrune                          N "managed namespaces: prune false"
+//	16 _ManagedNamespacesReconcileDisabled                N "managed namespaces: reconcile disabled on the live namespace"
+//	17 _ManagedNamespacesIgnore                           N "managed namespaces: ssa Ignore on the live namespace"
+//	18 _ManagedNamespacesPruneDisabled                    N "managed namespaces: prune disabled on the live namespace"
+//	19 _ManagedNamespacesIfNotPresent                     N "managed namespaces: IfNotPresent"
+//	20 _ManagedNamespacesMerge                            N "managed namespaces: ssa Merge"
+//	21 _ManagedNamespacesPathPattern                      N "managed namespaces: path pattern, a directory removed"
+//	22 _ManagedNamespacesImpersonation                    N "managed namespaces: impersonation" (the ClusterRole is the embedder's)
+//	23 _ManagedNamespacesPruneRetry                       N "managed namespaces: a namespace deletion that fails is retried"
+//
+// artifactgenerator_externalfinalizer_test.go
+//
+//	24 TestParseExternalFinalizerRef                      TestUpstreamParseExternalFinalizerRef; package finalizer's TestParse
+//	25 TestValidateNamespaceMetadataExternalFinalizer     F "desired metadata: no annotations", "... other annotations",
+//	                                                     "... the external finalizer from an operation", "... the external finalizer empty"
+//	26 TestNamespaceExternallyFinalized                   F "stale namespace: ..." (six, in a plan; "a matching reference" differs);
+//	                                                     TestFinalize (the same values when the generator is deleted)
+//	27 _ManagedNamespacesExternalFinalizer                F "generator deleted: the hand-off holds"
+//	28 _ManagedNamespacesExternalFinalizerNotFound        F "generator deleted: the hand-off object does not exist"
+//	29 _ManagedNamespacesExternalFinalizerDesiredState    F "desired metadata: the external finalizer in commonMetadata"
+//
+// artifactgenerator_inventory_test.go
+//
+//	30 TestFindOrphanedReferences                         TestUpstreamFindOrphanedReferences (upstream's digests differ); TestOrphans;
+//	                                                     SKIP V "an inventory source-watcher wrote with kind-less entries and short digests"
+//
+// artifactgenerator_inputs_test.go
+//
+//	31 TestResolveLocalSourcePath                         I "resolve: ..." (six)
+//	32 TestLoadExportedInputs                             I "load: exports inputs", "load: missing file" (differs)
+//	33 TestFilterNamespaceMetadata                        TestUpstreamSchema (spec_test.go); package nsmeta's TestUpstreamCases
+//	34 TestNamespaceMetadataFromSource                    TestUpstreamNamespaceMetadataFromSource (spec_test.go); package nsmeta's TestUpstreamCases
+//	35 _ExportedInputs                                    I "exported inputs on the ExternalArtifact"; TestArtifactInputs (from the artifact)
+//
+// artifactgenerator_finalize_test.go (and its older copy, artifactgenerator_controller_finalize_test.go)
+//
+//	36 TestResourceSetReconciler_Finalize                 V "generator deleted before it built anything"
+//	37 TestResourceSetReconciler_Finalize_Disabled        V "generator deleted before it built anything" (the generator's own
+//	                                                     reconcile: disabled is the embedder's)
+//
+// 37 upstream tests: 34 translated, 3 not (they test RBAC and impersonation,
+// which are the embedder's). Of the 34, 32 hold in full; two hold in part,
+// each with a known failure kept as a skipped case (9, 30). Three cases
+// assert a documented difference and upstream's outcome (26, 30, 32). No
+// test in these files uses a fromSource.path of "@artifact/...".
 
 const (
 	reconcileKey = "source.extensions.fluxcd.io/reconcile"
@@ -526,5 +598,3 @@ func TestUpstreamNamespace(t *testing.T) {
 	t.Parallel()
 	runScenarios(t, namespaceScenarios)
 }
-
-var _ = finalizer.Annotation
