@@ -234,6 +234,9 @@ func (o *options) validate() field.ErrorList {
 	if o.concurrencySet && o.concurrency < 1 {
 		errs = append(errs, field.Invalid(field.NewPath("WithConcurrency"), o.concurrency, "must be at least 1"))
 	}
+	if o.artifactDigestSet && o.artifactDigest == nil {
+		errs = append(errs, field.Required(field.NewPath("WithArtifactDigest"), "a digest function, not nil"))
+	}
 	final := nsmeta.Metadata{Labels: o.finalLabels, Annotations: o.finalAnnotations}
 	errs = append(errs, final.Validate(field.NewPath("WithFinalMetadata"))...)
 	return errs

@@ -93,8 +93,9 @@ type Artifact struct {
 	Files []File
 	// FileCount is the number of files of the artifact.
 	FileCount int
-	// Digest covers the files and the inputs (see the package
-	// documentation, "Artifact digest").
+	// Digest covers the files and the inputs, or is what the function of
+	// [WithArtifactDigest] returns (see the package documentation,
+	// "Artifact digest").
 	Digest digest.Digest
 }
 
