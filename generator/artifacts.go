@@ -104,6 +104,9 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		inputsOK = p.readInputs(a, it, it.art.inputsPath)
 	}
 	t, filesOK := p.buildFiles(it)
+	if filesOK {
+		p.readMetadataFile(it, t)
+	}
 	if filesOK && it.art.inputsFromArtifact {
 		// The artifact's own file: its content once every copy operation
 		// has run, merged and extracted files included.

@@ -157,6 +157,31 @@
 // that selects no file copies nothing) and strategy ("Overwrite", "Merge"
 // or "Extract", see "Copy strategies").
 //
+// # Namespace metadata from the artifact
+//
+// In either shape, fromSource.path may name a file of the artifact,
+// "@artifact/path" (the path may name captures), as upstream allows. The
+// file is read, as upstream reads it, from the namespace's first artifact
+// once its copy operations are done (merged and extracted files
+// included): the first, of the artifacts whose namespace renders it, in
+// the order in which a walk of the source meets their directories (depth
+// first, each directory's entries by name, as filepath.WalkDir goes: "a/z"
+// before "a-b/z"), then by spec.artifacts entry; and its path is rendered
+// from that artifact's raw captures. The other artifacts' files do not
+// count, whether they hold the file or not. A plan then checks each
+// namespace's name and directories first, builds the artifacts of those
+// that pass, and decides each namespace's metadata once its first
+// artifact is built. The namespace fails, with its artifacts (skipped,
+// and kept when tracked), and an error at fromSource.path that names the
+// rendered path, when the first artifact fails ("namespace "tenant-a"
+// reads its NamespaceMetadata file from artifact tenant-a/api (directory
+// "tenants/tenant-a/apps/api"), which is not built: its files cannot be
+// read"), when it lacks the file ("must exist: the NamespaceMetadata file
+// of namespace "tenant-a", in artifact tenant-a/api ..."), when the path
+// is a directory of it, or when the file is refused as a source's would
+// be. Upstream fails the whole reconcile in each of those cases; here the
+// other tenants proceed.
+//
 // # Live state
 //
 // A plan reads the live copy of each desired namespace through
@@ -226,11 +251,6 @@
 //     namespace and artifacts are skipped. Upstream manages them like any
 //     other: it labels them and, pruning, tries to delete them once no
 //     artifact targets them.
-//   - Namespace metadata from the artifact. A fromSource.path of
-//     "@artifact/..." is refused by Compile as not yet supported. Upstream
-//     reads that file from the first artifact (in discovery order) that
-//     targets the namespace, once built; here a namespace's metadata is
-//     decided before, and independently of, its artifacts' files.
 //   - Merge and Extract bounds. Each file that Merge decodes (the one it
 //     merges and the one it merges into) is at most 1 MiB, and the merged
 //     result at most 8 MiB; an archive that Extract reads, and each file in

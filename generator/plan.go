@@ -158,6 +158,9 @@ type planner struct {
 	problems []pathpattern.Match
 	// live holds what the plan read of each desired namespace's live copy.
 	live map[string]*liveNamespace
+	// metaFrom holds, by the artifact it is read from, each namespace
+	// metadata file that is read from an artifact (see build).
+	metaFrom map[*item]*artifactMeta
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
@@ -201,8 +204,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	}
 	res := &Plan{}
 	items := p.discover()
-	namespaces := p.namespaces(items)
-	artifacts := p.artifacts(items)
+	namespaces, artifacts := p.build(items)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
