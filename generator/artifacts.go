@@ -104,6 +104,9 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		inputsOK = p.readInputs(a, it, it.art.inputsPath)
 	}
 	t, filesOK := p.buildFiles(it)
+	if filesOK {
+		p.readMetadataFile(it, t)
+	}
 	if filesOK && it.art.inputsFromArtifact {
 		// The artifact's own file: its content once every copy operation
 		// has run, merged and extracted files included.
@@ -116,18 +119,55 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		return nil, "its copy operations have errors"
 	}
 	files := t.sorted()
-	d, ok := p.digest(a, files, it.art.copyPath)
-	if !ok {
-		return nil, "its files cannot be read"
-	}
-	a.Digest, a.FileCount = d, len(files)
+	a.FileCount = len(files)
 	if p.g.opts.fileLists {
 		a.Files = make([]File, len(files))
 		for i := range files {
 			a.Files[i] = File{Path: files[i].dest, Source: files[i].src}
 		}
 	}
+	if f := p.g.opts.artifactDigest; f != nil {
+		d, ok := p.embedderDigest(f, a, it, newArtifactFS(t, files))
+		if !ok {
+			return nil, "its digest cannot be computed"
+		}
+		a.Digest = d
+		return a, ""
+	}
+	d, ok := p.digest(a, files, it.art.copyPath)
+	if !ok {
+		return nil, "its files cannot be read"
+	}
+	a.Digest = d
 	return a, ""
+}
+
+// embedderDigest calls the function of WithArtifactDigest with the
+// artifact's file system. A file that the function could not read is an
+// error at the artifact's copy, naming the file, even when the function
+// went on without it; an error of the function itself, or a digest that
+// is not valid, is an internal error of the artifact.
+func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, files *artifactFS) (digest.Digest, bool) {
+	d, err := f(p.ctx, a, files)
+	bad, readErrs := files.readErrors()
+	if len(bad) > 0 {
+		// The function's error, if any, is most likely these.
+		for i, file := range bad {
+			p.errs = append(p.errs, field.Invalid(it.art.copyPath, file.src.String(), readErrs[i].Error()))
+		}
+		return "", false
+	}
+	if err == nil {
+		if err = d.Validate(); err != nil {
+			err = fmt.Errorf("the digest function returned %q: %w", d, err)
+		}
+	}
+	if err != nil {
+		p.errs = append(p.errs, field.InternalError(it.art.path,
+			fmt.Errorf("artifact %s/%s (directory %q): digest: %w", a.Namespace, a.Name, it.match.Path, err)))
+		return "", false
+	}
+	return d, true
 }
 
 // readInputs reads an artifact's inputsFrom file from a source. A missing

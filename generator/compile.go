@@ -40,6 +40,10 @@ type Generator struct {
 	pipeline   nsmeta.Pipeline // validated by Compile; its maps are the generator's own
 	schema     *nsmeta.Schema
 	fromSource *pathpattern.Template
+	// fromArtifact says that fromSource names a file of the artifact,
+	// "@artifact/...", read from the namespace's first artifact once it is
+	// built.
+	fromArtifact bool
 	// nsPath is the namespaces block's field path, spec.namespaces or
 	// spec.managedNamespaces, under which its errors are reported.
 	nsPath *field.Path
@@ -107,14 +111,6 @@ var controlAnnotations = []string{
 	"source.extensions.fluxcd.io/prune",
 	"source.extensions.fluxcd.io/reconcile",
 	"source.extensions.fluxcd.io/ssa",
-}
-
-// notYetSupported is the error of a spec field whose value source-watcher
-// v2.3 accepts and tenantkit does not implement yet: a NotSupported error
-// that says so, rather than one that calls the value wrong.
-func notYetSupported(fldPath *field.Path, value any, what string) *field.Error {
-	return &field.Error{Type: field.ErrorTypeNotSupported, Field: fldPath.String(), BadValue: value,
-		Detail: what + " is not yet supported by tenantkit"}
 }
 
 // Compile validates spec and returns the generator it describes, or every
@@ -233,6 +229,9 @@ func (o *options) validate() field.ErrorList {
 	}
 	if o.concurrencySet && o.concurrency < 1 {
 		errs = append(errs, field.Invalid(field.NewPath("WithConcurrency"), o.concurrency, "must be at least 1"))
+	}
+	if o.artifactDigestSet && o.artifactDigest == nil {
+		errs = append(errs, field.Required(field.NewPath("WithArtifactDigest"), "a digest function, not nil"))
 	}
 	final := nsmeta.Metadata{Labels: o.finalLabels, Annotations: o.finalAnnotations}
 	errs = append(errs, final.Validate(field.NewPath("WithFinalMetadata"))...)
@@ -591,7 +590,16 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 			switch {
 			case fsrc.Path == "":
 			case isArtifactRef(fsrc.Path):
-				errs = append(errs, notYetSupported(fp.Child("path"), fsrc.Path, `reading namespace metadata from the generated artifact ("@artifact/...")`))
+				// A file of the namespace's first artifact, once it is
+				// built (see the package documentation, "Namespace
+				// metadata from the artifact").
+				g.fromArtifact = true
+				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
+				if g.fromSource != nil && len(g.fromSource.Captures()) == 0 {
+					if _, err := pathpattern.ParseRef(fsrc.Path); err != nil {
+						errs = append(errs, field.Invalid(fp.Child("path"), fsrc.Path, err.Error()))
+					}
+				}
 			default:
 				g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
 				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)

@@ -279,10 +279,12 @@ func TestCompileShapes(t *testing.T) {
 			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", required}}},
 		{name: "upstream: fromSource from an undeclared alias", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@other/x.yaml" },
 			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}},
-		{name: "upstream: fromSource from the artifact", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", notSupported}}, detail: "not yet supported by tenantkit"},
-		{name: "seed: fromSource from the artifact", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" },
-			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", notSupported}}, detail: "not yet supported by tenantkit"},
+		{name: "upstream: fromSource from the artifact", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" }},
+		{name: "seed: fromSource from the artifact", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{namespace}/ns.yaml" }},
+		{name: "upstream: fromSource from the artifact, an unknown capture", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/{team}.yaml" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}, detail: "team"},
+		{name: "upstream: fromSource from the artifact, outside it", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/../ns.yaml" },
+			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}},
 		{name: "upstream: operation without strategy", spec: func(s *Spec) {
 			s.Namespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
 		}, want: []fieldErr{{"spec.namespaces.metadata.from[0].strategy", required}}},

@@ -90,7 +90,8 @@
 //  5. Every delete, release, keep and skip carries its reason; a namespace's
 //     names the finalizer verdict.
 //  6. The artifact digest covers the files and the exported inputs: an
-//     inputs-only change is an update.
+//     inputs-only change is an update (unless [WithArtifactDigest]
+//     computes it, see "Artifact digest").
 //  7. Names and namespaces are rendered by pathpattern.Render, the one
 //     renderer: a name must be a DNS-1123 subdomain and a namespace a
 //     DNS-1123 label, or the artifact is not built and the error names the
@@ -155,6 +156,31 @@
 // ("@artifact/path", see "Copy strategies"), and copy's optional (a copy
 // that selects no file copies nothing) and strategy ("Overwrite", "Merge"
 // or "Extract", see "Copy strategies").
+//
+// # Namespace metadata from the artifact
+//
+// In either shape, fromSource.path may name a file of the artifact,
+// "@artifact/path" (the path may name captures), as upstream allows. The
+// file is read, as upstream reads it, from the namespace's first artifact
+// once its copy operations are done (merged and extracted files
+// included): the first, of the artifacts whose namespace renders it, in
+// the order in which a walk of the source meets their directories (depth
+// first, each directory's entries by name, as filepath.WalkDir goes: "a/z"
+// before "a-b/z"), then by spec.artifacts entry; and its path is rendered
+// from that artifact's raw captures. The other artifacts' files do not
+// count, whether they hold the file or not. A plan then checks each
+// namespace's name and directories first, builds the artifacts of those
+// that pass, and decides each namespace's metadata once its first
+// artifact is built. The namespace fails, with its artifacts (skipped,
+// and kept when tracked), and an error at fromSource.path that names the
+// rendered path, when the first artifact fails ("namespace "tenant-a"
+// reads its NamespaceMetadata file from artifact tenant-a/api (directory
+// "tenants/tenant-a/apps/api"), which is not built: its files cannot be
+// read"), when it lacks the file ("must exist: the NamespaceMetadata file
+// of namespace "tenant-a", in artifact tenant-a/api ..."), when the path
+// is a directory of it, or when the file is refused as a source's would
+// be. Upstream fails the whole reconcile in each of those cases; here the
+// other tenants proceed.
 //
 // # Live state
 //
@@ -225,11 +251,6 @@
 //     namespace and artifacts are skipped. Upstream manages them like any
 //     other: it labels them and, pruning, tries to delete them once no
 //     artifact targets them.
-//   - Namespace metadata from the artifact. A fromSource.path of
-//     "@artifact/..." is refused by Compile as not yet supported. Upstream
-//     reads that file from the first artifact (in discovery order) that
-//     targets the namespace, once built; here a namespace's metadata is
-//     decided before, and independently of, its artifacts' files.
 //   - Merge and Extract bounds. Each file that Merge decodes (the one it
 //     merges and the one it merges into) is at most 1 MiB, and the merged
 //     result at most 8 MiB; an archive that Extract reads, and each file in
@@ -247,6 +268,15 @@
 //   - Hidden YAML documents. A file that Merge decodes must not hold a
 //     document after a "..." end marker, which upstream's decoder drops
 //     silently.
+//   - Empty directories. Under [WithArtifactDigest], the artifact's file
+//     system holds the directories above its files and those its archives
+//     hold. Upstream's staging directory also holds the empty directories
+//     below a directory that a copy selects, and its archive their
+//     entries: such an artifact's digest differs, and its first plan is
+//     an update. Upstream also stages every artifact in a directory named
+//     after the artifact alone, so that artifacts of one name in several
+//     namespaces share it, each archive holding the files of those built
+//     before it; here each artifact holds its own files.
 //   - Revisions. A plan computes none: revision and originRevision are
 //     checked and left to the embedder. Upstream's artifact revision is
 //     "latest@" and the archive's digest, unless revision names a source,
@@ -392,6 +422,30 @@
 // inputs part cannot be read as a file. An artifact without inputs hashes
 // its files only. testdata/artifact-digest-vectors.json pins the
 // definition with vectors.
+//
+// Under [WithArtifactDigest] the embedder's function computes the digest
+// instead, from the artifact's file system, an fs.FS that passes
+// testing/fstest.TestFS: exactly the artifact's files at their
+// destinations (a copied file read from its source on each Open, as the
+// plan reads it, link-free and at most 8 MiB; a merged or extracted file
+// from memory), every directory above them and every directory its
+// archives hold, "." its root; listings by name, times zero, a file's mode
+// 0755 when it is executable (its source's or its archive entry's execute
+// bits) and 0644 otherwise. os.CopyFS writes it into a staging directory as
+// upstream's builder leaves its own, for an embedder to archive as it does.
+// source-watcher v2.3 records in status.inventory the digest of the
+// tarball that its storage writes of that directory
+// (fluxcd/pkg/artifact/storage's Archive: its directories and regular
+// files in walk order, headers without owners or times, modes reduced to a
+// directory's, an executable's or a file's, gzip-compressed, and without
+// the files that Flux's default ignore patterns match, such as .git/ or
+// *.png); only the archive determines it, so only the embedder can compute
+// it, and an inventory it wrote then reads back as unchanged. The exported
+// inputs are not in that archive, unless inputsFrom names a file of the
+// artifact: a change of a source's inputs file alone leaves upstream's
+// digest, and the plan's decision, unchanged, and upstream writes the new
+// exportedInputs anyway, as it writes the status of every artifact it
+// builds; an embedder applies every artifact of [Plan.Artifacts].
 //
 // # Concurrency
 //

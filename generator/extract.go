@@ -104,7 +104,7 @@ func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Re
 		if e.dir {
 			err = t.mkdir(dest)
 		} else {
-			err = t.put(&artifactFile{dest: dest, src: src, data: e.data, own: true})
+			err = t.put(&artifactFile{dest: dest, src: src, data: e.data, own: true, mode: e.mode})
 		}
 		if err != nil {
 			return &archiveError{entry: e.header, rule: err.Error()}
@@ -118,7 +118,8 @@ type archiveEntry struct {
 	header string // its name in the archive, as given
 	name   string // cleaned; "." for the archive's root directory
 	dir    bool
-	data   []byte // a file's content
+	data   []byte      // a file's content
+	mode   fs.FileMode // a file's permission bits
 }
 
 // archiveError is a problem with one entry of an archive, or with the
@@ -235,6 +236,7 @@ func checkEntry(hdr *tar.Header) (archiveEntry, error) {
 		if e.name == "." {
 			return fail("must name a file below the archive's root")
 		}
+		e.mode = mode.Perm()
 	case mode.IsDir():
 		e.dir = true
 	case mode&fs.ModeSymlink != 0:

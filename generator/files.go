@@ -31,6 +31,9 @@ type artifactFile struct {
 	// src's bytes; own says that data is the content, empty or not.
 	data []byte
 	own  bool
+	// mode holds an extracted file's permission bits, from its archive
+	// entry; 0 otherwise (see artifactFS.load).
+	mode fs.FileMode
 }
 
 // content returns the file's content, refusing more than maxBytes.

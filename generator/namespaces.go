@@ -22,10 +22,20 @@ import (
 // metadata file is I/O: they are built in parallel, each with its own errors
 // and warnings, which are merged in namespace order.
 func (p *planner) namespaces(items []*item) []Namespace {
-	g := p.g
-	if !g.managed || g.policy == nil {
+	if !p.g.managed || p.g.policy == nil {
 		return nil
 	}
+	names, byNS := p.managedNamespaces(items)
+	built := p.buildNamespaces(names, byNS, (*planner).namespace)
+	p.skippedNamespaces = map[string]string{}
+	p.live = map[string]*liveNamespace{}
+	return p.settleNamespaces(names, byNS, built)
+}
+
+// managedNamespaces returns the managed namespaces that the items render,
+// in name order, and the items that render each, in item order.
+func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
+	g := p.g
 	// Only namespaces that an artifact's namespace template renders are
 	// managed; the generator's own namespace is not. In spec.namespaces a
 	// template that renders it leaves it unmanaged without an error, as
@@ -36,17 +46,24 @@ func (p *planner) namespaces(items []*item) []Namespace {
 			byNS[it.namespace] = append(byNS[it.namespace], it)
 		}
 	}
-	names := slices.Sorted(maps.Keys(byNS))
-	type built struct {
-		q      *planner // nil: not built, the context ended
-		ns     *Namespace
-		reason string
-	}
-	out := make([]built, len(names))
+	return slices.Sorted(maps.Keys(byNS)), byNS
+}
+
+// builtNamespace is the result of building one namespace.
+type builtNamespace struct {
+	q      *planner // nil: not built, the context ended
+	ns     *Namespace
+	reason string
+}
+
+// buildNamespaces calls build for each namespace, in parallel, each with
+// its own planner: a build that panics is an error of its own.
+func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build func(q *planner, ns string, users []*item) (*Namespace, string)) []builtNamespace {
+	out := make([]builtNamespace, len(names))
 	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
 		q := p.fork()
 		out[i].q = q
-		ns, reason := q.namespace(names[i], byNS[names[i]])
+		ns, reason := build(q, names[i], byNS[names[i]])
 		out[i].ns, out[i].reason = ns, reason
 	})
 	// A build that panicked is an error of its own, and nothing else of it
@@ -55,12 +72,17 @@ func (p *planner) namespaces(items []*item) []Namespace {
 		q := p.fork()
 		q.errs = append(q.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
 			fmt.Errorf("namespace %q: panic: %v", names[i], v)))
-		out[i] = built{q: q, reason: reasonPanic}
+		out[i] = builtNamespace{q: q, reason: reasonPanic}
 	}
-	p.skippedNamespaces = map[string]string{}
-	p.live = map[string]*liveNamespace{}
+	return out
+}
+
+// settleNamespaces merges the builds into p in name order, reads the live
+// copy of each namespace built, and skips each namespace that failed with
+// its artifacts. It returns the namespaces to apply.
+func (p *planner) settleNamespaces(names []string, byNS map[string][]*item, out []builtNamespace) []Namespace {
 	var result []Namespace // nil when there is none, as a plan's lists are
-	if n := countFunc(out, func(b built) bool { return b.ns != nil }); n > 0 {
+	if n := countFunc(out, func(b builtNamespace) bool { return b.ns != nil }); n > 0 {
 		result = make([]Namespace, 0, n)
 	}
 	for i, b := range out {
@@ -79,18 +101,32 @@ func (p *planner) namespaces(items []*item) []Namespace {
 			}
 			b.reason = "the live namespace cannot be read"
 		}
-		p.skippedNamespaces[names[i]] = b.reason
-		for _, it := range byNS[names[i]] {
-			if it.skip == "" {
-				it.skip = fmt.Sprintf("namespace %q: %s", names[i], b.reason)
-			}
-		}
+		p.skipNamespace(names[i], b.reason, byNS[names[i]])
 	}
 	return result
 }
 
+// skipNamespace records a namespace that fails, and skips its artifacts.
+func (p *planner) skipNamespace(ns, reason string, users []*item) {
+	p.skippedNamespaces[ns] = reason
+	for _, it := range users {
+		if it.skip == "" {
+			it.skip = fmt.Sprintf("namespace %q: %s", ns, reason)
+		}
+	}
+}
+
 // namespace builds one namespace, or returns why it cannot.
 func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
+	if reason := p.checkNamespace(ns, users); reason != "" {
+		return nil, reason
+	}
+	return p.resolveNamespace(ns, users)
+}
+
+// checkNamespace checks what a namespace's name and directories decide,
+// before its metadata: it returns why the namespace fails, or "".
+func (p *planner) checkNamespace(ns string, users []*item) string {
 	g := p.g
 	first := users[0]
 	// Directories that differ only in case render one namespace: which of
@@ -100,7 +136,7 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
 			p.errs = append(p.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf(
 				"directories %q and %q render the same namespace from %q and %q, which differ in case", first.match.Path, u.match.Path, firstRaw, raw)))
-			return nil, fmt.Sprintf("directories %q and %q collide", first.match.Path, u.match.Path)
+			return fmt.Sprintf("directories %q and %q collide", first.match.Path, u.match.Path)
 		}
 	}
 	if err := g.policy.Check(p.ctx, ns); err != nil {
@@ -109,16 +145,22 @@ func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
 			// Not a verdict on the name (cel's time budget ran out): an
 			// internal error, and the namespace waits for the next plan.
 			p.errs = append(p.errs, field.InternalError(fp, fmt.Errorf("rendered from directory %q: %w", first.match.Path, err)))
-			return nil, "its name could not be checked"
+			return "its name could not be checked"
 		}
 		p.errs = append(p.errs, field.Invalid(fp, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
-		return nil, "refused by the name policy"
+		return "refused by the name policy"
 	}
+	return ""
+}
+
+// resolveNamespace reads a namespace's metadata file, if any, and runs
+// the metadata pipeline.
+func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string) {
 	fromFile, file, ok := p.namespaceFile(ns, users)
 	if !ok {
 		return nil, "its metadata has errors"
 	}
-	r, errs := g.pipeline.Resolve(ns, fromFile)
+	r, errs := p.g.pipeline.Resolve(ns, fromFile)
 	if len(errs) > 0 {
 		// Only the tenant's file can have caused them.
 		for _, e := range errs {
@@ -144,6 +186,9 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	t := p.g.fromSource
 	if t == nil {
 		return nsmeta.Metadata{}, "", true
+	}
+	if p.g.fromArtifact {
+		return p.artifactNamespaceFile(ns, users)
 	}
 	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
 	ref, err := expandRef(t, users[0].match.Raw)
@@ -175,6 +220,12 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nsmeta.Metadata{}, "", false
 	}
+	return p.parseNamespaceFile(ref, data)
+}
+
+// parseNamespaceFile parses and checks a namespace's NamespaceMetadata
+// file, read from ref.
+func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte) (md nsmeta.Metadata, file string, ok bool) {
 	var fileOpts []nsmeta.Option
 	if p.g.opts.strict {
 		fileOpts = append(fileOpts, nsmeta.WithStrict())

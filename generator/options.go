@@ -1,8 +1,11 @@
 package generator
 
 import (
+	"context"
+	"io/fs"
 	"maps"
 
+	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/tenantkit/tenantkit/cel"
@@ -29,7 +32,12 @@ type options struct {
 	concurrency           int // 0: GOMAXPROCS
 	concurrencySet        bool
 	defaultToPrune        bool
+	artifactDigest        artifactDigestFunc // nil: tenantkit's own digest
+	artifactDigestSet     bool
 }
+
+// artifactDigestFunc is the function of [WithArtifactDigest].
+type artifactDigestFunc = func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)
 
 // GeneratorLabel is the label that carries the UID of the generator that
 // applies an object: the generator sets it on every namespace and artifact
@@ -142,4 +150,50 @@ func WithFileLists() Option { return func(o *options) { o.fileLists = true } }
 //	g, errs := generator.Compile(spec, generator.WithConcurrency(2))
 func WithConcurrency(n int) Option {
 	return func(o *options) { o.concurrency, o.concurrencySet = n, true }
+}
+
+// WithArtifactDigest makes f compute each artifact's digest, instead of
+// tenantkit's own (see the package documentation, "Artifact digest"):
+// [Artifact.Digest], the digest of its inventory entry, which a plan
+// compares with the previous inventory's, and what [Plan.Next] records.
+// It is for an embedder whose inventory holds another digest, as
+// source-watcher's holds the digest of the tarball its storage writes: f
+// archives the files the way the embedder does, so that an inventory that
+// the embedder wrote reads back as unchanged.
+//
+//	g, errs := generator.Compile(spec, generator.WithArtifactDigest(
+//		func(ctx context.Context, a *generator.Artifact, files fs.FS) (digest.Digest, error) {
+//			dir, err := os.MkdirTemp("", "artifact-")
+//			if err != nil {
+//				return "", err
+//			}
+//			defer os.RemoveAll(dir)
+//			if err := os.CopyFS(dir, files); err != nil {
+//				return "", err
+//			}
+//			return archive(ctx, dir) // the tarball's digest, as storage writes it
+//		}))
+//
+// A plan calls f once for each artifact it builds, once its copy
+// operations and inputs are done, on the plan's goroutines (see the
+// package documentation, "Concurrency"): f must be safe for concurrent
+// use. a is the artifact as the plan built it, its Digest not yet set; f
+// must not modify it, nor keep files once it returns. files holds exactly
+// the artifact's files at their destinations, with the directories above
+// them and those that archives hold (see the package documentation,
+// "Artifact digest"); each Open of a copied file reads it anew from
+// its source, as the plan reads it, link-free and at most 8 MiB. The
+// digest f returns must be valid (digest.Digest.Validate).
+//
+// An error of f, a digest that is not valid, or a file of files that
+// cannot be read makes the artifact an error of the plan: it is skipped,
+// and kept when tracked, never deleted for it. A panic in f is such an
+// error too. f's digest covers what f reads: with an archive's digest, as
+// source-watcher's, a change of the inputs alone (spec.artifacts[].inputsFrom
+// from a source) leaves the digest, and the artifact's decision,
+// unchanged; the embedder applies every artifact of [Plan.Artifacts], as
+// source-watcher writes the exported inputs of every artifact it builds.
+// f must not be nil.
+func WithArtifactDigest(f func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)) Option {
+	return func(o *options) { o.artifactDigest, o.artifactDigestSet = f, true }
 }

@@ -93,8 +93,9 @@ type Artifact struct {
 	Files []File
 	// FileCount is the number of files of the artifact.
 	FileCount int
-	// Digest covers the files and the inputs (see the package
-	// documentation, "Artifact digest").
+	// Digest covers the files and the inputs, or is what the function of
+	// [WithArtifactDigest] returns (see the package documentation,
+	// "Artifact digest").
 	Digest digest.Digest
 }
 
@@ -157,6 +158,9 @@ type planner struct {
 	problems []pathpattern.Match
 	// live holds what the plan read of each desired namespace's live copy.
 	live map[string]*liveNamespace
+	// metaFrom holds, by the artifact it is read from, each namespace
+	// metadata file that is read from an artifact (see build).
+	metaFrom map[*item]*artifactMeta
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
@@ -200,8 +204,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	}
 	res := &Plan{}
 	items := p.discover()
-	namespaces := p.namespaces(items)
-	artifacts := p.artifacts(items)
+	namespaces, artifacts := p.build(items)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -155,8 +155,14 @@ type NamespaceMetadata struct {
 // MetadataFromSource is the metadata block's fromSource: the tenant's
 // NamespaceMetadata file and the schema its keys must pass.
 type MetadataFromSource struct {
-	// Path is an "@alias/path" template of the file. Upstream's
-	// "@artifact/path" is not yet supported: Compile refuses it.
+	// Path is an "@alias/path" template of the file, read from a source;
+	// or, as upstream, "@artifact/path", a file of the namespace's first
+	// artifact once its copy operations are done (its first in the order
+	// a walk of the source meets their directories, then by
+	// spec.artifacts entry), rendered from that artifact's raw captures.
+	// The namespace fails when that artifact does, or when it lacks the
+	// file (see the package documentation, "Namespace metadata from the
+	// artifact").
 	Path string `json:"path"`
 	// AllowedLabels and AllowedAnnotations map a key to the rule its value
 	// must pass: a Go regular expression, matched anywhere in the value,

@@ -1,0 +1,232 @@
+package generator
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// artifactFS is the file system of one built artifact, what
+// [WithArtifactDigest]'s function reads: its files at their destinations,
+// and its directories, the root "." among them. A copied file is read from
+// its source on each Open (pathpattern.ReadFile, link-free, at most
+// maxArtifactFileBytes), so that the plan holds no more of it than it
+// does to hash it; a merged or extracted file is the content the
+// artifact holds. Directory listings are sorted by name; times are zero.
+//
+// It is safe for concurrent use, as its sources are. A file that cannot
+// be read is recorded (readErrors): the plan reports it, and the artifact
+// fails, whatever the digest function made of the error.
+type artifactFS struct {
+	files map[string]*artifactFile // by destination
+	// dirs maps every directory of the artifact ("." for its root) to the
+	// names of its entries, sorted.
+	dirs map[string][]string
+
+	mu   sync.Mutex
+	errs map[string]error // destination -> the first error reading it
+}
+
+// newArtifactFS returns the file system of an artifact whose tree is t
+// and whose files, sorted by destination, are files.
+func newArtifactFS(t *artifactTree, files []artifactFile) *artifactFS {
+	a := &artifactFS{files: make(map[string]*artifactFile, len(files)), dirs: map[string][]string{".": nil}}
+	add := func(p string) {
+		dir, name := ".", p
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			dir, name = p[:i], p[i+1:]
+		}
+		a.dirs[dir] = append(a.dirs[dir], name)
+	}
+	for i := range files {
+		a.files[files[i].dest] = &files[i]
+		add(files[i].dest)
+	}
+	for dir := range t.dirs {
+		if _, ok := a.dirs[dir]; !ok {
+			a.dirs[dir] = nil
+		}
+		add(dir)
+	}
+	for dir, names := range a.dirs {
+		slices.Sort(names)
+		a.dirs[dir] = slices.Compact(names)
+	}
+	return a
+}
+
+// Open opens a file or a directory of the artifact.
+func (a *artifactFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if names, ok := a.dirs[name]; ok {
+		return &artifactDir{fsys: a, name: name, names: names}, nil
+	}
+	f, ok := a.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	data, info, err := a.load(f)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &artifactOpenFile{Reader: bytes.NewReader(data), info: info}, nil
+}
+
+// load reads a file's content and makes its information. Its mode is 0755
+// when the file is executable (a copied file whose source has an execute
+// bit, an extracted one whose archive entry has), and 0644 otherwise, a
+// merged file's among them: upstream's staging directory keeps a source's
+// or an entry's mode, and its storage's archive keeps only whether a file
+// is executable; os.CopyFS too keeps only the execute bits.
+func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
+	data, err := f.content(maxArtifactFileBytes)
+	var perm fs.FileMode
+	switch {
+	case err != nil:
+	case !f.own:
+		// pathpattern.ReadFile has refused a link anywhere on the path, so
+		// this is the file just read.
+		var info fs.FileInfo
+		if info, err = fs.Stat(f.fsys, f.src.Path); err == nil {
+			perm = info.Mode().Perm()
+		}
+	default:
+		perm = f.mode.Perm()
+	}
+	mode := fs.FileMode(0o644)
+	if perm&0o111 != 0 {
+		mode = 0o755
+	}
+	if err != nil {
+		a.record(f.dest, err)
+		return nil, nil, err
+	}
+	return data, &artifactInfo{name: base(f.dest), size: int64(len(data)), mode: mode}, nil
+}
+
+func (a *artifactFS) record(dest string, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.errs == nil {
+		a.errs = map[string]error{}
+	}
+	if _, ok := a.errs[dest]; !ok {
+		a.errs[dest] = err
+	}
+}
+
+// readErrors returns the files that could not be read, by destination,
+// with their errors.
+func (a *artifactFS) readErrors() ([]*artifactFile, []error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	dests := make([]string, 0, len(a.errs))
+	for d := range a.errs {
+		dests = append(dests, d)
+	}
+	slices.Sort(dests)
+	files, errs := make([]*artifactFile, len(dests)), make([]error, len(dests))
+	for i, d := range dests {
+		files[i], errs[i] = a.files[d], a.errs[d]
+	}
+	return files, errs
+}
+
+// artifactInfo is the fs.FileInfo of a file or a directory of an artifact.
+type artifactInfo struct {
+	name string
+	size int64
+	mode fs.FileMode
+}
+
+func (i *artifactInfo) Name() string       { return i.name }
+func (i *artifactInfo) Size() int64        { return i.size }
+func (i *artifactInfo) Mode() fs.FileMode  { return i.mode }
+func (i *artifactInfo) ModTime() time.Time { return time.Time{} }
+func (i *artifactInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i *artifactInfo) Sys() any           { return nil }
+
+func dirInfo(name string) *artifactInfo {
+	return &artifactInfo{name: base(name), mode: fs.ModeDir | 0o755}
+}
+
+// artifactOpenFile is an open file of an artifact.
+type artifactOpenFile struct {
+	*bytes.Reader
+	info *artifactInfo
+}
+
+func (f *artifactOpenFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *artifactOpenFile) Close() error               { return nil }
+
+// artifactDir is an open directory of an artifact.
+type artifactDir struct {
+	fsys  *artifactFS
+	name  string
+	names []string
+	next  int // index in names of the next entry ReadDir returns
+}
+
+func (d *artifactDir) Stat() (fs.FileInfo, error) { return dirInfo(d.name), nil }
+func (d *artifactDir) Close() error               { return nil }
+
+func (d *artifactDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
+}
+
+// ReadDir returns the next n entries of the directory, or all that are
+// left when n <= 0, as fs.ReadDirFile says.
+func (d *artifactDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	left := d.names[d.next:]
+	if n > 0 {
+		if len(left) == 0 {
+			return nil, io.EOF
+		}
+		left = left[:min(n, len(left))]
+	}
+	out := make([]fs.DirEntry, len(left))
+	for i, name := range left {
+		p := name
+		if d.name != "." {
+			p = d.name + "/" + name
+		}
+		out[i] = &artifactEntry{fsys: d.fsys, path: p, name: name}
+	}
+	d.next += len(left)
+	return out, nil
+}
+
+// artifactEntry is an entry of a directory listing.
+type artifactEntry struct {
+	fsys       *artifactFS
+	path, name string
+}
+
+func (e *artifactEntry) Name() string { return e.name }
+func (e *artifactEntry) IsDir() bool  { _, ok := e.fsys.dirs[e.path]; return ok }
+
+func (e *artifactEntry) Type() fs.FileMode {
+	if e.IsDir() {
+		return fs.ModeDir
+	}
+	return 0
+}
+
+// Info returns the entry's information; a file's is read as Open reads it.
+func (e *artifactEntry) Info() (fs.FileInfo, error) {
+	if e.IsDir() {
+		return dirInfo(e.path), nil
+	}
+	_, info, err := e.fsys.load(e.fsys.files[e.path])
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: e.path, Err: err}
+	}
+	return info, nil
+}

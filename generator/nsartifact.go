@@ -1,0 +1,201 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/nsmeta"
+	"github.com/tenantkit/tenantkit/pathpattern"
+)
+
+// artifactMeta is the NamespaceMetadata file of a namespace whose
+// fromSource.path names a file of the artifact ("@artifact/..."): which
+// artifact it is read from, and what the artifact's build read of it. The
+// build of its artifact writes it, and nothing else, while the artifacts
+// are built in parallel; the namespace reads it once they are.
+type artifactMeta struct {
+	it    *item           // the namespace's first artifact
+	ref   pathpattern.Ref // the file, rendered from that artifact's captures
+	read  bool            // the artifact's build looked for the file
+	found bool            // the artifact holds the file
+	data  []byte
+	err   error // a read that failed
+	dir   bool  // ref names a directory of the artifact
+}
+
+// build builds the namespaces and the artifacts that the items render.
+// Without a namespace metadata file in the artifact, the namespaces come
+// first, so that the artifacts of a namespace that fails are not built.
+// With one, as upstream: each namespace is checked first (its name, its
+// directories), its artifacts are built, and then its metadata is read
+// from its first artifact; a namespace that fails then skips its artifacts,
+// built or not.
+func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
+	g := p.g
+	if !g.fromArtifact || !g.managed || g.policy == nil {
+		return p.namespaces(items), p.artifacts(items)
+	}
+	names, byNS := p.managedNamespaces(items)
+	p.skippedNamespaces = map[string]string{}
+	p.live = map[string]*liveNamespace{}
+	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
+		return nil, q.checkNamespace(ns, users)
+	})
+	var pending []string
+	p.metaFrom = map[*item]*artifactMeta{}
+	for i, c := range checked {
+		if c.q == nil {
+			continue
+		}
+		p.merge(c.q)
+		ns := names[i]
+		if c.reason == "" {
+			c.reason = p.designate(ns, byNS[ns])
+		}
+		if c.reason != "" {
+			p.skipNamespace(ns, c.reason, byNS[ns])
+			continue
+		}
+		pending = append(pending, ns)
+	}
+
+	artifacts := p.artifacts(items)
+
+	built := p.buildNamespaces(pending, byNS, (*planner).resolveNamespace)
+	namespaces := p.settleNamespaces(pending, byNS, built)
+	// The artifacts of a namespace that failed now were built: they are
+	// skipped all the same.
+	type key struct{ namespace, name string }
+	drop := map[key]bool{}
+	for _, ns := range pending {
+		if _, failed := p.skippedNamespaces[ns]; failed {
+			for _, it := range byNS[ns] {
+				drop[key{it.namespace, it.name}] = true
+			}
+		}
+	}
+	if len(drop) > 0 {
+		kept := artifacts[:0]
+		for _, a := range artifacts {
+			if !drop[key{a.Namespace, a.Name}] {
+				kept = append(kept, a)
+			}
+		}
+		artifacts = kept
+		if len(artifacts) == 0 {
+			artifacts = nil
+		}
+	}
+	return namespaces, artifacts
+}
+
+// designate chooses the artifact that a namespace's metadata file is read
+// from: the first, as upstream's reconcile meets them, of the artifacts in
+// the namespace, by directory in the order a walk of the source visits
+// them (see walkOrder), then by spec.artifacts entry; and it renders the
+// file's path from that artifact's raw captures. It returns why the
+// namespace fails, or "".
+func (p *planner) designate(ns string, users []*item) string {
+	first := users[0]
+	for _, u := range users[1:] {
+		c := walkOrder(u.match.Path, first.match.Path)
+		if c < 0 || c == 0 && u.art.index < first.art.index {
+			first = u
+		}
+	}
+	t := p.g.fromSource
+	ref, err := expandRef(t, first.match.Raw)
+	if err == nil && ref.Alias != "artifact" {
+		err = fmt.Errorf("must name a file of the artifact, %q", artifactRoot+"/...")
+	}
+	if err != nil {
+		p.errs = append(p.errs, field.Invalid(p.g.nsPath.Child("metadata", "fromSource", "path"), t.String(),
+			fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
+		return "its metadata has errors"
+	}
+	p.metaFrom[first] = &artifactMeta{it: first, ref: ref}
+	return ""
+}
+
+// walkOrder compares two slash paths in the order in which a walk of their
+// tree visits them, depth first with each directory's entries by name (as
+// filepath.WalkDir, with which upstream discovers its directories): element
+// by element, a path before the paths below it. It differs from the byte
+// order of the paths: "a/z" comes before "a-b/z".
+func walkOrder(a, b string) int {
+	for {
+		ae, arest, amore := strings.Cut(a, "/")
+		be, brest, bmore := strings.Cut(b, "/")
+		if c := strings.Compare(ae, be); c != 0 {
+			return c
+		}
+		switch {
+		case !amore && !bmore:
+			return 0
+		case !amore:
+			return -1
+		case !bmore:
+			return 1
+		}
+		a, b = arest, brest
+	}
+}
+
+// readMetadataFile reads, during the build of an artifact, the namespace
+// metadata file that is read from it, if any, from its files once its copy
+// operations are done.
+func (p *planner) readMetadataFile(it *item, t *artifactTree) {
+	m := p.metaFrom[it] // written before the artifacts are built, read-only now
+	if m == nil {
+		return
+	}
+	m.read = true
+	f, ok := t.files[m.ref.Path]
+	switch {
+	case !ok && t.dirs[m.ref.Path]:
+		m.dir = true
+	case ok:
+		m.found = true
+		m.data, m.err = f.content(maxMetadataFileSize)
+	}
+}
+
+// artifactNamespaceFile returns the metadata of a namespace's
+// NamespaceMetadata file read from its first artifact (see designate). The
+// namespace fails when that artifact does, or when the file is missing or
+// bad.
+func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
+	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
+	var m *artifactMeta
+	for _, u := range users {
+		if m = p.metaFrom[u]; m != nil {
+			break
+		}
+	}
+	it := m.it
+	in := fmt.Sprintf("artifact %s/%s (directory %q)", it.namespace, it.name, it.match.Path)
+	if it.match.Path == "" {
+		in = fmt.Sprintf("artifact %s/%s (spec.artifacts[%d])", it.namespace, it.name, it.art.index)
+	}
+	fail := func(detail string) (nsmeta.Metadata, string, bool) {
+		p.errs = append(p.errs, field.Invalid(fp, m.ref.String(), detail))
+		return nsmeta.Metadata{}, "", false
+	}
+	switch {
+	case it.skip != "":
+		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, which is not built: %s", ns, in, it.skip))
+	case !m.read:
+		// Built, but the build stopped before its files were done: its
+		// error is the artifact's.
+		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, whose files are not built", ns, in))
+	case m.dir:
+		return fail(fmt.Sprintf("must be a file of %s, not a directory", in))
+	case m.err != nil:
+		return fail(m.err.Error())
+	case !m.found:
+		return fail(fmt.Sprintf("must exist: the NamespaceMetadata file of namespace %q, in %s", ns, in))
+	}
+	return p.parseNamespaceFile(m.ref, m.data)
+}
