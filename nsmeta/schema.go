@@ -23,6 +23,20 @@ import (
 // the value of a label or annotation.
 const valueVariable = "value"
 
+// costBudget is the CEL cost that the rules evaluated for one
+// NamespaceMetadata file may spend together (Schema.Apply), in the units
+// of package cel, whose cel.CostLimit bounds one evaluation. Each
+// evaluation runs with the smaller of cel.CostLimit and what the rules
+// before it left. A unit buys up to 140 ns of CPU for the slowest work
+// charged (cel's BenchmarkBuiltins), so a tenant's file costs at most about
+// 20 ms of CPU however hostile, where one evaluation within cel.CostLimit
+// could cost 140 ms and a file with several keys that many times more: a
+// plan of 1,000 hostile tenants stays within seconds. A realistic file,
+// dozens of keys with short values checked by regular expressions or CEL
+// rules, costs a few hundred units a key (BenchmarkHostileTenants in
+// package generator).
+const costBudget = 150_000
+
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
 // allowedAnnotations: for each allowed key, a rule that its value must
@@ -203,17 +217,37 @@ func regexpDetail(err error) string {
 // cancelled ctx), the key is dropped and reported as an error naming the
 // key, its value and the rule: a rule that fails never lets a key through.
 // A key the schema does not list is dropped with a warning, or reported as a
-// Forbidden error under [WithStrict]. Paths are those of the file,
-// metadata.labels[team]; a value is shown by its first 64 bytes when it is
-// longer; warnings and errors are sorted, and errors nil when there are none. Apply does not check
-// key and value syntax: ParseFile did. The maps of kept are never nil.
+// Forbidden error under [WithStrict].
+//
+// The rules evaluated for m share one budget of 150,000 units of CEL cost
+// (package cel's units; one evaluation alone may spend up to
+// cel.CostLimit, 1,000,000), charged key by key: labels, then
+// annotations, each in sorted order. Each rule runs with the smaller of
+// cel.CostLimit and what the keys before it left; one that does not finish
+// within it fails to evaluate, an error at its key naming the rule, the
+// value's size, the budget and what was left of it, and every key after it
+// fails alike once nothing is left. The budget is counted, not timed: the
+// same file always fails at the same key, on every machine.
+//
+// Paths are those of the file, metadata.labels[team]; a value is shown by
+// its first 64 bytes when it is longer; warnings and errors are sorted,
+// and errors nil when there are none. Apply does not check key and value
+// syntax: ParseFile did. The maps of kept are never nil.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
+	kept, warnings, errs, _ := s.apply(ctx, m)
+	return kept, warnings, errs
+}
+
+// apply is Apply, and returns the cost the rules spent too.
+func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList, uint64) {
 	kept := Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
 	var (
 		warnings []string
 		errs     field.ErrorList
 	)
 	p := field.NewPath("metadata")
+	// spent is the cost of the rules evaluated so far, out of costBudget.
+	var spent uint64
 	for _, part := range [...]struct {
 		what, list string
 		in, out    map[string]string
@@ -223,7 +257,8 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 		{"label", "allowedLabels", m.Labels, kept.Labels, s.labels, p.Child("labels")},
 		{"annotation", "allowedAnnotations", m.Annotations, kept.Annotations, s.annotations, p.Child("annotations")},
 	} {
-		// Sorted, so that warnings come in a stable order.
+		// Sorted, so that warnings come in a stable order and the budget
+		// is charged in one: the same file always fails at the same key.
 		for _, k := range slices.Sorted(maps.Keys(part.in)) {
 			v, kp := part.in[k], part.p.Key(k)
 			r, ok := part.rules[k]
@@ -241,12 +276,18 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				errs = append(errs, field.InternalError(kp, err))
 				continue
 			}
-			pass, err := r.prog.Eval(ctx, map[string]string{valueVariable: v})
+			left := costBudget - spent
+			pass, cost, err := r.prog.EvalLimited(ctx, map[string]string{valueVariable: v}, left)
+			spent += min(cost, left)
 			switch {
 			case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
 				// The caller's context, or cel's time budget, a backstop
 				// that depends on the machine's load: never a verdict.
 				errs = append(errs, field.InternalError(kp, err))
+			case errors.Is(err, cel.ErrCostLimit) && left < cel.CostLimit:
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf(
+					"%s failed to evaluate within the CEL cost budget of the file: its rules may cost %d together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s",
+					r.what, costBudget, left, len(v), evalDetail(err))))
 			case err != nil:
 				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("%s failed to evaluate: %s", r.what, evalDetail(err))))
 			case !pass:
@@ -256,5 +297,5 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			}
 		}
 	}
-	return kept, warnings, sortErrors(errs)
+	return kept, warnings, sortErrors(errs), spent
 }
