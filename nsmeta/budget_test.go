@@ -56,7 +56,7 @@ func TestSchemaApplyBudget(t *testing.T) {
 	rl, ra, ll, la := realistic()
 	budgetErr := func(path, value, rule string, left uint64, size int, cel string) *field.Error {
 		return field.Invalid(field.NewPath("metadata").Child(path[:strings.Index(path, "[")]).Key(path[strings.Index(path, "[")+1:len(path)-1]),
-			value, fmt.Sprintf("rule %q failed to evaluate within the CEL cost budget of the file: its rules may cost 150000 together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s", rule, left, size, cel))
+			value, fmt.Sprintf("rule %q failed to evaluate within the CEL cost budget of the file: its rules may cost 100000 together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s", rule, left, size, cel))
 	}
 	tests := map[string]struct {
 		labelRules, annotationRules kv
@@ -76,19 +76,19 @@ func TestSchemaApplyBudget(t *testing.T) {
 			annotations:     kv{"my.org.io/list": words(40000)},
 			wantKept:        md(kv{"team": "payments"}, nil),
 			// The label first, whatever the keys' names: 9 spent.
-			wantErrs: field.ErrorList{budgetErr("annotations[my.org.io/list]", strings.Repeat("a,", 32)+"... (79999 bytes)", listRule, 149991, 79999,
-				"cel: cost limit exceeded: runtime cost must be no more than 149991")},
+			wantErrs: field.ErrorList{budgetErr("annotations[my.org.io/list]", strings.Repeat("a,", 32)+"... (79999 bytes)", listRule, 99991, 79999,
+				"cel: cost limit exceeded: runtime cost must be no more than 99991")},
 			wantSpent: costBudget,
 		},
 		"the budget is shared, and nothing is left after it runs out": {
 			annotationRules: kv{"a.org.io/one": listRule, "b.org.io/two": listRule, "c.org.io/three": `value in ["payments", "search"]`},
-			annotations:     kv{"a.org.io/one": words(16000), "b.org.io/two": words(16000), "c.org.io/three": "payments"},
-			// The first costs 99,213 and is kept; the second has 50,787
+			annotations:     kv{"a.org.io/one": words(10000), "b.org.io/two": words(10000), "c.org.io/three": "payments"},
+			// The first costs 62,013 and is kept; the second has 37,987
 			// left, runs out, and leaves nothing for the third.
-			wantKept: md(nil, kv{"a.org.io/one": words(16000)}),
+			wantKept: md(nil, kv{"a.org.io/one": words(10000)}),
 			wantErrs: field.ErrorList{
-				budgetErr("annotations[b.org.io/two]", strings.Repeat("a,", 32)+"... (31999 bytes)", listRule, 50787, 31999,
-					"cel: cost limit exceeded: runtime cost must be no more than 50787"),
+				budgetErr("annotations[b.org.io/two]", strings.Repeat("a,", 32)+"... (19999 bytes)", listRule, 37987, 19999,
+					"cel: cost limit exceeded: runtime cost must be no more than 37987"),
 				budgetErr("annotations[c.org.io/three]", "payments", `value in ["payments", "search"]`, 0, 8,
 					"cel: cost limit exceeded: runtime cost must be no more than 0"),
 			},
@@ -96,15 +96,15 @@ func TestSchemaApplyBudget(t *testing.T) {
 		},
 		"a call refused over what is left spends nothing of it": {
 			annotationRules: kv{"a.org.io/one": listRule, "b.org.io/sorted": `value.split(',').sort().size() > 0`, "c.org.io/three": `value in ["payments", "search"]`},
-			annotations:     kv{"a.org.io/one": words(16000), "b.org.io/sorted": words(600), "c.org.io/three": "payments"},
-			wantKept:        md(nil, kv{"a.org.io/one": words(16000), "c.org.io/three": "payments"}),
+			annotations:     kv{"a.org.io/one": words(10000), "b.org.io/sorted": words(600), "c.org.io/three": "payments"},
+			wantKept:        md(nil, kv{"a.org.io/one": words(10000), "c.org.io/three": "payments"}),
 			wantErrs: field.ErrorList{
-				budgetErr("annotations[b.org.io/sorted]", strings.Repeat("a,", 32)+"... (1199 bytes)", `value.split(',').sort().size() > 0`, 50787, 1199,
-					"cel: cost limit exceeded: sort: cost of one call must be no more than 50787, got 756011 (a list of 600 elements)"),
+				budgetErr("annotations[b.org.io/sorted]", strings.Repeat("a,", 32)+"... (1199 bytes)", `value.split(',').sort().size() > 0`, 37987, 1199,
+					"cel: cost limit exceeded: sort: cost of one call must be no more than 37987, got 756011 (a list of 600 elements)"),
 			},
-			// 99,213 for the first, 732 for the second up to its refused
+			// 62,013 for the first, 732 for the second up to its refused
 			// sort, 13 for the third.
-			wantSpent: 99958,
+			wantSpent: 62758,
 		},
 	}
 	for name, tt := range tests {

@@ -25,17 +25,19 @@ const valueVariable = "value"
 
 // costBudget is the CEL cost that the rules evaluated for one
 // NamespaceMetadata file may spend together (Schema.Apply), in the units
-// of package cel, whose cel.CostLimit bounds one evaluation. Each
-// evaluation runs with the smaller of cel.CostLimit and what the rules
-// before it left. A unit buys up to 140 ns of CPU for the slowest work
-// charged (cel's BenchmarkBuiltins), so a tenant's file costs at most about
-// 20 ms of CPU however hostile, where one evaluation within cel.CostLimit
-// could cost 140 ms and a file with several keys that many times more: a
-// plan of 1,000 hostile tenants stays within seconds. A realistic file,
-// dozens of keys with short values checked by regular expressions or CEL
-// rules, costs a few hundred units a key (BenchmarkHostileTenants in
-// package generator).
-const costBudget = 150_000
+// of package cel, where cel.CostLimit (1,000,000) bounds one evaluation:
+// each evaluation runs with the smaller of cel.CostLimit and what the
+// rules before it left. Without it, one evaluation could take up to about
+// 140 ms of CPU and a file with several keys that many times more: a plan
+// of 1,000 hostile tenants took 70 to 80 s of CPU. A unit buys 60 to 140
+// ns of CPU for the slowest work charged (comprehension steps; cel's
+// BenchmarkBuiltins and BenchmarkHostilePlan), so the budget bounds a
+// file's rules to about 7 to 14 ms of CPU however hostile the file, and a
+// plan of 1,000 hostile tenants to about 9 s of CPU (generator's
+// BenchmarkHostileTenants). A realistic file, two or three dozen keys with
+// short values checked by regular expressions or CEL rules, spends under
+// 7,000 (TestSchemaApplyBudget).
+const costBudget = 100_000
 
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
@@ -219,7 +221,7 @@ func regexpDetail(err error) string {
 // A key the schema does not list is dropped with a warning, or reported as a
 // Forbidden error under [WithStrict].
 //
-// The rules evaluated for m share one budget of 150,000 units of CEL cost
+// The rules evaluated for m share one budget of 100,000 units of CEL cost
 // (package cel's units; one evaluation alone may spend up to
 // cel.CostLimit, 1,000,000), charged key by key: labels, then
 // annotations, each in sorted order. Each rule runs with the smaller of
