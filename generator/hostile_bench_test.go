@@ -53,8 +53,8 @@ func hexWords(n int) string {
 	return b.String()
 }
 
-// hostileSpec is testSpec with the rules as allowedAnnotations, or
-// rules of a realistic platform when realistic is set.
+// hostileSpec is testSpec with hostileRules and realisticRules as its
+// allowedAnnotations.
 func hostileSpec() Spec {
 	spec := testSpec()
 	rules := map[string]string{}
