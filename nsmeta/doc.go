@@ -184,9 +184,10 @@
 //
 // The budget of a file is what keeps a plan of many hostile tenants short.
 // One evaluation within cel's cost limit may take up to about 140 ms of
-// CPU, and a file holds as many values as the schema has keys: a plan of
-// 1,000 tenants whose values each drive a comprehension rule to the cost
-// limit took 70 to 80 s of CPU. Under the budget, Apply charges the keys
+// CPU, and a file holds as many values as the schema has keys: 1,000
+// values that each drive a comprehension rule to the cost limit, one
+// tenant's each, took 70 to 82 s of CPU to check (cel's
+// BenchmarkHostilePlan). Under the budget, Apply charges the keys
 // of a file one after another, labels then annotations, each in sorted
 // order; each rule runs with the smaller of cel's cost limit and what the
 // keys before it left, and its cost is taken from what is left. A rule
@@ -195,11 +196,12 @@
 // and every later key whose rule costs anything fails alike, so a file
 // that runs out of budget always fails, never loses a key silently. The
 // budget is counted, not timed: the same file fails at the same key on
-// every machine, whatever its load. 100,000 units buy about 7 to 14 ms of
-// CPU for the slowest work cel charges (comprehension steps), so a plan of
-// 1,000 tenants that are all hostile takes about 9 s of CPU
-// (BenchmarkHostileTenants in package generator), and a realistic file of
-// two or three dozen keys with short values spends under 7,000.
+// every machine, whatever its load. 100,000 units buy about 6 to 14 ms of
+// CPU for the slowest work cel charges (comprehension steps, 60 to 140 ns a
+// unit), so a plan of 1,000 tenants that are all hostile took 8 to 10 s of
+// CPU, half that on two free cores (BenchmarkHostileTenants in package
+// generator), and a realistic file of two or three dozen keys with short
+// values spends under 7,000.
 //
 // The budget follows Kubernetes' runtime cost budget of an object
 // (RuntimeCELCostBudget, 10,000,000 units, which the validation rules of

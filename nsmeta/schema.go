@@ -28,12 +28,12 @@ const valueVariable = "value"
 // of package cel, where cel.CostLimit (1,000,000) bounds one evaluation:
 // each evaluation runs with the smaller of cel.CostLimit and what the
 // rules before it left. Without it, one evaluation could take up to about
-// 140 ms of CPU and a file with several keys that many times more: a plan
-// of 1,000 hostile tenants took 70 to 80 s of CPU. A unit buys 60 to 140
+// 140 ms of CPU and a file with several keys that many times more: 1,000
+// hostile tenants with one such value each took 70 to 82 s of CPU. A unit buys 60 to 140
 // ns of CPU for the slowest work charged (comprehension steps; cel's
 // BenchmarkBuiltins and BenchmarkHostilePlan), so the budget bounds a
-// file's rules to about 7 to 14 ms of CPU however hostile the file, and a
-// plan of 1,000 hostile tenants to about 9 s of CPU (generator's
+// file's rules to about 6 to 14 ms of CPU however hostile the file, and a
+// plan of 1,000 hostile tenants took 8 to 10 s of CPU (generator's
 // BenchmarkHostileTenants). A realistic file, two or three dozen keys with
 // short values checked by regular expressions or CEL rules, spends under
 // 7,000 (TestSchemaApplyBudget).
@@ -227,9 +227,10 @@ func regexpDetail(err error) string {
 // annotations, each in sorted order. Each rule runs with the smaller of
 // cel.CostLimit and what the keys before it left; one that does not finish
 // within it fails to evaluate, an error at its key naming the rule, the
-// value's size, the budget and what was left of it, and every key after it
-// fails alike once nothing is left. The budget is counted, not timed: the
-// same file always fails at the same key, on every machine.
+// value's size, the budget and what was left of it; once nothing is left,
+// every later key whose rule costs anything fails alike. The budget is
+// counted, not timed: the same file always fails at the same key, on every
+// machine.
 //
 // Paths are those of the file, metadata.labels[team]; a value is shown by
 // its first 64 bytes when it is longer; warnings and errors are sorted,
