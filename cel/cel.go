@@ -21,8 +21,49 @@ import (
 type Program struct {
 	expr   string
 	vars   []string
-	prg    cel.Program
+	prg    cel.Program // planned with the cost limit CostLimit
 	budget time.Duration
+
+	// limited holds the program planned again, each copy with a cost limit
+	// of its own, for EvalLimited.
+	limited *limitedPrograms
+}
+
+// costLimit is the cost limit of every Program's shared plan. It is never
+// written: a variable only because cel-go's tracker holds a pointer.
+var costLimit uint64 = CostLimit
+
+// limitedPrograms are copies of one program, each planned with a cost
+// limit of its own that EvalLimited sets before it evaluates. cel-go fixes
+// a program's cost limit when it plans the program (every evaluation's
+// tracker copies the plan's pointer to it), so a limit that changes from
+// one evaluation to the next needs a plan that one evaluation at a time
+// uses: a pool of them, planned when the pool runs short.
+type limitedPrograms struct {
+	plan func(limit *uint64) (cel.Program, error)
+	pool sync.Pool // of *limitedProgram
+}
+
+// limitedProgram is one plan of a program and its cost limit, which the
+// evaluation that holds it sets.
+type limitedProgram struct {
+	prg   cel.Program
+	limit uint64
+}
+
+// get returns a plan of its own with the cost limit limit.
+func (l *limitedPrograms) get(limit uint64) (*limitedProgram, error) {
+	lp, _ := l.pool.Get().(*limitedProgram)
+	if lp == nil {
+		lp = new(limitedProgram)
+		prg, err := l.plan(&lp.limit)
+		if err != nil {
+			return nil, err
+		}
+		lp.prg = prg
+	}
+	lp.limit = limit
+	return lp, nil
 }
 
 // envOnce builds the shared base environment once; variables are added per
@@ -88,11 +129,13 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
 			Detail: fmt.Sprintf("output type must be bool, not %s", out)}
 	}
-	prg, err := env.Program(ast, programOptions(base, ast)...)
+	plan := func(limit *uint64) (cel.Program, error) { return env.Program(ast, programOptions(base, ast, limit)...) }
+	prg, err := plan(&costLimit)
 	if err != nil {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}
 	}
-	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: TimeBudget}, nil
+	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: TimeBudget,
+		limited: &limitedPrograms{plan: plan}}, nil
 }
 
 // issuesError turns cel-go's issues into a CompileError with the position
@@ -141,29 +184,75 @@ func (p *Program) Variables() []string { return append([]string(nil), p.vars...)
 // value, and a retry may succeed. Variables that the program does not
 // declare are ignored.
 func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error) {
+	ok, _, err := p.eval(ctx, p.prg, CostLimit, vars)
+	return ok, err
+}
+
+// EvalLimited evaluates the program as [Program.Eval] does, with a cost
+// limit of limit where that is less than [CostLimit], and returns the cost
+// the evaluation was charged too:
+//
+//	ok, cost, err := p.EvalLimited(ctx, vars, left)
+//
+// It is how a caller shares one budget of cost among several evaluations,
+// as nsmeta shares one among the rules of a namespace's metadata: each
+// evaluation gets what is left, and its cost is taken from it. The smaller
+// limit bounds all that CostLimit bounds in Eval: the runtime cost, and the
+// charge of a call checked before it runs (refused when over limit), so
+// that an evaluation does at most limit of work plus that of the call that
+// goes over it, whose work is linear in its arguments. An evaluation stopped
+// by it returns an error wrapping [ErrCostLimit] that names the limit; its
+// cost is then more than limit when the runtime cost went over it, and
+// what was charged before a refused call otherwise. The cost of an
+// evaluation that failed otherwise is what it was charged until then.
+//
+// The first evaluation with a limit below CostLimit plans the program
+// again (cel-go fixes a program's limit when it plans it), as does each
+// that runs while all the others' plans are in use.
+func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit uint64) (bool, uint64, error) {
+	if limit >= CostLimit {
+		return p.eval(ctx, p.prg, CostLimit, vars)
+	}
+	lp, err := p.limited.get(limit)
+	if err != nil {
+		// The program planned once already; this is a bug, not bad input.
+		return false, 0, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: planning the program: %v", ErrEval, err)}
+	}
+	defer p.limited.pool.Put(lp)
+	return p.eval(ctx, lp.prg, limit, vars)
+}
+
+// eval evaluates prg, a plan of p with the cost limit limit, within the
+// time budget, and returns its result and its cost.
+func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars map[string]string) (bool, uint64, error) {
 	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
 	defer cancel()
-	out, _, err := p.prg.ContextEval(budgeted, &evalState{vars: vars})
+	out, det, err := prg.ContextEval(budgeted, &evalState{vars: vars})
+	var cost uint64
+	if det != nil && det.ActualCost() != nil {
+		cost = *det.ActualCost()
+	}
 	if err != nil {
-		return false, &EvalError{Expr: p.expr, Err: p.classify(ctx, err)}
+		return false, cost, &EvalError{Expr: p.expr, Err: p.classify(ctx, err, limit)}
 	}
 	b, ok := out.(types.Bool)
 	if !ok {
 		// The checker guarantees bool; a dynamic value can still disagree.
-		return false, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: result must be bool, not %s", ErrEval, out.Type())}
+		return false, cost, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: result must be bool, not %s", ErrEval, out.Type())}
 	}
-	return bool(b), nil
+	return bool(b), cost, nil
 }
 
 // errBudget is the cause of a budgeted context whose time ran out.
 var errBudget = errors.New("time budget exhausted")
 
-// classify maps cel-go's error to one that wraps a sentinel or is ctx's.
-func (p *Program) classify(ctx context.Context, err error) error {
+// classify maps cel-go's error to one that wraps a sentinel or is ctx's;
+// limit is the evaluation's cost limit.
+func (p *Program) classify(ctx context.Context, err error, limit uint64) error {
 	var cancelled interpreter.EvalCancelledError
 	switch {
 	case errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded:
-		return fmt.Errorf("%w: runtime cost must be no more than %d", ErrCostLimit, CostLimit)
+		return fmt.Errorf("%w: runtime cost must be no more than %d", ErrCostLimit, limit)
 	case errors.As(err, &cancelled) && cancelled.Cause == refusedCause:
 		return fmt.Errorf("%w: %s", ErrCostLimit, cancelled.Message)
 	case ctx.Err() != nil:

@@ -81,20 +81,21 @@ type builtin struct {
 // checked reports whether calls of b are checked before they run.
 func (b *builtin) checked() bool { return b.before != nil || b.produces != nil || b.prepare != nil }
 
-// check refuses a call of b that must not run, or returns nil.
-func (b *builtin) check(args []ref.Val) *refusal {
+// check refuses a call of b that must not run, under the cost limit limit
+// of the evaluation, or returns nil.
+func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 	if b.produces != nil {
 		if n, ok := b.produces(args); ok && n > MaxStringBytes {
 			return refuse("%s: string result must be no more than %d bytes", b.name, MaxStringBytes)
 		}
 	}
 	if b.before != nil {
-		if c := b.before(args); c > CostLimit {
+		if c := b.before(args); c > limit {
 			detail := b.detail
 			if detail == nil {
 				detail = describeArgs
 			}
-			return refuse("%s: cost of one call must be no more than %d, got %d (%s)", b.name, CostLimit, c, detail(args))
+			return refuse("%s: cost of one call must be no more than %d, got %d (%s)", b.name, limit, c, detail(args))
 		}
 	}
 	return nil

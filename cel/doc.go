@@ -83,6 +83,16 @@
 //     it is charged 812,666 (BenchmarkEvalComprehension). Earlier versions
 //     of this package charged a range of n elements n*n/16 instead, and
 //     refused one of more than 4,000 elements; neither is left;
+//   - [Program.EvalLimited] evaluates with a cost limit smaller than
+//     CostLimit, which bounds all that CostLimit bounds (the runtime cost,
+//     and the charge of one call checked before it runs, matches with a
+//     constant pattern included), and returns the cost charged: a caller
+//     shares a budget among several evaluations with it, giving each what
+//     the ones before it left. Package nsmeta shares 100,000 units among
+//     the rules of one NamespaceMetadata file, so that a hostile file costs
+//     about a tenth of what one evaluation within CostLimit may. Only
+//     matches with a pattern that is not a constant is still refused at
+//     CostLimit, not at the smaller limit;
 //   - each evaluation has a fixed time budget, [TimeBudget] (1 s), a
 //     backstop applied inside [Program.Eval] whatever context the caller
 //     passes, context.Background() included; the caller's context can only
@@ -141,6 +151,15 @@
 //     its functions by an estimator of its own): indexOf and lastIndexOf,
 //     which compare the substring at every position, the string's bytes
 //     times the substring's, where Kubernetes charges the string's bytes.
+//
+// Kubernetes runs every rule of an object with the whole PerCallLimit, and
+// takes its cost from the object's budget (RuntimeCELCostBudget) after it
+// ran, failing the object once the budget is overdrawn: an object may
+// spend its budget plus one call's limit. [Program.EvalLimited] runs an
+// evaluation with what is left instead, so a budget is overdrawn by at
+// most the charge that stops the evaluation; a rule that Kubernetes would
+// let finish, and then fail the object for, stops here where the budget
+// runs out.
 //
 // The steps of the comprehensions cost one unit more or less than in
 // Kubernetes, whose expansions evaluate other loop conditions: a step of

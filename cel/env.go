@@ -187,10 +187,10 @@ func matchesFunction() cel.EnvOption {
 		}
 		// The length first: it needs no parsing, and parsing a long
 		// pattern is itself work.
-		if r := checkMatchCost(len(s), len(pattern)); r != nil {
+		if r := checkMatchCost(len(s), len(pattern), CostLimit); r != nil {
 			r.abort()
 		}
-		if r := checkMatchCost(len(s), regexSize(string(pattern))); r != nil {
+		if r := checkMatchCost(len(s), regexSize(string(pattern)), CostLimit); r != nil {
 			r.abort()
 		}
 		re, err := regexp.Compile(string(pattern))
@@ -233,43 +233,46 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// checkMatchCost refuses a match whose charge alone is over CostLimit:
-// cel-go charges a call after it returns, and one match of a 5 KiB pattern
-// against a 256 KiB string runs for seconds.
-func checkMatchCost(subject, size int) *refusal {
-	if c := matchCost(subject, size); c > CostLimit {
+// checkMatchCost refuses a match whose charge alone is over limit, the
+// cost limit of the evaluation: cel-go charges a call after it returns, and
+// one match of a 5 KiB pattern against a 256 KiB string runs for seconds.
+func checkMatchCost(subject, size int, limit uint64) *refusal {
+	if c := matchCost(subject, size); c > limit {
 		return refuse("matches: cost of one call must be no more than %d, got %d (a %d-byte string and a pattern of size %d)",
-			CostLimit, c, subject, size)
+			limit, c, subject, size)
 	}
 	return nil
 }
 
 // matchesOptimization compiles a constant pattern once, when the program is
-// made, and checks the charge of each call before it runs, as
-// matchesFunction does for other patterns.
-var matchesOptimization = &interpreter.RegexOptimization{
-	Function:   "matches",
-	RegexIndex: 1,
-	Factory: func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
-		re, err := regexp.Compile(pattern)
-		if err != nil {
-			return nil, err
-		}
-		size := regexSize(pattern)
-		return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
-			if len(args) != 2 {
-				return types.NoSuchOverloadErr()
+// made, and checks the charge of each call before it runs against the cost
+// limit *limit of the evaluation, as matchesFunction does for other
+// patterns against CostLimit.
+func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
+	return &interpreter.RegexOptimization{
+		Function:   "matches",
+		RegexIndex: 1,
+		Factory: func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return nil, err
 			}
-			s, ok := args[0].(types.String)
-			if !ok {
-				return types.NoSuchOverloadErr()
-			}
-			if r := checkMatchCost(len(s), size); r != nil {
-				r.abort()
-			}
-			return types.Bool(re.MatchString(string(s)))
-		}), nil
-	},
+			size := regexSize(pattern)
+			return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
+				if len(args) != 2 {
+					return types.NoSuchOverloadErr()
+				}
+				s, ok := args[0].(types.String)
+				if !ok {
+					return types.NoSuchOverloadErr()
+				}
+				if r := checkMatchCost(len(s), size, *limit); r != nil {
+					r.abort()
+				}
+				return types.Bool(re.MatchString(string(s)))
+			}), nil
+		},
+	}
 }
 
 // macros are CEL's comprehension macros (all, exists, exists_one, map,

@@ -83,6 +83,21 @@ func ExampleProgram_Eval_costLimit() {
 	// cel: evaluating "value.split(',').distinct().size() == value.split(',').size()": cost limit exceeded: distinct: cost of one call must be no more than 1000000, got 2104213 (a list of 1001 elements)
 }
 
+func ExampleProgram_EvalLimited() {
+	// Two evaluations share a budget of 1,000 units: each gets what the
+	// ones before it left.
+	p := cel.MustCompile(`value.split(',').all(x, x.matches('^[a-z]+$'))`, "value")
+	var left uint64 = 1000
+	for _, value := range []string{"a,b,c,d,e,f,g,h", strings.Repeat("a,", 200) + "a"} {
+		ok, cost, err := p.EvalLimited(context.Background(), map[string]string{"value": value}, left)
+		left -= min(cost, left)
+		fmt.Println(ok, cost, left, err)
+	}
+	// Output:
+	// true 63 937 <nil>
+	// false 939 0 cel: evaluating "value.split(',').all(x, x.matches('^[a-z]+$'))": cost limit exceeded: runtime cost must be no more than 937
+}
+
 func ExampleNewCache() {
 	c := cel.NewCache(128)
 	a, _ := c.Compile(`ns.startsWith("tenant-")`, "ns")

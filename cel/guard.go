@@ -19,8 +19,11 @@ import (
 
 // programOptions are the options that bound a program of the environment
 // e compiled as a: the cost limit, the interrupt checks, the checks before
-// calls and the charges.
-func programOptions(e *environment, a *cel.Ast) []cel.ProgramOption {
+// calls and the charges. The cost limit of an evaluation is *limit, read
+// when it starts (cel-go's tracker copies the pointer into each
+// evaluation's tracker) and by every check before a call: a program planned
+// with a limit of its own (limitedProgram) changes it between evaluations.
+func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
 	// matches is charged by the compiled size of its pattern (regexSize):
 	// that of a constant pattern is computed once, here, not at every call.
 	sizes := constantPatterns(a.NativeRep().Expr())
@@ -34,12 +37,13 @@ func programOptions(e *environment, a *cel.Ast) []cel.ProgramOption {
 		return &c
 	}
 	return []cel.ProgramOption{
-		cel.CostLimit(CostLimit),
+		// cel.CostLimit would copy its limit; this points at *limit.
+		cel.CostTrackerOptions(func(t *interpreter.CostTracker) error { t.Limit = limit; return nil }),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
-		cel.CustomDecoratorV2(guard(e)),
+		cel.CustomDecoratorV2(guard(e, limit)),
 		// Compile a constant regular expression once, not at every call,
 		// and refuse a call whose charge alone is over the limit.
-		cel.OptimizeRegex(matchesOptimization),
+		cel.OptimizeRegex(matchesOptimization(limit)),
 		// cel-go charges a call by the tracker of its overload, when the
 		// checker resolved one, and by the estimator otherwise (a call on
 		// dyn values, dispatched when it runs): both charge callCost.
@@ -131,8 +135,8 @@ func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *u
 }
 
 // guard replaces, when a program is planned, each call that is checked
-// before it runs by a checkedCall.
-func guard(e *environment) interpreter.InterpretableDecoratorV2 {
+// before it runs by a checkedCall, under the cost limit *limit.
+func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 	return func(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
 		call, ok := i.(interpreter.InterpretableCall)
 		if !ok {
@@ -148,7 +152,7 @@ func guard(e *environment) interpreter.InterpretableDecoratorV2 {
 			// The environment is fixed at build time; this is a bug.
 			return nil, fmt.Errorf("cel: no implementation of %s (%s)", fn, call.OverloadID())
 		}
-		return &checkedCall{id: call.ID(), function: fn, overload: call.OverloadID(), args: call.Args(), impl: impl, builtin: b}, nil
+		return &checkedCall{id: call.ID(), function: fn, overload: call.OverloadID(), args: call.Args(), impl: impl, builtin: b, limit: limit}, nil
 	}
 }
 
@@ -159,6 +163,7 @@ type checkedCall struct {
 	args               []interpreter.InterpretableV2
 	impl               *functions.Overload
 	builtin            *builtin
+	limit              *uint64 // the cost limit of the evaluation
 }
 
 func (c *checkedCall) ID() int64                             { return c.id }
@@ -184,7 +189,7 @@ func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 			return v
 		}
 	}
-	if r := c.builtin.check(vals); r != nil {
+	if r := c.builtin.check(vals, *c.limit); r != nil {
 		r.abort()
 	}
 	if c.builtin.prepare != nil {

@@ -287,7 +287,8 @@
 //     upstream finds out when a tenant's file sets the key, and fails that
 //     reconcile. The rules run under package cel's bounds, so matching a
 //     very long value against a large expression can be refused for its
-//     cost, an error for that key, where upstream matches it.
+//     cost, an error for that key, where upstream matches it; the rules of
+//     one file share a budget of cost (package nsmeta's Bounds).
 //   - Unlisted keys. A key of a NamespaceMetadata file that the schema does
 //     not list is dropped with a warning (an error under [WithStrict]);
 //     upstream drops it silently.

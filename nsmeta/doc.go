@@ -94,7 +94,11 @@
 //     tenant's file sets its key, and checks no key);
 //   - a pattern whose CEL rule is longer than 5 KiB is an error, and a
 //     match whose cost is over the CEL cost limit (a long pattern against a
-//     long annotation) fails to evaluate, which is an error at its key.
+//     long annotation) fails to evaluate, which is an error at its key;
+//   - the rules of one file share a budget of CEL cost (see Bounds), so a
+//     file whose values cost more to check than it allows fails, at the
+//     key where the budget ran out (source-watcher matches every value,
+//     however long, in time linear in its length).
 //
 // # Options
 //
@@ -173,8 +177,42 @@
 //   - annotations hold at most 256 KiB together, label values 63 characters;
 //   - CEL rules, and regular expressions as the CEL rules they become, are
 //     bounded by package cel (5 KiB per expression, a runtime cost limit
-//     per evaluation), and the name a rule sees is at most 63 characters,
-//     checked before any rule runs.
+//     of 1,000,000 per evaluation), and the name a rule sees is at most 63
+//     characters, checked before any rule runs;
+//   - the rules that Schema.Apply evaluates for one file share a budget of
+//     100,000 units of CEL cost (below).
+//
+// The budget of a file is what keeps a plan of many hostile tenants short.
+// One evaluation within cel's cost limit may take up to about 140 ms of
+// CPU, and a file holds as many values as the schema has keys: 1,000
+// values that each drive a comprehension rule to the cost limit, one
+// tenant's each, took 70 to 82 s of CPU to check (cel's
+// BenchmarkHostilePlan). Under the budget, Apply charges the keys
+// of a file one after another, labels then annotations, each in sorted
+// order; each rule runs with the smaller of cel's cost limit and what the
+// keys before it left, and its cost is taken from what is left. A rule
+// that does not finish within that fails to evaluate: an error at its key
+// naming the rule, the value's size, the budget and what was left of it,
+// and every later key whose rule costs anything fails alike, so a file
+// that runs out of budget always fails, never loses a key silently. The
+// budget is counted, not timed: the same file fails at the same key on
+// every machine, whatever its load. 100,000 units buy about 6 to 14 ms of
+// CPU for the slowest work cel charges (comprehension steps, 60 to 140 ns a
+// unit), so a plan of 1,000 tenants that are all hostile took 8 to 10 s of
+// CPU, half that on two free cores (BenchmarkHostileTenants in package
+// generator), and a realistic file of two or three dozen keys with short
+// values spends under 7,000.
+//
+// The budget follows Kubernetes' runtime cost budget of an object
+// (RuntimeCELCostBudget, 10,000,000 units, which the validation rules of
+// one custom resource share), and departs from it: it is a hundred times
+// smaller, since a controller checks thousands of files in one
+// reconcile where the API server checks one object per request; each
+// evaluation runs with the smaller of the per-call limit and what is left,
+// where Kubernetes runs each rule with the whole per-call limit and stops
+// after it once the budget is overdrawn (an object may spend the budget
+// plus a call); and every key after the budget ran out is an error of its
+// own, where Kubernetes reports once and runs no further rule.
 //
 // # Errors
 //

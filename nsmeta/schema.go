@@ -23,6 +23,22 @@ import (
 // the value of a label or annotation.
 const valueVariable = "value"
 
+// costBudget is the CEL cost that the rules evaluated for one
+// NamespaceMetadata file may spend together (Schema.Apply), in the units
+// of package cel, where cel.CostLimit (1,000,000) bounds one evaluation:
+// each evaluation runs with the smaller of cel.CostLimit and what the
+// rules before it left. Without it, one evaluation could take up to about
+// 140 ms of CPU and a file with several keys that many times more: 1,000
+// hostile tenants with one such value each took 70 to 82 s of CPU. A unit buys 60 to 140
+// ns of CPU for the slowest work charged (comprehension steps; cel's
+// BenchmarkBuiltins and BenchmarkHostilePlan), so the budget bounds a
+// file's rules to about 6 to 14 ms of CPU however hostile the file, and a
+// plan of 1,000 hostile tenants took 8 to 10 s of CPU (generator's
+// BenchmarkHostileTenants). A realistic file, two or three dozen keys with
+// short values checked by regular expressions or CEL rules, spends under
+// 7,000 (TestSchemaApplyBudget).
+const costBudget = 100_000
+
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
 // allowedAnnotations: for each allowed key, a rule that its value must
@@ -203,17 +219,38 @@ func regexpDetail(err error) string {
 // cancelled ctx), the key is dropped and reported as an error naming the
 // key, its value and the rule: a rule that fails never lets a key through.
 // A key the schema does not list is dropped with a warning, or reported as a
-// Forbidden error under [WithStrict]. Paths are those of the file,
-// metadata.labels[team]; a value is shown by its first 64 bytes when it is
-// longer; warnings and errors are sorted, and errors nil when there are none. Apply does not check
-// key and value syntax: ParseFile did. The maps of kept are never nil.
+// Forbidden error under [WithStrict].
+//
+// The rules evaluated for m share one budget of 100,000 units of CEL cost
+// (package cel's units; one evaluation alone may spend up to
+// cel.CostLimit, 1,000,000), charged key by key: labels, then
+// annotations, each in sorted order. Each rule runs with the smaller of
+// cel.CostLimit and what the keys before it left; one that does not finish
+// within it fails to evaluate, an error at its key naming the rule, the
+// value's size, the budget and what was left of it; once nothing is left,
+// every later key whose rule costs anything fails alike. The budget is
+// counted, not timed: the same file always fails at the same key, on every
+// machine.
+//
+// Paths are those of the file, metadata.labels[team]; a value is shown by
+// its first 64 bytes when it is longer; warnings and errors are sorted,
+// and errors nil when there are none. Apply does not check key and value
+// syntax: ParseFile did. The maps of kept are never nil.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
+	kept, warnings, errs, _ := s.apply(ctx, m)
+	return kept, warnings, errs
+}
+
+// apply is Apply, and returns the cost the rules spent too.
+func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList, uint64) {
 	kept := Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
 	var (
 		warnings []string
 		errs     field.ErrorList
 	)
 	p := field.NewPath("metadata")
+	// spent is the cost of the rules evaluated so far, out of costBudget.
+	var spent uint64
 	for _, part := range [...]struct {
 		what, list string
 		in, out    map[string]string
@@ -223,7 +260,8 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 		{"label", "allowedLabels", m.Labels, kept.Labels, s.labels, p.Child("labels")},
 		{"annotation", "allowedAnnotations", m.Annotations, kept.Annotations, s.annotations, p.Child("annotations")},
 	} {
-		// Sorted, so that warnings come in a stable order.
+		// Sorted, so that warnings come in a stable order and the budget
+		// is charged in one: the same file always fails at the same key.
 		for _, k := range slices.Sorted(maps.Keys(part.in)) {
 			v, kp := part.in[k], part.p.Key(k)
 			r, ok := part.rules[k]
@@ -241,12 +279,18 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				errs = append(errs, field.InternalError(kp, err))
 				continue
 			}
-			pass, err := r.prog.Eval(ctx, map[string]string{valueVariable: v})
+			left := costBudget - spent
+			pass, cost, err := r.prog.EvalLimited(ctx, map[string]string{valueVariable: v}, left)
+			spent += min(cost, left)
 			switch {
 			case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
 				// The caller's context, or cel's time budget, a backstop
 				// that depends on the machine's load: never a verdict.
 				errs = append(errs, field.InternalError(kp, err))
+			case errors.Is(err, cel.ErrCostLimit) && left < cel.CostLimit:
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf(
+					"%s failed to evaluate within the CEL cost budget of the file: its rules may cost %d together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s",
+					r.what, costBudget, left, len(v), evalDetail(err))))
 			case err != nil:
 				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("%s failed to evaluate: %s", r.what, evalDetail(err))))
 			case !pass:
@@ -256,5 +300,5 @@ func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			}
 		}
 	}
-	return kept, warnings, sortErrors(errs)
+	return kept, warnings, sortErrors(errs), spent
 }
