@@ -29,8 +29,10 @@ import (
 // (fluxcd/pkg/artifact/storage Archive), and returns the digest of the
 // tarball: every directory and regular file in filepath.Walk's order,
 // named relative to dir, the root "." included, without owner or times,
-// and with the modes reduced to a directory's, an executable file's or
-// another file's.
+// and with the modes reduced to a directory's (0750), an executable file's
+// (0700) or another file's (0600). Flux's default ignore patterns are left
+// out: the trees here hold no file they match. interop/flux's
+// artifact_test.go runs Flux's own Archive on the same kind of trees.
 func archiveDir(dir string) (digest.Digest, error) {
 	h := sha256.New()
 	gw := gzip.NewWriter(h)
@@ -57,7 +59,7 @@ func archiveDir(dir string) (digest.Digest, error) {
 		case fi.IsDir():
 			hdr.Mode = 0o750
 		case fi.Mode()&0o111 != 0:
-			hdr.Mode = 0o744
+			hdr.Mode = 0o700
 		default:
 			hdr.Mode = 0o600
 		}
