@@ -219,6 +219,24 @@
 // desired namespace is applied as the inventory says, unless its desired
 // metadata disables reconciliation.
 //
+// Then, with a UID, it reads the live copy of each ExternalArtifact it
+// applies, once, one at a time by namespace and name, tracked or not (an
+// artifact this generator created can be relabelled by another, and
+// source-watcher warns on every apply that takes one over):
+//
+//	absent, no GeneratorLabel, this generator's   applied as the inventory says
+//	another generator's GeneratorLabel            taken over: applied, Conflict "OwnershipConflict", a warning
+//	                                              ("OwnershipConflict: ExternalArtifact tenant-a/app is managed by
+//	                                              generator <uid> and is taken over"); unchanged becomes update
+//	the read fails                                skipped (kept when tracked); an error at "cluster[<namespace>/<name>]"
+//
+// [Artifact.Conflict] is the reason of the Warning event that source-watcher
+// records on each artifact it takes over; it also records one on the
+// generator, "ownership conflict detected for N ExternalArtifact(s)", which
+// an embedder counts from [Plan.Artifacts]. Without an ObjectReader or a
+// UID no artifact is read. When ctx ends during these reads, as during the
+// namespaces', Plan returns ctx's error and no plan.
+//
 // # Finalize
 //
 // [Generator.Finalize] is what deleting the ArtifactGenerator does with its
@@ -320,8 +338,9 @@
 //     stale or the generator is deleted; source-watcher's deleteNamespace
 //     does not look at the label.
 //   - A live namespace that cannot be read skips that namespace and its
-//     artifacts, with an error, and the other tenants proceed; in
-//     source-watcher the whole reconcile fails.
+//     artifacts, with an error, and the other tenants proceed; so does a
+//     live ExternalArtifact that cannot be read, skipping that artifact;
+//     in source-watcher the whole reconcile fails.
 //   - The apply exclusions (reconcile: disabled, ssa: Ignore, ssa:
 //     IfNotPresent) are read under kustomize-controller's prefix too;
 //     source-watcher reads only source.extensions.fluxcd.io when it

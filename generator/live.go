@@ -199,13 +199,23 @@ func (p *planner) notApplied(res *Plan) {
 }
 
 // liveDecisions adjusts the decisions of the desired namespaces to their
-// live state (applyLive).
+// live state (applyLive), and says of each artifact taken over from another
+// generator that it is: an unchanged one is an update, since applying it
+// changes its live label.
 func (p *planner) liveDecisions(ds []inventory.Decision) {
 	for i := range ds {
-		if id := ds[i].Entry.ID(); id.IsNamespace() {
+		id := ds[i].Entry.ID()
+		if id.IsNamespace() {
 			if l := p.live[id.Name]; l != nil {
 				applyLive(&ds[i], l)
 			}
+			continue
+		}
+		if owner, ok := p.takeovers[id]; ok {
+			if ds[i].Action == inventory.Unchanged {
+				ds[i].Action = inventory.Update
+			}
+			ds[i].Reason = fmt.Sprintf("taken over from generator %s (label %s)", owner, GeneratorLabel)
 		}
 	}
 }
@@ -233,4 +243,76 @@ func applyLive(d *inventory.Decision, l *liveNamespace) {
 		why = append(why, "drift: "+l.drift)
 	}
 	d.Reason = strings.Join(why, "; ")
+}
+
+// liveArtifacts reads the live copy of each artifact that the plan applies,
+// one at a time in the order of arts (namespace, then name), and returns
+// arts without those whose read failed. An artifact whose live copy
+// carries another generator's GeneratorLabel is taken over, as
+// source-watcher takes it over: its Conflict is "OwnershipConflict", the
+// plan warns, and its decision says so (liveDecisions). A read that fails
+// otherwise than with finalizer.ErrNotFound is an error of the plan at
+// "cluster[<namespace>/<name>]", and the artifact is skipped (kept when
+// tracked), as a namespace whose read fails is.
+//
+// Nothing is read without an ObjectReader, or without a UID (WithUID):
+// ownership cannot be told then. When ctx ends, reading stops and arts is
+// returned as it is: Plan returns ctx's error.
+//
+// Every applied artifact is read, tracked or not, rather than only those
+// that the previous inventory does not track: an artifact that this
+// generator created can be relabelled by another one (two generators that
+// render the same artifact take it from each other on every reconcile),
+// and source-watcher warns each time it takes it back.
+func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
+	r, uid := p.cluster.Objects, p.g.opts.uid
+	if r == nil || uid == "" || len(arts) == 0 {
+		return arts
+	}
+	type key struct{ namespace, name string }
+	var failed map[key]bool
+	for i := range arts {
+		a := &arts[i]
+		if p.ctx.Err() != nil {
+			return arts
+		}
+		id := inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name}
+		live, err := r.Object(p.ctx, id)
+		switch {
+		case errors.Is(err, finalizer.ErrNotFound):
+			continue
+		case err != nil && p.ctx.Err() != nil:
+			return arts
+		case err != nil:
+			p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(a.Namespace+"/"+a.Name),
+				fmt.Errorf("reading the live ExternalArtifact: %w", err)))
+			if failed == nil {
+				failed = map[key]bool{}
+			}
+			failed[key{a.Namespace, a.Name}] = true
+			continue
+		}
+		if owner := live.Labels[GeneratorLabel]; owner != "" && owner != uid {
+			a.Conflict = reasonOwnershipConflict
+			if p.takeovers == nil {
+				p.takeovers = map[inventory.ID]string{}
+			}
+			p.takeovers[id] = owner
+			p.warn = append(p.warn, fmt.Sprintf("%s: ExternalArtifact %s/%s is managed by generator %s and is taken over",
+				reasonOwnershipConflict, a.Namespace, a.Name, owner))
+		}
+	}
+	if len(failed) == 0 {
+		return arts
+	}
+	for _, it := range items {
+		if it.skip == "" && failed[key{it.namespace, it.name}] {
+			it.skip = "the live ExternalArtifact cannot be read"
+		}
+	}
+	arts = slices.DeleteFunc(arts, func(a Artifact) bool { return failed[key{a.Namespace, a.Name}] })
+	if len(arts) == 0 {
+		arts = nil // as a plan's lists are when empty
+	}
+	return arts
 }

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -308,13 +309,199 @@ func TestLiveStateReads(t *testing.T) {
 		return c.Object(ctx, id)
 	})
 	files := []string{"tenants/tenant-a/modules/app", "tenants/tenant-a/modules/web", "tenants/tenant-b/modules/app"}
-	mustPlan(t, g, sources(tree(files...)), []inventory.Entry{nsEntry("tenant-z")}, cl)
+	// tenant-a/web is tracked: it is read too (an artifact this generator
+	// created can be relabelled by another).
+	mustPlan(t, g, sources(tree(files...)), []inventory.Entry{nsEntry("tenant-z"), artEntry("tenant-a", "web")}, cl)
 	want := map[inventory.ID]int{
-		nsEntry("tenant-a").ID(): 1,
-		nsEntry("tenant-b").ID(): 1,
-		nsEntry("tenant-z").ID(): 1, // stale
+		nsEntry("tenant-a").ID():         1,
+		nsEntry("tenant-b").ID():         1,
+		artEntry("tenant-a", "app").ID(): 1,
+		artEntry("tenant-a", "web").ID(): 1,
+		artEntry("tenant-b", "app").ID(): 1,
+		nsEntry("tenant-z").ID():         1, // stale
 	}
 	if diff := cmp.Diff(want, reads); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)
+	}
+	// In a fixed order: the namespaces by name, then the artifacts by
+	// namespace and name, then the stale objects in prune order.
+	var order []string
+	cl.Objects = ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (Object, error) {
+		order = append(order, id.String())
+		return c.Object(ctx, id)
+	})
+	mustPlan(t, g, sources(tree(files...)), []inventory.Entry{nsEntry("tenant-z"), artEntry("tenant-a", "web")}, cl)
+	wantOrder := []string{"Namespace/tenant-a", "Namespace/tenant-b",
+		"ExternalArtifact/tenant-a/app", "ExternalArtifact/tenant-a/web", "ExternalArtifact/tenant-b/app", "Namespace/tenant-z"}
+	if diff := cmp.Diff(wantOrder, order); diff != "" {
+		t.Errorf("read order (-want +got):\n%s", diff)
+	}
+}
+
+// TestLiveArtifacts: what a plan does with a desired ExternalArtifact,
+// given its live copy and the inventory, after source-watcher's
+// TestArtifactGeneratorReconciler_OwnershipConflict: one labelled by
+// another generator is taken over, with a warning and Conflict
+// "OwnershipConflict"; a read that fails skips it.
+func TestLiveArtifacts(t *testing.T) {
+	t.Parallel()
+	const otherUID = "11111111-1111-1111-1111-111111111111"
+	takenOver := "taken over from generator " + otherUID + " (label " + GeneratorLabel + ")"
+	warning := "OwnershipConflict: ExternalArtifact tenant-a/app is managed by generator " + otherUID + " and is taken over"
+	tests := []struct {
+		name    string
+		live    map[string]string // the live artifact's labels; nil: it does not exist
+		readErr error
+		tracked string // "": not tracked; "same": the desired digest; "old": another digest
+		noRead  bool   // no ObjectReader
+		noUID   bool   // compiled without WithUID
+
+		action   inventory.Action
+		reason   string
+		conflict string
+		warning  string
+		skipped  bool // skipped for a read error: not in Plan.Artifacts, an error at cluster[tenant-a/app]
+	}{
+		{name: "absent", action: inventory.Create},
+		{name: "absent, tracked", tracked: "same", action: inventory.Unchanged},
+		{name: "this generator's", live: map[string]string{GeneratorLabel: testUID}, tracked: "same", action: inventory.Unchanged},
+		// Upstream's test covers only another generator's label; its
+		// namespace code adopts an unlabelled namespace with its own
+		// reason, and none exists for artifacts.
+		{name: "no generator's label", live: map[string]string{"team": "a"}, action: inventory.Create},
+		{name: "another generator's", live: map[string]string{GeneratorLabel: otherUID},
+			action: inventory.Create, reason: takenOver, conflict: "OwnershipConflict", warning: warning},
+		{name: "another generator's, tracked, unchanged", live: map[string]string{GeneratorLabel: otherUID}, tracked: "same",
+			action: inventory.Update, reason: takenOver, conflict: "OwnershipConflict", warning: warning},
+		{name: "another generator's, tracked, changed", live: map[string]string{GeneratorLabel: otherUID}, tracked: "old",
+			action: inventory.Update, reason: takenOver, conflict: "OwnershipConflict", warning: warning},
+		{name: "another generator's, no ObjectReader", live: map[string]string{GeneratorLabel: otherUID}, noRead: true,
+			action: inventory.Create},
+		{name: "another generator's, no UID", live: map[string]string{GeneratorLabel: otherUID}, noUID: true,
+			action: inventory.Create},
+		{name: "read fails", readErr: errors.New("boom"), skipped: true,
+			action: inventory.Skip, reason: "the live ExternalArtifact cannot be read"},
+		{name: "read fails, tracked", readErr: errors.New("boom"), tracked: "old", skipped: true,
+			action: inventory.Skip, reason: "the live ExternalArtifact cannot be read; kept in the inventory"},
+		{name: "read fails, no UID", readErr: errors.New("boom"), noUID: true, action: inventory.Create},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opts := []Option{WithUID(testUID), WithNamespace("flux-system")}
+			if tt.noUID {
+				opts = opts[1:]
+			}
+			g, errs := Compile(testSpec(), opts...)
+			if len(errs) > 0 {
+				t.Fatal(errs.ToAggregate())
+			}
+			src := sources(tree("tenants/tenant-a/modules/app", "tenants/tenant-b/modules/app"))
+			ref := mustPlan(t, g, src, nil, Cluster{})
+			entry := artEntry("tenant-a", "app")
+			entry.Digest = ref.Artifacts[slices.IndexFunc(ref.Artifacts, func(a Artifact) bool { return a.Namespace == "tenant-a" })].Digest
+			var previous []inventory.Entry
+			switch tt.tracked {
+			case "same":
+				previous = []inventory.Entry{entry}
+			case "old":
+				previous = []inventory.Entry{artEntry("tenant-a", "app")}
+			}
+			c := &fakeCluster{objects: map[inventory.ID]Object{}, failing: map[inventory.ID]error{}}
+			if tt.live != nil {
+				c.objects[entry.ID()] = Object{ID: entry.ID(), Labels: tt.live}
+			}
+			if tt.readErr != nil {
+				c.failing[entry.ID()] = tt.readErr
+			}
+			cl := c.cluster()
+			if tt.noRead {
+				cl.Objects = nil
+			}
+			p := mustPlan(t, g, src, previous, cl)
+
+			if d := decisions(p)["ExternalArtifact/tenant-a/app"]; d.Action != tt.action || d.Reason != tt.reason {
+				t.Errorf("decision %q, want %s (%s)", d, tt.action, tt.reason)
+			}
+			conflicts := map[string]string{}
+			for _, a := range p.Artifacts {
+				conflicts[a.Namespace+"/"+a.Name] = a.Conflict
+			}
+			want := map[string]string{"tenant-a/app": tt.conflict, "tenant-b/app": ""}
+			if tt.skipped {
+				delete(want, "tenant-a/app")
+			}
+			if diff := cmp.Diff(want, conflicts); diff != "" {
+				t.Errorf("Plan.Artifacts' conflicts (-want +got):\n%s", diff)
+			}
+			var warnings []string
+			for _, w := range p.Warnings {
+				if strings.HasPrefix(w, "OwnershipConflict:") {
+					warnings = append(warnings, w)
+				}
+			}
+			var wantWarnings []string
+			if tt.warning != "" {
+				wantWarnings = []string{tt.warning}
+			}
+			if diff := cmp.Diff(wantWarnings, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if tt.skipped {
+				if !hasError(p.Errors, "cluster[tenant-a/app]", "reading the live ExternalArtifact: boom") || len(p.Errors) != 1 {
+					t.Errorf("errors %v, want one at cluster[tenant-a/app]", p.Errors)
+				}
+			} else if p.HasErrors() {
+				t.Errorf("errors %v", p.Errors.ToAggregate())
+			}
+			// The other tenant proceeds whatever happens to tenant-a/app.
+			if d := decisions(p)["ExternalArtifact/tenant-b/app"]; d.Action != inventory.Create {
+				t.Errorf("tenant-b/app: %s, want created", d)
+			}
+			next := map[inventory.ID]digest.Digest{}
+			for _, e := range p.Next(nil) {
+				next[e.ID()] = e.Digest
+			}
+			got, ok := next[entry.ID()]
+			switch {
+			case tt.skipped && tt.tracked == "":
+				if ok {
+					t.Error("untracked skipped artifact in the next inventory")
+				}
+			case tt.skipped:
+				if got != previous[0].Digest {
+					t.Errorf("next digest %q, want the tracked %q", got, previous[0].Digest)
+				}
+			case got != entry.Digest:
+				t.Errorf("next digest %q (tracked: %v), want the desired %q", got, ok, entry.Digest)
+			}
+		})
+	}
+}
+
+// TestLiveArtifactsContext: a context that ends while the plan reads the
+// live ExternalArtifacts gives no plan and the context's error.
+func TestLiveArtifactsContext(t *testing.T) {
+	t.Parallel()
+	g := mustCompile(t, testSpec())
+	c := &fakeCluster{}
+	for _, stop := range []string{"ExternalArtifact/tenant-a/app", "ExternalArtifact/tenant-b/app"} {
+		t.Run(stop, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cl := c.cluster()
+			cl.Objects = ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (Object, error) {
+				if id.String() == stop {
+					cancel()
+					return Object{}, ctx.Err()
+				}
+				return c.Object(ctx, id)
+			})
+			p, err := g.Plan(ctx, sources(tree("tenants/tenant-a/modules/app", "tenants/tenant-b/modules/app")), nil, cl)
+			if !errors.Is(err, context.Canceled) || p != nil {
+				t.Errorf("Plan() = %v, %v; want no plan and context.Canceled", p, err)
+			}
+		})
 	}
 }

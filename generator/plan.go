@@ -47,7 +47,8 @@ type Plan struct {
 	// Errors are the problems of the desired state, sorted, with paths
 	// under "spec." (the field whose rendering or file failed) or, for
 	// a tenant's file, "@alias/path:" and the path in the file; a live
-	// namespace that cannot be read is one at "cluster[<name>]".
+	// namespace that cannot be read is one at "cluster[<name>]", a live
+	// ExternalArtifact one at "cluster[<namespace>/<name>]".
 	Errors field.ErrorList
 
 	desired   []inventory.Entry
@@ -97,6 +98,12 @@ type Artifact struct {
 	// [WithArtifactDigest] returns (see the package documentation,
 	// "Artifact digest").
 	Digest digest.Digest
+	// Conflict is "OwnershipConflict" when the live ExternalArtifact
+	// carries another generator's GeneratorLabel, and empty otherwise: the
+	// reason of the Warning event that source-watcher records when it
+	// takes such an artifact over. The artifact's decision and a warning
+	// of the plan say more (see the package documentation, "Live state").
+	Conflict string
 }
 
 // File is one file of an artifact.
@@ -161,6 +168,9 @@ type planner struct {
 	// metaFrom holds, by the artifact it is read from, each namespace
 	// metadata file that is read from an artifact (see build).
 	metaFrom map[*item]*artifactMeta
+	// takeovers holds, for each desired ExternalArtifact whose live copy
+	// another generator's label names, that generator's UID.
+	takeovers map[inventory.ID]string
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
@@ -205,6 +215,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	res := &Plan{}
 	items := p.discover()
 	namespaces, artifacts := p.build(items)
+	artifacts = p.liveArtifacts(items, artifacts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -98,6 +98,7 @@ type swStep struct {
 	errors     []string                     // Plan.Errors, each "field: a substring of the detail", exactly as many
 	inputs     map[string]string            // an artifact's inputs as JSON, by identity
 	artifacts  map[string]map[string]string // an artifact's labels, by identity
+	conflicts  map[string]string            // when set: every artifact's non-empty Conflict, by identity, exactly
 	next       []string                     // the inventory recorded after the step, identities in order
 
 	// upstream is source-watcher's outcome of this step where it differs
@@ -362,6 +363,17 @@ func checkStep(t *testing.T, i int, st swStep, p *Plan, next []inventory.Entry) 
 			t.Errorf("step %d (%s): no artifact %s", i, st.note, id)
 		} else if diff := cmp.Diff(want, p.Artifacts[j].Labels); diff != "" {
 			t.Errorf("step %d (%s): %s labels (-want +got):\n%s", i, st.note, id, diff)
+		}
+	}
+	if st.conflicts != nil {
+		got := map[string]string{}
+		for _, a := range p.Artifacts {
+			if a.Conflict != "" {
+				got["ExternalArtifact/"+a.Namespace+"/"+a.Name] = a.Conflict
+			}
+		}
+		if diff := cmp.Diff(st.conflicts, got); diff != "" {
+			t.Errorf("step %d (%s): artifact conflicts (-want +got):\n%s", i, st.note, diff)
 		}
 	}
 	if st.next != nil {

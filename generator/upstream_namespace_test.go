@@ -29,8 +29,8 @@ import (
 //	 6 _ServiceAccountSameNamespace                       N "service account, artifacts in the generator's namespace"
 //	 7 _ServiceAccountSameNamespaceDenied                 not translated: RBAC refusing the embedder's apply
 //	 8 _DefaultServiceAccountSameNamespace                not translated: which account the embedder impersonates
-//	 9 _OwnershipConflict                                 N "ownership conflict on ExternalArtifacts: created with this generator's label";
-//	                                                     SKIP "... reported" (no warning for an artifact taken over)
+//	 9 _OwnershipConflict                                 N "ownership conflict on ExternalArtifacts: created with this generator's label",
+//	                                                     "... reported" (the events are the embedder's: examples/controller's TestConflictEvents)
 //	10 _CrossNamespaceAccessDenied                        not translated: RBAC refusing the embedder's apply
 //	11 _ManagedNamespaces                                 N "managed namespaces: create, drift, update, prune on deletion"; TestLiveState, TestFinalize
 //	12 _ManagedNamespacesMetadata                         N "managed namespaces: from operations"
@@ -280,7 +280,14 @@ var namespaceScenarios = []swScenario{
 		},
 		steps: []swStep{{
 			live: liveArtifacts(map[string]string{GeneratorLabel: otherGen}, "test-git", "test-git-second"),
-			want: []string{"ExternalArtifact/tenant-a/test-git created", "ExternalArtifact/tenant-a/test-git-second created"},
+			want: []string{
+				"ExternalArtifact/tenant-a/test-git created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+				"ExternalArtifact/tenant-a/test-git-second created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+			},
+			warnings: []string{
+				"OwnershipConflict: ExternalArtifact tenant-a/test-git is managed by generator " + otherGen + " and is taken over",
+				"OwnershipConflict: ExternalArtifact tenant-a/test-git-second is managed by generator " + otherGen + " and is taken over",
+			},
 			artifacts: map[string]map[string]string{
 				"ExternalArtifact/tenant-a/test-git":        {GeneratorLabel: swUID, managedBy: "source-watcher"},
 				"ExternalArtifact/tenant-a/test-git-second": {GeneratorLabel: swUID, managedBy: "source-watcher"},
@@ -290,26 +297,45 @@ var namespaceScenarios = []swScenario{
 	{
 		name:     "ownership conflict on ExternalArtifacts: reported",
 		upstream: "TestArtifactGeneratorReconciler_OwnershipConflict (one OwnershipConflict warning per artifact, one summary)",
-		skip: "known gap, not in doc.go's Differences: a plan reads no live ExternalArtifact that it applies " +
-			"(TestLiveStateReads), so taking over another generator's ExternalArtifact is a plain create without a warning",
 		spec: func(s *Spec) {
 			s.Artifacts = []OutputArtifact{artifactIn("test-git", "tenant-a"), artifactIn("test-git-second", "tenant-a")}
 		},
-		steps: []swStep{{
-			live: liveArtifacts(map[string]string{GeneratorLabel: otherGen}, "test-git", "test-git-second"),
-			want: []string{
-				"ExternalArtifact/tenant-a/test-git created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
-				"ExternalArtifact/tenant-a/test-git-second created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+		steps: []swStep{
+			{
+				note: "each artifact is taken over: Conflict says OwnershipConflict (the embedder's Warning event on it), " +
+					"a warning each (the embedder counts them for the summary event on the generator)",
+				live: liveArtifacts(map[string]string{GeneratorLabel: otherGen}, "test-git", "test-git-second"),
+				want: []string{
+					"ExternalArtifact/tenant-a/test-git created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+					"ExternalArtifact/tenant-a/test-git-second created (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+				},
+				warnings: []string{
+					"OwnershipConflict: ExternalArtifact tenant-a/test-git is managed by generator " + otherGen + " and is taken over",
+					"OwnershipConflict: ExternalArtifact tenant-a/test-git-second is managed by generator " + otherGen + " and is taken over",
+				},
+				conflicts: map[string]string{
+					"ExternalArtifact/tenant-a/test-git":        "OwnershipConflict",
+					"ExternalArtifact/tenant-a/test-git-second": "OwnershipConflict",
+				},
+				next: []string{"ExternalArtifact/tenant-a/test-git", "ExternalArtifact/tenant-a/test-git-second"},
 			},
-			warnings: []string{
-				"OwnershipConflict: ExternalArtifact tenant-a/test-git is managed by generator " + otherGen + " and is taken over",
-				"OwnershipConflict: ExternalArtifact tenant-a/test-git-second is managed by generator " + otherGen + " and is taken over",
+			{
+				note:      "now this generator's: no conflict, no warning",
+				want:      []string{"ExternalArtifact/tenant-a/test-git unchanged", "ExternalArtifact/tenant-a/test-git-second unchanged"},
+				conflicts: map[string]string{},
 			},
-			upstream: []string{
-				"Warning OwnershipConflict on each ExternalArtifact",
-				"Warning OwnershipConflict on the ArtifactGenerator: ownership conflict detected for 2 ExternalArtifact(s)",
+			{
+				note: "the other generator relabels one it rendered too: taken back, an update (its label changes), warned again, " +
+					"as source-watcher warns on every apply that takes an artifact over",
+				live: liveArtifacts(map[string]string{GeneratorLabel: otherGen}, "test-git"),
+				want: []string{
+					"ExternalArtifact/tenant-a/test-git configured (taken over from generator " + otherGen + " (label " + GeneratorLabel + "))",
+					"ExternalArtifact/tenant-a/test-git-second unchanged",
+				},
+				warnings:  []string{"OwnershipConflict: ExternalArtifact tenant-a/test-git is managed by generator " + otherGen + " and is taken over"},
+				conflicts: map[string]string{"ExternalArtifact/tenant-a/test-git": "OwnershipConflict"},
 			},
-		}},
+		},
 	},
 	{
 		name:     "managed namespaces: create, drift, update, prune on deletion",
