@@ -45,13 +45,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	changes, derrs := inventory.Diff(previous, desired)
 	if len(derrs) > 0 {
 		// The desired entries are built here and valid: the previous
-		// inventory is not. Then nothing changes in it.
+		// inventory is not.
 		res.Errors = append(res.Errors, derrs...)
-		res.previous = slices.Clone(previous)
-		if res.previous == nil {
-			res.previous = []inventory.Entry{}
-		}
-		return nil
+		return p.collectInvalid(res, desired, previous, skips)
 	}
 	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
 	gc.removes(changes.Stale)
@@ -341,4 +337,118 @@ func groupKind(group, kind string) string {
 		return kind
 	}
 	return kind + "." + group
+}
+
+// reasonInvalidInventory is why a plan over a previous inventory that does
+// not validate keeps what it no longer desires.
+const reasonInvalidInventory = "the previous inventory has errors"
+
+// collectInvalid decides a plan whose previous inventory does not validate
+// (an entry that fails inventory.Entry.Validate, an identity listed twice;
+// the errors are in res.Errors at "old[i]"). It fails closed and heals:
+// every desired object gets its decision against the valid tracked entry
+// with its identity, if any, and is recorded in the next inventory, so
+// that whatever the embedder applies is tracked; every tracked entry that
+// is not desired, valid or not, is kept, as it is, in the next inventory,
+// and nothing is deleted or read; an invalid entry whose identity a desired
+// object has is replaced by the desired entry, so that a malformed digest
+// is written afresh.
+func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
+	// Each entry is checked alone, and an identity is invalid from its
+	// second occurrence on, as inventory.Diff reports them.
+	valid := make([]inventory.Entry, 0, len(previous))
+	var invalid []inventory.Entry
+	seen := make(map[inventory.ID]bool, len(previous))
+	for _, e := range previous {
+		id := e.ID()
+		if len(e.Validate(nil)) > 0 || seen[id] {
+			invalid = append(invalid, e)
+		} else {
+			valid = append(valid, e)
+		}
+		seen[id] = true
+	}
+	changes, errs := inventory.Diff(valid, desired)
+	if len(errs) > 0 {
+		// Not reached: valid validates, and desired did. Keep everything.
+		res.Errors = append(res.Errors, errs...)
+		res.previous = slices.Clone(previous)
+		if res.previous == nil {
+			res.previous = []inventory.Entry{}
+		}
+		return nil
+	}
+	isDesired := make(map[inventory.ID]bool, len(desired))
+	for _, e := range desired {
+		isDesired[e.ID()] = true
+	}
+	desiredDecisions := changes.Decisions()
+	p.liveDecisions(desiredDecisions)
+	res.Decisions = append(res.Decisions, desiredDecisions...)
+	// Skipped objects, tracked or not, in apply order, as in collect.
+	tracked := map[inventory.ID]inventory.Entry{}
+	for _, e := range changes.Stale {
+		tracked[e.ID()] = e
+	}
+	var skippedEntries []inventory.Entry
+	for id, s := range skips {
+		e := s.entry
+		if t, ok := tracked[id]; ok {
+			e = t
+		}
+		skippedEntries = append(skippedEntries, e)
+	}
+	inventory.SortApply(skippedEntries)
+	next := slices.Clone(desired)
+	for _, e := range skippedEntries {
+		reason := skips[e.ID()].reason
+		if _, ok := tracked[e.ID()]; ok {
+			reason += "; kept in the inventory"
+			next = append(next, e)
+		}
+		res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
+	}
+	// Every other tracked entry not desired, the invalid ones included, is
+	// kept as it is, in prune order.
+	var kept []inventory.Decision
+	for _, e := range changes.Stale {
+		if _, skip := skips[e.ID()]; !skip {
+			kept = append(kept, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; nothing is deleted"})
+		}
+	}
+	for _, e := range invalid {
+		if !isDesired[e.ID()] {
+			kept = append(kept, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; this entry does not validate and is kept as it is"})
+		}
+	}
+	res.Decisions = append(res.Decisions, sortPrune(kept)...)
+	for _, d := range kept {
+		next = append(next, d.Entry)
+	}
+	// The next inventory holds every entry, not compacted by identity
+	// (inventory.Next drops a second entry with an identity): nothing
+	// tracked is lost, a duplicate included.
+	inventory.SortApply(next)
+	res.previous = next
+	return nil
+}
+
+// sortPrune returns decisions in the prune order of their entries
+// (inventory.SortPrune), those with one identity in their order.
+func sortPrune(ds []inventory.Decision) []inventory.Decision {
+	byID := make(map[inventory.ID][]inventory.Decision, len(ds))
+	var ids []inventory.Entry // one per identity
+	for _, d := range ds {
+		id := d.Entry.ID()
+		if _, ok := byID[id]; !ok {
+			ids = append(ids, d.Entry)
+		}
+		byID[id] = append(byID[id], d)
+	}
+	inventory.SortPrune(ids)
+	out := make([]inventory.Decision, 0, len(ds))
+	for _, e := range ids {
+		out = append(out, byID[e.ID()]...)
+	}
+	return out
 }

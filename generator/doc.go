@@ -237,6 +237,27 @@
 // UID no artifact is read. When ctx ends during these reads, as during the
 // namespaces', Plan returns ctx's error and no plan.
 //
+// # Previous inventory
+//
+// The previous inventory is validated as inventory.Diff validates it: an
+// entry that fails inventory.Entry.Validate, or whose identity an earlier
+// entry has, is an error of the plan at "old[i]", as Diff reports it. The
+// plan then fails closed and heals:
+//
+//	desired object                      its decision against the valid entry with its identity, if any
+//	                                    (create, update, unchanged), recorded in the next inventory
+//	invalid entry a desired object has  replaced by the desired entry (a malformed digest is written afresh)
+//	valid entry not desired             keep: "the previous inventory has errors; nothing is deleted"
+//	invalid entry not desired           keep, as it is: "...; this entry does not validate and is kept as it is"
+//	skipped object                      skip, kept when tracked, as in any plan
+//
+// Nothing is deleted or released, and no stale object is read. [Plan.Next]
+// holds the desired entries and every kept one, in apply order, an entry
+// whose identity is listed twice twice: nothing tracked is lost. An entry
+// that does not validate stays, and keeps every later plan from deleting,
+// until it is corrected or removed. [Generator.Finalize] keeps every
+// entry.
+//
 // # Finalize
 //
 // [Generator.Finalize] is what deleting the ArtifactGenerator does with its
@@ -365,8 +386,12 @@
 //     it by, and prunes the objects generated from the directory it
 //     replaced.
 //   - A previous inventory that does not validate (a malformed digest, an
-//     identity twice) keeps every entry, in Plan and in Finalize, with the
-//     error; source-watcher does not validate it.
+//     identity twice) is an error, and the plan deletes nothing: every
+//     tracked object that it no longer desires is kept, an entry that does
+//     not validate as it is; source-watcher does not validate it. The
+//     desired objects are decided and recorded as usual (see "Previous
+//     inventory"), so what is applied is tracked; Finalize keeps every
+//     entry.
 //
 // # Copy destinations
 //

@@ -48,12 +48,15 @@ type Plan struct {
 	// under "spec." (the field whose rendering or file failed) or, for
 	// a tenant's file, "@alias/path:" and the path in the file; a live
 	// namespace that cannot be read is one at "cluster[<name>]", a live
-	// ExternalArtifact one at "cluster[<namespace>/<name>]".
+	// ExternalArtifact one at "cluster[<namespace>/<name>]"; a previous
+	// inventory that does not validate has its problems at "old[i]", as
+	// inventory.Diff reports them (see the package documentation,
+	// "Previous inventory").
 	Errors field.ErrorList
 
 	desired   []inventory.Entry
 	collected []inventory.Decision
-	previous  []inventory.Entry // when the previous inventory was invalid
+	previous  []inventory.Entry // the next inventory, when the previous one was invalid
 }
 
 // Namespace is one managed namespace with its metadata.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/tenantkit/tenantkit/finalizer"
@@ -427,15 +428,113 @@ func TestUnmanagedReleasesNamespaces(t *testing.T) {
 	}
 }
 
-// TestInvalidPrevious: an inventory that does not validate is an error, and
-// the next inventory is the previous one, unchanged.
+// TestInvalidPrevious: a previous inventory that does not validate is an
+// error at "old[i]"; every desired object is decided and recorded as usual
+// (against the valid entry with its identity), every tracked entry not
+// desired is kept as it is, invalid ones included, nothing is deleted and
+// no stale object is read (see the package documentation, "Previous
+// inventory").
 func TestInvalidPrevious(t *testing.T) {
 	t.Parallel()
 	g := mustCompile(t, testSpec())
-	previous := []inventory.Entry{nsEntry("tenant-a"), nsEntry("tenant-a")}
-	p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).cluster())
-	if !p.HasErrors() || len(p.Next(func(inventory.Entry) bool { return true })) != 2 {
-		t.Errorf("errors %v, next %v", p.Errors.ToAggregate(), p.Next(nil))
+	src := sources(tree(okTenant))
+	refPlan := mustPlan(t, g, src, nil, Cluster{})
+	ref := refPlan.Next(nil) // Namespace/tenant-ok, ExternalArtifact/tenant-ok/app
+	ns, app := ref[0], ref[1]
+	liveNS := Object{ID: ns.ID(), Labels: refPlan.Namespaces[0].Labels, Annotations: refPlan.Namespaces[0].Annotations}
+	bad := func(e inventory.Entry) inventory.Entry { e.Digest = "sha256:abc"; return e }
+	other := func(e inventory.Entry) inventory.Entry { e.Digest = nsEntry("x").Digest; return e }
+	const (
+		keptValid   = "the previous inventory has errors; nothing is deleted"
+		keptInvalid = "the previous inventory has errors; this entry does not validate and is kept as it is"
+		badDigest   = `Invalid value: "sha256:abc": must be "sha256:" followed by 64 lower-case hex characters`
+	)
+	tests := []struct {
+		name      string
+		previous  []inventory.Entry
+		decisions []inventory.Decision
+		errors    []string // "field: detail"
+		next      []inventory.Entry
+	}{
+		{
+			name:     "an identity twice, not desired",
+			previous: []inventory.Entry{nsEntry("tenant-a"), other(nsEntry("tenant-a"))},
+			decisions: []inventory.Decision{
+				{Entry: ns, Action: inventory.Create},
+				{Entry: app, Action: inventory.Create},
+				{Entry: nsEntry("tenant-a"), Action: inventory.Keep, Reason: keptValid},
+				{Entry: other(nsEntry("tenant-a")), Action: inventory.Keep, Reason: keptInvalid},
+			},
+			errors: []string{`old[1]: Duplicate value: "Namespace/tenant-a"`},
+			next:   []inventory.Entry{nsEntry("tenant-a"), other(nsEntry("tenant-a")), ns, app},
+		},
+		{
+			name:     "a malformed digest on a desired object",
+			previous: []inventory.Entry{bad(ns), app},
+			decisions: []inventory.Decision{
+				{Entry: ns, Action: inventory.Create},
+				{Entry: app, Action: inventory.Unchanged},
+			},
+			errors: []string{"old[0].digest: " + badDigest},
+			next:   []inventory.Entry{ns, app},
+		},
+		{
+			name:     "a desired identity twice",
+			previous: []inventory.Entry{other(ns), ns, app},
+			decisions: []inventory.Decision{
+				{Entry: ns, Action: inventory.Update},
+				{Entry: app, Action: inventory.Unchanged},
+			},
+			errors: []string{`old[1]: Duplicate value: "Namespace/tenant-ok"`},
+			next:   []inventory.Entry{ns, app},
+		},
+		{
+			name: "stale objects, valid and not",
+			previous: []inventory.Entry{nsEntry("tenant-z"), artEntry("tenant-z", "old"), bad(artEntry("tenant-y", "old")),
+				ns, app},
+			decisions: []inventory.Decision{
+				{Entry: ns, Action: inventory.Unchanged},
+				{Entry: app, Action: inventory.Unchanged},
+				{Entry: artEntry("tenant-z", "old"), Action: inventory.Keep, Reason: keptValid},
+				{Entry: bad(artEntry("tenant-y", "old")), Action: inventory.Keep, Reason: keptInvalid},
+				{Entry: nsEntry("tenant-z"), Action: inventory.Keep, Reason: keptValid},
+			},
+			errors: []string{"old[2].digest: " + badDigest},
+			next: []inventory.Entry{ns, nsEntry("tenant-z"), app, bad(artEntry("tenant-y", "old")),
+				artEntry("tenant-z", "old")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// Live copies that would let every stale object be deleted; a
+			// read of one fails the test.
+			c := &fakeCluster{objects: map[inventory.ID]Object{ns.ID(): liveNS}}
+			cl := c.cluster()
+			cl.Objects = ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (Object, error) {
+				if id != ns.ID() && id != app.ID() {
+					t.Errorf("read %s", id)
+				}
+				return c.Object(ctx, id)
+			})
+			p := mustPlan(t, g, src, tt.previous, cl)
+			if diff := cmp.Diff(tt.decisions, p.Decisions); diff != "" {
+				t.Errorf("decisions (-want +got):\n%s", diff)
+			}
+			var errs []string
+			for _, e := range p.Errors {
+				errs = append(errs, e.Error())
+			}
+			if diff := cmp.Diff(tt.errors, errs); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			// Nothing is deleted, so what deleted confirms changes nothing.
+			for _, confirm := range []func(inventory.Entry) bool{nil, func(inventory.Entry) bool { return true }} {
+				if diff := cmp.Diff(tt.next, p.Next(confirm)); diff != "" {
+					t.Errorf("next (-want +got):\n%s", diff)
+				}
+			}
+		})
 	}
 }
 

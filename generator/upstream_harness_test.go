@@ -88,6 +88,10 @@ type swStep struct {
 	files map[string]string
 	live  func(*fakeCluster)
 
+	// dropInventory removes these identities from the inventory before
+	// the step ("ExternalArtifact/tenant-a/stale"), as an edit by hand.
+	dropInventory []string
+
 	finalize    bool            // Generator.Finalize instead of Plan
 	failDeletes map[string]bool // deletions that fail, by identity ("Namespace/tenant-a")
 
@@ -225,6 +229,9 @@ func runScenario(t *testing.T, sc swScenario) {
 		}
 		if st.live != nil {
 			st.live(c)
+		}
+		if st.dropInventory != nil {
+			inv = slices.DeleteFunc(slices.Clone(inv), func(e inventory.Entry) bool { return slices.Contains(st.dropInventory, e.ID().String()) })
 		}
 		fsys := fstest.MapFS{}
 		for name, data := range files {

@@ -93,30 +93,57 @@ var inventoryScenarios = []swScenario{
 	{
 		name:     "an inventory source-watcher wrote with kind-less entries and short digests",
 		upstream: "TestFindOrphanedReferences (its inventory, as a plan's previous inventory)",
-		differs:  "A previous inventory that does not validate (a malformed digest, an identity twice) keeps every entry, in Plan and in Finalize, with the error; source-watcher does not validate it.",
-		skip: "known failure, beyond the documented difference: with an invalid previous inventory the plan has no decision at all, " +
-			"yet Plan.Namespaces and Plan.Artifacts hold tenant-a and test-git to apply, and Next returns the previous inventory verbatim, " +
-			"so what is applied is not tracked (the decisions' reasons here are proposals)",
+		differs: "A previous inventory that does not validate (a malformed digest, an identity twice) is an error, " +
+			"and the plan deletes nothing: every tracked object that it no longer desires is kept, an entry that does not validate as it is; " +
+			"source-watcher does not validate it.",
 		spec: managed(ptr(true)),
 		previous: []inventory.Entry{
 			{Name: "test-git", Namespace: "tenant-a", Digest: "sha256:abc", Filename: "app.tar.gz"},
 			{Name: "stale", Namespace: "tenant-a", Digest: "sha256:def", Filename: "stale.tar.gz"},
 			{Kind: "Namespace", Name: "old-ns"},
 		},
-		steps: []swStep{{
-			want: []string{
-				"Namespace/tenant-a skipped (the previous inventory has errors)",
-				"ExternalArtifact/tenant-a/test-git skipped (the previous inventory has errors; kept in the inventory)",
-				"ExternalArtifact/tenant-a/stale kept (the previous inventory has errors)",
-				"Namespace/old-ns kept (the previous inventory has errors)",
+		steps: []swStep{
+			{
+				note: "the desired objects are decided and recorded (test-git's malformed entry replaced by the desired one); " +
+					"the stale ones are kept, the malformed one as it is",
+				want: []string{
+					"Namespace/tenant-a created",
+					"ExternalArtifact/tenant-a/test-git created",
+					"ExternalArtifact/tenant-a/stale kept (the previous inventory has errors; this entry does not validate and is kept as it is)",
+					"Namespace/old-ns kept (the previous inventory has errors; nothing is deleted)",
+				},
+				namespaces: map[string]nsWant{"tenant-a": {labels: mine()}},
+				errors: []string{
+					`old[0].digest: must be "sha256:" followed by 64 lower-case hex characters`,
+					`old[1].digest: must be "sha256:" followed by 64 lower-case hex characters`,
+				},
+				next:     []string{"Namespace/old-ns", "Namespace/tenant-a", "ExternalArtifact/tenant-a/stale", "ExternalArtifact/tenant-a/test-git"},
+				upstream: []string{"Namespace/tenant-a created", "ExternalArtifact/tenant-a/test-git configured", "ExternalArtifact/tenant-a/stale deleted", "Namespace/old-ns deleted"},
 			},
-			errors: []string{
-				`old[0].digest: must be "sha256:" followed by 64 lower-case hex characters`,
-				`old[1].digest: must be "sha256:" followed by 64 lower-case hex characters`,
+			{
+				note: "what the plan applied is tracked: unchanged; the malformed stale entry still keeps the plan from deleting",
+				want: []string{
+					"Namespace/tenant-a unchanged",
+					"ExternalArtifact/tenant-a/test-git unchanged",
+					"ExternalArtifact/tenant-a/stale kept (the previous inventory has errors; this entry does not validate and is kept as it is)",
+					"Namespace/old-ns kept (the previous inventory has errors; nothing is deleted)",
+				},
+				namespaces: map[string]nsWant{"tenant-a": {labels: mine()}},
+				errors:     []string{`old[2].digest: must be "sha256:" followed by 64 lower-case hex characters`},
+				next:       []string{"Namespace/old-ns", "Namespace/tenant-a", "ExternalArtifact/tenant-a/stale", "ExternalArtifact/tenant-a/test-git"},
 			},
-			next:     []string{"ExternalArtifact/tenant-a/test-git", "ExternalArtifact/tenant-a/stale", "Namespace/old-ns"},
-			upstream: []string{"Namespace/tenant-a created", "ExternalArtifact/tenant-a/test-git configured", "ExternalArtifact/tenant-a/stale deleted", "Namespace/old-ns deleted"},
-		}},
+			{
+				note:          "once the malformed entry is gone (removed by hand), the stale namespace is pruned",
+				dropInventory: []string{"ExternalArtifact/tenant-a/stale"},
+				want: []string{
+					"Namespace/tenant-a unchanged",
+					"ExternalArtifact/tenant-a/test-git unchanged",
+					"Namespace/old-ns deleted (no longer desired; not found in the cluster)",
+				},
+				namespaces: map[string]nsWant{"tenant-a": {labels: mine()}},
+				next:       []string{"Namespace/tenant-a", "ExternalArtifact/tenant-a/test-git"},
+			},
+		},
 	},
 	{
 		name:     "generator deleted before it built anything",

@@ -60,7 +60,7 @@ import (
 // artifactgenerator_inventory_test.go
 //
 //	30 TestFindOrphanedReferences                         TestUpstreamFindOrphanedReferences (upstream's digests differ); TestOrphans;
-//	                                                     SKIP V "an inventory source-watcher wrote with kind-less entries and short digests"
+//	                                                     V "an inventory source-watcher wrote with kind-less entries and short digests" (differs)
 //
 // artifactgenerator_inputs_test.go
 //
@@ -77,9 +77,8 @@ import (
 //	                                                     reconcile: disabled is the embedder's)
 //
 // 37 upstream tests: 34 translated, 3 not (they test RBAC and impersonation,
-// which are the embedder's). Of the 34, 32 hold in full; two hold in part,
-// each with a known failure kept as a skipped case (9, 30). Three cases
-// assert a documented difference and upstream's outcome (26, 30, 32). No
+// which are the embedder's). All 34 hold in full; none is skipped. Three
+// cases assert a documented difference and upstream's outcome (26, 30, 32). No
 // test in these files uses a fromSource.path of "@artifact/...".
 
 const (
