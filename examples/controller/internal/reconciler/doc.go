@@ -24,7 +24,11 @@
 //
 // The first reconcile adds the finalizer v1alpha1.Finalizer. A namespace
 // that the plan adopts or takes over (generator.Namespace.Conflict) gets a
-// Warning event with that reason once it is applied (Reconciler.Recorder).
+// Warning event with that reason once it is applied (Reconciler.Recorder);
+// so does an ExternalArtifact taken over from another generator
+// (generator.Artifact.Conflict, OwnershipConflict), and then the
+// TenantGenerator gets one more, "ownership conflict detected for N
+// ExternalArtifact(s)", as source-watcher records them.
 //
 // # Deletion
 //

@@ -98,6 +98,96 @@ func TestConflictEvents(t *testing.T) {
 	}
 }
 
+// objectEvents returns the events recorded on an object of a kind, in a
+// namespace, with a reason.
+func (f *fixture) objectEvents(namespace, kind, name, reason string) []corev1.Event {
+	f.t.Helper()
+	l, err := clientset.CoreV1().Events(namespace).List(f.ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=" + kind + ",involvedObject.name=" + name + ",reason=" + reason,
+	})
+	f.must(err)
+	return l.Items
+}
+
+// waitObjectEvents waits until n events with the reason are recorded on
+// the object (the recorder writes asynchronously) and returns them; the
+// deadline only bounds a broken run.
+func (f *fixture) waitObjectEvents(namespace, kind, name, reason string, n int) []corev1.Event {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if evs := f.objectEvents(namespace, kind, name, reason); len(evs) >= n {
+			return evs
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("no %s event on %s %s/%s", reason, kind, namespace, name)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// ExternalArtifacts that another generator's label names are taken over:
+// relabelled, one Warning event OwnershipConflict on each, and one on the
+// TenantGenerator, "ownership conflict detected for 2 ExternalArtifact(s)",
+// read back from the API server as source-watcher's
+// TestArtifactGeneratorReconciler_OwnershipConflict reads them. A second
+// reconcile, the artifacts now the generator's, records none.
+func TestArtifactConflictEvents(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "ac", upstreamShape(true))
+	tg := f.generator()
+	// The namespace is the generator's already: no NamespaceAdopted.
+	f.preexisting("ac-a", map[string]string{generator.GeneratorLabel: string(tg.UID)}, nil)
+	names := []string{"app", "web"}
+	for _, name := range names {
+		f.tenant("ac-a", name, "")
+		other := &unstructured.Unstructured{}
+		other.SetAPIVersion("source.toolkit.fluxcd.io/v1")
+		other.SetKind("ExternalArtifact")
+		other.SetNamespace("ac-a")
+		other.SetName(name)
+		other.SetLabels(map[string]string{generator.GeneratorLabel: otherUID})
+		f.must(unstructured.SetNestedStringMap(other.Object, map[string]string{"kind": "TenantGenerator", "name": "other"}, "spec", "sourceRef"))
+		f.must(admin.Create(f.ctx, other))
+	}
+	_, tg = f.reconcile()
+	if c := ready(tg); c.Status != metav1.ConditionTrue {
+		t.Fatalf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
+	}
+	for _, name := range names {
+		a := f.artifact("ac-a", name)
+		if got := a.GetLabels()[generator.GeneratorLabel]; got != string(tg.UID) {
+			t.Errorf("artifact %s: %s = %q, want the generator's UID (taken over)", name, generator.GeneratorLabel, got)
+		}
+		evs := f.waitObjectEvents("ac-a", "ExternalArtifact", name, "OwnershipConflict", 1)
+		want := "taken over from generator " + otherUID + " (label " + generator.GeneratorLabel + ")"
+		if len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning || evs[0].InvolvedObject.UID != a.GetUID() || evs[0].Message != want {
+			t.Errorf("artifact %s: events %+v, want one Warning on it: %q", name, evs, want)
+		}
+	}
+	evs := f.waitObjectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, "OwnershipConflict", 1)
+	if len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning || evs[0].Message != "ownership conflict detected for 2 ExternalArtifact(s)" {
+		t.Errorf("generator events %+v, want one Warning: ownership conflict detected for 2 ExternalArtifact(s)", evs)
+	}
+	if evs := f.events("ac-a", "NamespaceAdopted"); len(evs) != 0 {
+		t.Errorf("namespace ac-a adopted: %+v", evs)
+	}
+
+	_, tg = f.reconcile()
+	if c := ready(tg); c.Status != metav1.ConditionTrue {
+		t.Fatalf("second reconcile: Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
+	}
+	time.Sleep(time.Second) // what the recorder would have sent by now
+	for _, name := range names {
+		if evs := f.objectEvents("ac-a", "ExternalArtifact", name, "OwnershipConflict"); len(evs) != 1 || evs[0].Count > 1 {
+			t.Errorf("second reconcile: artifact %s events %+v, want the first one alone", name, evs)
+		}
+	}
+	if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, "OwnershipConflict"); len(evs) != 1 || evs[0].Count > 1 {
+		t.Errorf("second reconcile: generator events %+v, want the first one alone", evs)
+	}
+}
+
 // A live namespace with reconcile: disabled, ssa: Ignore or ssa:
 // IfNotPresent is not written (its resourceVersion does not move), stays
 // in the inventory, and its artifacts are applied (generator's "Live

@@ -33,6 +33,9 @@ type pass struct {
 
 	// rec records the conflict events; nil records none.
 	rec events.EventRecorder
+	// conflicts counts the ExternalArtifacts taken over from another
+	// generator in this pass, for the summary event on the generator.
+	conflicts int
 }
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
@@ -68,6 +71,12 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 		default: // skip, release, keep: nothing to write
 			p.changes = append(p.changes, d.String())
 		}
+	}
+	if p.conflicts > 0 && p.rec != nil {
+		// As source-watcher: one Warning on the generator that counts the
+		// ExternalArtifacts taken over, besides one on each of them.
+		p.rec.Eventf(w.gen, nil, corev1.EventTypeWarning, "OwnershipConflict", "Apply",
+			"ownership conflict detected for %d ExternalArtifact(s)", p.conflicts)
 	}
 	return p
 }
@@ -153,6 +162,19 @@ func (p *pass) artifact(ctx context.Context, w *writer, a generator.Artifact, d 
 		return
 	}
 	p.done(d, existed)
+	if a.Conflict != "" && p.rec != nil {
+		// As source-watcher: a Warning on the ExternalArtifact itself,
+		// whose reason is the conflict, once it is applied.
+		p.conflicts++
+		regarding := &metav1.PartialObjectMetadata{}
+		regarding.SetGroupVersionKind(artifactGVK)
+		regarding.SetNamespace(a.Namespace)
+		regarding.SetName(a.Name)
+		if l, err := w.getMeta(ctx, artifactGVK, a.Namespace, a.Name); err == nil {
+			regarding.SetUID(types.UID(l.uid))
+		}
+		p.rec.Eventf(regarding, w.gen, corev1.EventTypeWarning, a.Conflict, "Apply", "%s", d.Reason)
+	}
 }
 
 func (p *pass) delete(ctx context.Context, w *writer, d inventory.Decision) {
