@@ -53,10 +53,11 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 // every object whose deletion would need it is kept, with the reason.
 type Cluster struct {
 	// Objects reads the live labels and annotations of each desired
-	// namespace before it is applied (adoption, drift, not applied) and of
-	// a stale object before it is deleted. Without it, a plan applies
-	// every desired namespace as it did before reading live state, and
-	// deletes nothing.
+	// namespace before it is applied (adoption, drift, not applied), of
+	// each desired ExternalArtifact (another generator's label: taken
+	// over) when the generator has a UID, and of a stale object before it
+	// is deleted. Without it, a plan applies every desired namespace and
+	// artifact as it did before reading live state, and deletes nothing.
 	Objects ObjectReader
 	// Artifacts lists the live ExternalArtifacts of a namespace before the
 	// namespace is deleted.
