@@ -333,6 +333,18 @@ func TestWithArtifactDigestFailure(t *testing.T) {
 		reason: "its digest cannot be computed; kept in the inventory",
 		err:    fmt.Sprintf("spec.artifacts[0].copy | Invalid value | read tenants/tenant-b/modules/web/manifests/big.yaml: pathpattern: must be no more than %d bytes", maxArtifactFileBytes),
 	}, {
+		name: "a Filename that is not the name of one file",
+		tree: digestTree(t),
+		f: func(_ context.Context, a *Artifact, _ fs.FS) (digest.Digest, error) {
+			if a.Name == "web" {
+				a.Filename = "../app/1.tar.gz"
+			}
+			return digest.FromString(a.Name), nil
+		},
+		reason: "its digest cannot be computed; kept in the inventory",
+		err: "spec.artifacts[0] | Internal error | " + `artifact tenant-b/web (directory "tenants/tenant-b/modules/web"): digest: ` +
+			`the digest function set Filename "../app/1.tar.gz": must be the name of one file: 1 to 255 bytes, not "." or "..", without "/", "\" or NUL`,
+	}, {
 		name: "the function panics",
 		tree: digestTree(t),
 		f: func(_ context.Context, a *Artifact, _ fs.FS) (digest.Digest, error) {

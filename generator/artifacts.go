@@ -17,6 +17,7 @@ import (
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -162,12 +163,69 @@ func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, fi
 			err = fmt.Errorf("the digest function returned %q: %w", d, err)
 		}
 	}
+	if err == nil && a.Filename != "" && !validFilename(a.Filename) {
+		err = fmt.Errorf("the digest function set Filename %q: %s", a.Filename, filenameRule)
+	}
 	if err != nil {
 		p.errs = append(p.errs, field.InternalError(it.art.path,
 			fmt.Errorf("artifact %s/%s (directory %q): digest: %w", a.Namespace, a.Name, it.match.Path, err)))
 		return "", false
 	}
 	return d, true
+}
+
+// maxFilenameBytes bounds an artifact's Filename: NAME_MAX, the longest
+// name of one file on Linux.
+const maxFilenameBytes = 255
+
+const filenameRule = "must be the name of one file: 1 to 255 bytes, not \".\" or \"..\", without \"/\", \"\\\" or NUL"
+
+// validFilename reports whether name is the name of one file, as
+// source-watcher records the base name of an artifact's path in its
+// storage: an inventory's Filename names a file in the artifact's own
+// directory there, never one elsewhere.
+func validFilename(name string) bool {
+	return name != "" && len(name) <= maxFilenameBytes && name != "." && name != ".." &&
+		!strings.ContainsAny(name, "/\\\x00")
+}
+
+// keepFilenames sets the Filename of each artifact that has none to its
+// previous inventory entry's, when that entry has the artifact's digest:
+// the same content, so the same file, as source-watcher names an
+// artifact's file after a hash of its content. A changed artifact keeps
+// none: the previous file holds other content, which source-watcher's
+// drift check would find corrupted, and delete. A previous Filename that
+// is not the name of one file is not carried over. Where the previous
+// inventory holds an identity twice (it is then invalid, and the plan
+// records it as it is), the first entry counts.
+func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
+	type key struct{ namespace, name string }
+	var byKey map[key]inventory.Entry // nil while no entry has a Filename
+	for _, e := range previous {
+		if e.Filename == "" {
+			continue
+		}
+		id := e.ID()
+		if id.Group != artifactGroup || id.Kind != artifactKind {
+			continue
+		}
+		if byKey == nil {
+			byKey = map[key]inventory.Entry{}
+		}
+		k := key{id.Namespace, id.Name}
+		if _, dup := byKey[k]; !dup {
+			byKey[k] = e
+		}
+	}
+	if byKey == nil {
+		return
+	}
+	for i := range artifacts {
+		a := &artifacts[i]
+		if e, ok := byKey[key{a.Namespace, a.Name}]; ok && a.Filename == "" && e.Digest == a.Digest && validFilename(e.Filename) {
+			a.Filename = e.Filename
+		}
+	}
 }
 
 // readInputs reads an artifact's inputsFrom file from a source. A missing

@@ -492,6 +492,25 @@
 // exportedInputs anyway, as it writes the status of every artifact it
 // builds; an embedder applies every artifact of [Plan.Artifacts].
 //
+// Each entry of source-watcher's inventory also records the name of the
+// artifact's file in its storage: "<hash>.tar.gz", a hash of the staged
+// files' names and contents, so that the same content gets the same
+// name. Its drift check
+// looks for that file beside the digest, rebuilding an artifact whose
+// file is missing and deleting one whose content does not match the
+// digest; its garbage collection and its finalizer remove an artifact's
+// files by their directory, not by that name. [Artifact.Filename] carries
+// it, and [Plan.Next] records it: the function of [WithArtifactDigest]
+// may set it, and otherwise an artifact whose digest is the previous
+// entry's keeps the previous entry's name, as the same content gets the
+// same name upstream; a changed artifact whose function sets none records
+// none, never the name of a file that holds other content. A stale,
+// skipped or kept entry is the previous one, its Filename included. So an
+// inventory that source-watcher wrote, planned unchanged, reads back
+// entry for entry, and an embedder that names its files as upstream does
+// (setting Filename in its digest function) records what upstream would.
+// Filename plays no part in a plan's decisions.
+//
 // # Concurrency
 //
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]

@@ -177,16 +177,23 @@ func WithConcurrency(n int) Option {
 // A plan calls f once for each artifact it builds, once its copy
 // operations and inputs are done, on the plan's goroutines (see the
 // package documentation, "Concurrency"): f must be safe for concurrent
-// use. a is the artifact as the plan built it, its Digest not yet set; f
-// must not modify it, nor keep files once it returns. files holds exactly
+// use. a is the artifact as the plan built it, its Digest and Filename
+// not yet set; f may set a.Filename, the name of the file it stores the
+// artifact in (source-watcher's "<hash>.tar.gz", the base name of the
+// artifact's storage path), which the artifact's inventory entry then
+// records, and must modify nothing else of a, nor keep files once it
+// returns. When f sets no Filename, an unchanged artifact keeps the one
+// its previous entry records (see [Artifact.Filename]). files holds exactly
 // the artifact's files at their destinations, with the directories above
 // them and those that archives hold (see the package documentation,
 // "Artifact digest"); each Open of a copied file reads it anew from
 // its source, as the plan reads it, link-free and at most 8 MiB. The
 // digest f returns must be valid (digest.Digest.Validate).
 //
-// An error of f, a digest that is not valid, or a file of files that
-// cannot be read makes the artifact an error of the plan: it is skipped,
+// An error of f, a digest that is not valid, a Filename that is not the
+// name of one file (1 to 255 bytes, not "." or "..", without "/", "\" or
+// NUL), or a file of files that cannot be read makes the artifact an
+// error of the plan: it is skipped,
 // and kept when tracked, never deleted for it. A panic in f is such an
 // error too. f's digest covers what f reads: with an archive's digest, as
 // source-watcher's, a change of the inputs alone (spec.artifacts[].inputsFrom

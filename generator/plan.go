@@ -107,6 +107,13 @@ type Artifact struct {
 	// takes such an artifact over. The artifact's decision and a warning
 	// of the plan say more (see the package documentation, "Live state").
 	Conflict string
+	// Filename is the name of the artifact's file in the embedder's
+	// storage, which its inventory entry records (source-watcher's
+	// "<hash>.tar.gz"): the one the function of [WithArtifactDigest] set,
+	// or else the previous inventory's when its entry has this Digest, or
+	// else empty. It plays no part in the plan's decisions (see the
+	// package documentation, "Artifact digest").
+	Filename string
 }
 
 // File is one file of an artifact.
@@ -230,8 +237,9 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	for _, ns := range namespaces {
 		desired = append(desired, inventory.Entry{APIVersion: namespaceAPIVersion, Kind: namespaceKind, Name: ns.Name, Digest: ns.Digest})
 	}
+	keepFilenames(artifacts, previous)
 	for _, a := range artifacts {
-		desired = append(desired, inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name, Digest: a.Digest})
+		desired = append(desired, inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name, Filename: a.Filename, Digest: a.Digest})
 	}
 	res.Warnings = append(g.Warnings(), p.warn...)
 	slices.Sort(res.Warnings)
