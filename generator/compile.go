@@ -363,16 +363,41 @@ func (g *Generator) bind(errs *field.ErrorList, fldPath *field.Path, s string) *
 }
 
 // checkAlias reports a reference template whose alias, when it is literal,
-// is not declared in spec.sources.
-func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s string) {
+// is not declared in spec.sources. It returns false when s is not
+// "@alias/path" at all.
+func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s string) bool {
 	rest, ok := strings.CutPrefix(s, "@")
 	alias, _, found := strings.Cut(rest, "/")
 	switch {
 	case !ok || !found:
 		*errs = append(*errs, field.Invalid(fldPath, s, `must be "@alias/path"`))
+		return false
 	case strings.ContainsAny(alias, "{}"):
 	case !g.aliases[alias]:
 		*errs = append(*errs, field.Invalid(fldPath, s, fmt.Sprintf("alias %q must be declared in spec.sources", alias)))
+	}
+	return true
+}
+
+// checkRef refuses a reference template t, of text s, that no rendering
+// can make a reference: it parses s itself with pathpattern.ParseRef,
+// each capture "{name}" standing in its text for the part of a path
+// element that it renders (never empty, never "/" or NUL). Without a
+// capture, s is the reference that every plan would parse and refuse;
+// with one, the rules ParseRef checks are broken by the literal text
+// alone, and every rendering keeps it: a ".." element, an empty or
+// absolute path, a NUL byte or invalid UTF-8. Whatever the captures
+// render is checked when a plan renders it, as is a reference whose
+// alias names a capture. t is nil when s failed to bind (reported then).
+func checkRef(errs *field.ErrorList, fldPath *field.Path, s string, t *pathpattern.Template) {
+	if t == nil {
+		return
+	}
+	if alias, _, _ := strings.Cut(s, "/"); strings.ContainsAny(alias, "{}") {
+		return
+	}
+	if _, err := pathpattern.ParseRef(s); err != nil {
+		*errs = append(*errs, field.Invalid(fldPath, s, err.Error()))
 	}
 }
 
@@ -405,19 +430,14 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 			c.namespace = g.bind(&errs, ap.Child("namespace"), a.Namespace)
 		}
 		if a.InputsFrom != "" {
-			if isArtifactRef(a.InputsFrom) {
-				// The artifact's own file, once its copy operations are
-				// done: upstream reads it from the artifact it has built.
-				c.inputsFromArtifact = true
-				c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
-				if c.inputs != nil && len(c.inputs.Captures()) == 0 {
-					if _, err := pathpattern.ParseRef(a.InputsFrom); err != nil {
-						errs = append(errs, field.Invalid(ap.Child("inputsFrom"), a.InputsFrom, err.Error()))
-					}
-				}
-			} else {
-				g.checkAlias(&errs, ap.Child("inputsFrom"), a.InputsFrom)
-				c.inputs = g.bind(&errs, ap.Child("inputsFrom"), a.InputsFrom)
+			// "@artifact/...": the artifact's own file, once its copy
+			// operations are done, as upstream reads it from the
+			// artifact it has built.
+			c.inputsFromArtifact = isArtifactRef(a.InputsFrom)
+			shaped := c.inputsFromArtifact || g.checkAlias(&errs, c.inputsPath, a.InputsFrom)
+			c.inputs = g.bind(&errs, c.inputsPath, a.InputsFrom)
+			if shaped {
+				checkRef(&errs, c.inputsPath, a.InputsFrom, c.inputs)
 			}
 		}
 		g.checkSourceAlias(&errs, ap.Child("revision"), a.Revision)
@@ -430,8 +450,11 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 				cc.strategy = strategyOverwrite
 			}
 			if cp.From != "" {
-				g.checkAlias(&errs, cpp.Child("from"), cp.From)
-				cc.from = g.bind(&errs, cpp.Child("from"), cp.From)
+				shaped := g.checkAlias(&errs, cc.fromPath, cp.From)
+				cc.from = g.bind(&errs, cc.fromPath, cp.From)
+				if shaped {
+					checkRef(&errs, cc.fromPath, cp.From, cc.from)
+				}
 			}
 			if cp.To != "" {
 				g.compileDestination(&errs, &cc, cp.To)
@@ -589,20 +612,16 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 			g.schema = schema
 			switch {
 			case fsrc.Path == "":
-			case isArtifactRef(fsrc.Path):
-				// A file of the namespace's first artifact, once it is
-				// built (see the package documentation, "Namespace
-				// metadata from the artifact").
-				g.fromArtifact = true
-				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
-				if g.fromSource != nil && len(g.fromSource.Captures()) == 0 {
-					if _, err := pathpattern.ParseRef(fsrc.Path); err != nil {
-						errs = append(errs, field.Invalid(fp.Child("path"), fsrc.Path, err.Error()))
-					}
-				}
 			default:
-				g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
+				// "@artifact/...": a file of the namespace's first
+				// artifact, once it is built (see the package
+				// documentation, "Namespace metadata from the artifact").
+				g.fromArtifact = isArtifactRef(fsrc.Path)
+				shaped := g.fromArtifact || g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
 				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
+				if shaped {
+					checkRef(&errs, fp.Child("path"), fsrc.Path, g.fromSource)
+				}
 			}
 		}
 	}

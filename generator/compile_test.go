@@ -435,3 +435,143 @@ func TestNamespacesDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileReferences: a reference of a source or of the artifact
+// (inputsFrom, copy[].from, fromSource.path) that no rendering can make a
+// reference is an error of Compile, naming the field, the value and the
+// rule: without a capture, what every plan would refuse; with one, what
+// its literal text breaks whatever the captures render. The rest is
+// checked when a plan renders it.
+func TestCompileReferences(t *testing.T) {
+	t.Parallel()
+	const (
+		inputs = "spec.artifacts[0].inputsFrom: Invalid value: "
+		from   = "spec.artifacts[0].copy[0].from: Invalid value: "
+		meta   = "spec.managedNamespaces.metadata.fromSource.path: Invalid value: "
+		dotdot = `pathpattern: reference path must not contain ".."`
+		empty  = "pathpattern: reference must name a path below the alias"
+	)
+	static := func(s *Spec) {
+		s.PathPattern, s.ManagedNamespaces = "", nil
+		s.Artifacts[0].Name, s.Artifacts[0].Namespace = "app", "tenant-a"
+		s.Artifacts[0].Copy[0].From = "@repo/app/**"
+	}
+	tests := map[string]struct {
+		spec func(*Spec)
+		want []string // errors, as Error() words them
+	}{
+		"inputsFrom: escaping the source": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/../escape.yaml" },
+			want: []string{inputs + `"@repo/../escape.yaml": ` + dotdot + ` (offset 6 in "@repo/../escape.yaml")`},
+		},
+		"inputsFrom: no path": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/" },
+			want: []string{inputs + `"@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+		},
+		"inputsFrom: the alias root": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/./" },
+			want: []string{inputs + `"@repo/./": ` + empty + ` (offset 6 in "@repo/./")`},
+		},
+		"inputsFrom: absolute": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo//etc/inputs.yaml" },
+			want: []string{inputs + `"@repo//etc/inputs.yaml": pathpattern: reference path must be relative (offset 6 in "@repo//etc/inputs.yaml")`},
+		},
+		"inputsFrom: a static artifact, no path": {
+			spec: func(s *Spec) { static(s); s.Artifacts[0].InputsFrom = "@repo/" },
+			want: []string{inputs + `"@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+		},
+		"inputsFrom: a static artifact, escaping the source": {
+			spec: func(s *Spec) { static(s); s.Artifacts[0].InputsFrom = "@repo/../escape.yaml" },
+			want: []string{inputs + `"@repo/../escape.yaml": ` + dotdot + ` (offset 6 in "@repo/../escape.yaml")`},
+		},
+		"inputsFrom: a capture and a literal dot-dot": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/tenants/{namespace}/../inputs.yaml" },
+			want: []string{inputs + `"@repo/tenants/{namespace}/../inputs.yaml": ` + dotdot + ` (offset 26 in "@repo/tenants/{namespace}/../inputs.yaml")`},
+		},
+		"inputsFrom: a capture and a trailing dot-dot": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/{namespace}/.." },
+			want: []string{inputs + `"@repo/{namespace}/..": ` + dotdot + ` (offset 18 in "@repo/{namespace}/..")`},
+		},
+		"inputsFrom: dots beside a capture": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/tenants/{namespace}..yaml" },
+		},
+		"inputsFrom: a capture alone": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/{module}" },
+		},
+		"inputsFrom: the artifact, a capture and a dot-dot": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@artifact/{module}/../inputs.yaml" },
+			want: []string{inputs + `"@artifact/{module}/../inputs.yaml": ` + dotdot + ` (offset 19 in "@artifact/{module}/../inputs.yaml")`},
+		},
+		"inputsFrom: no alias": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "repo/../x.yaml" },
+			want: []string{inputs + `"repo/../x.yaml": must be "@alias/path"`},
+		},
+		"inputsFrom: an undeclared alias and a dot-dot": {
+			spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@git/../x.yaml" },
+			want: []string{
+				inputs + `"@git/../x.yaml": alias "git" must be declared in spec.sources`,
+				inputs + `"@git/../x.yaml": ` + dotdot + ` (offset 5 in "@git/../x.yaml")`,
+			},
+		},
+		"copy from: escaping the source": {
+			spec: func(s *Spec) { s.Artifacts[0].Copy[0].From = "@repo/../**" },
+			want: []string{from + `"@repo/../**": ` + dotdot + ` (offset 6 in "@repo/../**")`},
+		},
+		"copy from: no path": {
+			spec: func(s *Spec) { s.Artifacts[0].Copy[0].From = "@repo/" },
+			want: []string{from + `"@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+		},
+		"copy from: a static artifact, the alias root": {
+			spec: func(s *Spec) { static(s); s.Artifacts[0].InputsFrom = ""; s.Artifacts[0].Copy[0].From = "@repo/." },
+			want: []string{from + `"@repo/.": ` + empty + ` (offset 6 in "@repo/.")`},
+		},
+		"copy from: a capture and a dot-dot": {
+			spec: func(s *Spec) { s.Artifacts[0].Copy[0].From = "@repo/tenants/{namespace}/../**" },
+			want: []string{from + `"@repo/tenants/{namespace}/../**": ` + dotdot + ` (offset 26 in "@repo/tenants/{namespace}/../**")`},
+		},
+		"copy from: a glob": {
+			spec: func(s *Spec) { s.Artifacts[0].Copy[0].From = "@repo/tenants/{namespace}/*/{module}/**/*.yaml" },
+		},
+		"fromSource: escaping the source": {
+			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/../ns.yaml" },
+			want: []string{meta + `"@repo/../ns.yaml": ` + dotdot + ` (offset 6 in "@repo/../ns.yaml")`},
+		},
+		"fromSource: no path": {
+			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/" },
+			want: []string{meta + `"@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+		},
+		"fromSource: a capture and a dot-dot": {
+			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/tenants/{namespace}/../ns.yaml" },
+			want: []string{meta + `"@repo/tenants/{namespace}/../ns.yaml": ` + dotdot + ` (offset 26 in "@repo/tenants/{namespace}/../ns.yaml")`},
+		},
+		"fromSource: the artifact, a capture and a dot-dot": {
+			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{module}/../ns.yaml" },
+			want: []string{meta + `"@artifact/{module}/../ns.yaml": ` + dotdot + ` (offset 19 in "@artifact/{module}/../ns.yaml")`},
+		},
+		"fromSource: source-watcher's shape": {
+			spec: func(s *Spec) {
+				s.Namespaces = &Namespaces{Strategy: "Managed", Metadata: &NamespaceMetadata{FromSource: &MetadataFromSource{Path: "@repo/"}}}
+				s.ManagedNamespaces = nil
+			},
+			want: []string{`spec.namespaces.metadata.fromSource.path: Invalid value: "@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			spec := testSpec()
+			tt.spec(&spec)
+			g, errs := Compile(spec, WithNamespace("flux-system"))
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Compile() errors (-want +got):\n%s", diff)
+			}
+			if (g == nil) != (len(tt.want) > 0) {
+				t.Errorf("Compile() = %v, want a generator only without errors", g)
+			}
+		})
+	}
+}

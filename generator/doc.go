@@ -328,6 +328,11 @@
 //     very long value against a large expression can be refused for its
 //     cost, an error for that key, where upstream matches it; the rules of
 //     one file share a budget of cost (package nsmeta's Bounds).
+//   - References. An inputsFrom, copy from or fromSource.path that no
+//     rendering can make a reference (see "References") is an error of
+//     Compile; upstream's CRD accepts it, and resolving it fails every
+//     reconcile, but for a copy from the root of a source ("@git/" or
+//     "@git/."), which copies the whole source to its destination.
 //   - Unlisted keys. A key of a NamespaceMetadata file that the schema does
 //     not list is dropped with a warning (an error under [WithStrict]);
 //     upstream drops it silently.
@@ -392,6 +397,23 @@
 //     desired objects are decided and recorded as usual (see "Previous
 //     inventory"), so what is applied is tracked; Finalize keeps every
 //     entry.
+//
+// # References
+//
+// inputsFrom, a copy's from and fromSource.path are references to a file
+// or directory, "@alias/path" with an alias declared in spec.sources, or
+// "@artifact/path" for a file of the artifact (not a copy's from), that a
+// plan renders from each match's raw captures and parses with
+// pathpattern.ParseRef: the path must not be empty or name the alias root
+// ("@git/", "@git/."), start with "/", hold a ".." element or a NUL byte.
+// Compile refuses a reference that no rendering can make valid, with an
+// error at its field naming the value and the rule: one without a
+// capture that breaks a rule ("@git/../escape.yaml", even in a spec
+// without a pattern), and one whose literal text breaks it whatever its
+// captures render ("@git/tenants/{tenant}/../inputs.yaml"). What only
+// the captures can break, and a reference whose alias names a capture,
+// are checked when a plan renders them: an error of that artifact or
+// namespace, as for copy destinations below.
 //
 // # Copy destinations
 //

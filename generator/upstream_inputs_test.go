@@ -52,24 +52,18 @@ var inputsScenarios = []swScenario{
 		compileErrs: []string{`spec.artifacts[0].inputsFrom: alias "missing" must be declared in spec.sources`},
 	},
 	{
-		name:     "resolve: escaping the source",
-		upstream: "TestResolveLocalSourcePath (@repo/../escape.yaml)",
-		// Refused when the plan renders the reference, as upstream
-		// refuses it when it reconciles: the artifact is skipped.
-		spec: inputsFrom("@git/../escape.yaml"),
-		steps: []swStep{{
-			want:   []string{"ExternalArtifact/tenant-a/test-git skipped (its inputs have errors)"},
-			errors: []string{`spec.artifacts[0].inputsFrom: reference path must not contain ".."`},
-		}},
+		// Upstream's CRD accepts it and its reconcile refuses it; no
+		// rendering can make it a reference, so Compile refuses it.
+		name:        "resolve: escaping the source",
+		upstream:    "TestResolveLocalSourcePath (@repo/../escape.yaml)",
+		spec:        inputsFrom("@git/../escape.yaml"),
+		compileErrs: []string{`spec.artifacts[0].inputsFrom: pathpattern: reference path must not contain ".." (offset 5 in "@git/../escape.yaml")`},
 	},
 	{
-		name:     "resolve: no path",
-		upstream: "TestResolveLocalSourcePath (@repo/)",
-		spec:     inputsFrom("@git/"),
-		steps: []swStep{{
-			want:   []string{"ExternalArtifact/tenant-a/test-git skipped (its inputs have errors)"},
-			errors: []string{"spec.artifacts[0].inputsFrom: reference must name a path below the alias"},
-		}},
+		name:        "resolve: no path",
+		upstream:    "TestResolveLocalSourcePath (@repo/)",
+		spec:        inputsFrom("@git/"),
+		compileErrs: []string{`spec.artifacts[0].inputsFrom: pathpattern: reference must name a path below the alias (offset 5 in "@git/")`},
 	},
 
 	{
