@@ -66,9 +66,11 @@ func ExampleWithArtifactDigest() {
 		"tenants/tenant-a/config/values.yaml": {Data: []byte("replicas: 1\n")},
 		"values/prod.yaml":                    {Data: []byte("replicas: 3\n")},
 	}
-	// The inventory that the embedder recorded, with its own digest.
+	// The inventory that the embedder recorded, with its own digest and
+	// the name of the artifact's file in its storage.
 	previous := []inventory.Entry{{Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "apps",
-		Digest: digest.FromString("app.yaml \"kind: Deployment\\n\"\nconfig/values.yaml \"replicas: 3\\n\"")}}
+		Digest:   digest.FromString("app.yaml \"kind: Deployment\\n\"\nconfig/values.yaml \"replicas: 3\\n\""),
+		Filename: "4153672094.tar.gz"}}
 	plan, err := g.Plan(context.Background(), map[string]fs.FS{"repo": repo}, previous, generator.Cluster{})
 	if err != nil {
 		panic(err)
@@ -79,9 +81,14 @@ func ExampleWithArtifactDigest() {
 	for _, d := range plan.Decisions {
 		fmt.Println(d.Action, d.Entry.Namespace, d.Entry.Name)
 	}
+	// The function names no file: the unchanged artifact keeps its own.
+	for _, e := range plan.Next(nil) {
+		fmt.Println("next:", e.Namespace, e.Name, e.Filename)
+	}
 	// Output:
 	// tenant-a/apps:
 	// app.yaml "kind: Deployment\n"
 	// config/values.yaml "replicas: 3\n"
 	// unchanged tenant-a apps
+	// next: tenant-a apps 4153672094.tar.gz
 }
