@@ -196,29 +196,23 @@ func validFilename(name string) bool {
 // none: the previous file holds other content, which source-watcher's
 // drift check would find corrupted, and delete. A previous Filename that
 // is not the name of one file is not carried over. Where the previous
-// inventory holds an identity twice (it is then invalid, and the plan
-// records it as it is), the first entry counts.
+// inventory holds an identity twice (it is then invalid), the first entry
+// is the tracked one, as the plan takes it.
 func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
+	if !slices.ContainsFunc(previous, func(e inventory.Entry) bool { return e.Filename != "" }) {
+		return // an inventory without file names, such as tenantkit's own
+	}
 	type key struct{ namespace, name string }
-	var byKey map[key]inventory.Entry // nil while no entry has a Filename
+	byKey := make(map[key]inventory.Entry, len(artifacts))
 	for _, e := range previous {
-		if e.Filename == "" {
-			continue
-		}
 		id := e.ID()
 		if id.Group != artifactGroup || id.Kind != artifactKind {
 			continue
-		}
-		if byKey == nil {
-			byKey = map[key]inventory.Entry{}
 		}
 		k := key{id.Namespace, id.Name}
 		if _, dup := byKey[k]; !dup {
 			byKey[k] = e
 		}
-	}
-	if byKey == nil {
-		return
 	}
 	for i := range artifacts {
 		a := &artifacts[i]

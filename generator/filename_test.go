@@ -191,6 +191,23 @@ func TestArtifactFilename(t *testing.T) {
 			planned("tenant-b", "web", own["web"], "web.tar.gz"),
 		},
 	}, {
+		// The first entry of an identity is the tracked one: the second,
+		// with its name, does not count, and the desired entry replaces
+		// it.
+		name: "an identity twice",
+		opts: []Option{WithArtifactDigest(copyFSDigest)},
+		previous: []inventory.Entry{
+			upstream("tenant-a", "app", appDigest, ""),
+			upstream("tenant-a", "app", appDigest, "3101889545.tar.gz"),
+			upstream("tenant-b", "web", webDigest, "2006451.tar.gz"),
+			upstream("tenant-b", "web", webDigest, "other.tar.gz"),
+		},
+		filenames: map[string]string{"app": "", "web": "2006451.tar.gz"},
+		next: []inventory.Entry{
+			planned("tenant-a", "app", appDigest, ""),
+			planned("tenant-b", "web", webDigest, "2006451.tar.gz"),
+		},
+	}, {
 		name: "a previous name that is not the name of one file",
 		opts: []Option{WithArtifactDigest(copyFSDigest)},
 		previous: []inventory.Entry{
