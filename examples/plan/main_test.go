@@ -488,6 +488,16 @@ func TestLiveConflicts(t *testing.T) {
 	if diff := cmp.Diff(want, marked); diff != "" {
 		t.Errorf("lines naming a conflict (-want +got):\n%s\nfull output:\n%s", diff, out)
 	}
+	// The README's "Outputs" shows these lines.
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range want {
+		if !strings.Contains(string(readme), "\n"+l+"\n") {
+			t.Errorf("examples/plan/README.md does not show the line %q", l)
+		}
+	}
 
 	code, out, stderr = tool(t, "-generator", gen, "-source", "repo="+repo, "-cluster", live, "-o", "json")
 	if code != 0 {
