@@ -33,8 +33,11 @@
 // namespaces and ExternalArtifacts with their labels and annotations, and
 // the objects that external finalizers point to. A desired namespace that
 // it lacks is created, or updated when tracked (drift); one it holds may be
-// adopted, taken over or not applied. Without -cluster, every object is
-// taken to exist: a desired namespace as this generator applies it.
+// adopted, taken over or not applied, and an ExternalArtifact another
+// generator's label names is taken over: the output marks each adopted or
+// taken-over object with its conflict ("[conflict: NamespaceAdopted]" in
+// the text, "conflict" in JSON). Without -cluster, every object is taken
+// to exist: a desired namespace as this generator applies it.
 //
 // Each -source directory is read through package dirfs: no symbolic link
 // is followed, and a file or directory reached through one is an error for

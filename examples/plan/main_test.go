@@ -436,3 +436,95 @@ func TestBrokenSchemaReadsNoFile(t *testing.T) {
 		t.Errorf("errors = %+v, want one at the rule", res.Errors)
 	}
 }
+
+// liveConflicts is a -cluster file for the sample: tenant-search exists
+// without the generator label (another team created it), and
+// tenant-payments/api is an ExternalArtifact that another generator's
+// label names.
+const liveConflicts = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: tenant-search
+  labels:
+    team: search
+---
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: ExternalArtifact
+metadata:
+  name: api
+  namespace: tenant-payments
+  labels:
+    source.extensions.fluxcd.io/generator: 0b5e9a4c-1d2e-4f3a-8b7c-6d5e4f3a2b1c
+`
+
+// TestLiveConflicts plans the sample against live objects that the
+// generator does not own: the text marks the adopted namespace and the
+// artifact taken over, with the reason of the controller's Warning event,
+// and the JSON carries it as "conflict"; every other object has none.
+func TestLiveConflicts(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	live := filepath.Join(t.TempDir(), "live.yaml")
+	writeFile(t, live, liveConflicts)
+
+	code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-cluster", live)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var marked []string
+	for l := range strings.Lines(string(out)) {
+		if strings.Contains(strings.ToLower(l), "conflict") || strings.Contains(l, "adopted") || strings.Contains(l, "taken over") {
+			marked = append(marked, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	want := []string{
+		"  tenant-search  sha256:af0cfbcb578bdc345b30c1188a3d32f19e05cacc83b99742e3a43fdc379d590f  [conflict: NamespaceAdopted]",
+		"  tenant-payments/api  from tenants/tenant-payments/modules/api  3 files  sha256:699c370a06b7cf3f18928d4e01a07aa34f46179f3a9776fbd76927593af9695f  [conflict: OwnershipConflict]",
+		"  Namespace/tenant-search created (adopted: the namespace exists and no generator manages it)",
+		"  ExternalArtifact/tenant-payments/api created (taken over from generator 0b5e9a4c-1d2e-4f3a-8b7c-6d5e4f3a2b1c (label source.extensions.fluxcd.io/generator))",
+		"  NamespaceAdopted: namespace tenant-search is not managed by any generator and is adopted",
+		"  OwnershipConflict: ExternalArtifact tenant-payments/api is managed by generator 0b5e9a4c-1d2e-4f3a-8b7c-6d5e4f3a2b1c and is taken over",
+	}
+	if diff := cmp.Diff(want, marked); diff != "" {
+		t.Errorf("lines naming a conflict (-want +got):\n%s\nfull output:\n%s", diff, out)
+	}
+	// The README's "Outputs" shows these lines.
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range want {
+		if !strings.Contains(string(readme), "\n"+l+"\n") {
+			t.Errorf("examples/plan/README.md does not show the line %q", l)
+		}
+	}
+
+	code, out, stderr = tool(t, "-generator", gen, "-source", "repo="+repo, "-cluster", live, "-o", "json")
+	if code != 0 {
+		t.Fatalf("json: exit %d, stderr %q", code, stderr)
+	}
+	res := decode(t, out)
+	got := map[string]string{}
+	for _, ns := range res.Namespaces {
+		got["Namespace/"+ns.Name] = ns.Conflict
+	}
+	for _, a := range res.Artifacts {
+		got["ExternalArtifact/"+a.Namespace+"/"+a.Name] = a.Conflict
+	}
+	wantJSON := map[string]string{
+		"Namespace/tenant-payments":                  "",
+		"Namespace/tenant-sandbox":                   "",
+		"Namespace/tenant-search":                    "NamespaceAdopted",
+		"ExternalArtifact/tenant-payments/api":       "OwnershipConflict",
+		"ExternalArtifact/tenant-payments/worker":    "",
+		"ExternalArtifact/tenant-sandbox/playground": "",
+		"ExternalArtifact/tenant-search/indexer":     "",
+	}
+	if diff := cmp.Diff(wantJSON, got); diff != "" {
+		t.Errorf("conflicts in the JSON output (-want +got):\n%s", diff)
+	}
+	// An empty conflict is left out, not written as "".
+	if n := strings.Count(string(out), `"conflict"`); n != 2 {
+		t.Errorf("the JSON output has %d \"conflict\" keys, want 2 (empty ones left out)", n)
+	}
+}

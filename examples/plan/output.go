@@ -32,14 +32,20 @@ type planResult struct {
 
 type planNamespace struct {
 	Annotations map[string]string `json:"annotations"`
-	Digest      digest.Digest     `json:"digest"`
-	Labels      map[string]string `json:"labels"`
-	Name        string            `json:"name"`
-	Origin      nsmeta.Metadata   `json:"origin"`
+	// Conflict is generator.Namespace.Conflict: "NamespaceAdopted",
+	// "OwnershipConflict", or empty and left out.
+	Conflict string            `json:"conflict,omitempty"`
+	Digest   digest.Digest     `json:"digest"`
+	Labels   map[string]string `json:"labels"`
+	Name     string            `json:"name"`
+	Origin   nsmeta.Metadata   `json:"origin"`
 }
 
 type planArtifact struct {
-	Captures  map[string]string          `json:"captures"`
+	Captures map[string]string `json:"captures"`
+	// Conflict is generator.Artifact.Conflict: "OwnershipConflict", or
+	// empty and left out.
+	Conflict  string                     `json:"conflict,omitempty"`
 	Digest    digest.Digest              `json:"digest"`
 	Files     []string                   `json:"files"`
 	Inputs    map[string]json.RawMessage `json:"inputs"`
@@ -92,7 +98,7 @@ func result(p *generator.Plan) *planResult {
 // The conversions to the output shape, one per item kind.
 
 func toNamespace(ns generator.Namespace) planNamespace {
-	return planNamespace{Name: ns.Name, Labels: ns.Labels, Annotations: ns.Annotations, Origin: ns.Origin, Digest: ns.Digest}
+	return planNamespace{Name: ns.Name, Labels: ns.Labels, Annotations: ns.Annotations, Origin: ns.Origin, Digest: ns.Digest, Conflict: ns.Conflict}
 }
 
 func toArtifact(a generator.Artifact) planArtifact {
@@ -102,7 +108,7 @@ func toArtifact(a generator.Artifact) planArtifact {
 	}
 	return planArtifact{
 		Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
-		Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest,
+		Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest, Conflict: a.Conflict,
 	}
 }
 
@@ -247,14 +253,14 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 
 	section("Namespaces", len(res.namespaces))
 	for _, ns := range res.namespaces {
-		fmt.Fprintf(&b, "  %s  %s\n", ns.Name, ns.Digest)
+		fmt.Fprintf(&b, "  %s  %s%s\n", ns.Name, ns.Digest, conflictMarker(ns.Conflict))
 		writeKeys(&b, "label", ns.Labels, ns.Origin.Labels)
 		writeKeys(&b, "annotation", ns.Annotations, ns.Origin.Annotations)
 	}
 
 	section("Artifacts", len(res.artifacts))
 	for _, a := range res.artifacts {
-		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest)
+		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s%s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest, conflictMarker(a.Conflict))
 		for _, k := range slices.Sorted(maps.Keys(a.Inputs)) {
 			fmt.Fprintf(&b, "      input  %s = %s\n", k, a.Inputs[k])
 		}
@@ -306,6 +312,16 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// conflictMarker is the text output's mark of an object applied although
+// the generator does not own it live (adopted or taken over), with the
+// reason of the Warning event the controller records; nothing otherwise.
+func conflictMarker(conflict string) string {
+	if conflict == "" {
+		return ""
+	}
+	return "  [conflict: " + conflict + "]"
 }
 
 // errorLine prints a field error on one line: field: type: value: detail.

@@ -17,7 +17,7 @@ func TestPlanTestSample(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q, out:\n%s", code, stderr, out)
 	}
-	if !strings.HasSuffix(string(out), "10 passed, 0 failed\n") {
+	if !strings.HasSuffix(string(out), "11 passed, 0 failed\n") {
 		t.Errorf("output does not end with the counts:\n%s", out)
 	}
 }
@@ -146,7 +146,7 @@ func TestPlanTestCoverage(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	want := `10 passed, 0 failed
+	want := `11 passed, 0 failed
 coverage  sample/generator.yaml  5 of 5 policies checked
         2  spec.namespaces.metadata.from[0]
         1  spec.namespaces.metadata.from[1]

@@ -49,11 +49,13 @@
 //	      annotations: {KEY: VALUE}
 //	      exact: BOOL
 //	      origin: {labels: {KEY: STEP}, annotations: {KEY: STEP}}  # common, source, from[i], final
+//	      conflict: NamespaceAdopted | OwnershipConflict | ""      # exactly; "" for none
 //	    artifacts:                     # an artifact the plan applies
 //	    - artifact: NAMESPACE/NAME
 //	      inputs: {KEY: VALUE}         # a subset, compared as JSON
 //	      noInputs: BOOL
 //	      files: [PATH, ...]           # all of them, in any order
+//	      conflict: OwnershipConflict | ""   # exactly; "" for none
 //	    errors: [{field: PATH, contains: SUBSTRING}, ...]   # field optional
 //	    noErrors: BOOL
 //	    warnings: [SUBSTRING, ...]
@@ -68,6 +70,16 @@
 // Without cluster, the plan reads nothing of the cluster, as package
 // generator plans without a Cluster: it deletes nothing. With it, an object
 // it does not list does not exist.
+//
+// A conflict (generator.Namespace.Conflict, generator.Artifact.Conflict)
+// is the reason of the Warning event a controller records when it applies
+// an object it does not own live: a live namespace without the generator's
+// label is adopted ("NamespaceAdopted"), a namespace or ExternalArtifact
+// another generator's label names is taken over ("OwnershipConflict").
+// Only a case with cluster can have one. An expectation's conflict, when
+// present, is compared exactly, `conflict: ""` requiring none; when absent,
+// the conflict is not checked. A value no plan can give (a misspelt reason)
+// makes a bad suite.
 //
 // # Failures
 //

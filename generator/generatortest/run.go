@@ -246,6 +246,7 @@ func check(where string, e expectDoc, p *generator.Plan) []Failure {
 		checkMap(w+".annotations", ne.Annotations, n.Annotations, ne.Exact, fail)
 		checkMap(w+".origin.labels", ne.Origin.Labels, n.Origin.Labels, false, fail)
 		checkMap(w+".origin.annotations", ne.Origin.Annotations, n.Origin.Annotations, false, fail)
+		checkConflictOf(w+".conflict", ne.Conflict, n.Conflict, fail)
 	}
 	for i, ae := range e.Artifacts {
 		w := fmt.Sprintf("%s.artifacts[%d] (%s)", where, i, ae.Artifact)
@@ -268,6 +269,7 @@ func check(where string, e expectDoc, p *generator.Plan) []Failure {
 				fail(w+".inputs["+k+"]", compact(ae.Inputs[k]), compact(got))
 			}
 		}
+		checkConflictOf(w+".conflict", ae.Conflict, a.Conflict, fail)
 		if ae.Files != nil {
 			var got []string
 			for _, f := range a.Files {
@@ -349,6 +351,21 @@ func checkMap(w string, want, got map[string]string, exact bool, fail func(w, ex
 			fail(w+"["+k+"]", want[k], g)
 		}
 	}
+}
+
+// checkConflictOf compares an object's conflict with the expected one,
+// when the case sets it: exactly, "" meaning none.
+func checkConflictOf(w string, want *string, got string, fail func(w, expected, got string)) {
+	if want != nil && *want != got {
+		fail(w, conflictString(*want), conflictString(got))
+	}
+}
+
+func conflictString(c string) string {
+	if c == "" {
+		return "no conflict"
+	}
+	return c
 }
 
 func mapString(m map[string]string) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -122,6 +123,10 @@ type namespaceExpect struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 	Exact       bool              `json:"exact,omitempty"`
 	Origin      nsmeta.Metadata   `json:"origin,omitempty"`
+	// Conflict, when set, is the namespace's generator.Namespace.Conflict
+	// exactly: "NamespaceAdopted", "OwnershipConflict", or "" for none.
+	// Unset, the conflict is not checked.
+	Conflict *string `json:"conflict,omitempty"`
 }
 
 type artifactExpect struct {
@@ -129,6 +134,10 @@ type artifactExpect struct {
 	Inputs   map[string]json.RawMessage `json:"inputs,omitempty"`
 	NoInputs bool                       `json:"noInputs,omitempty"`
 	Files    []string                   `json:"files,omitempty"`
+	// Conflict, when set, is the artifact's generator.Artifact.Conflict
+	// exactly: "OwnershipConflict", or "" for none. Unset, the conflict is
+	// not checked.
+	Conflict *string `json:"conflict,omitempty"`
 }
 
 type errorExpect struct {
@@ -198,6 +207,16 @@ func LoadSuite(file string) (*Suite, error) {
 				return nil, badf("%s: cases[%d].expect.objects[%d].object: %v", file, i, j, err)
 			}
 		}
+		for j, ne := range c.Expect.Namespaces {
+			if err := checkConflict(ne.Conflict, "NamespaceAdopted", "OwnershipConflict"); err != nil {
+				return nil, badf("%s: cases[%d].expect.namespaces[%d].conflict: %v", file, i, j, err)
+			}
+		}
+		for j, ae := range c.Expect.Artifacts {
+			if err := checkConflict(ae.Conflict, "OwnershipConflict"); err != nil {
+				return nil, badf("%s: cases[%d].expect.artifacts[%d].conflict: %v", file, i, j, err)
+			}
+		}
 		for j, e := range c.Inventory {
 			if errs := e.Validate(nil); len(errs) > 0 {
 				return nil, badf("%s: cases[%d].inventory[%d]: %v", file, i, j, errs.ToAggregate())
@@ -217,6 +236,16 @@ func LoadSuite(file string) (*Suite, error) {
 	}
 	s.alias = s.manifest.Spec.Sources[0].Alias
 	return s, nil
+}
+
+// checkConflict refuses an expected conflict that no plan can have, so
+// that a misspelt reason is a bad suite rather than a case that can only
+// fail: it must be one of the reasons given, or "" (none).
+func checkConflict(want *string, reasons ...string) error {
+	if want == nil || *want == "" || slices.Contains(reasons, *want) {
+		return nil
+	}
+	return fmt.Errorf("%q: must be %s or \"\" (none)", *want, strings.Join(reasons, ", "))
 }
 
 // resolve returns p relative to the suite's directory, or p when it is

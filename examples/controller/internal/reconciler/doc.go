@@ -26,9 +26,12 @@
 // that the plan adopts or takes over (generator.Namespace.Conflict) gets a
 // Warning event with that reason once it is applied (Reconciler.Recorder);
 // so does an ExternalArtifact taken over from another generator
-// (generator.Artifact.Conflict, OwnershipConflict), and then the
-// TenantGenerator gets one more, "ownership conflict detected for N
-// ExternalArtifact(s)", as source-watcher records them.
+// (generator.Artifact.Conflict, OwnershipConflict). After the pass the
+// TenantGenerator gets one Warning per kind that the pass applied, counting
+// them: "adoption detected for N Namespace(s)" (NamespaceAdopted),
+// "ownership conflict detected for N Namespace(s)" and "ownership conflict
+// detected for N ExternalArtifact(s)" (OwnershipConflict), as
+// source-watcher records them.
 //
 // # Deletion
 //

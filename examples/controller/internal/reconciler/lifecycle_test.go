@@ -62,19 +62,35 @@ func (f *fixture) waitEvent(namespace, reason string) corev1.Event {
 // the Namespace whose reason is the conflict (read back from the API
 // server, as source-watcher's TestArtifactGeneratorReconciler_OwnershipConflict
 // reads its per-object events); a namespace the generator creates gets none.
+// The TenantGenerator gets one summary Warning per kind, counting them, as
+// source-watcher's TestArtifactGeneratorReconciler_ManagedNamespacesAdopt
+// and _ManagedNamespacesTakeover expect: "adoption detected for 2
+// Namespace(s)" and "ownership conflict detected for 1 Namespace(s)". A
+// second reconcile, the namespaces now the generator's, records none.
 func TestConflictEvents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "ev", upstreamShape(true))
 	f.preexisting("ev-adopted", map[string]string{"owner": "hand"}, nil)
+	f.preexisting("ev-adopted-2", nil, nil)
 	f.preexisting("ev-taken", map[string]string{generator.GeneratorLabel: otherUID}, nil)
-	for _, name := range []string{"ev-adopted", "ev-taken", "ev-new"} {
+	for _, name := range []string{"ev-adopted", "ev-adopted-2", "ev-taken", "ev-new"} {
 		f.tenant(name, "app", "")
 	}
 	_, tg := f.reconcile()
 	if c := ready(tg); c.Status != metav1.ConditionTrue {
 		t.Fatalf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
 	}
-	for name, reason := range map[string]string{"ev-adopted": "NamespaceAdopted", "ev-taken": "OwnershipConflict"} {
+	summaries := map[string]string{
+		"NamespaceAdopted":  "adoption detected for 2 Namespace(s)",
+		"OwnershipConflict": "ownership conflict detected for 1 Namespace(s)",
+	}
+	for reason, want := range summaries {
+		evs := f.waitObjectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, reason, 1)
+		if len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning || evs[0].Message != want || evs[0].InvolvedObject.UID != tg.UID {
+			t.Errorf("generator %s events %+v, want one Warning on it: %q", reason, evs, want)
+		}
+	}
+	for name, reason := range map[string]string{"ev-adopted": "NamespaceAdopted", "ev-adopted-2": "NamespaceAdopted", "ev-taken": "OwnershipConflict"} {
 		ev := f.waitEvent(name, reason)
 		if ev.Type != corev1.EventTypeWarning || ev.InvolvedObject.Kind != "Namespace" || ev.InvolvedObject.UID != f.namespace(name).UID {
 			t.Errorf("%s event on %s: type %s, regarding %+v", reason, name, ev.Type, ev.InvolvedObject)
@@ -95,6 +111,11 @@ func TestConflictEvents(t *testing.T) {
 	time.Sleep(time.Second) // what the recorder would have sent by now
 	if evs := f.events("ev-adopted", "NamespaceAdopted"); len(evs) != before || evs[0].Count > 1 {
 		t.Errorf("second reconcile recorded NamespaceAdopted again: %+v", evs)
+	}
+	for reason := range summaries {
+		if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, reason); len(evs) != 1 || evs[0].Count > 1 {
+			t.Errorf("second reconcile: generator %s events %+v, want the first one alone", reason, evs)
+		}
 	}
 }
 
@@ -171,6 +192,9 @@ func TestArtifactConflictEvents(t *testing.T) {
 	}
 	if evs := f.events("ac-a", "NamespaceAdopted"); len(evs) != 0 {
 		t.Errorf("namespace ac-a adopted: %+v", evs)
+	}
+	if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, "NamespaceAdopted"); len(evs) != 0 {
+		t.Errorf("generator has NamespaceAdopted events, no namespace was adopted: %+v", evs)
 	}
 
 	_, tg = f.reconcile()

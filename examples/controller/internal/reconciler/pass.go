@@ -36,6 +36,22 @@ type pass struct {
 	// conflicts counts the ExternalArtifacts taken over from another
 	// generator in this pass, for the summary event on the generator.
 	conflicts int
+	// adopted and takenOver count the namespaces applied in this pass with
+	// the conflict NamespaceAdopted or OwnershipConflict, for the summary
+	// events on the generator.
+	adopted, takenOver int
+}
+
+// The summary Warning events on the generator, one per kind of conflict
+// that a pass applied, as source-watcher records them besides the event on
+// each object: reason, and the message with the count.
+var summaries = []struct {
+	reason, format string
+	count          func(*pass) int
+}{
+	{"NamespaceAdopted", "adoption detected for %d Namespace(s)", func(p *pass) int { return p.adopted }},
+	{"OwnershipConflict", "ownership conflict detected for %d Namespace(s)", func(p *pass) int { return p.takenOver }},
+	{"OwnershipConflict", "ownership conflict detected for %d ExternalArtifact(s)", func(p *pass) int { return p.conflicts }},
 }
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
@@ -72,11 +88,15 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 			p.changes = append(p.changes, d.String())
 		}
 	}
-	if p.conflicts > 0 && p.rec != nil {
+	if p.rec != nil {
 		// As source-watcher: one Warning on the generator that counts the
+		// namespaces adopted, one the namespaces taken over and one the
 		// ExternalArtifacts taken over, besides one on each of them.
-		p.rec.Eventf(w.gen, nil, corev1.EventTypeWarning, "OwnershipConflict", "Apply",
-			"ownership conflict detected for %d ExternalArtifact(s)", p.conflicts)
+		for _, sum := range summaries {
+			if n := sum.count(p); n > 0 {
+				p.rec.Eventf(w.gen, nil, corev1.EventTypeWarning, sum.reason, "Apply", sum.format, n)
+			}
+		}
 	}
 	return p
 }
@@ -132,6 +152,12 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 			ObjectMeta: metav1.ObjectMeta{Name: ns.Name, UID: types.UID(l.uid)},
 		}
 		p.rec.Eventf(regarding, w.gen, corev1.EventTypeWarning, ns.Conflict, "Apply", "%s", d.Reason)
+		switch ns.Conflict {
+		case "NamespaceAdopted":
+			p.adopted++
+		case "OwnershipConflict":
+			p.takenOver++
+		}
 	}
 }
 

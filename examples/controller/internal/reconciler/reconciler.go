@@ -53,9 +53,10 @@ type Reconciler struct {
 	// Recorder, when set, records a Warning event on every namespace that
 	// a reconcile applies while adopting it (NamespaceAdopted) or taking it
 	// over from another generator (OwnershipConflict), and on every
-	// ExternalArtifact it takes over (OwnershipConflict, with one summary
-	// Warning on the TenantGenerator), as source-watcher does; main sets
-	// the manager's (GetEventRecorder).
+	// ExternalArtifact it takes over (OwnershipConflict), with one summary
+	// Warning on the TenantGenerator for each of the three that counts
+	// them, as source-watcher does; main sets the manager's
+	// (GetEventRecorder).
 	Recorder events.EventRecorder
 	// Mapper, when set, is shared by the impersonated clients (the
 	// manager's), so that each reconcile does not rediscover the API.
