@@ -69,8 +69,12 @@ func CheckKeys(data []byte) error {
 		}
 		found = append(found, locate(doc, offset, exact)...)
 	}
+	pieces, ok := splitPieces(data)
+	if !ok {
+		return nil // Documents refuses the stream for its separator
+	}
 	check(data, 0)
-	for _, p := range splitPieces(data) {
+	for _, p := range pieces {
 		check(p.data, p.line)
 	}
 	if len(found) == 0 {
@@ -142,7 +146,11 @@ func describeKey(k any) string {
 		case math.IsInf(k, -1):
 			return "-.inf (a float)"
 		}
-		return strconv.FormatFloat(k, 'g', -1, 64) + " (a float)"
+		s := strconv.FormatFloat(k, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0" // 1.0, not 1, which reads as an integer
+		}
+		return s + " (a float)"
 	case bool:
 		return strconv.FormatBool(k) + " (a boolean)"
 	case nil:
@@ -346,9 +354,9 @@ type piece struct {
 
 // splitPieces splits data on "---" separator lines as [Documents] does
 // (apimachinery's YAML reader), keeping each piece's offset in lines. It
-// returns nil for a stream with a "---" line that the reader refuses, since
-// [Documents] then refuses the stream.
-func splitPieces(data []byte) []piece {
+// returns false for a stream with a "---" line that the reader refuses,
+// since [Documents] then refuses the stream.
+func splitPieces(data []byte) ([]piece, bool) {
 	var pieces []piece
 	start, startLine, n := 0, 0, 0
 	for off := 0; off < len(data); n++ {
@@ -360,7 +368,7 @@ func splitPieces(data []byte) []piece {
 		if rest, ok := bytes.CutPrefix(line, []byte("---")); ok {
 			rest = bytes.TrimSpace(rest)
 			if len(rest) > 0 && rest[0] != '#' {
-				return nil
+				return nil, false
 			}
 			if start < off {
 				pieces = append(pieces, piece{data: data[start:off], line: startLine})
@@ -372,7 +380,7 @@ func splitPieces(data []byte) []piece {
 	if start < len(data) {
 		pieces = append(pieces, piece{data: data[start:], line: startLine})
 	}
-	return pieces
+	return pieces, true
 }
 
 // stringKeysOnly reports whether a scan of data's lines shows that yaml/v2
@@ -530,11 +538,14 @@ func quotedEnd(line []byte) int {
 
 // plainKeyEnd returns the index of the ":" that ends the plain key line
 // starts with, one followed by a blank or the line's end, or -1 when there
-// is none.
+// is none before the line or a comment ends.
 func plainKeyEnd(line []byte) int {
 	for i := 0; i < len(line); i++ {
-		if line[i] == ':' && (i+1 == len(line) || isBlankByte(line[i+1])) {
+		switch {
+		case line[i] == ':' && (i+1 == len(line) || isBlankByte(line[i+1])):
 			return i
+		case line[i] == '#' && i > 0 && isBlankByte(line[i-1]):
+			return -1 // a comment ends the scalar, and the line
 		}
 	}
 	return -1
