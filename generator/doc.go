@@ -307,6 +307,13 @@
 //   - Hidden YAML documents. A file that Merge decodes must not hold a
 //     document after a "..." end marker, which upstream's decoder drops
 //     silently.
+//   - Colliding YAML keys. A YAML file that a plan reads (NamespaceMetadata,
+//     inputs, a file that Merge decodes) must not hold a mapping with two
+//     keys that sigs.k8s.io/yaml turns into one JSON key: 1 and "1", 1.0
+//     and "1", yes or on and "true" (YAML 1.1 reads those as booleans).
+//     The error names the line, both keys and the JSON key. Upstream keeps
+//     one of the values, which one depending on Go's map order, so that a
+//     label or an input can change from one reconcile to the next.
 //   - Empty directories. Under [WithArtifactDigest], the artifact's file
 //     system holds the directories above its files and those its archives
 //     hold. Upstream's staging directory also holds the empty directories

@@ -27,6 +27,15 @@
 // What they drop could be an inventory's entries, or a namespace with prune
 // disabled, so the module's readers refuse such a stream, through [Single].
 //
+// # Keys
+//
+// sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a
+// boolean) and then formats them as JSON keys, so keys that differ in YAML
+// can share a JSON key ("1" and 1), and which value survives depends on
+// Go's map order. [CheckKeys] refuses such a stream; a scan of its lines
+// skips the decode when every key is surely a string. [Documents] runs it
+// after [CheckExpansion].
+//
 // # Concurrency
 //
 // The functions of this package are pure, and safe for concurrent use.

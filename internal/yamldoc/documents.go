@@ -18,7 +18,7 @@ import (
 // the rest, so a piece holding more than one document is an error: what it
 // hides could be a namespace with prune disabled, or a second generator.
 func Documents(data []byte) ([][]byte, error) {
-	if err := CheckExpansion(data); err != nil {
+	if err := checkStream(data); err != nil {
 		return nil, err
 	}
 	var src io.Reader = bytes.NewReader(data)
