@@ -88,27 +88,8 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		res.Decisions = make([]inventory.Decision, 0, n)
 	}
 	res.Decisions = append(res.Decisions, desiredDecisions...)
-	// Skipped objects, tracked or not, in apply order.
-	tracked := map[inventory.ID]inventory.Entry{}
-	for _, e := range changes.Stale {
-		tracked[e.ID()] = e
-	}
-	var skippedEntries []inventory.Entry
-	for id, s := range skips {
-		e := s.entry
-		if t, ok := tracked[id]; ok {
-			e = t
-		}
-		skippedEntries = append(skippedEntries, e)
-	}
-	inventory.SortApply(skippedEntries)
-	for _, e := range skippedEntries {
-		reason := skips[e.ID()].reason
-		if _, ok := tracked[e.ID()]; ok {
-			reason += "; kept in the inventory"
-		}
-		res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
-	}
+	skipped, _ := skipDecisions(skips, changes.Stale)
+	res.Decisions = append(res.Decisions, skipped...)
 	for _, d := range decisions {
 		if _, skip := skips[d.Entry.ID()]; skip {
 			continue
@@ -339,6 +320,36 @@ func groupKind(group, kind string) string {
 	return kind + "." + group
 }
 
+// skipDecisions returns a Skip decision for each skipped object, tracked or
+// not, in apply order, and the tracked entries among them (in stale), which
+// the next inventory keeps as they are.
+func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry) ([]inventory.Decision, []inventory.Entry) {
+	tracked := map[inventory.ID]inventory.Entry{}
+	for _, e := range stale {
+		tracked[e.ID()] = e
+	}
+	entries := make([]inventory.Entry, 0, len(skips))
+	for id, s := range skips {
+		e := s.entry
+		if t, ok := tracked[id]; ok {
+			e = t
+		}
+		entries = append(entries, e)
+	}
+	inventory.SortApply(entries)
+	var ds []inventory.Decision
+	var kept []inventory.Entry
+	for _, e := range entries {
+		reason := skips[e.ID()].reason
+		if _, ok := tracked[e.ID()]; ok {
+			reason += "; kept in the inventory"
+			kept = append(kept, e)
+		}
+		ds = append(ds, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
+	}
+	return ds, kept
+}
+
 // reasonInvalidInventory is why a plan over a previous inventory that does
 // not validate keeps what it no longer desires.
 const reasonInvalidInventory = "the previous inventory has errors"
@@ -385,29 +396,9 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	desiredDecisions := changes.Decisions()
 	p.liveDecisions(desiredDecisions)
 	res.Decisions = append(res.Decisions, desiredDecisions...)
-	// Skipped objects, tracked or not, in apply order, as in collect.
-	tracked := map[inventory.ID]inventory.Entry{}
-	for _, e := range changes.Stale {
-		tracked[e.ID()] = e
-	}
-	var skippedEntries []inventory.Entry
-	for id, s := range skips {
-		e := s.entry
-		if t, ok := tracked[id]; ok {
-			e = t
-		}
-		skippedEntries = append(skippedEntries, e)
-	}
-	inventory.SortApply(skippedEntries)
-	next := slices.Clone(desired)
-	for _, e := range skippedEntries {
-		reason := skips[e.ID()].reason
-		if _, ok := tracked[e.ID()]; ok {
-			reason += "; kept in the inventory"
-			next = append(next, e)
-		}
-		res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
-	}
+	skipped, keptSkipped := skipDecisions(skips, changes.Stale)
+	res.Decisions = append(res.Decisions, skipped...)
+	next := append(slices.Clone(desired), keptSkipped...)
 	// Every other tracked entry not desired, the invalid ones included, is
 	// kept as it is, in prune order.
 	var kept []inventory.Decision
