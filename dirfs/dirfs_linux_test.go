@@ -1,6 +1,7 @@
 package dirfs
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -231,6 +232,116 @@ func TestSwapRace(t *testing.T) {
 			t.Logf("%d rounds of reads, %d refused as links, %d reads of the other tenant's files", reads.Load(), linked.Load(), leaks.Load())
 			if reads.Load() == 0 {
 				t.Error("no reads")
+			}
+		})
+	}
+}
+
+// TestReadDirAsOS checks that ReadDir, which parses getdents64's records
+// itself, lists what os.ReadDir lists, names and types, for a directory
+// whose records take several calls (longer names than one buffer holds)
+// and entries of each type a test can make.
+func TestReadDirAsOS(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := range 300 {
+		name := fmt.Sprintf("file-%03d-%s", i, strings.Repeat("x", i%60))
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, mk := range []func() error{
+		func() error { return os.Mkdir(filepath.Join(dir, "sub"), 0o755) },
+		func() error { return os.Symlink("sub", filepath.Join(dir, "link")) },
+		func() error { return unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644) },
+		func() error { return os.WriteFile(filepath.Join(dir, "ünïcode name"), nil, 0o644) },
+	} {
+		if err := mk(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range variants(t) {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := v.openTB(t, dir).ReadDir(".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			entry := func(e fs.DirEntry) string { return e.Name() + " " + e.Type().String() }
+			if diff := cmp.Diff(slicesMap(want, entry), slicesMap(got, entry)); diff != "" {
+				t.Errorf("ReadDir(.) differs from os.ReadDir (-os +dirfs):\n%s", diff)
+			}
+		})
+	}
+}
+
+func slicesMap[T, U any](s []T, f func(T) U) []U {
+	out := make([]U, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// TestParseDirent checks the records that getdents64 does not return for
+// a directory read here but that parseDirent must still survive: a record
+// shorter than its header or longer than the buffer, and an entry of
+// inode 0.
+func TestParseDirent(t *testing.T) {
+	t.Parallel()
+	record := func(ino uint64, typ byte, name string) []byte {
+		r := make([]byte, 19, 19+len(name)+8)
+		binary.NativeEndian.PutUint64(r[0:8], ino)
+		r = append(append(r, name...), 0)
+		for len(r)%8 != 0 {
+			r = append(r, 0)
+		}
+		binary.NativeEndian.PutUint16(r[16:18], uint16(len(r)))
+		r[18] = typ
+		return r
+	}
+	good := record(7, unix.DT_REG, "a.yaml")
+	for _, tc := range []struct {
+		name     string
+		buf      []byte
+		wantName string
+		wantNil  bool
+		wantOK   bool
+		wantRest int
+	}{
+		{name: "file", buf: append(slices.Clone(good), good...), wantName: "a.yaml", wantOK: true, wantRest: len(good)},
+		{name: "dot", buf: record(7, unix.DT_DIR, "."), wantNil: true, wantOK: true},
+		{name: "dot dot", buf: record(7, unix.DT_DIR, ".."), wantNil: true, wantOK: true},
+		{name: "inode 0", buf: record(0, unix.DT_REG, "gone"), wantNil: true, wantOK: true},
+		{name: "short header", buf: good[:10]},
+		{name: "record past the buffer", buf: good[:len(good)-1]},
+		{name: "record length below the header", buf: func() []byte {
+			r := slices.Clone(good)
+			binary.NativeEndian.PutUint16(r[16:18], 4)
+			return r
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			name, typ, rest, ok := parseDirent(tc.buf)
+			if ok != tc.wantOK {
+				t.Fatalf("ok = %v, want %v", ok, tc.wantOK)
+			}
+			if !ok {
+				return
+			}
+			if (name == nil) != tc.wantNil || (!tc.wantNil && string(name) != tc.wantName) {
+				t.Errorf("name = %q, want %q (nil: %v)", name, tc.wantName, tc.wantNil)
+			}
+			if len(rest) != tc.wantRest {
+				t.Errorf("rest has %d bytes, want %d", len(rest), tc.wantRest)
+			}
+			if !tc.wantNil && typ != unix.DT_REG {
+				t.Errorf("type = %d, want DT_REG", typ)
 			}
 		})
 	}

@@ -103,8 +103,9 @@
 // an openat2, an fstat, the reads and a close. A file it opens is a plain
 // descriptor, not an [*os.File], which would cost two more system calls
 // (its flags, and an epoll registration that a regular file refuses) and
-// a finalizer; reading a directory wraps the descriptor in an [*os.File]
-// for its ReadDir.
+// a finalizer. [FS.ReadDir] reads a directory's records with getdents64
+// itself, without the fcntl and the allocations per entry of an
+// [*os.File]; a directory opened with [FS.Open] is read through one.
 //
 // Through an FS, a plan of tenantkit's generator makes 2,880 file-system
 // calls for 20 tenants, against 8,997 through an os.Root's FS and 1,850

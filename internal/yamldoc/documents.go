@@ -21,6 +21,50 @@ func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
 	}
+	if doc, ok := plainDocument(data); ok {
+		if doc == nil {
+			return nil, nil
+		}
+		return [][]byte{doc}, nil
+	}
+	return readDocuments(data)
+}
+
+// plainDocument returns what readDocuments returns for data without a line
+// that starts with "---" or "...", and without a carriage return (which the
+// YAML reader drops before a newline): the whole stream as one document,
+// ended by a newline, or none when every line is blank. ok is false for any
+// other stream, which readDocuments splits. Such a stream is almost every
+// file a plan reads (inputs files, NamespaceMetadata files), and the YAML
+// reader, which copies it line by line through a buffer, took 6% of the
+// allocations of a 1,000-tenant plan and 2% of its CPU; without it, a
+// 10,000-tenant plan makes 9.89 M allocations instead of 10.55 M
+// (generator's BenchmarkPlan through dirfs). FuzzPlainDocument checks that
+// both give the same documents.
+func plainDocument(data []byte) (doc []byte, ok bool) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return nil, false
+	}
+	blank := true
+	for line := range bytes.Lines(data) {
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
+			return nil, false
+		}
+		blank = blank && isBlank(line)
+	}
+	switch {
+	case blank:
+		return nil, true
+	case data[len(data)-1] != '\n':
+		return append(data[:len(data):len(data)], '\n'), true
+	}
+	// The caller's data, which a caller appending to it must not overwrite.
+	return data[:len(data):len(data)], true
+}
+
+// readDocuments is Documents once the stream's expansion is checked: the
+// stream split by apimachinery's YAML reader.
+func readDocuments(data []byte) ([][]byte, error) {
 	var src io.Reader = bytes.NewReader(data)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		// The YAML reader drops a last line that has no newline and ends
