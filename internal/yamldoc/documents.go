@@ -13,10 +13,11 @@ import (
 
 // Documents splits a YAML stream into its documents, leaving out empty ones
 // (separators, comments), after [CheckExpansion] and then [CheckKeys] have
-// accepted the whole stream. The stream is split on "---" lines; a "..." end marker inside a
-// piece would make a YAML decoder read the first document and silently drop
-// the rest, so a piece holding more than one document is an error: what it
-// hides could be a namespace with prune disabled, or a second generator.
+// accepted the whole stream. The stream is split on "---" lines; a "..."
+// end marker inside a piece would make a YAML decoder read the first
+// document and silently drop the rest, so a piece holding more than one
+// document is an error: what it hides could be a namespace with prune
+// disabled, or a second generator.
 func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
