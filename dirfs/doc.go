@@ -107,20 +107,20 @@
 // itself, without the fcntl and the allocations per entry of an
 // [*os.File]; a directory opened with [FS.Open] is read through one.
 //
-// Through an FS, a plan of tenantkit's generator makes 2,880 file-system
-// calls for 20 tenants, against 8,997 through an os.Root's FS and 1,850
+// Through an FS, a plan of tenantkit's generator makes 2,950 file-system
+// calls for 20 tenants, against 9,087 through an os.Root's FS and 1,900
 // for only reading the files it reads (its floor; TestPlanFileSystemCalls).
-// Its BenchmarkPlan figures, three runs each, on a 2-core machine shared
-// with other work (load average 4 to 6):
+// Its BenchmarkPlan figures, three runs each, on a 2-core machine with
+// nothing else running (load average 1.4 to 2):
 //
 //	tenants  source   CPU ns/tenant    x-floor   RSS KiB/tenant  allocs/plan
-//	1,000    dirfs      684k-717k      2.3-2.9   25-29            1.05 M
-//	1,000    os.Root  1,292k-1,388k    5.1-5.8   25-26            1.42 M
-//	10,000   dirfs      611k-669k      2.9-4.4   25-26           10.5 M
-//	10,000   os.Root  1,062k-1,247k    4.5-5.4   25-28           14.1 M
+//	1,000    dirfs      612k-673k      2.7-2.9   24-27            0.99 M
+//	1,000    os.Root  1,276k-1,323k    5.0-5.2   22-26            1.41 M
+//	10,000   dirfs      522k-566k      2.4-2.7   21-22            9.89 M
+//	10,000   os.Root  1,296k-1,401k    5.0-5.8   23-24           14.1 M
 //
 // The floor (reading and hashing the same files on every core) took
-// 242k-261k ns of CPU per tenant at 1,000 tenants and 247k-301k at
+// 219k-221k ns of CPU per tenant at 1,000 tenants and 200k-206k at
 // 10,000. x-floor is the ratio of wall-clock times, against the fastest of
 // five reads of the floor, and depends on the cores that other processes
 // leave. Much of what remains is the kernel's: on that machine, opening

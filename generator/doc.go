@@ -573,7 +573,7 @@
 // time, opening a file still costs a system call or two for each directory
 // on its path; through package dirfs (opt-in, an fs.FS like any other
 // here), one openat2 that follows no link. At 1,000 tenants a plan took
-// 425-439 ms through dirfs and 0.70-1.00 s through an os.Root, against a
-// floor of 129-138 ms (docs/performance.md). Inputs and NamespaceMetadata
+// 391-416 ms through dirfs and 0.75-0.77 s through an os.Root, against a
+// floor of 120-122 ms (docs/performance.md). Inputs and NamespaceMetadata
 // files are decoded by sigs.k8s.io/yaml.
 package generator

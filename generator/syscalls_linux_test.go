@@ -49,7 +49,7 @@ var callsConfig = synthConfig{Tenants: 20, Modules: 3, Files: 5, Unrelated: 10, 
 // does a cache that stops answering.
 //
 // Through package dirfs, which opens a name with one openat2 call, the
-// same plan makes 4.7 calls per directory (2,880: an openat2, fstat and
+// same plan makes 4.8 calls per directory (2,950: an openat2, fstat and
 // close for each Lstat the cache does not answer, an openat2, two
 // getdents64 and a close for each directory read), and perDirectoryDirFS
 // allows 5; where dirfs cannot call openat2 and walks names, the test
