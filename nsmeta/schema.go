@@ -29,12 +29,12 @@ const valueVariable = "value"
 // each evaluation runs with the smaller of cel.CostLimit and what the
 // rules before it left. Without it, one evaluation could take up to about
 // 140 ms of CPU and a file with several keys that many times more: 1,000
-// hostile tenants with one such value each took 70 to 82 s of CPU. A unit buys 60 to 140
-// ns of CPU for the slowest work charged (comprehension steps; cel's
-// BenchmarkBuiltins and BenchmarkHostilePlan), so the budget bounds a
-// file's rules to about 6 to 14 ms of CPU however hostile the file, and a
-// plan of 1,000 hostile tenants took 8 to 10 s of CPU (generator's
-// BenchmarkHostileTenants). A realistic file, two or three dozen keys with
+// hostile tenants with one such value each took 70 to 82 s of CPU. A unit
+// buys 60 to 140 ns of CPU for the slowest work charged (comprehension
+// steps; cel's BenchmarkBuiltins and BenchmarkHostilePlan), so the budget
+// bounds a file's rules to about 6 to 14 ms of CPU however hostile the
+// file, and a plan of 1,000 hostile tenants took 7 to 10 s of CPU, 3.4 to
+// 3.8 s on 2 cores (generator's BenchmarkHostileTenants). A realistic file, two or three dozen keys with
 // short values checked by regular expressions or CEL rules, spends under
 // 7,000 (TestSchemaApplyBudget).
 const costBudget = 100_000
