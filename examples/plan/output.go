@@ -58,6 +58,7 @@ type planArtifact struct {
 type inventoryItem struct {
 	APIVersion string        `json:"apiVersion,omitempty"`
 	Digest     digest.Digest `json:"digest,omitempty"`
+	Filename   string        `json:"filename,omitempty"`
 	Kind       string        `json:"kind"`
 	Name       string        `json:"name"`
 	Namespace  string        `json:"namespace,omitempty"`
@@ -119,7 +120,7 @@ func toChange(d inventory.Decision) planChange {
 
 func toInventoryItem(e inventory.Entry) inventoryItem {
 	id := e.ID()
-	return inventoryItem{APIVersion: e.APIVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Digest: e.Digest}
+	return inventoryItem{APIVersion: e.APIVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name, Digest: e.Digest, Filename: e.Filename}
 }
 
 // fieldErrors converts field errors to the output shape, one line each:
