@@ -304,6 +304,14 @@
 //     "a/.."). When several archives of one copy hold the same file, the
 //     last in byte order of the archives' paths wins; upstream's is the
 //     last in the order its glob walks the source, which can differ.
+//   - Merge key order. yaml/v2, which writes a merged file upstream and
+//     here, orders a mapping's keys in a natural order that is not
+//     transitive for some keys that mix digits and letters (8 < 11 < 1A <
+//     8), and sorts them from Go's random map order: upstream's merged
+//     file, and its artifact's digest, then change from run to run. Here
+//     the same order is applied by a stable sort from byte order, so the
+//     file is the same on every plan, and upstream's bytes wherever
+//     upstream's are the same on every run (FuzzMergeYAML).
 //   - Hidden YAML documents. A file that Merge decodes must not hold a
 //     document after a "..." end marker, which upstream's decoder drops
 //     silently.
@@ -464,12 +472,10 @@
 // Merge decodes every document of both files and merges them in order, so
 // the merged file is one document; a document that is not a mapping, or a
 // file that is not YAML, is an error of the artifact naming the file.
-// One known limit, shared with upstream: the encoder sorts a mapping's
-// keys by yaml/v2's natural order, which is not transitive for some sets
-// of keys that mix digits and letters (8, 11 and 1A: 8 < 11 < 1A < 8), so
-// the merged file of such a mapping, and the artifact's digest, can
-// change from one plan to the next; the artifact is then updated on each
-// plan, and nothing is deleted (FuzzMergeYAML found it; not yet fixed).
+// A merged mapping's keys are in yaml/v2's natural order, as upstream
+// writes them, put in that order from their byte order by a stable sort,
+// so that a set of keys that this order cannot sort consistently (see
+// "Differences from source-watcher") comes out the same on every plan.
 // Extract with a glob extracts the tarballs that the glob matches and
 // skips every other file; without one, from must name a tarball, not
 // another file or a directory. An archive must not hold an absolute path,

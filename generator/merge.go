@@ -63,8 +63,9 @@ func (e *mergeError) Unwrap() error { return e.err }
 // source-watcher v2.3 writes it: each file's documents are decoded with
 // sigs.k8s.io/yaml into maps and merged in order into one; then overlay's
 // map is merged over base's, recursively, as Helm merges values files
-// (see mergeMaps); and the result is encoded with sigs.k8s.io/yaml, one
-// document, keys sorted. A document that is not a mapping (a list, a
+// (see mergeMaps); and the result is encoded as sigs.k8s.io/yaml encodes
+// it, one document, keys sorted, in an order that does not change from run
+// to run (encodeMerged). A document that is not a mapping (a list, a
 // string) is an error; an empty or null one adds nothing. Decoding is
 // sigs.k8s.io/yaml's (not strict: a duplicate key takes its last value;
 // numbers pass through float64), which is what upstream decodes with.
@@ -81,7 +82,7 @@ func mergeYAML(base, overlay []byte) ([]byte, error) {
 	if err != nil {
 		return nil, &mergeError{overlay: true, err: err}
 	}
-	return yaml.Marshal(mergeMaps(b, o))
+	return encodeMerged(mergeMaps(b, o))
 }
 
 // decodeMergeFile decodes a file's YAML documents into maps and merges

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
@@ -299,6 +300,22 @@ func FuzzMergeYAML(f *testing.F) {
 		again, err := mergeYAML(out, nil)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("merging %q again gives %q, %v", out, again, err)
+		}
+		// Upstream's bytes wherever upstream's are the same on every run.
+		bm, berr := decodeMergeFile([]byte(base))
+		om, oerr := decodeMergeFile([]byte(overlay))
+		if berr != nil || oerr != nil {
+			t.Fatalf("mergeYAML succeeded, decodeMergeFile failed: %v, %v", berr, oerr)
+		}
+		merged := mergeMaps(bm, om)
+		want, err := yaml.Marshal(merged)
+		stable := err == nil
+		for i := 0; stable && i < 8; i++ {
+			w, err := yaml.Marshal(merged)
+			stable = err == nil && string(w) == string(want)
+		}
+		if stable && string(out) != string(want) {
+			t.Fatalf("mergeYAML(%q, %q) = %q, sigs.k8s.io/yaml writes %q", base, overlay, out, want)
 		}
 	})
 }

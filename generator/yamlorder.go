@@ -1,0 +1,110 @@
+package generator
+
+import (
+	"encoding/json"
+	"slices"
+	"unicode"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+)
+
+// encodeMerged encodes a merged YAML file as sigs.k8s.io/yaml.Marshal does,
+// and so as source-watcher writes it (JSON first, then that JSON decoded
+// and encoded again with yaml/v2), except for one thing: the keys of each
+// mapping are put in order here, from their JSON order, by the order
+// yaml/v2 sorts them in (naturalLess). yaml/v2 sorts a map's keys starting
+// from Go's random map order, and its order is not transitive for some
+// sets of keys that mix digits and letters (8 < 11 < 1A < 8), so its output
+// for them changes from run to run; for every other set of keys the sorted
+// order is unique and the bytes are the same as upstream's.
+func encodeMerged(m map[string]any) ([]byte, error) {
+	j, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	// A MapSlice target makes yaml/v2 decode every mapping, nested ones
+	// included, as a MapSlice in the document's order, and encode it in
+	// that order: the same scalars and the same layout as through a map.
+	var doc yamlv2.MapSlice
+	if err := yamlv2.Unmarshal(j, &doc); err != nil {
+		return nil, err
+	}
+	sortMappings(doc)
+	return yamlv2.Marshal(doc)
+}
+
+// sortMappings orders the keys of every mapping in v, recursively, by
+// naturalLess; a stable sort from JSON's order (bytes), so that keys that
+// naturalLess cannot order consistently still come out the same way every
+// time.
+func sortMappings(v any) {
+	switch v := v.(type) {
+	case yamlv2.MapSlice:
+		slices.SortStableFunc(v, func(a, b yamlv2.MapItem) int {
+			as, _ := a.Key.(string)
+			bs, _ := b.Key.(string)
+			switch {
+			case naturalLess(as, bs):
+				return -1
+			case naturalLess(bs, as):
+				return 1
+			}
+			return 0
+		})
+		for _, item := range v {
+			sortMappings(item.Value)
+		}
+	case []any:
+		for _, e := range v {
+			sortMappings(e)
+		}
+	}
+}
+
+// naturalLess reports whether yaml/v2 (go.yaml.in/yaml/v2 v2.4.3, sorter.go)
+// puts the string key a before b when it encodes a map: letters after
+// other characters and by code point, runs of digits by their value. It is
+// that function's branch for two strings, which are the only keys a JSON
+// document has; TestNaturalLessAsYAMLv2 and FuzzNaturalLess compare it
+// with yaml/v2's own output.
+func naturalLess(a, b string) bool {
+	ar, br := []rune(a), []rune(b)
+	for i := 0; i < len(ar) && i < len(br); i++ {
+		if ar[i] == br[i] {
+			continue
+		}
+		al := unicode.IsLetter(ar[i])
+		bl := unicode.IsLetter(br[i])
+		if al && bl {
+			return ar[i] < br[i]
+		}
+		if al || bl {
+			return bl
+		}
+		var ai, bi int
+		var an, bn int64
+		if ar[i] == '0' || br[i] == '0' {
+			for j := i - 1; j >= 0 && unicode.IsDigit(ar[j]); j-- {
+				if ar[j] != '0' {
+					an = 1
+					bn = 1
+					break
+				}
+			}
+		}
+		for ai = i; ai < len(ar) && unicode.IsDigit(ar[ai]); ai++ {
+			an = an*10 + int64(ar[ai]-'0')
+		}
+		for bi = i; bi < len(br) && unicode.IsDigit(br[bi]); bi++ {
+			bn = bn*10 + int64(br[bi]-'0')
+		}
+		if an != bn {
+			return an < bn
+		}
+		if ai != bi {
+			return ai < bi
+		}
+		return ar[i] < br[i]
+	}
+	return len(ar) < len(br)
+}
