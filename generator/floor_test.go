@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // The floor of a plan is what no planner can avoid: reading every file that
@@ -19,8 +18,8 @@ import (
 // namespace-metadata.yaml) and hashing it with sha256, on every core, given
 // the list of their paths. A plan does more (it finds the files, parses
 // YAML, checks metadata, diffs the inventory), and the benchmarks report how
-// far it is from the floor: BenchmarkPlan's x-floor is its time per plan
-// over floorTime's, measured on the same tree just before it.
+// far it is from the floor: BenchmarkPlan's x-floor is the time of its
+// plans over that of a read of the floor after each, on the same tree.
 //
 //	go test ./generator -run '^$' -bench 'BenchmarkPlan$|BenchmarkFloor$' -benchmem
 
@@ -66,23 +65,6 @@ func readFloor(repo string, names []string) error {
 	}
 	wg.Wait()
 	return firstErr
-}
-
-// floorTime returns the shortest of five reads of the floor, after one to
-// warm the caches.
-func floorTime(tb testing.TB, repo string, names []string) time.Duration {
-	tb.Helper()
-	best := time.Duration(1<<63 - 1)
-	for i := range 6 {
-		start := time.Now()
-		if err := readFloor(repo, names); err != nil {
-			tb.Fatal(err)
-		}
-		if d := time.Since(start); i > 0 {
-			best = min(best, d)
-		}
-	}
-	return best
 }
 
 // floorFiles returns the files of the floor of the synthetic monorepo c
