@@ -141,8 +141,8 @@ func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 // holds some 150,000 file names otherwise (see BenchmarkPlan).
 func WithFileLists() Option { return func(o *options) { o.fileLists = true } }
 
-// WithConcurrency bounds the goroutines on which a plan builds namespaces
-// and artifacts to n, for a controller that plans several generators at
+// WithConcurrency bounds the goroutines on which a plan discovers the
+// pattern's directories and builds namespaces and artifacts to n, for a controller that plans several generators at
 // once or shares its cores; a plan is the same whatever n is. n must be at
 // least 1. By default a plan uses GOMAXPROCS goroutines, as read when it
 // starts.

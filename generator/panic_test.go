@@ -112,3 +112,33 @@ func TestPanicIsAnError(t *testing.T) {
 		t.Errorf("artifacts %q, want %q", built, want)
 	}
 }
+
+// TestPanicInDiscovery checks that a panic of the source while discovery
+// reads below a tenant's directory is an error of the pattern, on one
+// goroutine as on several: the plan builds nothing and deletes nothing.
+func TestPanicInDiscovery(t *testing.T) {
+	t.Parallel()
+	previous := []inventory.Entry{nsEntry("tenant-a"), artEntry("tenant-a", "app")}
+	src := panicTree()
+	src.readDir = map[string]any{"tenants/tenant-b/modules": "boom in discovery"}
+	for _, workers := range []int{1, 4} {
+		g := mustCompile(t, testSpec(), WithConcurrency(workers))
+		p := mustPlan(t, g, map[string]fs.FS{"repo": src}, previous, (&fakeCluster{}).cluster())
+		if len(p.Errors) != 1 || p.Errors[0].Type != "InternalError" || p.Errors[0].Field != "spec.pathPattern" ||
+			!strings.Contains(p.Errors[0].Detail, `reading below "tenants/tenant-b": panic: boom in discovery`) {
+			t.Errorf("workers=%d: errors %v, want the panic as the one internal error of spec.pathPattern", workers, p.Errors.ToAggregate())
+		}
+		if len(p.Namespaces) != 0 || len(p.Artifacts) != 0 {
+			t.Errorf("workers=%d: %d namespaces and %d artifacts built, want none", workers, len(p.Namespaces), len(p.Artifacts))
+		}
+		ds := decisions(p)
+		if len(ds) != len(previous) {
+			t.Errorf("workers=%d: %d decisions, want one for each of the %d tracked objects", workers, len(ds), len(previous))
+		}
+		for subject, d := range ds {
+			if d.Action != inventory.Keep {
+				t.Errorf("workers=%d: %s: %s, want kept", workers, subject, d)
+			}
+		}
+	}
+}

@@ -294,7 +294,7 @@ func (p *planner) discover() []*item {
 		if fsys == nil || !p.checkSource(fsys) {
 			return nil
 		}
-		ms, errs, err := g.pattern.Discover(fsys, fp)
+		ms, errs, err := g.pattern.DiscoverConcurrently(fsys, fp, p.workers())
 		switch {
 		case errors.Is(err, pathpattern.ErrSourceShape):
 			p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
