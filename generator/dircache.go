@@ -151,10 +151,10 @@ func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name)
 // entry's name and type, for Lstat.
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
-	if err != nil || !c.entryTypes {
+	if err != nil || !c.entryTypes || len(entries) == 0 {
 		return entries, err
 	}
-	infos := make([]entryInfo, len(entries)) // not nil: read, and empty
+	infos := make([]entryInfo, len(entries))
 	for i, e := range entries {
 		infos[i] = entryInfo{name: e.Name(), mode: e.Type()}
 	}
@@ -173,29 +173,9 @@ func (c *dirCache) ReadLink(name string) (string, error) { return fs.ReadLink(c.
 
 // Lstat is fs.Lstat of the wrapped file system, which falls back to Stat
 // when that does not report links (see pathpattern.ReadFile).
-//
-// A name the cache cannot answer, in a directory that it knows is one (not
-// a link to one) and has not read, is answered by reading that directory:
-// a plan asks for the Lstat of several names in the same directory (a
-// module's applier-inputs.yaml and manifests, a tenant's modules and
-// namespace-metadata.yaml), and one read, an open, two getdents64 and a
-// close through dirfs, answers them all where each Lstat takes an open, an
-// fstat and a close. At 1,000 tenants this took a plan from 147 to 139
-// file-system calls a tenant, and from 34 to 30 descriptors opened and
-// closed, which two threads of a process contend for. The directory must
-// be known, so that no read opens a named pipe or follows a link. Such a
-// read is not charged to a Glob's bound; a directory holds no more than a
-// tenant could already put in the directory that discovery reads.
 func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	if info, ok := c.load(name); ok {
 		return info, nil
-	}
-	if dir, ok := c.unread(name); ok {
-		if _, err := c.ReadDir(dir); err == nil {
-			if info, ok := c.load(name); ok {
-				return info, nil
-			}
-		}
 	}
 	info, err := fs.Lstat(c.fsys, name)
 	if err == nil && info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
@@ -205,29 +185,6 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 		c.mu.Unlock()
 	}
 	return info, err
-}
-
-// unread returns the directory that holds name when the cache knows it is
-// a directory (not a link to one) and has not read it.
-func (c *dirCache) unread(name string) (string, bool) {
-	if !c.entryTypes || name == "." {
-		return "", false
-	}
-	dir := "."
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		dir = name[:i]
-	}
-	if dir == "." {
-		return "", false // the root is the caller's, and read once anyway
-	}
-	info, ok := c.load(dir)
-	if !ok || !info.IsDir() || info.Mode()&fs.ModeSymlink != 0 {
-		return "", false
-	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	r := c.dirs[dir]
-	return dir, r == nil || r.entries == nil
 }
 
 // Stat follows a link; for a directory that is not a link it is the same as
