@@ -99,6 +99,7 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 		fsys:     &boundedFS{fsys: fsys, ctx: ctx, pattern: pattern, max: maxWork, left: maxWork},
 		exclude:  exclude,
 		base:     base,
+		below:    base + "/",
 		files:    make(map[string]struct{}),
 		expanded: make(map[string]struct{}),
 		slow:     slow,
@@ -337,6 +338,7 @@ type globber struct {
 	fsys     fs.FS
 	exclude  []string
 	base     string              // the non-glob prefix of the pattern, or "."
+	below    string              // base + "/", what the names below it start with
 	files    map[string]struct{} // the result
 	expanded map[string]struct{} // directories taken whole
 	slow     bool                // tests: walk "dir/**" with doublestar too
@@ -426,27 +428,35 @@ func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 // expand adds every regular file below dir, skipping excluded entries.
 func (g *globber) expand(dir string) error {
 	g.expanded[dir] = struct{}{}
-	return fs.WalkDir(g.fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if p == dir {
+	return g.walk(dir)
+}
+
+// walk adds every regular file below dir, a directory, skipping excluded
+// entries: the walk of fs.WalkDir, depth first in name order, without its
+// path.Join of each name (a name read from a directory holds no "/"). It
+// does not descend into symbolic links, and a directory that vanished
+// holds nothing.
+func (g *globber) walk(dir string) error {
+	entries, err := fs.ReadDir(g.fsys, dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if g.excludes(p) {
-			if d.IsDir() {
-				return fs.SkipDir
+		return err
+	}
+	for _, e := range entries {
+		p := join(dir, e.Name())
+		switch {
+		case g.excludes(p):
+		case e.IsDir():
+			if err := g.walk(p); err != nil {
+				return err
 			}
-			return nil
-		}
-		if d.Type().IsRegular() {
+		case e.Type().IsRegular():
 			g.files[p] = struct{}{}
 		}
-		return nil // WalkDir does not descend into symbolic links
-	})
+	}
+	return nil
 }
 
 // covered reports whether p lies in a directory that was taken whole.
@@ -478,7 +488,7 @@ func (g *globber) excluded(p string) bool {
 			return false
 		}
 		q = q[:i]
-		if g.base != "." && !strings.HasPrefix(q, g.base+"/") {
+		if g.base != "." && !strings.HasPrefix(q, g.below) {
 			return false
 		}
 		if g.excludes(q) {
@@ -491,7 +501,7 @@ func (g *globber) excluded(p string) bool {
 func (g *globber) excludes(p string) bool {
 	rel := p
 	if g.base != "." {
-		rel = strings.TrimPrefix(p, g.base+"/")
+		rel = strings.TrimPrefix(p, g.below)
 	}
 	for _, ex := range g.exclude {
 		if doublestar.MatchUnvalidated(ex, p) || doublestar.MatchUnvalidated(ex, rel) ||

@@ -95,10 +95,12 @@ func (t *Template) Captures() []string {
 // only possible error wraps ErrMissingValue: c has no value for a capture
 // the template names.
 func (t *Template) Expand(c map[string]string) (string, error) {
-	var b strings.Builder
+	// The length first, so that the result takes one allocation: a plan
+	// expands several templates for each file it copies.
+	n := 0
 	for _, pt := range t.parts {
 		if pt.capture < 0 {
-			b.WriteString(pt.lit)
+			n += len(pt.lit)
 			continue
 		}
 		name := t.names[pt.capture]
@@ -106,7 +108,16 @@ func (t *Template) Expand(c map[string]string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("%w: %q in template %q", ErrMissingValue, name, t.src)
 		}
-		b.WriteString(v)
+		n += len(v)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, pt := range t.parts {
+		if pt.capture < 0 {
+			b.WriteString(pt.lit)
+		} else {
+			b.WriteString(c[t.names[pt.capture]])
+		}
 	}
 	return b.String(), nil
 }
