@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,9 @@ import (
 // pathpattern.ReadFile checks the opened file again. It relies, as
 // pathpattern does, on a tree that does not change while a plan reads it.
 // A dirCache is safe for concurrent use, as the plan's workers share it.
+// Its reads take no lock: with a sync.RWMutex, the two workers of a
+// 2-core machine taking its read lock for every Lstat made it 2% of a
+// plan's CPU time, in atomic operations on the one cache line they shared.
 type dirCache struct {
 	fsys fs.FS
 	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
@@ -38,8 +42,7 @@ type dirCache struct {
 	// fs.Lstat is Stat, and only directories are remembered.
 	entryTypes bool
 
-	mu   sync.RWMutex
-	dirs map[string]*dirRecord // by name: directories seen or read
+	dirs sync.Map // by name (string): the *dirRecord of a directory seen or read
 }
 
 // dirRecord is what the cache knows of one directory: its Lstat, once
@@ -52,13 +55,13 @@ type dirCache struct {
 // record per directory took the plan's allocations from 10.73 M to
 // 10.55 M, and what it allocates from 1,045 to 1,010 MB.
 type dirRecord struct {
-	self    *statInfo   // nil until Lstat
-	entries []entryInfo // sorted by name; nil until read
+	self    atomic.Pointer[statInfo]    // nil until Lstat
+	entries atomic.Pointer[[]entryInfo] // sorted by name; nil until read
 }
 
 func newDirCache(fsys fs.FS) *dirCache {
 	_, links := fsys.(fs.ReadLinkFS)
-	return &dirCache{fsys: fsys, entryTypes: links, dirs: map[string]*dirRecord{}}
+	return &dirCache{fsys: fsys, entryTypes: links}
 }
 
 // statInfo is what the cache keeps of a FileInfo: all of it but Sys, which
@@ -111,10 +114,10 @@ func (e *entryInfo) Sys() any           { return nil }
 // load returns what the cache knows of name: its own Lstat, or its entry
 // in the directory that holds it, when that was read.
 func (c *dirCache) load(name string) (fs.FileInfo, bool) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if r := c.dirs[name]; r != nil && r.self != nil {
-		return r.self, true
+	if r, ok := c.dirs.Load(name); ok {
+		if self := r.(*dirRecord).self.Load(); self != nil {
+			return self, true
+		}
 	}
 	if name == "." {
 		return nil, false
@@ -123,26 +126,28 @@ func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		dir, base = name[:i], name[i+1:]
 	}
-	r := c.dirs[dir]
-	if r == nil {
-		return nil, false
-	}
-	i, ok := slices.BinarySearchFunc(r.entries, base, func(e entryInfo, base string) int { return strings.Compare(e.name, base) })
+	r, ok := c.dirs.Load(dir)
 	if !ok {
 		return nil, false
 	}
-	return &r.entries[i], true
+	entries := r.(*dirRecord).entries.Load()
+	if entries == nil {
+		return nil, false
+	}
+	i, ok := slices.BinarySearchFunc(*entries, base, func(e entryInfo, base string) int { return strings.Compare(e.name, base) })
+	if !ok {
+		return nil, false
+	}
+	return &(*entries)[i], true
 }
 
-// record returns the record of the directory name, made when missing; the
-// caller holds c.mu for writing.
+// record returns the record of the directory name, made when missing.
 func (c *dirCache) record(name string) *dirRecord {
-	r := c.dirs[name]
-	if r == nil {
-		r = &dirRecord{}
-		c.dirs[name] = r
+	if r, ok := c.dirs.Load(name); ok {
+		return r.(*dirRecord)
 	}
-	return r
+	r, _ := c.dirs.LoadOrStore(name, &dirRecord{})
+	return r.(*dirRecord)
 }
 
 func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
@@ -163,9 +168,7 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !slices.IsSortedFunc(infos, cmpName) {
 		slices.SortFunc(infos, cmpName)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.record(name).entries = infos
+	c.record(name).entries.Store(&infos)
 	return entries, nil
 }
 
@@ -179,10 +182,7 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	}
 	info, err := fs.Lstat(c.fsys, name)
 	if err == nil && info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
-		s := compact(info) // outside the lock: a FileInfo's methods may panic
-		c.mu.Lock()
-		c.record(name).self = s
-		c.mu.Unlock()
+		c.record(name).self.Store(compact(info))
 	}
 	return info, err
 }
