@@ -32,9 +32,12 @@ import (
 // pathpattern.ReadFile checks the opened file again. It relies, as
 // pathpattern does, on a tree that does not change while a plan reads it.
 // A dirCache is safe for concurrent use, as the plan's workers share it.
-// Its reads take no lock: with a sync.RWMutex, the two workers of a
-// 2-core machine taking its read lock for every Lstat made it 2% of a
-// plan's CPU time, in atomic operations on the one cache line they shared.
+// Its reads take no lock. Guarded by a sync.RWMutex, whose read lock the
+// workers took for every Lstat (2% of a plan's CPU time, in atomic
+// operations on the one cache line they shared) and whose write lock held
+// them back while a directory was recorded, it kept a plan of 1,000
+// tenants through dirfs at 2.50-2.64 times the floor, against 2.23-2.38
+// without (BenchmarkPlan, three interleaved runs of each on 2 cores).
 type dirCache struct {
 	fsys fs.FS
 	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
