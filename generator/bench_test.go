@@ -81,10 +81,10 @@ func BenchmarkPlan(b *testing.B) {
 				b.Run(src.name, func(b *testing.B) {
 					srcs := src.srcs()
 					checkSynth(b, synthPlan(b, g, srcs, nil), c, 0)
-					if err := readFloor(repo, names); err != nil { // warm the caches as the plan did
+					if err := readFloor(names); err != nil { // warm the caches as the plan did
 						b.Fatal(err)
 					}
-					floor := benchPlan(b, g, srcs, nil, emptyCluster{}.cluster(), n, func() error { return readFloor(repo, names) })
+					floor := benchPlan(b, g, srcs, nil, emptyCluster{}.cluster(), n, func() error { return readFloor(names) })
 					b.ReportMetric(float64(b.Elapsed())/float64(floor), "x-floor")
 				})
 			}

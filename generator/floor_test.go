@@ -3,6 +3,7 @@ package generator
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -36,9 +37,13 @@ func (c synthConfig) planFiles() []string {
 	return out
 }
 
-// readFloor reads and hashes every file of names below repo, on every
-// core, as os.ReadFile and sha256.Sum256 do.
-func readFloor(repo string, names []string) error {
+// readFloor reads and hashes every file of paths, on every core: each
+// opened, its size read with fstat, read up to the read that returns
+// nothing more and closed, the calls of os.ReadFile, then hashed with
+// sha256. Each goroutine reads into a buffer of its own that it reuses, so
+// that the floor allocates next to nothing: BenchmarkPlan reads it between
+// its plans, whose memory it measures.
+func readFloor(paths []string) error {
 	var (
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -47,19 +52,20 @@ func readFloor(repo string, names []string) error {
 	)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var buf []byte
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(names) {
+				if i >= len(paths) {
 					return
 				}
-				data, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(names[i])))
-				if err != nil {
+				var err error
+				if buf, err = readInto(buf[:0], paths[i]); err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
 					return
 				}
-				sha256.Sum256(data)
+				sha256.Sum256(buf)
 			}
 		})
 	}
@@ -67,10 +73,37 @@ func readFloor(repo string, names []string) error {
 	return firstErr
 }
 
+// readInto reads the file name into buf, as os.ReadFile reads it.
+func readInto(buf []byte, name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	buf = slices.Grow(buf, int(info.Size())+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 512)
+		}
+	}
+}
+
 // floorFiles returns the files of the floor of the synthetic monorepo c
-// (planFiles), after checking that they are exactly the files that a plan
-// reads: the sources of its artifacts' files, their inputs files and the
-// namespaces' metadata files.
+// (planFiles, as paths of the operating system below repo), after checking
+// that they are exactly the files that a plan reads: the sources of its
+// artifacts' files, their inputs files and the namespaces' metadata files.
 func floorFiles(tb testing.TB, gen, repo string, c synthConfig) []string {
 	tb.Helper()
 	g, srcs := synthRequest(tb, gen, repo, WithFileLists())
@@ -92,7 +125,16 @@ func floorFiles(tb testing.TB, gen, repo string, c synthConfig) []string {
 	if !slices.Equal(read, want) {
 		tb.Fatalf("the plan read %d files, the floor %d", len(read), len(want))
 	}
-	return names
+	return floorPaths(repo, names)
+}
+
+// floorPaths returns the paths of the operating system of names below repo.
+func floorPaths(repo string, names []string) []string {
+	paths := make([]string, len(names))
+	for i, name := range names {
+		paths[i] = filepath.Join(repo, filepath.FromSlash(name))
+	}
+	return paths
 }
 
 // BenchmarkFloor reads the floor of BenchmarkPlan's monorepos.
@@ -103,7 +145,7 @@ func BenchmarkFloor(b *testing.B) {
 			b.ReportAllocs()
 			cpu := cpuTime()
 			for b.Loop() {
-				if err := readFloor(repo, names); err != nil {
+				if err := readFloor(names); err != nil {
 					b.Fatal(err)
 				}
 			}

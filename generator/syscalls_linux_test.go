@@ -166,7 +166,7 @@ func TestFileSystemCallsChild(t *testing.T) {
 			err = p.Errors.ToAggregate()
 		}
 	case "floor":
-		err = readFloor(repo, names)
+		err = readFloor(floorPaths(repo, names))
 	default:
 		err = fmt.Errorf("mode %q", mode)
 	}
