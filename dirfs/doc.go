@@ -110,20 +110,22 @@
 // Through an FS, a plan of tenantkit's generator makes 2,950 file-system
 // calls for 20 tenants, against 9,087 through an os.Root's FS and 1,900
 // for only reading the files it reads (its floor; TestPlanFileSystemCalls).
-// Its BenchmarkPlan figures, three runs each, on a 2-core machine with
-// nothing else running (load average 1.4 to 2):
+// Its BenchmarkPlan figures at 3482318, three runs each, on a 2-core
+// machine with nothing else running:
 //
-//	tenants  source   CPU ns/tenant    x-floor   RSS KiB/tenant  allocs/plan
-//	1,000    dirfs      612k-673k      2.7-2.9   24-27            0.99 M
-//	1,000    os.Root  1,276k-1,323k    5.0-5.2   22-26            1.41 M
-//	10,000   dirfs      522k-566k      2.4-2.7   21-22            9.89 M
-//	10,000   os.Root  1,296k-1,401k    5.0-5.8   23-24           14.1 M
+//	tenants  source   time/plan     CPU ns/tenant  x-floor   RSS KiB/tenant  allocs/plan
+//	1,000    dirfs    240-294 ms     455k-557k     2.5-2.8   29-32            0.94 M
+//	1,000    os.Root  491-594 ms     920k-1,121k   5.3-5.4   29-30            1.37 M
+//	10,000   dirfs    2.11-2.58 s    400k-485k     2.5-2.7   26-27            9.41 M
+//	10,000   os.Root  5.03-5.48 s    953k-1,044k   5.1-5.2   27               13.6 M
 //
-// The floor (reading and hashing the same files on every core) took
-// 219k-221k ns of CPU per tenant at 1,000 tenants and 200k-206k at
-// 10,000. x-floor is the ratio of wall-clock times, against the fastest of
-// five reads of the floor, and depends on the cores that other processes
-// leave. Much of what remains is the kernel's: on that machine, opening
-// and closing a file costs 3.6-4.4 µs, by openat2 from the directory as by
-// open of a full path, and 3 µs for a name of one element.
+// The floor (reading and hashing the same files on every core, into a
+// buffer each core reuses) took 153k-162k ns of CPU per tenant at 1,000
+// tenants and 163k-188k at 10,000. x-floor is the ratio of the plans'
+// wall-clock time to that of a read of the floor after each, and depends
+// on the cores that other processes leave. Much of what remains is the
+// kernel's: on that machine, opening and closing a file costs 2.6-3.6 µs,
+// by openat2 from the directory as by open of a full path, 2.2-2.4 µs for
+// a name of one or two elements, and two threads of one process doing it
+// at once take 4.3-6.0 µs each.
 package dirfs
