@@ -243,8 +243,10 @@ func (d *discovery) walk(dir string, i int) error {
 		}
 		return fmt.Errorf("pathpattern: %w", err)
 	}
-	var subs []subwalk // the first capture's directories, walked apart
-	concurrent := i == d.fixed
+	// Below the first capture, each directory is walked apart (see
+	// walkConcurrently).
+	var subs []subwalk
+	first := i == d.fixed
 	for _, e := range entries {
 		name := e.Name()
 		link := e.Type()&fs.ModeSymlink != 0
@@ -260,7 +262,7 @@ func (d *discovery) walk(dir string, i int) error {
 			d.problem(join(dir, name), i, fs.ModeSymlink)
 			continue
 		}
-		if concurrent {
+		if first {
 			subs = append(subs, subwalk{d: d.fork(), dir: join(dir, name)})
 			continue
 		}
