@@ -157,8 +157,9 @@ func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inv
 	var floorCPU time.Duration
 	cpu := cpuTime()
 	b.ReportAllocs()
-	// The label lets a CPU profile of the whole run (-cpuprofile) show the
-	// plans alone: go tool pprof -tagfocus bench=plan.
+	// The labels let a CPU profile of the whole run (-cpuprofile) show the
+	// plans alone, without the floor's reads or the writing of the tree:
+	// go tool pprof -tagfocus bench=plan.
 	pprof.Do(context.Background(), pprof.Labels("bench", "plan"), func(ctx context.Context) {
 		for b.Loop() {
 			if _, err := g.Plan(ctx, srcs, previous, c); err != nil {
@@ -172,9 +173,11 @@ func benchPlan(b *testing.B, g *Generator, srcs map[string]fs.FS, previous []inv
 			// goroutine's of the embedding process would be.
 			b.StopTimer()
 			startCPU, start := cpuTime(), time.Now()
-			if err := floor(); err != nil {
-				b.Fatal(err)
-			}
+			pprof.Do(ctx, pprof.Labels("bench", "floor"), func(context.Context) {
+				if err := floor(); err != nil {
+					b.Fatal(err)
+				}
+			})
 			floorTotal += time.Since(start)
 			floorCPU += cpuTime() - startCPU
 			b.StartTimer()
