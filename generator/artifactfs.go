@@ -86,13 +86,14 @@ func (a *artifactFS) Open(name string) (fs.File, error) {
 // or an entry's mode, and its storage's archive keeps only whether a file
 // is executable; os.CopyFS too keeps only the execute bits.
 func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
-	data, err := f.content(maxArtifactFileBytes)
+	data, err := f.content(maxArtifactFileBytes, nil)
 	var perm fs.FileMode
 	switch {
 	case err != nil:
 	case !f.own:
-		// pathpattern.ReadFile has refused a link anywhere on the path, so
-		// this is the file just read.
+		// Glob selected the file without a link on the way, and the tree
+		// does not change while a plan reads it, so this is the file just
+		// read.
 		var info fs.FileInfo
 		if info, err = fs.Stat(f.fsys, f.src.Path); err == nil {
 			perm = info.Mode().Perm()

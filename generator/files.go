@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenantkit/tenantkit/internal/readfile"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -36,10 +37,19 @@ type artifactFile struct {
 	mode fs.FileMode
 }
 
-// content returns the file's content, refusing more than maxBytes.
-func (f *artifactFile) content(maxBytes int64) ([]byte, error) {
+// content returns the file's content, refusing more than maxBytes. A
+// copied file is read into buf, which may be nil, and its content is only
+// valid until buf is used again.
+//
+// A copied file is one that pathpattern.Glob selected: a regular file,
+// reached without a symbolic link when Glob listed its directories. It is
+// read without checking the elements of its path again (readfile.Read, not
+// pathpattern.ReadFile): the plan's dirCache would answer those checks from
+// the very listings Glob read. The opened file is checked as ReadFile
+// checks it, and dirfs refuses a link on the way when it opens it.
+func (f *artifactFile) content(maxBytes int64, buf []byte) ([]byte, error) {
 	if !f.own {
-		return pathpattern.ReadFile(f.fsys, f.src.Path, maxBytes)
+		return readfile.Read(f.fsys, f.src.Path, maxBytes, buf)
 	}
 	if int64(len(f.data)) > maxBytes {
 		return nil, fmt.Errorf("the artifact's file %q must be no more than %d bytes", f.dest, maxBytes)

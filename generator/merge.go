@@ -25,7 +25,7 @@ const maxMergeBytes = 1 << 20
 // the destination exists (see mergeYAML). The merged file reports src as
 // its source.
 func (t *artifactTree) merge(old *artifactFile, fsys fs.FS, src pathpattern.Ref) error {
-	base, err := old.content(maxMergeBytes)
+	base, err := old.content(maxMergeBytes, nil)
 	if err != nil {
 		return err
 	}

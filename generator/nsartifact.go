@@ -158,7 +158,7 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 		m.dir = true
 	case ok:
 		m.found = true
-		m.data, m.err = f.content(maxMetadataFileSize)
+		m.data, m.err = f.content(maxMetadataFileSize, nil)
 	}
 }
 

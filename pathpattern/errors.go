@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
 // The errors of the package, one for each kind of failure a caller acts on
@@ -30,13 +32,13 @@ var (
 
 	// ErrNotRegular is returned by [ReadFile], in an [*fs.PathError], for a
 	// path with a symbolic link in it or a file that is not a regular file.
-	ErrNotRegular = errors.New("pathpattern: must be a regular file reached without symbolic links")
+	ErrNotRegular = readfile.ErrNotRegular
 
 	// ErrTooLarge is returned by [ReadFile], in an [*fs.PathError], for a
 	// file over the size limit, and by [Glob] for a walk that does more than
 	// 1,000,000 units of work or looks deeper than 256 path elements (see
 	// the package documentation, "Bounds").
-	ErrTooLarge = errors.New("pathpattern: too large")
+	ErrTooLarge = readfile.ErrTooLarge
 )
 
 // A SyntaxError reports a malformed pattern, template or reference: the
@@ -147,16 +149,6 @@ func shorten(s string) string {
 }
 
 // errorf returns an error that reads "pathpattern: " and the rule, and
-// that unwraps to sentinel. sentinel's own text is left out of the
-// message: the rule is more precise.
-func errorf(sentinel error, format string, args ...any) error {
-	return &ruleError{rule: fmt.Sprintf(format, args...), sentinel: sentinel}
-}
-
-type ruleError struct {
-	rule     string
-	sentinel error
-}
-
-func (e *ruleError) Error() string { return "pathpattern: " + e.rule }
-func (e *ruleError) Unwrap() error { return e.sentinel }
+// that unwraps to sentinel (see readfile.Errorf, which ReadFile's checks
+// share).
+var errorf = readfile.Errorf

@@ -2,14 +2,12 @@ package pathpattern
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"testing/iotest"
 )
 
 func TestReadFile(t *testing.T) {
@@ -104,47 +102,5 @@ func TestReadFileOnDisk(t *testing.T) {
 		if _, err := ReadFile(fsys, "t/locked", 0); !errors.Is(err, fs.ErrPermission) {
 			t.Errorf("ReadFile(t/locked) error = %v, want fs.ErrPermission", err)
 		}
-	}
-}
-
-// TestReadAll checks readAll against io.ReadAll when the size it is given
-// is right, too small (the file grew since Stat) or too large, and when a
-// reader returns its last bytes with io.EOF; and that it reads no more
-// than its limit.
-func TestReadAll(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name  string
-		data  string
-		size  int64
-		limit int64 // 0: 1 MiB
-	}{
-		{name: "empty", data: "", size: 0},
-		{name: "exact", data: strings.Repeat("x", 700), size: 700},
-		{name: "grew", data: strings.Repeat("x", 5000), size: 10},
-		{name: "shrank", data: "abc", size: 4096},
-		{name: "at the first buffer's end", data: strings.Repeat("x", 512), size: 511},
-		{name: "cut at the limit", data: strings.Repeat("x", 5000), size: 10, limit: 1001},
-		{name: "cut at the limit, within the first buffer", data: strings.Repeat("x", 700), size: 700, limit: 100},
-		{name: "cut at the limit, at the first buffer's end", data: strings.Repeat("x", 700), size: 511, limit: 512},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			for _, r := range []io.Reader{strings.NewReader(tt.data), iotest.DataErrReader(strings.NewReader(tt.data)), iotest.OneByteReader(strings.NewReader(tt.data))} {
-				limit, want := int64(1<<20), tt.data
-				if tt.limit > 0 {
-					limit, want = tt.limit, tt.data[:tt.limit]
-				}
-				got, err := readAll(r, tt.size, limit)
-				if err != nil || string(got) != want {
-					t.Errorf("readAll(%T, %d, %d) = %d bytes, %v; want %d bytes", r, tt.size, limit, len(got), err, len(want))
-				}
-			}
-		})
-	}
-	want := errors.New("broken")
-	if _, err := readAll(iotest.ErrReader(want), 10, 100); !errors.Is(err, want) {
-		t.Errorf("readAll of a failing reader: %v, want %v", err, want)
 	}
 }

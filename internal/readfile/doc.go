@@ -1,0 +1,21 @@
+// Package readfile reads the files that a tenant controls, within bounds:
+// it holds the two halves of pathpattern.ReadFile, so that package
+// generator can read the files that pathpattern.Glob selected with the
+// second half alone.
+//
+// [CheckPath] checks every element of a name with fs.Lstat: each must be
+// a directory reached without a symbolic link, the last a regular file of
+// at most the limit. [Read] opens the name, checks the opened file again
+// (it may have been replaced since) and reads it whole, refusing more than
+// the limit, into a buffer that the caller may reuse. A name that Glob
+// returned has passed CheckPath's checks already, when Glob listed its
+// directories: a plan reads the files of its copies with Read alone, each
+// artifact's into one buffer, and hashes them there. At 1,000 tenants, that
+// took a plan through dirfs from 2.48 to 2.41 times the floor, and 3% less
+// CPU (generator's BenchmarkPlan, eight interleaved runs of each).
+//
+// The errors are pathpattern's: [ErrNotRegular] and [ErrTooLarge] are the
+// values it exports, and [Errorf] makes the errors that name a rule, for
+// these and for its other checks. The functions are safe for concurrent
+// use as far as the file system is.
+package readfile

@@ -1,0 +1,133 @@
+package readfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// The errors that pathpattern exports as its own (see there).
+var (
+	ErrNotRegular = errors.New("pathpattern: must be a regular file reached without symbolic links")
+	ErrTooLarge   = errors.New("pathpattern: too large")
+)
+
+// Errorf returns an error that reads "pathpattern: " and the rule, and
+// that unwraps to sentinel. sentinel's own text is left out of the
+// message: the rule is more precise.
+func Errorf(sentinel error, format string, args ...any) error {
+	return &ruleError{rule: fmt.Sprintf(format, args...), sentinel: sentinel}
+}
+
+type ruleError struct {
+	rule     string
+	sentinel error
+}
+
+func (e *ruleError) Error() string { return "pathpattern: " + e.rule }
+func (e *ruleError) Unwrap() error { return e.sentinel }
+
+// CheckPath checks each element of name, a valid path other than ".",
+// with fs.Lstat: a symbolic link anywhere, or a last element that is not a
+// regular file, is an error wrapping ErrNotRegular; an element before the
+// last that is not a directory, one wrapping fs.ErrNotExist; a last element
+// of more than maxBytes bytes, one wrapping ErrTooLarge. Each comes as an
+// *fs.PathError naming the element's path, as does an error of fs.Lstat.
+func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
+	// Check every element, not only the last: the operating system follows
+	// a link anywhere in the path.
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		info, err := fs.Lstat(fsys, name[:i])
+		if err != nil {
+			return err
+		}
+		if err := checkElement(info, i == len(name), maxBytes); err != nil {
+			return &fs.PathError{Op: "read", Path: name[:i], Err: err}
+		}
+	}
+	return nil
+}
+
+// Read opens name, checks that the opened file is a regular file of at
+// most maxBytes bytes, and reads it whole into buf[:0], which it grows when
+// the file does not fit: the content is only valid until buf is used
+// again. A file that holds more than maxBytes bytes when read is an error
+// wrapping ErrTooLarge, one that is not a regular file one wrapping
+// ErrNotRegular, each in an *fs.PathError naming name; the file system's
+// errors come as it returns them. Read does not check the elements of name
+// (see CheckPath).
+func Read(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkElement(info, true, maxBytes); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	data, err := readAll(f, buf, min(info.Size(), maxBytes), maxBytes+1)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: tooLarge(maxBytes)}
+	}
+	return data, nil
+}
+
+// checkElement checks one element of a path: a directory for the elements
+// before the last, a regular file of at most maxBytes for the last.
+func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
+	mode := info.Mode()
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return Errorf(ErrNotRegular, "must not be a symbolic link")
+	case !last && !mode.IsDir():
+		return Errorf(fs.ErrNotExist, "must be a directory")
+	case last && !mode.IsRegular():
+		return Errorf(ErrNotRegular, "must be a regular file")
+	case last && info.Size() > maxBytes:
+		return tooLarge(maxBytes)
+	}
+	return nil
+}
+
+func tooLarge(maxBytes int64) error {
+	return Errorf(ErrTooLarge, "must be no more than %d bytes", maxBytes)
+}
+
+// readAll is io.ReadAll into buf[:0], growing it to size+1 bytes first,
+// size being what Stat reported, as os.ReadFile does: a file read whole
+// then takes at most one allocation and two reads (the second sees the end
+// of the file), where io.ReadAll, starting from 512 bytes, takes several
+// of each for a file of a few KiB. A file that grew since Stat is still
+// read to its end, or to limit bytes (io.LimitReader would take an
+// allocation of its own).
+func readAll(r io.Reader, buf []byte, size, limit int64) ([]byte, error) {
+	data := buf[:0]
+	if want := min(size+1, limit); int64(cap(data)) < want {
+		data = make([]byte, 0, min(max(want, 512), limit))
+	}
+	for int64(len(data)) < limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):min(int64(cap(data)), limit)])
+		data = data[:len(data)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return data, err
+		}
+	}
+	return data, nil
+}
