@@ -110,18 +110,18 @@
 // Through an FS, a plan of tenantkit's generator makes 2,950 file-system
 // calls for 20 tenants, against 9,087 through an os.Root's FS and 1,900
 // for only reading the files it reads (its floor; TestPlanFileSystemCalls).
-// Its BenchmarkPlan figures at 3482318, three runs each, on a 2-core
+// Its BenchmarkPlan figures at 3085fd3, three runs each, on a 2-core
 // machine with nothing else running:
 //
 //	tenants  source   time/plan     CPU ns/tenant  x-floor   RSS KiB/tenant  allocs/plan
-//	1,000    dirfs    240-294 ms     455k-557k     2.5-2.8   29-32            0.94 M
-//	1,000    os.Root  491-594 ms     920k-1,121k   5.3-5.4   29-30            1.37 M
-//	10,000   dirfs    2.11-2.58 s    400k-485k     2.5-2.7   26-27            9.41 M
-//	10,000   os.Root  5.03-5.48 s    953k-1,044k   5.1-5.2   27               13.6 M
+//	1,000    dirfs    197-205 ms     365k-376k     2.3-2.5   29-30            0.93 M
+//	1,000    os.Root  409-430 ms     766k-801k     4.8-5.2   31-32            1.35 M
+//	10,000   dirfs    2.04-2.19 s    388k-415k     2.3-2.5   26-27            9.29 M
+//	10,000   os.Root  4.21-4.79 s    799k-912k     4.9-5.2   26-28            13.5 M
 //
 // The floor (reading and hashing the same files on every core, into a
-// buffer each core reuses) took 153k-162k ns of CPU per tenant at 1,000
-// tenants and 163k-188k at 10,000. x-floor is the ratio of the plans'
+// buffer each core reuses) took 150k-157k ns of CPU per tenant at 1,000
+// tenants and 174k-188k at 10,000. x-floor is the ratio of the plans'
 // wall-clock time to that of a read of the floor after each, and depends
 // on the cores that other processes leave. Much of what remains is the
 // kernel's: on that machine, opening and closing a file costs 2.6-3.6 µs,

@@ -580,15 +580,17 @@
 // captures, inputs, file count and digest: the list of its files only when
 // the generator was compiled [WithFileLists]. It reads each source through a cache, for the
 // length of the plan, of the directories it has seen and the entry types
-// of those it has read: every file read on a tenant's behalf has each
-// element of its name checked for a symbolic link (pathpattern.ReadFile),
-// and the cache answers those checks for the directories already seen, so
-// that each directory is checked once per plan, whatever the file system.
-// Through the FS of an [os.Root], which walks every name one element at a
-// time, opening a file still costs a system call or two for each directory
-// on its path; through package dirfs (opt-in, an fs.FS like any other
-// here), one openat2 that follows no link. At 1,000 tenants a plan took
-// 391-416 ms through dirfs and 0.75-0.77 s through an os.Root, against a
-// floor of 120-122 ms (docs/performance.md). Inputs and NamespaceMetadata
-// files are decoded by sigs.k8s.io/yaml.
+// of those it has read: every file the spec names (an inputs file, a
+// NamespaceMetadata file) has each element of its name checked for a
+// symbolic link (pathpattern.ReadFile), and the cache answers those checks
+// for the directories already seen, so that each directory is checked once
+// per plan, whatever the file system; the files a copy selects were found
+// without a link when Glob listed their directories, and only the opened
+// file is checked again. Through the FS of an [os.Root], which walks every
+// name one element at a time, opening a file still costs a system call or
+// two for each directory on its path; through package dirfs (opt-in, an
+// fs.FS like any other here), one openat2 that follows no link. At 1,000
+// tenants a plan took 197-205 ms through dirfs and 409-430 ms through an
+// os.Root, against a floor of 80-83 ms (docs/performance.md). Inputs and
+// NamespaceMetadata files are decoded by sigs.k8s.io/yaml.
 package generator

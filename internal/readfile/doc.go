@@ -11,8 +11,9 @@
 // returned has passed CheckPath's checks already, when Glob listed its
 // directories: a plan reads the files of its copies with Read alone, each
 // artifact's into one buffer, and hashes them there. At 1,000 tenants, that
-// took a plan through dirfs from 2.48 to 2.41 times the floor, and 3% less
-// CPU (generator's BenchmarkPlan, eight interleaved runs of each).
+// took a plan through dirfs from 2.48 to 2.41 times the floor in one set
+// of eight interleaved runs, and from 2.55 to 2.48 in another, with 3-7%
+// less CPU (generator's BenchmarkPlan).
 //
 // The errors are pathpattern's: [ErrNotRegular] and [ErrTooLarge] are the
 // values it exports, and [Errorf] makes the errors that name a rule, for
