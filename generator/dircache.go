@@ -193,9 +193,10 @@ func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name)
 // asked of the file system when its Lstat is: the files of a directory
 // read are those a copy selects, which the plan reads without an Lstat
 // (see artifactFile.content), so that remembering them would hold memory
-// for nothing. Remembering every entry held 2.3 KiB more of resident
-// memory a tenant at 10,000 tenants (26.2 against 23.9, BenchmarkPlan
-// through dirfs, two runs each), for no file-system call spared.
+// for nothing. Remembering every entry held about 2 KiB more of resident
+// memory a tenant at 10,000 tenants (26.2-27.3 against 23.9-25.1,
+// BenchmarkPlan through dirfs, four runs each), for no file-system call
+// spared.
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
 	if err != nil || !c.entryTypes {
