@@ -110,18 +110,18 @@
 // Through an FS, a plan of tenantkit's generator makes 2,950 file-system
 // calls for 20 tenants, against 9,087 through an os.Root's FS and 1,900
 // for only reading the files it reads (its floor; TestPlanFileSystemCalls).
-// Its BenchmarkPlan figures at 3085fd3, three runs each, on a 2-core
+// Its BenchmarkPlan figures at 620fd92, three runs each, on a 2-core
 // machine with nothing else running:
 //
 //	tenants  source   time/plan     CPU ns/tenant  x-floor   RSS KiB/tenant  allocs/plan
-//	1,000    dirfs    197-205 ms     365k-376k     2.3-2.5   29-30            0.93 M
-//	1,000    os.Root  409-430 ms     766k-801k     4.8-5.2   31-32            1.35 M
-//	10,000   dirfs    2.04-2.19 s    388k-415k     2.3-2.5   26-27            9.29 M
-//	10,000   os.Root  4.21-4.79 s    799k-912k     4.9-5.2   26-28            13.5 M
+//	1,000    dirfs    186-200 ms     346k-375k     2.2-2.3   27-29            0.92 M
+//	1,000    os.Root  399-445 ms     763k-848k     4.9-5.3   26-28            1.34 M
+//	10,000   dirfs    1.98-2.09 s    376k-396k     2.2-2.3   25-26            9.20 M
+//	10,000   os.Root  4.21-4.62 s    801k-881k     4.8-4.9   24-25            13.4 M
 //
 // The floor (reading and hashing the same files on every core, into a
-// buffer each core reuses) took 150k-157k ns of CPU per tenant at 1,000
-// tenants and 174k-188k at 10,000. x-floor is the ratio of the plans'
+// buffer each core reuses) took 157k-163k ns of CPU per tenant at 1,000
+// tenants and 152k-154k at 10,000. x-floor is the ratio of the plans'
 // wall-clock time to that of a read of the floor after each, and depends
 // on the cores that other processes leave. Much of what remains is the
 // kernel's: on that machine, opening and closing a file costs 2.6-3.6 µs,

@@ -590,7 +590,7 @@
 // name one element at a time, opening a file still costs a system call or
 // two for each directory on its path; through package dirfs (opt-in, an
 // fs.FS like any other here), one openat2 that follows no link. At 1,000
-// tenants a plan took 197-205 ms through dirfs and 409-430 ms through an
-// os.Root, against a floor of 80-83 ms (docs/performance.md). Inputs and
+// tenants a plan took 186-200 ms through dirfs and 399-445 ms through an
+// os.Root, against a floor of 81-87 ms (docs/performance.md). Inputs and
 // NamespaceMetadata files are decoded by sigs.k8s.io/yaml.
 package generator
