@@ -579,8 +579,8 @@
 // 64 MiB per artifact), and keeps of each artifact its name, labels,
 // captures, inputs, file count and digest: the list of its files only when
 // the generator was compiled [WithFileLists]. It reads each source through a cache, for the
-// length of the plan, of the directories it has seen and the entry types
-// of those it has read: every file the spec names (an inputs file, a
+// length of the plan, of the directories it has seen and the directories
+// listed in those it has read: every file the spec names (an inputs file, a
 // NamespaceMetadata file) has each element of its name checked for a
 // symbolic link (pathpattern.ReadFile), and the cache answers those checks
 // for the directories already seen, so that each directory is checked once
