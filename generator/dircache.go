@@ -49,8 +49,9 @@ import (
 type dirCache struct {
 	fsys fs.FS
 	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
-	// its Lstat is the type its directories' entries give: otherwise
-	// fs.Lstat is Stat, and only directories are remembered.
+	// its Lstat says what its directories' entries say: otherwise
+	// fs.Lstat is Stat, which takes a link to a directory for the
+	// directory, and the cache answers only from the Lstats it made.
 	entryTypes bool
 
 	seed   maphash.Seed
