@@ -11,12 +11,11 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// generatorSeeds are the seeds of FuzzParseGenerator: the sample (in
-// source-watcher v2.3's shape) and the same generator in the seed
-// proposal's shape, small variants of them, and the hostile manifests of
-// TestHostileParseGenerator.
+// generatorSeeds are the seeds of FuzzParseGenerator: the sample, small
+// variants of it, and the hostile manifests of TestHostileParseGenerator.
 func generatorSeeds(t testing.TB) [][]byte {
-	gen, seed := sampleGenerator(t), seedGenerator(t)
+	gen := sampleGenerator(t)
+	managed := strings.Index(gen, "  managedNamespaces:\n")
 	seeds := []string{
 		gen,
 		strings.Replace(gen, "{namespace}/modules/{module}\"", "{namespace}/modules/{module}/\"", 1),
@@ -28,22 +27,22 @@ func generatorSeeds(t testing.TB) [][]byte {
 		strings.Replace(gen, `"*.md"`, `"**"`, 1),
 		strings.Replace(gen, `manifests/**"`, `manifests/{a,b}{c,d}[e-f]"`, 1),
 		strings.Replace(gen, `to: "@artifact/"`, `to: "@artifact/../x"`, 1),
-		strings.Replace(gen, "strategy: Managed", "strategy: Unmanaged", 1),
-		strings.Replace(gen, "strategy: Managed", "strategy: managed", 1),
+		gen[:managed], // no managedNamespaces: the namespaces are not managed
+		strings.Replace(gen, "  managedNamespaces:\n", "  namespaces:\n    strategy: Managed\n  managedNamespaces:\n", 1), // the unreleased shape
+		strings.Replace(gen, "    allowedNames:\n      - \"ns.startsWith('tenant-')\"\n", "    allowedNames: []\n", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "true", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "ns", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "ns == 'flux-system'", 1),
 		strings.Replace(gen, "    prune: true\n", "", 1),
-		strings.Replace(gen, `"^cc-[0-9]{4}$"`, `"^cc-[0-9"`, 1),
-		strings.Replace(gen, `"^cc-[0-9]{4}$"`, `"value.matches('^cc-[0-9]{4}$')"`, 1),
-		strings.Replace(gen, "  namespaces:\n", "  managedNamespaces:\n    allowedNames: [\"true\"]\n  namespaces:\n", 1),
+		strings.Replace(gen, "    prune: true\n", "    prune: false\n", 1),
+		breakSchema(gen),
+		strings.Replace(gen, costCenterRule, `"value"`, 1),
+		strings.Replace(gen, costCenterRule, `"^cc-[0-9]{4}$"`, 1), // a regular expression, not CEL
 		strings.Replace(gen, "          exclude:\n", "          strategy: Extract\n          exclude:\n", 1),
 		strings.Replace(gen, "          exclude:\n", "          optional: true\n          exclude:\n", 1),
 		strings.Replace(gen, `originRevision: "@repo"`, `revision: "@other"`, 1),
 		strings.Replace(gen, `inputsFrom: "@repo/`, `inputsFrom: "@artifact/`, 1),
 		strings.Replace(gen, "my.org.io/provisioner: monorepo\n", "my.org.io/provisioner: monorepo\n    annotations:\n      source.extensions.fluxcd.io/ssa: Ignore\n", 1),
-		seed,
-		strings.Replace(seed, `ns.startsWith("tenant-")`, `true`, 1),
-		strings.Replace(seed, `ns.startsWith("tenant-")`, `ns`, 1),
-		strings.Replace(seed, "    prune: true\n", "", 1),
-		strings.Replace(gen, "prune: true", "prune: false", 1),
 		strings.Replace(gen, "strategy: Merge", "strategy: merge", 1),
 		strings.Replace(gen, `namespace: "*"`, `namespace: ""`, 1),
 		strings.Replace(gen, "my.org.io/pci-scope", "source.extensions.fluxcd.io/externalFinalizer", 1),

@@ -11,8 +11,7 @@ import (
 )
 
 // manifest is an ArtifactGenerator manifest: the type fields, the metadata
-// the plan needs, and the spec in generator's types, which hold both shapes
-// of the spec (spec.namespaces and spec.managedNamespaces).
+// the plan needs, and the spec in generator's types.
 type manifest struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`

@@ -17,13 +17,10 @@
 //	   [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] \
 //	   [-changes-only] [-o text|json]
 //
-// -generator is an ArtifactGenerator manifest in either shape of the spec:
-// source-watcher v2.3's (spec.namespaces), which the embedded sample uses,
-// or the seed proposal's (spec.managedNamespaces, as in
-// testdata/seed-generator.yaml); see package generator's "Two spec shapes".
+// -generator is an ArtifactGenerator manifest in source-watcher v2.3's
+// shape (spec.managedNamespaces), as the embedded sample.
 // -default-service-account stands for the controller's default service
-// account, which only the seed proposal's shape requires when the spec
-// names none.
+// account, which managing namespaces requires when the spec names none.
 //
 // -inventory is the previous inventory: a bare list of entries, an object
 // with status.inventory (an ArtifactGenerator as kubectl prints it; one
