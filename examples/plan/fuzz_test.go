@@ -12,9 +12,10 @@ import (
 )
 
 // generatorSeeds are the seeds of FuzzParseGenerator: the sample, small
-// variants of it, and the hostile manifests of TestHostileParseGenerator.
+// variants of it, the sample as kubectl prints it (alone and in Lists),
+// and the hostile manifests of TestHostileParseGenerator.
 func generatorSeeds(t testing.TB) [][]byte {
-	gen := sampleGenerator(t)
+	gen, export := sampleGenerator(t), kubectlGet(t)
 	managed := strings.Index(gen, "  managedNamespaces:\n")
 	seeds := []string{
 		gen,
@@ -48,6 +49,14 @@ func generatorSeeds(t testing.TB) [][]byte {
 		strings.Replace(gen, "my.org.io/pci-scope", "source.extensions.fluxcd.io/externalFinalizer", 1),
 		strings.Replace(gen, "  serviceAccountName: flux-operator\n", "", 1),
 		strings.Replace(gen, "uid: 6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10", "uid: \"x\\ny\"", 1),
+		export,
+		kubectlList(export),
+		kubectlList(),
+		kubectlList(export, export),
+		kubectlList(strings.Replace(export, "kind: ArtifactGenerator\n", "kind: Namespace\n", 1)),
+		strings.Replace(export, "status:\n", "status: 42\nx:\n", 1),
+		strings.Replace(export, "  uid: 6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10\n", "", 1),
+		strings.Replace(export, "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind", "apiVersion: v1\nkind", 1),
 		gen + "---\n" + gen,
 		gen + "kind: ArtifactGenerator\n",
 		strings.Replace(gen, "pathPattern:", "pathPatern:", 1),
