@@ -226,11 +226,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 // parseNamespaceFile parses and checks a namespace's NamespaceMetadata
 // file, read from ref.
 func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte) (md nsmeta.Metadata, file string, ok bool) {
-	var fileOpts []nsmeta.Option
-	if p.g.opts.strict {
-		fileOpts = append(fileOpts, nsmeta.WithStrict())
-	}
-	md, ferrs, err := nsmeta.ParseFile(data, fileOpts...)
+	md, ferrs, err := nsmeta.ParseFile(data)
 	if err != nil {
 		// The file as a whole: the field is the file itself.
 		p.errs = append(p.errs, inFile(ref.String(), &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}))

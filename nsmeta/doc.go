@@ -28,36 +28,45 @@
 //
 // A tenant asks for namespace metadata with a file in the source artifact:
 //
-//	apiVersion: source.extensions.fluxcd.io/v1beta1   # optional; exact when set
-//	kind: NamespaceMetadata                            # optional; exact when set
+//	apiVersion: source.extensions.fluxcd.io/v1beta1   # required, exactly
+//	kind: NamespaceMetadata                            # required, exactly
 //	metadata:                                          # optional
 //	  labels:                                          # optional, string: string
 //	    team: payments
 //	  annotations:                                     # optional, string: string
 //	    my.org.io/observability: Enabled
 //
-// [ParseFile] reads it by default as source-watcher v2.3 reads it, with
-// sigs.k8s.io/yaml into the same Go shape, so that a file gives the same
-// metadata under either: the type fields may be left out, other fields are
-// ignored, field names match case-insensitively, a repeated key keeps its
-// last value, an unquoted number or boolean value is its text (tier: 1 is
-// "1", enabled: yes is "true"), and an empty file asks for nothing. Under
-// [WithStrict] it reads the file strictly instead: the type fields are
-// required, no other field is allowed (a typo such as metadata.lables is an
-// error that names it), keys must not repeat, values must be YAML strings
-// (quote true, 1 or 1.0), and the file must hold a document. Either way,
-// keys and values follow Kubernetes' label and annotation rules, a key that
-// is a number or a boolean is its text (7: seven is the label "7"), and the
-// file holds at most one YAML document, the first of the stream.
+// [ParseFile] reads it as the schema that source-watcher v2.3 publishes for
+// it says (docs/namespacemetadata-v1beta1.json): the type fields are
+// required, no other field is allowed at the top level or under metadata
+// (a typo such as metadata.lables is an error that names it), and label
+// and annotation values must be YAML strings (tier: 1 is an error at
+// metadata.labels[tier]: quote it). Keys and values follow Kubernetes'
+// label and annotation rules, and a key that is a number or a boolean is
+// its text (7: seven is the label "7"). An empty file, or one of comments
+// only, is an error for its missing type fields, not a file that asks for
+// nothing.
 //
-// Both refuse a file over 1 MiB. Where the default reading still differs
-// from source-watcher's, tenantkit refuses what source-watcher reads:
-// aliases that expand the file too far, more than one document (source-watcher reads the first and
-// drops the rest), a document hidden behind an empty first one
-// (source-watcher reads nothing from "---\n---\nmetadata: ..."), and a key
-// or value that the API server would refuse (source-watcher fails later,
-// when it applies the namespace). A missing file is the caller's to
-// report: source-watcher fails on it.
+// Where tenantkit is stricter than source-watcher: a reader that decodes
+// the file into source-watcher's Go type (v1beta1.NamespaceMetadata) with
+// sigs.k8s.io/yaml, without the schema, reads more files than ParseFile
+// accepts, and reads them differently. It takes a file without type
+// fields, ignores unknown fields, matches field names case-insensitively
+// (Metadata:, LABELS:), keeps the last value of a repeated key, reads an
+// unquoted number or boolean value as its text (tier: 1 is "1", enabled:
+// yes is "true"), and reads an empty file as asking for nothing; ParseFile
+// refuses each of these (TestParseFileAsUpstreamType lists them, with
+// what the Go type reads). A file ParseFile accepts, the Go type reads the
+// same. Beyond the schema, ParseFile also refuses a file over 1 MiB,
+// aliases that expand the file too far, a key or value that the API server
+// would refuse (source-watcher fails later, when it applies the
+// namespace), and a file that YAML decoders read differently from what it
+// says, where source-watcher's decoder silently reads fewer keys: more
+// than one document (it reads the first), a document hidden behind an
+// empty one (it reads nothing from "---\n---\nmetadata: ..."), a
+// directive line such as %YAML 1.1 (it reads nothing after one), and a
+// line break other than a newline (package internal/yamldoc). A missing
+// file is the caller's to report: source-watcher fails on it.
 //
 // # Schema
 //
@@ -103,11 +112,11 @@
 // # Options
 //
 // One [Option] type serves the three functions that take options:
-// [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
-// CompileSchema: strict wherever it applies), [WithRegexpRules]
-// (CompileSchema), [WithProtectedNames] and [WithoutDefaultProtectedNames]
-// (NewNamePolicy). An option given to a function it does not apply to is
-// an error at its name.
+// [WithCache] (CompileSchema, NewNamePolicy; ParseFile ignores it),
+// [WithStrict] and [WithRegexpRules] (CompileSchema), [WithProtectedNames]
+// and [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
+// function it does not apply to is an error at its name; none applies to
+// ParseFile, which has one reading.
 //
 // # Pipeline
 //

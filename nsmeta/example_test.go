@@ -44,49 +44,56 @@ metadata:
 
 func ExampleParseFile_errors() {
 	_, errs, _ := nsmeta.ParseFile([]byte(`
-apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: Namespace
 metadata:
   labels:
     team: payments and search
+    tier: 1
+  lables:
+    zone: eu
 `))
+	for _, fe := range errs {
+		fmt.Println(fe)
+	}
+	_, errs, _ = nsmeta.ParseFile([]byte("# to do\n"))
 	for _, fe := range errs {
 		fmt.Println(fe)
 	}
 	_, _, err := nsmeta.ParseFile([]byte("apiVersion: a\n---\nkind: b\n"))
 	fmt.Println(err)
+	_, _, err = nsmeta.ParseFile([]byte("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n%YAML 1.1\nmetadata:\n  labels:\n    team: a\n"))
+	fmt.Println(err)
 	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
 	// Output:
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
 	// kind: Unsupported value: "Namespace": supported values: "NamespaceMetadata"
 	// metadata.labels[team]: Invalid value: "payments and search": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
+	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
+	// kind: Required value: must be "NamespaceMetadata"
 	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
+	// nsmeta: invalid NamespaceMetadata file: line 3: "%YAML 1.1": must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows
 	// true
 }
 
-// The default reading is source-watcher's: the type fields may be left
-// out, unknown fields are ignored, and an unquoted number is its text.
-// WithStrict refuses all three.
+// An unlisted key is dropped with a warning, as source-watcher ignores it;
+// WithStrict makes it an error.
 func ExampleWithStrict() {
-	data := []byte(`
-metadata:
-  labels:
-    team: payments
-    tier: 1
-  lables:
-    zone: eu
-`)
-	m, errs, err := nsmeta.ParseFile(data)
-	fmt.Println(m.Labels, len(errs), err)
-	_, errs, _ = nsmeta.ParseFile(data, nsmeta.WithStrict())
-	for _, fe := range errs {
-		fmt.Println(fe)
+	rules := map[string]string{"team": `value in ["payments", "search"]`}
+	m := nsmeta.Metadata{Labels: map[string]string{"team": "payments", "tier": "gold"}}
+	for _, opts := range [][]nsmeta.Option{nil, {nsmeta.WithStrict()}} {
+		s, errs := nsmeta.CompileSchema(rules, nil, nil, opts...)
+		if errs != nil {
+			fmt.Println(errs)
+			return
+		}
+		kept, warnings, errs := s.Apply(context.Background(), m)
+		fmt.Println(kept.Labels, warnings, errs)
 	}
 	// Output:
-	// map[team:payments tier:1] 0 <nil>
-	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
-	// kind: Required value: must be "NamespaceMetadata"
-	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
-	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// map[team:payments] [metadata.labels[tier]: label "tier" is not in allowedLabels; dropped] []
+	// map[team:payments] [] [metadata.labels[tier]: Forbidden: must be listed in allowedLabels]
 }
 
 func ExampleParseFile_aliases() {

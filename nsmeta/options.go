@@ -10,11 +10,11 @@ import (
 
 // Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
 // [WithCache] applies to the constructors (ParseFile ignores it);
-// [WithStrict] to CompileSchema and ParseFile; [WithRegexpRules] to
-// CompileSchema only; [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] to NewNamePolicy only. An option given to
-// a function it does not apply to is a Forbidden error at the option's
-// name, such as "WithStrict: Forbidden: does not apply to NewNamePolicy".
+// [WithStrict] and [WithRegexpRules] to CompileSchema only;
+// [WithProtectedNames] and [WithoutDefaultProtectedNames] to NewNamePolicy
+// only; none to ParseFile. An option given to a function it does not apply
+// to is a Forbidden error at the option's name, such as "WithStrict:
+// Forbidden: does not apply to ParseFile".
 type Option func(*options)
 
 type options struct {
@@ -35,20 +35,13 @@ func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict means strict wherever it applies, for a platform that wants a
-// mistake in a tenant's file to fail loudly rather than be ignored, as
-// source-watcher ignores it:
+// WithStrict makes [Schema.Apply] report a key that the schema does not
+// list as a Forbidden error, for a platform that wants a mistake in a
+// tenant's file to fail loudly, instead of dropping the key with a
+// warning. source-watcher ignores an unlisted key, which is why dropping
+// it is the default. It applies to CompileSchema only; [ParseFile] reads
+// every file as strictly as source-watcher's schema for it says.
 //
-//   - [ParseFile] reads the file strictly: apiVersion and kind required,
-//     unknown fields, duplicate keys and values that are not YAML strings
-//     are errors, and the file must hold a document;
-//   - [Schema.Apply] reports a key that the schema does not list as an
-//     error instead of dropping it with a warning.
-//
-// The two are independent: a caller that wants one passes the option to
-// that function only.
-//
-//	m, errs, err := nsmeta.ParseFile(data, nsmeta.WithStrict())
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
