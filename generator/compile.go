@@ -542,7 +542,6 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 		md       *NamespaceMetadata
 		names    []string
 		errs     field.ErrorList
-		regexps  bool // the schema's rules are regular expressions
 		policyOp []nsmeta.Option
 	)
 	if g.opts.cache != nil {
@@ -562,7 +561,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 			g.prune = *n.Prune
 		}
 		g.skipOwnNamespace = true
-		names, md, regexps = []string{"true"}, n.Metadata, true
+		names, md = []string{"true"}, n.Metadata
 	case s.ManagedNamespaces != nil:
 		m := s.ManagedNamespaces
 		g.managed = true
@@ -603,9 +602,6 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 			}
 			if g.opts.strict {
 				schemaOpts = append(schemaOpts, nsmeta.WithStrict())
-			}
-			if regexps {
-				schemaOpts = append(schemaOpts, nsmeta.WithRegexpRules())
 			}
 			schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
 			errs = append(errs, serrs...)

@@ -2,16 +2,15 @@
 // tenant-provisioning controller (Flux's source-watcher ArtifactGenerator,
 // flux-operator's ResourceSet) creates: it parses the NamespaceMetadata file
 // a tenant keeps in the monorepo, filters it through the platform's schema
-// (CEL rules or regular expressions), combines it with the platform's
-// metadata in a fixed pipeline, checks namespace names against a policy,
-// and digests the result for the inventory as source-watcher does.
+// of CEL rules, combines it with the platform's metadata in a fixed
+// pipeline, checks namespace names against a policy, and digests the
+// result for the inventory as source-watcher does.
 //
 // It does no Kubernetes I/O. A controller compiles the platform's policy
 // once, when the spec changes, each part validated once and reporting its
 // problems at the spec's field paths:
 //
-//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath,
-//		nsmeta.WithRegexpRules()) // source-watcher v2.3's shape; CEL rules without it
+//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
 //	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
 //	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
@@ -71,50 +70,43 @@
 // # Schema
 //
 // The platform's allowedLabels and allowedAnnotations map a key to a rule
-// for its value, in one of two shapes, one model:
+// for its value, as source-watcher v2.3's do: a CEL expression over the
+// string variable "value" that returns a bool, evaluated within the bounds
+// of package github.com/tenantkit/tenantkit/cel (see that package for the
+// environment):
 //
-//	# the seed proposal's: a CEL expression over the string "value" that returns true
 //	team: 'value in ["payments", "search"]'
+//	my.org.io/cost-center: 'value.matches("^cc-[0-9]{4}$")'
 //
-//	# source-watcher v2.3's, under WithRegexpRules: a Go regular expression (RE2)
-//	# that the value matches, unanchored, as regexp.MatchString matches
-//	team: '^(payments|search)$'
-//
-// Under [WithRegexpRules] a pattern r is compiled as the CEL rule
-// value.matches(r), r written as an exact CEL string literal: CEL's matches
-// is Go's regexp, unanchored, so the rule means what source-watcher means,
-// and both shapes evaluate within the bounds of package
-// github.com/tenantkit/tenantkit/cel (see that package for the
-// environment). A listed key whose value fails its rule, or whose rule
-// fails to evaluate, is an error naming the key, the value and the rule;
-// an unlisted key is dropped with a warning, or is an error under
-// [WithStrict]; an empty or absent map drops every key of its kind. See
+// A listed key whose value fails its rule, or whose rule fails to
+// evaluate, is an error naming the key, the value and the rule; an
+// unlisted key is dropped, as source-watcher ignores it, with a warning,
+// or is an error under [WithStrict]; an empty or absent map drops every
+// key of its kind. Every rule is compiled when the schema is, as
+// source-watcher compiles them when a reconcile starts, so a rule that
+// does not compile or does not return a bool is an error of the spec. See
 // [CompileSchema] and [Schema.Apply].
 //
-// Where the schema differs from source-watcher's on purpose:
+// Where the schema differs from source-watcher's:
 //
-//   - an unlisted key is dropped with a warning (source-watcher drops it
-//     silently), or is an error under WithStrict;
+//   - an unlisted key is dropped with a warning (source-watcher ignores
+//     it silently), or is an error under WithStrict;
 //   - a value that fails its rule fails that namespace only, reported at
-//     its key (source-watcher fails the whole reconcile);
-//   - every rule is compiled when the schema is, so a pattern that does not
-//     compile, or a key that is not a valid label or annotation key, is an
-//     error of the spec (source-watcher compiles a pattern only when a
-//     tenant's file sets its key, and checks no key);
-//   - a pattern whose CEL rule is longer than 5 KiB is an error, and a
-//     match whose cost is over the CEL cost limit (a long pattern against a
-//     long annotation) fails to evaluate, which is an error at its key;
+//     its key (the released API says only that the key is rejected; the
+//     controller code of source-watcher's development history failed the
+//     whole reconcile);
+//   - a key that is not a valid label or annotation key is an error of the
+//     spec (the released API's validation markers do not check keys);
 //   - the rules of one file share a budget of CEL cost (see Bounds), so a
 //     file whose values cost more to check than it allows fails, at the
-//     key where the budget ran out (source-watcher matches every value,
-//     however long, in time linear in its length).
+//     key where the budget ran out.
 //
 // # Options
 //
 // One [Option] type serves the three functions that take options:
 // [WithCache] (CompileSchema, NewNamePolicy; ParseFile ignores it),
-// [WithStrict] and [WithRegexpRules] (CompileSchema), [WithProtectedNames]
-// and [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
+// [WithStrict] (CompileSchema), [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
 // function it does not apply to is an error at its name; none applies to
 // ParseFile, which has one reading.
 //
@@ -184,10 +176,9 @@
 //     a 100 MB error;
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
-//   - CEL rules, and regular expressions as the CEL rules they become, are
-//     bounded by package cel (5 KiB per expression, a runtime cost limit
-//     of 1,000,000 per evaluation), and the name a rule sees is at most 63
-//     characters, checked before any rule runs;
+//   - CEL rules are bounded by package cel (5 KiB per expression, a
+//     runtime cost limit of 1,000,000 per evaluation), and the name a rule
+//     sees is at most 63 characters, checked before any rule runs;
 //   - the rules that Schema.Apply evaluates for one file share a budget of
 //     100,000 units of CEL cost (below).
 //

@@ -130,36 +130,6 @@ func ExampleCompileSchema() {
 	// spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
 }
 
-// source-watcher v2.3's shape of the schema: each rule a regular
-// expression that the value must match, unanchored.
-func ExampleWithRegexpRules() {
-	s, errs := nsmeta.CompileSchema(
-		map[string]string{"my.org.io/cost-center": "^cc-[0-9]{4}$"},
-		map[string]string{"my.org.io/observability": "Enabled|Disabled", "my.org.io/note": ""},
-		field.NewPath("spec", "namespaces", "metadata", "fromSource"), nsmeta.WithRegexpRules())
-	if errs != nil {
-		fmt.Println(errs)
-		return
-	}
-	kept, warnings, errs := s.Apply(context.Background(), nsmeta.Metadata{
-		Labels:      map[string]string{"my.org.io/cost-center": "cc-42", "team": "payments"},
-		Annotations: map[string]string{"my.org.io/observability": "Enabled here", "my.org.io/note": "any value"},
-	})
-	printMap("labels", kept.Labels)
-	printMap("annotations", kept.Annotations)
-	fmt.Println(warnings)
-	fmt.Println(errs)
-
-	_, errs = nsmeta.CompileSchema(map[string]string{"team": "^(a|b"}, nil, nil, nsmeta.WithRegexpRules())
-	fmt.Println(errs)
-	// Output:
-	// annotations[my.org.io/note] = any value
-	// annotations[my.org.io/observability] = Enabled here
-	// [metadata.labels[team]: label "team" is not in allowedLabels; dropped]
-	// [metadata.labels[my.org.io/cost-center]: Invalid value: "cc-42": must satisfy regular expression "^cc-[0-9]{4}$"]
-	// [allowedLabels[team]: Invalid value: "^(a|b": must be a valid regular expression (RE2 syntax): missing closing ): "^(a|b"]
-}
-
 func ExampleSchema_Apply() {
 	schema, errs := nsmeta.CompileSchema(
 		map[string]string{"team": `value in ["payments", "search"]`},

@@ -10,17 +10,16 @@ import (
 
 // Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
 // [WithCache] applies to the constructors (ParseFile ignores it);
-// [WithStrict] and [WithRegexpRules] to CompileSchema only;
-// [WithProtectedNames] and [WithoutDefaultProtectedNames] to NewNamePolicy
-// only; none to ParseFile. An option given to a function it does not apply
-// to is a Forbidden error at the option's name, such as "WithStrict:
-// Forbidden: does not apply to ParseFile".
+// [WithStrict] to CompileSchema only; [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] to NewNamePolicy only; none to ParseFile.
+// An option given to a function it does not apply to is a Forbidden error
+// at the option's name, such as "WithStrict: Forbidden: does not apply to
+// ParseFile".
 type Option func(*options)
 
 type options struct {
 	cache              *cel.Cache
 	strict             bool
-	regexp             bool
 	protected          []string
 	noDefaultProtected bool
 	given              []string // the names of the options given, in order
@@ -45,26 +44,6 @@ func WithCache(c *cel.Cache) Option {
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
-}
-
-// WithRegexpRules reads each rule of [CompileSchema] as a Go regular
-// expression (RE2 syntax) that a value must match somewhere, unanchored, as
-// regexp.MatchString matches: source-watcher v2.3's allowedLabels and
-// allowedAnnotations. A pattern r is compiled as the CEL rule
-// value.matches(r), which means exactly that, so that both shapes of the
-// schema are one model and evaluate within the same bounds. An empty
-// pattern matches every value. It applies to CompileSchema only.
-//
-//	s, errs := nsmeta.CompileSchema(nil, map[string]string{
-//		"my.org.io/observability": "^(Enabled|Disabled)$",
-//	}, fldPath, nsmeta.WithRegexpRules())
-//
-// A pattern that is not a valid regular expression is an error at its key
-// that says why; so is one whose CEL rule is longer than
-// cel.MaxExpressionBytes (about 5 KiB of pattern, less when it has
-// characters that need escaping in a CEL string).
-func WithRegexpRules() Option {
-	return func(o *options) { o.regexp, o.given = true, append(o.given, "WithRegexpRules") }
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically

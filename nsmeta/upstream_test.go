@@ -30,21 +30,25 @@ var upstreamPipeline = Pipeline{
 	Final:      Metadata{Labels: kv{"app.kubernetes.io/managed-by": "source-watcher", "source.extensions.fluxcd.io/generator": "uid"}},
 }
 
-// upstreamCases are source-watcher v2.3's tests of reading a
-// NamespaceMetadata file and filtering it through allowedLabels and
-// allowedAnnotations (internal/controller/artifactgenerator_inputs_test.go),
-// as data: each case says what source-watcher does and what tenantkit
-// does. Where they differ on purpose, differs says how; the outcome (an
-// error or not, and the metadata) is the same in every case. source-watcher
-// has no test of its digest; TestDigestVectors pins it from its definition.
+// upstreamCases are source-watcher's tests of reading a NamespaceMetadata
+// file and filtering it through allowedLabels and allowedAnnotations
+// (internal/controller/artifactgenerator_inputs_test.go), as data: each
+// case says what source-watcher does and what tenantkit does. They come
+// from source-watcher's development history, whose rules were regular
+// expressions; each rule r is here the CEL rule value.matches(r), which
+// means the same (CEL's matches is Go's regexp, unanchored), the form of
+// the released API. Where the outcomes differ on purpose, differs or
+// stricter says how; otherwise the outcome (an error or not, and the
+// metadata) is the same. source-watcher has no test of its digest;
+// TestDigestVectors pins it from its definition.
 var upstreamCases = []struct {
 	upstream string // the upstream test function the case comes from
 	name     string
 
 	file     string    // a NamespaceMetadata file, read by ParseFile; or
 	in       *Metadata // metadata handed to the filter directly
-	labels   kv        // allowedLabels: regular expressions
-	annots   kv        // allowedAnnotations: regular expressions
+	labels   kv        // allowedLabels: CEL rules
+	annots   kv        // allowedAnnotations: CEL rules
 	pipeline *Pipeline // the steps around the file, or nil for the filter alone
 
 	// What source-watcher does.
@@ -63,7 +67,7 @@ var upstreamCases = []struct {
 		upstream: "TestFilterNamespaceMetadata",
 		name:     "a key in the schema is kept, a key not in it is ignored",
 		in:       &Metadata{Labels: kv{"allowed": "ok", "other": "ignored"}},
-		labels:   kv{"allowed": ".*"},
+		labels:   kv{"allowed": `value.matches(".*")`},
 
 		upstreamWant: Metadata{Labels: kv{"allowed": "ok"}},
 
@@ -75,7 +79,7 @@ var upstreamCases = []struct {
 		upstream: "TestFilterNamespaceMetadata",
 		name:     "a value that does not match is an error",
 		in:       &Metadata{Labels: kv{"allowed": "nope"}},
-		labels:   kv{"allowed": "^ok$"},
+		labels:   kv{"allowed": `value.matches("^ok$")`},
 
 		upstreamErr: true,
 
@@ -86,7 +90,7 @@ var upstreamCases = []struct {
 		upstream: "TestFilterNamespaceMetadata",
 		name:     "only keys not in the schema",
 		in:       &Metadata{Labels: kv{"other": "ignored"}},
-		labels:   kv{"allowed": ".*"},
+		labels:   kv{"allowed": `value.matches(".*")`},
 
 		want:         Metadata{},
 		wantWarnings: []string{`metadata.labels[other]: label "other" is not in allowedLabels; dropped`},
@@ -96,8 +100,8 @@ var upstreamCases = []struct {
 		upstream: "TestNamespaceMetadataFromSource",
 		name:     "the file overrides commonMetadata, an unlisted key is ignored, the from operation overrides the file",
 		file:     upstreamNamespaceMetadata,
-		labels:   kv{"observability": "^(enabled|disabled)$"},
-		annots:   kv{"team": ".*"},
+		labels:   kv{"observability": `value.matches("^(enabled|disabled)$")`},
+		annots:   kv{"team": `value.matches(".*")`},
 		pipeline: &upstreamPipeline,
 
 		upstreamWant: Metadata{
@@ -116,8 +120,8 @@ var upstreamCases = []struct {
 		upstream: "TestNamespaceMetadataFromSource",
 		name:     "a value that does not match the allowed schema is rejected",
 		file:     upstreamNamespaceMetadata,
-		labels:   kv{"observability": "^disabled$"},
-		annots:   kv{"team": ".*"},
+		labels:   kv{"observability": `value.matches("^disabled$")`},
+		annots:   kv{"team": `value.matches(".*")`},
 		pipeline: &upstreamPipeline,
 
 		upstreamErr: true,
@@ -130,8 +134,8 @@ var upstreamCases = []struct {
 		upstream: "TestNamespaceMetadataFromSource",
 		name:     "an unsupported kind is rejected",
 		file:     "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: Wrong\n",
-		labels:   kv{"observability": ".*"},
-		annots:   kv{"team": ".*"},
+		labels:   kv{"observability": `value.matches(".*")`},
+		annots:   kv{"team": `value.matches(".*")`},
 		pipeline: &upstreamPipeline,
 
 		upstreamErr: true,
@@ -148,8 +152,8 @@ metadata:
   annotations:
     source.extensions.fluxcd.io/externalFinalizer: fluxcd.controlplane.io/v1/ResourceSet//tenants/uid
 `,
-		labels:   kv{"observability": ".*"},
-		annots:   kv{externalFinalizerAnnotation: ".*"},
+		labels:   kv{"observability": `value.matches(".*")`},
+		annots:   kv{externalFinalizerAnnotation: `value.matches(".*")`},
 		pipeline: &upstreamPipeline,
 
 		upstreamErr: true,
@@ -174,7 +178,7 @@ metadata:
 		upstream: "loadNamespaceMetadataFromSource (code)",
 		name:     "the type fields may be left out",
 		file:     "metadata:\n  labels:\n    observability: disabled\n",
-		labels:   kv{"observability": ".*"},
+		labels:   kv{"observability": `value.matches(".*")`},
 
 		upstreamWant: Metadata{Labels: kv{"observability": "disabled"}},
 
@@ -184,7 +188,7 @@ metadata:
 }
 
 // TestUpstreamCases runs upstreamCases: a file through ParseFile, then
-// the schema compiled WithRegexpRules, then the pipeline when there is one.
+// the schema, then the pipeline when there is one.
 func TestUpstreamCases(t *testing.T) {
 	t.Parallel()
 	for _, tc := range upstreamCases {
@@ -221,8 +225,8 @@ func TestUpstreamCases(t *testing.T) {
 	}
 }
 
-// runUpstreamCase reads file (or takes in), applies the regexp schema of
-// labels and annots, and resolves the pipeline, stopping at the first step
+// runUpstreamCase reads file (or takes in), applies the schema of labels
+// and annots, and resolves the pipeline, stopping at the first step
 // that has errors.
 func runUpstreamCase(t *testing.T, file string, in *Metadata, labels, annots kv, p *Pipeline) (Metadata, []string, field.ErrorList) {
 	t.Helper()
@@ -238,7 +242,7 @@ func runUpstreamCase(t *testing.T, file string, in *Metadata, labels, annots kv,
 			return Metadata{}, nil, errs
 		}
 	}
-	s, errs := CompileSchema(labels, annots, nil, WithRegexpRules())
+	s, errs := CompileSchema(labels, annots, nil)
 	if errs != nil {
 		t.Fatalf("CompileSchema() = %v", errs.ToAggregate())
 	}
