@@ -135,10 +135,20 @@
 // # Name policy
 //
 // spec.managedNamespaces.allowedNames is a non-empty list of CEL expressions
-// over the string variable "ns"; a name is allowed when it is a DNS-1123 label,
-// is not protected (kube-system, kube-public, kube-node-lease, default, and
-// what the caller adds, typically the generator's own namespace), and at
-// least one expression returns true. See [NewNamePolicy].
+// over the string variable "ns"; a name is allowed when it is a DNS-1123
+// label, is not protected, and at least one expression returns true. See
+// [NewNamePolicy].
+//
+// The protected names are default, flux-system, kube-node-lease,
+// kube-public and kube-system, and what the caller adds with
+// [WithProtectedNames], typically the generator's own namespace. Released
+// source-watcher v2.3 always refuses default, flux-system, kube-public and
+// kube-system, whatever its expressions and whatever the generator's own
+// namespace; tenantkit refuses those too and, stricter, kube-node-lease,
+// which holds the nodes' heartbeat Leases: source-watcher manages it when
+// an expression allows it, and may delete it under prune
+// (TestProtectedNamesAsUpstream shows both). [WithoutDefaultProtectedNames]
+// drops the five, for a caller that lists its own.
 //
 // # Digest
 //

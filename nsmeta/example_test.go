@@ -228,7 +228,7 @@ func ExamplePipeline_Resolve_externalFinalizer() {
 func ExampleNewNamePolicy() {
 	cache := cel.NewCache(64) // shared by every reconcile
 	policy, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, field.NewPath("spec", "managedNamespaces"),
-		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache))
+		nsmeta.WithProtectedNames("platform"), nsmeta.WithCache(cache))
 	if errs != nil {
 		fmt.Println(errs)
 		return
@@ -241,37 +241,44 @@ func ExampleNewNamePolicy() {
 	// spec.managedNamespaces.allowedNames[0]
 }
 
+// A generator running in the namespace "platform" protects it too.
 func ExampleNamePolicy_Check() {
-	policy, errs := nsmeta.NewNamePolicy([]string{"true"}, nil, nsmeta.WithProtectedNames("flux-system"))
+	policy, errs := nsmeta.NewNamePolicy([]string{"true"}, nil, nsmeta.WithProtectedNames("platform"))
 	if errs != nil {
 		fmt.Println(errs)
 		return
 	}
 	ctx := context.Background()
-	for _, name := range []string{"tenant-a", "flux-system", "kube-system", "Tenant_A"} {
+	for _, name := range []string{"tenant-a", "platform", "flux-system", "kube-system", "Tenant_A"} {
 		err := policy.Check(ctx, name)
 		fmt.Printf("%s: allowed=%t protected=%t invalid=%t\n", name, err == nil,
 			errors.Is(err, nsmeta.ErrProtectedName), errors.Is(err, nsmeta.ErrInvalidName))
 	}
 	// Output:
 	// tenant-a: allowed=true protected=false invalid=false
+	// platform: allowed=false protected=true invalid=false
 	// flux-system: allowed=false protected=true invalid=false
 	// kube-system: allowed=false protected=true invalid=false
 	// Tenant_A: allowed=false protected=false invalid=true
 }
 
+// Released source-watcher's four protected names, without tenantkit's
+// kube-node-lease.
 func ExampleWithoutDefaultProtectedNames() {
 	names := []string{"true"}
 	fldPath := field.NewPath("spec", "managedNamespaces")
 	byDefault, _ := nsmeta.NewNamePolicy(names, fldPath)
-	replaced, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system"))
-	for _, ns := range []string{"default", "kube-system"} {
-		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, replaced.Check(context.Background(), ns) == nil)
+	upstream, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
+	fmt.Println("name", "allowed", "allowed-as-upstream")
+	for _, ns := range []string{"flux-system", "kube-node-lease", "tenant-a"} {
+		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, upstream.Check(context.Background(), ns) == nil)
 	}
 	// Output:
-	// default false true
-	// kube-system false false
+	// name allowed allowed-as-upstream
+	// flux-system false false
+	// kube-node-lease false true
+	// tenant-a true true
 }
 
 func ExampleDigest() {

@@ -47,9 +47,10 @@ func WithStrict() Option {
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically
-// the namespace of the generator itself. It applies to NewNamePolicy only.
+// the namespace of the generator itself when it is not one of the
+// defaults. It applies to NewNamePolicy only.
 //
-//	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("flux-system"))
+//	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
 //
 // Each name must be a DNS-1123 label; a bad one is an error at
 // protectedNames[i], a path of the option rather than of a field.
@@ -59,15 +60,17 @@ func WithProtectedNames(names ...string) Option {
 	}
 }
 
-// WithoutDefaultProtectedNames drops the default protected names,
-// Kubernetes' own namespaces (default, kube-node-lease, kube-public and
-// kube-system), from the protected names; together with
-// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
-// only.
+// WithoutDefaultProtectedNames drops the default protected names (default,
+// flux-system, kube-node-lease, kube-public and kube-system) from the
+// protected names; together with [WithProtectedNames] it replaces the
+// list. It applies to NewNamePolicy only. Released source-watcher v2.3
+// always refuses default, flux-system, kube-public and kube-system: a
+// policy that drops one of them manages a namespace source-watcher never
+// would.
 //
-//	// Every default but "default", and the generator's own namespace:
+//	// source-watcher's four, without tenantkit's kube-node-lease:
 //	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-//		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system", "flux-system"))
+//		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
 func WithoutDefaultProtectedNames() Option {
 	return func(o *options) {
 		o.noDefaultProtected, o.given = true, append(o.given, "WithoutDefaultProtectedNames")
