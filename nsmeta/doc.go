@@ -46,26 +46,25 @@
 // only, is an error for its missing type fields, not a file that asks for
 // nothing.
 //
-// Where tenantkit is stricter than source-watcher: a reader that decodes
-// the file into source-watcher's Go type (v1beta1.NamespaceMetadata) with
-// sigs.k8s.io/yaml, without the schema, reads more files than ParseFile
-// accepts, and reads them differently. It takes a file without type
-// fields, ignores unknown fields, matches field names case-insensitively
-// (Metadata:, LABELS:), keeps the last value of a repeated key, reads an
-// unquoted number or boolean value as its text (tier: 1 is "1", enabled:
-// yes is "true"), and reads an empty file as asking for nothing; ParseFile
-// refuses each of these (TestParseFileAsUpstreamType lists them, with
-// what the Go type reads). A file ParseFile accepts, the Go type reads the
-// same. Beyond the schema, ParseFile also refuses a file over 1 MiB,
-// aliases that expand the file too far, a key or value that the API server
-// would refuse (source-watcher fails later, when it applies the
-// namespace), and a file that YAML decoders read differently from what it
-// says, where source-watcher's decoder silently reads fewer keys: more
-// than one document (it reads the first), a document hidden behind an
-// empty one (it reads nothing from "---\n---\nmetadata: ..."), a
-// directive line such as %YAML 1.1 (it reads nothing after one), and a
-// line break other than a newline (package internal/yamldoc). A missing
-// file is the caller's to report: source-watcher fails on it.
+// Where ParseFile differs from decoding the file into source-watcher's Go
+// type (v1beta1.NamespaceMetadata) with sigs.k8s.io/yaml, without the
+// schema: the Go type reads more files, and reads them differently. It
+// takes a file without type fields, ignores unknown fields, matches field
+// names case-insensitively (Metadata:, LABELS:), keeps the last value of a
+// repeated key, reads an unquoted number or boolean value as its text
+// (tier: 1 is "1", enabled: yes is "true"), and reads an empty file as
+// asking for nothing; ParseFile refuses each of these
+// (TestParseFileAsUpstreamType lists them, with what the Go type reads).
+// A file ParseFile accepts, the Go type reads the same. Beyond the schema,
+// ParseFile also refuses a file over 1 MiB, aliases that expand the file
+// too far, a key or value that the API server would refuse (the Go type
+// takes it, and applying the namespace fails later), and a file that YAML
+// decoders read differently from what it says, where the Go type silently
+// gets fewer keys: more than one document (it reads the first), a
+// document hidden behind an empty one (it reads nothing from
+// "---\n---\nmetadata: ..."), a directive line such as %YAML 1.1 (it
+// reads nothing after one), and a line break other than a newline
+// (package internal/yamldoc). A missing file is the caller's to report.
 //
 // # Schema
 //
