@@ -36,22 +36,33 @@ type pass struct {
 	// conflicts counts the ExternalArtifacts taken over from another
 	// generator in this pass, for the summary event on the generator.
 	conflicts int
-	// adopted and takenOver count the namespaces applied in this pass with
-	// the conflict NamespaceAdopted or OwnershipConflict, for the summary
-	// events on the generator.
+	// adopted and takenOver count the namespaces applied in this pass that
+	// were adopted or taken over (the conflict OwnershipConflict), for the
+	// summary events on the generator; adoptedReason is the plan's
+	// Conflict of the adopted ones, the reason of their summary.
 	adopted, takenOver int
+	adoptedReason      string
 }
 
-// The summary Warning events on the generator, one per kind of conflict
-// that a pass applied, as source-watcher records them besides the event on
-// each object: reason, and the message with the count.
-var summaries = []struct {
+// ownershipConflict is the Conflict of a namespace or ExternalArtifact
+// that the plan takes over from another generator; any other non-empty
+// Conflict of a namespace is its adoption.
+const ownershipConflict = "OwnershipConflict"
+
+// summary is a summary Warning event on the generator, one per kind of
+// conflict that a pass applied, as source-watcher records them besides the
+// event on each object: reason, and the message with the count.
+type summary struct {
 	reason, format string
-	count          func(*pass) int
-}{
-	{"NamespaceAdopted", "adoption detected for %d Namespace(s)", func(p *pass) int { return p.adopted }},
-	{"OwnershipConflict", "ownership conflict detected for %d Namespace(s)", func(p *pass) int { return p.takenOver }},
-	{"OwnershipConflict", "ownership conflict detected for %d ExternalArtifact(s)", func(p *pass) int { return p.conflicts }},
+	count          int
+}
+
+func (p *pass) summaries() []summary {
+	return []summary{
+		{p.adoptedReason, "adoption detected for %d Namespace(s)", p.adopted},
+		{ownershipConflict, "ownership conflict detected for %d Namespace(s)", p.takenOver},
+		{ownershipConflict, "ownership conflict detected for %d ExternalArtifact(s)", p.conflicts},
+	}
 }
 
 func isNamespace(id inventory.ID) bool { return id.Group == "" && id.Kind == "Namespace" }
@@ -92,9 +103,9 @@ func (r *Reconciler) apply(ctx context.Context, w *writer, plan *generator.Plan)
 		// As source-watcher: one Warning on the generator that counts the
 		// namespaces adopted, one the namespaces taken over and one the
 		// ExternalArtifacts taken over, besides one on each of them.
-		for _, sum := range summaries {
-			if n := sum.count(p); n > 0 {
-				p.rec.Eventf(w.gen, nil, corev1.EventTypeWarning, sum.reason, "Apply", sum.format, n)
+		for _, sum := range p.summaries() {
+			if sum.count > 0 {
+				p.rec.Eventf(w.gen, nil, corev1.EventTypeWarning, sum.reason, "Apply", sum.format, sum.count)
 			}
 		}
 	}
@@ -152,11 +163,13 @@ func (p *pass) namespace(ctx context.Context, w *writer, ns generator.Namespace,
 			ObjectMeta: metav1.ObjectMeta{Name: ns.Name, UID: types.UID(l.uid)},
 		}
 		p.rec.Eventf(regarding, w.gen, corev1.EventTypeWarning, ns.Conflict, "Apply", "%s", d.Reason)
-		switch ns.Conflict {
-		case "NamespaceAdopted":
-			p.adopted++
-		case "OwnershipConflict":
+		if ns.Conflict == ownershipConflict {
 			p.takenOver++
+		} else {
+			// The reason is the plan's: the controller repeats what
+			// package generator calls an adoption.
+			p.adopted++
+			p.adoptedReason = ns.Conflict
 		}
 	}
 }
