@@ -190,7 +190,7 @@
 // its cache), and decides with source-watcher's rules:
 //
 //	absent                                     create (or, tracked, update: "drift: the namespace does not exist")
-//	no GeneratorLabel                          adopted: applied, Conflict "NamespaceAdopted", a warning
+//	no GeneratorLabel                          adopted: applied, Conflict "Adopted", a warning
 //	another generator's GeneratorLabel         taken over: applied, Conflict "OwnershipConflict", a warning
 //	reconcile: disabled or ssa: Ignore         not applied, still tracked (live or desired metadata)
 //	ssa: IfNotPresent, and it exists           not applied, still tracked (live or desired metadata)
@@ -207,7 +207,7 @@
 // inventory, and it is never deleted for it; its artifacts are applied as
 // usual. An adoption or a takeover is applied like any namespace: its
 // [Namespace.Conflict] is the reason of the Warning event source-watcher
-// records, its decision's reason and a warning of the plan ("NamespaceAdopted:
+// records, its decision's reason and a warning of the plan ("Adopted:
 // namespace tenant-a is not managed by any generator and is adopted") say
 // more. Ownership is told by the UID of [WithUID]: without it, no
 // namespace is adopted or taken over. Drift compares the desired labels and

@@ -35,14 +35,11 @@ func (p *planner) namespaces(items []*item) []Namespace {
 // managedNamespaces returns the managed namespaces that the items render,
 // in name order, and the items that render each, in item order.
 func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
-	g := p.g
 	// Only namespaces that an artifact's namespace template renders are
-	// managed; the generator's own namespace is not. In spec.namespaces a
-	// template that renders it leaves it unmanaged without an error, as
-	// upstream does; in spec.managedNamespaces the name policy refuses it.
+	// managed; the name policy refuses the generator's own.
 	byNS := map[string][]*item{}
 	for _, it := range items {
-		if it.art.namespace != nil && (!g.skipOwnNamespace || it.namespace != g.opts.namespace) {
+		if it.art.namespace != nil {
 			byNS[it.namespace] = append(byNS[it.namespace], it)
 		}
 	}
@@ -190,7 +187,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	if p.g.fromArtifact {
 		return p.artifactNamespaceFile(ns, users)
 	}
-	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
+	fp := nsPath.Child("metadata", "fromSource", "path")
 	ref, err := expandRef(t, users[0].match.Raw)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
@@ -226,11 +223,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 // parseNamespaceFile parses and checks a namespace's NamespaceMetadata
 // file, read from ref.
 func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte) (md nsmeta.Metadata, file string, ok bool) {
-	var fileOpts []nsmeta.Option
-	if p.g.opts.strict {
-		fileOpts = append(fileOpts, nsmeta.WithStrict())
-	}
-	md, ferrs, err := nsmeta.ParseFile(data, fileOpts...)
+	md, ferrs, err := nsmeta.ParseFile(data)
 	if err != nil {
 		// The file as a whole: the field is the file itself.
 		p.errs = append(p.errs, inFile(ref.String(), &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}))

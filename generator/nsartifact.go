@@ -111,7 +111,7 @@ func (p *planner) designate(ns string, users []*item) string {
 		err = fmt.Errorf("must name a file of the artifact, %q", artifactRoot+"/...")
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(p.g.nsPath.Child("metadata", "fromSource", "path"), t.String(),
+		p.errs = append(p.errs, field.Invalid(nsPath.Child("metadata", "fromSource", "path"), t.String(),
 			fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return "its metadata has errors"
 	}
@@ -167,7 +167,7 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 // namespace fails when that artifact does, or when the file is missing or
 // bad.
 func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
-	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
+	fp := nsPath.Child("metadata", "fromSource", "path")
 	var m *artifactMeta
 	for _, u := range users {
 		if m = p.metaFrom[u]; m != nil {

@@ -31,7 +31,6 @@ type options struct {
 	fileLists             bool
 	concurrency           int // 0: GOMAXPROCS
 	concurrencySet        bool
-	defaultToPrune        bool
 	artifactDigest        artifactDigestFunc // nil: tenantkit's own digest
 	artifactDigestSet     bool
 }
@@ -72,17 +71,6 @@ func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
 }
 
-// WithDefaultToPruneNamespaces makes an unset spec.namespaces.prune mean
-// true instead of false: it stands for source-watcher's
-// DefaultToPruneNamespaces feature gate. A prune that the spec sets wins,
-// and pruning still needs the Managed strategy. It does not apply to
-// spec.managedNamespaces, whose prune is required.
-//
-//	g, errs := generator.Compile(spec, generator.WithDefaultToPruneNamespaces())
-func WithDefaultToPruneNamespaces() Option {
-	return func(o *options) { o.defaultToPrune = true }
-}
-
 // WithFinalMetadata adds ownership metadata that goes on every managed
 // namespace after every other step of the pipeline (with GeneratorLabel, see
 // [WithUID]), for example app.kubernetes.io/managed-by; the labels go on
@@ -94,11 +82,10 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 	}
 }
 
-// WithStrict reads tenants' NamespaceMetadata files strictly, as
-// [nsmeta.WithStrict] says (type fields required; unknown fields, duplicate
-// keys and values that are not YAML strings are errors), where by default
-// they are read as source-watcher reads them, and makes a key that the
-// schema does not list an error instead of a warning.
+// WithStrict makes a key of a tenant's NamespaceMetadata file that the
+// schema does not list an error of its namespace instead of a warning (as
+// [nsmeta.WithStrict] does): by default it is dropped, as upstream ignores
+// it.
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 
 // WithAllowDeleteAll allows a plan to delete every object of a non-empty

@@ -439,8 +439,8 @@ func TestInvalidPrevious(t *testing.T) {
 	g := mustCompile(t, testSpec())
 	src := sources(tree(okTenant))
 	refPlan := mustPlan(t, g, src, nil, Cluster{})
-	ref := refPlan.Next(nil) // Namespace/tenant-ok, ExternalArtifact/tenant-ok/app
-	ns, app := ref[0], ref[1]
+	// Namespace/tenant-ok, ExternalArtifact/tenant-ok/app
+	ns, app := refPlan.Decisions[0].Entry, refPlan.Decisions[1].Entry
 	liveNS := Object{ID: ns.ID(), Labels: refPlan.Namespaces[0].Labels, Annotations: refPlan.Namespaces[0].Annotations}
 	bad := func(e inventory.Entry) inventory.Entry { e.Digest = "sha256:abc"; return e }
 	other := func(e inventory.Entry) inventory.Entry { e.Digest = nsEntry("x").Digest; return e }
@@ -530,7 +530,7 @@ func TestInvalidPrevious(t *testing.T) {
 			}
 			// Nothing is deleted, so what deleted confirms changes nothing.
 			for _, confirm := range []func(inventory.Entry) bool{nil, func(inventory.Entry) bool { return true }} {
-				if diff := cmp.Diff(tt.next, p.Next(confirm)); diff != "" {
+				if diff := cmp.Diff(asStatus(tt.next...), p.Next(confirm)); diff != "" {
 					t.Errorf("next (-want +got):\n%s", diff)
 				}
 			}

@@ -156,17 +156,17 @@ var finalizerScenarios = []swScenario{
 		// operation is part of the spec, so Compile refuses it.
 		spec: func(s *Spec) {
 			managed(nil)(s)
-			s.Namespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
+			s.ManagedNamespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
 				Metadata: nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet//tenants/uid"}}}}}
 		},
-		compileErrs: []string{"spec.namespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]: the key is reserved for external finalizers"},
+		compileErrs: []string{"spec.managedNamespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]: the key is reserved for external finalizers"},
 	},
 	{
 		name:     "desired metadata: the external finalizer empty",
 		upstream: "TestValidateNamespaceMetadataExternalFinalizer (an empty value is ignored)",
 		spec: func(s *Spec) {
 			managed(nil)(s)
-			s.Namespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
+			s.ManagedNamespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
 				Metadata: nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: ""}}}}}
 		},
 		steps: []swStep{{

@@ -54,10 +54,20 @@ func swSpec() Spec {
 	}
 }
 
-// managed sets spec.namespaces to the Managed strategy with prune as
-// given (nil: unset).
+// managed sets spec.managedNamespaces, every name allowed, with prune as
+// given (nil: false, upstream's unset), and a service account, which
+// namespace management requires (upstream's tests run the controller with
+// a default one).
 func managed(prune *bool) func(*Spec) {
-	return func(s *Spec) { s.Namespaces = &Namespaces{Strategy: "Managed", Prune: prune} }
+	return func(s *Spec) {
+		if prune == nil {
+			prune = ptr(false)
+		}
+		s.ManagedNamespaces = &ManagedNamespaces{AllowedNames: []string{"true"}, Prune: prune}
+		if s.ServiceAccountName == "" {
+			s.ServiceAccountName = "test-sa"
+		}
+	}
 }
 
 // ptr returns a pointer to v.

@@ -40,12 +40,10 @@ type CoverageItem struct {
 // coverageItems lists the policies of a spec, in the spec's order: the
 // from[] operations, then the allowed labels and annotations by key.
 func coverageItems(spec *generator.Spec) []coverageItem {
-	prefix, md := "spec.namespaces.metadata", (*generator.NamespaceMetadata)(nil)
-	switch {
-	case spec.Namespaces != nil:
-		md = spec.Namespaces.Metadata
-	case spec.ManagedNamespaces != nil:
-		prefix, md = "spec.managedNamespaces.metadata", spec.ManagedNamespaces.Metadata
+	const prefix = "spec.managedNamespaces.metadata"
+	var md *generator.NamespaceMetadata
+	if spec.ManagedNamespaces != nil {
+		md = spec.ManagedNamespaces.Metadata
 	}
 	var items []coverageItem
 	if mn := spec.ManagedNamespaces; mn != nil {

@@ -72,7 +72,7 @@ func TestFailingSuite(t *testing.T) {
 			{Where: "cases[2].expect", Expected: "at least one expectation", Got: "none"},
 		}},
 		{Suite: "failing", Case: "wrong conflicts", Failures: []Failure{
-			{Where: "cases[3].expect.namespaces[0] (tenant-search).conflict", Expected: "no conflict", Got: "NamespaceAdopted"},
+			{Where: "cases[3].expect.namespaces[0] (tenant-search).conflict", Expected: "no conflict", Got: "Adopted"},
 			{Where: "cases[3].expect.namespaces[1] (tenant-payments).conflict", Expected: "OwnershipConflict", Got: "no conflict"},
 			{Where: "cases[3].expect.artifacts[0] (tenant-search/indexer).conflict", Expected: "no conflict", Got: "OwnershipConflict"},
 			{Where: "cases[3].expect.artifacts[1] (tenant-payments/api).conflict", Expected: "OwnershipConflict", Got: "no conflict"},
