@@ -53,20 +53,18 @@ const GeneratorLabel = "source.extensions.fluxcd.io/generator"
 func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
 
 // WithNamespace sets the generator's own namespace: the namespace of
-// artifacts without a namespace template, and never a managed namespace.
-// In spec.managedNamespaces it is a protected name that no tenant can
-// claim; in spec.namespaces, as upstream, an artifact that renders it is
-// generated and the namespace is left unmanaged. It must be a DNS-1123
+// artifacts without a namespace template, and never a managed namespace:
+// it is a protected name that no tenant can claim (upstream protects
+// flux-system only, see docs/differences.md). It must be a DNS-1123
 // label.
 func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
 
 // WithDefaultServiceAccount sets the controller's default service account
-// (source-watcher's --default-service-account), which satisfies the seed
-// proposal's requirement of a service account for managing namespaces
-// (spec.managedNamespaces) when spec.serviceAccountName is empty.
-// spec.namespaces requires none.
+// (source-watcher's --default-service-account), which satisfies
+// spec.managedNamespaces' requirement of a service account when
+// spec.serviceAccountName is empty, as upstream's flag does.
 func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
 }
