@@ -292,7 +292,10 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		if src.Namespace != "" {
 			dnsLabel(sp.Child("namespace"), src.Namespace)
 		}
-		if !slices.Contains(sourceKinds, src.Kind) {
+		switch {
+		case src.Kind == "":
+			errs = append(errs, field.Required(sp.Child("kind"), "one of "+strings.Join(sourceKinds, ", ")))
+		case !slices.Contains(sourceKinds, src.Kind):
 			errs = append(errs, field.NotSupported(sp.Child("kind"), src.Kind, sourceKinds))
 		}
 	}

@@ -273,7 +273,7 @@ func TestCompileRules(t *testing.T) {
 		{name: "sources: namespace pattern", spec: func(s *Spec) { s.Sources[0].Namespace = "Flux" },
 			want: []fieldErr{{"spec.sources[0].namespace", invalid}}},
 		{name: "sources: kind missing", spec: func(s *Spec) { s.Sources[0].Kind = "" },
-			want: []fieldErr{{"spec.sources[0].kind", notSupported}}},
+			want: []fieldErr{{"spec.sources[0].kind", required}}},
 		{name: "sources: kind unknown", spec: func(s *Spec) { s.Sources[0].Kind = "gitrepository" },
 			want: []fieldErr{{"spec.sources[0].kind", notSupported}}, detail: `"Bucket", "ExternalArtifact", "GitRepository", "HelmChart", "OCIRepository"`},
 
