@@ -11,12 +11,12 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// generatorSeeds are the seeds of FuzzParseGenerator: the sample (in
-// source-watcher v2.3's shape) and the same generator in the seed
-// proposal's shape, small variants of them, and the hostile manifests of
-// TestHostileParseGenerator.
+// generatorSeeds are the seeds of FuzzParseGenerator: the sample, small
+// variants of it, the sample as kubectl prints it (alone and in Lists),
+// and the hostile manifests of TestHostileParseGenerator.
 func generatorSeeds(t testing.TB) [][]byte {
-	gen, seed := sampleGenerator(t), seedGenerator(t)
+	gen, export := sampleGenerator(t), kubectlGet(t)
+	managed := strings.Index(gen, "  managedNamespaces:\n")
 	seeds := []string{
 		gen,
 		strings.Replace(gen, "{namespace}/modules/{module}\"", "{namespace}/modules/{module}/\"", 1),
@@ -28,27 +28,35 @@ func generatorSeeds(t testing.TB) [][]byte {
 		strings.Replace(gen, `"*.md"`, `"**"`, 1),
 		strings.Replace(gen, `manifests/**"`, `manifests/{a,b}{c,d}[e-f]"`, 1),
 		strings.Replace(gen, `to: "@artifact/"`, `to: "@artifact/../x"`, 1),
-		strings.Replace(gen, "strategy: Managed", "strategy: Unmanaged", 1),
-		strings.Replace(gen, "strategy: Managed", "strategy: managed", 1),
+		gen[:managed], // no managedNamespaces: the namespaces are not managed
+		strings.Replace(gen, "  managedNamespaces:\n", "  namespaces:\n    strategy: Managed\n  managedNamespaces:\n", 1), // the unreleased shape
+		strings.Replace(gen, "    allowedNames:\n      - \"ns.startsWith('tenant-')\"\n", "    allowedNames: []\n", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "true", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "ns", 1),
+		strings.Replace(gen, "ns.startsWith('tenant-')", "ns == 'flux-system'", 1),
 		strings.Replace(gen, "    prune: true\n", "", 1),
-		strings.Replace(gen, `"^cc-[0-9]{4}$"`, `"^cc-[0-9"`, 1),
-		strings.Replace(gen, `"^cc-[0-9]{4}$"`, `"value.matches('^cc-[0-9]{4}$')"`, 1),
-		strings.Replace(gen, "  namespaces:\n", "  managedNamespaces:\n    allowedNames: [\"true\"]\n  namespaces:\n", 1),
+		strings.Replace(gen, "    prune: true\n", "    prune: false\n", 1),
+		breakSchema(gen),
+		strings.Replace(gen, costCenterRule, `"value"`, 1),
+		strings.Replace(gen, costCenterRule, `"^cc-[0-9]{4}$"`, 1), // a regular expression, not CEL
 		strings.Replace(gen, "          exclude:\n", "          strategy: Extract\n          exclude:\n", 1),
 		strings.Replace(gen, "          exclude:\n", "          optional: true\n          exclude:\n", 1),
 		strings.Replace(gen, `originRevision: "@repo"`, `revision: "@other"`, 1),
 		strings.Replace(gen, `inputsFrom: "@repo/`, `inputsFrom: "@artifact/`, 1),
 		strings.Replace(gen, "my.org.io/provisioner: monorepo\n", "my.org.io/provisioner: monorepo\n    annotations:\n      source.extensions.fluxcd.io/ssa: Ignore\n", 1),
-		seed,
-		strings.Replace(seed, `ns.startsWith("tenant-")`, `true`, 1),
-		strings.Replace(seed, `ns.startsWith("tenant-")`, `ns`, 1),
-		strings.Replace(seed, "    prune: true\n", "", 1),
-		strings.Replace(gen, "prune: true", "prune: false", 1),
 		strings.Replace(gen, "strategy: Merge", "strategy: merge", 1),
 		strings.Replace(gen, `namespace: "*"`, `namespace: ""`, 1),
 		strings.Replace(gen, "my.org.io/pci-scope", "source.extensions.fluxcd.io/externalFinalizer", 1),
 		strings.Replace(gen, "  serviceAccountName: flux-operator\n", "", 1),
 		strings.Replace(gen, "uid: 6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10", "uid: \"x\\ny\"", 1),
+		export,
+		kubectlList(export),
+		kubectlList(),
+		kubectlList(export, export),
+		kubectlList(strings.Replace(export, "kind: ArtifactGenerator\n", "kind: Namespace\n", 1)),
+		strings.Replace(export, "status:\n", "status: 42\nx:\n", 1),
+		strings.Replace(export, "  uid: 6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10\n", "", 1),
+		strings.Replace(export, "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind", "apiVersion: v1\nkind", 1),
 		gen + "---\n" + gen,
 		gen + "kind: ArtifactGenerator\n",
 		strings.Replace(gen, "pathPattern:", "pathPatern:", 1),

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 )
@@ -28,15 +27,16 @@ func sampleGenerator(t testing.TB) string {
 	return string(data)
 }
 
-// seedGenerator is the sample ArtifactGenerator in the seed proposal's
-// shape, testdata/seed-generator.yaml.
-func seedGenerator(t testing.TB) string {
-	t.Helper()
-	data, err := os.ReadFile("testdata/seed-generator.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+// costCenterRule is the sample's rule for the label my.org.io/cost-center,
+// as sample/generator.yaml writes it.
+const costCenterRule = `"value.matches('^cc-[0-9]{4}$')"`
+
+// breakSchema returns the sample generator gen with the rule of
+// my.org.io/cost-center replaced by one whose regular expression does not
+// compile: a schema error at
+// spec.managedNamespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center].
+func breakSchema(gen string) string {
+	return strings.Replace(gen, costCenterRule, `"value.matches('^cc-[0-9')"`, 1)
 }
 
 // errorsContain reports whether an error of res has field and detail

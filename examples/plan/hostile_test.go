@@ -39,17 +39,20 @@ func TestHostileParseGenerator(t *testing.T) {
 		{name: "billion laughs into a label", data: gen + billionLaughs("x") + "\n", errs: ""}, // replaced below
 		{name: "nested 10,001 deep", data: "spec: " + deepFlow(10001), errs: "exceeded max depth"},
 		{name: "duplicate key", data: gen + "kind: ArtifactGenerator\n", errs: `"kind" already set`},
-		{name: "unknown field", data: strings.Replace(gen, "pathPattern:", "pathPatern:", 1), errs: `unknown field "pathPatern"`},
-		{name: "wrong type", data: strings.Replace(gen, "prune: true", "prune: [true]", 1), errs: "cannot unmarshal array"},
-		{name: "a list", data: "- " + strings.ReplaceAll(gen, "\n", "\n  "), errs: "cannot unmarshal array"},
-		{name: "a scalar", data: "ArtifactGenerator", errs: "cannot unmarshal string"},
+		{name: "unknown field", data: strings.Replace(gen, "pathPattern:", "pathPatern:", 1), errs: "spec.pathPatern: unknown field"},
+		{name: "wrong type", data: strings.Replace(gen, "    prune: true\n", "    prune: [true]\n", 1), errs: "spec.managedNamespaces.prune: must be a boolean, found a list"},
+		{name: "a list", data: "- " + strings.ReplaceAll(gen, "\n", "\n  "), errs: "must be an ArtifactGenerator, a mapping, found a list"},
+		{name: "a scalar", data: "ArtifactGenerator", errs: "must be an ArtifactGenerator, a mapping, found a string"},
 		{name: "raw NUL byte", data: gen + "# \x00\n", errs: "control characters are not allowed"},
 		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
-		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "prune: true", "prune: false", 1), errs: "must hold one YAML document, found 2"},
+		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "    prune: true\n", "    prune: false\n", 1), errs: "must hold one YAML document, found 2"},
 		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "empty", data: "", assert: func(t *testing.T, g *manifest) {
-			if _, errs := generator.Compile(g.Spec); len(g.validateType()) == 0 || len(errs) == 0 {
-				t.Error("an empty manifest compiles")
+		{name: "empty", data: "", errs: "must hold one YAML document, found 0"},
+		{name: "comments only", data: "# nothing\n---\n", errs: "must hold one YAML document, found 0"},
+		{name: "no type fields", data: "spec: {}\n", errs: `kind: must be "ArtifactGenerator", found none`},
+		{name: "no spec", data: "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\n", assert: func(t *testing.T, g *manifest) {
+			if _, errs := generator.Compile(g.Spec); len(errs) == 0 {
+				t.Error("a manifest without a spec compiles")
 			}
 		}},
 		{name: "JSON", data: `{"apiVersion":"source.extensions.fluxcd.io/v1beta1","kind":"ArtifactGenerator","spec":{"pathPattern":"@repo/{a}"}}`,

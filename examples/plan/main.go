@@ -17,13 +17,16 @@
 //	   [-default-service-account NAME] [-strict] [-max-deletions N] [-allow-delete-all] \
 //	   [-changes-only] [-o text|json]
 //
-// -generator is an ArtifactGenerator manifest in either shape of the spec:
-// source-watcher v2.3's (spec.namespaces), which the embedded sample uses,
-// or the seed proposal's (spec.managedNamespaces, as in
-// testdata/seed-generator.yaml); see package generator's "Two spec shapes".
+// -generator is an ArtifactGenerator manifest in source-watcher v2.3's
+// shape (spec.managedNamespaces), as the embedded sample: the file as
+// written, or as kubectl get artifactgenerator prints it, with or without
+// a name (a List holding exactly one). The server-set fields of metadata
+// (resourceVersion, managedFields, ...) and the whole status are ignored;
+// every other field is decoded strictly, and an unknown one is an error
+// naming its path. Without metadata.uid, the plan puts no generator label
+// on what it plans, which a warning on stderr says.
 // -default-service-account stands for the controller's default service
-// account, which only the seed proposal's shape requires when the spec
-// names none.
+// account, which managing namespaces requires when the spec names none.
 //
 // -inventory is the previous inventory: a bare list of entries, an object
 // with status.inventory (an ArtifactGenerator as kubectl prints it; one
@@ -57,7 +60,8 @@
 // a bad suite (one that does not decode strictly, among others).
 //
 // Exit status: 0 for a plan without errors, 1 for a plan with errors (still
-// printed in full), 2 for bad usage or unreadable input.
+// printed in full), 2 for bad usage or unreadable input (among others, a
+// -generator file that is not an ArtifactGenerator).
 package main
 
 import (
@@ -119,6 +123,7 @@ type request struct {
 	previous []inventory.Entry
 	cluster  *livecluster.Cluster
 	opts     []generator.Option
+	warnings []string // about the inputs, printed on stderr
 }
 
 // run is the whole program; tests call it directly.
@@ -129,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	sources := sourceFlags{}
-	generatorFile := fl.String("generator", "", "ArtifactGenerator manifest `file` (default: the embedded sample)")
+	generatorFile := fl.String("generator", "", "ArtifactGenerator manifest `file`, as written or as kubectl get -o yaml prints it (default: the embedded sample)")
 	fl.Var(sources, "source", "source directory for an alias, as `ALIAS=DIR`; repeat for each alias")
 	inventoryFile := fl.String("inventory", "", "previous inventory `file`: a list of entries, an object with status.inventory, or this tool's -o json output")
 	clusterFile := fl.String("cluster", "", "live objects `file`: multi-document YAML or a List")
@@ -162,6 +167,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "plan: %v\n", err)
 		return 2
+	}
+	for _, w := range req.warnings {
+		fmt.Fprintf(stderr, "plan: warning: %s\n", w)
 	}
 	if *defaultSA != "" {
 		req.opts = append(req.opts, generator.WithDefaultServiceAccount(*defaultSA))
@@ -207,10 +215,9 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 	if m.Metadata.UID != "" {
 		opts = append(opts, generator.WithUID(m.Metadata.UID))
 	}
-	typeErrs := m.validateType()
 	g, errs := generator.Compile(m.Spec, opts...)
-	if len(errs) > 0 || len(typeErrs) > 0 {
-		res := &planResult{errors: fieldErrors(append(typeErrs, errs...)), inventory: req.previous}
+	if len(errs) > 0 {
+		res := &planResult{errors: fieldErrors(errs), inventory: req.previous}
 		for _, e := range req.previous {
 			res.decisions = append(res.decisions, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: "desired state has errors"})
 		}
@@ -290,6 +297,11 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 	if generatorFile != "" {
 		if err := checkSources(req.manifest, sources); err != nil {
 			return req, err
+		}
+		if req.manifest.Metadata.UID == "" {
+			req.warnings = append(req.warnings, fmt.Sprintf("-generator %s: metadata.uid is not set: the plan puts no %s label on the namespaces and artifacts, "+
+				"so against an inventory recorded by a generator with a UID every namespace shows as an update, and a live object that carries the label is never deleted "+
+				"(kubectl get artifactgenerator NAME -o yaml prints the UID)", generatorFile, generator.GeneratorLabel))
 		}
 	}
 	if inventoryFile != "" {

@@ -418,7 +418,7 @@ func TestBrokenSchemaReadsNoFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, gen, strings.Replace(string(data), `"^cc-[0-9]{4}$"`, `"^cc-[0-9"`, 1))
+	writeFile(t, gen, breakSchema(string(data)))
 	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
@@ -432,7 +432,7 @@ func TestBrokenSchemaReadsNoFile(t *testing.T) {
 			t.Errorf("namespace %s carries its file's metadata though the schema failed: %v", ns.Name, ns.Labels)
 		}
 	}
-	if len(res.Errors) != 1 || res.Errors[0].Field != "spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]" {
+	if len(res.Errors) != 1 || res.Errors[0].Field != "spec.managedNamespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]" {
 		t.Errorf("errors = %+v, want one at the rule", res.Errors)
 	}
 }

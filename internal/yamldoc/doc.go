@@ -27,6 +27,21 @@
 // What they drop could be an inventory's entries, or a namespace with prune
 // disabled, so the module's readers refuse such a stream, through [Single].
 //
+// A line can also end a document where a line-based reader sees none, and
+// [Documents] refuses each such line, naming it:
+//
+//   - a directive, any line that starts with "%" (%YAML 1.1, %TAG):
+//     inside a document, yaml/v2 takes it for the document's end, and
+//     "a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}. Every directive is
+//     refused, at the head of a stream too; so is a quoted string's
+//     continuation line that starts with "%", which a decoder reads as
+//     text;
+//   - a line break other than "\n" and "\r\n" (a carriage return alone,
+//     NEL, LS, PS), where yaml/v2 starts a new line that may be a document
+//     marker, a directive or the end of a comment;
+//   - a line that starts with "---#", which apimachinery's YAML reader
+//     takes for a separator and a comment and yaml/v2 reads as text.
+//
 // # Keys
 //
 // sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a

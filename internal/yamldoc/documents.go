@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
 // Documents splits a YAML stream into its documents, leaving out empty ones
@@ -17,7 +19,9 @@ import (
 // end marker inside a piece would make a YAML decoder read the first
 // document and silently drop the rest, so a piece holding more than one
 // document is an error: what it hides could be a namespace with prune
-// disabled, or a second generator.
+// disabled, or a second generator. So is a line that a YAML decoder reads
+// as a directive, or where it and a line-based split disagree on a
+// document marker (see checkLineStarts).
 func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
@@ -28,12 +32,71 @@ func Documents(data []byte) ([][]byte, error) {
 		}
 		return [][]byte{doc}, nil
 	}
+	if err := checkLineStarts(data); err != nil {
+		return nil, err
+	}
 	return readDocuments(data)
 }
 
+// errDirective refuses a YAML directive line (%YAML, %TAG, or any line
+// that starts with "%"). Inside a document, go.yaml.in/yaml/v2 (under
+// sigs.k8s.io/yaml) takes a directive for the end of the document and
+// silently drops the rest of the stream: "a: 1\n%YAML 1.1\nb: 2\n" reads
+// as {a: 1}. The module's files never need one, so every directive is
+// refused, at the head of the stream too.
+var errDirective = errors.New(`must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows`)
+
+// errCommentedSeparator refuses a line that starts with "---#". A YAML
+// decoder reads it as text ("---#x: 1" is a key), since a comment needs a
+// space before it; apimachinery's YAML reader, which splits the stream,
+// takes it for a separator and a comment, so the text would be in no
+// document.
+var errCommentedSeparator = errors.New(`must not start with "---#": a YAML decoder reads it as text, not as a separator and a comment; put a space before the "#"`)
+
+// errLineBreak refuses a line break that YAML 1.1 knows and a line-based
+// reader does not: a carriage return not followed by a newline, NEL
+// (U+0085), LS (U+2028) or PS (U+2029). go.yaml.in/yaml/v2 starts a new
+// line there, so that what follows may be a document marker or a
+// directive (the rest of the stream silently dropped), or end a comment
+// (its text read as YAML), where the split, and this package's checks,
+// see one line.
+var errLineBreak = errors.New(`must not hold a line break other than a newline (a carriage return alone, NEL, LS or PS): YAML starts a new line there, which a line-based reader does not see; inside a double-quoted string, write it escaped ("\u2028")`)
+
+// checkLineStarts refuses a stream with a line break other than "\n" and
+// "\r\n" (errLineBreak), so that its lines are YAML's lines, or with a
+// line that starts with "%" (errDirective) or "---#"
+// (errCommentedSeparator). The error names the line and its first 64
+// bytes. A continuation line of a quoted string that starts with "%" is
+// refused too, though a decoder reads it as text: indent it.
+func checkLineStarts(data []byte) error {
+	n := 0
+	for line := range bytes.Lines(data) {
+		n++
+		text := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if n == 1 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff")) // a byte order mark starts no line
+		}
+		var err error
+		switch {
+		case bytes.IndexByte(text, '\r') >= 0 || bytes.Contains(text, []byte("\u0085")) ||
+			bytes.Contains(text, []byte("\u2028")) || bytes.Contains(text, []byte("\u2029")):
+			err = errLineBreak
+		case bytes.HasPrefix(text, []byte("%")):
+			err = errDirective
+		case bytes.HasPrefix(text, []byte("---#")):
+			err = errCommentedSeparator
+		}
+		if err != nil {
+			return fmt.Errorf("line %d: %q: %w", n, quote.Value(string(text)), err)
+		}
+	}
+	return nil
+}
+
 // plainDocument returns what readDocuments returns for data without a line
-// that starts with "---" or "...", and without a carriage return (which the
-// YAML reader drops before a newline): the whole stream as one document,
+// that starts with "---", "..." or "%", and without a carriage return
+// (which the YAML reader drops before a newline) or the line breaks NEL,
+// LS and PS (checkLineStarts refuses those): the whole stream as one document,
 // ended by a newline, or none when every line is blank. ok is false for any
 // other stream, which readDocuments splits. Such a stream is almost every
 // file a plan reads (inputs files, NamespaceMetadata files), and the YAML
@@ -43,12 +106,13 @@ func Documents(data []byte) ([][]byte, error) {
 // (generator's BenchmarkPlan through dirfs). FuzzPlainDocument checks that
 // both give the same documents.
 func plainDocument(data []byte) (doc []byte, ok bool) {
-	if bytes.IndexByte(data, '\r') >= 0 {
+	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
+		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
 		return nil, false
 	}
 	blank := true
 	for line := range bytes.Lines(data) {
-		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("%")) {
 			return nil, false
 		}
 		blank = blank && isBlank(line)

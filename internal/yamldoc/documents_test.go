@@ -2,10 +2,13 @@ package yamldoc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 )
 
@@ -185,4 +188,185 @@ func checkPlainDocument(t *testing.T, data []byte) {
 			t.Fatalf("appending to plainDocument's document of %d bytes overwrote the caller's data", len(data))
 		}
 	}
+}
+
+// lineStartTests are streams with lines that a YAML decoder reads as a
+// directive or a document marker, for TestDocumentsLineStarts and
+// FuzzDocuments. docs is how many documents Documents returns when it
+// accepts the stream.
+var lineStartTests = []struct {
+	name    string
+	data    string
+	wantErr error // errDirective, errCommentedSeparator, errLineBreak or nil
+	line    string
+	docs    int
+}{
+	// Issue 34, item 8: yaml/v2 reads the type fields and drops the labels.
+	{name: "a directive inside a document", data: "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n%YAML 1.1\nmetadata:\n  labels:\n    team: a\n",
+		wantErr: errDirective, line: `line 3: "%YAML 1.1"`},
+	{name: "a directive before a separator", data: "%YAML 1.1\n---\na: 1\n", wantErr: errDirective, line: `line 1: "%YAML 1.1"`},
+	{name: "a TAG directive", data: "%TAG ! tag:example.com,2000:\n---\na: 1\n", wantErr: errDirective, line: `line 1: "%TAG ! tag:example.com,2000:"`},
+	{name: "a directive after a document and a separator", data: "a: 1\n%YAML 1.2\n---\nb: 2\n", wantErr: errDirective, line: `line 2: "%YAML 1.2"`},
+	{name: "an unknown directive", data: "a: 1\n%x\n", wantErr: errDirective, line: `line 2: "%x"`},
+	{name: "a directive ending a literal block", data: "a: |\n  x\n%YAML 1.1\n  y\n", wantErr: errDirective, line: `line 3: "%YAML 1.1"`},
+	{name: "a directive after a byte order mark", data: "\ufeff%YAML 1.1\n---\na: 1\n", wantErr: errDirective, line: `line 1: "%YAML 1.1"`},
+	{name: "a directive after CRLF", data: "a: 1\r\n%YAML 1.1\r\nb: 2\r\n", wantErr: errDirective, line: `line 2: "%YAML 1.1"`},
+	// yaml/v2 breaks lines at these too, and reads {a: 1}.
+	{name: "a directive after a carriage return", data: "a: 1\r%YAML 1.1\rb: 2\n", wantErr: errLineBreak, line: `line 1: "a: 1\r%YAML 1.1\rb: 2"`},
+	{name: "a separator after LS", data: "a: 1\u2028---\u2028b: 2\n", wantErr: errLineBreak, line: `line 1: "a: 1\u2028---\u2028b: 2"`},
+	{name: "an end marker after PS", data: "a: 1\u2029...\u2029b: 2\n", wantErr: errLineBreak, line: `line 1: "a: 1\u2029...\u2029b: 2"`},
+	{name: "a separator after NEL", data: "a: 1\n\u0085---\nb: 2\n", wantErr: errLineBreak, line: `line 2: "\u0085---"`},
+	// yaml/v2 reads [null] after the comment.
+	{name: "a comment ended by a carriage return", data: "#\r-", wantErr: errLineBreak, line: `line 1: "#\r-"`},
+	{name: "LS inside a value", data: "a: 1\nb: x\u2028y\n", wantErr: errLineBreak, line: `line 2: "b: x\u2028y"`},
+	// apimachinery's YAML reader splits the stream there; yaml/v2 reads a key.
+	{name: "a separator with a comment and no space", data: "a: 1\n---#b: 2\n", wantErr: errCommentedSeparator, line: `line 2: "---#b: 2"`},
+	{name: "a separator with a comment and no space, alone", data: "---#0: 00", wantErr: errCommentedSeparator, line: `line 1: "---#0: 00"`},
+	{name: "a separator, a space and a comment", data: "a: 1\n--- #b: 2\nc: 3\n", docs: 2},
+	// Refused, though a decoder reads the line as text: indent it.
+	{name: "a quoted string continued on a line that starts with %", data: "a: \"x\n%y\"\n", wantErr: errDirective, line: `line 2: "%y\""`},
+	{name: "a long directive is shown by its first 64 bytes", data: "a: 1\n%" + strings.Repeat("x", 1000) + "\n", wantErr: errDirective,
+		line: `line 2: "%` + strings.Repeat("x", 63) + `... (1001 bytes)"`},
+
+	{name: "an indented percent sign", data: "a: 1\n %YAML 1.1\n", docs: 1},
+	{name: "a percent sign inside a line", data: "a: 50%\nb: \"%YAML\"\n", docs: 1},
+	{name: "CRLF separators", data: "a: 1\r\n---\r\nb: 2\r\n", docs: 2},
+	{name: "escaped NEL, LS and PS", data: "a: \"x\\Ny\\Lz\\Pw\\u2028\"\n", docs: 1},
+	{name: "a byte order mark", data: "\ufeffa: 1\n", docs: 1},
+}
+
+// TestDocumentsLineStarts checks that Documents refuses every directive,
+// and every document marker that a line-based split does not see, naming
+// the line.
+func TestDocumentsLineStarts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range lineStartTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			docs, err := Documents([]byte(tt.data))
+			if tt.wantErr == nil {
+				if err != nil || len(docs) != tt.docs {
+					t.Fatalf("Documents() = %q, %v; want %d documents", docs, err, tt.docs)
+				}
+				return
+			}
+			if !errors.Is(err, tt.wantErr) || docs != nil {
+				t.Fatalf("Documents() = %q, %v; want %v", docs, err, tt.wantErr)
+			}
+			if want := tt.line + ": " + tt.wantErr.Error(); err.Error() != want {
+				t.Errorf("Documents() error = %q, want %q", err, want)
+			}
+		})
+	}
+}
+
+// FuzzDocuments checks that Documents never hides a document from its
+// caller: for a stream it accepts, yaml/v2 reads the same mappings and
+// sequences, in the same order, from the pieces it returns as from the
+// whole stream, up to the first document the stream's decoder fails on,
+// unless it fails on a piece, which its caller then reports.
+// (Scalars hold no keys; a line of Unicode spaces, which v2 reads as a
+// string, is an empty document to Documents.)
+func FuzzDocuments(f *testing.F) {
+	for _, tt := range lineStartTests {
+		f.Add([]byte(tt.data))
+	}
+	for _, s := range plainDocumentSeeds {
+		f.Add([]byte(s))
+	}
+	for _, tt := range singleTests {
+		f.Add([]byte(tt.data))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := Documents(data)
+		if err != nil {
+			return
+		}
+		stream, streamErr := v2Documents(func(yield func(*any) bool) {
+			dec := yamlv2.NewDecoder(bytes.NewReader(data))
+			for {
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					if !errors.Is(err, io.EOF) {
+						yield(nil)
+					}
+					return
+				}
+				if !yield(&v) {
+					return
+				}
+			}
+		})
+		pieces, piecesErr := v2Documents(func(yield func(*any) bool) {
+			for _, doc := range docs {
+				var v any
+				if yamlv2.Unmarshal(doc, &v) != nil {
+					yield(nil)
+					return
+				}
+				if !yield(&v) {
+					return
+				}
+			}
+		})
+		switch {
+		case piecesErr:
+			return // a caller fails on the pieces: nothing is lost silently
+		case streamErr:
+			// The pieces hold at least the documents before the one the
+			// stream's decoder fails on.
+			if len(pieces) < len(stream) {
+				t.Fatalf("Documents(%.200q) = %.200q: yaml/v2 reads %v then fails, the pieces give %v", data, docs, stream, pieces)
+			}
+			pieces = pieces[:len(stream)]
+		}
+		if fmt.Sprint(stream) != fmt.Sprint(pieces) {
+			t.Fatalf("Documents(%.200q) = %.200q: yaml/v2 reads %v from the stream, %v from the pieces", data, docs, stream, pieces)
+		}
+	})
+}
+
+// v2Documents collects the mappings and sequences that next yields, and
+// whether it yielded nil, for a decoder's error, which ends it. A panic
+// in the decoder counts as an error.
+func v2Documents(next func(yield func(*any) bool)) (docs []any, failed bool) {
+	defer func() {
+		if recover() != nil {
+			failed = true
+		}
+	}()
+	for v := range next {
+		if v == nil {
+			return docs, true
+		}
+		switch (*v).(type) {
+		case map[any]any, []any:
+			docs = append(docs, trimNewlines(*v))
+		}
+	}
+	return docs, false
+}
+
+// trimNewlines returns v with one trailing newline cut from every string,
+// key or value: Documents ends a stream's last line with a newline, which
+// a block scalar on that line keeps ("a: |\n  x" is "x" whole, "x\n" as a
+// piece).
+func trimNewlines(v any) any {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSuffix(v, "\n")
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = trimNewlines(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[any]any, len(v))
+		for k, e := range v {
+			out[trimNewlines(k)] = trimNewlines(e)
+		}
+		return out
+	}
+	return v
 }

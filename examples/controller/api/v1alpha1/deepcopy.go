@@ -59,28 +59,13 @@ func (in *TenantGeneratorSpec) DeepCopy() *TenantGeneratorSpec {
 			out.Artifacts[i] = a
 		}
 	}
-	if m := in.Namespaces; m != nil {
-		c := *m
-		c.Prune = copyBool(m.Prune)
-		c.Metadata = m.Metadata.deepCopy()
-		out.Namespaces = &c
-	}
 	if m := in.ManagedNamespaces; m != nil {
 		c := *m
 		c.AllowedNames = slices.Clone(m.AllowedNames)
-		c.Prune = copyBool(m.Prune)
 		c.Metadata = m.Metadata.deepCopy()
 		out.ManagedNamespaces = &c
 	}
 	return &out
-}
-
-func copyBool(b *bool) *bool {
-	if b == nil {
-		return nil
-	}
-	c := *b
-	return &c
 }
 
 func (in *NamespaceMetadata) deepCopy() *NamespaceMetadata {

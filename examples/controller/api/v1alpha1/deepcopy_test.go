@@ -8,20 +8,15 @@ import (
 
 // full returns a spec with every pointer, slice and map set.
 func full() *TenantGeneratorSpec {
-	yes := true
-	md := func() *NamespaceMetadata {
-		return &NamespaceMetadata{
-			FromSource: &FromSource{Path: "@repo/ns.yaml", AllowedLabels: map[string]string{"team": "^[a-z]+$"}, AllowedAnnotations: map[string]string{"a": ".*"}},
-			From:       []Operation{{Strategy: "Merge", Namespace: "*", Labels: map[string]string{"tier": "bronze"}, Annotations: map[string]string{"n": "v"}}},
-		}
-	}
 	return &TenantGeneratorSpec{
-		PathPattern:       "@repo/tenants/{namespace}",
-		CommonMetadata:    &Metadata{Labels: map[string]string{"l": "v"}, Annotations: map[string]string{"a": "v"}},
-		Sources:           []Source{{Alias: "repo"}},
-		Artifacts:         []Artifact{{Name: "app", Copy: []Copy{{From: "@repo/x", To: "@artifact/", Exclude: []string{"*.md"}}}}},
-		Namespaces:        &Namespaces{Strategy: NamespacesManaged, Prune: &yes, Metadata: md()},
-		ManagedNamespaces: &ManagedNamespaces{AllowedNames: []string{"true"}, Prune: &yes, Metadata: md()},
+		PathPattern:    "@repo/tenants/{namespace}",
+		CommonMetadata: &Metadata{Labels: map[string]string{"l": "v"}, Annotations: map[string]string{"a": "v"}},
+		Sources:        []Source{{Alias: "repo"}},
+		Artifacts:      []Artifact{{Name: "app", Copy: []Copy{{From: "@repo/x", To: "@artifact/", Exclude: []string{"*.md"}}}}},
+		ManagedNamespaces: &ManagedNamespaces{AllowedNames: []string{"true"}, Prune: true, Metadata: &NamespaceMetadata{
+			FromSource: &FromSource{Path: "@repo/ns.yaml", AllowedLabels: map[string]string{"team": "value.matches('^[a-z]+$')"}, AllowedAnnotations: map[string]string{"a": "true"}},
+			From:       []Operation{{Strategy: "Merge", Namespace: "*", Labels: map[string]string{"tier": "bronze"}, Annotations: map[string]string{"n": "v"}}},
+		}},
 	}
 }
 
@@ -37,14 +32,12 @@ func TestSpecDeepCopy(t *testing.T) {
 	out.CommonMetadata.Labels["l"] = "x"
 	out.Sources[0].Alias = "x"
 	out.Artifacts[0].Copy[0].Exclude[0] = "x"
-	for _, m := range []*NamespaceMetadata{out.Namespaces.Metadata, out.ManagedNamespaces.Metadata} {
-		m.FromSource.AllowedLabels["team"] = "x"
-		m.FromSource.AllowedAnnotations["a"] = "x"
-		m.From[0].Labels["tier"] = "x"
-		m.From[0].Annotations["n"] = "x"
-	}
-	*out.Namespaces.Prune = false
-	*out.ManagedNamespaces.Prune = false
+	m := out.ManagedNamespaces.Metadata
+	m.FromSource.AllowedLabels["team"] = "x"
+	m.FromSource.AllowedAnnotations["a"] = "x"
+	m.From[0].Labels["tier"] = "x"
+	m.From[0].Annotations["n"] = "x"
+	out.ManagedNamespaces.Prune = false
 	out.ManagedNamespaces.AllowedNames[0] = "x"
 	if diff := cmp.Diff(full(), in); diff != "" {
 		t.Errorf("original changed through the copy (-want +got):\n%s", diff)

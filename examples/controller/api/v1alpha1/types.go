@@ -24,8 +24,8 @@ type TenantGeneratorList struct {
 }
 
 // TenantGeneratorSpec is the ArtifactGenerator's tenant-provisioning spec,
-// field for field: source-watcher v2.3's API (spec.namespaces) with the seed
-// proposal's spec.managedNamespaces beside it (at most one of the two).
+// field for field, with namespace management in released source-watcher
+// v2.3's shape (spec.managedNamespaces).
 // The reconciler hands it, as JSON, to the generator package, which validates
 // all of it.
 type TenantGeneratorSpec struct {
@@ -50,41 +50,16 @@ type TenantGeneratorSpec struct {
 	// Artifacts are the ExternalArtifacts to generate per match.
 	Artifacts []Artifact `json:"artifacts"`
 
-	// Namespaces is source-watcher v2.3's namespace management
-	// (spec.namespaces). Not together with ManagedNamespaces.
-	Namespaces *Namespaces `json:"namespaces,omitempty"`
-
-	// ManagedNamespaces opts into namespace management in the seed
-	// proposal's shape. Not together with Namespaces.
+	// ManagedNamespaces opts into namespace management. Omitted, the
+	// artifacts' namespaces are unmanaged: they must exist already and are
+	// left alone.
 	ManagedNamespaces *ManagedNamespaces `json:"managedNamespaces,omitempty"`
 }
 
-// Namespaces is spec.namespaces in source-watcher v2.3's shape.
-type Namespaces struct {
-	// Strategy is NamespacesManaged or NamespacesUnmanaged.
-	Strategy string `json:"strategy"`
-	// Prune deletes managed namespaces that no artifact uses any more;
-	// unset, it is false.
-	Prune *bool `json:"prune,omitempty"`
-	// Metadata builds each namespace's labels and annotations; here the
-	// allowedLabels and allowedAnnotations values are Go regular
-	// expressions, not CEL.
-	Metadata *NamespaceMetadata `json:"metadata,omitempty"`
-}
-
-// The strategies of spec.namespaces.
-const (
-	// NamespacesManaged: the generator creates, labels and (with prune)
-	// deletes the namespaces its artifacts render.
-	NamespacesManaged = "Managed"
-	// NamespacesUnmanaged: the generator leaves namespaces alone.
-	NamespacesUnmanaged = "Unmanaged"
-)
-
 // ManagesNamespaces reports whether the spec asks the controller to manage
-// namespaces, in either shape.
+// namespaces.
 func (s *TenantGeneratorSpec) ManagesNamespaces() bool {
-	return s.ManagedNamespaces != nil || (s.Namespaces != nil && s.Namespaces.Strategy == NamespacesManaged)
+	return s.ManagedNamespaces != nil
 }
 
 // Metadata is a set of labels and annotations.
@@ -118,22 +93,34 @@ type Copy struct {
 	Strategy string   `json:"strategy,omitempty"`
 }
 
-// ManagedNamespaces configures namespace management.
+// ManagedNamespaces is spec.managedNamespaces: which of the artifacts'
+// namespaces the generator manages, whether it prunes them, and how their
+// labels and annotations are built.
 type ManagedNamespaces struct {
-	AllowedNames []string           `json:"allowedNames"`
-	Prune        *bool              `json:"prune"`
-	Metadata     *NamespaceMetadata `json:"metadata,omitempty"`
+	// AllowedNames are CEL expressions over the namespace name, the string
+	// variable ns; a namespace is managed when one of them is true, unless
+	// package generator protects it (see its doc). At least one is
+	// required.
+	AllowedNames []string `json:"allowedNames"`
+	// Prune deletes managed namespaces that no artifact targets any more,
+	// and those left when the generator is deleted. Required.
+	Prune bool `json:"prune"`
+	// Metadata builds each namespace's labels and annotations on top of
+	// spec.commonMetadata.
+	Metadata *NamespaceMetadata `json:"metadata,omitempty"`
 }
 
-// NamespaceMetadata says where namespace metadata comes from.
+// NamespaceMetadata says where namespace metadata comes from: a
+// NamespaceMetadata file, then the operations of From in order. At least
+// one of the two is required.
 type NamespaceMetadata struct {
 	FromSource *FromSource `json:"fromSource,omitempty"`
 	From       []Operation `json:"from,omitempty"`
 }
 
 // FromSource reads a NamespaceMetadata file per namespace, under a schema:
-// CEL expressions under spec.managedNamespaces, regular expressions under
-// spec.namespaces.
+// each value of AllowedLabels and AllowedAnnotations is a CEL expression
+// over the string variable value. At least one rule is required.
 type FromSource struct {
 	Path               string            `json:"path"`
 	AllowedLabels      map[string]string `json:"allowedLabels,omitempty"`

@@ -69,7 +69,7 @@ func (f *fixture) waitEvent(namespace, reason string) corev1.Event {
 // second reconcile, the namespaces now the generator's, records none.
 func TestConflictEvents(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "ev", upstreamShape(true))
+	f := newFixture(t, "ev")
 	f.preexisting("ev-adopted", map[string]string{"owner": "hand"}, nil)
 	f.preexisting("ev-adopted-2", nil, nil)
 	f.preexisting("ev-taken", map[string]string{generator.GeneratorLabel: otherUID}, nil)
@@ -155,7 +155,7 @@ func (f *fixture) waitObjectEvents(namespace, kind, name, reason string, n int) 
 // reconcile, the artifacts now the generator's, records none.
 func TestArtifactConflictEvents(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "ac", upstreamShape(true))
+	f := newFixture(t, "ac")
 	tg := f.generator()
 	// The namespace is the generator's already: no NamespaceAdopted.
 	f.preexisting("ac-a", map[string]string{generator.GeneratorLabel: string(tg.UID)}, nil)
@@ -218,7 +218,7 @@ func TestArtifactConflictEvents(t *testing.T) {
 // state" rules).
 func TestNamespacesNotWritten(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "nw", upstreamShape(true))
+	f := newFixture(t, "nw")
 	annotations := map[string]string{
 		"nw-disabled": "source.extensions.fluxcd.io/reconcile",
 		"nw-ignore":   "source.extensions.fluxcd.io/ssa",
@@ -281,7 +281,7 @@ func (f *fixture) finalizeStep() (ctrl.Result, *v1alpha1.TenantGenerator) {
 // not yet gone.
 func TestFinalizePrune(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "fp", upstreamShape(true))
+	f := newFixture(t, "fp")
 	f.tenant("fp-a", "app", "")
 	f.tenant("fp-a", "db", "")
 	_, tg := f.reconcile()
@@ -317,7 +317,7 @@ func TestFinalizePrune(t *testing.T) {
 // releases its namespaces: they stay, and the generator goes at once.
 func TestFinalizeNoPrune(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "fn", upstreamShape(false))
+	f := newFixture(t, "fn", withSpec(func(s *v1alpha1.TenantGeneratorSpec) { s.ManagedNamespaces.Prune = false }))
 	f.tenant("fn-a", "app", "")
 	f.reconcile()
 	f.deleteGenerator()
@@ -337,7 +337,7 @@ func TestFinalizeNoPrune(t *testing.T) {
 // goes once the other artifact is gone.
 func TestFinalizeSurvivor(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "fs", upstreamShape(true))
+	f := newFixture(t, "fs")
 	f.tenant("fs-a", "app", "")
 	f.reconcile()
 	other := &unstructured.Unstructured{}
@@ -390,12 +390,7 @@ func TestFinalizeSurvivor(t *testing.T) {
 // not needed to tear nothing down.
 func TestFinalizeNothingTracked(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "f0", upstreamShape(true), withSpec(func(s *v1alpha1.TenantGeneratorSpec) {
-		s.ServiceAccountName = ""
-		s.ManagedNamespaces = nil
-		prune := true
-		s.Namespaces = &v1alpha1.Namespaces{Strategy: v1alpha1.NamespacesManaged, Prune: &prune}
-	}))
+	f := newFixture(t, "f0", withSpec(func(s *v1alpha1.TenantGeneratorSpec) { s.ServiceAccountName = "" }))
 	f.tenant("f0-a", "app", "")
 	_, tg := f.reconcile()
 	if c := ready(tg); c.Reason != v1alpha1.ReasonNoServiceAccount || !controllerutil.ContainsFinalizer(tg, v1alpha1.Finalizer) {

@@ -220,7 +220,6 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		}))
 	}
 	f.must(os.MkdirAll(filepath.Join(f.dir, "tenants"), 0o755))
-	prune := true
 	spec := v1alpha1.TenantGeneratorSpec{
 		ServiceAccountName: serviceAccount,
 		PathPattern:        "@repo/tenants/{namespace}/modules/{module}",
@@ -234,7 +233,7 @@ func newFixture(t *testing.T, prefix string, opts ...fixtureOption) *fixture {
 		}},
 		ManagedNamespaces: &v1alpha1.ManagedNamespaces{
 			AllowedNames: []string{fmt.Sprintf("ns.startsWith(%q)", prefix+"-")},
-			Prune:        &prune,
+			Prune:        true,
 			Metadata: &v1alpha1.NamespaceMetadata{FromSource: &v1alpha1.FromSource{
 				Path:          "@repo/tenants/{namespace}/namespace.yaml",
 				AllowedLabels: map[string]string{"team": `value.matches("^[a-z]+$")`},

@@ -1,47 +1,52 @@
 package reconciler_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/examples/controller/api/v1alpha1"
 	"github.com/tenantkit/tenantkit/generator"
 )
 
-// upstreamShape replaces the fixture's spec.managedNamespaces with
-// source-watcher v2.3's spec.namespaces: the Managed strategy, prune, and
-// a fromSource schema of regular expressions.
-func upstreamShape(prune bool) fixtureOption {
-	return withSpec(func(s *v1alpha1.TenantGeneratorSpec) {
-		s.ManagedNamespaces = nil
-		s.Namespaces = &v1alpha1.Namespaces{
-			Strategy: v1alpha1.NamespacesManaged,
-			Prune:    &prune,
-			Metadata: &v1alpha1.NamespaceMetadata{FromSource: &v1alpha1.FromSource{
-				Path:          "@repo/tenants/{namespace}/namespace.yaml",
-				AllowedLabels: map[string]string{"team": "^[a-z]+$"},
-			}},
-		}
-	})
+// releasedNamespaces is spec.managedNamespaces with every field of released
+// source-watcher v2.3's shape set, for the tenants "up-*": two name
+// expressions, prune, a fromSource schema of CEL rules for a label and an
+// annotation, and a from operation.
+func releasedNamespaces() *v1alpha1.ManagedNamespaces {
+	return &v1alpha1.ManagedNamespaces{
+		AllowedNames: []string{"ns.startsWith('up-')", "ns == 'other'"},
+		Prune:        true,
+		Metadata: &v1alpha1.NamespaceMetadata{
+			FromSource: &v1alpha1.FromSource{
+				Path:               "@repo/tenants/{namespace}/namespace.yaml",
+				AllowedLabels:      map[string]string{"team": "value.matches('^[a-z]+$')"},
+				AllowedAnnotations: map[string]string{"tenantkit.dev/owner": "value.endsWith('@example.com')"},
+			},
+			// Merge adds only the keys the file did not set: tier, not team.
+			From: []v1alpha1.Operation{{Strategy: "Merge", Namespace: "*", Labels: map[string]string{"tier": "bronze", "team": "none"}}},
+		},
+	}
 }
 
-// A TenantGenerator in source-watcher v2.3's shape, stored by the API
-// server as the CRD accepts it, provisions a tenant's namespace (with the
-// label its NamespaceMetadata file asks for, under the regexp schema) and
-// its artifact.
-func TestUpstreamShape(t *testing.T) {
+// A TenantGenerator with every field of released source-watcher v2.3's
+// spec.managedNamespaces is stored by the API server as it was sent (the
+// CRD's structural schema prunes none of it) and provisions a tenant's
+// namespace, with the label and annotation its NamespaceMetadata file asks
+// for under the CEL schema, then the from operation, and its artifact.
+func TestReleasedShape(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, "up", upstreamShape(true))
+	f := newFixture(t, "up", withSpec(func(s *v1alpha1.TenantGeneratorSpec) { s.ManagedNamespaces = releasedNamespaces() }))
 	f.tenant("up-a", "app", "")
-	f.namespaceFile("up-a", "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels:\n    team: payments\n")
+	f.namespaceFile("up-a", "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels:\n    team: payments\n  annotations:\n    tenantkit.dev/owner: a@example.com\n")
 
-	stored := f.generator()
-	if stored.Spec.Namespaces == nil || stored.Spec.Namespaces.Strategy != "Managed" || stored.Spec.Namespaces.Metadata.FromSource.AllowedLabels["team"] != "^[a-z]+$" {
-		t.Fatalf("spec.namespaces as stored = %+v", stored.Spec.Namespaces)
+	if diff := cmp.Diff(releasedNamespaces(), f.generator().Spec.ManagedNamespaces); diff != "" {
+		t.Fatalf("spec.managedNamespaces as stored (-sent +stored):\n%s", diff)
 	}
 	_, tg := f.reconcile()
 	if c := ready(tg); c.Status != metav1.ConditionTrue || c.Reason != v1alpha1.ReasonSucceeded {
@@ -51,9 +56,12 @@ func TestUpstreamShape(t *testing.T) {
 	if ns == nil {
 		t.Fatal("namespace up-a not created")
 	}
-	want := map[string]string{"tenantkit.dev/fixture": "up", "team": "payments", generator.GeneratorLabel: string(tg.UID)}
+	want := map[string]string{"tenantkit.dev/fixture": "up", "team": "payments", "tier": "bronze", generator.GeneratorLabel: string(tg.UID)}
 	if diff := cmp.Diff(want, withoutServerLabels(ns.Labels)); diff != "" {
 		t.Errorf("namespace labels (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"tenantkit.dev/owner": "a@example.com"}, ns.Annotations); diff != "" {
+		t.Errorf("namespace annotations (-want +got):\n%s", diff)
 	}
 	a := f.artifact("up-a", "app")
 	if a == nil {
@@ -66,7 +74,7 @@ func TestUpstreamShape(t *testing.T) {
 		t.Errorf("inventory (-want +got):\n%s", diff)
 	}
 
-	// A label the regexp refuses is an error of that tenant, which is
+	// A label the CEL rule refuses is an error of that tenant, which is
 	// skipped: nothing is written, nothing deleted.
 	f.namespaceFile("up-a", "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels:\n    team: Payments-1\n")
 	_, tg = f.reconcile()
@@ -81,28 +89,32 @@ func TestUpstreamShape(t *testing.T) {
 	}
 }
 
-// The CRD refuses a strategy that upstream's does not know, and a
-// namespaces block without one.
-func TestUpstreamShapeSchema(t *testing.T) {
+// The unreleased spec.namespaces shape is gone: the API server refuses it
+// as an unknown field when asked to validate strictly (kubectl's default),
+// and otherwise prunes it.
+func TestUnreleasedShapeRefused(t *testing.T) {
 	t.Parallel()
-	for name, ns := range map[string]*v1alpha1.Namespaces{
-		"unknown strategy": {Strategy: "Sometimes"},
-		"no strategy":      {},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			tg := &v1alpha1.TenantGenerator{
-				ObjectMeta: metav1.ObjectMeta{Namespace: "default", GenerateName: "schema-"},
-				Spec: v1alpha1.TenantGeneratorSpec{
-					Sources:    []v1alpha1.Source{{Alias: "repo"}},
-					Artifacts:  []v1alpha1.Artifact{{Name: "a", Copy: []v1alpha1.Copy{{From: "@repo/x", To: "@artifact/"}}}},
-					Namespaces: ns,
-				},
-			}
-			err := admin.Create(t.Context(), tg)
-			if err == nil || !apierrors.IsInvalid(err) {
-				t.Fatalf("create = %v, want Invalid", err)
-			}
-		})
+	manifest := `apiVersion: tenants.tenantkit.dev/v1alpha1
+kind: TenantGenerator
+metadata: {namespace: default, generateName: schema-}
+spec:
+  sources: [{alias: repo}]
+  artifacts: [{name: a, copy: [{from: "@repo/x", to: "@artifact/"}]}]
+  namespaces: {strategy: Managed, prune: true}
+`
+	u := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(manifest), &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	err := admin.Create(t.Context(), u.DeepCopy(), client.DryRunAll, client.FieldValidation("Strict"))
+	if want := `unknown field "spec.namespaces"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("strict create = %v, want an error with %s", err, want)
+	}
+	created := u.DeepCopy()
+	if err := admin.Create(t.Context(), created, client.DryRunAll, client.FieldValidation("Ignore")); err != nil {
+		t.Fatalf("create = %v", err)
+	}
+	if _, found, _ := unstructured.NestedFieldNoCopy(created.Object, "spec", "namespaces"); found {
+		t.Errorf("spec.namespaces kept: %v", created.Object["spec"])
 	}
 }
