@@ -14,9 +14,9 @@ import (
 // CoverageItem is one policy of the suite's generator and how many of the
 // run's cases check it. The policies are the name policy's rules
 // ("spec.managedNamespaces.allowedNames[0]", in the seed shape), the
-// metadata pipeline's from[] operations ("spec.namespaces.metadata.from[1]")
+// metadata pipeline's from[] operations ("spec.managedNamespaces.metadata.from[1]")
 // and the schema's keys
-// ("spec.namespaces.metadata.fromSource.allowedLabels[team]"). A case
+// ("spec.managedNamespaces.metadata.fromSource.allowedLabels[team]"). A case
 // checks a name rule when one of its expectations names a namespace (a
 // namespace expectation, or an object expectation on Namespace/<name>)
 // that the rule accepts, or when one of its error expectations is met by
