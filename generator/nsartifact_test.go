@@ -134,6 +134,19 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 			apiReason:  "its files cannot be read",
 		},
 	}, {
+		// Issue 34: an error of an artifact's file names whose file it is.
+		name: "the file over 1 MiB",
+		tree: with(fstest.MapFS{
+			"tenants/tenant-a/apps/api/meta/ns.yaml": {Data: make([]byte, 2<<20)},
+			"tenants/tenant-a/apps/web/deploy.yaml":  manifest(),
+		}),
+		want: want{
+			artifacts: []string{"tenant-b/svc"},
+			errors: []string{`spec.managedNamespaces.metadata.fromSource.path | Invalid value | the NamespaceMetadata file of namespace "tenant-a", ` +
+				`in artifact tenant-a/api (directory "tenants/tenant-a/apps/api"): read tenants/tenant-a/apps/api/meta/ns.yaml: pathpattern: must be no more than 1048576 bytes`},
+			skipReason: "its metadata has errors",
+		},
+	}, {
 		name: "a directory at the path",
 		tree: with(fstest.MapFS{
 			"tenants/tenant-a/apps/api/meta/ns.yaml/x": nsFile("ants"),
@@ -151,8 +164,9 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 			"tenants/tenant-a/apps/web/deploy.yaml":  manifest(),
 		}),
 		want: want{
-			artifacts:  []string{"tenant-b/svc"},
-			errors:     []string{`@artifact/meta/ns.yaml:metadata.labels[team] | Invalid value | must satisfy rule "value.matches('^[a-z]+$')"`},
+			artifacts: []string{"tenant-b/svc"},
+			errors: []string{`@artifact/meta/ns.yaml:metadata.labels[team] | Invalid value | must satisfy rule "value.matches('^[a-z]+$')"` +
+				` (namespace "tenant-a", artifact tenant-a/api (directory "tenants/tenant-a/apps/api"))`},
 			skipReason: "its metadata has errors",
 		},
 	}, {
