@@ -49,7 +49,7 @@ func TestRule1Skip(t *testing.T) {
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "inputs have errors"},
 		{name: "metadata file missing", files: []string{"tenants/tenant-b/modules/x/manifests/a.yaml=kind: A\n"},
 			skip: []string{"Namespace/tenant-b", "ExternalArtifact/tenant-b/x"}, reason: "metadata has errors"},
-		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x", "tenants/tenant-b/namespace-metadata.yaml="},
+		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x", "tenants/tenant-b/namespace-metadata.yaml=" + emptyMetadataFile},
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "copy operations have errors"},
 	}
 	for _, tt := range tests {
@@ -549,24 +549,22 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// TestStrictFile checks that a tenant's file is read as source-watcher
-// reads it (an unknown field ignored, no type fields needed), and strictly
-// under WithStrict, which refuses the namespace.
+// TestStrictFile checks that a tenant's file is read as source-watcher's
+// published schema says, with or without WithStrict: the type fields are
+// required and an unknown field is an error, which refuses the namespace.
 func TestStrictFile(t *testing.T) {
 	t.Parallel()
 	files := []string{okTenant, "tenants/tenant-ok/namespace-metadata.yaml=spec: {}\nmetadata:\n  labels:\n    team: payments\n"}
-	p := mustPlan(t, mustCompile(t, testSpec()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
-	if p.HasErrors() || len(p.Namespaces) != 1 || p.Namespaces[0].Labels["team"] != "payments" {
-		t.Errorf("default: errors %v, namespaces %+v; want tenant-ok with team=payments", p.Errors.ToAggregate(), p.Namespaces)
-	}
-	p = mustPlan(t, mustCompile(t, testSpec(), WithStrict()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
-	for _, f := range []string{"apiVersion", "kind", "spec"} {
-		if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:"+f, "") {
-			t.Errorf("WithStrict: errors %v, want one at %s", p.Errors.ToAggregate(), f)
+	for _, opts := range [][]Option{nil, {WithStrict()}} {
+		p := mustPlan(t, mustCompile(t, testSpec(), opts...), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
+		for _, f := range []string{"apiVersion", "kind", "spec"} {
+			if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:"+f, "") {
+				t.Errorf("options %d: errors %v, want one at %s", len(opts), p.Errors.ToAggregate(), f)
+			}
 		}
-	}
-	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
-		t.Errorf("WithStrict: got %q, want skipped", d)
+		if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
+			t.Errorf("options %d: got %q, want skipped", len(opts), d)
+		}
 	}
 }
 

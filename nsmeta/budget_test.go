@@ -18,7 +18,8 @@ const listRule = `value.split(',').all(x, x.matches('^[a-z]+$'))`
 func words(n int) string { return strings.Repeat("a,", n-1) + "a" }
 
 // realistic is a file of dozens of keys with short values, each checked
-// by a regular expression or a CEL rule: what a tenant's file looks like.
+// by a CEL rule, a pattern match or another: what a tenant's file looks
+// like.
 func realistic() (labelRules, annotationRules, labels, annotations kv) {
 	labelRules, annotationRules, labels, annotations = kv{}, kv{}, kv{}, kv{}
 	for i := range 12 {

@@ -2,16 +2,15 @@
 // tenant-provisioning controller (Flux's source-watcher ArtifactGenerator,
 // flux-operator's ResourceSet) creates: it parses the NamespaceMetadata file
 // a tenant keeps in the monorepo, filters it through the platform's schema
-// (CEL rules or regular expressions), combines it with the platform's
-// metadata in a fixed pipeline, checks namespace names against a policy,
-// and digests the result for the inventory as source-watcher does.
+// of CEL rules, combines it with the platform's metadata in a fixed
+// pipeline, checks namespace names against a policy, and digests the
+// result for the inventory as source-watcher does.
 //
 // It does no Kubernetes I/O. A controller compiles the platform's policy
 // once, when the spec changes, each part validated once and reporting its
 // problems at the spec's field paths:
 //
-//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath,
-//		nsmeta.WithRegexpRules()) // source-watcher v2.3's shape; CEL rules without it
+//	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
 //	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
 //	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
@@ -28,86 +27,87 @@
 //
 // A tenant asks for namespace metadata with a file in the source artifact:
 //
-//	apiVersion: source.extensions.fluxcd.io/v1beta1   # optional; exact when set
-//	kind: NamespaceMetadata                            # optional; exact when set
+//	apiVersion: source.extensions.fluxcd.io/v1beta1   # required, exactly
+//	kind: NamespaceMetadata                            # required, exactly
 //	metadata:                                          # optional
 //	  labels:                                          # optional, string: string
 //	    team: payments
 //	  annotations:                                     # optional, string: string
 //	    my.org.io/observability: Enabled
 //
-// [ParseFile] reads it by default as source-watcher v2.3 reads it, with
-// sigs.k8s.io/yaml into the same Go shape, so that a file gives the same
-// metadata under either: the type fields may be left out, other fields are
-// ignored, field names match case-insensitively, a repeated key keeps its
-// last value, an unquoted number or boolean value is its text (tier: 1 is
-// "1", enabled: yes is "true"), and an empty file asks for nothing. Under
-// [WithStrict] it reads the file strictly instead: the type fields are
-// required, no other field is allowed (a typo such as metadata.lables is an
-// error that names it), keys must not repeat, values must be YAML strings
-// (quote true, 1 or 1.0), and the file must hold a document. Either way,
-// keys and values follow Kubernetes' label and annotation rules, a key that
-// is a number or a boolean is its text (7: seven is the label "7"), and the
-// file holds at most one YAML document, the first of the stream.
+// [ParseFile] reads it as the schema that source-watcher v2.3 publishes for
+// it says (docs/namespacemetadata-v1beta1.json): the type fields are
+// required, no other field is allowed at the top level or under metadata
+// (a typo such as metadata.lables is an error that names it), and label
+// and annotation values must be YAML strings (tier: 1 is an error at
+// metadata.labels[tier]: quote it). Keys and values follow Kubernetes'
+// label and annotation rules, and a key that is a number or a boolean is
+// its text (7: seven is the label "7"). An empty file, or one of comments
+// only, is an error for its missing type fields, not a file that asks for
+// nothing.
 //
-// Both refuse a file over 1 MiB. Where the default reading still differs
-// from source-watcher's, tenantkit refuses what source-watcher reads:
-// aliases that expand the file too far, more than one document (source-watcher reads the first and
-// drops the rest), a document hidden behind an empty first one
-// (source-watcher reads nothing from "---\n---\nmetadata: ..."), and a key
-// or value that the API server would refuse (source-watcher fails later,
-// when it applies the namespace). A missing file is the caller's to
-// report: source-watcher fails on it.
+// Where ParseFile differs from decoding the file into source-watcher's Go
+// type (v1beta1.NamespaceMetadata) with sigs.k8s.io/yaml, without the
+// schema: the Go type reads more files, and reads them differently. It
+// takes a file without type fields, ignores unknown fields, matches field
+// names case-insensitively (Metadata:, LABELS:), keeps the last value of a
+// repeated key, reads an unquoted number or boolean value as its text
+// (tier: 1 is "1", enabled: yes is "true"), and reads an empty file as
+// asking for nothing; ParseFile refuses each of these
+// (TestParseFileAsUpstreamType lists them, with what the Go type reads).
+// A file ParseFile accepts, the Go type reads the same. Beyond the schema,
+// ParseFile also refuses a file over 1 MiB, aliases that expand the file
+// too far, a key or value that the API server would refuse (the Go type
+// takes it, and applying the namespace fails later), and a file that YAML
+// decoders read differently from what it says, where the Go type silently
+// gets fewer keys: more than one document (it reads the first), a
+// document hidden behind an empty one (it reads nothing from
+// "---\n---\nmetadata: ..."), a directive line such as %YAML 1.1 (it
+// reads nothing after one), and a line break other than a newline
+// (package internal/yamldoc). A missing file is the caller's to report.
 //
 // # Schema
 //
 // The platform's allowedLabels and allowedAnnotations map a key to a rule
-// for its value, in one of two shapes, one model:
+// for its value, as source-watcher v2.3's do: a CEL expression over the
+// string variable "value" that returns a bool, evaluated within the bounds
+// of package github.com/tenantkit/tenantkit/cel (see that package for the
+// environment):
 //
-//	# the seed proposal's: a CEL expression over the string "value" that returns true
 //	team: 'value in ["payments", "search"]'
+//	my.org.io/cost-center: 'value.matches("^cc-[0-9]{4}$")'
 //
-//	# source-watcher v2.3's, under WithRegexpRules: a Go regular expression (RE2)
-//	# that the value matches, unanchored, as regexp.MatchString matches
-//	team: '^(payments|search)$'
-//
-// Under [WithRegexpRules] a pattern r is compiled as the CEL rule
-// value.matches(r), r written as an exact CEL string literal: CEL's matches
-// is Go's regexp, unanchored, so the rule means what source-watcher means,
-// and both shapes evaluate within the bounds of package
-// github.com/tenantkit/tenantkit/cel (see that package for the
-// environment). A listed key whose value fails its rule, or whose rule
-// fails to evaluate, is an error naming the key, the value and the rule;
-// an unlisted key is dropped with a warning, or is an error under
-// [WithStrict]; an empty or absent map drops every key of its kind. See
+// A listed key whose value fails its rule, or whose rule fails to
+// evaluate, is an error naming the key, the value and the rule; an
+// unlisted key is dropped, as source-watcher ignores it, with a warning,
+// or is an error under [WithStrict]; an empty or absent map drops every
+// key of its kind. Every rule is compiled when the schema is, as
+// source-watcher compiles them when a reconcile starts, so a rule that
+// does not compile or does not return a bool is an error of the spec. See
 // [CompileSchema] and [Schema.Apply].
 //
-// Where the schema differs from source-watcher's on purpose:
+// Where the schema differs from source-watcher's:
 //
-//   - an unlisted key is dropped with a warning (source-watcher drops it
-//     silently), or is an error under WithStrict;
+//   - an unlisted key is dropped with a warning (source-watcher ignores
+//     it silently), or is an error under WithStrict;
 //   - a value that fails its rule fails that namespace only, reported at
-//     its key (source-watcher fails the whole reconcile);
-//   - every rule is compiled when the schema is, so a pattern that does not
-//     compile, or a key that is not a valid label or annotation key, is an
-//     error of the spec (source-watcher compiles a pattern only when a
-//     tenant's file sets its key, and checks no key);
-//   - a pattern whose CEL rule is longer than 5 KiB is an error, and a
-//     match whose cost is over the CEL cost limit (a long pattern against a
-//     long annotation) fails to evaluate, which is an error at its key;
+//     its key (the released API says only that the key is rejected; the
+//     controller code of source-watcher's development history failed the
+//     whole reconcile);
+//   - a key that is not a valid label or annotation key is an error of the
+//     spec (the released API's validation markers do not check keys);
 //   - the rules of one file share a budget of CEL cost (see Bounds), so a
 //     file whose values cost more to check than it allows fails, at the
-//     key where the budget ran out (source-watcher matches every value,
-//     however long, in time linear in its length).
+//     key where the budget ran out.
 //
 // # Options
 //
 // One [Option] type serves the three functions that take options:
-// [WithCache] (CompileSchema, NewNamePolicy), [WithStrict] (ParseFile and
-// CompileSchema: strict wherever it applies), [WithRegexpRules]
-// (CompileSchema), [WithProtectedNames] and [WithoutDefaultProtectedNames]
-// (NewNamePolicy). An option given to a function it does not apply to is
-// an error at its name.
+// [WithCache] (CompileSchema, NewNamePolicy; ParseFile ignores it),
+// [WithStrict] (CompileSchema), [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] (NewNamePolicy). An option given to a
+// function it does not apply to is an error at its name; none applies to
+// ParseFile, which has one reading.
 //
 // # Pipeline
 //
@@ -134,10 +134,20 @@
 // # Name policy
 //
 // spec.managedNamespaces.allowedNames is a non-empty list of CEL expressions
-// over the string variable "ns"; a name is allowed when it is a DNS-1123 label,
-// is not protected (kube-system, kube-public, kube-node-lease, default, and
-// what the caller adds, typically the generator's own namespace), and at
-// least one expression returns true. See [NewNamePolicy].
+// over the string variable "ns"; a name is allowed when it is a DNS-1123
+// label, is not protected, and at least one expression returns true. See
+// [NewNamePolicy].
+//
+// The protected names are default, flux-system, kube-node-lease,
+// kube-public and kube-system, and what the caller adds with
+// [WithProtectedNames], typically the generator's own namespace. Released
+// source-watcher v2.3 always refuses default, flux-system, kube-public and
+// kube-system, whatever its expressions and whatever the generator's own
+// namespace; tenantkit refuses those too and, stricter, kube-node-lease,
+// which holds the nodes' heartbeat Leases: source-watcher manages it when
+// an expression allows it, and may delete it under prune
+// (TestProtectedNamesAsUpstream shows both). [WithoutDefaultProtectedNames]
+// drops the five, for a caller that lists its own.
 //
 // # Digest
 //
@@ -175,10 +185,9 @@
 //     a 100 MB error;
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
-//   - CEL rules, and regular expressions as the CEL rules they become, are
-//     bounded by package cel (5 KiB per expression, a runtime cost limit
-//     of 1,000,000 per evaluation), and the name a rule sees is at most 63
-//     characters, checked before any rule runs;
+//   - CEL rules are bounded by package cel (5 KiB per expression, a
+//     runtime cost limit of 1,000,000 per evaluation), and the name a rule
+//     sees is at most 63 characters, checked before any rule runs;
 //   - the rules that Schema.Apply evaluates for one file share a budget of
 //     100,000 units of CEL cost (below).
 //

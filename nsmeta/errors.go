@@ -20,9 +20,10 @@ import (
 // context's error instead.
 var (
 	// ErrInvalidFile reports data that is not a NamespaceMetadata document
-	// at all: too large, not YAML, aliases that expand too far, no
-	// document, more than one, or a document that is not a mapping. The
-	// message says which.
+	// at all: too large, not YAML, a duplicate key, aliases that expand too
+	// far, a directive, more than one document, or a document that is not
+	// a mapping. The message says which. (A file without a document lacks
+	// its type fields: field errors, not this.)
 	ErrInvalidFile = errors.New("nsmeta: invalid NamespaceMetadata file")
 
 	// ErrInvalidName reports a namespace name that is not a DNS-1123 label.

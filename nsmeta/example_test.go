@@ -44,49 +44,56 @@ metadata:
 
 func ExampleParseFile_errors() {
 	_, errs, _ := nsmeta.ParseFile([]byte(`
-apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: Namespace
 metadata:
   labels:
     team: payments and search
+    tier: 1
+  lables:
+    zone: eu
 `))
+	for _, fe := range errs {
+		fmt.Println(fe)
+	}
+	_, errs, _ = nsmeta.ParseFile([]byte("# to do\n"))
 	for _, fe := range errs {
 		fmt.Println(fe)
 	}
 	_, _, err := nsmeta.ParseFile([]byte("apiVersion: a\n---\nkind: b\n"))
 	fmt.Println(err)
+	_, _, err = nsmeta.ParseFile([]byte("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n%YAML 1.1\nmetadata:\n  labels:\n    team: a\n"))
+	fmt.Println(err)
 	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
 	// Output:
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
 	// kind: Unsupported value: "Namespace": supported values: "NamespaceMetadata"
 	// metadata.labels[team]: Invalid value: "payments and search": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
+	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
+	// kind: Required value: must be "NamespaceMetadata"
 	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
+	// nsmeta: invalid NamespaceMetadata file: line 3: "%YAML 1.1": must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows
 	// true
 }
 
-// The default reading is source-watcher's: the type fields may be left
-// out, unknown fields are ignored, and an unquoted number is its text.
-// WithStrict refuses all three.
+// An unlisted key is dropped with a warning, as source-watcher ignores it;
+// WithStrict makes it an error.
 func ExampleWithStrict() {
-	data := []byte(`
-metadata:
-  labels:
-    team: payments
-    tier: 1
-  lables:
-    zone: eu
-`)
-	m, errs, err := nsmeta.ParseFile(data)
-	fmt.Println(m.Labels, len(errs), err)
-	_, errs, _ = nsmeta.ParseFile(data, nsmeta.WithStrict())
-	for _, fe := range errs {
-		fmt.Println(fe)
+	rules := map[string]string{"team": `value in ["payments", "search"]`}
+	m := nsmeta.Metadata{Labels: map[string]string{"team": "payments", "tier": "gold"}}
+	for _, opts := range [][]nsmeta.Option{nil, {nsmeta.WithStrict()}} {
+		s, errs := nsmeta.CompileSchema(rules, nil, nil, opts...)
+		if errs != nil {
+			fmt.Println(errs)
+			return
+		}
+		kept, warnings, errs := s.Apply(context.Background(), m)
+		fmt.Println(kept.Labels, warnings, errs)
 	}
 	// Output:
-	// map[team:payments tier:1] 0 <nil>
-	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
-	// kind: Required value: must be "NamespaceMetadata"
-	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
-	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
+	// map[team:payments] [metadata.labels[tier]: label "tier" is not in allowedLabels; dropped] []
+	// map[team:payments] [] [metadata.labels[tier]: Forbidden: must be listed in allowedLabels]
 }
 
 func ExampleParseFile_aliases() {
@@ -121,36 +128,6 @@ func ExampleCompileSchema() {
 	}
 	// Output:
 	// spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]
-}
-
-// source-watcher v2.3's shape of the schema: each rule a regular
-// expression that the value must match, unanchored.
-func ExampleWithRegexpRules() {
-	s, errs := nsmeta.CompileSchema(
-		map[string]string{"my.org.io/cost-center": "^cc-[0-9]{4}$"},
-		map[string]string{"my.org.io/observability": "Enabled|Disabled", "my.org.io/note": ""},
-		field.NewPath("spec", "namespaces", "metadata", "fromSource"), nsmeta.WithRegexpRules())
-	if errs != nil {
-		fmt.Println(errs)
-		return
-	}
-	kept, warnings, errs := s.Apply(context.Background(), nsmeta.Metadata{
-		Labels:      map[string]string{"my.org.io/cost-center": "cc-42", "team": "payments"},
-		Annotations: map[string]string{"my.org.io/observability": "Enabled here", "my.org.io/note": "any value"},
-	})
-	printMap("labels", kept.Labels)
-	printMap("annotations", kept.Annotations)
-	fmt.Println(warnings)
-	fmt.Println(errs)
-
-	_, errs = nsmeta.CompileSchema(map[string]string{"team": "^(a|b"}, nil, nil, nsmeta.WithRegexpRules())
-	fmt.Println(errs)
-	// Output:
-	// annotations[my.org.io/note] = any value
-	// annotations[my.org.io/observability] = Enabled here
-	// [metadata.labels[team]: label "team" is not in allowedLabels; dropped]
-	// [metadata.labels[my.org.io/cost-center]: Invalid value: "cc-42": must satisfy regular expression "^cc-[0-9]{4}$"]
-	// [allowedLabels[team]: Invalid value: "^(a|b": must be a valid regular expression (RE2 syntax): missing closing ): "^(a|b"]
 }
 
 func ExampleSchema_Apply() {
@@ -251,7 +228,7 @@ func ExamplePipeline_Resolve_externalFinalizer() {
 func ExampleNewNamePolicy() {
 	cache := cel.NewCache(64) // shared by every reconcile
 	policy, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`}, field.NewPath("spec", "managedNamespaces"),
-		nsmeta.WithProtectedNames("flux-system"), nsmeta.WithCache(cache))
+		nsmeta.WithProtectedNames("platform"), nsmeta.WithCache(cache))
 	if errs != nil {
 		fmt.Println(errs)
 		return
@@ -264,37 +241,44 @@ func ExampleNewNamePolicy() {
 	// spec.managedNamespaces.allowedNames[0]
 }
 
+// A generator running in the namespace "platform" protects it too.
 func ExampleNamePolicy_Check() {
-	policy, errs := nsmeta.NewNamePolicy([]string{"true"}, nil, nsmeta.WithProtectedNames("flux-system"))
+	policy, errs := nsmeta.NewNamePolicy([]string{"true"}, nil, nsmeta.WithProtectedNames("platform"))
 	if errs != nil {
 		fmt.Println(errs)
 		return
 	}
 	ctx := context.Background()
-	for _, name := range []string{"tenant-a", "flux-system", "kube-system", "Tenant_A"} {
+	for _, name := range []string{"tenant-a", "platform", "flux-system", "kube-system", "Tenant_A"} {
 		err := policy.Check(ctx, name)
 		fmt.Printf("%s: allowed=%t protected=%t invalid=%t\n", name, err == nil,
 			errors.Is(err, nsmeta.ErrProtectedName), errors.Is(err, nsmeta.ErrInvalidName))
 	}
 	// Output:
 	// tenant-a: allowed=true protected=false invalid=false
+	// platform: allowed=false protected=true invalid=false
 	// flux-system: allowed=false protected=true invalid=false
 	// kube-system: allowed=false protected=true invalid=false
 	// Tenant_A: allowed=false protected=false invalid=true
 }
 
+// Released source-watcher's four protected names, without tenantkit's
+// kube-node-lease.
 func ExampleWithoutDefaultProtectedNames() {
 	names := []string{"true"}
 	fldPath := field.NewPath("spec", "managedNamespaces")
 	byDefault, _ := nsmeta.NewNamePolicy(names, fldPath)
-	replaced, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system"))
-	for _, ns := range []string{"default", "kube-system"} {
-		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, replaced.Check(context.Background(), ns) == nil)
+	upstream, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
+		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
+	fmt.Println("name", "allowed", "allowed-as-upstream")
+	for _, ns := range []string{"flux-system", "kube-node-lease", "tenant-a"} {
+		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, upstream.Check(context.Background(), ns) == nil)
 	}
 	// Output:
-	// default false true
-	// kube-system false false
+	// name allowed allowed-as-upstream
+	// flux-system false false
+	// kube-node-lease false true
+	// tenant-a true true
 }
 
 func ExampleDigest() {

@@ -3,11 +3,9 @@ package nsmeta
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -15,9 +13,8 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// The type fields of a NamespaceMetadata file: optional, but when set
-// they must have these values; [WithStrict] requires them. nsmeta reads
-// no other type.
+// The type fields of a NamespaceMetadata file: required, with these
+// values. nsmeta reads no other type.
 const (
 	fileAPIVersion = "source.extensions.fluxcd.io/v1beta1"
 	fileKind       = "NamespaceMetadata"
@@ -39,54 +36,45 @@ const maxFileSize = 1 << 20
 //	  annotations:
 //	    my.org.io/observability: Enabled
 //
-// By default it reads the file as source-watcher v2.3 reads it, decoding it
-// with sigs.k8s.io/yaml into the same Go shape, so that a file source-watcher
-// accepts gives the same metadata here:
+// It reads the file as the schema that source-watcher v2.3 publishes for it
+// says (docs/namespacemetadata-v1beta1.json):
 //
-//   - apiVersion and kind may be left out (or empty, or null); when set
-//     they must be exactly as above, and strings;
-//   - other fields are ignored, and field names match case-insensitively,
-//     as encoding/json matches them (Metadata: and LABELS: are read);
-//   - a label or annotation value that YAML reads as a number or a boolean
-//     is its text as sigs.k8s.io/yaml writes it (7 is "7", yes and true are
-//     "true", 1.0 is "1", 0x1F is "31"), and null is ""; a value that is a
-//     sequence or a mapping is an error;
-//   - a key that repeats keeps its last value;
-//   - an empty file, or one of comments only, or a null document, asks for
-//     nothing.
+//   - apiVersion and kind are required, with exactly the values above;
+//   - no other field is allowed, at the top level or under metadata: a
+//     typo such as metadata.lables is an error that names it;
+//   - a label or annotation value must be a YAML string: an unquoted true,
+//     1, 1.0 or null is an error (quote it, as in a Kubernetes manifest).
 //
-// Options: [WithStrict] reads the file strictly instead: apiVersion and
-// kind are required, any other field is an error that names it (a typo such
-// as metadata.lables), keys must not repeat, values must be YAML strings
-// (quote true, 1 or 1.0, as a Kubernetes manifest must), and the file must
-// hold exactly one document. WithCache has no effect here; any other option
-// is a Forbidden error at its name.
-//
-// Either way, keys that are numbers or booleans read as their text (7:
-// seven is the label "7"), every key and value must be valid by
-// [Metadata.Validate], and the file must be at most 1 MiB, have aliases
-// that expand it at most 10 times (64 KiB at least), and hold at most one
-// YAML document, the first of the stream: source-watcher would silently
-// read the first of several, or nothing from "---\n---\nmetadata: ...".
-// The returned maps are never nil.
+// Beyond the schema, keys must not repeat; a key that YAML reads as a
+// number or a boolean is its text (7: seven is the label "7"); every key
+// and value must be valid by [Metadata.Validate]; and the file must be at
+// most 1 MiB, have aliases that expand it at most 10 times (64 KiB at
+// least), and hold exactly one YAML document, with no directive (%YAML):
+// source-watcher's decoder would silently read the first of several
+// documents, nothing from "---\n---\nmetadata: ...", and nothing after a
+// directive. An empty file, or one of comments only, lacks the type
+// fields. The returned maps are never nil.
 //
 //	m, errs, err := nsmeta.ParseFile(data)
-//	m, errs, err = nsmeta.ParseFile(data, nsmeta.WithStrict())
+//
+// Options: none applies; WithCache has no effect here, and any other option
+// is a Forbidden error at its name ("WithStrict: Forbidden: does not apply
+// to ParseFile").
 //
 // ParseFile returns one of two kinds of failure, never both:
 //
 //   - err, wrapping ErrInvalidFile, for data that is not a NamespaceMetadata
 //     document at all: more than 1 MiB; not YAML (with its line), a key
-//     that is null, nesting deeper than 10,000 levels; aliases that expand
-//     the file too far; more than one document, or one behind an empty
-//     first document; a document that is not a mapping; and, under
-//     WithStrict, a duplicate key or no document;
+//     that is null or repeats, nesting deeper than 10,000 levels; aliases
+//     that expand the file too far; a directive, or a line break other
+//     than a newline; more than one document, or one behind an empty first
+//     document; a document that is not a mapping;
 //   - errs, the sorted list of every field that breaks the rules above,
 //     with paths rooted at the document (metadata.labels[team], kind); a
 //     bad value is shown by its first 64 bytes when it is longer.
 func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	var o options
-	if errs := o.apply(opts, "ParseFile", "WithStrict"); len(errs) > 0 {
+	if errs := o.apply(opts, "ParseFile"); len(errs) > 0 {
 		return Metadata{}, sortErrors(errs), nil
 	}
 	if len(data) > maxFileSize {
@@ -99,24 +87,11 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	if len(docs) > 1 {
 		return Metadata{}, nil, fmt.Errorf("%w: must hold exactly one YAML document", ErrInvalidFile)
 	}
-	// Both readings decode data whole, as source-watcher does: the decoder
-	// reads its first document, and its errors name lines of data.
-	var (
-		m    Metadata
-		errs field.ErrorList
-	)
-	if o.strict {
-		root, err := decodeStrict(data, docs)
-		if err != nil {
-			return Metadata{}, nil, err
-		}
-		m, errs = fromDocument(root)
-	} else {
-		m, errs, err = decodeLenient(data, docs)
-		if err != nil {
-			return Metadata{}, nil, err
-		}
+	root, err := decode(data, docs)
+	if err != nil {
+		return Metadata{}, nil, err
 	}
+	m, errs := fromDocument(root)
 	errs = append(errs, m.Validate(field.NewPath("metadata"))...)
 	if len(errs) > 0 {
 		return Metadata{}, sortErrors(errs), nil
@@ -139,159 +114,25 @@ func hidesDocument(data, doc []byte) bool {
 	return err != nil || v != nil
 }
 
-// upstreamFile is the Go shape into which source-watcher v2.3 decodes a
-// NamespaceMetadata file (its v1beta1.NamespaceMetadata). The shape
-// matters, not only the field names: sigs.k8s.io/yaml turns a YAML number
-// or boolean into a string when the Go field it lands in is a string, and
-// it sees through the inline TypeMeta only as a struct, so that an unquoted
-// label value 7 reads as "7" while apiVersion: 1 is an error, as upstream.
-type upstreamFile struct {
-	metav1.TypeMeta `json:",inline"`
-	Metadata        struct {
-		Annotations map[string]string `json:"annotations,omitempty"`
-		Labels      map[string]string `json:"labels,omitempty"`
-	} `json:"metadata,omitempty"`
-}
-
-// decodeLenient reads data, whose non-empty documents are docs, as
-// source-watcher v2.3 does: one sigs.k8s.io/yaml call into upstreamFile,
-// then the type fields checked when they are set. When that call fails, the
-// data is decoded again into an untyped value to report each field of the
-// wrong shape at its path (encoding/json reports only the first); data that
-// no field explains is refused as a whole, with the decoder's error. The
-// other keys are checked once those fields are fixed.
-func decodeLenient(data []byte, docs [][]byte) (m Metadata, errs field.ErrorList, err error) {
+// decode returns the mapping of the first document of data, whose
+// non-empty documents are docs: an empty one for a file without a
+// document, or whose document is null, so that fromDocument reports the
+// missing type fields.
+//
+// data is decoded whole, as source-watcher decodes it, so that the
+// decoder's errors name lines of data, by one sigs.k8s.io/yaml call, into
+// an untyped value rather than a struct, so that fromDocument reports
+// every unknown field and every value that is not a string at its path:
+// decoding into a struct would stop at the first unknown field, and would
+// turn an unquoted true or 1 into a string. Strict decoding makes a
+// duplicate key an error; nesting deeper than 10,000 levels fails in the
+// decoder.
+func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	defer func() {
 		// yaml/v2, under sigs.k8s.io/yaml, reports errors by panicking and
 		// recovering internally; a panic that escapes it is a bug in the
 		// parser, and a tenant's file must not crash the controller
 		// because of it.
-		if r := recover(); r != nil {
-			m, errs, err = Metadata{}, nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
-		}
-	}()
-	var f upstreamFile
-	if uerr := yaml.Unmarshal(data, &f); uerr != nil {
-		var root any
-		if err := yaml.Unmarshal(data, &root, useNumber); err != nil {
-			return Metadata{}, nil, fmt.Errorf("%w: must be valid YAML: %w", ErrInvalidFile, err)
-		}
-		if mapping, ok := root.(map[string]any); !ok {
-			return Metadata{}, nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(root))
-		} else if errs := shapeErrors(mapping); len(errs) > 0 {
-			return Metadata{}, errs, nil
-		}
-		return Metadata{}, nil, fmt.Errorf("%w: %w", ErrInvalidFile, uerr)
-	}
-	if f.TypeMeta == (metav1.TypeMeta{}) && f.Metadata.Labels == nil && f.Metadata.Annotations == nil && len(docs) == 1 {
-		// Nothing read: the first document may be empty, hiding the next.
-		var root any
-		if err := yaml.Unmarshal(data, &root); err == nil && root == nil && hidesDocument(data, docs[0]) {
-			return Metadata{}, nil, errHiddenDocument
-		}
-	}
-	for _, tf := range [...]struct{ name, got, want string }{
-		{"apiVersion", f.APIVersion, fileAPIVersion},
-		{"kind", f.Kind, fileKind},
-	} {
-		if tf.got != "" && tf.got != tf.want {
-			errs = append(errs, field.NotSupported(field.NewPath(tf.name), quote.Value(tf.got), []string{tf.want}))
-		}
-	}
-	m = Metadata{Labels: f.Metadata.Labels, Annotations: f.Metadata.Annotations}
-	if m.Labels == nil {
-		m.Labels = map[string]string{}
-	}
-	if m.Annotations == nil {
-		m.Annotations = map[string]string{}
-	}
-	return m, errs, nil
-}
-
-// shapeErrors reports the fields of root, a document decoded into an
-// untyped value, that upstreamFile cannot hold: a type field that is not a
-// string (or, being one, has another value), metadata or its labels or annotations that are not mappings, and
-// a label or annotation value that is a sequence or a mapping. It matches
-// field names as encoding/json does, exactly or else case-insensitively,
-// and ignores other fields. The paths are the schema's (metadata.labels[a]),
-// however the file spells the field names.
-func shapeErrors(root map[string]any) field.ErrorList {
-	var errs field.ErrorList
-	// Map order does not leak: the errors are sorted before they are returned.
-	for name, v := range root {
-		switch f := jsonField(name, "apiVersion", "kind", "metadata"); f {
-		case "apiVersion", "kind":
-			want := map[string]string{"apiVersion": fileAPIVersion, "kind": fileKind}[f]
-			if s, ok := v.(string); !ok && v != nil {
-				errs = append(errs, field.TypeInvalid(field.NewPath(f), badValue(v), "must be a string"))
-			} else if s != "" && s != want {
-				errs = append(errs, field.NotSupported(field.NewPath(f), quote.Value(s), []string{want}))
-			}
-		case "metadata":
-			errs = append(errs, metadataShape(field.NewPath(f), v)...)
-		}
-	}
-	return errs
-}
-
-// metadataShape reports what upstreamFile.Metadata cannot hold of v.
-func metadataShape(p *field.Path, v any) field.ErrorList {
-	if v == nil {
-		return nil
-	}
-	fields, ok := v.(map[string]any)
-	if !ok {
-		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a mapping")}
-	}
-	var errs field.ErrorList
-	for name, v := range fields {
-		f := jsonField(name, "labels", "annotations")
-		if f == "" || v == nil {
-			continue
-		}
-		fp := p.Child(f)
-		src, ok := v.(map[string]any)
-		if !ok {
-			errs = append(errs, field.TypeInvalid(fp, badValue(v), "must be a mapping of strings to strings"))
-			continue
-		}
-		for k, v := range src {
-			switch v.(type) {
-			case map[string]any, []any:
-				errs = append(errs, field.TypeInvalid(fp.Key(k), badValue(v), "must be a string"))
-			}
-		}
-	}
-	return errs
-}
-
-// jsonField returns the field among fields that encoding/json decodes the
-// key name into, preferring an exact match to a case-insensitive one, or
-// "" for none.
-func jsonField(name string, fields ...string) string {
-	if slices.Contains(fields, name) {
-		return name
-	}
-	for _, f := range fields {
-		if strings.EqualFold(f, name) {
-			return f
-		}
-	}
-	return ""
-}
-
-// decodeStrict returns the mapping of the first document of data, whose
-// non-empty documents are docs, for [WithStrict].
-//
-// It is decoded by one sigs.k8s.io/yaml call, into an untyped value rather
-// than a struct, so that fromDocument reports every unknown field and every
-// value that is not a string at its path: decoding into a struct would stop
-// at the first unknown field, and would turn an unquoted true or 1 into a
-// string. Strict decoding makes a duplicate key an error; nesting deeper
-// than 10,000 levels fails in the decoder.
-func decodeStrict(data []byte, docs [][]byte) (root map[string]any, err error) {
-	defer func() {
-		// As in decodeLenient.
 		if r := recover(); r != nil {
 			root, err = nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
 		}
@@ -305,7 +146,7 @@ func decodeStrict(data []byte, docs [][]byte) (root map[string]any, err error) {
 		if len(docs) == 1 && hidesDocument(data, docs[0]) {
 			return nil, errHiddenDocument
 		}
-		return nil, fmt.Errorf("%w: must hold a NamespaceMetadata document, found none", ErrInvalidFile)
+		return map[string]any{}, nil
 	case map[string]any:
 		return v, nil
 	default:
@@ -320,8 +161,8 @@ func useNumber(d *json.Decoder) *json.Decoder {
 	return d
 }
 
-// fromDocument extracts the metadata of a NamespaceMetadata document read
-// under [WithStrict] and reports every field that breaks the strict rules.
+// fromDocument extracts the metadata of a NamespaceMetadata document and
+// reports every field that breaks the schema.
 func fromDocument(root map[string]any) (Metadata, field.ErrorList) {
 	var (
 		errs field.ErrorList

@@ -45,25 +45,29 @@ func mergeBomb(entries, merges int) string {
 	return b.String()
 }
 
-// fileOutcome is what ParseFile returns for a file in one reading.
-type fileOutcome struct {
-	want       Metadata
-	wantErr    error      // ErrInvalidFile or nil
-	wantFields []fieldErr // the field errors, when wantErr is nil
-}
-
 // empty is the Metadata of a file that asks for nothing.
 var empty = Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
 
-// parseFileTests list, for each file, what the default reading returns
-// and, where it differs, what WithStrict returns.
+// noTypeFields are the errors of a file without apiVersion and kind.
+var noTypeFields = []fieldErr{
+	{field.ErrorTypeRequired, "apiVersion", ""},
+	{field.ErrorTypeRequired, "kind", ""},
+}
+
+// parseFileTests list, for each file, what ParseFile returns and, for a
+// file it refuses that decoding into source-watcher's Go type for the file
+// reads, what that reads (TestParseFileAsUpstreamType).
 var parseFileTests = []struct {
-	name string
-	data string
-	fileOutcome
-	strict *fileOutcome // nil: as the default reading
+	name       string
+	data       string
+	want       Metadata
+	wantErr    error      // ErrInvalidFile or nil
+	wantFields []fieldErr // the field errors, when wantErr is nil
+	// upstreamType is what readAsUpstreamType reads from the file, when
+	// ParseFile refuses it and the Go type does not.
+	upstreamType *Metadata
 }{
-	{name: "type fields only", data: header, fileOutcome: fileOutcome{want: empty}},
+	{name: "type fields only", data: header, want: empty},
 	{
 		name: "labels and annotations",
 		data: header + `metadata:
@@ -75,183 +79,186 @@ var parseFileTests = []struct {
     my.org.io/observability: Enabled
     my.org.io/note: "multi-word: value"
 `,
-		fileOutcome: fileOutcome{want: Metadata{
+		want: Metadata{
 			Labels:      map[string]string{"team": "payments", "tier": "1", "enabled": "true"},
 			Annotations: map[string]string{"my.org.io/observability": "Enabled", "my.org.io/note": "multi-word: value"},
-		}},
+		},
 	},
 	{
-		name:        "null maps, comments, document markers",
-		data:        "# tenant metadata\n---\n" + header + "metadata:\n  labels:\n  annotations: ~\n...\n---\n",
-		fileOutcome: fileOutcome{want: empty},
+		name: "null maps, comments, document markers",
+		data: "# tenant metadata\n---\n" + header + "metadata:\n  labels:\n  annotations: ~\n...\n---\n",
+		want: empty,
 	},
 	{
-		name:        "a legitimate alias",
-		data:        header + "metadata:\n  labels: &l {team: payments}\n  annotations: *l\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"team": "payments"}, Annotations: map[string]string{"team": "payments"}}},
+		name: "a legitimate alias",
+		data: header + "metadata:\n  labels: &l {team: payments}\n  annotations: *l\n",
+		want: Metadata{Labels: map[string]string{"team": "payments"}, Annotations: map[string]string{"team": "payments"}},
 	},
 	{
-		name:        "flow style",
-		data:        `{apiVersion: source.extensions.fluxcd.io/v1beta1, kind: NamespaceMetadata, metadata: {labels: {a: b}}}`,
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"a": "b"}, Annotations: map[string]string{}}},
+		name: "flow style",
+		data: `{apiVersion: source.extensions.fluxcd.io/v1beta1, kind: NamespaceMetadata, metadata: {labels: {a: b}}}`,
+		want: Metadata{Labels: map[string]string{"a": "b"}, Annotations: map[string]string{}},
 	},
 
-	// A file that asks for nothing: source-watcher reads it as empty
-	// metadata; WithStrict wants a document.
-	{name: "empty", data: "", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "whitespace", data: " \n\n   \n", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "comments only", data: "# nothing\n", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "null document", data: "null\n", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "markers only", data: "---\n---\n", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "an empty mapping", data: "{}\n", fileOutcome: fileOutcome{want: empty}, strict: &fileOutcome{wantFields: []fieldErr{
-		{field.ErrorTypeRequired, "apiVersion", ""},
-		{field.ErrorTypeRequired, "kind", ""},
-	}}},
+	// A file that asks for nothing lacks the type fields; the Go type
+	// reads it as empty metadata.
+	{name: "empty", data: "", wantFields: noTypeFields, upstreamType: &empty},
+	{name: "whitespace", data: " \n\n   \n", wantFields: noTypeFields, upstreamType: &empty},
+	{name: "comments only", data: "# nothing\n", wantFields: noTypeFields, upstreamType: &empty},
+	{name: "null document", data: "null\n", wantFields: noTypeFields, upstreamType: &empty},
+	{name: "markers only", data: "---\n---\n", wantFields: noTypeFields, upstreamType: &empty},
+	{name: "an empty mapping", data: "{}\n", wantFields: noTypeFields, upstreamType: &empty},
 
-	// Not a NamespaceMetadata file at all, in either reading.
-	{name: "two documents", data: header + "---\n" + header, fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "second document not YAML", data: header + "---\n[\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "syntax error", data: header + "metadata: [\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "tab indentation", data: header + "metadata:\n\tlabels: {}\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "self-referencing alias", data: header + "x: &a [*a]\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "undefined alias", data: header + "metadata: *nope\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "nesting deeper than 10,000", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "billion laughs", data: billionLaughs(9), fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "billion laughs in labels", data: header + strings.TrimPrefix(billionLaughs(9), header) + "metadata: {labels: {a: *x9}}\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "too large", data: header + "# " + strings.Repeat("x", maxFileSize), fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
+	// Not a NamespaceMetadata file at all.
+	// The Go type reads the first document and drops the second.
+	{name: "two documents", data: header + "---\n" + header, wantErr: ErrInvalidFile, upstreamType: &empty},
+	{name: "second document not YAML", data: header + "---\n[\n", wantErr: ErrInvalidFile, upstreamType: &empty},
+	{name: "syntax error", data: header + "metadata: [\n", wantErr: ErrInvalidFile},
+	{name: "tab indentation", data: header + "metadata:\n\tlabels: {}\n", wantErr: ErrInvalidFile},
+	{name: "self-referencing alias", data: header + "x: &a [*a]\n", wantErr: ErrInvalidFile},
+	{name: "undefined alias", data: header + "metadata: *nope\n", wantErr: ErrInvalidFile},
+	{name: "nesting deeper than 10,000", data: header + "x: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n", wantErr: ErrInvalidFile},
+	{name: "billion laughs", data: billionLaughs(9), wantErr: ErrInvalidFile},
+	{name: "billion laughs in labels", data: header + strings.TrimPrefix(billionLaughs(9), header) + "metadata: {labels: {a: *x9}}\n", wantErr: ErrInvalidFile},
+	{name: "too large", data: header + "# " + strings.Repeat("x", maxFileSize), wantErr: ErrInvalidFile},
 	{
-		name:        "exactly maxFileSize",
-		data:        header + "# " + strings.Repeat("x", maxFileSize-len(header)-3) + "\n",
-		fileOutcome: fileOutcome{want: empty},
+		name: "exactly maxFileSize",
+		data: header + "# " + strings.Repeat("x", maxFileSize-len(header)-3) + "\n",
+		want: empty,
 	},
-	{name: "a sequence", data: "- a\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "a scalar", data: "NamespaceMetadata\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "a null key", data: header + "metadata:\n  labels:\n    ~: x\n", fileOutcome: fileOutcome{wantErr: ErrInvalidFile}},
+	{name: "a sequence", data: "- a\n", wantErr: ErrInvalidFile},
+	{name: "a scalar", data: "NamespaceMetadata\n", wantErr: ErrInvalidFile},
+	{name: "a null key", data: header + "metadata:\n  labels:\n    ~: x\n", wantErr: ErrInvalidFile},
 
-	// Duplicate keys: the last value wins, as in source-watcher.
-	{name: "duplicate top-level key", data: header + "kind: Namespace\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
-		strict:      &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "duplicate label", data: header + "metadata:\n  labels:\n    a: v\n    a: w\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"a": "w"}, Annotations: map[string]string{}}},
-		strict:      &fileOutcome{wantErr: ErrInvalidFile}},
-	{name: "duplicate metadata field", data: header + "metadata:\n  labels: {a: v}\n  labels: {b: w}\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"b": "w"}, Annotations: map[string]string{}}},
-		strict:      &fileOutcome{wantErr: ErrInvalidFile}},
+	// Directives: the Go type reads the first document, which a directive
+	// ends. Issue 34, item 8: it read no labels.
+	{
+		name:         "a directive inside the document",
+		data:         "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n%YAML 1.1\nmetadata:\n  labels:\n    team: a\n",
+		wantErr:      ErrInvalidFile,
+		upstreamType: &empty,
+	},
+	{name: "a directive before the document", data: "%YAML 1.1\n---\n" + header, wantErr: ErrInvalidFile, upstreamType: &empty},
+	{name: "a TAG directive", data: "%TAG !e! tag:example.com,2000:\n---\n" + header, wantErr: ErrInvalidFile, upstreamType: &empty},
+	{
+		name:         "a separator after a line separator",
+		data:         header + "metadata:\n  labels:\n    team: a\u2028---\u2028    tier: b\n",
+		wantErr:      ErrInvalidFile,
+		upstreamType: &Metadata{Labels: map[string]string{"team": "a"}, Annotations: map[string]string{}},
+	},
+
+	// Duplicate keys are errors; the Go type keeps the last value.
+	{name: "duplicate top-level key", data: header + "kind: Namespace\n", wantErr: ErrInvalidFile},
+	{name: "duplicate label", data: header + "metadata:\n  labels:\n    a: v\n    a: w\n", wantErr: ErrInvalidFile,
+		upstreamType: &Metadata{Labels: map[string]string{"a": "w"}, Annotations: map[string]string{}}},
+	{name: "duplicate metadata field", data: header + "metadata:\n  labels: {a: v}\n  labels: {b: w}\n", wantErr: ErrInvalidFile,
+		upstreamType: &Metadata{Labels: map[string]string{"b": "w"}, Annotations: map[string]string{}}},
 
 	// The type fields.
 	{
-		name:        "missing type fields",
-		data:        "metadata: {labels: {a: b}}\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"a": "b"}, Annotations: map[string]string{}}},
-		strict: &fileOutcome{wantFields: []fieldErr{
-			{field.ErrorTypeRequired, "apiVersion", ""},
-			{field.ErrorTypeRequired, "kind", ""},
-		}},
+		name:         "missing type fields",
+		data:         "metadata: {labels: {a: b}}\n",
+		wantFields:   noTypeFields,
+		upstreamType: &Metadata{Labels: map[string]string{"a": "b"}, Annotations: map[string]string{}},
 	},
 	{
 		name: "wrong type fields",
 		data: "apiVersion: v1\nkind: Namespace\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeNotSupported, "apiVersion", "v1"},
 			{field.ErrorTypeNotSupported, "kind", "Namespace"},
-		}},
+		},
 	},
 	{
 		name: "older API version",
 		data: "apiVersion: source.extensions.fluxcd.io/v1alpha1\nkind: NamespaceMetadata\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeNotSupported, "apiVersion", "source.extensions.fluxcd.io/v1alpha1"},
-		}},
+		},
 	},
 	{
-		// sigs.k8s.io/yaml does not turn these into strings: the field is
-		// in the inline TypeMeta.
 		name: "type fields that are not strings",
 		data: "apiVersion: 1\nkind: [NamespaceMetadata]\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTypeInvalid, "apiVersion", 1},
 			{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}},
-		}},
+		},
 	},
 	{
-		name:        "null and empty type fields",
-		data:        "apiVersion:\nkind: ''\n",
-		fileOutcome: fileOutcome{want: empty},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		name: "null and empty type fields",
+		data: "apiVersion:\nkind: ''\n",
+		wantFields: []fieldErr{
 			{field.ErrorTypeRequired, "apiVersion", ""},
 			{field.ErrorTypeNotSupported, "kind", ""},
-		}},
+		},
+		upstreamType: &empty,
 	},
 	{
-		// encoding/json matches field names case-insensitively.
-		name:        "type fields in another case",
-		data:        "APIVERSION: v1\nKind: NamespaceMetadata\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{{field.ErrorTypeNotSupported, "apiVersion", "v1"}}},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		// encoding/json, under the Go type, matches field names
+		// case-insensitively, and reads apiVersion "v1".
+		name: "type fields in another case",
+		data: "APIVERSION: v1\nKind: NamespaceMetadata\n",
+		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "APIVERSION", ""},
 			{field.ErrorTypeForbidden, "Kind", ""},
 			{field.ErrorTypeRequired, "apiVersion", ""},
 			{field.ErrorTypeRequired, "kind", ""},
-		}},
+		},
 	},
 
 	// Other fields.
 	{
-		name:        "unknown fields",
-		data:        header + "spec: {}\nmetadata:\n  lables: {team: a}\n  name: tenant-a\n",
-		fileOutcome: fileOutcome{want: empty},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		name: "unknown fields",
+		data: header + "spec: {}\nmetadata:\n  lables: {team: a}\n  name: tenant-a\n",
+		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "metadata.lables", ""},
 			{field.ErrorTypeForbidden, "metadata.name", ""},
 			{field.ErrorTypeForbidden, "spec", ""},
-		}},
+		},
+		upstreamType: &empty,
 	},
 	{
-		name:        "metadata fields in another case",
-		data:        header + "Metadata:\n  LABELS: {team: a}\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{"team": "a"}, Annotations: map[string]string{}}},
-		strict:      &fileOutcome{wantFields: []fieldErr{{field.ErrorTypeForbidden, "Metadata", ""}}},
+		name:         "metadata fields in another case",
+		data:         header + "Metadata:\n  LABELS: {team: a}\n",
+		wantFields:   []fieldErr{{field.ErrorTypeForbidden, "Metadata", ""}},
+		upstreamType: &Metadata{Labels: map[string]string{"team": "a"}, Annotations: map[string]string{}},
 	},
 	{
 		// sigs.k8s.io/yaml reads a key that is a number or a boolean as its
 		// text: these are unknown fields, not keys of the wrong type.
-		name:        "number and boolean field names",
-		data:        header + "1: x\nmetadata:\n  true: x\n",
-		fileOutcome: fileOutcome{want: empty},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		name: "number and boolean field names",
+		data: header + "1: x\nmetadata:\n  true: x\n",
+		wantFields: []fieldErr{
 			{field.ErrorTypeForbidden, "1", ""},
 			{field.ErrorTypeForbidden, "metadata.true", ""},
-		}},
+		},
+		upstreamType: &empty,
 	},
 	{
 		name: "wrong shapes",
 		data: header + "metadata:\n  labels: [a]\n  annotations: text\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTypeInvalid, "metadata.annotations", "text"},
 			{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}},
-		}},
+		},
 	},
 	{
 		name: "metadata not a mapping",
 		data: header + "metadata: [labels]\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTypeInvalid, "metadata", field.OmitValueType{}},
-		}},
+		},
 	},
 
 	// Values.
 	{
-		// sigs.k8s.io/yaml writes a number or a boolean that lands in a
-		// string as its text: on, yes and true are "true", 1.0 is "1", 0x1F
-		// is "31", 017 is "15", null is "". The key 7 reads as the label
-		// "7"; on is the boolean true, key and value.
+		// The Go type reads a number or a boolean that lands in a string
+		// as its text: on, yes and true are "true", 1.0 is "1", 0x1F is
+		// "31", 017 is "15", null is "". The key 7 reads as the label "7";
+		// on is the boolean true, key and value.
 		name: "unquoted values that are not strings",
 		data: header + "metadata:\n  labels:\n    enabled: true\n    on: on\n    ready: yes\n    count: 1\n    ratio: 1.0\n    hex: 0x1F\n    octal: 017\n    none: ~\n    7: seven\n",
-		fileOutcome: fileOutcome{want: Metadata{Labels: map[string]string{
-			"enabled": "true", "true": "true", "ready": "true", "count": "1", "ratio": "1", "hex": "31", "octal": "15", "none": "", "7": "seven",
-		}, Annotations: map[string]string{}}},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTypeInvalid, "metadata.labels[count]", 1},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[enabled]", true},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[hex]", 31},
@@ -260,95 +267,105 @@ var parseFileTests = []struct {
 			{field.ErrorTypeTypeInvalid, "metadata.labels[ratio]", 1},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[ready]", true},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[true]", true},
-		}},
+		},
+		upstreamType: &Metadata{Labels: map[string]string{
+			"enabled": "true", "true": "true", "ready": "true", "count": "1", "ratio": "1", "hex": "31", "octal": "15", "none": "", "7": "seven",
+		}, Annotations: map[string]string{}},
 	},
 	{
-		// A number that becomes an invalid label value is reported as such.
-		// WithStrict decodes into an untyped value, which JSON's numbers
-		// cannot hold infinity in.
-		name:        "an unquoted number that is no label value",
-		data:        header + "metadata:\n  labels:\n    a: .inf\n    b: -1\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[a]", "+Inf"}, {field.ErrorTypeInvalid, "metadata.labels[b]", "-1"}}},
-		strict:      &fileOutcome{wantErr: ErrInvalidFile},
+		// An untyped value, which JSON's numbers cannot hold infinity in.
+		name:    "an unquoted number that is no label value",
+		data:    header + "metadata:\n  labels:\n    a: .inf\n    b: -1\n",
+		wantErr: ErrInvalidFile,
 	},
 	{
-		// Each value that cannot be a string is reported; the other keys
-		// are checked once those are fixed.
 		name: "values that are sequences or mappings",
 		data: header + "metadata:\n  labels:\n    list: [a]\n    map: {a: b}\n    ok: x\n    bad key: x\n  annotations:\n    a: []\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
-			{field.ErrorTypeTypeInvalid, "metadata.annotations[a]", field.OmitValueType{}},
-			{field.ErrorTypeTypeInvalid, "metadata.labels[list]", field.OmitValueType{}},
-			{field.ErrorTypeTypeInvalid, "metadata.labels[map]", field.OmitValueType{}},
-		}},
-		strict: &fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTypeInvalid, "metadata.annotations[a]", field.OmitValueType{}},
 			{field.ErrorTypeInvalid, "metadata.labels[bad key]", "bad key"},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[list]", field.OmitValueType{}},
 			{field.ErrorTypeTypeInvalid, "metadata.labels[map]", field.OmitValueType{}},
-		}},
+		},
 	},
 	{
 		name: "invalid keys and values",
 		data: header + "metadata:\n  labels:\n    bad key: x\n    team: a b\n  annotations:\n    -bad: x\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeInvalid, "metadata.annotations[-bad]", "-bad"},
 			{field.ErrorTypeInvalid, "metadata.labels[bad key]", "bad key"},
 			{field.ErrorTypeInvalid, "metadata.labels[team]", "a b"},
-		}},
+		},
 	},
 	{
 		name: "a long label value is shown by its first 64 bytes",
 		data: header + "metadata:\n  labels:\n    team: " + strings.Repeat("x", 1000) + "\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeInvalid, "metadata.labels[team]", strings.Repeat("x", 64) + "... (1000 bytes)"},
-		}},
+		},
 	},
 	{
 		name: "annotations over 256 KiB",
 		data: header + "metadata:\n  annotations:\n    a: " + strings.Repeat("x", 200<<10) + "\n    b: " + strings.Repeat("x", 200<<10) + "\n",
-		fileOutcome: fileOutcome{wantFields: []fieldErr{
+		wantFields: []fieldErr{
 			{field.ErrorTypeTooLong, "metadata.annotations", "<value omitted>"},
-		}},
+		},
 	},
 }
 
 func TestParseFile(t *testing.T) {
 	t.Parallel()
 	for _, tc := range parseFileTests {
-		for _, strict := range []bool{false, true} {
-			want, opts := tc.fileOutcome, []Option(nil)
-			if strict {
-				opts = []Option{WithStrict()}
-				if tc.strict != nil {
-					want = *tc.strict
-				}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, errs, err := ParseFile([]byte(tc.data))
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("ParseFile() error = %v, want %v", err, tc.wantErr)
 			}
-			t.Run(fmt.Sprintf("%s/strict=%v", tc.name, strict), func(t *testing.T) {
-				t.Parallel()
-				got, errs, err := ParseFile([]byte(tc.data), opts...)
-				if !errors.Is(err, want.wantErr) || (want.wantErr == nil && err != nil) {
-					t.Fatalf("ParseFile() error = %v, want %v", err, want.wantErr)
-				}
-				if diff := cmp.Diff(want.wantFields, project(errs)); diff != "" {
-					t.Errorf("ParseFile() field errors (-want +got):\n%s", diff)
-				}
-				if diff := cmp.Diff(want.want, got); diff != "" {
-					t.Errorf("ParseFile() (-want +got):\n%s", diff)
-				}
-			})
+			if diff := cmp.Diff(tc.wantFields, project(errs)); diff != "" {
+				t.Errorf("ParseFile() field errors (-want +got):\n%s", diff)
+			}
+			var want Metadata
+			if tc.wantErr == nil && tc.wantFields == nil {
+				want = tc.want
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ParseFile() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseFileEmpty checks what a tenant reads for a file that asks for
+// nothing: what it lacks, and the value it must have.
+func TestParseFileEmpty(t *testing.T) {
+	t.Parallel()
+	const want = `[apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1", kind: Required value: must be "NamespaceMetadata"]`
+	for _, data := range []string{"", "# nothing yet\n", "---\n", "null\n"} {
+		m, errs, err := ParseFile([]byte(data))
+		if err != nil || errs.ToAggregate() == nil || errs.ToAggregate().Error() != want || m.Labels != nil {
+			t.Errorf("ParseFile(%q) = %v, %v, %v; want the errors %s", data, m, errs, err, want)
 		}
 	}
 }
 
-// TestParseFileOptions checks that ParseFile refuses the options of the
-// constructors at their names.
+// TestParseFileOptions checks that ParseFile refuses every option but
+// WithCache at its name.
 func TestParseFileOptions(t *testing.T) {
 	t.Parallel()
 	m, errs, err := ParseFile([]byte(header), WithProtectedNames("a"), WithStrict(), WithCache(nil))
-	want := []fieldErr{{field.ErrorTypeForbidden, "WithProtectedNames", ""}}
+	want := []fieldErr{
+		{field.ErrorTypeForbidden, "WithProtectedNames", ""},
+		{field.ErrorTypeForbidden, "WithStrict", ""},
+	}
 	if diff := cmp.Diff(want, project(errs)); err != nil || m.Labels != nil || diff != "" {
-		t.Errorf("ParseFile(WithProtectedNames) = %v, %v, (-want +got):\n%s", m, err, diff)
+		t.Errorf("ParseFile(WithProtectedNames, WithStrict) = %v, %v, (-want +got):\n%s", m, err, diff)
+	}
+	if _, errs, err := ParseFile([]byte(header), WithStrict()); err != nil || errs.ToAggregate().Error() != "WithStrict: Forbidden: does not apply to ParseFile" {
+		t.Errorf("ParseFile(WithStrict) = %v, %v", errs, err)
+	}
+	if m, errs, err := ParseFile([]byte(header), WithCache(nil)); err != nil || errs != nil || m.Labels == nil {
+		t.Errorf("ParseFile(WithCache) = %v, %v, %v", m, errs, err)
 	}
 }
 
@@ -420,10 +437,10 @@ func TestParseFileLongValues(t *testing.T) {
 	}
 }
 
-// sourceWatcherFile is the Go type source-watcher v2.3 decodes a
-// NamespaceMetadata file into (api/v1beta1 NamespaceMetadata), written here
-// from its definition for readAsSourceWatcher.
-type sourceWatcherFile struct {
+// upstreamType is source-watcher v2.3's Go type for a NamespaceMetadata
+// file (v1beta1.NamespaceMetadata in github.com/fluxcd/source-watcher/api/v2),
+// written here from its definition for readAsUpstreamType.
+type upstreamType struct {
 	metav1.TypeMeta `json:",inline"`
 	Metadata        struct {
 		Annotations map[string]string `json:"annotations,omitempty"`
@@ -431,17 +448,17 @@ type sourceWatcherFile struct {
 	} `json:"metadata,omitempty"`
 }
 
-// readAsSourceWatcher reads data as source-watcher v2.3 reads a
-// NamespaceMetadata file (loadNamespaceMetadataFromSource): one
-// sigs.k8s.io/yaml.Unmarshal into its type, then apiVersion and kind,
-// each checked when it is not empty. Its maps are never nil.
-func readAsSourceWatcher(data []byte) (m Metadata, err error) {
+// readAsUpstreamType reads data into source-watcher's Go type with one
+// sigs.k8s.io/yaml.Unmarshal, as a reader that does not check the
+// published schema would, then checks apiVersion and kind when they are
+// not empty. Its maps are never nil.
+func readAsUpstreamType(data []byte) (m Metadata, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	var f sourceWatcherFile
+	var f upstreamType
 	if err := yaml.Unmarshal(data, &f); err != nil {
 		return Metadata{}, err
 	}
@@ -461,55 +478,58 @@ func readAsSourceWatcher(data []byte) (m Metadata, err error) {
 	return m, nil
 }
 
-// TestParseFileAsSourceWatcher checks the default reading of every file of
-// parseFileTests against readAsSourceWatcher (checkAsSourceWatcher).
-func TestParseFileAsSourceWatcher(t *testing.T) {
+// TestParseFileAsUpstreamType reads every file of parseFileTests both
+// ways. A file ParseFile accepts reads the same through source-watcher's
+// Go type (checkAsUpstreamType); a file it refuses where the Go type reads
+// something is where tenantkit keeps to the published schema, or to its
+// own bounds: the case says what the Go type reads, and every such file
+// is listed.
+func TestParseFileAsUpstreamType(t *testing.T) {
 	t.Parallel()
 	for _, tc := range parseFileTests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			checkAsSourceWatcher(t, []byte(tc.data))
+			checkAsUpstreamType(t, []byte(tc.data))
+			if tc.wantErr == nil && tc.wantFields == nil {
+				return
+			}
+			up, uerr := readAsUpstreamType([]byte(tc.data))
+			switch {
+			case tc.upstreamType == nil && uerr == nil && len(up.Validate(field.NewPath("metadata"))) == 0 && len(tc.data) <= maxFileSize:
+				t.Fatalf("the Go type reads %v from a file ParseFile refuses; the case must say so", up)
+			case tc.upstreamType != nil && uerr != nil:
+				t.Fatalf("the Go type refuses the file: %v", uerr)
+			case tc.upstreamType != nil:
+				if diff := cmp.Diff(*tc.upstreamType, up); diff != "" {
+					t.Errorf("the Go type reads (-want +got):\n%s", diff)
+				}
+			}
 		})
 	}
 }
 
-// checkAsSourceWatcher checks that the default reading of data agrees with
-// source-watcher's: it accepts a file exactly when source-watcher does,
-// with the same metadata, unless the file breaks one of tenantkit's own
-// rules (the size bound, the alias bound, more than one document, a
-// document hidden behind an empty one, a key or value that apimachinery
-// refuses), which are what it then reports.
-func checkAsSourceWatcher(t *testing.T, data []byte) {
+// checkAsUpstreamType checks that a file ParseFile accepts reads the same
+// through source-watcher's Go type (readAsUpstreamType): ParseFile may
+// refuse what the Go type reads, never read it differently.
+func checkAsUpstreamType(t *testing.T, data []byte) {
 	t.Helper()
 	m, errs, err := ParseFile(data)
-	up, uerr := readAsSourceWatcher(data)
-	switch {
-	case err == nil && errs == nil:
-		if uerr != nil {
-			t.Fatalf("ParseFile(%q) accepted a file that source-watcher refuses: %v", data, uerr)
-		}
-		if diff := cmp.Diff(up, m); diff != "" {
-			t.Fatalf("ParseFile(%q) (-source-watcher +ParseFile):\n%s", data, diff)
-		}
-	case uerr != nil:
-		// Both refuse.
-	case err != nil:
-		docs, derr := yamldoc.Documents(data)
-		if len(data) <= maxFileSize && derr == nil && len(docs) <= 1 && !errors.Is(err, errHiddenDocument) {
-			t.Fatalf("ParseFile(%q) = %v; source-watcher accepts it and it is within tenantkit's bounds", data, err)
-		}
-	default:
-		if diff := cmp.Diff(project(up.Validate(field.NewPath("metadata"))), project(errs)); diff != "" {
-			t.Fatalf("ParseFile(%q): the errors are not those of the metadata source-watcher reads (-want +got):\n%s", data, diff)
-		}
+	if err != nil || errs != nil {
+		return
+	}
+	up, uerr := readAsUpstreamType(data)
+	if uerr != nil {
+		t.Fatalf("ParseFile(%q) accepted a file that source-watcher's Go type refuses: %v", data, uerr)
+	}
+	if diff := cmp.Diff(up, m); diff != "" {
+		t.Fatalf("ParseFile(%q) (-Go type +ParseFile):\n%s", data, diff)
 	}
 }
 
-// FuzzParseFile checks, for both readings, that no input panics, that an
-// accepted file yields valid metadata, and that writing that metadata back
-// as a file and parsing it again gives the same metadata; that a file
-// WithStrict accepts gives the same metadata by default; and that the
-// default reading agrees with source-watcher's (checkAsSourceWatcher).
+// FuzzParseFile checks that no input panics; that an accepted file yields
+// valid metadata, which written back as a file parses again to the same
+// metadata; and that it reads the same through source-watcher's Go type
+// (checkAsUpstreamType).
 func FuzzParseFile(f *testing.F) {
 	for _, tc := range parseFileTests {
 		if len(tc.data) < 4096 {
@@ -522,40 +542,28 @@ func FuzzParseFile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var accepted [2]*Metadata
-		for i, opts := range [][]Option{nil, {WithStrict()}} {
-			m, errs, err := ParseFile(data, opts...)
-			if err != nil || errs != nil {
-				if (err == nil) == (errs == nil) {
-					t.Fatalf("ParseFile() = %v, %v: want exactly one of them", errs, err)
-				}
-				continue
+		m, errs, err := ParseFile(data)
+		if err != nil || errs != nil {
+			if (err == nil) == (errs == nil) {
+				t.Fatalf("ParseFile() = %v, %v: want exactly one of them", errs, err)
 			}
-			accepted[i] = &m
-			if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
-				t.Fatalf("ParseFile() accepted invalid metadata: %v", errs)
-			}
-			out, err := yaml.Marshal(map[string]any{"apiVersion": fileAPIVersion, "kind": fileKind, "metadata": m})
-			if err != nil {
-				t.Fatalf("yaml.Marshal() error = %v", err)
-			}
-			again, errs, err := ParseFile(out, opts...)
-			if err != nil || errs != nil {
-				t.Fatalf("ParseFile(%q) = %v, %v, of a file written from %q", out, errs, err, data)
-			}
-			if diff := cmp.Diff(m, again); diff != "" {
-				t.Fatalf("round trip (-first +second):\n%s", diff)
-			}
+			return
 		}
-		if accepted[1] != nil {
-			if accepted[0] == nil {
-				t.Fatalf("ParseFile(%q) refuses a file that WithStrict accepts", data)
-			}
-			if diff := cmp.Diff(*accepted[1], *accepted[0]); diff != "" {
-				t.Fatalf("ParseFile(%q) (-strict +default):\n%s", data, diff)
-			}
+		if errs := m.Validate(field.NewPath("metadata")); len(errs) > 0 {
+			t.Fatalf("ParseFile() accepted invalid metadata: %v", errs)
 		}
-		checkAsSourceWatcher(t, data)
+		out, err := yaml.Marshal(map[string]any{"apiVersion": fileAPIVersion, "kind": fileKind, "metadata": m})
+		if err != nil {
+			t.Fatalf("yaml.Marshal() error = %v", err)
+		}
+		again, errs, err := ParseFile(out)
+		if err != nil || errs != nil {
+			t.Fatalf("ParseFile(%q) = %v, %v, of a file written from %q", out, errs, err, data)
+		}
+		if diff := cmp.Diff(m, again); diff != "" {
+			t.Fatalf("round trip (-first +second):\n%s", diff)
+		}
+		checkAsUpstreamType(t, data)
 	})
 }
 

@@ -31,12 +31,11 @@ func annotationsDoc(body string) string {
 // fields, types and values they must report; every case lists substrings
 // of the message.
 var hostileFileTests = []struct {
-	name      string
-	data      string
-	wantErr   error
-	fields    []fieldErr
-	detail    []string
-	lenientOK bool // the default reading accepts what WithStrict refuses
+	name    string
+	data    string
+	wantErr error
+	fields  []fieldErr
+	detail  []string
 }{
 	// Size.
 	{name: "exactly 1 MiB", data: padTo(labelsDoc("team: payments"), maxFileSize)},
@@ -57,12 +56,12 @@ var hostileFileTests = []struct {
 	{name: "an alias for a label value", data: labelsDoc("team: &t payments\n    app: *t")},
 
 	// Duplicate keys.
-	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{`"kind" already set`}, lenientOK: true},
-	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrInvalidFile, detail: []string{`"team" already set`}, lenientOK: true},
-	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrInvalidFile, detail: []string{`"metadata" already set`}, lenientOK: true},
+	{name: "duplicate kind", data: header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{`"kind" already set`}},
+	{name: "duplicate label", data: labelsDoc("team: a\n    team: b"), wantErr: ErrInvalidFile, detail: []string{`"team" already set`}},
+	{name: "duplicate metadata", data: header + "metadata: {}\nmetadata: {}\n", wantErr: ErrInvalidFile, detail: []string{`"metadata" already set`}},
 	{name: "duplicate kind after a separator and a comment", data: "---\n# tenant\n" + header + "kind: NamespaceMetadata\n", wantErr: ErrInvalidFile,
-		detail: []string{`line 5: key "kind" already set`}, lenientOK: true},
-	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrInvalidFile, detail: []string{"already set"}, lenientOK: true},
+		detail: []string{`line 5: key "kind" already set`}},
+	{name: "duplicate key written two ways", data: labelsDoc("team: a\n    \"team\": b"), wantErr: ErrInvalidFile, detail: []string{"already set"}},
 
 	// Documents.
 	{name: "two documents", data: header + "---\n" + header, wantErr: ErrInvalidFile},
@@ -75,13 +74,21 @@ var hostileFileTests = []struct {
 	{name: "a document hidden behind an empty one", data: "---\n---\n" + header + "---\n...\n", wantErr: errHiddenDocument,
 		detail: []string{"first YAML document is empty"}},
 	{name: "a document hidden behind an ended one", data: "---\n...\n" + labelsDoc("team: a"), wantErr: ErrInvalidFile},
-	{name: "a null document after an empty one", data: "---\n---\nnull\n", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "a null document after an empty one", data: "---\n---\nnull\n", fields: noTypeFields, detail: []string{`apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"`}},
 	{name: "a control character in a comment after the document", data: header + "---\n# \x7f\n", wantErr: ErrInvalidFile,
 		detail: []string{"control characters"}},
-	{name: "empty", data: "", wantErr: ErrInvalidFile, lenientOK: true},
-	{name: "only comments", data: "# a\n# b\n", wantErr: ErrInvalidFile, lenientOK: true},
-	{name: "only a separator", data: "---\n", wantErr: ErrInvalidFile, lenientOK: true},
-	{name: "null document", data: "null\n", wantErr: ErrInvalidFile, lenientOK: true},
+	{name: "empty", data: "", fields: noTypeFields, detail: []string{`apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"`, `kind: Required value: must be "NamespaceMetadata"`}},
+	{name: "only comments", data: "# a\n# b\n", fields: noTypeFields},
+	{name: "only a separator", data: "---\n", fields: noTypeFields},
+	{name: "null document", data: "null\n", fields: noTypeFields},
+	// Issue 34, item 8: read as no labels, silently.
+	{name: "a directive inside the document", data: "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\n%YAML 1.1\nmetadata:\n  labels:\n    team: a\n",
+		wantErr: ErrInvalidFile, detail: []string{`line 3: "%YAML 1.1": must not start with "%"`}},
+	{name: "a directive at the head", data: "%YAML 1.1\n---\n" + labelsDoc("team: a"), wantErr: ErrInvalidFile, detail: []string{`line 1: "%YAML 1.1"`}},
+	{name: "a separator after a carriage return", data: labelsDoc("team: a\r---\r    tier: b"), wantErr: ErrInvalidFile,
+		detail: []string{"line 5", "a line break other than a newline"}},
+	{name: "a comment ended by a line separator", data: header + "# note\u2028metadata: {labels: {team: a}}\n", wantErr: ErrInvalidFile,
+		detail: []string{"line 3", "a line break other than a newline"}},
 	{name: "a list", data: "- apiVersion\n- kind\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a sequence"}},
 	{name: "a scalar", data: "NamespaceMetadata\n", wantErr: ErrInvalidFile, detail: []string{"must be a mapping, not a scalar"}},
 
@@ -107,48 +114,39 @@ var hostileFileTests = []struct {
 		fields: []fieldErr{{field.ErrorTypeTooLong, "metadata.annotations", "<value omitted>"}}, detail: []string{"metadata.annotations", "Too long", "262144"}},
 
 	// Shapes.
-	{name: "misspelled field", data: header + "metadata:\n  lables: {team: a}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "metadata.lables", ""}}, detail: []string{"unknown field"}, lenientOK: true},
-	{name: "unknown top-level field", data: header + "spec: {}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "spec", ""}}, lenientOK: true},
+	{name: "misspelled field", data: header + "metadata:\n  lables: {team: a}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "metadata.lables", ""}}, detail: []string{"unknown field"}},
+	{name: "unknown top-level field", data: header + "spec: {}\n", fields: []fieldErr{{field.ErrorTypeForbidden, "spec", ""}}},
 	{name: "unquoted number, bool and null", data: labelsDoc("a: 1\n    b: true\n    c: null\n    d: 1.0"), fields: []fieldErr{
 		{field.ErrorTypeTypeInvalid, "metadata.labels[a]", 1},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[b]", true},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[c]", nil},
 		{field.ErrorTypeTypeInvalid, "metadata.labels[d]", 1.0},
-	}, lenientOK: true},
+	}},
 	// sigs.k8s.io/yaml reads a number as a key as its text.
 	{name: "a number as a key", data: labelsDoc("1: a")},
 	{name: "a number as a key, not a valid label key", data: labelsDoc("-1: a"), fields: []fieldErr{{field.ErrorTypeInvalid, "metadata.labels[-1]", "-1"}}},
 	{name: "labels as a list", data: header + "metadata:\n  labels: [a, b]\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "metadata.labels", field.OmitValueType{}}}},
 	{name: "kind as a mapping", data: "apiVersion: " + fileAPIVersion + "\nkind: {a: b}\n", fields: []fieldErr{{field.ErrorTypeTypeInvalid, "kind", field.OmitValueType{}}}},
 	{name: "another kind", data: "apiVersion: " + fileAPIVersion + "\nkind: Namespace\n", fields: []fieldErr{{field.ErrorTypeNotSupported, "kind", "Namespace"}}},
-	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}, lenientOK: true},
+	{name: "no type fields", data: "metadata: {}\n", fields: []fieldErr{{field.ErrorTypeRequired, "apiVersion", ""}, {field.ErrorTypeRequired, "kind", ""}}},
 	{name: "externalFinalizer from the file is metadata like any other", data: annotationsDoc(externalFinalizerAnnotation + ": self")},
 }
 
-// TestHostileParseFile reads every hostile file both ways: WithStrict
-// gives the outcome the case lists; the default reading gives the same,
-// or accepts the file when the case says lenientOK.
+// TestHostileParseFile reads every hostile file and checks the outcome the
+// case lists.
 func TestHostileParseFile(t *testing.T) {
 	t.Parallel()
 	for _, tt := range hostileFileTests {
-		for _, strict := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, strict), func(t *testing.T) {
-				t.Parallel()
-				testHostileParseFile(t, tt.data, strict, tt.wantErr, tt.fields, tt.detail, tt.lenientOK)
-			})
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			testHostileParseFile(t, tt.data, tt.wantErr, tt.fields, tt.detail)
+		})
 	}
 }
 
-func testHostileParseFile(t *testing.T, data string, strict bool, wantErr error, fields []fieldErr, detail []string, lenientOK bool) {
-	var opts []Option
-	if strict {
-		opts = append(opts, WithStrict())
-	} else if lenientOK {
-		wantErr, fields, detail = nil, nil, nil
-	}
+func testHostileParseFile(t *testing.T, data string, wantErr error, fields []fieldErr, detail []string) {
 	hostile.NoPanic(t, func() {
-		m, errs, err := ParseFile([]byte(data), opts...)
+		m, errs, err := ParseFile([]byte(data))
 		var msg string
 		switch {
 		case wantErr != nil:

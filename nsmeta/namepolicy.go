@@ -20,10 +20,13 @@ const nameVariable = "ns"
 
 // defaultProtectedNames returns the namespaces that a NamePolicy refuses
 // whatever its rules say, unless WithoutDefaultProtectedNames drops them:
-// Kubernetes' own namespaces, which a tenant must never be able to claim (and
-// a pruning generator must never delete).
+// the four that released source-watcher v2.3 always refuses (default,
+// flux-system, kube-public, kube-system) and kube-node-lease, Kubernetes'
+// own namespace for the nodes' heartbeats, which source-watcher would
+// manage. A tenant must never be able to claim one, nor a pruning
+// generator delete it.
 func defaultProtectedNames() []string {
-	return []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+	return []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 }
 
 // NamePolicy is the compiled form of spec.managedNamespaces.allowedNames: the
@@ -41,11 +44,13 @@ type NamePolicy struct {
 // (spec.managedNamespaces in an ArtifactGenerator):
 //
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
-//		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("flux-system"))
+//		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("platform"))
 //
-// The protected names are Kubernetes' own namespaces (default,
-// kube-node-lease, kube-public and kube-system) and those of
-// [WithProtectedNames]; [WithoutDefaultProtectedNames] drops the former.
+// The protected names are default, flux-system, kube-node-lease,
+// kube-public and kube-system, and those of [WithProtectedNames];
+// [WithoutDefaultProtectedNames] drops the former. Released source-watcher
+// v2.3 always refuses the same but kube-node-lease, which tenantkit
+// refuses too, being stricter (see the package documentation).
 // Options: those two and [WithCache]; any other is an error at its name.
 // An empty list, an empty expression or one that does not compile (with
 // line:column and a caret) is an error at fldPath.allowedNames or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,7 +73,8 @@ func TestNamePolicyCheck(t *testing.T) {
 		return p
 	}
 	tenants := mustPolicy([]string{`ns.startsWith("tenant-")`, `ns == "shared"`}, WithProtectedNames("flux-system"))
-	anything := mustPolicy([]string{"true"}, WithProtectedNames("flux-system"))
+	anything := mustPolicy([]string{"true"}, WithProtectedNames("platform"))
+	byDefault := mustPolicy([]string{"true"})
 	noDefaults := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames())
 	replaced := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames(), WithProtectedNames("platform"))
 	// int(ns) fails for every valid name: a rule error is a refusal, not a pass.
@@ -94,10 +96,14 @@ func TestNamePolicyCheck(t *testing.T) {
 		{name: "no rule", policy: tenants, ns: "payments", wantErr: ErrNameNotAllowed, wantReasons: 2},
 		{name: "default protected name", policy: anything, ns: "kube-system", wantErr: ErrProtectedName, wantReasons: 1},
 		{name: "each default protected name", policy: anything, ns: "default", wantErr: ErrProtectedName, wantReasons: 1},
-		{name: "added protected name", policy: anything, ns: "flux-system", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "added protected name", policy: anything, ns: "platform", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "flux-system without options", policy: byDefault, ns: "flux-system", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "kube-node-lease without options", policy: byDefault, ns: "kube-node-lease", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "the caller's name is not protected without the option", policy: byDefault, ns: "platform"},
 		{name: "protected whatever the rules say", policy: tenants, ns: "kube-public", wantErr: ErrProtectedName, wantReasons: 1},
 		{name: "defaults dropped", policy: noDefaults, ns: "kube-system"},
 		{name: "list replaced, old name", policy: replaced, ns: "kube-node-lease"},
+		{name: "list replaced, flux-system", policy: replaced, ns: "flux-system"},
 		{name: "list replaced, new name", policy: replaced, ns: "platform", wantErr: ErrProtectedName, wantReasons: 1},
 		{name: "not a DNS-1123 label", policy: anything, ns: "Tenant_A", wantErr: ErrInvalidName, wantReasons: 1},
 		{name: "invalid before protected", policy: anything, ns: "KUBE-SYSTEM", wantErr: ErrInvalidName, wantReasons: 1},
@@ -131,7 +137,7 @@ func TestNamePolicyCheck(t *testing.T) {
 
 func TestDefaultProtectedNamesCopy(t *testing.T) {
 	t.Parallel()
-	want := []string{"default", "kube-node-lease", "kube-public", "kube-system"}
+	want := []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 	got := defaultProtectedNames()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaultProtectedNames() (-want +got):\n%s", diff)
@@ -139,6 +145,63 @@ func TestDefaultProtectedNamesCopy(t *testing.T) {
 	got[0] = "changed"
 	if defaultProtectedNames()[0] != "default" {
 		t.Error("defaultProtectedNames() returns shared storage")
+	}
+}
+
+// upstreamProtectedNames are the namespaces that released source-watcher
+// v2.3 always refuses, "regardless of the expressions"
+// (ManagedNamespaces.AllowedNames' doc comment in its API module).
+var upstreamProtectedNames = []string{"default", "flux-system", "kube-public", "kube-system"}
+
+// TestProtectedNamesAsUpstream checks the default protected names against
+// released source-watcher's, name by name, with a policy that allows
+// every name: each name source-watcher refuses is refused, and tenantkit
+// refuses one more, kube-node-lease, which source-watcher would manage.
+func TestProtectedNamesAsUpstream(t *testing.T) {
+	t.Parallel()
+	p, errs := NewNamePolicy([]string{"true"}, nil)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	tests := []struct {
+		name            string
+		upstreamManages bool // what released source-watcher does
+		protected       bool // what Check does
+	}{
+		{name: "default", protected: true},
+		{name: "flux-system", protected: true},
+		{name: "kube-public", protected: true},
+		{name: "kube-system", protected: true},
+		{name: "kube-node-lease", upstreamManages: true, protected: true}, // stricter
+		{name: "tenant-a", upstreamManages: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := !slices.Contains(upstreamProtectedNames, tc.name); got != tc.upstreamManages {
+				t.Fatalf("source-watcher manages %s: %v, the case says %v", tc.name, got, tc.upstreamManages)
+			}
+			err := p.Check(context.Background(), tc.name)
+			if protected := errors.Is(err, ErrProtectedName); protected != tc.protected || (!protected && err != nil) {
+				t.Errorf("Check(%q) = %v; want refused as protected: %v", tc.name, err, tc.protected)
+			}
+		})
+	}
+	// Every name source-watcher protects is a default; the one extra is
+	// kube-node-lease.
+	var extra []string
+	for _, name := range defaultProtectedNames() {
+		if !slices.Contains(upstreamProtectedNames, name) {
+			extra = append(extra, name)
+		}
+	}
+	for _, name := range upstreamProtectedNames {
+		if !slices.Contains(defaultProtectedNames(), name) {
+			t.Errorf("source-watcher protects %q, tenantkit does not by default", name)
+		}
+	}
+	if diff := cmp.Diff([]string{"kube-node-lease"}, extra); diff != "" {
+		t.Errorf("tenantkit's extra protected names (-want +got):\n%s", diff)
 	}
 }
 

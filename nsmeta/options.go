@@ -10,17 +10,16 @@ import (
 
 // Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
 // [WithCache] applies to the constructors (ParseFile ignores it);
-// [WithStrict] to CompileSchema and ParseFile; [WithRegexpRules] to
-// CompileSchema only; [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] to NewNamePolicy only. An option given to
-// a function it does not apply to is a Forbidden error at the option's
-// name, such as "WithStrict: Forbidden: does not apply to NewNamePolicy".
+// [WithStrict] to CompileSchema only; [WithProtectedNames] and
+// [WithoutDefaultProtectedNames] to NewNamePolicy only; none to ParseFile.
+// An option given to a function it does not apply to is a Forbidden error
+// at the option's name, such as "WithStrict: Forbidden: does not apply to
+// ParseFile".
 type Option func(*options)
 
 type options struct {
 	cache              *cel.Cache
 	strict             bool
-	regexp             bool
 	protected          []string
 	noDefaultProtected bool
 	given              []string // the names of the options given, in order
@@ -35,49 +34,23 @@ func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict means strict wherever it applies, for a platform that wants a
-// mistake in a tenant's file to fail loudly rather than be ignored, as
-// source-watcher ignores it:
+// WithStrict makes [Schema.Apply] report a key that the schema does not
+// list as a Forbidden error, for a platform that wants a mistake in a
+// tenant's file to fail loudly, instead of dropping the key with a
+// warning. source-watcher ignores an unlisted key, which is why dropping
+// it is the default. It applies to CompileSchema only; [ParseFile] reads
+// every file as strictly as source-watcher's schema for it says.
 //
-//   - [ParseFile] reads the file strictly: apiVersion and kind required,
-//     unknown fields, duplicate keys and values that are not YAML strings
-//     are errors, and the file must hold a document;
-//   - [Schema.Apply] reports a key that the schema does not list as an
-//     error instead of dropping it with a warning.
-//
-// The two are independent: a caller that wants one passes the option to
-// that function only.
-//
-//	m, errs, err := nsmeta.ParseFile(data, nsmeta.WithStrict())
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
 }
 
-// WithRegexpRules reads each rule of [CompileSchema] as a Go regular
-// expression (RE2 syntax) that a value must match somewhere, unanchored, as
-// regexp.MatchString matches: source-watcher v2.3's allowedLabels and
-// allowedAnnotations. A pattern r is compiled as the CEL rule
-// value.matches(r), which means exactly that, so that both shapes of the
-// schema are one model and evaluate within the same bounds. An empty
-// pattern matches every value. It applies to CompileSchema only.
-//
-//	s, errs := nsmeta.CompileSchema(nil, map[string]string{
-//		"my.org.io/observability": "^(Enabled|Disabled)$",
-//	}, fldPath, nsmeta.WithRegexpRules())
-//
-// A pattern that is not a valid regular expression is an error at its key
-// that says why; so is one whose CEL rule is longer than
-// cel.MaxExpressionBytes (about 5 KiB of pattern, less when it has
-// characters that need escaping in a CEL string).
-func WithRegexpRules() Option {
-	return func(o *options) { o.regexp, o.given = true, append(o.given, "WithRegexpRules") }
-}
-
 // WithProtectedNames adds names to the protected namespace names, typically
-// the namespace of the generator itself. It applies to NewNamePolicy only.
+// the namespace of the generator itself when it is not one of the
+// defaults. It applies to NewNamePolicy only.
 //
-//	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("flux-system"))
+//	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
 //
 // Each name must be a DNS-1123 label; a bad one is an error at
 // protectedNames[i], a path of the option rather than of a field.
@@ -87,15 +60,17 @@ func WithProtectedNames(names ...string) Option {
 	}
 }
 
-// WithoutDefaultProtectedNames drops the default protected names,
-// Kubernetes' own namespaces (default, kube-node-lease, kube-public and
-// kube-system), from the protected names; together with
-// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
-// only.
+// WithoutDefaultProtectedNames drops the default protected names (default,
+// flux-system, kube-node-lease, kube-public and kube-system) from the
+// protected names; together with [WithProtectedNames] it replaces the
+// list. It applies to NewNamePolicy only. Released source-watcher v2.3
+// always refuses default, flux-system, kube-public and kube-system: a
+// policy that drops one of them manages a namespace source-watcher never
+// would.
 //
-//	// Every default but "default", and the generator's own namespace:
+//	// source-watcher's four, without tenantkit's kube-node-lease:
 //	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-//		nsmeta.WithProtectedNames("kube-node-lease", "kube-public", "kube-system", "flux-system"))
+//		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
 func WithoutDefaultProtectedNames() Option {
 	return func(o *options) {
 		o.noDefaultProtected, o.given = true, append(o.given, "WithoutDefaultProtectedNames")

@@ -32,14 +32,8 @@ func TestOptionsApply(t *testing.T) {
 	if diff := cmp.Diff(want, project(errs)); s != nil || diff != "" {
 		t.Errorf("CompileSchema(name policy options) = %v, (-want +got):\n%s", s, diff)
 	}
-	if _, errs := CompileSchema(map[string]string{"team": "^a"}, nil, nil, WithRegexpRules(), WithStrict()); errs != nil {
-		t.Errorf("CompileSchema(WithRegexpRules, WithStrict) = %v", errs)
-	}
-	if p, errs := NewNamePolicy([]string{"true"}, nil, WithRegexpRules()); p != nil || errs.ToAggregate().Error() != "WithRegexpRules: Forbidden: does not apply to NewNamePolicy" {
-		t.Errorf("NewNamePolicy(WithRegexpRules) = %v, %v", p, errs)
-	}
-	if _, errs, err := ParseFile(nil, WithRegexpRules()); err != nil || errs.ToAggregate().Error() != "WithRegexpRules: Forbidden: does not apply to ParseFile" {
-		t.Errorf("ParseFile(WithRegexpRules) = %v, %v", errs, err)
+	if _, errs, err := ParseFile(nil, WithStrict()); err != nil || errs.ToAggregate().Error() != "WithStrict: Forbidden: does not apply to ParseFile" {
+		t.Errorf("ParseFile(WithStrict) = %v, %v", errs, err)
 	}
 	p, errs := NewNamePolicy([]string{"true"}, nil, WithStrict())
 	if s := errs.ToAggregate(); p != nil || s == nil || s.Error() != "WithStrict: Forbidden: does not apply to NewNamePolicy" {

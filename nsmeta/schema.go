@@ -5,11 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
-	"regexp/syntax"
 	"slices"
-	"strings"
-	"unicode"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
@@ -35,15 +31,14 @@ const valueVariable = "value"
 // bounds a file's rules to about 6 to 14 ms of CPU however hostile the
 // file, and a plan of 1,000 hostile tenants took 7 to 10 s of CPU, 3.4 to
 // 3.8 s on 2 cores (generator's BenchmarkHostileTenants). A realistic file, two or three dozen keys with
-// short values checked by regular expressions or CEL rules, spends under
-// 7,000 (TestSchemaApplyBudget).
+// short values checked by CEL rules, spends under 7,000
+// (TestSchemaApplyBudget).
 const costBudget = 100_000
 
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
 // allowedAnnotations: for each allowed key, a rule that its value must
-// pass, a CEL expression over the string variable "value" or, under
-// [WithRegexpRules], a regular expression.
+// pass, a CEL expression over the string variable "value".
 //
 // The zero value is not valid; use CompileSchema. A Schema is immutable and
 // safe for concurrent use.
@@ -55,39 +50,34 @@ type Schema struct {
 // rule is the compiled rule of one key.
 type rule struct {
 	prog *cel.Program
-	// what names the rule in messages: `rule "value != ''"` or
-	// `regular expression "^a$"`.
+	// what names the rule in messages: `rule "value != ''"`.
 	what string
 }
 
 // CompileSchema compiles the rules of allowedLabels and allowedAnnotations,
 // each a map from a key to a rule for its value, found under fldPath
 // (spec.managedNamespaces.metadata.fromSource in an ArtifactGenerator). A
-// rule is a boolean CEL expression over the string variable "value" or,
-// under [WithRegexpRules] (source-watcher v2.3's shape), a regular
-// expression that the value must match:
+// rule is a boolean CEL expression over the string variable "value", as
+// in source-watcher v2.3:
 //
 //	s, errs := nsmeta.CompileSchema(nil, map[string]string{
 //		"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`,
 //	}, field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
 //
-// Options: [WithStrict], [WithRegexpRules], [WithCache]; any other is an
-// error at its name. Every key must be a valid label or annotation key;
-// every CEL expression must be non-empty and compile (cel.Compile: at most
-// 5 KiB, type-checked, bool output); every regular expression must compile,
-// and so must the CEL rule value.matches(r) it becomes. Otherwise it
-// returns a nil Schema and the sorted list of every bad key and rule, at
-// fldPath.allowedLabels[key] or fldPath.allowedAnnotations[key], with the
-// rule (its first 64 bytes for a regular expression) as the value and why
-// it fails in the detail: CEL compile errors with line:column and a caret.
+// Options: [WithStrict], [WithCache]; any other is an error at its name.
+// Every key must be a valid label or annotation key; every CEL expression
+// must be non-empty and compile (cel.Compile: at most 5 KiB, type-checked,
+// bool output). Otherwise it returns a nil Schema and the sorted list of
+// every bad key and rule, at fldPath.allowedLabels[key] or
+// fldPath.allowedAnnotations[key], with the rule as the value and why it
+// fails in the detail: CEL compile errors with line:column and a caret.
 // The list is nil when the schema compiles.
 //
-// Every rule is compiled here, once. source-watcher compiles a regular
-// expression only when a tenant's file sets its key, so a bad one fails
-// only the reconciles that reach it; here it is an error of the spec.
+// Every rule is compiled here, once, as source-watcher compiles its rules
+// when a reconcile starts: a bad rule is an error of the spec.
 func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...Option) (*Schema, field.ErrorList) {
 	var o options
-	errs := o.apply(opts, "CompileSchema", "WithStrict", "WithRegexpRules")
+	errs := o.apply(opts, "CompileSchema", "WithStrict")
 	s := &Schema{
 		labels:      make(map[string]rule, len(allowedLabels)),
 		annotations: make(map[string]rule, len(allowedAnnotations)),
@@ -109,17 +99,8 @@ func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath 
 	return s, nil
 }
 
-// compileRule compiles the rule r for key into rules, as a regular
-// expression under WithRegexpRules and as a CEL expression otherwise.
+// compileRule compiles the CEL rule r for key into rules.
 func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path) field.ErrorList {
-	if o.regexp {
-		prog, err := compileRegexp(o.cache, r)
-		if err != nil {
-			return field.ErrorList{field.Invalid(p, quote.Value(r), err.Error())}
-		}
-		rules[key] = rule{prog: prog, what: fmt.Sprintf("regular expression %q", quote.Value(r))}
-		return nil
-	}
 	if r == "" {
 		return field.ErrorList{field.Required(p, "must be a CEL expression over value that returns a bool")}
 	}
@@ -129,84 +110,6 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 	}
 	rules[key] = rule{prog: prog, what: fmt.Sprintf("rule %q", prog.String())}
 	return nil
-}
-
-// compileRegexp compiles the regular expression pattern as the CEL rule
-// value.matches(pattern), which CEL evaluates with Go's regexp package,
-// unanchored, as regexp.MatchString(pattern, value) does. Its error says
-// why, without the rule, which the caller shows.
-func compileRegexp(c *cel.Cache, pattern string) (*cel.Program, error) {
-	const tooLong = "must be short enough that its CEL rule value.matches(...) is no more than %d bytes, got %s%d"
-	// A pattern longer than a rule may be cannot fit in one: it is refused
-	// before it is parsed.
-	if len(pattern) > cel.MaxExpressionBytes {
-		return nil, fmt.Errorf(tooLong, cel.MaxExpressionBytes, "at least ", len(matchesExpr(""))+len(pattern))
-	}
-	if _, err := regexp.Compile(pattern); err != nil {
-		return nil, fmt.Errorf("must be a valid regular expression (RE2 syntax): %s", regexpDetail(err))
-	}
-	expr := matchesExpr(pattern)
-	if len(expr) > cel.MaxExpressionBytes {
-		return nil, fmt.Errorf(tooLong, cel.MaxExpressionBytes, "", len(expr))
-	}
-	prog, err := compile(c, expr, valueVariable)
-	if err != nil {
-		// Not expected: the pattern compiled and the literal is exact.
-		return nil, fmt.Errorf("as the CEL rule %s: %s", quote.Value(expr), compileDetail(err))
-	}
-	return prog, nil
-}
-
-// matchesPrefix starts the CEL rule of a regular expression.
-const matchesPrefix = "value.matches("
-
-// matchesExpr returns the CEL rule that pattern, a regular expression,
-// compiles to: value.matches("pattern"), the pattern as a CEL string
-// literal (celString).
-func matchesExpr(pattern string) string {
-	return matchesPrefix + celString(pattern) + ")"
-}
-
-// celString returns s as a double-quoted CEL string literal whose value is
-// s: a backslash and a double quote are escaped, newline, carriage return
-// and tab are written \n, \r and \t, other characters that are not
-// printable (unicode.IsPrint) as \uXXXX or \UXXXXXXXX, and the rest as
-// themselves. s must be valid UTF-8; an invalid byte becomes U+FFFD, which
-// a regular expression, being valid UTF-8, never holds.
-func celString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '\\' || r == '"':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r <= 0xFFFF:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// regexpDetail describes a regular expression's syntax error with the
-// offending part of the pattern shown by its first 64 bytes.
-func regexpDetail(err error) string {
-	if se, ok := errors.AsType[*syntax.Error](err); ok {
-		return fmt.Sprintf("%s: %q", se.Code, quote.Value(se.Expr))
-	}
-	return err.Error()
 }
 
 // Apply checks m, the metadata of a NamespaceMetadata file, against the
