@@ -232,7 +232,7 @@ func TestWithArtifactDigestCopyFS(t *testing.T) {
 			}
 			next := slices.Clone(previous)
 			inventory.SortApply(next)
-			if diff := cmp.Diff(next, plan.Next(nil)); diff != "" {
+			if diff := cmp.Diff(asStatus(next...), plan.Next(nil)); diff != "" {
 				t.Errorf("Next (-want +got):\n%s", diff)
 			}
 		})
@@ -375,7 +375,7 @@ func TestWithArtifactDigestFailure(t *testing.T) {
 			if diff := cmp.Diff(want, plan.Decisions); diff != "" {
 				t.Errorf("Decisions (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff([]inventory.Entry{app, tracked}, plan.Next(nil)); diff != "" {
+			if diff := cmp.Diff(asStatus(app, tracked), plan.Next(nil)); diff != "" {
 				t.Errorf("Next (-want +got):\n%s", diff)
 			}
 		})

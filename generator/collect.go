@@ -279,9 +279,9 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 
 // protected says why a stale namespace is one that no generator may
 // delete, or "": a name that the name policy protects whatever its rules
-// say (Kubernetes' own namespaces and the generator's, see
+// say (default, flux-system, Kubernetes' own and the generator's, see
 // nsmeta.NewNamePolicy). Such a namespace is never desired; it can be
-// tracked only by an inventory that source-watcher wrote.
+// tracked only by an inventory that another controller wrote.
 func (c *collector) protected(ctx context.Context, name string) string {
 	if c.g.policy == nil {
 		return ""

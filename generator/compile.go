@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -31,8 +33,7 @@ type Generator struct {
 	final     map[string]string // GeneratorLabel, for artifacts
 	warnings  []string
 
-	// The namespaces block, compiled into one model from either shape of
-	// the spec (see spec.go).
+	// spec.managedNamespaces, compiled.
 	decider    *finalizer.Decider
 	managed    bool
 	prune      bool
@@ -44,13 +45,6 @@ type Generator struct {
 	// "@artifact/...", read from the namespace's first artifact once it is
 	// built.
 	fromArtifact bool
-	// nsPath is the namespaces block's field path, spec.namespaces or
-	// spec.managedNamespaces, under which its errors are reported.
-	nsPath *field.Path
-	// skipOwnNamespace leaves the generator's own namespace unmanaged
-	// without an error (spec.namespaces, as upstream); otherwise the name
-	// policy refuses it (spec.managedNamespaces).
-	skipOwnNamespace bool
 }
 
 // compiledArtifact holds the bound templates of one spec.artifacts entry.
@@ -85,15 +79,12 @@ type compiledCopy struct {
 	optional   bool // selecting no file is not an error
 }
 
-var specPath = field.NewPath("spec")
+var (
+	specPath = field.NewPath("spec")
+	nsPath   = specPath.Child("managedNamespaces")
+)
 
 const artifactRoot = "@artifact"
-
-// The strategies of spec.namespaces.
-const (
-	strategyManaged   = "Managed"
-	strategyUnmanaged = "Unmanaged"
-)
 
 // The strategies of a copy operation (source-watcher v2.3's
 // spec.artifacts[].copy[].strategy; empty is Overwrite).
@@ -121,21 +112,16 @@ var controlAnnotations = []string{
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //
-// Compile checks what does not depend on a source: the required fields, the
-// pattern, every template against the pattern's captures, the aliases
-// against spec.sources, the copy destinations and strategies, the name
-// policy, the schema, the metadata operations, the common metadata and, in
-// the seed proposal's shape, the service account. The spec may use either
-// shape of namespace management, spec.namespaces or
-// spec.managedNamespaces, not both (see the package documentation, "Two
-// spec shapes"); both compile to the same generator, with errors at their
-// own field paths.
+// Compile checks what does not depend on a source: every limit, pattern,
+// enumeration and rule of released source-watcher v2.3's CRD (so that an
+// embedder without the CRD in front of it refuses what the API server
+// would), the pattern, every template against the pattern's captures, the
+// aliases against spec.sources, the copy destinations, the name policy,
+// the schema, the metadata operations, the common metadata and the service
+// account that namespace management requires.
 func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	spec = deepCopy(spec)
-	g := &Generator{nsPath: specPath.Child("managedNamespaces")}
-	if spec.Namespaces != nil {
-		g.nsPath = specPath.Child("namespaces")
-	}
+	g := &Generator{}
 	for _, o := range opts {
 		o(&g.opts)
 	}
@@ -189,7 +175,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	// commonMetadata, the operations and the final metadata are validated
 	// once, here; Plan only applies them.
 	errs = append(errs, g.pipeline.Validate(specPath.Child("commonMetadata"),
-		g.nsPath.Child("metadata", "from"), field.NewPath("metadata"))...)
+		nsPath.Child("metadata", "from"), field.NewPath("metadata"))...)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
@@ -238,39 +224,114 @@ func (o *options) validate() field.ErrorList {
 	return errs
 }
 
-// validateShape checks the required fields and the fields no primitive
-// checks.
+// The limits and patterns of released source-watcher v2.3's CRD
+// (the validation markers of github.com/fluxcd/source-watcher/api/v2
+// v1beta1), checked here so that an embedder without the CRD in front of
+// it (a preview tool, a test, another controller) refuses what the API
+// server would. interop/sourcewatcher has one case per marker.
+const (
+	maxSources         = 1000
+	maxArtifacts       = 1000
+	maxExcludes        = 100
+	maxReferenceBytes  = 1024 // pathPattern, names, from, to, inputsFrom, fromSource.path, an exclude
+	maxSourceRefBytes  = 64   // revision and originRevision
+	maxSourceNameBytes = 253
+)
+
+var (
+	aliasPattern      = regexp.MustCompile(`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$`)
+	sourceNamePattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+	sourceKinds       = []string{"Bucket", "ExternalArtifact", "GitRepository", "HelmChart", "OCIRepository"}
+)
+
+// validateShape checks the required fields, the CRD's limits and patterns,
+// and the fields no primitive checks.
 func validateShape(s *Spec, o *options) field.ErrorList {
 	var errs field.ErrorList
-	if len(s.Sources) == 0 {
-		errs = append(errs, field.Required(specPath.Child("sources"), "at least one source"))
+	tooLong := func(p *field.Path, v string, limit int) {
+		if len(v) > limit {
+			errs = append(errs, field.TooLong(p, "", limit))
+		}
+	}
+	check := func(p *field.Path, v string, msgs []string) {
+		if len(msgs) > 0 {
+			errs = append(errs, field.Invalid(p, v, strings.Join(msgs, "; ")))
+		}
+	}
+	dnsLabel := func(p *field.Path, v string) { check(p, v, content.IsDNS1123Label(v)) }
+	switch sp := specPath.Child("sources"); {
+	case len(s.Sources) == 0:
+		errs = append(errs, field.Required(sp, "at least one source"))
+	case len(s.Sources) > maxSources:
+		errs = append(errs, field.TooMany(sp, len(s.Sources), maxSources))
 	}
 	seen := map[string]int{}
 	for i, src := range s.Sources {
-		p := specPath.Child("sources").Index(i).Child("alias")
+		sp := specPath.Child("sources").Index(i)
+		p := sp.Child("alias")
 		switch j, dup := seen[src.Alias]; {
 		case src.Alias == "":
 			errs = append(errs, field.Required(p, ""))
+		case len(src.Alias) > validation.DNS1123LabelMaxLength:
+			errs = append(errs, field.TooLong(p, "", validation.DNS1123LabelMaxLength))
+		case !aliasPattern.MatchString(src.Alias):
+			errs = append(errs, field.Invalid(p, src.Alias, "must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character"))
 		case dup:
 			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
 		default:
 			seen[src.Alias] = i
-			if _, err := pathpattern.ParseRef("@" + src.Alias + "/x"); err != nil {
-				errs = append(errs, field.Invalid(p, src.Alias, "must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character"))
-			}
+		}
+		switch p := sp.Child("name"); {
+		case src.Name == "":
+			errs = append(errs, field.Required(p, ""))
+		case len(src.Name) > maxSourceNameBytes:
+			errs = append(errs, field.TooLong(p, "", maxSourceNameBytes))
+		case !sourceNamePattern.MatchString(src.Name):
+			errs = append(errs, field.Invalid(p, src.Name, "must be lower-case alphanumeric characters or '-', starting and ending with an alphanumeric character"))
+		}
+		if src.Namespace != "" {
+			dnsLabel(sp.Child("namespace"), src.Namespace)
+		}
+		switch {
+		case src.Kind == "":
+			errs = append(errs, field.Required(sp.Child("kind"), "one of "+strings.Join(sourceKinds, ", ")))
+		case !slices.Contains(sourceKinds, src.Kind):
+			errs = append(errs, field.NotSupported(sp.Child("kind"), src.Kind, sourceKinds))
 		}
 	}
-	if len(s.Artifacts) == 0 {
-		errs = append(errs, field.Required(specPath.Child("artifacts"), "at least one artifact"))
+	if s.ServiceAccountName != "" {
+		dnsLabel(specPath.Child("serviceAccountName"), s.ServiceAccountName)
+	}
+	switch ap := specPath.Child("artifacts"); {
+	case len(s.Artifacts) == 0:
+		errs = append(errs, field.Required(ap, "at least one artifact"))
+	case len(s.Artifacts) > maxArtifacts:
+		errs = append(errs, field.TooMany(ap, len(s.Artifacts), maxArtifacts))
 	}
 	for i, a := range s.Artifacts {
 		p := specPath.Child("artifacts").Index(i)
 		if a.Name == "" {
 			errs = append(errs, field.Required(p.Child("name"), ""))
 		}
+		tooLong(p.Child("name"), a.Name, maxReferenceBytes)
+		tooLong(p.Child("namespace"), a.Namespace, maxReferenceBytes)
+		if s.PathPattern == "" {
+			// Without a pattern the names are literal: the CRD's rules at
+			// spec level, reported at the artifact's own fields. A name
+			// that names a capture is refused when its template binds.
+			if literal(a.Name) {
+				check(p.Child("name"), a.Name, content.IsDNS1123Subdomain(a.Name))
+			}
+			if a.Namespace != "" && literal(a.Namespace) {
+				dnsLabel(p.Child("namespace"), a.Namespace)
+			}
+		}
 		if a.Namespace == "" && o.namespace == "" {
 			errs = append(errs, field.Required(p.Child("namespace"), "the artifact's namespace, or the generator's own (WithNamespace)"))
 		}
+		tooLong(p.Child("inputsFrom"), a.InputsFrom, maxReferenceBytes)
+		tooLong(p.Child("revision"), a.Revision, maxSourceRefBytes)
+		tooLong(p.Child("originRevision"), a.OriginRevision, maxSourceRefBytes)
 		if len(a.Copy) == 0 {
 			errs = append(errs, field.Required(p.Child("copy"), "at least one copy operation"))
 		}
@@ -279,8 +340,16 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 			if c.From == "" {
 				errs = append(errs, field.Required(cp.Child("from"), ""))
 			}
+			tooLong(cp.Child("from"), c.From, maxReferenceBytes)
 			if c.To == "" {
 				errs = append(errs, field.Required(cp.Child("to"), ""))
+			}
+			tooLong(cp.Child("to"), c.To, maxReferenceBytes)
+			if len(c.Exclude) > maxExcludes {
+				errs = append(errs, field.TooMany(cp.Child("exclude"), len(c.Exclude), maxExcludes))
+			}
+			for k, ex := range c.Exclude {
+				tooLong(cp.Child("exclude").Index(k), ex, maxReferenceBytes)
 			}
 			switch c.Strategy {
 			case "", strategyOverwrite, strategyMerge, strategyExtract:
@@ -298,34 +367,29 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 			}
 		}
 	}
-	if s.Namespaces != nil && s.ManagedNamespaces != nil {
-		errs = append(errs, field.Forbidden(specPath.Child("managedNamespaces"),
-			"must not be set together with spec.namespaces: use one shape, spec.namespaces (source-watcher v2.3) or spec.managedNamespaces"))
-		return errs
-	}
-	if n := s.Namespaces; n != nil {
-		p := specPath.Child("namespaces")
-		switch n.Strategy {
-		case strategyManaged, strategyUnmanaged:
-		case "":
-			errs = append(errs, field.Required(p.Child("strategy"), `"Managed" or "Unmanaged"`))
-		default:
-			errs = append(errs, field.NotSupported(p.Child("strategy"), n.Strategy, []string{strategyManaged, strategyUnmanaged}))
-		}
-		if n.Metadata != nil && n.Metadata.FromSource != nil && n.Metadata.FromSource.Path == "" {
-			errs = append(errs, field.Required(p.Child("metadata", "fromSource", "path"), ""))
-		}
-	}
 	if m := s.ManagedNamespaces; m != nil {
-		p := specPath.Child("managedNamespaces")
+		p := nsPath
 		if len(m.AllowedNames) == 0 {
 			errs = append(errs, field.Required(p.Child("allowedNames"), `at least one CEL expression over "ns"; use ["true"] to allow any name`))
 		}
 		if m.Prune == nil {
 			errs = append(errs, field.Required(p.Child("prune"), "whether to delete managed namespaces that no artifact uses"))
 		}
-		if m.Metadata != nil && m.Metadata.FromSource != nil && m.Metadata.FromSource.Path == "" {
-			errs = append(errs, field.Required(p.Child("metadata", "fromSource", "path"), ""))
+		if md := m.Metadata; md != nil {
+			mp := p.Child("metadata")
+			if md.FromSource == nil && len(md.From) == 0 {
+				errs = append(errs, field.Required(mp, "either fromSource or at least one from operation must be set"))
+			}
+			if fs := md.FromSource; fs != nil {
+				fp := mp.Child("fromSource")
+				if len(fs.AllowedLabels) == 0 && len(fs.AllowedAnnotations) == 0 {
+					errs = append(errs, field.Required(fp, "at least one annotation or label must be set in allowedLabels or allowedAnnotations"))
+				}
+				if fs.Path == "" {
+					errs = append(errs, field.Required(fp.Child("path"), ""))
+				}
+				tooLong(fp.Child("path"), fs.Path, maxReferenceBytes)
+			}
 		}
 		if s.ServiceAccountName == "" && o.defaultServiceAccount == "" {
 			errs = append(errs, field.Required(specPath.Child("serviceAccountName"),
@@ -333,6 +397,12 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// literal reports whether a template of at most maxReferenceBytes names no
+// capture.
+func literal(s string) bool {
+	return s != "" && len(s) <= maxReferenceBytes && !strings.ContainsAny(s, "{}")
 }
 
 // literalPrefix returns the directories of p after its alias and before its
@@ -352,8 +422,13 @@ func literalPrefix(p *pathpattern.Pattern) string {
 	return strings.Join(dirs, "/")
 }
 
-// bind binds a template to the pattern, reporting a failure at fldPath.
+// bind binds a template to the pattern, reporting a failure at fldPath. A
+// template longer than the CRD allows, which validateShape reported, is not
+// bound.
 func (g *Generator) bind(errs *field.ErrorList, fldPath *field.Path, s string) *pathpattern.Template {
+	if len(s) > maxReferenceBytes {
+		return nil
+	}
 	t, err := g.pattern.Template(s)
 	if err != nil {
 		*errs = append(*errs, field.Invalid(fldPath, s, err.Error()))
@@ -460,7 +535,7 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 				g.compileDestination(&errs, &cc, cp.To)
 			}
 			for k, ex := range cp.Exclude {
-				if err := validGlob(ex); err != nil {
+				if err := validGlob(ex); err != nil && len(ex) <= maxReferenceBytes {
 					errs = append(errs, field.Invalid(cpp.Child("exclude").Index(k), ex, err.Error()))
 				}
 			}
@@ -485,6 +560,9 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 // refuses in to, fails before any tree is read. A literal to is parsed
 // once.
 func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, to string) {
+	if len(to) > maxReferenceBytes {
+		return // validateShape reported it
+	}
 	to0, dir, err := parseDestination(to)
 	if err != nil {
 		*errs = append(*errs, field.Invalid(cc.toPath, to, err.Error()))
@@ -534,94 +612,81 @@ func onlyDots(p string) bool {
 	return !strings.HasPrefix(p, "/")
 }
 
-// compileNamespaces compiles the namespaces block of either shape into the
-// one model: managed, prune, the name policy, the pipeline's operations
-// and final metadata, the schema and the metadata file's template.
+// compileNamespaces compiles spec.managedNamespaces: the name policy, the
+// pipeline's operations and final metadata, the schema and the metadata
+// file's template.
 func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
-	var (
-		md       *NamespaceMetadata
-		names    []string
-		errs     field.ErrorList
-		policyOp []nsmeta.Option
-	)
-	if g.opts.cache != nil {
-		policyOp = append(policyOp, nsmeta.WithCache(g.opts.cache))
-	}
-	switch {
-	case s.Namespaces != nil && s.ManagedNamespaces != nil:
-		return nil // validateShape refused it
-	case s.Namespaces != nil:
-		// source-watcher v2.3: every name but the protected ones, and the
-		// generator's own namespace left unmanaged; prune defaults to the
-		// feature gate; the schema's rules are regular expressions.
-		n := s.Namespaces
-		g.managed = n.Strategy == strategyManaged
-		g.prune = g.opts.defaultToPrune
-		if n.Prune != nil {
-			g.prune = *n.Prune
-		}
-		g.skipOwnNamespace = true
-		names, md = []string{"true"}, n.Metadata
-	case s.ManagedNamespaces != nil:
-		m := s.ManagedNamespaces
-		g.managed = true
-		g.prune = m.Prune != nil && *m.Prune
-		if g.opts.namespace != "" {
-			policyOp = append(policyOp, nsmeta.WithProtectedNames(g.opts.namespace))
-		}
-		names, md = m.AllowedNames, m.Metadata
-	default:
+	m := s.ManagedNamespaces
+	if m == nil {
 		return nil
 	}
-
-	if len(names) > 0 {
-		policy, perrs := nsmeta.NewNamePolicy(names, g.nsPath, policyOp...)
+	var errs field.ErrorList
+	g.managed = true
+	g.prune = m.Prune != nil && *m.Prune
+	policyOp := []nsmeta.Option{nsmeta.WithCache(g.opts.cache)}
+	if g.opts.namespace != "" {
+		policyOp = append(policyOp, nsmeta.WithProtectedNames(g.opts.namespace))
+	}
+	if len(m.AllowedNames) > 0 {
+		policy, perrs := nsmeta.NewNamePolicy(m.AllowedNames, nsPath, policyOp...)
 		errs = append(errs, perrs...)
 		g.policy = policy
 	}
+	g.pipeline.Final = nsmeta.Metadata{Labels: cloneLabels(g.final), Annotations: cloneLabels(g.opts.finalAnnotations)}
 
-	final := nsmeta.Metadata{Labels: map[string]string{}, Annotations: map[string]string{}}
-	for k, v := range g.opts.finalLabels {
-		final.Labels[k] = v
+	md := m.Metadata
+	if md == nil {
+		return errs
 	}
-	for k, v := range g.opts.finalAnnotations {
-		final.Annotations[k] = v
+	g.pipeline.Operations = md.From
+	fsrc := md.FromSource
+	if fsrc == nil {
+		return errs
 	}
-	if g.opts.uid != "" {
-		final.Labels[GeneratorLabel] = g.opts.uid
+	fp := nsPath.Child("metadata", "fromSource")
+	schemaOpts := []nsmeta.Option{nsmeta.WithCache(g.opts.cache)}
+	if g.opts.strict {
+		schemaOpts = append(schemaOpts, nsmeta.WithStrict())
 	}
-	g.pipeline.Final = final
-
-	if md != nil {
-		g.pipeline.Operations = md.From
-		if fsrc := md.FromSource; fsrc != nil {
-			fp := g.nsPath.Child("metadata", "fromSource")
-			var schemaOpts []nsmeta.Option
-			if g.opts.cache != nil {
-				schemaOpts = append(schemaOpts, nsmeta.WithCache(g.opts.cache))
-			}
-			if g.opts.strict {
-				schemaOpts = append(schemaOpts, nsmeta.WithStrict())
-			}
-			schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
-			errs = append(errs, serrs...)
-			g.schema = schema
-			switch {
-			case fsrc.Path == "":
-			default:
-				// "@artifact/...": a file of the namespace's first
-				// artifact, once it is built (see the package
-				// documentation, "Namespace metadata from the artifact").
-				g.fromArtifact = isArtifactRef(fsrc.Path)
-				shaped := g.fromArtifact || g.checkAlias(&errs, fp.Child("path"), fsrc.Path)
-				g.fromSource = g.bind(&errs, fp.Child("path"), fsrc.Path)
-				if shaped {
-					checkRef(&errs, fp.Child("path"), fsrc.Path, g.fromSource)
-				}
-			}
-		}
+	schema, serrs := nsmeta.CompileSchema(fsrc.AllowedLabels, fsrc.AllowedAnnotations, fp, schemaOpts...)
+	errs = append(errs, serrs...)
+	g.schema = schema
+	if fsrc.Path == "" {
+		return errs
+	}
+	// "@artifact/...": a file of the namespace's first artifact, once it
+	// is built (see the package documentation, "Namespace metadata from
+	// the artifact").
+	pp := fp.Child("path")
+	g.fromArtifact = isArtifactRef(fsrc.Path)
+	shaped := g.fromArtifact || g.checkAlias(&errs, pp, fsrc.Path)
+	g.fromSource = g.bind(&errs, pp, fsrc.Path)
+	if shaped {
+		checkRef(&errs, pp, fsrc.Path, g.fromSource)
+	}
+	if g.fromSource != nil {
+		errs = append(errs, g.namespaceLevel(pp, fsrc.Path, s.Artifacts)...)
 	}
 	return errs
+}
+
+// namespaceLevel refuses a fromSource.path that names a capture some
+// artifact's namespace does not name, as upstream's API does ("Only
+// namespace-level captures are allowed"): all the artifacts of a namespace
+// must read the same file. Artifacts in the generator's own namespace (no
+// namespace field) are never managed and do not count.
+func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts []OutputArtifact) field.ErrorList {
+	for _, name := range g.fromSource.Captures() {
+		for i, a := range g.artifacts {
+			if a.namespace == nil || slices.Contains(a.namespace.Captures(), name) {
+				continue
+			}
+			return field.ErrorList{field.Invalid(fldPath, path, fmt.Sprintf(
+				"must name only captures of the artifacts' namespace: {%s} is not named by spec.artifacts[%d].namespace %q; only namespace-level captures are allowed",
+				name, i, artifacts[i].Namespace))}
+		}
+	}
+	return nil
 }
 
 // asFieldErrors spreads the error of a primitive's constructor into field

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,7 +40,9 @@ func TestCompileErrors(t *testing.T) {
 		{name: "pattern alias not declared", spec: func(s *Spec) { s.Sources[0].Alias = "other" },
 			fields: []string{"spec.artifacts[0].copy[0].from", "spec.artifacts[0].inputsFrom", "spec.managedNamespaces.metadata.fromSource.path", "spec.pathPattern"}},
 		{name: "duplicate alias", spec: func(s *Spec) { s.Sources = append(s.Sources, s.Sources[0]) }, fields: []string{"spec.sources[1].alias"}},
-		{name: "bad alias", spec: func(s *Spec) { s.Sources = append(s.Sources, SourceReference{Alias: "Bad!"}) }, fields: []string{"spec.sources[1].alias"}},
+		{name: "bad alias", spec: func(s *Spec) {
+			s.Sources = append(s.Sources, SourceReference{Alias: "Bad!", Kind: "GitRepository", Name: "x"})
+		}, fields: []string{"spec.sources[1].alias"}},
 		{name: "unknown capture", spec: func(s *Spec) { s.Artifacts[0].Name = "{app}" }, fields: []string{"spec.artifacts[0].name"}},
 		{name: "missing name and copy", spec: func(s *Spec) { s.Artifacts[0].Name, s.Artifacts[0].Copy = "", nil },
 			fields: []string{"spec.artifacts[0].copy", "spec.artifacts[0].name"}},
@@ -203,30 +206,13 @@ func TestPlanRefusesExternalFinalizerFromFile(t *testing.T) {
 	}
 }
 
-// testUpstreamSpec is testSpec in source-watcher v2.3's shape: the same
-// artifacts, spec.namespaces instead of spec.managedNamespaces, regular
-// expressions for rules, and no service account.
-func testUpstreamSpec() Spec {
-	prune := true
-	s := testSpec()
-	s.ServiceAccountName = ""
-	s.ManagedNamespaces = nil
-	s.Namespaces = &Namespaces{
-		Strategy: "Managed",
-		Prune:    &prune,
-		Metadata: &NamespaceMetadata{FromSource: &MetadataFromSource{
-			Path:          "@repo/tenants/{namespace}/namespace-metadata.yaml",
-			AllowedLabels: map[string]string{"team": "^.{0,10}$"},
-		}},
-	}
-	return s
-}
-
-// TestCompileShapes: the errors of both spec shapes, each at the shape's
-// own field path and with its type, and what each shape does not require.
-// The commonMetadata cases translate source-watcher's
+// TestCompileRules: Compile refuses what released source-watcher v2.3's
+// CRD refuses (its validation markers and rules, one case each; the same
+// cases run against the released types in interop/sourcewatcher) and what
+// tenantkit adds, each error at its field path and with its type. The
+// commonMetadata cases translate source-watcher's
 // TestArtifactGenerator_CommonMetadataAnnotationsValidation (its CRD rule).
-func TestCompileShapes(t *testing.T) {
+func TestCompileRules(t *testing.T) {
 	t.Parallel()
 	type fieldErr struct {
 		Field string
@@ -237,79 +223,183 @@ func TestCompileShapes(t *testing.T) {
 		required     = field.ErrorTypeRequired
 		forbidden    = field.ErrorTypeForbidden
 		notSupported = field.ErrorTypeNotSupported
+		tooLong      = field.ErrorTypeTooLong
+		tooMany      = field.ErrorTypeTooMany
 	)
 	annotate := func(key string) func(*Spec) {
 		return func(s *Spec) { s.CommonMetadata.Annotations = map[string]string{key: "disabled"} }
 	}
+	static := func(s *Spec) {
+		s.PathPattern, s.ManagedNamespaces = "", nil
+		s.Artifacts[0].Name, s.Artifacts[0].Namespace, s.Artifacts[0].InputsFrom = "app", "tenant-a", ""
+		s.Artifacts[0].Copy[0].From = "@repo/app/**"
+	}
+	long := strings.Repeat("a", 1025)
 	tests := []struct {
-		name     string
-		seed     bool // the seed proposal's shape (testSpec), not upstream's (testUpstreamSpec)
-		spec     func(*Spec)
-		opts     []Option
-		want     []fieldErr
-		detail   string // in the detail of the first error
-		noPolicy bool   // compiles without namespace management
+		name   string
+		spec   func(*Spec)
+		opts   []Option
+		want   []fieldErr
+		detail string // in the detail of the first error
 	}{
-		{name: "upstream: valid without a service account"},
-		{name: "seed: valid", seed: true},
-		{name: "both shapes", spec: func(s *Spec) { s.ManagedNamespaces = testSpec().ManagedNamespaces },
-			want: []fieldErr{{"spec.managedNamespaces", forbidden}}, detail: "spec.namespaces"},
-		{name: "upstream: strategy missing", spec: func(s *Spec) { s.Namespaces.Strategy = "" },
-			want: []fieldErr{{"spec.namespaces.strategy", required}}},
-		{name: "upstream: strategy in the wrong case", spec: func(s *Spec) { s.Namespaces.Strategy = "managed" },
-			want: []fieldErr{{"spec.namespaces.strategy", notSupported}}, detail: `"Managed", "Unmanaged"`},
-		{name: "upstream: Unmanaged", spec: func(s *Spec) { s.Namespaces.Strategy = "Unmanaged" }},
-		{name: "upstream: Unmanaged metadata is still checked", spec: func(s *Spec) {
-			s.Namespaces.Strategy = "Unmanaged"
-			s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "(unclosed"
-		}, want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[team]", invalid}}, detail: "must be a valid regular expression"},
-		{name: "upstream: prune unset", spec: func(s *Spec) { s.Namespaces.Prune = nil }},
-		{name: "upstream: no metadata", spec: func(s *Spec) { s.Namespaces.Metadata = nil }},
-		{name: "upstream: label rule not a regular expression", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "[a-" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[team]", invalid}}, detail: "missing closing ]"},
-		{name: "upstream: annotation rule not a regular expression", spec: func(s *Spec) {
-			s.Namespaces.Metadata.FromSource.AllowedAnnotations = map[string]string{"example.com/a": "a**", "example.com/b": "^b$"}
-		}, want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedAnnotations[example.com/a]", invalid}}, detail: "invalid nested repetition operator"},
-		{name: "upstream: a CEL rule is a regular expression", spec: func(s *Spec) {
-			s.Namespaces.Metadata.FromSource.AllowedLabels["team"] = "value.size() <= 10"
+		{name: "valid"},
+		{name: "valid without namespace management", spec: func(s *Spec) { s.ManagedNamespaces, s.ServiceAccountName = nil, "" }},
+		{name: "valid static", spec: static},
+
+		// spec.sources
+		{name: "sources: none", spec: func(s *Spec) { s.Sources = nil },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].from", invalid}, {"spec.artifacts[0].inputsFrom", invalid},
+				{"spec.managedNamespaces.metadata.fromSource.path", invalid}, {"spec.pathPattern", invalid}, {"spec.sources", required}}},
+		{name: "sources: 1001", spec: func(s *Spec) {
+			for i := range 1000 {
+				s.Sources = append(s.Sources, SourceReference{Alias: "s" + strconv.Itoa(i), Kind: "GitRepository", Name: "x"})
+			}
+		}, want: []fieldErr{{"spec.sources", tooMany}}},
+		{name: "sources: alias pattern", spec: func(s *Spec) {
+			s.Sources = append(s.Sources, SourceReference{Alias: "Bad", Kind: "GitRepository", Name: "x"})
+		},
+			want: []fieldErr{{"spec.sources[1].alias", invalid}}},
+		{name: "sources: alias too long", spec: func(s *Spec) {
+			s.Sources = append(s.Sources, SourceReference{Alias: strings.Repeat("a", 64), Kind: "GitRepository", Name: "x"})
+		}, want: []fieldErr{{"spec.sources[1].alias", tooLong}}},
+		{name: "sources: alias twice", spec: func(s *Spec) { s.Sources = append(s.Sources, s.Sources[0]) },
+			want: []fieldErr{{"spec.sources[1].alias", field.ErrorTypeDuplicate}}},
+		{name: "sources: name missing", spec: func(s *Spec) { s.Sources[0].Name = "" },
+			want: []fieldErr{{"spec.sources[0].name", required}}},
+		{name: "sources: name pattern", spec: func(s *Spec) { s.Sources[0].Name = "mono.repo" },
+			want: []fieldErr{{"spec.sources[0].name", invalid}}},
+		{name: "sources: name too long", spec: func(s *Spec) { s.Sources[0].Name = strings.Repeat("a", 254) },
+			want: []fieldErr{{"spec.sources[0].name", tooLong}}},
+		{name: "sources: namespace pattern", spec: func(s *Spec) { s.Sources[0].Namespace = "Flux" },
+			want: []fieldErr{{"spec.sources[0].namespace", invalid}}},
+		{name: "sources: kind missing", spec: func(s *Spec) { s.Sources[0].Kind = "" },
+			want: []fieldErr{{"spec.sources[0].kind", required}}},
+		{name: "sources: kind unknown", spec: func(s *Spec) { s.Sources[0].Kind = "gitrepository" },
+			want: []fieldErr{{"spec.sources[0].kind", notSupported}}, detail: `"Bucket", "ExternalArtifact", "GitRepository", "HelmChart", "OCIRepository"`},
+
+		// spec.serviceAccountName and spec.pathPattern
+		{name: "serviceAccountName pattern", spec: func(s *Spec) { s.ServiceAccountName = "Flux_Operator" },
+			want: []fieldErr{{"spec.serviceAccountName", invalid}}},
+		{name: "serviceAccountName too long", spec: func(s *Spec) { s.ServiceAccountName = strings.Repeat("a", 64) },
+			want: []fieldErr{{"spec.serviceAccountName", invalid}}},
+		{name: "pathPattern without alias", spec: func(s *Spec) { s.PathPattern = "tenants/{namespace}" },
+			want: []fieldErr{{"spec.pathPattern", invalid}}},
+		{name: "pathPattern too long", spec: func(s *Spec) { s.PathPattern = "@repo/" + long },
+			want: []fieldErr{{"spec.pathPattern", invalid}}},
+
+		// spec.artifacts
+		{name: "artifacts: none", spec: func(s *Spec) { s.Artifacts = nil },
+			want: []fieldErr{{"spec.artifacts", required}}},
+		{name: "artifacts: 1001", spec: func(s *Spec) {
+			for range 1000 {
+				s.Artifacts = append(s.Artifacts, s.Artifacts[0])
+			}
+		}, want: []fieldErr{{"spec.artifacts", tooMany}}},
+		{name: "artifacts: name too long", spec: func(s *Spec) { s.Artifacts[0].Name = long },
+			want: []fieldErr{{"spec.artifacts[0].name", tooLong}}},
+		{name: "artifacts: namespace too long", spec: func(s *Spec) { s.Artifacts[0].Namespace = long },
+			want: []fieldErr{{"spec.artifacts[0].namespace", tooLong}}},
+		{name: "static: name not an object name", spec: func(s *Spec) { static(s); s.Artifacts[0].Name = "App_1" },
+			want: []fieldErr{{"spec.artifacts[0].name", invalid}}},
+		{name: "static: namespace not a namespace name", spec: func(s *Spec) { static(s); s.Artifacts[0].Namespace = "tenant.a" },
+			want: []fieldErr{{"spec.artifacts[0].namespace", invalid}}},
+		{name: "inputsFrom too long", spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@repo/" + long },
+			want: []fieldErr{{"spec.artifacts[0].inputsFrom", tooLong}}},
+		{name: "inputsFrom the artifact", spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@artifact/{module}/inputs.yaml" }},
+		{name: "revision", spec: func(s *Spec) { s.Artifacts[0].Revision = "@repo" }},
+		{name: "revision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].Revision = "@other" },
+			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
+		{name: "revision without @", spec: func(s *Spec) { s.Artifacts[0].Revision = "repo" },
+			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
+		{name: "revision too long", spec: func(s *Spec) { s.Artifacts[0].Revision = "@" + strings.Repeat("a", 64) },
+			want: []fieldErr{{"spec.artifacts[0].revision", invalid}, {"spec.artifacts[0].revision", tooLong}}},
+		{name: "originRevision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].OriginRevision = "@other" },
+			want: []fieldErr{{"spec.artifacts[0].originRevision", invalid}}},
+		{name: "copy: none", spec: func(s *Spec) { s.Artifacts[0].Copy = nil },
+			want: []fieldErr{{"spec.artifacts[0].copy", required}}},
+		{name: "copy: from too long", spec: func(s *Spec) { s.Artifacts[0].Copy[0].From = "@repo/" + long },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].from", tooLong}}},
+		{name: "copy: to with ..", spec: func(s *Spec) { s.Artifacts[0].Copy[0].To = "@artifact/../x" },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].to", invalid}}},
+		{name: "copy: to too long", spec: func(s *Spec) { s.Artifacts[0].Copy[0].To = "@artifact/" + long },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].to", tooLong}}},
+		{name: "copy: 101 excludes", spec: func(s *Spec) {
+			for i := range 100 {
+				s.Artifacts[0].Copy[0].Exclude = append(s.Artifacts[0].Copy[0].Exclude, "x"+strconv.Itoa(i))
+			}
+		}, want: []fieldErr{{"spec.artifacts[0].copy[0].exclude", tooMany}}},
+		{name: "copy: exclude too long", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Exclude[0] = long },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].exclude[0]", tooLong}}},
+		{name: "copy strategy Overwrite", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Overwrite" }},
+		{name: "copy strategy Merge", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Merge" }},
+		{name: "copy strategy Extract", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Extract" }},
+		{name: "copy strategy unknown", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "overwrite" },
+			want: []fieldErr{{"spec.artifacts[0].copy[0].strategy", notSupported}}, detail: `supported values: "Overwrite", "Merge", "Extract"`},
+		{name: "copy optional", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Optional = true }},
+
+		// spec.managedNamespaces
+		{name: "allowedNames: none", spec: func(s *Spec) { s.ManagedNamespaces.AllowedNames = nil },
+			want: []fieldErr{{"spec.managedNamespaces.allowedNames", required}}},
+		{name: "prune missing", spec: func(s *Spec) { s.ManagedNamespaces.Prune = nil },
+			want: []fieldErr{{"spec.managedNamespaces.prune", required}}},
+		{name: "metadata empty", spec: func(s *Spec) { s.ManagedNamespaces.Metadata = &NamespaceMetadata{} },
+			want: []fieldErr{{"spec.managedNamespaces.metadata", required}}, detail: "either fromSource or at least one from operation"},
+		{name: "metadata from operations only", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "*",
+				Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}}}}
 		}},
-		{name: "upstream: bad label key", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.AllowedLabels["bad key!"] = ".*" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.allowedLabels[bad key!]", invalid}}},
-		{name: "upstream: fromSource without path", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", required}}},
-		{name: "upstream: fromSource from an undeclared alias", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@other/x.yaml" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}},
-		{name: "upstream: fromSource from the artifact", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/namespace.yaml" }},
-		{name: "seed: fromSource from the artifact", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{namespace}/ns.yaml" }},
-		{name: "upstream: fromSource from the artifact, an unknown capture", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/{team}.yaml" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}, detail: "team"},
-		{name: "upstream: fromSource from the artifact, outside it", spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/../ns.yaml" },
-			want: []fieldErr{{"spec.namespaces.metadata.fromSource.path", invalid}}},
-		{name: "upstream: operation without strategy", spec: func(s *Spec) {
-			s.Namespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
-		}, want: []fieldErr{{"spec.namespaces.metadata.from[0].strategy", required}}},
-		{name: "upstream: operation setting the external finalizer", spec: func(s *Spec) {
-			s.Namespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "*",
+		{name: "fromSource without rules", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.AllowedLabels = nil },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource", required}}},
+		{name: "fromSource with annotation rules only", spec: func(s *Spec) {
+			fs := s.ManagedNamespaces.Metadata.FromSource
+			fs.AllowedLabels, fs.AllowedAnnotations = nil, map[string]string{"example.com/a": "true"}
+		}},
+		{name: "fromSource without path", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", required}}},
+		{name: "fromSource path too long", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/" + long },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", tooLong}}},
+		{name: "fromSource from an undeclared alias", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@other/x.yaml" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", invalid}}},
+		{name: "fromSource path names a module capture", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.FromSource.Path = "@repo/tenants/{namespace}/modules/{module}/ns.yaml"
+		}, want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", invalid}}, detail: "only namespace-level captures are allowed"},
+		{name: "fromSource from the artifact", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{namespace}/ns.yaml" }},
+		{name: "fromSource from the artifact, an unknown capture", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{team}.yaml" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", invalid}}, detail: "team"},
+		{name: "fromSource from the artifact, outside it", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/../ns.yaml" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.path", invalid}}},
+		{name: "label rule not CEL", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.AllowedLabels["team"] = "^[a-z]+$" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.allowedLabels[team]", invalid}}},
+		{name: "bad label key", spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.AllowedLabels["bad key!"] = "true" },
+			want: []fieldErr{{"spec.managedNamespaces.metadata.fromSource.allowedLabels[bad key!]", invalid}}},
+		{name: "operation without strategy", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Namespace: "*"}}
+		}, want: []fieldErr{{"spec.managedNamespaces.metadata.from[0].strategy", required}}},
+		{name: "operation strategy unknown", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Strategy: "merge", Namespace: "*"}}
+		}, want: []fieldErr{{"spec.managedNamespaces.metadata.from[0].strategy", notSupported}}},
+		{name: "operation namespace pattern", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "tenant-*"}}
+		}, want: []fieldErr{{"spec.managedNamespaces.metadata.from[0].namespace", invalid}}},
+		{name: "operation setting the external finalizer", spec: func(s *Spec) {
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "*",
 				Metadata: nsmeta.Metadata{Annotations: map[string]string{finalizer.Annotation: "self"}}}}
-		}, want: []fieldErr{{"spec.namespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]", forbidden}}},
-		{name: "upstream: no service account, no default", opts: []Option{}},
-		{name: "seed: no service account", seed: true, spec: func(s *Spec) { s.ServiceAccountName = "" },
+		}, want: []fieldErr{{"spec.managedNamespaces.metadata.from[0].annotations[" + finalizer.Annotation + "]", forbidden}}},
+		{name: "no service account", spec: func(s *Spec) { s.ServiceAccountName = "" },
 			want: []fieldErr{{"spec.serviceAccountName", required}}},
-		{name: "seed: prune still required", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Prune = nil },
-			opts: []Option{WithDefaultToPruneNamespaces()}, want: []fieldErr{{"spec.managedNamespaces.prune", required}}},
+		{name: "no service account, a default", spec: func(s *Spec) { s.ServiceAccountName = "" },
+			opts: []Option{WithDefaultServiceAccount("flux-operator")}},
 
 		// source-watcher's TestArtifactGenerator_CommonMetadataAnnotationsValidation.
-		{name: "upstream: commonMetadata sets ssa", spec: annotate("source.extensions.fluxcd.io/ssa"),
+		{name: "commonMetadata sets ssa", spec: annotate("source.extensions.fluxcd.io/ssa"),
 			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/ssa]", forbidden}}, detail: "set it on individual objects"},
-		{name: "upstream: commonMetadata sets prune", spec: annotate("source.extensions.fluxcd.io/prune"),
+		{name: "commonMetadata sets prune", spec: annotate("source.extensions.fluxcd.io/prune"),
 			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/prune]", forbidden}}},
-		{name: "upstream: commonMetadata sets reconcile", spec: annotate("source.extensions.fluxcd.io/reconcile"),
+		{name: "commonMetadata sets reconcile", spec: annotate("source.extensions.fluxcd.io/reconcile"),
 			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/reconcile]", forbidden}}},
-		{name: "upstream: commonMetadata sets another annotation", spec: annotate("example.com/team")},
-		{name: "seed: commonMetadata sets reconcile", seed: true, spec: annotate("source.extensions.fluxcd.io/reconcile"),
-			want: []fieldErr{{"spec.commonMetadata.annotations[source.extensions.fluxcd.io/reconcile]", forbidden}}},
+		{name: "commonMetadata sets another annotation", spec: annotate("example.com/team")},
 		{name: "no namespaces: commonMetadata sets all three", spec: func(s *Spec) {
-			s.Namespaces = nil
+			s.ManagedNamespaces = nil
 			s.CommonMetadata.Annotations = map[string]string{"source.extensions.fluxcd.io/ssa": "Ignore",
 				"source.extensions.fluxcd.io/prune": "disabled", "source.extensions.fluxcd.io/reconcile": "disabled"}
 		}, want: []fieldErr{
@@ -320,31 +410,11 @@ func TestCompileShapes(t *testing.T) {
 		{name: "commonMetadata label named like a control annotation", spec: func(s *Spec) {
 			s.CommonMetadata.Labels["source.extensions.fluxcd.io/prune"] = "disabled"
 		}},
-
-		// The artifact fields of source-watcher v2.3, in either shape.
-		{name: "copy strategy Overwrite", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Overwrite" }},
-		{name: "copy strategy Merge", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Merge" }},
-		{name: "copy strategy Extract", seed: true, spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "Extract" }},
-		{name: "copy strategy unknown", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Strategy = "overwrite" },
-			want: []fieldErr{{"spec.artifacts[0].copy[0].strategy", notSupported}}, detail: `supported values: "Overwrite", "Merge", "Extract"`},
-		{name: "copy optional", spec: func(s *Spec) { s.Artifacts[0].Copy[0].Optional = true }},
-		{name: "revision", spec: func(s *Spec) { s.Artifacts[0].Revision = "@repo" }},
-		{name: "revision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].Revision = "@other" },
-			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
-		{name: "revision without @", seed: true, spec: func(s *Spec) { s.Artifacts[0].Revision = "repo" },
-			want: []fieldErr{{"spec.artifacts[0].revision", invalid}}},
-		{name: "originRevision of an undeclared alias", spec: func(s *Spec) { s.Artifacts[0].OriginRevision = "@other" },
-			want: []fieldErr{{"spec.artifacts[0].originRevision", invalid}}},
-		{name: "inputsFrom the artifact", spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@artifact/inputs.yaml" }},
-		{name: "inputsFrom the artifact, seed", seed: true, spec: func(s *Spec) { s.Artifacts[0].InputsFrom = "@artifact/{module}/inputs.yaml" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := testUpstreamSpec()
-			if tt.seed {
-				spec = testSpec()
-			}
+			spec := testSpec()
 			if tt.spec != nil {
 				tt.spec(&spec)
 			}
@@ -366,57 +436,32 @@ func TestCompileShapes(t *testing.T) {
 	}
 }
 
-// TestNamespacesDefaults: whether namespaces are managed and pruned, for
-// each shape, prune setting and WithDefaultToPruneNamespaces, seen in what
-// a plan does with a managed namespace that no artifact uses any more:
-// delete it when managed and pruned, release it otherwise. The upstream
-// cases translate source-watcher's TestArtifactGeneratorNamespaces
-// (ManagesNamespaces, NamespacePrune) and the feature-gate cases of
-// TestArtifactGeneratorReconciler_FinalizeReferencesSurvivors.
+// TestNamespacesDefaults: whether namespaces are managed and pruned, seen
+// in what a plan does with a managed namespace that no artifact uses any
+// more: delete it when managed and pruned, release it otherwise. Translates
+// source-watcher's TestArtifactGeneratorNamespaces (ManagesNamespaces,
+// NamespacePrune).
 func TestNamespacesDefaults(t *testing.T) {
 	t.Parallel()
-	yes, no := true, false
-	upstream := func(strategy string, prune *bool) func(*Spec) {
-		return func(s *Spec) {
-			s.Namespaces.Strategy, s.Namespaces.Prune = strategy, prune
-		}
-	}
+	no := false
 	tests := []struct {
 		name    string
-		seed    bool
 		spec    func(*Spec)
-		gate    bool // WithDefaultToPruneNamespaces
 		managed bool
 		prune   bool
 	}{
-		{name: "no namespaces", spec: func(s *Spec) { s.Namespaces = nil }},
-		{name: "no namespaces, gate", spec: func(s *Spec) { s.Namespaces = nil }, gate: true},
-		{name: "Unmanaged", spec: upstream("Unmanaged", nil)},
-		{name: "Unmanaged, gate", spec: upstream("Unmanaged", nil), gate: true},
-		{name: "Unmanaged, prune true", spec: upstream("Unmanaged", &yes)},
-		{name: "Managed, prune unset", spec: upstream("Managed", nil), managed: true},
-		{name: "Managed, prune unset, gate", spec: upstream("Managed", nil), gate: true, managed: true, prune: true},
-		{name: "Managed, prune false, gate", spec: upstream("Managed", &no), gate: true, managed: true},
-		{name: "Managed, prune true", spec: upstream("Managed", &yes), managed: true, prune: true},
-		{name: "Managed, prune true, gate", spec: upstream("Managed", &yes), gate: true, managed: true, prune: true},
-		{name: "seed, prune true", seed: true, managed: true, prune: true},
-		{name: "seed, prune false, gate", seed: true, spec: func(s *Spec) { s.ManagedNamespaces.Prune = &no }, gate: true, managed: true},
+		{name: "no managedNamespaces", spec: func(s *Spec) { s.ManagedNamespaces = nil }},
+		{name: "prune true", managed: true, prune: true},
+		{name: "prune false", spec: func(s *Spec) { s.ManagedNamespaces.Prune = &no }, managed: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := testUpstreamSpec()
-			if tt.seed {
-				spec = testSpec()
-			}
+			spec := testSpec()
 			if tt.spec != nil {
 				tt.spec(&spec)
 			}
-			var opts []Option
-			if tt.gate {
-				opts = append(opts, WithDefaultToPruneNamespaces())
-			}
-			g := mustCompile(t, spec, opts...)
+			g := mustCompile(t, spec)
 			previous := []inventory.Entry{nsEntry("tenant-ok"), artEntry("tenant-ok", "app"), nsEntry("tenant-gone")}
 			p := mustPlan(t, g, sources(tree(okTenant)), previous, (&fakeCluster{}).live(previous, nil, nil).cluster())
 			if p.HasErrors() {
@@ -545,15 +590,8 @@ func TestCompileReferences(t *testing.T) {
 			want: []string{meta + `"@repo/tenants/{namespace}/../ns.yaml": ` + dotdot + ` (offset 26 in "@repo/tenants/{namespace}/../ns.yaml")`},
 		},
 		"fromSource: the artifact, a capture and a dot-dot": {
-			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{module}/../ns.yaml" },
-			want: []string{meta + `"@artifact/{module}/../ns.yaml": ` + dotdot + ` (offset 19 in "@artifact/{module}/../ns.yaml")`},
-		},
-		"fromSource: source-watcher's shape": {
-			spec: func(s *Spec) {
-				s.Namespaces = &Namespaces{Strategy: "Managed", Metadata: &NamespaceMetadata{FromSource: &MetadataFromSource{Path: "@repo/"}}}
-				s.ManagedNamespaces = nil
-			},
-			want: []string{`spec.namespaces.metadata.fromSource.path: Invalid value: "@repo/": ` + empty + ` (offset 6 in "@repo/")`},
+			spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/{namespace}/../ns.yaml" },
+			want: []string{meta + `"@artifact/{namespace}/../ns.yaml": ` + dotdot + ` (offset 22 in "@artifact/{namespace}/../ns.yaml")`},
 		},
 	}
 	for name, tt := range tests {

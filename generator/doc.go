@@ -66,9 +66,9 @@
 //     "<prefix>/ssa: Ignore", as a label or an annotation, the value in any
 //     case, for the prefixes source.extensions.fluxcd.io and
 //     kustomize.toolkit.fluxcd.io; or when its GeneratorLabel names another
-//     generator; or, a namespace, when its name is protected (Kubernetes'
-//     own namespaces and the generator's, which only an inventory that
-//     source-watcher wrote can hold). A namespace is then handed off or not by its external
+//     generator; or, a namespace, when its name is protected (default,
+//     flux-system, Kubernetes' own namespaces and the generator's, which
+//     only an inventory that another controller wrote can hold). A namespace is then handed off or not by its external
 //     finalizer ([finalizer.Decider]); a reference to an object in the
 //     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
 //     not a hand-off. Nor is one to another namespace that the same pass
@@ -104,62 +104,36 @@
 //  9. Copy operations follow source-watcher's destination rule (see
 //     "Copy destinations").
 //
-// # Two spec shapes
+// # The spec
 //
-// A spec manages namespaces in one of two shapes, or not at all; setting
-// both is a Forbidden error at spec.managedNamespaces:
+// [Spec] is released source-watcher v2.3's ArtifactGenerator spec, field
+// for field (interop/sourcewatcher decodes released manifests with the
+// released Go types and with Spec, and compares them):
 //
-//	spec.namespaces              source-watcher v2.3's shape, what embedders run
-//	  strategy                   "Managed" or "Unmanaged"; required
-//	  prune                      optional: unset is false, or true under WithDefaultToPruneNamespaces
-//	  metadata.fromSource        path, and allowedLabels and allowedAnnotations as Go regular expressions
-//	  metadata.from              the Reset, Override and Merge operations
-//	spec.managedNamespaces       the seed proposal's shape
+//	spec.managedNamespaces       without it, no namespace is managed
 //	  allowedNames               CEL expressions over ns; required
 //	  prune                      required
 //	  metadata.fromSource        path, and allowedLabels and allowedAnnotations as CEL expressions over value
 //	  metadata.from              the Reset, Override and Merge operations
 //
-// Both compile to the same [Generator], so that a plan is the same whichever
-// shape the spec used, but where the shapes differ on purpose:
-//
-//   - Rules. The regular expression r is the CEL expression value.matches(r):
-//     both match anywhere in the value, as regexp.MatchString does.
-//   - Names. spec.namespaces manages every namespace that an artifact's
-//     namespace field renders, but the protected ones (kube-system,
-//     kube-public, kube-node-lease and default), which are refused, and the
-//     generator's own ([WithNamespace]), which is left unmanaged without an
-//     error or a warning while its artifacts are generated, as upstream
-//     leaves it. spec.managedNamespaces manages the names that allowedNames
-//     accepts, and protects the generator's own namespace too: a tenant
-//     that renders it is refused.
-//   - Prune. Unset in spec.namespaces, it is false, or true under
-//     [WithDefaultToPruneNamespaces], which stands for upstream's
-//     DefaultToPruneNamespaces feature gate; spec.managedNamespaces requires
-//     it. Either way only managed namespaces are pruned.
-//   - Service account. spec.managedNamespaces requires
-//     spec.serviceAccountName or [WithDefaultServiceAccount]; spec.namespaces
-//     requires none: the embedder impersonates whom it impersonates.
-//   - Unmanaged. The strategy Unmanaged manages nothing, as a spec without
-//     either block; its metadata is still checked, as upstream's CRD and
-//     validation check it, and never used.
-//
-// Errors are reported at the shape's own paths, e.g.
-// spec.namespaces.metadata.fromSource.path or
-// spec.managedNamespaces.metadata.fromSource.path. In both shapes
+// Compile refuses what the released CRD refuses (every validation marker
+// and rule, each at its field path), so that an embedder without the CRD
+// in front of it says what the API server would. default, kube-system,
+// kube-public and flux-system are always refused, as upstream refuses
+// them; so are kube-node-lease and the generator's own namespace
+// ([WithNamespace]), a difference. Namespace management requires
+// spec.serviceAccountName or [WithDefaultServiceAccount].
 // spec.commonMetadata.annotations must not set
-// source.extensions.fluxcd.io/ssa, /prune or /reconcile (upstream's CRD
-// refuses them: set on every object, they would stop the pruning or the
-// reconciling of everything the generator manages), and the artifact
-// fields of source-watcher v2.3 are accepted: revision and originRevision
-// ("@alias", declared in spec.sources), inputsFrom of the artifact itself
-// ("@artifact/path", see "Copy strategies"), and copy's optional (a copy
-// that selects no file copies nothing) and strategy ("Overwrite", "Merge"
-// or "Extract", see "Copy strategies").
+// source.extensions.fluxcd.io/ssa, /prune or /reconcile (set on every
+// object, they would stop the pruning or the reconciling of everything the
+// generator manages). The artifact fields are source-watcher's: revision
+// and originRevision ("@alias", declared in spec.sources), inputsFrom of the
+// artifact itself ("@artifact/path"), and copy's optional and strategy
+// ("Overwrite", "Merge" or "Extract", see "Copy strategies").
 //
 // # Namespace metadata from the artifact
 //
-// In either shape, fromSource.path may name a file of the artifact,
+// fromSource.path may name a file of the artifact,
 // "@artifact/path" (the path may name captures), as upstream allows. The
 // file is read, as upstream reads it, from the namespace's first artifact
 // once its copy operations are done (merged and extracted files
@@ -190,7 +164,7 @@
 // its cache), and decides with source-watcher's rules:
 //
 //	absent                                     create (or, tracked, update: "drift: the namespace does not exist")
-//	no GeneratorLabel                          adopted: applied, Conflict "NamespaceAdopted", a warning
+//	no GeneratorLabel                          adopted: applied, Conflict "Adopted", a warning
 //	another generator's GeneratorLabel         taken over: applied, Conflict "OwnershipConflict", a warning
 //	reconcile: disabled or ssa: Ignore         not applied, still tracked (live or desired metadata)
 //	ssa: IfNotPresent, and it exists           not applied, still tracked (live or desired metadata)
@@ -207,7 +181,7 @@
 // inventory, and it is never deleted for it; its artifacts are applied as
 // usual. An adoption or a takeover is applied like any namespace: its
 // [Namespace.Conflict] is the reason of the Warning event source-watcher
-// records, its decision's reason and a warning of the plan ("NamespaceAdopted:
+// records, its decision's reason and a warning of the plan ("Adopted:
 // namespace tenant-a is not managed by any generator and is adopted") say
 // more. Ownership is told by the UID of [WithUID]: without it, no
 // namespace is adopted or taken over. Drift compares the desired labels and
@@ -282,136 +256,11 @@
 //
 // # Differences from source-watcher
 //
-// Where tenantkit refuses, or does not yet do, what source-watcher v2.3
-// does, with upstream's behaviour:
-//
-//   - Protected namespaces. A tenant that renders kube-system, kube-public,
-//     kube-node-lease or default is an error, in both shapes, and its
-//     namespace and artifacts are skipped. Upstream manages them like any
-//     other: it labels them and, pruning, tries to delete them once no
-//     artifact targets them.
-//   - Merge and Extract bounds. Each file that Merge decodes (the one it
-//     merges and the one it merges into) is at most 1 MiB, and the merged
-//     result at most 8 MiB; an archive that Extract reads, and each file in
-//     it, at most 8 MiB; an artifact's archives together at most 10,000
-//     entries, 64 MiB of files and 128 MiB decompressed; and the merged and
-//     extracted files an artifact holds, at most 64 MiB. Upstream bounds
-//     only an archive's files, to 100 MiB.
-//   - Archive entries. A hard link in an archive is an error; upstream
-//     writes it as a file of the size its header gives (empty, as tar
-//     writes hard links) or fails. An entry name with a ".." element is an
-//     error even where upstream's extraction lets it pass (a directory
-//     "a/.."). When several archives of one copy hold the same file, the
-//     last in byte order of the archives' paths wins; upstream's is the
-//     last in the order its glob walks the source, which can differ.
-//   - Merge key order. yaml/v2, which writes a merged file upstream and
-//     here, orders a mapping's keys in a natural order that is not
-//     transitive for some keys that mix digits and letters (8 < 11 < 1A <
-//     8), and sorts them from Go's random map order: upstream's merged
-//     file, and its artifact's digest, then change from run to run. Here
-//     the same order is applied by a stable sort from byte order, so the
-//     file is the same on every plan, and upstream's bytes wherever
-//     upstream's are the same on every run (FuzzMergeYAML).
-//   - Hidden YAML documents. A file that Merge decodes must not hold a
-//     document after a "..." end marker, which upstream's decoder drops
-//     silently.
-//   - Colliding YAML keys. A YAML file that a plan reads (NamespaceMetadata,
-//     inputs, a file that Merge decodes) must not hold a mapping with two
-//     keys that sigs.k8s.io/yaml turns into one JSON key: 1 and "1", 1.0
-//     and "1", yes or on and "true" (YAML 1.1 reads those as booleans).
-//     The error names the line, both keys and the JSON key. Upstream keeps
-//     one of the values, which one depending on Go's map order, so that a
-//     label or an input can change from one reconcile to the next.
-//   - Empty directories. Under [WithArtifactDigest], the artifact's file
-//     system holds the directories above its files and those its archives
-//     hold. Upstream's staging directory also holds the empty directories
-//     below a directory that a copy selects, and its archive their
-//     entries: such an artifact's digest differs, and its first plan is
-//     an update. Upstream also stages every artifact in a directory named
-//     after the artifact alone, so that artifacts of one name in several
-//     namespaces share it, each archive holding the files of those built
-//     before it; here each artifact holds its own files.
-//   - Revisions. A plan computes none: revision and originRevision are
-//     checked and left to the embedder. Upstream's artifact revision is
-//     "latest@" and the archive's digest, unless revision names a source,
-//     whose revision it takes; originRevision sets the artifact's
-//     org.opencontainers.image.revision annotation to that source's origin
-//     revision, or to its revision when it has none.
-//   - Regular expressions. A rule that is not one is an error of Compile;
-//     upstream finds out when a tenant's file sets the key, and fails that
-//     reconcile. The rules run under package cel's bounds, so matching a
-//     very long value against a large expression can be refused for its
-//     cost, an error for that key, where upstream matches it; the rules of
-//     one file share a budget of cost (package nsmeta's Bounds).
-//   - References. An inputsFrom, copy from or fromSource.path that no
-//     rendering can make a reference (see "References") is an error of
-//     Compile; upstream's CRD accepts it, and resolving it fails every
-//     reconcile, but for a copy from the root of a source ("@git/" or
-//     "@git/."), which copies the whole source to its destination.
-//   - Unlisted keys. A key of a NamespaceMetadata file that the schema does
-//     not list is dropped with a warning (an error under [WithStrict]);
-//     upstream drops it silently.
-//   - Missing inputs. An inputsFrom file that does not exist, in a source
-//     or in the artifact, gives the artifact empty inputs and a warning;
-//     upstream fails the reconcile.
-//   - A missing fixed prefix. When the pattern's fixed prefix ("tenants"
-//     of "@repo/tenants/{namespace}/...") does not exist, the plan has an
-//     error and deletes nothing; upstream matches nothing and prunes
-//     everything. Since git drops an empty directory, the last tenant's
-//     leaving removes tenants/ too: the error names the remedy, a
-//     placeholder file such as tenants/.keep (discovery skips hidden
-//     names) and [WithAllowDeleteAll], as a plan that deletes every
-//     tracked object needs anyway.
-//   - A missing NamespaceMetadata file is an error in both: a fromSource
-//     path that names no file fails its namespace, with an error at
-//     fromSource.path naming the file ("must exist"), and the namespace and
-//     its artifacts are skipped, kept when tracked; upstream fails the
-//     whole reconcile ("failed to read namespace metadata file"), here the
-//     other tenants proceed. A file that asks for nothing is an empty one,
-//     or one with its type fields alone.
-//   - A tracked namespace with a protected name (Kubernetes' own, the
-//     generator's) is released, never deleted; source-watcher deletes
-//     any managed namespace but its own.
-//   - No namespace is deleted while an ExternalArtifact that the same
-//     pass does not delete lives in it, another generator's included;
-//     source-watcher deletes it, and the artifacts with it.
-//   - A namespace labelled by another generator is released when it is
-//     stale or the generator is deleted; source-watcher's deleteNamespace
-//     does not look at the label.
-//   - A live namespace that cannot be read skips that namespace and its
-//     artifacts, with an error, and the other tenants proceed; so does a
-//     live ExternalArtifact that cannot be read, skipping that artifact;
-//     in source-watcher the whole reconcile fails.
-//   - The apply exclusions (reconcile: disabled, ssa: Ignore, ssa:
-//     IfNotPresent) are read under kustomize-controller's prefix too;
-//     source-watcher reads only source.extensions.fluxcd.io when it
-//     applies a namespace.
-//   - Drift compares every desired key, the tenant's NamespaceMetadata
-//     included, and is planned per namespace with its keys in the reason;
-//     source-watcher compares the common metadata, the from operations
-//     and its own labels, and answers with a full reconcile.
-//   - A hand-off to an object in the namespace itself, to a kind that
-//     [WithFinalizerKinds] does not allow, or to another namespace that the
-//     same pass removes (or an object in it), is not a hand-off: the
-//     namespace is deleted; source-watcher takes any existing object with
-//     the UID, so two removed namespaces that name each other's
-//     ResourceSets stay for ever. A Forbidden lookup keeps the namespace,
-//     as any lookup error does in both.
-//   - In a normal plan, a handed-off namespace stays tracked while the
-//     hand-off holds; source-watcher stops tracking it once it skips its
-//     deletion. Finalize releases it, as source-watcher does.
-//   - A symbolic link in place of a tenant's or a module's directory, or
-//     a file or link in place of a literal directory of the pattern, is
-//     an error that keeps what it rendered; source-watcher's walk passes
-//     it by, and prunes the objects generated from the directory it
-//     replaced.
-//   - A previous inventory that does not validate (a malformed digest, an
-//     identity twice) is an error, and the plan deletes nothing: every
-//     tracked object that it no longer desires is kept, an entry that does
-//     not validate as it is; source-watcher does not validate it. The
-//     desired objects are decided and recorded as usual (see "Previous
-//     inventory"), so what is applied is tracked; Finalize keeps every
-//     entry.
+// docs/differences.md lists where tenantkit does something else than
+// released source-watcher v2.3 on purpose, with upstream's behaviour and
+// the test that shows both, and what only the unreleased code or
+// tenantkit's judgement settles (the namespace digest's definition, Merge
+// and Extract details, reconcileEvery).
 //
 // # References
 //

@@ -44,28 +44,25 @@ func ExampleCompile() {
 	// spec.serviceAccountName: Required value: managing namespaces requires spec.serviceAccountName or a default service account
 }
 
-// A spec in source-watcher v2.3's shape: spec.namespaces, whose strategy is
-// required, whose schema rules are regular expressions, and which needs no
-// service account (under WithDefaultToPruneNamespaces an unset prune is true).
-func ExampleCompile_sourceWatcher() {
+// Compile refuses what released source-watcher v2.3's CRD refuses, so that
+// an embedder without the CRD in front of it (a preview, a test) says what
+// the API server would.
+func ExampleCompile_releasedRules() {
 	spec := exampleSpec()
-	spec.ServiceAccountName = ""
-	spec.ManagedNamespaces = nil
-	spec.Namespaces = &generator.Namespaces{Metadata: &generator.NamespaceMetadata{
-		FromSource: &generator.MetadataFromSource{
-			Path:          "@repo/tenants/{namespace}/namespace-metadata.yaml",
-			AllowedLabels: map[string]string{"my.org.io/cost-center": "^cc-[0-9"},
-		},
-	}}
+	spec.Sources[0].Kind = "GitRepo"
 	spec.Artifacts[0].Copy[0].Strategy = "extract"
-	_, errs := generator.Compile(spec, generator.WithNamespace("flux-system"), generator.WithDefaultToPruneNamespaces())
+	spec.ManagedNamespaces.Metadata = &generator.NamespaceMetadata{
+		FromSource: &generator.MetadataFromSource{Path: "@repo/tenants/{namespace}/modules/{module}/ns.yaml"},
+	}
+	_, errs := generator.Compile(spec, generator.WithNamespace("flux-system"))
 	for _, e := range errs {
 		fmt.Println(e)
 	}
 	// Output:
 	// spec.artifacts[0].copy[0].strategy: Unsupported value: "extract": supported values: "Overwrite", "Merge", "Extract"
-	// spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]: Invalid value: "^cc-[0-9": must be a valid regular expression (RE2 syntax): missing closing ]: "[0-9"
-	// spec.namespaces.strategy: Required value: "Managed" or "Unmanaged"
+	// spec.managedNamespaces.metadata.fromSource: Required value: at least one annotation or label must be set in allowedLabels or allowedAnnotations
+	// spec.managedNamespaces.metadata.fromSource.path: Invalid value: "@repo/tenants/{namespace}/modules/{module}/ns.yaml": must name only captures of the artifacts' namespace: {module} is not named by spec.artifacts[0].namespace "{namespace}"; only namespace-level captures are allowed
+	// spec.sources[0].kind: Unsupported value: "GitRepo": supported values: "Bucket", "ExternalArtifact", "GitRepository", "HelmChart", "OCIRepository"
 }
 
 // A reconcile of an ArtifactGenerator, as a controller runs it: compile the

@@ -244,7 +244,7 @@ func TestArtifactFilename(t *testing.T) {
 			if diff := cmp.Diff(tc.stale, stale); diff != "" {
 				t.Errorf("decisions of the stale entries (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.next, plan.Next(nil)); diff != "" {
+			if diff := cmp.Diff(asStatus(tc.next...), plan.Next(nil)); diff != "" {
 				t.Errorf("Next (-want +got):\n%s", diff)
 			}
 		})

@@ -267,7 +267,7 @@ func TestFinalizeSurvivors(t *testing.T) {
 	}
 	// The ExternalArtifact is deleted; deleting the namespace is refused.
 	next := p.Next(func(e inventory.Entry) bool { return !e.ID().IsNamespace() })
-	if diff := cmp.Diff([]inventory.Entry{nsEntry("tenant-a")}, next); diff != "" {
+	if diff := cmp.Diff(asStatus(nsEntry("tenant-a")), next); diff != "" {
 		t.Fatalf("survivors (-want +got):\n%s", diff)
 	}
 	p, err = g.Finalize(context.Background(), next, c.cluster())
@@ -308,7 +308,7 @@ func TestFinalizeInvalidInventory(t *testing.T) {
 	if diff := cmp.Diff(want, finalizeLines(p)); diff != "" {
 		t.Errorf("decisions (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(previous, p.Next(func(inventory.Entry) bool { return true })); diff != "" {
+	if diff := cmp.Diff(asStatus(previous...), p.Next(func(inventory.Entry) bool { return true })); diff != "" {
 		t.Errorf("survivors (-want +got):\n%s", diff)
 	}
 }

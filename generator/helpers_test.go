@@ -159,6 +159,16 @@ func nsEntry(name string) inventory.Entry {
 	return inventory.Entry{APIVersion: "v1", Kind: "Namespace", Name: name, Digest: digest.Digest("sha256:" + strings.Repeat("0", 64))}
 }
 
+// asStatus returns entries as Plan.Next writes them: a Namespace or an
+// ExternalArtifact without apiVersion, as source-watcher's status.inventory.
+func asStatus(entries ...inventory.Entry) []inventory.Entry {
+	out := slices.Clone(entries)
+	for i := range out {
+		out[i].APIVersion = ""
+	}
+	return out
+}
+
 func artEntry(ns, name string) inventory.Entry {
 	return inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: ns, Name: name, Digest: digest.Digest("sha256:" + strings.Repeat("0", 64))}
 }

@@ -147,7 +147,7 @@ func TestHostileTree(t *testing.T) {
 		check  func(t *testing.T, p *Plan)
 	}{
 		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, metadata)) },
-			code: 1, field: "spec.namespaces.metadata.fromSource.path", detail: "must be a regular file"},
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be a regular file"},
 		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
 		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
@@ -167,7 +167,7 @@ func TestHostileTree(t *testing.T) {
 		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
 			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "metadata file linked to /etc/passwd", change: func(t *testing.T, repo string) { symlink(t, "/etc/passwd", filepath.Join(repo, metadata)) },
-			code: 1, field: "spec.namespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
+			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
 		{name: "inputs file linked to another tenant's", change: func(t *testing.T, repo string) {
 			symlink(t, "../../../tenant-search/modules/indexer/applier-inputs.yaml", filepath.Join(repo, inputs))
 		}, code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must not be a symbolic link"},
@@ -227,7 +227,7 @@ func TestHostileTree(t *testing.T) {
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be no more than 1048576 bytes"},
 		{name: "metadata one byte over 1 MiB", change: func(t *testing.T, repo string) {
 			writeFile(t, filepath.Join(repo, metadata), exactMetadata(1<<20+1))
-		}, code: 1, field: "spec.namespaces.metadata.fromSource.path", detail: "must be no more than 1048576 bytes"},
+		}, code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must be no more than 1048576 bytes"},
 		{name: "inputs alias bomb", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), billionLaughs("x")) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "YAML aliases must expand"},
 		{name: "inputs of two documents", change: func(t *testing.T, repo string) { writeFile(t, filepath.Join(repo, inputs), "a: 1\n---\nb: 2\n") },
@@ -266,17 +266,10 @@ func TestHostileTree(t *testing.T) {
 			writeFile(t, filepath.Join(repo, "tenants/kube-system/modules/app/manifests/a.yaml"), "a: 1\n")
 		}, code: 1, field: "spec.artifacts[0].namespace", detail: "namespace name must not be protected"},
 		{name: "generator's own namespace", change: func(t *testing.T, repo string) {
-			// The sample is in source-watcher v2.3's shape: the artifact is
-			// generated, the namespace left unmanaged, without an error.
+			// flux-system, the sample generator's own namespace, which
+			// upstream refuses too.
 			writeFile(t, filepath.Join(repo, "tenants/flux-system/modules/app/manifests/a.yaml"), "a: 1\n")
-		}, code: 0, check: func(t *testing.T, p *Plan) {
-			filesOf("flux-system", "app", "a.yaml")(t, p)
-			for _, ns := range p.Namespaces {
-				if ns.Name == "flux-system" {
-					t.Error("the generator's own namespace is managed")
-				}
-			}
-		}},
+		}, code: 1, field: "spec.artifacts[0].namespace", detail: "namespace name must not be protected"},
 	} {
 		for _, src := range hostileSources {
 			t.Run(tt.name+"/"+src.name, func(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // The reasons of the Warning events that source-watcher records when it
 // applies a namespace that it did not create (see [Namespace.Conflict]).
 const (
-	reasonNamespaceAdopted  = "NamespaceAdopted"
+	reasonAdopted           = "Adopted"
 	reasonOwnershipConflict = "OwnershipConflict"
 )
 
@@ -126,10 +126,10 @@ func (p *planner) liveState(ns *Namespace) (l *liveNamespace, ok bool) {
 	if uid := p.g.opts.uid; uid != "" {
 		switch owner := live.Labels[GeneratorLabel]; {
 		case owner == "":
-			ns.Conflict = reasonNamespaceAdopted
+			ns.Conflict = reasonAdopted
 			l.adoption = "adopted: the namespace exists and no generator manages it"
 			p.warn = append(p.warn, fmt.Sprintf("%s: namespace %s is not managed by any generator and is adopted",
-				reasonNamespaceAdopted, ns.Name))
+				reasonAdopted, ns.Name))
 		case owner != uid:
 			ns.Conflict = reasonOwnershipConflict
 			l.adoption = fmt.Sprintf("taken over from generator %s (label %s)", owner, GeneratorLabel)

@@ -36,6 +36,9 @@ func with(m map[string]string, kv ...string) map[string]string {
 // tenant-a.
 func desiredOp(labels, annotations map[string]string) func(*Spec) {
 	return func(s *Spec) {
+		if s.ManagedNamespaces.Metadata == nil {
+			s.ManagedNamespaces.Metadata = &NamespaceMetadata{}
+		}
 		s.ManagedNamespaces.Metadata.From = append(s.ManagedNamespaces.Metadata.From, nsmeta.Operation{
 			Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Labels: labels, Annotations: annotations}})
 	}
@@ -113,12 +116,12 @@ func TestLiveState(t *testing.T) {
 		// TestArtifactGeneratorReconciler_ManagedNamespacesAdopt.
 		{name: "adopted", live: func(d Namespace) *Object { return &Object{Labels: map[string]string{"team": "x"}} },
 			action: inventory.Create, reason: "adopted: the namespace exists and no generator manages it", applied: true,
-			conflict: "NamespaceAdopted", warning: "NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+			conflict: "Adopted", warning: "Adopted: namespace tenant-a is not managed by any generator and is adopted"},
 		{name: "adopted while tracked: drift too", tracked: "same", live: func(d Namespace) *Object {
 			return &Object{Labels: with(d.Labels, GeneratorLabel, "-")}
-		}, action: inventory.Update, applied: true, conflict: "NamespaceAdopted",
+		}, action: inventory.Update, applied: true, conflict: "Adopted",
 			reason:  "adopted: the namespace exists and no generator manages it; drift: live metadata lacks label " + GeneratorLabel,
-			warning: "NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+			warning: "Adopted: namespace tenant-a is not managed by any generator and is adopted"},
 		// TestArtifactGeneratorReconciler_ManagedNamespacesTakeover.
 		{name: "taken over", live: func(d Namespace) *Object { return &Object{Labels: map[string]string{GeneratorLabel: otherUID}} },
 			action: inventory.Create, reason: "taken over from generator " + otherUID + " (label " + GeneratorLabel + ")", applied: true,
@@ -177,8 +180,7 @@ func TestLiveState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			spec := testSpec()
-			spec.ManagedNamespaces.Metadata.FromSource = nil
-			spec.ManagedNamespaces.Metadata.From = nil
+			spec.ManagedNamespaces.Metadata = nil
 			if tt.spec != nil {
 				tt.spec(&spec)
 			}
@@ -238,7 +240,7 @@ func TestLiveState(t *testing.T) {
 			}
 			var warnings []string
 			for _, w := range p.Warnings {
-				if strings.HasPrefix(w, "NamespaceAdopted:") || strings.HasPrefix(w, "OwnershipConflict:") {
+				if strings.HasPrefix(w, "Adopted:") || strings.HasPrefix(w, "OwnershipConflict:") {
 					warnings = append(warnings, w)
 				}
 			}

@@ -35,14 +35,11 @@ func (p *planner) namespaces(items []*item) []Namespace {
 // managedNamespaces returns the managed namespaces that the items render,
 // in name order, and the items that render each, in item order.
 func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
-	g := p.g
 	// Only namespaces that an artifact's namespace template renders are
-	// managed; the generator's own namespace is not. In spec.namespaces a
-	// template that renders it leaves it unmanaged without an error, as
-	// upstream does; in spec.managedNamespaces the name policy refuses it.
+	// managed; the name policy refuses the generator's own.
 	byNS := map[string][]*item{}
 	for _, it := range items {
-		if it.art.namespace != nil && (!g.skipOwnNamespace || it.namespace != g.opts.namespace) {
+		if it.art.namespace != nil {
 			byNS[it.namespace] = append(byNS[it.namespace], it)
 		}
 	}
@@ -163,8 +160,13 @@ func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string
 	r, errs := p.g.pipeline.Resolve(ns, fromFile)
 	if len(errs) > 0 {
 		// Only the tenant's file can have caused them.
+		var from string
+		if p.g.fromArtifact {
+			_, in := p.metaSource(users)
+			from = fmt.Sprintf("namespace %q, %s", ns, in)
+		}
 		for _, e := range errs {
-			p.errs = append(p.errs, inFile(file, e))
+			p.errs = append(p.errs, inFile(file, from, e))
 		}
 		return nil, "its metadata has errors"
 	}
@@ -190,7 +192,7 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	if p.g.fromArtifact {
 		return p.artifactNamespaceFile(ns, users)
 	}
-	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
+	fp := nsPath.Child("metadata", "fromSource", "path")
 	ref, err := expandRef(t, users[0].match.Raw)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
@@ -220,48 +222,58 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nsmeta.Metadata{}, "", false
 	}
-	return p.parseNamespaceFile(ref, data)
+	return p.parseNamespaceFile(ref, data, "")
 }
 
 // parseNamespaceFile parses and checks a namespace's NamespaceMetadata
-// file, read from ref.
-func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte) (md nsmeta.Metadata, file string, ok bool) {
+// file, read from ref. from, when the file is an artifact's, says whose
+// ("namespace "a", artifact a/api (directory "tenants/a/apps/api")"), so
+// that every error and warning of the file names it: "@artifact/ns.yaml"
+// alone names no tenant.
+func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from string) (md nsmeta.Metadata, file string, ok bool) {
+	fail := func(errs ...*field.Error) (nsmeta.Metadata, string, bool) {
+		for _, e := range errs {
+			p.errs = append(p.errs, inFile(ref.String(), from, e))
+		}
+		return nsmeta.Metadata{}, "", false
+	}
 	md, ferrs, err := nsmeta.ParseFile(data)
 	if err != nil {
 		// The file as a whole: the field is the file itself.
-		p.errs = append(p.errs, inFile(ref.String(), &field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}))
-		return nsmeta.Metadata{}, "", false
+		return fail(&field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()})
 	}
 	if len(ferrs) > 0 {
-		for _, e := range ferrs {
-			p.errs = append(p.errs, inFile(ref.String(), e))
-		}
-		return nsmeta.Metadata{}, "", false
+		return fail(ferrs...)
 	}
 	if p.g.schema == nil {
 		return md, ref.String(), true
 	}
 	kept, warnings, errs := p.g.schema.Apply(p.ctx, md)
 	for _, w := range warnings {
+		if from != "" {
+			w += " (" + from + ")"
+		}
 		p.warn = append(p.warn, ref.String()+": "+w)
 	}
 	if len(errs) > 0 {
-		for _, e := range errs {
-			p.errs = append(p.errs, inFile(ref.String(), e))
-		}
-		return nsmeta.Metadata{}, "", false
+		return fail(errs...)
 	}
 	return kept, ref.String(), true
 }
 
 // inFile returns e with its field path prefixed by a tenant's file, e.g.
-// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]".
-func inFile(file string, e *field.Error) *field.Error {
+// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]", and,
+// when from says whose file it is, its detail followed by from in
+// parentheses.
+func inFile(file, from string, e *field.Error) *field.Error {
 	c := *e
 	if c.Field == "" || c.Field == "<nil>" {
 		c.Field = file
 	} else {
 		c.Field = file + ":" + c.Field
+	}
+	if from != "" {
+		c.Detail += " (" + from + ")"
 	}
 	return &c
 }

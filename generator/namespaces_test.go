@@ -20,7 +20,7 @@ import (
 func TestMissingMetadataFile(t *testing.T) {
 	t.Parallel()
 	const file = "tenants/tenant-b/namespace-metadata.yaml"
-	shapes := map[string]func() Spec{"managedNamespaces": testSpec, "namespaces": testUpstreamSpec}
+	shapes := map[string]func() Spec{"managedNamespaces": testSpec}
 	for _, shape := range sortedKeys(shapes) {
 		for _, tt := range []struct {
 			name    string

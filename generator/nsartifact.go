@@ -111,7 +111,7 @@ func (p *planner) designate(ns string, users []*item) string {
 		err = fmt.Errorf("must name a file of the artifact, %q", artifactRoot+"/...")
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(p.g.nsPath.Child("metadata", "fromSource", "path"), t.String(),
+		p.errs = append(p.errs, field.Invalid(nsPath.Child("metadata", "fromSource", "path"), t.String(),
 			fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return "its metadata has errors"
 	}
@@ -162,12 +162,10 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 	}
 }
 
-// artifactNamespaceFile returns the metadata of a namespace's
-// NamespaceMetadata file read from its first artifact (see designate). The
-// namespace fails when that artifact does, or when the file is missing or
-// bad.
-func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
-	fp := p.g.nsPath.Child("metadata", "fromSource", "path")
+// metaSource returns the artifact a namespace reads its NamespaceMetadata
+// file from (see designate), and its name for messages: "artifact a/api
+// (directory "tenants/a/apps/api")".
+func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 	var m *artifactMeta
 	for _, u := range users {
 		if m = p.metaFrom[u]; m != nil {
@@ -175,10 +173,20 @@ func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metada
 		}
 	}
 	it := m.it
-	in := fmt.Sprintf("artifact %s/%s (directory %q)", it.namespace, it.name, it.match.Path)
 	if it.match.Path == "" {
-		in = fmt.Sprintf("artifact %s/%s (spec.artifacts[%d])", it.namespace, it.name, it.art.index)
+		return m, fmt.Sprintf("artifact %s/%s (spec.artifacts[%d])", it.namespace, it.name, it.art.index)
 	}
+	return m, fmt.Sprintf("artifact %s/%s (directory %q)", it.namespace, it.name, it.match.Path)
+}
+
+// artifactNamespaceFile returns the metadata of a namespace's
+// NamespaceMetadata file read from its first artifact (see designate). The
+// namespace fails when that artifact does, or when the file is missing or
+// bad.
+func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
+	fp := nsPath.Child("metadata", "fromSource", "path")
+	m, in := p.metaSource(users)
+	it := m.it
 	fail := func(detail string) (nsmeta.Metadata, string, bool) {
 		p.errs = append(p.errs, field.Invalid(fp, m.ref.String(), detail))
 		return nsmeta.Metadata{}, "", false
@@ -193,9 +201,9 @@ func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metada
 	case m.dir:
 		return fail(fmt.Sprintf("must be a file of %s, not a directory", in))
 	case m.err != nil:
-		return fail(m.err.Error())
+		return fail(fmt.Sprintf("the NamespaceMetadata file of namespace %q, in %s: %v", ns, in, m.err))
 	case !m.found:
 		return fail(fmt.Sprintf("must exist: the NamespaceMetadata file of namespace %q, in %s", ns, in))
 	}
-	return p.parseNamespaceFile(m.ref, m.data)
+	return p.parseNamespaceFile(m.ref, m.data, fmt.Sprintf("namespace %q, %s", ns, in))
 }

@@ -27,11 +27,13 @@ func nsArtifactSpec() Spec {
 			Namespace: "{tenant}",
 			Copy:      []CopyOperation{{From: dir + "/**", To: "@artifact/"}},
 		}},
-		Namespaces: &Namespaces{
-			Strategy: "Managed",
+		ServiceAccountName: "flux-operator",
+		ManagedNamespaces: &ManagedNamespaces{
+			AllowedNames: []string{"true"},
+			Prune:        new(false),
 			Metadata: &NamespaceMetadata{FromSource: &MetadataFromSource{
 				Path:          "@artifact/meta/ns.yaml",
-				AllowedLabels: map[string]string{"team": "^[a-z]+$"},
+				AllowedLabels: map[string]string{"team": "value.matches('^[a-z]+$')"},
 			}},
 		},
 	}
@@ -109,7 +111,7 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 		}),
 		want: want{
 			artifacts:  []string{"tenant-b/svc"},
-			errors:     []string{`spec.namespaces.metadata.fromSource.path | Invalid value | must exist: the NamespaceMetadata file of namespace "tenant-a", in artifact tenant-a/api (directory "tenants/tenant-a/apps/api")`},
+			errors:     []string{`spec.managedNamespaces.metadata.fromSource.path | Invalid value | must exist: the NamespaceMetadata file of namespace "tenant-a", in artifact tenant-a/api (directory "tenants/tenant-a/apps/api")`},
 			skipReason: "its metadata has errors",
 		},
 	}, {
@@ -126,10 +128,23 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 			artifacts: []string{"tenant-b/svc"},
 			errors: []string{
 				fmt.Sprintf(`spec.artifacts[0].copy | Invalid value | read tenants/tenant-a/apps/api/big.bin: pathpattern: must be no more than %d bytes`, maxArtifactFileBytes),
-				`spec.namespaces.metadata.fromSource.path | Invalid value | namespace "tenant-a" reads its NamespaceMetadata file from artifact tenant-a/api (directory "tenants/tenant-a/apps/api"), which is not built: its files cannot be read`,
+				`spec.managedNamespaces.metadata.fromSource.path | Invalid value | namespace "tenant-a" reads its NamespaceMetadata file from artifact tenant-a/api (directory "tenants/tenant-a/apps/api"), which is not built: its files cannot be read`,
 			},
 			skipReason: "its metadata has errors",
 			apiReason:  "its files cannot be read",
+		},
+	}, {
+		// Issue 34: an error of an artifact's file names whose file it is.
+		name: "the file over 1 MiB",
+		tree: with(fstest.MapFS{
+			"tenants/tenant-a/apps/api/meta/ns.yaml": {Data: make([]byte, 2<<20)},
+			"tenants/tenant-a/apps/web/deploy.yaml":  manifest(),
+		}),
+		want: want{
+			artifacts: []string{"tenant-b/svc"},
+			errors: []string{`spec.managedNamespaces.metadata.fromSource.path | Invalid value | the NamespaceMetadata file of namespace "tenant-a", ` +
+				`in artifact tenant-a/api (directory "tenants/tenant-a/apps/api"): read tenants/tenant-a/apps/api/meta/ns.yaml: pathpattern: must be no more than 1048576 bytes`},
+			skipReason: "its metadata has errors",
 		},
 	}, {
 		name: "a directory at the path",
@@ -139,7 +154,7 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 		}),
 		want: want{
 			artifacts:  []string{"tenant-b/svc"},
-			errors:     []string{`spec.namespaces.metadata.fromSource.path | Invalid value | must be a file of artifact tenant-a/api (directory "tenants/tenant-a/apps/api"), not a directory`},
+			errors:     []string{`spec.managedNamespaces.metadata.fromSource.path | Invalid value | must be a file of artifact tenant-a/api (directory "tenants/tenant-a/apps/api"), not a directory`},
 			skipReason: "its metadata has errors",
 		},
 	}, {
@@ -149,18 +164,20 @@ func TestNamespaceMetadataFromArtifact(t *testing.T) {
 			"tenants/tenant-a/apps/web/deploy.yaml":  manifest(),
 		}),
 		want: want{
-			artifacts:  []string{"tenant-b/svc"},
-			errors:     []string{`@artifact/meta/ns.yaml:metadata.labels[team] | Invalid value | must satisfy regular expression "^[a-z]+$"`},
+			artifacts: []string{"tenant-b/svc"},
+			errors: []string{`@artifact/meta/ns.yaml:metadata.labels[team] | Invalid value | must satisfy rule "value.matches('^[a-z]+$')"` +
+				` (namespace "tenant-a", artifact tenant-a/api (directory "tenants/tenant-a/apps/api"))`},
 			skipReason: "its metadata has errors",
 		},
 	}, {
-		// The path renders from the first artifact's captures.
+		// The path renders from the namespace's captures, and is read
+		// from its first artifact.
 		name: "a path with captures",
-		spec: func(s *Spec) { s.Namespaces.Metadata.FromSource.Path = "@artifact/meta/{app}.yaml" },
+		spec: func(s *Spec) { s.ManagedNamespaces.Metadata.FromSource.Path = "@artifact/meta/{tenant}.yaml" },
 		tree: with(fstest.MapFS{
-			"tenants/tenant-a/apps/api/meta/api.yaml": nsFile("ants"),
-			"tenants/tenant-a/apps/web/meta/web.yaml": nsFile("webs"),
-			"tenants/tenant-b/apps/svc/meta/svc.yaml": nsFile("bees"),
+			"tenants/tenant-a/apps/api/meta/tenant-a.yaml": nsFile("ants"),
+			"tenants/tenant-a/apps/web/meta/tenant-a.yaml": nsFile("webs"),
+			"tenants/tenant-b/apps/svc/meta/tenant-b.yaml": nsFile("bees"),
 		}),
 		want: want{labels: map[string]string{"team": "ants"}, artifacts: []string{"tenant-a/api", "tenant-a/web", "tenant-b/svc"}},
 	}, {

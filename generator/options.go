@@ -31,7 +31,6 @@ type options struct {
 	fileLists             bool
 	concurrency           int // 0: GOMAXPROCS
 	concurrencySet        bool
-	defaultToPrune        bool
 	artifactDigest        artifactDigestFunc // nil: tenantkit's own digest
 	artifactDigestSet     bool
 }
@@ -54,33 +53,20 @@ const GeneratorLabel = "source.extensions.fluxcd.io/generator"
 func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
 
 // WithNamespace sets the generator's own namespace: the namespace of
-// artifacts without a namespace template, and never a managed namespace.
-// In spec.managedNamespaces it is a protected name that no tenant can
-// claim; in spec.namespaces, as upstream, an artifact that renders it is
-// generated and the namespace is left unmanaged. It must be a DNS-1123
+// artifacts without a namespace template, and never a managed namespace:
+// it is a protected name that no tenant can claim (upstream protects
+// flux-system only, see docs/differences.md). It must be a DNS-1123
 // label.
 func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
 
 // WithDefaultServiceAccount sets the controller's default service account
-// (source-watcher's --default-service-account), which satisfies the seed
-// proposal's requirement of a service account for managing namespaces
-// (spec.managedNamespaces) when spec.serviceAccountName is empty.
-// spec.namespaces requires none.
+// (source-watcher's --default-service-account), which satisfies
+// spec.managedNamespaces' requirement of a service account when
+// spec.serviceAccountName is empty, as upstream's flag does.
 func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
-}
-
-// WithDefaultToPruneNamespaces makes an unset spec.namespaces.prune mean
-// true instead of false: it stands for source-watcher's
-// DefaultToPruneNamespaces feature gate. A prune that the spec sets wins,
-// and pruning still needs the Managed strategy. It does not apply to
-// spec.managedNamespaces, whose prune is required.
-//
-//	g, errs := generator.Compile(spec, generator.WithDefaultToPruneNamespaces())
-func WithDefaultToPruneNamespaces() Option {
-	return func(o *options) { o.defaultToPrune = true }
 }
 
 // WithFinalMetadata adds ownership metadata that goes on every managed
@@ -94,11 +80,10 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 	}
 }
 
-// WithStrict reads tenants' NamespaceMetadata files strictly, as
-// [nsmeta.WithStrict] says (type fields required; unknown fields, duplicate
-// keys and values that are not YAML strings are errors), where by default
-// they are read as source-watcher reads them, and makes a key that the
-// schema does not list an error instead of a warning.
+// WithStrict makes a key of a tenant's NamespaceMetadata file that the
+// schema does not list an error of its namespace instead of a warning (as
+// [nsmeta.WithStrict] does): by default it is dropped, as upstream ignores
+// it.
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 
 // WithAllowDeleteAll allows a plan to delete every object of a non-empty

@@ -69,7 +69,7 @@ type Namespace struct {
 	Origin nsmeta.Metadata
 	// Digest is nsmeta.Digest of the labels and annotations.
 	Digest digest.Digest
-	// Conflict is "NamespaceAdopted" when the live namespace exists and no
+	// Conflict is "Adopted" when the live namespace exists and no
 	// generator manages it, "OwnershipConflict" when another generator's
 	// label is on it, and empty otherwise: the reason of the Warning event
 	// that source-watcher records when it applies such a namespace. The
@@ -133,14 +133,30 @@ type File struct {
 // A nil deleted confirms nothing. The result is in apply order.
 //
 //	next := plan.Next(func(e inventory.Entry) bool { return confirmed[e.ID()] })
+//
+// Its entries are released source-watcher's status.inventory entries,
+// {kind, name, namespace, digest, filename}: a Namespace or ExternalArtifact
+// of its usual group has no apiVersion (the one the decisions' entries
+// carry for the embedder's calls), so that the CRD's structural schema
+// keeps every field.
 func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
-	if p.previous != nil {
-		return slices.Clone(p.previous)
+	var next []inventory.Entry
+	switch {
+	case p.previous != nil:
+		next = slices.Clone(p.previous)
+	case deleted == nil:
+		next = inventory.Next(p.desired, p.collected, func(inventory.Entry) bool { return false })
+	default:
+		next = inventory.Next(p.desired, p.collected, deleted)
 	}
-	if deleted == nil {
-		deleted = func(inventory.Entry) bool { return false }
+	for i, e := range next {
+		switch id := e.ID(); {
+		case id.Kind == namespaceKind && id.Group == inventory.GroupCore,
+			id.Kind == artifactKind && id.Group == artifactGroup:
+			next[i].APIVersion = ""
+		}
 	}
-	return inventory.Next(p.desired, p.collected, deleted)
+	return next
 }
 
 // HasErrors reports whether the desired state has errors: then the plan

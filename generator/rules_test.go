@@ -49,7 +49,7 @@ func TestRule1Skip(t *testing.T) {
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "inputs have errors"},
 		{name: "metadata file missing", files: []string{"tenants/tenant-b/modules/x/manifests/a.yaml=kind: A\n"},
 			skip: []string{"Namespace/tenant-b", "ExternalArtifact/tenant-b/x"}, reason: "metadata has errors"},
-		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x", "tenants/tenant-b/namespace-metadata.yaml="},
+		{name: "copy selects nothing", files: []string{"tenants/tenant-b/modules/x/README.md=x", "tenants/tenant-b/namespace-metadata.yaml=" + emptyMetadataFile},
 			skip: []string{"ExternalArtifact/tenant-b/x"}, reason: "copy operations have errors"},
 	}
 	for _, tt := range tests {
@@ -439,8 +439,8 @@ func TestInvalidPrevious(t *testing.T) {
 	g := mustCompile(t, testSpec())
 	src := sources(tree(okTenant))
 	refPlan := mustPlan(t, g, src, nil, Cluster{})
-	ref := refPlan.Next(nil) // Namespace/tenant-ok, ExternalArtifact/tenant-ok/app
-	ns, app := ref[0], ref[1]
+	// Namespace/tenant-ok, ExternalArtifact/tenant-ok/app
+	ns, app := refPlan.Decisions[0].Entry, refPlan.Decisions[1].Entry
 	liveNS := Object{ID: ns.ID(), Labels: refPlan.Namespaces[0].Labels, Annotations: refPlan.Namespaces[0].Annotations}
 	bad := func(e inventory.Entry) inventory.Entry { e.Digest = "sha256:abc"; return e }
 	other := func(e inventory.Entry) inventory.Entry { e.Digest = nsEntry("x").Digest; return e }
@@ -530,7 +530,7 @@ func TestInvalidPrevious(t *testing.T) {
 			}
 			// Nothing is deleted, so what deleted confirms changes nothing.
 			for _, confirm := range []func(inventory.Entry) bool{nil, func(inventory.Entry) bool { return true }} {
-				if diff := cmp.Diff(tt.next, p.Next(confirm)); diff != "" {
+				if diff := cmp.Diff(asStatus(tt.next...), p.Next(confirm)); diff != "" {
 					t.Errorf("next (-want +got):\n%s", diff)
 				}
 			}
@@ -549,24 +549,22 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// TestStrictFile checks that a tenant's file is read as source-watcher
-// reads it (an unknown field ignored, no type fields needed), and strictly
-// under WithStrict, which refuses the namespace.
+// TestStrictFile checks that a tenant's file is read as source-watcher's
+// published schema says, with or without WithStrict: the type fields are
+// required and an unknown field is an error, which refuses the namespace.
 func TestStrictFile(t *testing.T) {
 	t.Parallel()
 	files := []string{okTenant, "tenants/tenant-ok/namespace-metadata.yaml=spec: {}\nmetadata:\n  labels:\n    team: payments\n"}
-	p := mustPlan(t, mustCompile(t, testSpec()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
-	if p.HasErrors() || len(p.Namespaces) != 1 || p.Namespaces[0].Labels["team"] != "payments" {
-		t.Errorf("default: errors %v, namespaces %+v; want tenant-ok with team=payments", p.Errors.ToAggregate(), p.Namespaces)
-	}
-	p = mustPlan(t, mustCompile(t, testSpec(), WithStrict()), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
-	for _, f := range []string{"apiVersion", "kind", "spec"} {
-		if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:"+f, "") {
-			t.Errorf("WithStrict: errors %v, want one at %s", p.Errors.ToAggregate(), f)
+	for _, opts := range [][]Option{nil, {WithStrict()}} {
+		p := mustPlan(t, mustCompile(t, testSpec(), opts...), sources(tree(files...)), nil, (&fakeCluster{}).cluster())
+		for _, f := range []string{"apiVersion", "kind", "spec"} {
+			if !hasError(p.Errors, "@repo/tenants/tenant-ok/namespace-metadata.yaml:"+f, "") {
+				t.Errorf("options %d: errors %v, want one at %s", len(opts), p.Errors.ToAggregate(), f)
+			}
 		}
-	}
-	if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
-		t.Errorf("WithStrict: got %q, want skipped", d)
+		if d := decisions(p)["Namespace/tenant-ok"]; d.Action != inventory.Skip {
+			t.Errorf("options %d: got %q, want skipped", len(opts), d)
+		}
 	}
 }
 

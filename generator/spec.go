@@ -2,20 +2,19 @@ package generator
 
 import "github.com/tenantkit/tenantkit/nsmeta"
 
-// The spec types mirror the tenant-provisioning ArtifactGenerator spec
-// (source.extensions.fluxcd.io/v1beta1), with the CRD's JSON field names, so
+// The spec types mirror released source-watcher v2.3's ArtifactGenerator
+// spec (source.extensions.fluxcd.io/v1beta1, the Go module
+// github.com/fluxcd/source-watcher/api/v2), with its JSON field names, so
 // that a controller can convert its API object field by field, and a tool can
-// decode a manifest's spec into them directly. They hold both shapes of the
-// spec (see the package documentation, "Two spec shapes"): source-watcher
-// v2.3's spec.namespaces and the seed proposal's spec.managedNamespaces.
+// decode a manifest's spec into them directly. interop/sourcewatcher decodes
+// released manifests with both and compares every field.
 
 // Spec is the spec of an ArtifactGenerator, as far as planning needs it.
 // Compile validates it; the zero Spec is not valid (it has no pattern).
 type Spec struct {
-	// ServiceAccountName is the account the controller impersonates. In the
-	// seed proposal's shape, managing namespaces requires it, or a default
-	// given with [WithDefaultServiceAccount]; in source-watcher v2.3's
-	// shape it is optional, as upstream: the embedder impersonates.
+	// ServiceAccountName is the account the controller impersonates: a
+	// DNS-1123 label. Managing namespaces requires it, or a default given
+	// with [WithDefaultServiceAccount], as upstream.
 	ServiceAccountName string `json:"serviceAccountName,omitempty"`
 	// PathPattern discovers tenants and modules, e.g.
 	// "@repo/tenants/{namespace}/modules/{module}".
@@ -30,14 +29,9 @@ type Spec struct {
 	Sources []SourceReference `json:"sources"`
 	// Artifacts are rendered once per directory that the pattern matches.
 	Artifacts []OutputArtifact `json:"artifacts"`
-	// Namespaces is spec.namespaces, source-watcher v2.3's shape of
-	// namespace management. It must not be set together with
-	// ManagedNamespaces.
-	Namespaces *Namespaces `json:"namespaces,omitempty"`
-	// ManagedNamespaces is spec.managedNamespaces, the seed proposal's
-	// shape of namespace management. It must not be set together with
-	// Namespaces. Without either, the namespaces that an earlier spec
-	// managed are released, never deleted.
+	// ManagedNamespaces is spec.managedNamespaces. Without it the
+	// artifacts' namespaces are unmanaged: they must exist, and the
+	// namespaces that an earlier spec managed are released, never deleted.
 	ManagedNamespaces *ManagedNamespaces `json:"managedNamespaces,omitempty"`
 }
 
@@ -93,59 +87,41 @@ type CopyOperation struct {
 	Optional bool `json:"optional,omitempty"`
 }
 
-// Namespaces is spec.namespaces, source-watcher v2.3's shape:
+// ManagedNamespaces is spec.managedNamespaces:
 //
-//	namespaces:
-//	  strategy: Managed        # or Unmanaged; required
-//	  prune: true              # optional
-//	  metadata:                # optional
+//	managedNamespaces:
+//	  allowedNames: ["ns.startsWith('tenant-')"]
+//	  prune: true
+//	  metadata:
 //	    fromSource:
 //	      path: "@repo/tenants/{namespace}/namespace-metadata.yaml"
 //	      allowedLabels:
-//	        my.org.io/cost-center: "^cc-[0-9]{4}$"
+//	        my.org.io/cost-center: "value.matches('^cc-[0-9]{4}$')"
 //	    from:
 //	      - {strategy: Merge, namespace: "*", labels: {tier: bronze}}
 //
-// Every namespace that an artifact's namespace field renders is managed,
-// but the protected ones, which are refused (kube-system, kube-public,
-// kube-node-lease and default), and the generator's own ([WithNamespace]),
-// which is left unmanaged without a word while its artifacts are
-// generated, as upstream leaves it.
-type Namespaces struct {
-	// Strategy is "Managed" (the generator creates, labels and, with
-	// Prune, deletes the namespaces) or "Unmanaged" (it leaves them alone,
-	// as when spec.namespaces is absent). Required.
-	Strategy string `json:"strategy"`
-	// Prune says whether managed namespaces that no artifact uses any more
-	// are deleted. Unset, it is false, or true under
-	// [WithDefaultToPruneNamespaces] (upstream's DefaultToPruneNamespaces
-	// feature gate). It applies only to the Managed strategy.
-	Prune *bool `json:"prune,omitempty"`
-	// Metadata builds each namespace's labels and annotations; its
-	// allowedLabels and allowedAnnotations rules are Go regular
-	// expressions. Under the Unmanaged strategy it is checked and unused,
-	// as upstream checks and ignores it.
-	Metadata *NamespaceMetadata `json:"metadata,omitempty"`
-}
-
-// ManagedNamespaces is spec.managedNamespaces, the seed proposal's shape.
-// The generator's own namespace ([WithNamespace]) is protected: a tenant
-// that renders it is refused.
+// default, kube-system, kube-public and flux-system are always refused,
+// whatever the expressions say, as upstream refuses them; tenantkit also
+// refuses kube-node-lease and the generator's own namespace
+// ([WithNamespace]).
 type ManagedNamespaces struct {
 	// AllowedNames are CEL expressions over the string variable ns; a
 	// namespace is allowed when one returns true. Required.
 	AllowedNames []string `json:"allowedNames"`
-	// Prune says whether namespaces that no artifact uses any more are
-	// deleted. Required.
+	// Prune says whether namespaces that no artifact uses any more, or
+	// all of them when the generator is deleted, are deleted. Required:
+	// a nil Prune is an error, as the CRD requires the field.
 	Prune *bool `json:"prune"`
-	// Metadata builds each namespace's labels and annotations; its
-	// allowedLabels and allowedAnnotations rules are CEL expressions.
+	// Metadata builds each namespace's labels and annotations on top of
+	// spec.commonMetadata.
 	Metadata *NamespaceMetadata `json:"metadata,omitempty"`
 }
 
-// NamespaceMetadata is spec.namespaces.metadata or
-// spec.managedNamespaces.metadata.
+// NamespaceMetadata is spec.managedNamespaces.metadata: built on top of
+// spec.commonMetadata from the tenant's file, then the operations. It must
+// set FromSource or at least one operation.
 type NamespaceMetadata struct {
+	// FromSource is the tenant's NamespaceMetadata file and its schema.
 	FromSource *MetadataFromSource `json:"fromSource,omitempty"`
 	// From is the metadata block's from, the operations of the pipeline's
 	// third step, in order.
@@ -155,7 +131,9 @@ type NamespaceMetadata struct {
 // MetadataFromSource is the metadata block's fromSource: the tenant's
 // NamespaceMetadata file and the schema its keys must pass.
 type MetadataFromSource struct {
-	// Path is an "@alias/path" template of the file, read from a source;
+	// Path is an "@alias/path" template of the file, read from a source,
+	// that names only captures every artifact's namespace names, so that
+	// all the artifacts of a namespace read the same file;
 	// or, as upstream, "@artifact/path", a file of the namespace's first
 	// artifact once its copy operations are done (its first in the order
 	// a walk of the source meets their directories, then by
@@ -165,10 +143,9 @@ type MetadataFromSource struct {
 	// artifact").
 	Path string `json:"path"`
 	// AllowedLabels and AllowedAnnotations map a key to the rule its value
-	// must pass: a Go regular expression, matched anywhere in the value,
-	// in spec.namespaces; a CEL expression over the string variable
-	// value in spec.managedNamespaces. The regular expression r is the
-	// CEL expression value.matches(r).
+	// must pass: a CEL expression over the string variable value. A key
+	// they do not list is dropped with a warning (an error under
+	// [WithStrict]). At least one of them must list a key.
 	AllowedLabels      map[string]string `json:"allowedLabels,omitempty"`
 	AllowedAnnotations map[string]string `json:"allowedAnnotations,omitempty"`
 }

@@ -1,13 +1,10 @@
 package generator
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/finalizer"
@@ -15,8 +12,9 @@ import (
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// TestSpecDecodesUpstream: a source-watcher v2.3 manifest's spec decodes
-// into Spec strictly (no field unknown), and compiles.
+// TestSpecDecodesUpstream: a released source-watcher v2.3 manifest's spec
+// decodes into Spec strictly (no field unknown), and compiles.
+// interop/sourcewatcher compares every field with the released types.
 func TestSpecDecodesUpstream(t *testing.T) {
 	t.Parallel()
 	const manifest = `
@@ -41,14 +39,14 @@ artifacts:
       - from: "@repo/tenants/{namespace}/modules/{module}/extra/**"
         to: "@artifact/extra/"
         optional: true
-namespaces:
-  strategy: Managed
+managedNamespaces:
+  allowedNames: ["ns.startsWith('tenant-')"]
   prune: true
   metadata:
     fromSource:
       path: "@repo/tenants/{namespace}/namespace-metadata.yaml"
-      allowedLabels: {team: "^[a-z]+$"}
-      allowedAnnotations: {my.org.io/observability: "^(Enabled|Disabled)$"}
+      allowedLabels: {team: "value.matches('^[a-z]+$')"}
+      allowedAnnotations: {my.org.io/observability: "value in ['Enabled', 'Disabled']"}
     from:
       - {strategy: Merge, namespace: "*", labels: {tier: bronze}}
 `
@@ -70,11 +68,11 @@ namespaces:
 				{From: "@repo/tenants/{namespace}/modules/{module}/extra/**", To: "@artifact/extra/", Optional: true},
 			},
 		}},
-		Namespaces: &Namespaces{Strategy: "Managed", Prune: &yes, Metadata: &NamespaceMetadata{
+		ManagedNamespaces: &ManagedNamespaces{AllowedNames: []string{"ns.startsWith('tenant-')"}, Prune: &yes, Metadata: &NamespaceMetadata{
 			FromSource: &MetadataFromSource{
 				Path:               "@repo/tenants/{namespace}/namespace-metadata.yaml",
-				AllowedLabels:      map[string]string{"team": "^[a-z]+$"},
-				AllowedAnnotations: map[string]string{"my.org.io/observability": "^(Enabled|Disabled)$"},
+				AllowedLabels:      map[string]string{"team": "value.matches('^[a-z]+$')"},
+				AllowedAnnotations: map[string]string{"my.org.io/observability": "value in ['Enabled', 'Disabled']"},
 			},
 			From: []nsmeta.Operation{{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}}},
 		}},
@@ -87,123 +85,42 @@ namespaces:
 	}
 }
 
-// TestShapesPlanAlike: a spec in source-watcher v2.3's shape and the same
-// spec in the seed proposal's shape (every name allowed, rule ^a$ as the
-// regular expression and as value.matches('^a$')) plan alike: the same
-// namespaces, artifacts, decisions, warnings and next inventory, and the
-// same errors but for the text of the rule they quote.
-func TestShapesPlanAlike(t *testing.T) {
-	t.Parallel()
-	ops := []nsmeta.Operation{
-		{Strategy: nsmeta.Merge, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "bronze"}}},
-		{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Annotations: map[string]string{"example.com/pci": "true"}}},
-	}
-	seed := testSpec()
-	seed.ManagedNamespaces.AllowedNames = []string{"true"}
-	seed.ManagedNamespaces.Metadata.FromSource.AllowedLabels = map[string]string{"team": `value.matches('^a$')`}
-	seed.ManagedNamespaces.Metadata.FromSource.AllowedAnnotations = map[string]string{"example.com/obs": `value.matches('^(up|down)$')`}
-	seed.ManagedNamespaces.Metadata.From = ops
-	upstream := testUpstreamSpec()
-	upstream.Namespaces.Metadata.FromSource.AllowedLabels = map[string]string{"team": "^a$"}
-	upstream.Namespaces.Metadata.FromSource.AllowedAnnotations = map[string]string{"example.com/obs": "^(up|down)$"}
-	upstream.Namespaces.Metadata.From = ops
-	seed.Artifacts[0].InputsFrom, upstream.Artifacts[0].InputsFrom = "", ""
-
-	file := func(labels, annotations string) string {
-		return "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels: {" + labels + "}\n  annotations: {" + annotations + "}\n"
-	}
-	fsys := tree(okTenant,
-		"tenants/tenant-a/modules/app", "tenants/tenant-a/namespace-metadata.yaml="+file("team: a", "example.com/obs: up"),
-		"tenants/tenant-b/modules/app", "tenants/tenant-b/namespace-metadata.yaml="+file("team: b", ""),
-		"tenants/tenant-c/modules/app", "tenants/tenant-c/namespace-metadata.yaml="+file("unlisted: x", "example.com/obs: maybe"),
-		"tenants/tenant-d/modules/app", "tenants/tenant-d/namespace-metadata.yaml="+file("team: xax", ""))
-	previous := []inventory.Entry{nsEntry("tenant-gone"), nsEntry("tenant-ok")}
-	plan := func(spec Spec) *Plan {
-		// The tracked namespaces live, as this generator applied them.
-		live := (&fakeCluster{}).live(previous, map[string]string{GeneratorLabel: testUID}, nil)
-		return mustPlan(t, mustCompile(t, spec), sources(fsys), previous, live.cluster())
-	}
-	ps, pu := plan(seed), plan(upstream)
-	if len(pu.Namespaces) != 2 || len(pu.Errors) != 3 || len(pu.Warnings) != 1 {
-		t.Fatalf("upstream plan: namespaces %v, errors %v, warnings %q; want tenant-a and tenant-ok, three errors, one warning", pu.Namespaces, pu.Errors.ToAggregate(), pu.Warnings)
-	}
-	if diff := cmp.Diff(ps, pu, cmpopts.IgnoreUnexported(Plan{}), cmpopts.IgnoreFields(Plan{}, "Errors")); diff != "" {
-		t.Errorf("plans differ (-seed +upstream):\n%s", diff)
-	}
-	if diff := cmp.Diff(ps.Next(nil), pu.Next(nil)); diff != "" {
-		t.Errorf("next inventories differ (-seed +upstream):\n%s", diff)
-	}
-	type fieldErr struct {
-		Field string
-		Type  field.ErrorType
-		Value any
-	}
-	strip := func(errs field.ErrorList) (out []fieldErr) {
-		for _, e := range errs {
-			out = append(out, fieldErr{e.Field, e.Type, e.BadValue})
-		}
-		return out
-	}
-	if diff := cmp.Diff(strip(ps.Errors), strip(pu.Errors)); diff != "" {
-		t.Errorf("errors differ (-seed +upstream):\n%s", diff)
-	}
+// releasedSpec is testSpec that allows every name, as upstream's tests do.
+func releasedSpec() Spec {
+	s := testSpec()
+	s.ManagedNamespaces.AllowedNames = []string{"true"}
+	return s
 }
 
-// TestUpstreamOwnNamespace: in spec.namespaces an artifact that renders the
-// generator's own namespace is generated, and the namespace is left
-// unmanaged without an error or a warning, as source-watcher's
-// reconcileNamespaces skips it ("Never manage the ArtifactGenerator
-// namespace itself, even when explicitly targeted"). In
-// spec.managedNamespaces the name policy refuses it (TestRule1Skip).
-func TestUpstreamOwnNamespace(t *testing.T) {
+// TestProtectedNames: released source-watcher always refuses default,
+// kube-system, kube-public and flux-system, whatever allowedNames say and
+// whatever the generator's own namespace; tenantkit refuses them too, and
+// also kube-node-lease and the generator's own namespace, which upstream
+// would manage (docs/differences.md). A refused name is an error naming the
+// directory; its namespace and artifacts are skipped, the other tenants
+// proceed.
+func TestProtectedNames(t *testing.T) {
 	t.Parallel()
-	for _, strategy := range []string{"Managed", "Unmanaged"} {
-		t.Run(strategy, func(t *testing.T) {
+	g := mustCompile(t, releasedSpec(), WithNamespace("platform"))
+	for _, tt := range []struct {
+		name     string
+		upstream bool // upstream refuses it too
+	}{
+		{name: "default", upstream: true},
+		{name: "kube-system", upstream: true},
+		{name: "kube-public", upstream: true},
+		{name: "flux-system", upstream: true},
+		{name: "kube-node-lease"},
+		{name: "platform"}, // the generator's own
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := testUpstreamSpec()
-			spec.Namespaces.Strategy = strategy
-			spec.Artifacts[0].InputsFrom = ""
-			g := mustCompile(t, spec)
-			clean := mustPlan(t, g, sources(tree(okTenant)), nil, (&fakeCluster{}).cluster())
-			p := mustPlan(t, g, sources(tree(okTenant, "tenants/flux-system/modules/x",
-				"tenants/flux-system/namespace-metadata.yaml="+metadataFile("team", "platform"))), nil, (&fakeCluster{}).cluster())
-			if p.HasErrors() || !slices.Equal(p.Warnings, clean.Warnings) {
-				t.Errorf("errors %v, warnings %q; want none but the clean plan's %q", p.Errors.ToAggregate(), p.Warnings, clean.Warnings)
-			}
-			if diff := cmp.Diff(clean.Namespaces, p.Namespaces); diff != "" {
-				t.Errorf("namespaces (-without +with the generator's namespace):\n%s", diff)
-			}
-			var got []string
-			for _, d := range p.Decisions {
-				got = append(got, d.Action.String()+" "+d.Entry.ID().String())
-			}
-			want := []string{"create ExternalArtifact/flux-system/x", "create ExternalArtifact/tenant-ok/app"}
-			if strategy == "Managed" {
-				want = append([]string{"create Namespace/tenant-ok"}, want...)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("decisions (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestUpstreamProtectedNames: in spec.namespaces the protected names are
-// refused as in spec.managedNamespaces, an error naming the directory, and
-// their namespaces and artifacts are skipped; source-watcher manages them
-// (see the package documentation, "Differences from source-watcher").
-func TestUpstreamProtectedNames(t *testing.T) {
-	t.Parallel()
-	g := mustCompile(t, testUpstreamSpec())
-	for _, name := range []string{"default", "kube-node-lease", "kube-public", "kube-system"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			p := mustPlan(t, g, sources(tree(okTenant, "tenants/"+name+"/modules/x")), nil, (&fakeCluster{}).cluster())
+			p := mustPlan(t, g, sources(tree(okTenant, "tenants/"+tt.name+"/modules/x")), nil, (&fakeCluster{}).cluster())
 			if len(p.Errors) != 1 || !hasError(p.Errors, "spec.artifacts[0].namespace", "must not be protected") {
 				t.Errorf("errors %v, want one at spec.artifacts[0].namespace", p.Errors.ToAggregate())
 			}
 			ds := decisions(p)
-			for _, id := range []string{"Namespace/" + name, "ExternalArtifact/" + name + "/x"} {
+			for _, id := range []string{"Namespace/" + tt.name, "ExternalArtifact/" + tt.name + "/x"} {
 				if d := ds[id]; d.Action != inventory.Skip {
 					t.Errorf("%s: %s, want skipped", id, d)
 				}
@@ -215,11 +132,11 @@ func TestUpstreamProtectedNames(t *testing.T) {
 	}
 }
 
-// TestUpstreamSchema translates source-watcher's TestFilterNamespaceMetadata:
-// a key listed with a regular expression its value matches is kept, one
-// whose value does not match is an error (and its namespace is not built),
-// an unlisted key is dropped (with a warning here, silently upstream). The
-// expression is matched anywhere in the value, as regexp.MatchString.
+// TestUpstreamSchema translates source-watcher's TestFilterNamespaceMetadata
+// (its regular expressions r as the CEL rules value.matches(r)): a key
+// listed with a rule its value passes is kept, one whose value does not is
+// an error (and its namespace is not built), an unlisted key is dropped
+// (with a warning here, silently upstream).
 func TestUpstreamSchema(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -230,23 +147,23 @@ func TestUpstreamSchema(t *testing.T) {
 		errors  []string // fields
 		warning string
 	}{
-		{name: "allowed by .*, other ignored", rules: map[string]string{"allowed": ".*"}, labels: "{allowed: ok, other: ignored}",
+		{name: "allowed by .*, other ignored", rules: map[string]string{"allowed": "value.matches('.*')"}, labels: "{allowed: ok, other: ignored}",
 			kept: map[string]string{"allowed": "ok"}, warning: `label "other" is not in allowedLabels; dropped`},
-		{name: "refused by ^ok$", rules: map[string]string{"allowed": "^ok$"}, labels: "{allowed: nope}",
+		{name: "refused by ^ok$", rules: map[string]string{"allowed": "value.matches('^ok$')"}, labels: "{allowed: nope}",
 			errors: []string{"@repo/tenants/tenant-ok/namespace-metadata.yaml:metadata.labels[allowed]"}},
-		{name: "only unlisted keys", rules: map[string]string{"allowed": ".*"}, labels: "{other: ignored}",
+		{name: "only unlisted keys", rules: map[string]string{"allowed": "value.matches('.*')"}, labels: "{other: ignored}",
 			kept: map[string]string{}, warning: `label "other" is not in allowedLabels; dropped`},
-		{name: "unanchored", rules: map[string]string{"allowed": "o"}, labels: "{allowed: foo}", kept: map[string]string{"allowed": "foo"}},
-		{name: "anchored at one end", rules: map[string]string{"allowed": "^o"}, labels: "{allowed: foo}",
+		{name: "unanchored", rules: map[string]string{"allowed": "value.matches('o')"}, labels: "{allowed: foo}", kept: map[string]string{"allowed": "foo"}},
+		{name: "anchored at one end", rules: map[string]string{"allowed": "value.matches('^o')"}, labels: "{allowed: foo}",
 			errors: []string{"@repo/tenants/tenant-ok/namespace-metadata.yaml:metadata.labels[allowed]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := testUpstreamSpec()
+			spec := releasedSpec()
 			spec.CommonMetadata = nil
 			spec.Artifacts[0].InputsFrom = ""
-			spec.Namespaces.Metadata.FromSource.AllowedLabels = tt.rules
+			spec.ManagedNamespaces.Metadata.FromSource.AllowedLabels = tt.rules
 			g := mustCompile(t, spec)
 			file := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels: " + tt.labels + "\n"
 			p := mustPlan(t, g, sources(tree(okTenant, "tenants/tenant-ok/namespace-metadata.yaml="+file)), nil, (&fakeCluster{}).cluster())
@@ -280,18 +197,18 @@ func TestUpstreamSchema(t *testing.T) {
 
 // TestUpstreamNamespaceMetadataFromSource translates source-watcher's
 // TestNamespaceMetadataFromSource: commonMetadata, then the file through
-// the regular expressions, then the from operations, then the generator's
+// the rules, then the from operations, then the generator's
 // label; a value the expression refuses, a file of another kind and a file
 // that sets the external finalizer (even through a rule that allows it)
 // are errors of the namespace.
 func TestUpstreamNamespaceMetadataFromSource(t *testing.T) {
 	t.Parallel()
-	spec := testUpstreamSpec()
+	spec := releasedSpec()
 	spec.CommonMetadata = &nsmeta.Metadata{Labels: map[string]string{"common": "base"}}
-	fsrc := spec.Namespaces.Metadata.FromSource
-	fsrc.AllowedLabels = map[string]string{"observability": "^(enabled|disabled)$"}
-	fsrc.AllowedAnnotations = map[string]string{"team": ".*"}
-	spec.Namespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
+	fsrc := spec.ManagedNamespaces.Metadata.FromSource
+	fsrc.AllowedLabels = map[string]string{"observability": "value.matches('^(enabled|disabled)$')"}
+	fsrc.AllowedAnnotations = map[string]string{"team": "true"}
+	spec.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Override, Namespace: "*",
 		Metadata: nsmeta.Metadata{Labels: map[string]string{"common": "overridden"}, Annotations: map[string]string{"owner": "platform"}}}}
 	const path = "tenants/tenant-a/namespace-metadata.yaml"
 	good := "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata:\n  labels:\n    observability: enabled\n    forbidden: nope\n  annotations:\n    team: platform\n"
@@ -314,12 +231,12 @@ func TestUpstreamNamespaceMetadataFromSource(t *testing.T) {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
 
-	refusing := testUpstreamSpec()
-	refusing.Namespaces.Metadata = &NamespaceMetadata{FromSource: &MetadataFromSource{Path: fsrc.Path,
-		AllowedLabels: map[string]string{"observability": "^disabled$"}, AllowedAnnotations: fsrc.AllowedAnnotations}}
-	allowingFinalizer := testUpstreamSpec()
-	allowingFinalizer.Namespaces.Metadata = &NamespaceMetadata{FromSource: &MetadataFromSource{Path: fsrc.Path,
-		AllowedAnnotations: map[string]string{finalizer.Annotation: ".*"}}}
+	refusing := releasedSpec()
+	refusing.ManagedNamespaces.Metadata = &NamespaceMetadata{FromSource: &MetadataFromSource{Path: fsrc.Path,
+		AllowedLabels: map[string]string{"observability": "value == 'disabled'"}, AllowedAnnotations: fsrc.AllowedAnnotations}}
+	allowingFinalizer := releasedSpec()
+	allowingFinalizer.ManagedNamespaces.Metadata = &NamespaceMetadata{FromSource: &MetadataFromSource{Path: fsrc.Path,
+		AllowedAnnotations: map[string]string{finalizer.Annotation: "true"}}}
 	for _, tt := range []struct {
 		name  string
 		spec  Spec
@@ -364,7 +281,7 @@ func TestCopyOptional(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			spec := testUpstreamSpec()
+			spec := releasedSpec()
 			op := extra
 			op.Optional = tt.optional
 			spec.Artifacts[0].Copy = append(spec.Artifacts[0].Copy, op)

@@ -120,9 +120,10 @@ func TestStaticArtifacts(t *testing.T) {
 }
 
 // TestStaticArtifactErrors: without a pattern, a name or namespace that is
-// not a valid object name or namespace, or two entries that name one
-// object, are errors of the entries, with no directory to name; the other
-// entries are still built.
+// not a valid object name or namespace is an error of Compile, as
+// source-watcher's CRD refuses it; two entries that name one object are
+// errors of the plan, with no directory to name, and the other entries are
+// still built.
 func TestStaticArtifactErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -131,27 +132,28 @@ func TestStaticArtifactErrors(t *testing.T) {
 		errs    []*field.Error
 		skip    map[string]string // subject -> reason
 		applied []string          // created or updated
+		compile bool              // errs are Compile's
 	}{
 		{
 			name: "name not a DNS-1123 subdomain",
 			spec: func(s *Spec) { s.Artifacts[0].Name = "Platform_1" },
 			errs: []*field.Error{field.Invalid(field.NewPath("spec", "artifacts").Index(0).Child("name"), "Platform_1",
 				strings.Join(content.IsDNS1123Subdomain("Platform_1"), "; "))},
-			applied: []string{"Namespace/tenant-a", "ExternalArtifact/tenant-a/team-a-app"},
+			compile: true,
 		},
 		{
 			name: "name longer than 253 characters",
 			spec: func(s *Spec) { s.Artifacts[0].Name = strings.Repeat("a", 254) },
 			errs: []*field.Error{field.Invalid(field.NewPath("spec", "artifacts").Index(0).Child("name"), strings.Repeat("a", 254),
 				strings.Join(content.IsDNS1123Subdomain(strings.Repeat("a", 254)), "; "))},
-			applied: []string{"Namespace/tenant-a", "ExternalArtifact/tenant-a/team-a-app"},
+			compile: true,
 		},
 		{
 			name: "namespace not a DNS-1123 label",
 			spec: func(s *Spec) { s.Artifacts[1].Namespace = "tenant.a" },
 			errs: []*field.Error{field.Invalid(field.NewPath("spec", "artifacts").Index(1).Child("namespace"), "tenant.a",
 				strings.Join(content.IsDNS1123Label("tenant.a"), "; "))},
-			applied: []string{"ExternalArtifact/flux-system/platform"},
+			compile: true,
 		},
 		{
 			name: "two entries name one object",
@@ -167,6 +169,13 @@ func TestStaticArtifactErrors(t *testing.T) {
 			t.Parallel()
 			spec := staticSpec()
 			tt.spec(&spec)
+			if tt.compile {
+				_, errs := Compile(spec, WithUID(testUID), WithNamespace("flux-system"))
+				if diff := cmp.Diff(tt.errs, []*field.Error(errs), cmpopts.IgnoreFields(field.Error{}, "Origin", "CoveredByDeclarative")); diff != "" {
+					t.Errorf("Compile errors (-want +got):\n%s", diff)
+				}
+				return
+			}
 			g := mustCompile(t, spec)
 			var files []string
 			for name, data := range staticTree() {

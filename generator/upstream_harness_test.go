@@ -54,10 +54,20 @@ func swSpec() Spec {
 	}
 }
 
-// managed sets spec.namespaces to the Managed strategy with prune as
-// given (nil: unset).
+// managed sets spec.managedNamespaces, every name allowed, with prune as
+// given (nil: false, upstream's unset), and a service account, which
+// namespace management requires (upstream's tests run the controller with
+// a default one).
 func managed(prune *bool) func(*Spec) {
-	return func(s *Spec) { s.Namespaces = &Namespaces{Strategy: "Managed", Prune: prune} }
+	return func(s *Spec) {
+		if prune == nil {
+			prune = ptr(false)
+		}
+		s.ManagedNamespaces = &ManagedNamespaces{AllowedNames: []string{"true"}, Prune: prune}
+		if s.ServiceAccountName == "" {
+			s.ServiceAccountName = "test-sa"
+		}
+	}
 }
 
 // ptr returns a pointer to v.
@@ -116,8 +126,7 @@ type swScenario struct {
 	// upstream names the upstream test function, and the subtest or the
 	// part of the function, that the scenario translates.
 	upstream string
-	// differs quotes the item of generator/doc.go's "Differences from
-	// source-watcher" that explains where the outcome differs; the steps'
+	// differs quotes the row of docs/differences.md that explains where the outcome differs; the steps'
 	// upstream fields say what source-watcher does.
 	differs string
 	// skip marks a known failure or a case that waits for a feature, with
@@ -140,20 +149,11 @@ type swScenario struct {
 // source-watcher" section, comment markers and line breaks removed.
 func differences(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("doc.go")
+	data, err := os.ReadFile("../docs/differences.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "// # Differences from source-watcher")
-	if !ok {
-		t.Fatal(`doc.go has no "Differences from source-watcher" section`)
-	}
-	section, _, _ = strings.Cut(section, "// # ")
-	var words []string
-	for line := range strings.Lines(section) {
-		words = append(words, strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "//"))...)
-	}
-	return strings.Join(words, " ")
+	return string(data)
 }
 
 // runScenarios runs each scenario as a subtest.
@@ -176,7 +176,7 @@ func runScenarios(t *testing.T, scenarios []swScenario) {
 			}
 			if sc.differs != "" {
 				if !strings.Contains(diffs, sc.differs) {
-					t.Fatalf("differs %q is not in doc.go's Differences from source-watcher", sc.differs)
+					t.Fatalf("differs %q is not a row of docs/differences.md", sc.differs)
 				}
 				if !slices.ContainsFunc(sc.steps, func(s swStep) bool { return len(s.upstream) > 0 }) {
 					t.Fatal("a difference without upstream's outcome")

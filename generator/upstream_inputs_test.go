@@ -79,7 +79,7 @@ var inputsScenarios = []swScenario{
 	{
 		name:     "load: missing file",
 		upstream: "TestLoadExportedInputs/missing file",
-		differs:  "Missing inputs. An inputsFrom file that does not exist, in a source or in the artifact, gives the artifact empty inputs and a warning; upstream fails the reconcile.",
+		differs:  "| a missing `inputsFrom` file | the reconcile fails | empty inputs and a warning |",
 		spec:     inputsFrom("@git/missing.yaml"),
 		files:    map[string]string{"app.yaml": swConfigMap, "inputs.yaml": upstreamInputs},
 		steps: []swStep{{

@@ -93,10 +93,8 @@ var inventoryScenarios = []swScenario{
 	{
 		name:     "an inventory source-watcher wrote with kind-less entries and short digests",
 		upstream: "TestFindOrphanedReferences (its inventory, as a plan's previous inventory)",
-		differs: "A previous inventory that does not validate (a malformed digest, an identity twice) is an error, " +
-			"and the plan deletes nothing: every tracked object that it no longer desires is kept, an entry that does not validate as it is; " +
-			"source-watcher does not validate it.",
-		spec: managed(ptr(true)),
+		differs:  "| an invalid previous inventory (malformed digest, identity twice) | not validated |",
+		spec:     managed(ptr(true)),
 		previous: []inventory.Entry{
 			{Name: "test-git", Namespace: "tenant-a", Digest: "sha256:abc", Filename: "app.tar.gz"},
 			{Name: "stale", Namespace: "tenant-a", Digest: "sha256:def", Filename: "stale.tar.gz"},

@@ -124,14 +124,15 @@ func metadataOps(s *Spec) {
 		Labels:      map[string]string{"common": "base", "team": "platform"},
 		Annotations: map[string]string{"owner": "platform", "preserved": "common"},
 	}
-	s.Namespaces = &Namespaces{Strategy: "Managed", Metadata: &NamespaceMetadata{From: []nsmeta.Operation{
+	managed(nil)(s)
+	s.ManagedNamespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{
 		{Strategy: nsmeta.Override, Namespace: "*", Metadata: nsmeta.Metadata{
 			Labels: map[string]string{"scope": "global", "team": "all"}, Annotations: map[string]string{"scope": "global"}}},
 		{Strategy: nsmeta.Merge, Namespace: "tenant-a", Metadata: nsmeta.Metadata{
 			Labels: map[string]string{"scope": "ignored", "tier": "gold"}, Annotations: map[string]string{"owner": "ignored"}}},
 		{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Labels: map[string]string{"tier": "silver"}}},
 		{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Labels: map[string]string{GeneratorLabel: "spoofed"}}},
-	}}}
+	}}
 	s.Artifacts = []OutputArtifact{artifactIn("test-git", "tenant-a"), artifactIn("test-git", "tenant-b")}
 }
 
@@ -166,8 +167,8 @@ var namespaceScenarios = []swScenario{
 				"ExternalArtifact/ns-ignore/a created",
 				"ExternalArtifact/ns-merge/a created",
 			},
-			namespaces: map[string]nsWant{"ns-merge": {labels: mine(), conflict: "NamespaceAdopted"}},
-			warnings:   []string{"NamespaceAdopted: namespace ns-merge is not managed by any generator and is adopted"},
+			namespaces: map[string]nsWant{"ns-merge": {labels: mine(), conflict: "Adopted"}},
+			warnings:   []string{"Adopted: namespace ns-merge is not managed by any generator and is adopted"},
 		}},
 	},
 	{
@@ -197,7 +198,7 @@ var namespaceScenarios = []swScenario{
 		upstream: "TestNamespaceMetadata (Reset clears the metadata built so far)",
 		spec: func(s *Spec) {
 			metadataOps(s)
-			s.Namespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Reset, Namespace: "*", Metadata: nsmeta.Metadata{
+			s.ManagedNamespaces.Metadata.From = []nsmeta.Operation{{Strategy: nsmeta.Reset, Namespace: "*", Metadata: nsmeta.Metadata{
 				Labels: map[string]string{"reset": "true"}, Annotations: map[string]string{"reset": "true"}}}}
 		},
 		steps: []swStep{{
@@ -383,10 +384,11 @@ var namespaceScenarios = []swScenario{
 		upstream: "TestArtifactGeneratorReconciler_ManagedNamespacesMetadata",
 		spec: func(s *Spec) {
 			s.CommonMetadata = &nsmeta.Metadata{Labels: map[string]string{"common": "base", "team": "platform"}, Annotations: map[string]string{"owner": "platform"}}
-			s.Namespaces = &Namespaces{Strategy: "Managed", Metadata: &NamespaceMetadata{From: []nsmeta.Operation{
+			managed(nil)(s)
+			s.ManagedNamespaces.Metadata = &NamespaceMetadata{From: []nsmeta.Operation{
 				{Strategy: nsmeta.Override, Namespace: "*", Metadata: nsmeta.Metadata{Labels: map[string]string{"managed": "true"}, Annotations: map[string]string{"scope": "all"}}},
 				{Strategy: nsmeta.Override, Namespace: "tenant-a", Metadata: nsmeta.Metadata{Labels: map[string]string{"team": "tenant"}, Annotations: map[string]string{"owner": "tenant"}}},
-			}}}
+			}}
 		},
 		steps: []swStep{{
 			want: []string{"Namespace/tenant-a created", "ExternalArtifact/tenant-a/test-git created"},
@@ -410,8 +412,8 @@ var namespaceScenarios = []swScenario{
 				"Namespace/tenant-a created (adopted: the namespace exists and no generator manages it)",
 				"ExternalArtifact/tenant-a/test-git created",
 			},
-			namespaces: map[string]nsWant{"tenant-a": {labels: mine("team", "platform"), conflict: "NamespaceAdopted"}},
-			warnings:   []string{"NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+			namespaces: map[string]nsWant{"tenant-a": {labels: mine("team", "platform"), conflict: "Adopted"}},
+			warnings:   []string{"Adopted: namespace tenant-a is not managed by any generator and is adopted"},
 			next:       []string{"Namespace/tenant-a", "ExternalArtifact/tenant-a/test-git"},
 		}},
 	},
@@ -531,8 +533,8 @@ var namespaceScenarios = []swScenario{
 				"Namespace/tenant-a created (adopted: the namespace exists and no generator manages it)",
 				"ExternalArtifact/tenant-a/test-git created",
 			},
-			namespaces: map[string]nsWant{"tenant-a": {labels: mine("team", "platform"), conflict: "NamespaceAdopted"}},
-			warnings:   []string{"NamespaceAdopted: namespace tenant-a is not managed by any generator and is adopted"},
+			namespaces: map[string]nsWant{"tenant-a": {labels: mine("team", "platform"), conflict: "Adopted"}},
+			warnings:   []string{"Adopted: namespace tenant-a is not managed by any generator and is adopted"},
 		}},
 	},
 	{
@@ -582,10 +584,9 @@ var namespaceScenarios = []swScenario{
 	{
 		name:     "managed namespaces: a namespace deletion that fails is retried",
 		upstream: "TestArtifactGeneratorReconciler_ManagedNamespacesPruneRetry",
-		// DefaultToPruneNamespaces makes an unset prune true.
-		opts: []Option{WithDefaultToPruneNamespaces()},
+		// Upstream's DefaultToPruneNamespaces made its unset prune true.
 		spec: func(s *Spec) {
-			managed(nil)(s)
+			managed(ptr(true))(s)
 			s.ServiceAccountName = "test-mns-retry-sa"
 		},
 		steps: []swStep{

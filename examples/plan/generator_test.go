@@ -3,13 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/tenantkit/tenantkit/generator"
 )
 
 // kubectlGet is testdata/kubectl-get.yaml: the sample ArtifactGenerator as
@@ -97,7 +94,6 @@ func TestGeneratorInputErrors(t *testing.T) {
 		name    string
 		content string
 		want    string // stderr after "plan: -generator FILE: "
-		skip    string // a reason to skip the case
 	}{
 		{
 			name:    "unknown field in a copy operation",
@@ -123,7 +119,6 @@ func TestGeneratorInputErrors(t *testing.T) {
 			name:    "the unreleased spec.namespaces",
 			content: strings.Replace(export, "  managedNamespaces:\n", "  namespaces:\n    strategy: Managed\n  managedNamespaces:\n", 1),
 			want:    "spec.namespaces: unknown field",
-			skip:    unreleasedShape(),
 		},
 		{
 			name:    "wrong type",
@@ -203,26 +198,12 @@ func TestGeneratorInputErrors(t *testing.T) {
 			if tt.content == export {
 				t.Fatal("the edit changed nothing")
 			}
-			if tt.skip != "" {
-				t.Skip(tt.skip)
-			}
 			code, out, stderr := tool(t, "-generator", file, "-source", "repo="+repo)
 			if want := "plan: -generator " + file + ": " + tt.want + "\n"; code != 2 || len(out) != 0 || stderr != want {
 				t.Errorf("exit %d, stdout %q, stderr\n%q; want 2, none,\n%q", code, out, stderr, want)
 			}
 		})
 	}
-}
-
-// unreleasedShape returns why a case that expects spec.namespaces to be
-// an unknown field is skipped: generator.Spec still has the unreleased
-// shape's field, which the library is removing (issue 33); or "" once it
-// is gone.
-func unreleasedShape() string {
-	if _, ok := reflect.TypeFor[generator.Spec]().FieldByName("Namespaces"); ok {
-		return "generator.Spec still decodes the unreleased spec.namespaces (issue 33)"
-	}
-	return ""
 }
 
 // TestGeneratorWithoutUID: a generator without metadata.uid plans, with a

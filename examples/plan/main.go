@@ -38,7 +38,7 @@
 // it lacks is created, or updated when tracked (drift); one it holds may be
 // adopted, taken over or not applied, and an ExternalArtifact another
 // generator's label names is taken over: the output marks each adopted or
-// taken-over object with its conflict ("[conflict: NamespaceAdopted]" in
+// taken-over object with its conflict ("[conflict: Adopted]" in
 // the text, "conflict" in JSON). Without -cluster, every object is taken
 // to exist: a desired namespace as this generator applies it.
 //

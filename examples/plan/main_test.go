@@ -478,11 +478,11 @@ func TestLiveConflicts(t *testing.T) {
 		}
 	}
 	want := []string{
-		"  tenant-search  sha256:af0cfbcb578bdc345b30c1188a3d32f19e05cacc83b99742e3a43fdc379d590f  [conflict: NamespaceAdopted]",
+		"  tenant-search  sha256:af0cfbcb578bdc345b30c1188a3d32f19e05cacc83b99742e3a43fdc379d590f  [conflict: Adopted]",
 		"  tenant-payments/api  from tenants/tenant-payments/modules/api  3 files  sha256:699c370a06b7cf3f18928d4e01a07aa34f46179f3a9776fbd76927593af9695f  [conflict: OwnershipConflict]",
 		"  Namespace/tenant-search created (adopted: the namespace exists and no generator manages it)",
 		"  ExternalArtifact/tenant-payments/api created (taken over from generator 0b5e9a4c-1d2e-4f3a-8b7c-6d5e4f3a2b1c (label source.extensions.fluxcd.io/generator))",
-		"  NamespaceAdopted: namespace tenant-search is not managed by any generator and is adopted",
+		"  Adopted: namespace tenant-search is not managed by any generator and is adopted",
 		"  OwnershipConflict: ExternalArtifact tenant-payments/api is managed by generator 0b5e9a4c-1d2e-4f3a-8b7c-6d5e4f3a2b1c and is taken over",
 	}
 	if diff := cmp.Diff(want, marked); diff != "" {
@@ -514,7 +514,7 @@ func TestLiveConflicts(t *testing.T) {
 	wantJSON := map[string]string{
 		"Namespace/tenant-payments":                  "",
 		"Namespace/tenant-sandbox":                   "",
-		"Namespace/tenant-search":                    "NamespaceAdopted",
+		"Namespace/tenant-search":                    "Adopted",
 		"ExternalArtifact/tenant-payments/api":       "OwnershipConflict",
 		"ExternalArtifact/tenant-payments/worker":    "",
 		"ExternalArtifact/tenant-sandbox/playground": "",

@@ -32,7 +32,7 @@ type planResult struct {
 
 type planNamespace struct {
 	Annotations map[string]string `json:"annotations"`
-	// Conflict is generator.Namespace.Conflict: "NamespaceAdopted",
+	// Conflict is generator.Namespace.Conflict: "Adopted",
 	// "OwnershipConflict", or empty and left out.
 	Conflict string            `json:"conflict,omitempty"`
 	Digest   digest.Digest     `json:"digest"`

@@ -14,9 +14,9 @@ import (
 // CoverageItem is one policy of the suite's generator and how many of the
 // run's cases check it. The policies are the name policy's rules
 // ("spec.managedNamespaces.allowedNames[0]", in the seed shape), the
-// metadata pipeline's from[] operations ("spec.namespaces.metadata.from[1]")
+// metadata pipeline's from[] operations ("spec.managedNamespaces.metadata.from[1]")
 // and the schema's keys
-// ("spec.namespaces.metadata.fromSource.allowedLabels[team]"). A case
+// ("spec.managedNamespaces.metadata.fromSource.allowedLabels[team]"). A case
 // checks a name rule when one of its expectations names a namespace (a
 // namespace expectation, or an object expectation on Namespace/<name>)
 // that the rule accepts, or when one of its error expectations is met by
@@ -40,12 +40,10 @@ type CoverageItem struct {
 // coverageItems lists the policies of a spec, in the spec's order: the
 // from[] operations, then the allowed labels and annotations by key.
 func coverageItems(spec *generator.Spec) []coverageItem {
-	prefix, md := "spec.namespaces.metadata", (*generator.NamespaceMetadata)(nil)
-	switch {
-	case spec.Namespaces != nil:
-		md = spec.Namespaces.Metadata
-	case spec.ManagedNamespaces != nil:
-		prefix, md = "spec.managedNamespaces.metadata", spec.ManagedNamespaces.Metadata
+	const prefix = "spec.managedNamespaces.metadata"
+	var md *generator.NamespaceMetadata
+	if spec.ManagedNamespaces != nil {
+		md = spec.ManagedNamespaces.Metadata
 	}
 	var items []coverageItem
 	if mn := spec.ManagedNamespaces; mn != nil {

@@ -37,7 +37,7 @@
 //	    namespaces: [{name, labels, annotations}, ...]
 //	    artifacts: [{namespace, name, labels, annotations}, ...]
 //	    objects: [{apiVersion, kind, namespace, name, uid}, ...]   # external finalizers
-//	  options: {defaultServiceAccount, defaultToPruneNamespaces, allowDeleteAll, strict}
+//	  options: {defaultServiceAccount, allowDeleteAll, strict}
 //	  expect:                          # any subset; at least one
 //	    objects:                       # a decision of the plan
 //	    - object: Namespace/NAME | KIND/NAMESPACE/NAME
@@ -49,7 +49,7 @@
 //	      annotations: {KEY: VALUE}
 //	      exact: BOOL
 //	      origin: {labels: {KEY: STEP}, annotations: {KEY: STEP}}  # common, source, from[i], final
-//	      conflict: NamespaceAdopted | OwnershipConflict | ""      # exactly; "" for none
+//	      conflict: Adopted | OwnershipConflict | ""      # exactly; "" for none
 //	    artifacts:                     # an artifact the plan applies
 //	    - artifact: NAMESPACE/NAME
 //	      inputs: {KEY: VALUE}         # a subset, compared as JSON
@@ -74,7 +74,7 @@
 // A conflict (generator.Namespace.Conflict, generator.Artifact.Conflict)
 // is the reason of the Warning event a controller records when it applies
 // an object it does not own live: a live namespace without the generator's
-// label is adopted ("NamespaceAdopted"), a namespace or ExternalArtifact
+// label is adopted ("Adopted"), a namespace or ExternalArtifact
 // another generator's label names is taken over ("OwnershipConflict").
 // Only a case with cluster can have one. An expectation's conflict, when
 // present, is compared exactly, `conflict: ""` requiring none; when absent,

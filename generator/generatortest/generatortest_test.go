@@ -72,17 +72,18 @@ func TestFailingSuite(t *testing.T) {
 			{Where: "cases[2].expect", Expected: "at least one expectation", Got: "none"},
 		}},
 		{Suite: "failing", Case: "wrong conflicts", Failures: []Failure{
-			{Where: "cases[3].expect.namespaces[0] (tenant-search).conflict", Expected: "no conflict", Got: "NamespaceAdopted"},
+			{Where: "cases[3].expect.namespaces[0] (tenant-search).conflict", Expected: "no conflict", Got: "Adopted"},
 			{Where: "cases[3].expect.namespaces[1] (tenant-payments).conflict", Expected: "OwnershipConflict", Got: "no conflict"},
 			{Where: "cases[3].expect.artifacts[0] (tenant-search/indexer).conflict", Expected: "no conflict", Got: "OwnershipConflict"},
 			{Where: "cases[3].expect.artifacts[1] (tenant-payments/api).conflict", Expected: "OwnershipConflict", Got: "no conflict"},
 		}},
 	}, Coverage: []CoverageItem{
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[0]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[1]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[2]", Cases: 1},                                         // tenant-sandbox, exact
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]", Cases: 1}, // tenant-search's label
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.allowedNames[0]", Cases: 2}, // wrong everything, wrong conflicts
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[0]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[1]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[2]", Cases: 1},                                         // tenant-sandbox, exact
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]", Cases: 1}, // tenant-search's label
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Run (-want +got):\n%s", diff)
@@ -100,11 +101,12 @@ func TestRunSelects(t *testing.T) {
 	}
 	got := s.Run(context.Background(), Options{Run: regexp.MustCompile("^pass")})
 	want := Result{Cases: []CaseResult{{Suite: "failing", Case: "passes"}}, Coverage: []CoverageItem{
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[0]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[1]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.from[2]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]"},
-		{Generator: failingGenerator, Path: "spec.namespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.allowedNames[0]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[0]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[1]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[2]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.fromSource.allowedLabels[my.org.io/cost-center]"},
+		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.fromSource.allowedAnnotations[my.org.io/observability]"},
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Run (-want +got):\n%s", diff)
@@ -142,12 +144,14 @@ func TestCoverage(t *testing.T) {
 	tests := []struct {
 		name  string
 		suite string
-		want  []int // cases per item: from[0], from[1], from[2], allowedLabels, allowedAnnotations
+		want  []int // cases per item: allowedNames[0], from[0], from[1], from[2], allowedLabels, allowedAnnotations
 	}{
-		// from[0]: "allowed namespace" (exact) and "from operations"; the
-		// cost-center label: accepted in two cases, refused in one.
-		{name: "policy", suite: "policy.yaml", want: []int{2, 1, 1, 3, 1}},
-		{name: "removal", suite: "removal.yaml", want: []int{0, 0, 0, 0, 0}},
+		// allowedNames[0]: every case that expects a decision, metadata or
+		// a name error for a tenant- namespace; from[0]: "allowed
+		// namespace" (exact) and "from operations"; the cost-center label:
+		// accepted in two cases, refused in one.
+		{name: "policy", suite: "policy.yaml", want: []int{7, 2, 1, 1, 3, 1}},
+		{name: "removal", suite: "removal.yaml", want: []int{5, 0, 0, 0, 0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

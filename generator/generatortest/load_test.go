@@ -56,8 +56,8 @@ func TestLoadSuiteBad(t *testing.T) {
 		{name: "no generator", suite: strings.Replace(header, "generator: ", "# ", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "generator: must name"},
 		{name: "missing generator", suite: strings.Replace(header, "generator.yaml", "nothing.yaml", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "nothing.yaml"},
 		{name: "not YAML", suite: "[", want: "error converting YAML"},
-		{name: "misspelt namespace conflict", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: Adopted}]}\n", want: `cases[0].expect.namespaces[0].conflict: "Adopted": must be NamespaceAdopted, OwnershipConflict or "" (none)`},
-		{name: "artifact adopted", suite: header + "cases:\n- name: a\n  expect: {artifacts: [{artifact: a/b, conflict: NamespaceAdopted}]}\n", want: `cases[0].expect.artifacts[0].conflict: "NamespaceAdopted": must be OwnershipConflict or "" (none)`},
+		{name: "misspelt namespace conflict", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: NamespaceAdopted}]}\n", want: `cases[0].expect.namespaces[0].conflict: "NamespaceAdopted": must be Adopted, OwnershipConflict or "" (none)`},
+		{name: "artifact adopted", suite: header + "cases:\n- name: a\n  expect: {artifacts: [{artifact: a/b, conflict: Adopted}]}\n", want: `cases[0].expect.artifacts[0].conflict: "Adopted": must be OwnershipConflict or "" (none)`},
 		{name: "conflict not a string", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: [x]}]}\n", want: "conflict"},
 	}
 	for _, tt := range tests {
@@ -86,7 +86,7 @@ func FuzzLoadSuite(f *testing.F) {
 	f.Add(header + "cases:\n- name: a\n  expect: {noErrors: true}\n")
 	f.Add(header + "cases:\n- name: a\n  files: {x: y}\n  remove: [tenants]\n  expect: {objects: [{object: Namespace/a}]}\n")
 	f.Add(header + "cases:\n- name: a\n  files: {../x: y}\n  expect: {noErrors: true}\n")
-	f.Add(header + "cases:\n- name: a\n  cluster: {namespaces: [{name: tenant-search}]}\n  expect: {namespaces: [{name: tenant-search, conflict: NamespaceAdopted}], artifacts: [{artifact: tenant-search/indexer, conflict: \"\"}]}\n")
+	f.Add(header + "cases:\n- name: a\n  cluster: {namespaces: [{name: tenant-search}]}\n  expect: {namespaces: [{name: tenant-search, conflict: Adopted}], artifacts: [{artifact: tenant-search/indexer, conflict: \"\"}]}\n")
 	f.Add(header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: Adopted}]}\n")
 	f.Add("[")
 	f.Fuzz(func(t *testing.T, suite string) {

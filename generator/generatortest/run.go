@@ -197,9 +197,6 @@ func (s *Suite) compile(o optionsDoc) (*generator.Generator, field.ErrorList) {
 	if o.DefaultServiceAccount != "" {
 		gopts = append(gopts, generator.WithDefaultServiceAccount(o.DefaultServiceAccount))
 	}
-	if o.DefaultToPruneNamespaces {
-		gopts = append(gopts, generator.WithDefaultToPruneNamespaces())
-	}
 	if o.AllowDeleteAll {
 		gopts = append(gopts, generator.WithAllowDeleteAll())
 	}

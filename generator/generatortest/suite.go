@@ -74,10 +74,9 @@ type caseDoc struct {
 }
 
 type optionsDoc struct {
-	DefaultServiceAccount    string `json:"defaultServiceAccount,omitempty"`
-	DefaultToPruneNamespaces bool   `json:"defaultToPruneNamespaces,omitempty"`
-	AllowDeleteAll           bool   `json:"allowDeleteAll,omitempty"`
-	Strict                   bool   `json:"strict,omitempty"`
+	DefaultServiceAccount string `json:"defaultServiceAccount,omitempty"`
+	AllowDeleteAll        bool   `json:"allowDeleteAll,omitempty"`
+	Strict                bool   `json:"strict,omitempty"`
 }
 
 type clusterDoc struct {
@@ -124,7 +123,7 @@ type namespaceExpect struct {
 	Exact       bool              `json:"exact,omitempty"`
 	Origin      nsmeta.Metadata   `json:"origin,omitempty"`
 	// Conflict, when set, is the namespace's generator.Namespace.Conflict
-	// exactly: "NamespaceAdopted", "OwnershipConflict", or "" for none.
+	// exactly: "Adopted", "OwnershipConflict", or "" for none.
 	// Unset, the conflict is not checked.
 	Conflict *string `json:"conflict,omitempty"`
 }
@@ -208,7 +207,7 @@ func LoadSuite(file string) (*Suite, error) {
 			}
 		}
 		for j, ne := range c.Expect.Namespaces {
-			if err := checkConflict(ne.Conflict, "NamespaceAdopted", "OwnershipConflict"); err != nil {
+			if err := checkConflict(ne.Conflict, "Adopted", "OwnershipConflict"); err != nil {
 				return nil, badf("%s: cases[%d].expect.namespaces[%d].conflict: %v", file, i, j, err)
 			}
 		}
