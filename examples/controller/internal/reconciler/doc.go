@@ -28,7 +28,7 @@
 // so does an ExternalArtifact taken over from another generator
 // (generator.Artifact.Conflict, OwnershipConflict). After the pass the
 // TenantGenerator gets one Warning per kind that the pass applied, counting
-// them: "adoption detected for N Namespace(s)" (NamespaceAdopted),
+// them: "adoption detected for N Namespace(s)" (Adopted),
 // "ownership conflict detected for N Namespace(s)" and "ownership conflict
 // detected for N ExternalArtifact(s)" (OwnershipConflict), as
 // source-watcher records them.

@@ -81,7 +81,7 @@ func TestConflictEvents(t *testing.T) {
 		t.Fatalf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
 	}
 	summaries := map[string]string{
-		"NamespaceAdopted":  "adoption detected for 2 Namespace(s)",
+		"Adopted":  "adoption detected for 2 Namespace(s)",
 		"OwnershipConflict": "ownership conflict detected for 1 Namespace(s)",
 	}
 	for reason, want := range summaries {
@@ -90,7 +90,7 @@ func TestConflictEvents(t *testing.T) {
 			t.Errorf("generator %s events %+v, want one Warning on it: %q", reason, evs, want)
 		}
 	}
-	for name, reason := range map[string]string{"ev-adopted": "NamespaceAdopted", "ev-adopted-2": "NamespaceAdopted", "ev-taken": "OwnershipConflict"} {
+	for name, reason := range map[string]string{"ev-adopted": "Adopted", "ev-adopted-2": "Adopted", "ev-taken": "OwnershipConflict"} {
 		ev := f.waitEvent(name, reason)
 		if ev.Type != corev1.EventTypeWarning || ev.InvolvedObject.Kind != "Namespace" || ev.InvolvedObject.UID != f.namespace(name).UID {
 			t.Errorf("%s event on %s: type %s, regarding %+v", reason, name, ev.Type, ev.InvolvedObject)
@@ -99,18 +99,18 @@ func TestConflictEvents(t *testing.T) {
 			t.Errorf("namespace %s: %s = %q, want the generator's UID (applied)", name, generator.GeneratorLabel, got)
 		}
 	}
-	for _, reason := range []string{"NamespaceAdopted", "OwnershipConflict"} {
+	for _, reason := range []string{"Adopted", "OwnershipConflict"} {
 		if evs := f.events("ev-new", reason); len(evs) != 0 {
 			t.Errorf("created namespace ev-new has %s events: %v", reason, evs)
 		}
 	}
 	// Now the generator's own, they are not in conflict any more: a second
 	// reconcile records nothing new.
-	before := len(f.events("ev-adopted", "NamespaceAdopted"))
+	before := len(f.events("ev-adopted", "Adopted"))
 	f.reconcile()
 	time.Sleep(time.Second) // what the recorder would have sent by now
-	if evs := f.events("ev-adopted", "NamespaceAdopted"); len(evs) != before || evs[0].Count > 1 {
-		t.Errorf("second reconcile recorded NamespaceAdopted again: %+v", evs)
+	if evs := f.events("ev-adopted", "Adopted"); len(evs) != before || evs[0].Count > 1 {
+		t.Errorf("second reconcile recorded Adopted again: %+v", evs)
 	}
 	for reason := range summaries {
 		if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, reason); len(evs) != 1 || evs[0].Count > 1 {
@@ -157,7 +157,7 @@ func TestArtifactConflictEvents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "ac")
 	tg := f.generator()
-	// The namespace is the generator's already: no NamespaceAdopted.
+	// The namespace is the generator's already: no Adopted.
 	f.preexisting("ac-a", map[string]string{generator.GeneratorLabel: string(tg.UID)}, nil)
 	names := []string{"app", "web"}
 	for _, name := range names {
@@ -190,11 +190,11 @@ func TestArtifactConflictEvents(t *testing.T) {
 	if len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning || evs[0].Message != "ownership conflict detected for 2 ExternalArtifact(s)" {
 		t.Errorf("generator events %+v, want one Warning: ownership conflict detected for 2 ExternalArtifact(s)", evs)
 	}
-	if evs := f.events("ac-a", "NamespaceAdopted"); len(evs) != 0 {
+	if evs := f.events("ac-a", "Adopted"); len(evs) != 0 {
 		t.Errorf("namespace ac-a adopted: %+v", evs)
 	}
-	if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, "NamespaceAdopted"); len(evs) != 0 {
-		t.Errorf("generator has NamespaceAdopted events, no namespace was adopted: %+v", evs)
+	if evs := f.objectEvents(f.key.Namespace, "TenantGenerator", f.key.Name, "Adopted"); len(evs) != 0 {
+		t.Errorf("generator has Adopted events, no namespace was adopted: %+v", evs)
 	}
 
 	_, tg = f.reconcile()

@@ -51,7 +51,7 @@ type Reconciler struct {
 	// Scheme knows TenantGenerator (v1alpha1.AddToScheme).
 	Scheme *runtime.Scheme
 	// Recorder, when set, records a Warning event on every namespace that
-	// a reconcile applies while adopting it (NamespaceAdopted) or taking it
+	// a reconcile applies while adopting it (Adopted) or taking it
 	// over from another generator (OwnershipConflict), and on every
 	// ExternalArtifact it takes over (OwnershipConflict), with one summary
 	// Warning on the TenantGenerator for each of the three that counts
