@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
@@ -65,4 +66,40 @@ type Cluster struct {
 	// Finalizers looks up the external finalizer that a namespace names
 	// (see [finalizer.Decider]).
 	Finalizers finalizer.Lookup
+}
+
+// contained returns c with each part wrapped so that a panic in the
+// caller's code, panic(nil) included, becomes an error of the one read that
+// panicked: the object it was for is kept, as for any read that fails, and
+// a controller without its own recover does not die from it.
+func (c Cluster) contained() Cluster {
+	if c.Objects != nil {
+		r := c.Objects
+		c.Objects = ObjectReaderFunc(func(ctx context.Context, id inventory.ID) (o Object, err error) {
+			defer recovered("ObjectReader", &err)
+			return r.Object(ctx, id)
+		})
+	}
+	if c.Artifacts != nil {
+		l := c.Artifacts
+		c.Artifacts = ArtifactListerFunc(func(ctx context.Context, namespace string) (objs []Object, err error) {
+			defer recovered("ArtifactLister", &err)
+			return l.ExternalArtifacts(ctx, namespace)
+		})
+	}
+	if c.Finalizers != nil {
+		f := c.Finalizers
+		c.Finalizers = finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (uid string, err error) {
+			defer recovered("finalizer Lookup", &err)
+			return f.UID(ctx, r)
+		})
+	}
+	return c
+}
+
+// recovered turns a panic of the cluster part named what into *err.
+func recovered(what string, err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("the cluster's %s panicked: %v", what, v)
+	}
 }

@@ -115,8 +115,7 @@ type collector struct {
 	skips    map[inventory.ID]skippedObject
 	deleting map[inventory.ID]bool   // stale objects this guard let be deleted
 	reasons  map[inventory.ID]string // why, for each
-	// finalize is set for Finalize: every object but a namespace is
-	// deleted unread, and a handed-off namespace is released.
+	// finalize is set for Finalize: a handed-off namespace is released.
 	finalize bool
 	// stale holds the namespaces that this pass no longer desires (stale,
 	// not skipped); removal, for those looked at, whether this pass removes
@@ -200,10 +199,6 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	id := e.ID()
 	if s, ok := c.skips[id]; ok {
 		return inventory.Keep, "skipped: " + s.reason, nil
-	}
-	if c.finalize && !id.IsNamespace() {
-		c.deleting[id], c.reasons[id] = true, c.why()
-		return inventory.Delete, "", nil
 	}
 	if id.IsNamespace() {
 		if why := c.protected(ctx, id.Name); why != "" {

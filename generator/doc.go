@@ -237,7 +237,9 @@
 // [Generator.Finalize] is what deleting the ArtifactGenerator does with its
 // inventory, in prune order (every ExternalArtifact before the namespaces):
 //
-//	ExternalArtifact (any kind but Namespace)     delete, unread
+//	ExternalArtifact (any kind but Namespace)     as in a plan: release when its live copy disables
+//	                                              pruning or names another generator, keep when it
+//	                                              cannot be read, delete otherwise
 //	Namespace, namespaces not managed or pruned    release: "namespace pruning is off"
 //	Namespace, protected name                      release
 //	Namespace, prune/reconcile disabled, ssa: Ignore (live), another generator's label   release

@@ -199,8 +199,8 @@ func ExampleGenerator_Finalize() {
 	next := plan.Next(func(e inventory.Entry) bool { return e.Name != "tenant-a" })
 	fmt.Println("survivors:", len(next))
 	// Output:
-	// ExternalArtifact/tenant-b/web deleted (the generator is deleted)
-	// ExternalArtifact/tenant-a/app deleted (the generator is deleted)
+	// ExternalArtifact/tenant-b/web deleted (the generator is deleted; not found in the cluster)
+	// ExternalArtifact/tenant-a/app deleted (the generator is deleted; not found in the cluster)
 	// Namespace/tenant-c released (pruning is disabled on the live object (annotation source.extensions.fluxcd.io/prune: disabled))
 	// Namespace/tenant-b released (handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e3c4a); released: the generator is deleted)
 	// Namespace/tenant-a deleted (the generator is deleted; no external finalizer)

@@ -21,15 +21,13 @@ const reasonFinalize = "the generator is deleted"
 //
 // The plan has a decision for each entry of previous, in prune order
 // (inventory.SortPrune: every ExternalArtifact before the namespaces), and
-// no namespace or artifact to apply. Every ExternalArtifact, and every
-// other kind but Namespace, is deleted, without reading it. A Namespace is
-// deleted only when the generator manages namespaces and prunes them, and
-// then only as a stale namespace of a plan is (see the package
-// documentation, "Finalize"): it is released when pruning is off, when its
-// name is protected, when its live copy disables pruning or names another
-// generator, or when its external finalizer took the hand-off; it is kept
-// while an ExternalArtifact that this plan does not delete lives in it, or
-// when a read fails. Deleting the generator is the permission to delete
+// no namespace or artifact to apply. Every object is decided as a stale
+// object of a plan is (see the package documentation, "Finalize"): it is
+// released when its live copy disables pruning or names another generator,
+// kept when it cannot be read, and deleted otherwise; a Namespace only when
+// the generator manages namespaces and prunes them, released when its name
+// is protected or its external finalizer took the hand-off, and kept while
+// an ExternalArtifact that this plan does not delete lives in it. Deleting the generator is the permission to delete
 // everything it tracks: the delete-all refusal ([WithAllowDeleteAll]) and
 // [WithMaxDeletions] do not apply.
 //
@@ -60,7 +58,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 		}
 		return res, nil
 	}
-	gc := &collector{g: g, cluster: cluster, finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	gc := &collector{g: g, cluster: cluster.contained(), finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
 	gc.removes(changes.Stale)
 	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
 	if g.managed && g.prune {

@@ -152,9 +152,10 @@ func TestFinalize(t *testing.T) {
 		{name: "listing its ExternalArtifacts fails: kept", cluster: func(c *fakeCluster) { c.listErr = errBoom },
 			want: []string{gone, "Namespace/tenant-a kept (guard failed: listing the namespace's ExternalArtifacts: boom)"},
 			next: []string{"Namespace/tenant-a"}},
-		{name: "no ObjectReader: namespace kept", parts: func(c *Cluster) { c.Objects = nil },
-			want: []string{gone, "Namespace/tenant-a kept (the live object cannot be read (no ObjectReader))"},
-			next: []string{"Namespace/tenant-a"}},
+		{name: "no ObjectReader: everything kept", parts: func(c *Cluster) { c.Objects = nil },
+			want: []string{"ExternalArtifact/tenant-a/app kept (the live object cannot be read (no ObjectReader))",
+				"Namespace/tenant-a kept (the live object cannot be read (no ObjectReader))"},
+			next: []string{"Namespace/tenant-a", "ExternalArtifact/tenant-a/app"}},
 		{name: "no ArtifactLister: namespace kept", parts: func(c *Cluster) { c.Artifacts = nil },
 			want: []string{gone, "Namespace/tenant-a kept (the namespace's ExternalArtifacts cannot be listed (no ArtifactLister))"},
 			next: []string{"Namespace/tenant-a"}},
@@ -169,12 +170,25 @@ func TestFinalize(t *testing.T) {
 			c.live([]inventory.Entry{artEntry("tenant-a", "other")}, owned, nil)
 		}, want: []string{gone, "Namespace/tenant-a kept (ExternalArtifact tenant-a/other (not tracked by this generator) still lives in it)"},
 			next: []string{"Namespace/tenant-a"}},
-		// finalizeExternalArtifact deletes an ExternalArtifact without
-		// looking at it; so does Finalize, whatever the live copy says.
-		{name: "ExternalArtifacts deleted unread", cluster: func(c *fakeCluster) {
-			c.live([]inventory.Entry{artEntry("tenant-a", "app")}, map[string]string{GeneratorLabel: otherUID}, map[string]string{"source.extensions.fluxcd.io/prune": "disabled"})
-			c.objectErr = errBoom // and reading would fail
-		}, previous: []inventory.Entry{artEntry("tenant-a", "app")}, want: []string{gone}},
+		// Difference: source-watcher's finalizeExternalArtifact deletes an
+		// ExternalArtifact without looking at it; here, as in any plan,
+		// one whose live copy disables pruning or carries another
+		// generator's label is released, and one that cannot be read is
+		// kept (the README's safety guarantees).
+		{name: "ExternalArtifact with prune disabled released", cluster: func(c *fakeCluster) {
+			c.live([]inventory.Entry{artEntry("tenant-a", "app")}, owned, map[string]string{"source.extensions.fluxcd.io/prune": "disabled"})
+		}, previous: []inventory.Entry{artEntry("tenant-a", "app")},
+			want: []string{"ExternalArtifact/tenant-a/app released (pruning is disabled on the live object (annotation source.extensions.fluxcd.io/prune: disabled))"}},
+		{name: "another generator's ExternalArtifact released", cluster: func(c *fakeCluster) {
+			c.live([]inventory.Entry{artEntry("tenant-a", "app")}, map[string]string{GeneratorLabel: otherUID}, nil)
+		}, previous: []inventory.Entry{artEntry("tenant-a", "app")},
+			want: []string{"ExternalArtifact/tenant-a/app released (applied by another generator (label " + GeneratorLabel + ": " + otherUID + "))"}},
+		{name: "ExternalArtifact that cannot be read kept", cluster: func(c *fakeCluster) {
+			c.live([]inventory.Entry{artEntry("tenant-a", "app")}, owned, nil)
+			c.objectErr = errBoom
+		}, previous: []inventory.Entry{artEntry("tenant-a", "app")},
+			want: []string{"ExternalArtifact/tenant-a/app kept (guard failed: reading the live object: boom)"},
+			next: []string{"ExternalArtifact/tenant-a/app"}},
 		// Difference: a protected name (Kubernetes' own namespaces and the
 		// generator's) is never deleted; source-watcher skips only its own
 		// namespace.
@@ -200,7 +214,7 @@ func TestFinalize(t *testing.T) {
 			c.live([]inventory.Entry{nsEntry("tenant-b")}, owned, nil)
 		}, previous: []inventory.Entry{nsEntry("tenant-a"), nsEntry("tenant-b"), artEntry("tenant-a", "app"), artEntry("tenant-b", "web")},
 			want: []string{
-				"ExternalArtifact/tenant-b/web deleted (the generator is deleted)",
+				"ExternalArtifact/tenant-b/web deleted (the generator is deleted; not found in the cluster)",
 				gone,
 				"Namespace/tenant-b deleted (the generator is deleted; no external finalizer)",
 				"Namespace/tenant-a deleted (the generator is deleted; no external finalizer)",

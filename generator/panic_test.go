@@ -1,13 +1,18 @@
 package generator
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -139,6 +144,70 @@ func TestPanicInDiscovery(t *testing.T) {
 			if d.Action != inventory.Keep {
 				t.Errorf("workers=%d: %s: %s, want kept", workers, subject, d)
 			}
+		}
+	}
+}
+
+// TestPanicInCluster checks that a panic in the caller's Cluster, in any of
+// its three parts and panic(nil) included, never escapes Plan or Finalize:
+// it is an error of the one read, and the object it was for is kept, as for
+// any read that fails.
+func TestPanicInCluster(t *testing.T) {
+	t.Parallel()
+	previous := []inventory.Entry{nsEntry("tenant-gone"), artEntry("tenant-gone", "app")}
+	live := func() *fakeCluster {
+		return (&fakeCluster{}).live(previous, map[string]string{GeneratorLabel: testUID},
+			map[string]string{"source.extensions.fluxcd.io/externalFinalizer": "fluxcd.controlplane.io/v1/ResourceSet/flux-system/rs/uid-1"})
+	}
+	for _, value := range []any{"boom", nil} {
+		for _, tt := range []struct {
+			part string
+			set  func(c *Cluster, v any)
+			kept string // the object kept: the one whose read panicked
+		}{
+			{part: "ObjectReader", kept: "ExternalArtifact/tenant-gone/app", set: func(c *Cluster, v any) {
+				c.Objects = ObjectReaderFunc(func(context.Context, inventory.ID) (Object, error) { panic(v) })
+			}},
+			{part: "ArtifactLister", kept: "Namespace/tenant-gone", set: func(c *Cluster, v any) {
+				c.Artifacts = ArtifactListerFunc(func(context.Context, string) ([]Object, error) { panic(v) })
+			}},
+			{part: "finalizer Lookup", kept: "Namespace/tenant-gone", set: func(c *Cluster, v any) {
+				c.Finalizers = finalizer.LookupFunc(func(context.Context, finalizer.Reference) (string, error) { panic(v) })
+			}},
+		} {
+			t.Run(fmt.Sprintf("%s/%v", tt.part, value), func(t *testing.T) {
+				t.Parallel()
+				g := mustCompile(t, testSpec())
+				for _, run := range []struct {
+					name string
+					plan func(Cluster) (*Plan, error)
+				}{
+					{"Plan", func(c Cluster) (*Plan, error) {
+						return g.Plan(t.Context(), sources(tree(okTenant)), previous, c)
+					}},
+					{"Finalize", func(c Cluster) (*Plan, error) { return g.Finalize(t.Context(), previous, c) }},
+				} {
+					c := live().cluster()
+					tt.set(&c, value)
+					p, err := run.plan(c)
+					if err != nil {
+						t.Fatalf("%s: %v", run.name, err)
+					}
+					// The panic is the kept object's reason, or, when it was
+					// a desired namespace's read, an error of the plan,
+					// which then keeps every stale object.
+					said := "the cluster's " + tt.part + " panicked"
+					d := decisions(p)[tt.kept]
+					if d.Action != inventory.Keep || !strings.Contains(d.Reason, said) && !slices.ContainsFunc(p.Errors, func(e *field.Error) bool { return strings.Contains(e.Detail, said) }) {
+						t.Errorf("%s: %s: %s, errors %v; want kept because the %s panicked", run.name, tt.kept, d, p.Errors.ToAggregate(), tt.part)
+					}
+					for _, d := range p.Decisions {
+						if d.Action == inventory.Delete && d.Entry.ID().IsNamespace() {
+							t.Errorf("%s: %s deleted", run.name, d.Entry.ID())
+						}
+					}
+				}
+			})
 		}
 	}
 }

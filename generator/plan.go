@@ -230,6 +230,7 @@ type item struct {
 // sources, never writes them; the trees must not change while it reads
 // them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
+	cluster = cluster.contained()
 	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources)), cluster: cluster}
 	// Each plan reads its sources through a cache of the directories it has
 	// seen (see dirCache).
