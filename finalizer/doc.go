@@ -41,20 +41,37 @@
 // segment and the rule, which unwraps to [ErrInvalid]. Whitespace is never
 // trimmed: " self" and "/v1/ConfigMap/ns/n/uid " are malformed.
 //
-// # Stamping self
+// # The finalizing controller's side
 //
 // The platform team puts a Namespace in the finalizing controller's desired
-// state with the annotation set to "self" and no other metadata. Before it
-// applies that Namespace, the controller calls [Stamp] with its own reference:
+// state with the annotation set to "self" and no other metadata. The
+// controller builds its own reference from the object it reconciles, with
+// [ReferenceFor], and calls [Stamp] with it before it applies that
+// Namespace:
 //
+//	owner, err := finalizer.ReferenceFor(gvk, obj.GetNamespace(), obj.GetName(), string(obj.GetUID()))
 //	annotations, err := finalizer.Stamp(ns.GetLabels(), ns.GetAnnotations(), owner)
 //
-// Stamp refuses a value other than "self", and any other label or annotation:
-// the namespace's metadata belongs to the generator. flux-operator must
-// therefore call Stamp on the Namespace as rendered from the ResourceSet's
-// template, before it adds its own owner labels
-// (resourceset.fluxcd.controlplane.io/name and /namespace) to it; called
-// after, Stamp refuses the Namespace for carrying them.
+// Stamp refuses a value other than "self", and any other label or
+// annotation: the namespace's metadata belongs to the generator. It accepts
+// the owner labels that flux-operator adds to every object a ResourceSet
+// applies (resourceset.fluxcd.controlplane.io/name and /namespace, naming
+// the owner), so flux-operator may stamp before or after adding them; the
+// ResourceSet's spec.commonMetadata it refuses.
+//
+// [StampedBy] tells who stamped a live namespace. When the controller stops
+// finalizing a namespace that it will not delete (the namespace left its
+// desired state with pruning disabled, or its service account cannot be
+// impersonated when the owner is deleted), it calls [Release], which
+// removes the annotation only when it names this owner, so that the
+// generator is accountable for the namespace again at once; a stamp of
+// another owner, or of a recreated owner (another UID), is left alone, and
+// the [ReleaseResult] says which:
+//
+//	annotations, result, err := finalizer.Release(ns.GetAnnotations(), owner)
+//	if result == finalizer.Released {
+//		// patch the namespace: remove the annotation, testing its value
+//	}
 //
 // # Deciding
 //
@@ -163,9 +180,10 @@
 // # Errors
 //
 // One sentinel per failure a caller handles differently; the rule is in the
-// message. [Parse] and [Reference.Validate] return a *[ParseError] (the value,
-// the [Segment], the rule) that unwraps to [ErrInvalid]; [Stamp] wraps
-// [ErrStamp]; a [Lookup] wraps [ErrNotFound] or [ErrForbidden]. The Examples show the messages as they are.
+// message. [Parse], [ReferenceFor], [StampedBy] and [Reference.Validate]
+// return a *[ParseError] (the value, the [Segment], the rule) that unwraps to
+// [ErrInvalid], and so do [Stamp] and [Release] for an invalid owner; [Stamp]
+// wraps [ErrStamp]; a [Lookup] wraps [ErrNotFound] or [ErrForbidden]. The Examples show the messages as they are.
 //
 // # Bounds
 //
@@ -179,7 +197,8 @@
 //
 // # Concurrency
 //
-// [Parse] and [Stamp] are pure functions of their arguments.
+// [Parse], [ReferenceFor], [Stamp], [StampedBy] and [Release] are pure
+// functions of their arguments.
 // [Reference] values and a [Decider] are immutable and safe for concurrent
 // use; so is [Decider.Decide] when its [Lookup] is.
 package finalizer

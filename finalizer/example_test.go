@@ -75,22 +75,22 @@ func ExampleStamp() {
 		Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
 		Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
 	}
-	// The platform team's Namespace as the ResourceSet renders it: stamp it
-	// first, then add the controller's own owner labels.
-	annotations := map[string]string{finalizer.Annotation: finalizer.Self}
-	stamped, err := finalizer.Stamp(nil, annotations, owner)
-	if err != nil {
-		panic(err)
-	}
+	// The platform team's Namespace as the ResourceSet renders it, with the
+	// owner labels that flux-operator adds to every object it applies.
 	labels := map[string]string{
 		"resourceset.fluxcd.controlplane.io/name":      "tenants",
 		"resourceset.fluxcd.controlplane.io/namespace": "flux-system",
 	}
+	annotations := map[string]string{finalizer.Annotation: finalizer.Self}
+	stamped, err := finalizer.Stamp(labels, annotations, owner)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(stamped[finalizer.Annotation])
 
-	// In the other order Stamp refuses: any metadata but the annotation
-	// would be the finalizer's, and the namespace's metadata belongs to the
-	// generator.
+	// Any other metadata is refused: the namespace's metadata belongs to
+	// the generator.
+	labels["team"] = "payments"
 	_, err = finalizer.Stamp(labels, annotations, owner)
 	fmt.Println(err)
 
@@ -99,9 +99,66 @@ func ExampleStamp() {
 	fmt.Println(errors.Is(err, finalizer.ErrStamp))
 	// Output:
 	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
-	// finalizer: cannot stamp namespace: must carry no labels or annotations besides source.extensions.fluxcd.io/externalFinalizer: found labels "resourceset.fluxcd.controlplane.io/name", "resourceset.fluxcd.controlplane.io/namespace"
+	// finalizer: cannot stamp namespace: must carry no labels or annotations besides source.extensions.fluxcd.io/externalFinalizer: found labels "team"
 	// finalizer: cannot stamp namespace: annotation source.extensions.fluxcd.io/externalFinalizer must be "self", not "someone/v1/Else/ns/n/u"
 	// true
+}
+
+func ExampleReferenceFor() {
+	// The finalizing object as a controller reconciles it. A typed object
+	// read through controller-runtime has no GroupVersionKind set: name it.
+	gvk := schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"}
+	owner, err := finalizer.ReferenceFor(gvk, "flux-system", "tenants", "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6")
+	fmt.Println(owner, err)
+
+	// Before the API server has created it, the object has no UID.
+	_, err = finalizer.ReferenceFor(gvk, "flux-system", "tenants", "")
+	fmt.Println(err)
+	// Output:
+	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6 <nil>
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/": uid: must not be empty
+}
+
+func ExampleStampedBy() {
+	live := map[string]string{
+		finalizer.Annotation: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a",
+	}
+	owner, ok, err := finalizer.StampedBy(live)
+	fmt.Println(owner.Object(), ok, err)
+
+	_, ok, err = finalizer.StampedBy(map[string]string{finalizer.Annotation: finalizer.Self})
+	fmt.Println(ok, err)
+
+	_, ok, err = finalizer.StampedBy(map[string]string{finalizer.Annotation: "tenants"})
+	fmt.Println(ok, err)
+	// Output:
+	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants true <nil>
+	// false <nil>
+	// false finalizer: invalid reference "tenants": must have exactly six segments group/version/kind/namespace/name/uid
+}
+
+func ExampleRelease() {
+	owner := finalizer.Reference{
+		Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
+		Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a",
+	}
+	for _, value := range []string{
+		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a",  // this owner
+		"fluxcd.controlplane.io/v2/ResourceSet/flux-system/tenants/0d1e3c4a",  // this owner, served at v2
+		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/9f8e7d6c",  // an earlier incarnation
+		"fluxcd.controlplane.io/v1/ResourceSet/flux-system/platform/0d1e3c4a", // another owner
+		finalizer.Self, // never stamped
+	} {
+		live := map[string]string{finalizer.Annotation: value, "note": "kept"}
+		annotations, result, err := finalizer.Release(live, owner)
+		fmt.Printf("%s: %d annotations left, %v\n", result, len(annotations), err)
+	}
+	// Output:
+	// released: 1 annotations left, <nil>
+	// released: 1 annotations left, <nil>
+	// stamped by the owner with another uid: 2 annotations left, <nil>
+	// stamped by another owner: 2 annotations left, <nil>
+	// not stamped: 2 annotations left, <nil>
 }
 
 func ExampleNewDecider() {

@@ -99,6 +99,28 @@ func Parse(s string) (Reference, error) {
 	return r, nil
 }
 
+// ReferenceFor returns the reference to the finalizing object itself, the
+// owner that [Stamp] writes and [Release] looks for: its group, version and
+// kind, its namespace ("" when it is cluster-scoped), name and UID, as a
+// controller has them for the object it reconciles, for example
+//
+//	owner, err := finalizer.ReferenceFor(fluxcdv1.GroupVersion.WithKind("ResourceSet"),
+//		obj.GetNamespace(), obj.GetName(), string(obj.GetUID()))
+//
+// A typed object read through controller-runtime has an empty
+// GroupVersionKind: pass the kind's own, as above. ReferenceFor returns
+// the reference, or a *[ParseError] (unwrapping to [ErrInvalid]) naming
+// the first segment that breaks the rules of [Parse]: an empty version,
+// kind, name or UID among them, so that an object not yet created (no UID)
+// cannot take over a namespace.
+func ReferenceFor(gvk schema.GroupVersionKind, namespace, name, uid string) (Reference, error) {
+	r := Reference{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: namespace, Name: name, UID: uid}
+	if err := r.Validate(); err != nil {
+		return Reference{}, err
+	}
+	return r, nil
+}
+
 // String returns the annotation value "group/version/kind/namespace/name/uid".
 // For a valid reference, Parse(r.String()) returns r.
 func (r Reference) String() string {

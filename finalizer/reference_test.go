@@ -418,3 +418,104 @@ func BenchmarkString(b *testing.B) {
 		_ = r.String()
 	}
 }
+
+// referenceForTests are finalizing objects, as a controller has them, with
+// the reference that ReferenceFor builds, or the segment it refuses.
+var referenceForTests = []struct {
+	name      string
+	gvk       schema.GroupVersionKind
+	namespace string
+	objName   string
+	uid       string
+	want      Reference
+	segment   Segment // when refused
+	rule      string
+}{
+	{
+		name: "a ResourceSet", gvk: schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"},
+		namespace: "flux-system", objName: "tenants", uid: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
+		want: Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
+			Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6"},
+	},
+	{
+		name: "cluster-scoped, core group", gvk: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"},
+		objName: "platform", uid: "u-1",
+		want: Reference{Version: "v1", Kind: "Namespace", Name: "platform", UID: "u-1"},
+	},
+	{
+		name: "a typed object's empty GroupVersionKind", namespace: "flux-system", objName: "tenants", uid: "u",
+		segment: SegmentVersion, rule: ruleEmpty,
+	},
+	{
+		name: "not created yet: no uid", gvk: schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"},
+		namespace: "flux-system", objName: "tenants",
+		segment: SegmentUID, rule: ruleEmpty,
+	},
+	{
+		name: "a uid with a slash", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		namespace: "ns", objName: "n", uid: "a/b",
+		segment: SegmentUID, rule: ruleUID,
+	},
+	{
+		name: "no name", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "ns", uid: "u",
+		segment: SegmentName, rule: ruleEmpty,
+	},
+	{
+		name: "an upper-case namespace", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "NS", objName: "n", uid: "u",
+		segment: SegmentNamespace,
+	},
+	{
+		name: "a group with a slash", gvk: schema.GroupVersionKind{Group: "a/b", Version: "v1", Kind: "K"}, namespace: "ns", objName: "n", uid: "u",
+		segment: SegmentGroup,
+	},
+}
+
+func TestReferenceFor(t *testing.T) {
+	t.Parallel()
+	for _, tt := range referenceForTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ReferenceFor(tt.gvk, tt.namespace, tt.objName, tt.uid)
+			if tt.segment != SegmentNone {
+				if got != (Reference{}) {
+					t.Errorf("ReferenceFor() = %+v with its error, want the zero Reference", got)
+				}
+				value := Reference{Group: tt.gvk.Group, Version: tt.gvk.Version, Kind: tt.gvk.Kind,
+					Namespace: tt.namespace, Name: tt.objName, UID: tt.uid}.String()
+				checkParseError(t, err, value, tt.segment, tt.rule, "")
+				return
+			}
+			if err != nil {
+				t.Fatalf("ReferenceFor() error = %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("ReferenceFor() = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzReferenceFor: ReferenceFor accepts exactly what Parse accepts of the
+// same segments, and returns what Parse returns.
+func FuzzReferenceFor(f *testing.F) {
+	for _, tt := range referenceForTests {
+		f.Add(tt.gvk.Group, tt.gvk.Version, tt.gvk.Kind, tt.namespace, tt.objName, tt.uid)
+	}
+	for _, tt := range validTests {
+		f.Add(tt.want.Group, tt.want.Version, tt.want.Kind, tt.want.Namespace, tt.want.Name, tt.want.UID)
+	}
+	f.Fuzz(func(t *testing.T, group, version, kind, namespace, name, uid string) {
+		got, err := ReferenceFor(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, namespace, name, uid)
+		if err != nil {
+			var pe *ParseError
+			if got != (Reference{}) || !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("ReferenceFor() = %+v, %#v", got, err)
+			}
+			return
+		}
+		parsed, err := Parse(got.String())
+		if err != nil || parsed != got {
+			t.Fatalf("Parse(%q) = %+v, %v; want %+v", got.String(), parsed, err, got)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package finalizer
 import (
 	"fmt"
 	"maps"
+	"strings"
 )
 
 // Stamp is for the finalizing controller (a ResourceSet, say) about to apply a
@@ -11,11 +12,23 @@ import (
 // Stamp(nil, map[string]string{Annotation: Self}, owner) returns
 // map[string]string{Annotation: owner.String()}.
 //
-// labels and annotations are the desired Namespace's metadata as rendered from
-// the platform team's manifest, before the controller adds metadata of its
-// own: flux-operator must call Stamp before it sets its owner labels
-// (resourceset.fluxcd.controlplane.io/name and /namespace), and add them to
-// the result, or Stamp refuses the Namespace for carrying them.
+// labels and annotations are the desired Namespace's metadata as rendered
+// from the platform team's manifest, with the owner labels that the
+// controller adds to every object it applies, or without them: Flux's
+// ssa.ResourceManager.SetOwnerLabels writes "<owner group>/name" and
+// "<owner group>/namespace", and flux-operator's ResourceSet uses the owner
+// group "resourceset.fluxcd.controlplane.io", the owner's lower-cased kind
+// and its API group. So Stamp accepts, besides the annotation, the labels
+//
+//	<lower-case kind>.<group>/name       owner.Name
+//	<lower-case kind>.<group>/namespace  owner.Namespace ("" for a cluster-scoped owner)
+//
+// with exactly those values, for an owner of a named API group:
+// resourceset.fluxcd.controlplane.io/name and /namespace for a
+// ResourceSet. flux-operator may therefore stamp before or after
+// SetOwnerLabels. Any other metadata is refused, the ResourceSet's
+// spec.commonMetadata among it: flux-operator must stamp before it adds
+// that, or leave it off the Namespace.
 //
 // owner must be valid, or Stamp returns its *[ParseError] from
 // [Reference.Validate]. When the annotation is absent or empty, the namespace
@@ -23,7 +36,8 @@ import (
 // Otherwise the value must be [Self] and the namespace must carry no other
 // label or annotation (its metadata belongs to the generator), or Stamp
 // returns an error wrapping [ErrStamp]; the result holds the stamped
-// annotation only. Stamp returns a new map and never modifies its arguments.
+// annotation only, and the caller keeps its labels. Stamp returns a new map
+// and never modifies its arguments.
 func Stamp(labels, annotations map[string]string, owner Reference) (map[string]string, error) {
 	if err := owner.Validate(); err != nil {
 		return nil, err
@@ -36,7 +50,7 @@ func Stamp(labels, annotations map[string]string, owner Reference) (map[string]s
 		return nil, fmt.Errorf("%w: annotation %s must be %q, not %s", ErrStamp, Annotation, Self, quote(value))
 	}
 	const rule = "must carry no labels or annotations besides " + Annotation
-	l, a := listKeys(labels, ""), listKeys(annotations, Annotation)
+	l, a := listKeys(withoutOwnerLabels(labels, owner), ""), listKeys(annotations, Annotation)
 	switch {
 	case l != "" && a != "":
 		return nil, fmt.Errorf("%w: %s: found labels %s and annotations %s", ErrStamp, rule, l, a)
@@ -46,4 +60,30 @@ func Stamp(labels, annotations map[string]string, owner Reference) (map[string]s
 		return nil, fmt.Errorf("%w: %s: found annotations %s", ErrStamp, rule, a)
 	}
 	return map[string]string{Annotation: owner.String()}, nil
+}
+
+// withoutOwnerLabels returns labels without the owner labels that
+// ssa.ResourceManager.SetOwnerLabels writes for owner, when they carry the
+// owner's name and namespace; labels itself when there are none.
+func withoutOwnerLabels(labels map[string]string, owner Reference) map[string]string {
+	if owner.Group == "" {
+		return labels
+	}
+	prefix := strings.ToLower(owner.Kind) + "." + owner.Group
+	nameKey, namespaceKey := prefix+"/name", prefix+"/namespace"
+	name, hasName := labels[nameKey]
+	namespace, hasNamespace := labels[namespaceKey]
+	hasName = hasName && name == owner.Name
+	hasNamespace = hasNamespace && namespace == owner.Namespace
+	if !hasName && !hasNamespace {
+		return labels
+	}
+	rest := maps.Clone(labels)
+	if hasName {
+		delete(rest, nameKey)
+	}
+	if hasNamespace {
+		delete(rest, namespaceKey)
+	}
+	return rest
 }

@@ -13,6 +13,8 @@ var owner = Reference{
 	Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
 }
 
+var clusterOwner = Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet", Name: "tenants", UID: "u-1"}
+
 const ownerValue = "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6"
 
 func TestStamp(t *testing.T) {
@@ -96,6 +98,68 @@ func TestStamp(t *testing.T) {
 			wantErr:     ErrStamp,
 		},
 		{
+			name: "the owner labels flux-operator adds",
+			labels: map[string]string{
+				"resourceset.fluxcd.controlplane.io/name":      "tenants",
+				"resourceset.fluxcd.controlplane.io/namespace": "flux-system",
+			},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			want:        map[string]string{Annotation: ownerValue},
+		},
+		{
+			name:        "one owner label",
+			labels:      map[string]string{"resourceset.fluxcd.controlplane.io/name": "tenants"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			want:        map[string]string{Annotation: ownerValue},
+		},
+		{
+			name: "a cluster-scoped owner's empty namespace label",
+			labels: map[string]string{
+				"resourceset.fluxcd.controlplane.io/name":      "tenants",
+				"resourceset.fluxcd.controlplane.io/namespace": "",
+			},
+			annotations: map[string]string{Annotation: Self},
+			owner:       clusterOwner,
+			want:        map[string]string{Annotation: clusterOwner.String()},
+		},
+		{
+			name:        "an owner label naming another ResourceSet",
+			labels:      map[string]string{"resourceset.fluxcd.controlplane.io/name": "other"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			wantErr:     ErrStamp,
+		},
+		{
+			name:        "an owner label of another namespace",
+			labels:      map[string]string{"resourceset.fluxcd.controlplane.io/name": "tenants", "resourceset.fluxcd.controlplane.io/namespace": "default"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			wantErr:     ErrStamp,
+		},
+		{
+			name:        "another kind's owner labels",
+			labels:      map[string]string{"fluxinstance.fluxcd.controlplane.io/name": "tenants"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			wantErr:     ErrStamp,
+		},
+		{
+			name:        "owner labels and commonMetadata",
+			labels:      map[string]string{"resourceset.fluxcd.controlplane.io/name": "tenants", "team": "a"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       owner,
+			wantErr:     ErrStamp,
+		},
+		{
+			name:        "a core-group owner has no owner labels",
+			labels:      map[string]string{"configmap./name": "rset"},
+			annotations: map[string]string{Annotation: Self},
+			owner:       Reference{Version: "v1", Kind: "ConfigMap", Namespace: "flux-system", Name: "rset", UID: "u"},
+			wantErr:     ErrStamp,
+		},
+		{
 			name:        "invalid owner",
 			annotations: map[string]string{Annotation: Self},
 			owner:       Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet", Name: "tenants"},
@@ -140,5 +204,20 @@ func TestStampInvalidOwnerSegment(t *testing.T) {
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Segment != SegmentUID || pe.Rule != ruleEmpty {
 		t.Fatalf("Stamp() error = %v, want an empty uid *ParseError", err)
+	}
+}
+
+// TestStampMessage: a refused owner label is named, and the accepted ones
+// are not.
+func TestStampMessage(t *testing.T) {
+	t.Parallel()
+	_, err := Stamp(map[string]string{
+		"resourceset.fluxcd.controlplane.io/name":      "tenants",
+		"resourceset.fluxcd.controlplane.io/namespace": "default",
+	}, map[string]string{Annotation: Self}, owner)
+	const want = `finalizer: cannot stamp namespace: must carry no labels or annotations besides ` +
+		`source.extensions.fluxcd.io/externalFinalizer: found labels "resourceset.fluxcd.controlplane.io/namespace"`
+	if err == nil || err.Error() != want {
+		t.Fatalf("Stamp() error = %v, want %s", err, want)
 	}
 }

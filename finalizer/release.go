@@ -1,0 +1,116 @@
+package finalizer
+
+import (
+	"maps"
+	"strconv"
+)
+
+// StampedBy tells who stamped a live namespace: it reads the
+// externalFinalizer annotation from the namespace's annotations and returns
+// the reference it holds, and true. An absent or empty annotation, or the
+// placeholder [Self] that nobody replaced, is no stamp: the zero Reference,
+// false and no error. A value that is not a reference returns false and
+// the *[ParseError] of [Parse], which unwraps to [ErrInvalid]. For example
+//
+//	owner, ok, err := finalizer.StampedBy(ns.GetAnnotations())
+//
+// StampedBy says what the annotation names, not whether it is a hand-off:
+// that is for [Decider.Decide], which looks the object up.
+func StampedBy(annotations map[string]string) (Reference, bool, error) {
+	value := annotations[Annotation]
+	if value == "" || value == Self {
+		return Reference{}, false, nil
+	}
+	r, err := Parse(value)
+	if err != nil {
+		return Reference{}, false, err
+	}
+	return r, true, nil
+}
+
+// ReleaseResult is what [Release] found, and did. Only Released removes
+// the annotation; every other result leaves the namespace as it was. The
+// zero value is not a result: Release returns it with an error.
+type ReleaseResult int
+
+// The results of [Release].
+const (
+	// NotStamped: the annotation is absent, empty or the placeholder
+	// [Self]; there is nothing to release.
+	NotStamped ReleaseResult = iota + 1
+	// Released: the annotation named the owner, and Release removed it.
+	Released
+	// OtherOwner: the annotation names another object, whose hand-off is
+	// not the owner's to undo. It is left alone.
+	OtherOwner
+	// OtherUID: the annotation names the owner's object with another UID:
+	// an earlier incarnation, which [Decider.Decide] already treats as no
+	// hand-off (Recreated), or a later one. It is left alone.
+	OtherUID
+	// MalformedStamp: the annotation is not a reference, which Decide
+	// already treats as no hand-off. It is left alone.
+	MalformedStamp
+)
+
+var releaseResultNames = [...]string{
+	NotStamped:     "not stamped",
+	Released:       "released",
+	OtherOwner:     "stamped by another owner",
+	OtherUID:       "stamped by the owner with another uid",
+	MalformedStamp: "malformed stamp",
+}
+
+// String returns the result in lower-case words, for example "released",
+// or "ReleaseResult(n)" for a value that is not a result.
+func (r ReleaseResult) String() string {
+	if r < NotStamped || r > MalformedStamp {
+		return "ReleaseResult(" + strconv.Itoa(int(r)) + ")"
+	}
+	return releaseResultNames[r]
+}
+
+// Release is for the finalizing controller when it stops finalizing a
+// namespace that it stamped and will not delete: the namespace left its
+// desired state with pruning disabled, say, or its service account cannot
+// be impersonated when the owner is deleted. It removes the
+// externalFinalizer annotation from the live namespace's annotations, but
+// only when the annotation names owner: the same API group, kind,
+// namespace, name and UID (the version is not compared: an object served
+// at v1 and at v2 is one object). The generator is then accountable for the
+// namespace again. Another owner's stamp, a stamp of the owner's object
+// with another UID (a recreated owner) and a value that is not a reference
+// are left alone, and the result says which.
+//
+// Release returns a new map and never modifies annotations: when Released,
+// a copy without the annotation; otherwise a copy of annotations (nil for
+// nil). owner must be valid, or Release returns its *[ParseError] from
+// [Reference.Validate], nil and the zero ReleaseResult. For example
+//
+//	annotations, result, err := finalizer.Release(ns.GetAnnotations(), owner)
+//
+// Write the release so that it cannot undo a stamp made since the read:
+// a JSON patch that tests the value it removes,
+//
+//	[{"op": "test", "path": "/metadata/annotations/source.extensions.fluxcd.io~1externalFinalizer", "value": "<owner>"},
+//	 {"op": "remove", "path": "/metadata/annotations/source.extensions.fluxcd.io~1externalFinalizer"}]
+//
+// or an update with the namespace's resourceVersion.
+func Release(annotations map[string]string, owner Reference) (map[string]string, ReleaseResult, error) {
+	if err := owner.Validate(); err != nil {
+		return nil, 0, err
+	}
+	r, ok, err := StampedBy(annotations)
+	switch {
+	case err != nil:
+		return maps.Clone(annotations), MalformedStamp, nil
+	case !ok:
+		return maps.Clone(annotations), NotStamped, nil
+	case r.Group != owner.Group || r.Kind != owner.Kind || r.Namespace != owner.Namespace || r.Name != owner.Name:
+		return maps.Clone(annotations), OtherOwner, nil
+	case r.UID != owner.UID:
+		return maps.Clone(annotations), OtherUID, nil
+	}
+	out := maps.Clone(annotations)
+	delete(out, Annotation)
+	return out, Released, nil
+}
