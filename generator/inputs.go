@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/exportedinputs"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -14,9 +15,11 @@ import (
 // a mapping. Each value is kept as JSON, as the ArtifactGenerator copies it
 // to ExternalArtifact.status.exportedInputs. It is decoded by
 // sigs.k8s.io/yaml alone, after yamldoc.Documents has bounded what its
-// aliases expand to and split off empty documents; the decoder's depth
-// limit bounds nesting. Duplicate keys are errors; an error's line is the
-// file's.
+// aliases expand to and split off empty documents. Duplicate keys are
+// errors; an error's line is the file's. The JSON is then read as
+// ReadExportedInputs reads the status (internal/exportedinputs' Decode):
+// at most 1 MiB of it, nested at most 10,000 deep, so that the reader
+// accepts whatever the writer exports.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
@@ -35,14 +38,7 @@ func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 	if t := bytes.TrimSpace(j); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("must be a YAML mapping of input names to values, not %s", jsonKind(t))
 	}
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(j, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = map[string]json.RawMessage{}
-	}
-	return out, nil
+	return exportedinputs.Decode(j)
 }
 
 func jsonKind(j []byte) string {
