@@ -1,0 +1,96 @@
+package agmanifest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Sentinel errors, wrapped by every [*Error]. Match them with [errors.Is].
+var (
+	// ErrSyntax is an input that is not one YAML or JSON document: not
+	// YAML, several documents or none, a repeated key, YAML aliases that
+	// expand it too far.
+	ErrSyntax = errors.New("agmanifest: not one YAML document")
+	// ErrNotGenerator is a document that is not an ArtifactGenerator: other
+	// type fields, not a mapping, or a List that does not hold exactly one.
+	ErrNotGenerator = errors.New("agmanifest: not an ArtifactGenerator")
+	// ErrFields is a document with fields that its Go type does not have,
+	// or values of the wrong type: [Error.Problems] lists them.
+	ErrFields = errors.New("agmanifest: fields that do not fit")
+)
+
+// maxNamed is how many problems the message of an [*Error] names; the rest
+// are counted.
+const maxNamed = 10
+
+// Problem is one field of a document that does not fit its Go type.
+type Problem struct {
+	// Field is the path of the field, e.g. "spec.sources[0].alais", or ""
+	// for the document itself.
+	Field string
+	// Detail says what is wrong: "unknown field", "must be a boolean,
+	// found a string".
+	Detail string
+}
+
+// String returns "field: detail", or the detail alone for the document.
+func (p Problem) String() string {
+	if p.Field == "" {
+		return p.Detail
+	}
+	return p.Field + ": " + p.Detail
+}
+
+// Error is an error of this package. Its message is in the file's words,
+// without the package's name.
+type Error struct {
+	// Err is the sentinel: ErrSyntax, ErrNotGenerator or ErrFields.
+	Err error
+	// Problems are the fields that do not fit, sorted by path, for
+	// ErrFields; for the others, one problem with the message.
+	Problems []Problem
+}
+
+// Error returns the problems on one line, separated by "; ", at most ten
+// named.
+func (e *Error) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i == maxNamed {
+			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-maxNamed)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel.
+func (e *Error) Unwrap() error { return e.Err }
+
+// newError returns an *Error with one problem at field.
+func newError(sentinel error, field, format string, args ...any) *Error {
+	return &Error{Err: sentinel, Problems: []Problem{{Field: field, Detail: fmt.Sprintf(format, args...)}}}
+}
+
+// problems collects the problems of one decoding.
+type problems []Problem
+
+func (ps *problems) add(field, detail string) {
+	*ps = append(*ps, Problem{Field: field, Detail: detail})
+}
+
+// err returns nil for no problem, or an *Error wrapping ErrFields with the
+// problems sorted by path.
+func (ps problems) err() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(ps, func(a, b Problem) int { return strings.Compare(a.Field, b.Field) })
+	return &Error{Err: ErrFields, Problems: ps}
+}

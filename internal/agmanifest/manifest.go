@@ -1,0 +1,184 @@
+package agmanifest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/generator"
+)
+
+// The type fields of an ArtifactGenerator.
+const (
+	// APIVersion is an ArtifactGenerator's apiVersion.
+	APIVersion = "source.extensions.fluxcd.io/v1beta1"
+	// Kind is an ArtifactGenerator's kind.
+	Kind = "ArtifactGenerator"
+)
+
+// Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and
+// the spec in generator's types.
+type Manifest struct {
+	Metadata Metadata
+	Spec     generator.Spec
+}
+
+// Metadata is the part of an ArtifactGenerator's metadata that a plan
+// reads, and what else a manifest as written may hold there.
+type Metadata struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	// UID is the value of the generator label
+	// (generator.GeneratorLabel) the plan puts on what it applies.
+	UID         string            `json:"uid,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// ServerSetMetadata are the fields of metadata that the API server sets
+// and kubectl get -o yaml prints: [Decode] ignores them, so that an
+// exported ArtifactGenerator reads as it is.
+var ServerSetMetadata = []string{
+	"creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers", "generateName",
+	"generation", "managedFields", "ownerReferences", "resourceVersion", "selfLink",
+}
+
+// Decode reads an ArtifactGenerator manifest (see the package
+// documentation): one object, or a List holding exactly one. The type
+// fields must be the ArtifactGenerator's; the server-set fields of
+// metadata and the whole status are ignored; every other field is decoded
+// strictly, so that a typo in the spec never silently drops a policy. The
+// error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or
+// [ErrFields].
+//
+//	m, err := agmanifest.Decode(data) // "spec.artifacts[0].copy[0].frm: unknown field"
+func Decode(data []byte) (*Manifest, error) {
+	doc, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	obj, at, err := Find(doc)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	var ps problems
+	for _, k := range sortedKeys(obj) {
+		v, path := obj[k], at.Child(k)
+		switch k {
+		case "apiVersion", "kind", "status":
+			// The type fields are checked by Find; the status is the
+			// controller's.
+		case "metadata":
+			meta, ok := v.(map[string]any)
+			if v != nil && !ok {
+				ps.add(pathString(path), "must be a mapping, found "+jsonKind(v))
+				continue
+			}
+			kept := make(map[string]any, len(meta))
+			for mk, mv := range meta {
+				if !slices.Contains(ServerSetMetadata, mk) {
+					kept[mk] = mv
+				}
+			}
+			decodeInto(kept, path, &m.Metadata, &ps)
+		case "spec":
+			decodeInto(v, path, &m.Spec, &ps)
+		default:
+			ps.add(pathString(path), "unknown field")
+		}
+	}
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Find returns the ArtifactGenerator that doc, a document as [Parse]
+// returns it, is, or that the List doc holds, with its path (nil, or
+// "items[0]"). Type fields that are not the ArtifactGenerator's, a value
+// that is not a mapping, or a List that holds none or several, is an
+// error wrapping [ErrNotGenerator] that names what it found and what it
+// expected; a List with a field a List does not have, one wrapping
+// [ErrFields].
+func Find(doc any) (map[string]any, *field.Path, error) {
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, nil, newError(ErrNotGenerator, "", "must be an %s, a mapping, found %s", Kind, jsonKind(doc))
+	}
+	var at *field.Path
+	if kind, _ := obj["kind"].(string); kind == "List" || kind == Kind+"List" {
+		var ps problems
+		for _, k := range sortedKeys(obj) {
+			if k != "apiVersion" && k != "kind" && k != "metadata" && k != "items" {
+				ps.add(k, "unknown field")
+			}
+		}
+		if err := ps.err(); err != nil {
+			return nil, nil, err
+		}
+		items, ok := obj["items"].([]any)
+		if obj["items"] != nil && !ok {
+			return nil, nil, newError(ErrNotGenerator, "items", "must be a list, found %s", jsonKind(obj["items"]))
+		}
+		if len(items) != 1 {
+			return nil, nil, newError(ErrNotGenerator, "", "a %s must hold exactly one %s, found %s%s",
+				kind, Kind, plural(len(items), "item"), listed(items))
+		}
+		at = field.NewPath("items").Index(0)
+		if obj, ok = items[0].(map[string]any); !ok {
+			return nil, nil, newError(ErrNotGenerator, pathString(at), "must be an %s, a mapping, found %s", Kind, jsonKind(items[0]))
+		}
+	}
+	// The kind first: a NamespaceList or a Kustomization is named as such.
+	for _, tf := range []struct{ name, want string }{{"kind", Kind}, {"apiVersion", APIVersion}} {
+		got, ok := obj[tf.name].(string)
+		switch {
+		case obj[tf.name] == nil:
+			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found none", tf.want)
+		case !ok:
+			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %s", tf.want, jsonKind(obj[tf.name]))
+		case got != tf.want:
+			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %q", tf.want, got)
+		}
+	}
+	return obj, at, nil
+}
+
+// listed names the objects of a List's items, for a List that holds
+// several: ": ArtifactGenerator flux-system/a, ...; kubectl get
+// artifactgenerator NAME -o yaml prints one"; or "".
+func listed(items []any) string {
+	if len(items) < 2 {
+		return ""
+	}
+	return ": " + Describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
+}
+
+// Describe names the objects of a List's items, as "Kind namespace/name",
+// separated by ", ", at most ten of them.
+func Describe(items []any) string {
+	var names []string
+	for i, it := range items {
+		if i == maxNamed {
+			names = append(names, "...")
+			break
+		}
+		o, _ := it.(map[string]any)
+		kind, _ := o["kind"].(string)
+		meta, _ := o["metadata"].(map[string]any)
+		ns, _ := meta["namespace"].(string)
+		name, _ := meta["name"].(string)
+		names = append(names, strings.TrimSpace(kind+" "+strings.TrimPrefix(ns+"/"+name, "/")))
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
