@@ -111,8 +111,15 @@ type Decision struct {
 	Action Action `json:"action"`
 	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app". Collect
 	// sets it for Release and Keep; a caller may set it for any action
-	// (package generator sets it for Delete and Skip too).
+	// (package generator sets it for Delete and Skip too, and a deleter may
+	// give the error of a deletion that failed).
 	Reason string `json:"reason,omitempty"`
+	// Result is what deleting the entry of a [Delete] decision came to,
+	// once the caller has tried: [Deleted], [PruningDisabled] or
+	// [DeletionFailed]. Collect leaves it zero (not tried yet); the caller
+	// sets it, and [Next] and [Decision.String] follow it. It means
+	// nothing for another action.
+	Result Result `json:"result,omitempty"`
 }
 
 // String returns the decision as a Flux change line, with the reason in
@@ -121,13 +128,101 @@ type Decision struct {
 //	Namespace/tenant-a created
 //	ExternalArtifact/tenant-a/app configured
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
+//
+// A [Delete] decision with a [Result] reads as what happened:
+//
+//	ExternalArtifact/tenant-a/old deleted
+//	ExternalArtifact/tenant-a/old released (pruning disabled)
+//	ExternalArtifact/tenant-a/old not deleted (deletion failed: <reason>)
 func (d Decision) String() string {
-	s := d.Entry.ID().String() + " " + d.Action.Verb()
+	verb, reason := d.Action.Verb(), d.Reason
+	if d.Action == Delete && d.Result.valid() {
+		switch d.Result {
+		case PruningDisabled:
+			verb = Release.Verb()
+		case DeletionFailed:
+			verb = "not deleted"
+		}
+		if d.Result != Deleted {
+			reason = joinReason(d.Result.String(), reason)
+		}
+	}
+	s := d.Entry.ID().String() + " " + verb
 	if !d.Action.valid() {
 		s += d.Action.String()
 	}
-	if d.Reason != "" {
-		s += " (" + d.Reason + ")"
+	if reason != "" {
+		s += " (" + reason + ")"
 	}
 	return s
+}
+
+// joinReason returns "what: why", or what alone when why is empty.
+func joinReason(what, why string) string {
+	if why == "" {
+		return what
+	}
+	return what + ": " + why
+}
+
+// Result is what deleting the entry of a [Delete] decision came to: a
+// staged deleter such as flux-operator's tells an object deleted from one
+// that disables its own pruning and from a deletion that failed, and
+// records which in [Decision.Result]. The zero Result is "not tried":
+// [Next] then asks its deleted function, as before.
+type Result int
+
+// The results of a deletion.
+const (
+	// Deleted: the object is gone, deleted now or not found. The entry
+	// leaves the inventory.
+	Deleted Result = iota + 1
+	// PruningDisabled: the live object disables its own pruning (a prune
+	// annotation or label such as fluxcd.controlplane.io/prune: disabled,
+	// which flux-operator's deleter honours), so it was not deleted. It is
+	// released: the entry leaves the inventory, the object stays.
+	PruningDisabled
+	// DeletionFailed: the deletion returned an error. The entry stays in
+	// the inventory, so the next pass tries again.
+	DeletionFailed
+)
+
+var resultNames = [...]string{
+	Deleted:         "deleted",
+	PruningDisabled: "pruning disabled",
+	DeletionFailed:  "deletion failed",
+}
+
+func (r Result) valid() bool { return r >= Deleted && r <= DeletionFailed }
+
+// String returns the result in lower-case words, as JSON carries it:
+// "deleted", "pruning disabled" or "deletion failed", or "Result(n)" for
+// any other value (the zero Result among them).
+func (r Result) String() string {
+	if !r.valid() {
+		return fmt.Sprintf("Result(%d)", int(r))
+	}
+	return resultNames[r]
+}
+
+// MarshalText returns the result's words (see [Result.String]). It fails,
+// wrapping [ErrInvalidAction], for a value that is not a result; a
+// Decision's zero Result is omitted from its JSON instead.
+func (r Result) MarshalText() ([]byte, error) {
+	if !r.valid() {
+		return nil, fmt.Errorf("%w: result %d: must be one of %s", ErrInvalidAction, int(r), strings.Join(resultNames[1:], ", "))
+	}
+	return []byte(resultNames[r]), nil
+}
+
+// UnmarshalText reads a result's words (see [Result.String]). It fails,
+// wrapping [ErrInvalidAction], for any other text.
+func (r *Result) UnmarshalText(text []byte) error {
+	for i, name := range resultNames {
+		if i > 0 && string(text) == name {
+			*r = Result(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: result %q: must be one of %s", ErrInvalidAction, text, strings.Join(resultNames[1:], ", "))
 }

@@ -70,7 +70,9 @@
 // requires an identity that an object can have ([ID.Validate]).
 //
 // [FromResourceInventory] and [ToResourceInventory] convert whole lists,
-// so that those inventories can be diffed too. ToResourceInventory refuses
+// so that those inventories can be diffed too; [Entry.ResourceRef] converts
+// one entry, and [SortFluxID] puts entries in the order of their ids, the
+// order flux-operator records. ToResourceInventory refuses
 // only what cli-utils itself cannot read back: a name holding "__", which
 // would read back as ":", and, for the RBAC kinds, a "_" before a ":"
 // ("a_:b" is written "a___b" and read "a:_b"). [Unmarshal] reads either
@@ -82,6 +84,18 @@
 //
 // The module interop/flux runs cli-utils and ssa side by side with this
 // package on tables and random inputs.
+//
+// # Reading to clean up
+//
+// The reads above are strict, as planning needs: one invalid entry (an id
+// whose namespace is not a DNS-1123 label) refuses the whole list, and
+// [Diff] refuses an inventory that holds an ID twice, so that a pass that
+// cannot read what it tracks changes nothing. To clean up, that would
+// block garbage collection for as long as the bad entry stays, and an
+// uninstaller would delete nothing. [UnmarshalLenient] and
+// [FromResourceInventoryLenient] return the entries that are valid, the
+// first of each ID, so that Diff takes them, with a field.ErrorList that
+// names each entry they left out.
 //
 // # Order
 //
@@ -138,6 +152,25 @@
 // must preserve such objects guards the Namespace itself, looking at what it
 // holds.
 //
+// # A controller that applies in steps
+//
+// A controller that applies its desired state in steps and records its
+// inventory as it goes, as flux-operator's ResourceSet does, records the
+// [Union] of the previous inventory and what it has applied so far, in
+// apply order or, as flux-operator writes it, in the order of Flux's ids
+// (SortFluxID), so that a step that fails leaves nothing untracked. Its
+// garbage collection is staged: [PruneStages] splits the entries to delete
+// into Flux's appliers (Kustomizations, HelmReleases), to delete and wait
+// for first, so that they can still clean up under the ServiceAccount and
+// RoleBindings of the second stage, and the rest. The deleter records what
+// each deletion came to in [Decision.Result] ([Deleted], [PruningDisabled]
+// for an object whose prune annotation kept it, which is released, or
+// [DeletionFailed], which stays tracked), and [Next] follows it:
+//
+//	decisions, err := inventory.Collect(ctx, changes, inventory.WithNamespacePrune())
+//	// for each stage of PruneStages(the Delete entries): delete, set each Result, wait
+//	next := inventory.Next(desired, decisions, nil)
+//
 // # Change lines
 //
 // [Decision.String] prints Flux's change lines:
@@ -160,7 +193,8 @@
 // path ("desired[3].digest", "status.inventory.entries[1].id") and type,
 // in list and index order: [Diff], [FromResourceInventory] and
 // [ToResourceInventory] return it; [Collect] and [Unmarshal], which can
-// fail otherwise too, return its ToAggregate. The sentinels ([ErrInvalidID],
+// fail otherwise too, return its ToAggregate; [UnmarshalLenient] and
+// [FromResourceInventoryLenient] return it beside the entries they kept. The sentinels ([ErrInvalidID],
 // [ErrInvalidOption], [ErrDeletionRefused], [ErrInvalidAction],
 // [ErrMalformed], [ErrTooLarge]) are for the other failures. A duplicate names its object for people:
 //
@@ -169,7 +203,8 @@
 // # Concurrency
 //
 // Every function is safe for concurrent use: none keeps state between calls
-// or modifies its arguments, except [SortApply] and [SortPrune], which sort
-// the slice they are given. [Collect] runs the guards one at a time on the
+// or modifies its arguments, except [SortApply], [SortPrune] and
+// [SortFluxID], which sort the slice they are given, and [Union], which
+// calls the sort it is given on a slice of its own. [Collect] runs the guards one at a time on the
 // calling goroutine.
 package inventory

@@ -27,7 +27,8 @@ var (
 	ErrDeletionRefused = errors.New("inventory: deletion refused")
 
 	// ErrInvalidAction is returned by [Action.UnmarshalText] for a name that is
-	// not one of the seven actions.
+	// not one of the seven actions, and by [Result.UnmarshalText] for one
+	// that is not one of the three results.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
 	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML

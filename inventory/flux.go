@@ -125,26 +125,55 @@ func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, field.ErrorList) {
 	entries := make([]Entry, 0, len(refs))
 	var errs field.ErrorList
 	for i, ref := range refs {
-		id, detail := parseID(ref.ID)
-		if detail != "" {
-			errs = append(errs, field.Invalid(p.Index(i).Child("id"), ref.ID, detail))
-		}
-		switch {
-		case ref.Version == "":
-			errs = append(errs, field.Required(p.Index(i).Child("v"), ""))
-		case len(apiname.IsVersion(ref.Version)) > 0:
-			errs = append(errs, field.Invalid(p.Index(i).Child("v"), ref.Version, strings.Join(apiname.IsVersion(ref.Version), "; ")))
-		}
-		apiVersion := ref.Version
-		if id.Group != "" {
-			apiVersion = id.Group + "/" + ref.Version
-		}
-		entries = append(entries, Entry{APIVersion: apiVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name})
+		e, rerrs := refToEntry(p.Index(i), ref)
+		errs = append(errs, rerrs...)
+		entries = append(entries, e)
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return entries, nil
+}
+
+// refToEntry converts the ref found at p, or reports its problems: its id
+// at p.id, its version at p.v.
+func refToEntry(p *field.Path, ref ResourceRef) (Entry, field.ErrorList) {
+	var errs field.ErrorList
+	id, detail := parseID(ref.ID)
+	if detail != "" {
+		errs = append(errs, field.Invalid(p.Child("id"), ref.ID, detail))
+	}
+	switch {
+	case ref.Version == "":
+		errs = append(errs, field.Required(p.Child("v"), ""))
+	case len(apiname.IsVersion(ref.Version)) > 0:
+		errs = append(errs, field.Invalid(p.Child("v"), ref.Version, strings.Join(apiname.IsVersion(ref.Version), "; ")))
+	}
+	apiVersion := ref.Version
+	if id.Group != "" {
+		apiVersion = id.Group + "/" + ref.Version
+	}
+	return Entry{APIVersion: apiVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name}, errs
+}
+
+// ResourceRef returns the entry as one Flux ResourceInventory entry: its id
+// written by [ID.FluxID] and the version of its APIVersion (its well-known
+// one when it has none, see [Entry]). [ToResourceInventory] converts a list,
+// checking each entry and sorting them in apply order; ResourceRef checks
+// nothing, so that a caller can keep its own order, such as
+// [SortFluxID]'s. Give it an entry that ToResourceInventory accepts.
+//
+//	ref := e.ResourceRef() // {"id": "tenant-a_app_apps_Deployment", "v": "v1"}
+func (e Entry) ResourceRef() ResourceRef {
+	apiVersion := e.APIVersion
+	if apiVersion == "" {
+		apiVersion, _ = defaultAPIVersion(e.Kind)
+	}
+	_, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		version = apiVersion
+	}
+	return ResourceRef{ID: e.ID().FluxID(), Version: version}
 }
 
 // ToResourceInventory converts entries to Flux ResourceInventory entries,
@@ -173,15 +202,7 @@ func ToResourceInventory(entries ...Entry) ([]ResourceRef, field.ErrorList) {
 	SortApply(sorted)
 	refs := make([]ResourceRef, len(sorted))
 	for i, e := range sorted {
-		apiVersion := e.APIVersion
-		if apiVersion == "" {
-			apiVersion, _ = defaultAPIVersion(e.Kind)
-		}
-		_, version, ok := strings.Cut(apiVersion, "/")
-		if !ok {
-			version = apiVersion
-		}
-		refs[i] = ResourceRef{ID: e.ID().FluxID(), Version: version}
+		refs[i] = e.ResourceRef()
 	}
 	return refs, nil
 }

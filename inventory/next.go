@@ -9,12 +9,16 @@ import "slices"
 // so a failed deletion is retried on the next pass. A nil deleted confirms
 // nothing.
 //
+// A Delete decision whose [Decision.Result] is set is decided by it
+// instead, without calling deleted: [Deleted] and [PruningDisabled] (the
+// object released) leave the inventory, [DeletionFailed] stays.
+//
 // The result is in apply order (see [SortApply]) and holds each [ID] once:
 // a desired entry wins over a decision's, and an earlier entry over a later
 // one of the same list. Entries are not validated: pass what [Diff] and
 // [Collect] accepted.
 //
-// Next calls deleted once per Delete decision, in order.
+// Next calls deleted once per Delete decision without a Result, in order.
 //
 //	next := inventory.Next(desired, decisions, func(e inventory.Entry) bool {
 //		return confirmed[e.ID()]
@@ -25,6 +29,10 @@ func Next(desired []Entry, decisions []Decision, deleted func(Entry) bool) []Ent
 	for _, d := range decisions {
 		switch {
 		case d.Action == Release:
+		case d.Action == Delete && d.Result.valid():
+			if d.Result == DeletionFailed {
+				all = append(all, d.Entry)
+			}
 		case d.Action == Delete && deleted != nil && deleted(d.Entry):
 		default:
 			all = append(all, d.Entry)

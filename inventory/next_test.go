@@ -35,6 +35,20 @@ func TestNext(t *testing.T) {
 			decisions: []Decision{{Entry: appA, Action: Keep}},
 			want:      []Entry{a2}},
 		{name: "first of duplicate desired wins", desired: []Entry{a2, appA}, want: []Entry{a2}},
+		{name: "results decide without deleted", desired: []Entry{appA},
+			decisions: []Decision{
+				{Entry: del1, Action: Delete, Result: DeletionFailed},
+				{Entry: del2, Action: Delete, Result: Deleted},
+				{Entry: kept, Action: Delete, Result: PruningDisabled},
+				{Entry: released, Action: Delete},
+			},
+			deleted: func(e Entry) bool { return e != released },
+			want:    []Entry{appA, del1, released}},
+		{name: "a result on another action changes nothing", desired: nil,
+			decisions: []Decision{{Entry: kept, Action: Keep, Result: Deleted}, {Entry: released, Action: Release, Result: DeletionFailed}},
+			want:      []Entry{kept}},
+		{name: "an invalid result: deleted decides", decisions: []Decision{{Entry: del1, Action: Delete, Result: 7}},
+			deleted: confirmed, want: []Entry{}},
 		{name: "apply-side and invalid actions stay tracked", desired: nil,
 			decisions: []Decision{{Entry: appA, Action: Create}, {Entry: appB, Action: 0}},
 			want:      []Entry{appA, appB}},
@@ -62,5 +76,19 @@ func TestNextCallsDeletedOncePerDelete(t *testing.T) {
 	})
 	if diff := cmp.Diff([]Entry{appA, nsA}, calls); diff != "" {
 		t.Errorf("deleted calls mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestNextSkipsDeletedForResults(t *testing.T) {
+	t.Parallel()
+	var calls []Entry
+	Next(nil, []Decision{
+		{Entry: appA, Action: Delete, Result: Deleted}, {Entry: appB, Action: Delete}, {Entry: nsA, Action: Delete, Result: DeletionFailed},
+	}, func(e Entry) bool {
+		calls = append(calls, e)
+		return true
+	})
+	if diff := cmp.Diff([]Entry{appB}, calls); diff != "" {
+		t.Errorf("deleted calls (-want +got):\n%s", diff)
 	}
 }

@@ -172,3 +172,64 @@ func permute[T any](s []T, order []int) {
 	}
 	copy(s, sorted)
 }
+
+// SortFluxID sorts entries by their Flux ResourceInventory id
+// ([ID.FluxID]), byte by byte: the order in which flux-operator records its
+// inventories (its Merge sorts the ids). Entries with the same ID keep
+// their relative order. With [Entry.ResourceRef], it writes an inventory
+// exactly as flux-operator does:
+//
+//	inventory.SortFluxID(entries) // _tenant-a__Namespace before tenant-a_app_apps_Deployment
+func SortFluxID(entries []Entry) {
+	ids := make([]string, len(entries))
+	order := make([]int, len(entries))
+	for i, e := range entries {
+		ids[i], order[i] = e.ID().FluxID(), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
+	permute(entries, order)
+}
+
+// fluxStageGroups are the API groups whose objects [PruneStages] deletes
+// first: Flux's appliers, Kustomization and HelmRelease, as flux-operator's
+// ResourceSet stages its garbage collection (its deleteAllStaged).
+var fluxStageGroups = map[string]bool{
+	"kustomize.toolkit.fluxcd.io": true,
+	"helm.toolkit.fluxcd.io":      true,
+}
+
+// PruneStages splits entries to delete into the stages that flux-operator's
+// ResourceSet deletes them in: first every object of Flux's appliers, the
+// API groups kustomize.toolkit.fluxcd.io and helm.toolkit.fluxcd.io
+// (Kustomizations and HelmReleases), then, once the caller has waited for
+// those to be gone, the rest. An applier can so still run its own garbage
+// collection, under the ServiceAccount and RoleBindings that the second
+// stage deletes. Each stage is in prune order ([SortPrune]), as ssa's
+// DeleteAll sorts it; a stage without entries is left out, so there are at
+// most two, and none for no entries. entries is not modified.
+//
+// flux-operator tells its first stage by the prefix of the apiVersion, so
+// that it also takes a group such as kustomize.toolkit.fluxcd.io.example.com;
+// PruneStages compares the group exactly.
+//
+//	for _, stage := range inventory.PruneStages(deletions) {
+//		// delete the stage, record each Result, wait for the stage to be gone
+//	}
+func PruneStages(entries []Entry) [][]Entry {
+	var first, rest []Entry
+	for _, e := range entries {
+		if fluxStageGroups[e.ID().Group] {
+			first = append(first, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	var stages [][]Entry
+	for _, stage := range [...][]Entry{first, rest} {
+		if len(stage) > 0 {
+			SortPrune(stage)
+			stages = append(stages, stage)
+		}
+	}
+	return stages
+}

@@ -173,3 +173,63 @@ func reversed(es []Entry) []Entry {
 	slices.Reverse(out)
 	return out
 }
+
+func TestSortFluxID(t *testing.T) {
+	t.Parallel()
+	cr := Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "system:controller"}
+	tests := []struct {
+		name string
+		in   []Entry
+		want []Entry
+	}{
+		{name: "empty"},
+		// _system__controller_..._ClusterRole, _tenant-a__Namespace,
+		// _tenant-b__Namespace, tenant-a_app_..., tenant-a_apps_kustomize...,
+		// tenant-a_c__ConfigMap, tenant-a_web_apps_Deployment.
+		{name: "by id, byte by byte", in: []Entry{deploy, ks, appA, nsB, cm, nsA, cr},
+			want: []Entry{cr, nsA, nsB, appA, ks, cm, deploy}},
+		{name: "equal IDs keep their order", in: []Entry{deploy2, nsA, deploy}, want: []Entry{nsA, deploy2, deploy}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := slices.Clone(tt.in)
+			SortFluxID(got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("SortFluxID mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPruneStages(t *testing.T) {
+	t.Parallel()
+	// A kind in a group that only starts like Flux's: flux-operator's prefix
+	// test takes it into the first stage; PruneStages does not.
+	lookalike := Entry{APIVersion: "kustomize.toolkit.fluxcd.io.example.com/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "x"}
+	tests := []struct {
+		name string
+		in   []Entry
+		want [][]Entry
+	}{
+		{name: "none"},
+		{name: "Flux's appliers first, each stage in prune order", in: []Entry{nsA, sa, hr, rb, ks, deploy},
+			want: [][]Entry{{ks, hr}, {deploy, rb, sa, nsA}}},
+		{name: "no appliers: one stage", in: []Entry{nsA, cm}, want: [][]Entry{{cm, nsA}}},
+		{name: "only appliers: one stage", in: []Entry{hr, ks}, want: [][]Entry{{ks, hr}}},
+		{name: "a lookalike group is not Flux's", in: []Entry{lookalike, ks}, want: [][]Entry{{ks}, {lookalike}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := slices.Clone(tt.in)
+			got := PruneStages(in)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("PruneStages mismatch (-want +got):\n%s", diff)
+			}
+			if !slices.Equal(in, tt.in) {
+				t.Errorf("PruneStages modified its argument")
+			}
+		})
+	}
+}

@@ -43,24 +43,9 @@ const maxDocumentBytes = 8 << 20
 // YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
 // of more than one document is malformed.
 func Unmarshal(data []byte) ([]Entry, error) {
-	if len(data) > maxDocumentBytes {
-		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
-	}
-	js := bytes.TrimSpace(data)
-	if !json.Valid(js) {
-		if err := yamldoc.CheckExpansion(data); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
-		}
-		var err error
-		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
-		}
-		// sigs.k8s.io/yaml reads the first document and silently drops
-		// the rest: the entries dropped would be tracked no more, their
-		// objects left behind for ever.
-		if err := yamldoc.Single(data); err != nil {
-			return nil, fmt.Errorf("%w: must hold one YAML document: %w", ErrMalformed, err)
-		}
+	js, err := documentJSON(data)
+	if err != nil {
+		return nil, err
 	}
 
 	switch {
@@ -100,6 +85,32 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		return refsToEntries(p.Child("entries"), refs.Entries)
 	}
 	return nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
+}
+
+// documentJSON returns the JSON of an inventory document of YAML or JSON,
+// bounded to maxDocumentBytes and to one YAML document, or an error
+// wrapping ErrTooLarge or ErrMalformed.
+func documentJSON(data []byte) ([]byte, error) {
+	if len(data) > maxDocumentBytes {
+		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
+	}
+	js := bytes.TrimSpace(data)
+	if !json.Valid(js) {
+		if err := yamldoc.CheckExpansion(data); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		var err error
+		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+		}
+		// sigs.k8s.io/yaml reads the first document and silently drops
+		// the rest: the entries dropped would be tracked no more, their
+		// objects left behind for ever.
+		if err := yamldoc.Single(data); err != nil {
+			return nil, fmt.Errorf("%w: must hold one YAML document: %w", ErrMalformed, err)
+		}
+	}
+	return js, nil
 }
 
 // unmarshalEntries decodes a JSON list of entries found at p.
