@@ -52,6 +52,61 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 // one-method interface so that a controller implements it with its
 // client (or a cache) and a test with a map. A nil part fails closed:
 // every object whose deletion would need it is kept, with the reason.
+//
+// Live state:
+//
+// A plan reads the live copy of each desired namespace through
+// [Cluster].Objects, once, one namespace at a time in name order (so a
+// Cluster need not be safe for concurrent use; a controller reads through
+// its cache), and decides with source-watcher's rules:
+//
+//	absent                                     create (or, tracked, update: "drift: the namespace does not exist")
+//	no GeneratorLabel                          adopted: applied, Conflict "Adopted", a warning
+//	another generator's GeneratorLabel         taken over: applied, Conflict "OwnershipConflict", a warning
+//	reconcile: disabled or ssa: Ignore         not applied, still tracked (live or desired metadata)
+//	ssa: IfNotPresent, and it exists           not applied, still tracked (live or desired metadata)
+//	tracked, unchanged, live metadata drifted  update: "drift: live metadata lacks label a, ..."
+//	the read fails                             skipped, with its artifacts; an error at "cluster[<name>]"
+//
+// The keys are read as label or annotation, the value in any case, under
+// both Flux prefixes (source.extensions.fluxcd.io and
+// kustomize.toolkit.fluxcd.io). A namespace that is not applied is left out
+// of [Plan.Namespaces] and its decision is [inventory.Unchanged] with the
+// reason, for example "reconciliation is disabled on the live namespace
+// (annotation source.extensions.fluxcd.io/reconcile: disabled); not applied,
+// still tracked"; its entry, with the desired digest, stays in the next
+// inventory, and it is never deleted for it; its artifacts are applied as
+// usual. An adoption or a takeover is applied like any namespace: its
+// [Namespace.Conflict] is the reason of the Warning event source-watcher
+// records, its decision's reason and a warning of the plan ("Adopted:
+// namespace tenant-a is not managed by any generator and is adopted") say
+// more. Ownership is told by the UID of [WithUID]: without it, no
+// namespace is adopted or taken over. Drift compares the desired labels and
+// annotations with the live ones: a desired key that the live namespace
+// lacks, or holds with another value, is drift, and the reason names the
+// first three keys of each kind, sorted; keys that only the live namespace
+// has are not (other controllers set them). A tracked namespace whose digest
+// changed is an update anyway. Without an ObjectReader nothing is read: a
+// desired namespace is applied as the inventory says, unless its desired
+// metadata disables reconciliation.
+//
+// Then, with a UID, it reads the live copy of each ExternalArtifact it
+// applies, once, one at a time by namespace and name, tracked or not (an
+// artifact this generator created can be relabelled by another, and
+// source-watcher warns on every apply that takes one over):
+//
+//	absent, no GeneratorLabel, this generator's   applied as the inventory says
+//	another generator's GeneratorLabel            taken over: applied, Conflict "OwnershipConflict", a warning
+//	                                              ("OwnershipConflict: ExternalArtifact tenant-a/app is managed by
+//	                                              generator <uid> and is taken over"); unchanged becomes update
+//	the read fails                                skipped (kept when tracked); an error at "cluster[<namespace>/<name>]"
+//
+// [Artifact.Conflict] is the reason of the Warning event that source-watcher
+// records on each artifact it takes over; it also records one on the
+// generator, "ownership conflict detected for N ExternalArtifact(s)", which
+// an embedder counts from [Plan.Artifacts]. Without an ObjectReader or a
+// UID no artifact is read. When ctx ends during these reads, as during the
+// namespaces', Plan returns ctx's error and no plan.
 type Cluster struct {
 	// Objects reads the live labels and annotations of each desired
 	// namespace before it is applied (adoption, drift, not applied), of

@@ -655,8 +655,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 		return errs
 	}
 	// "@artifact/...": a file of the namespace's first artifact, once it
-	// is built (see the package documentation, "Namespace metadata from
-	// the artifact").
+	// is built (see [MetadataFromSource]).
 	pp := fp.Child("path")
 	g.fromArtifact = isArtifactRef(fsrc.Path)
 	shaped := g.fromArtifact || g.checkAlias(&errs, pp, fsrc.Path)

@@ -11,8 +11,7 @@ import (
 	"github.com/opencontainers/go-digest"
 )
 
-// digester computes an artifact's digest (see the package documentation,
-// "Artifact digest"): files first, in destination order, then the inputs.
+// digester computes an artifact's digest (see [Artifact]): files first, in destination order, then the inputs.
 type digester struct {
 	h   hash.Hash
 	buf []byte

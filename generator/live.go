@@ -221,7 +221,7 @@ func (p *planner) liveDecisions(ds []inventory.Decision) {
 }
 
 // applyLive adjusts the decision of a desired namespace to its live state
-// (see the package documentation, "Live state"): a namespace that is not
+// (see [Cluster]): a namespace that is not
 // applied is unchanged, with the reason; a tracked one that is missing, or
 // an unchanged one whose live metadata drifted, is updated, with the
 // reason; an adopted or taken-over one says so.

@@ -138,7 +138,7 @@ func WithConcurrency(n int) Option {
 }
 
 // WithArtifactDigest makes f compute each artifact's digest, instead of
-// tenantkit's own (see the package documentation, "Artifact digest"):
+// tenantkit's own (see [Artifact]):
 // [Artifact.Digest], the digest of its inventory entry, which a plan
 // compares with the previous inventory's, and what [Plan.Next] records.
 // It is for an embedder whose inventory holds another digest, as
@@ -170,8 +170,7 @@ func WithConcurrency(n int) Option {
 // returns. When f sets no Filename, an unchanged artifact keeps the one
 // its previous entry records (see [Artifact.Filename]). files holds exactly
 // the artifact's files at their destinations, with the directories above
-// them and those that archives hold (see the package documentation,
-// "Artifact digest"); each Open of a copied file reads it anew from
+// them and those that archives hold (see [Artifact]); each Open of a copied file reads it anew from
 // its source, as the plan reads it, link-free and at most 8 MiB. The
 // digest f returns must be valid (digest.Digest.Validate).
 //

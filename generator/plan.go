@@ -26,12 +26,33 @@ import (
 //
 // A plan with errors still creates and updates what is valid, never what
 // an error touches (that is [inventory.Skip]), and deletes nothing.
+//
+// Previous inventory:
+//
+// The previous inventory is validated as inventory.Diff validates it: an
+// entry that fails inventory.Entry.Validate, or whose identity an earlier
+// entry has, is an error of the plan at "old[i]", as Diff reports it. The
+// plan then fails closed and heals:
+//
+//	desired object                      its decision against the valid entry with its identity, if any
+//	                                    (create, update, unchanged), recorded in the next inventory
+//	invalid entry a desired object has  replaced by the desired entry (a malformed digest is written afresh)
+//	valid entry not desired             keep: "the previous inventory has errors; nothing is deleted"
+//	invalid entry not desired           keep, as it is: "...; this entry does not validate and is kept as it is"
+//	skipped object                      skip, kept when tracked, as in any plan
+//
+// Nothing is deleted or released, and no stale object is read. [Plan.Next]
+// holds the desired entries and every kept one, in apply order, an entry
+// whose identity is listed twice twice: nothing tracked is lost. An entry
+// that does not validate stays, and keeps every later plan from deleting,
+// until it is corrected or removed. [Generator.Finalize] keeps every
+// entry.
 type Plan struct {
 	// Namespaces are the managed namespaces to apply, by name. A
 	// namespace that its live copy or its desired metadata keeps from
 	// being applied (reconcile: disabled, ssa: Ignore or IfNotPresent) is
 	// left out; its entry stays desired, and its decision, unchanged, says
-	// why (see the package documentation, "Live state").
+	// why (see [Cluster]).
 	Namespaces []Namespace
 	// Artifacts are the ExternalArtifacts to apply, by namespace and name.
 	Artifacts []Artifact
@@ -73,12 +94,73 @@ type Namespace struct {
 	// generator manages it, "OwnershipConflict" when another generator's
 	// label is on it, and empty otherwise: the reason of the Warning event
 	// that source-watcher records when it applies such a namespace. The
-	// namespace's decision and a warning of the plan say more (see the
-	// package documentation, "Live state").
+	// namespace's decision and a warning of the plan say more (see [Cluster]).
 	Conflict string
 }
 
 // Artifact is one ExternalArtifact.
+//
+// Artifact digest:
+//
+// An artifact's digest is "sha256:" and the lower-case hex SHA-256 of these
+// bytes:
+//
+//	digest = { file } [ inputs ]
+//	file   = path NUL length NUL content            for each file, by path in byte order
+//	inputs = NUL "inputs" NUL { input }             only when there is at least one input
+//	input  = keylen NUL key NUL vallen NUL value    for each input, by key in byte order
+//
+// path is the file's destination below "@artifact/", and content what the
+// artifact holds there: a copied file's bytes, a merged file's merged YAML,
+// an extracted file's bytes from its archive; length, keylen and
+// vallen are decimal byte counts without leading zeros; value is the input
+// as compact JSON (encoding/json.Compact). No path starts with NUL, so the
+// inputs part cannot be read as a file. An artifact without inputs hashes
+// its files only. testdata/artifact-digest-vectors.json pins the
+// definition with vectors.
+//
+// Under [WithArtifactDigest] the embedder's function computes the digest
+// instead, from the artifact's file system, an fs.FS that passes
+// testing/fstest.TestFS: exactly the artifact's files at their
+// destinations (a copied file read from its source on each Open, as the
+// plan reads it, link-free and at most 8 MiB; a merged or extracted file
+// from memory), every directory above them and every directory its
+// archives hold, "." its root; listings by name, times zero, a file's mode
+// 0755 when it is executable (its source's or its archive entry's execute
+// bits) and 0644 otherwise. os.CopyFS writes it into a staging directory as
+// upstream's builder leaves its own, for an embedder to archive as it does.
+// source-watcher v2.3 records in status.inventory the digest of the
+// tarball that its storage writes of that directory
+// (fluxcd/pkg/artifact/storage's Archive: its directories and regular
+// files in walk order, headers without owners or times, modes reduced to a
+// directory's, an executable's or a file's, gzip-compressed, and without
+// the files that Flux's default ignore patterns match, such as .git/ or
+// *.png); only the archive determines it, so only the embedder can compute
+// it, and an inventory it wrote then reads back as unchanged. The exported
+// inputs are not in that archive, unless inputsFrom names a file of the
+// artifact: a change of a source's inputs file alone leaves upstream's
+// digest, and the plan's decision, unchanged, and upstream writes the new
+// exportedInputs anyway, as it writes the status of every artifact it
+// builds; an embedder applies every artifact of [Plan.Artifacts].
+//
+// Each entry of source-watcher's inventory also records the name of the
+// artifact's file in its storage: "<hash>.tar.gz", a hash of the staged
+// files' names and contents, so that the same content gets the same
+// name. Its drift check
+// looks for that file beside the digest, rebuilding an artifact whose
+// file is missing and deleting one whose content does not match the
+// digest; its garbage collection and its finalizer remove an artifact's
+// files by their directory, not by that name. [Artifact.Filename] carries
+// it, and [Plan.Next] records it: the function of [WithArtifactDigest]
+// may set it, and otherwise an artifact whose digest is the previous
+// entry's keeps the previous entry's name, as the same content gets the
+// same name upstream; a changed artifact whose function sets none records
+// none, never the name of a file that holds other content. A stale,
+// skipped or kept entry is the previous one, its Filename included. So an
+// inventory that source-watcher wrote, planned unchanged, reads back
+// entry for entry, and an embedder that names its files as upstream does
+// (setting Filename in its digest function) records what upstream would.
+// Filename plays no part in a plan's decisions.
 type Artifact struct {
 	Name      string
 	Namespace string
@@ -98,21 +180,19 @@ type Artifact struct {
 	// FileCount is the number of files of the artifact.
 	FileCount int
 	// Digest covers the files and the inputs, or is what the function of
-	// [WithArtifactDigest] returns (see the package documentation,
-	// "Artifact digest").
+	// [WithArtifactDigest] returns (see [Artifact]).
 	Digest digest.Digest
 	// Conflict is "OwnershipConflict" when the live ExternalArtifact
 	// carries another generator's GeneratorLabel, and empty otherwise: the
 	// reason of the Warning event that source-watcher records when it
 	// takes such an artifact over. The artifact's decision and a warning
-	// of the plan say more (see the package documentation, "Live state").
+	// of the plan say more (see [Cluster]).
 	Conflict string
 	// Filename is the name of the artifact's file in the embedder's
 	// storage, which its inventory entry records (source-watcher's
 	// "<hash>.tar.gz"): the one the function of [WithArtifactDigest] set,
 	// or else the previous inventory's when its entry has this Digest, or
-	// else empty. It plays no part in the plan's decisions (see the
-	// package documentation, "Artifact digest").
+	// else empty. It plays no part in the plan's decisions (see [Artifact]).
 	Filename string
 }
 

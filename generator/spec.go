@@ -45,6 +45,23 @@ type SourceReference struct {
 
 // OutputArtifact is one entry of spec.artifacts: templates over the
 // pattern's captures.
+//
+// References:
+//
+// inputsFrom, a copy's from and fromSource.path are references to a file
+// or directory, "@alias/path" with an alias declared in spec.sources, or
+// "@artifact/path" for a file of the artifact (not a copy's from), that a
+// plan renders from each match's raw captures and parses with
+// pathpattern.ParseRef: the path must not be empty or name the alias root
+// ("@git/", "@git/."), start with "/", hold a ".." element or a NUL byte.
+// Compile refuses a reference that no rendering can make valid, with an
+// error at its field naming the value and the rule: one without a
+// capture that breaks a rule ("@git/../escape.yaml", even in a spec
+// without a pattern), and one whose literal text breaks it whatever its
+// captures render ("@git/tenants/{tenant}/../inputs.yaml"). What only
+// the captures can break, and a reference whose alias names a capture,
+// are checked when a plan renders them: an error of that artifact or
+// namespace, as for copy destinations below.
 type OutputArtifact struct {
 	// Name renders from normalized captures, e.g. "{module}".
 	Name string `json:"name"`
@@ -68,6 +85,65 @@ type OutputArtifact struct {
 }
 
 // CopyOperation is one entry of spec.artifacts[].copy.
+//
+// Copy destinations:
+//
+// A copy's from is "@alias/pattern", parsed with pathpattern.ParseRef; its
+// to is "@artifact/" or "@artifact/path". The files that
+// pathpattern.Glob selects land at:
+//
+//	pattern without glob characters, a file:  to, or to/<base> when to ends with "/",
+//	                                           is "@artifact/", or holds earlier files
+//	pattern without glob characters, a dir:   to/<dir base>/<path below dir>
+//	pattern "<literal>/**":                    to/<path below literal>
+//	any other glob:                            to/<path from the alias root>
+//
+// A backslash-escaped glob character is literal: "@repo/m/a\*b.yaml" to
+// "@artifact/x.yaml" is the file "x.yaml". A later copy to the same
+// destination overwrites an earlier one (but see Merge below). A file
+// cannot land where an earlier copy made a directory, nor below an earlier
+// file: that is an error of the artifact, as writing it into upstream's
+// staging directory fails.
+//
+// With a pattern, to may name captures, like from: "@artifact/{app}/" is
+// rendered from each match's raw captures, as upstream renders it. Compile
+// refuses a ".." element in to (upstream's CRD does), and a rendered to
+// that is not a valid destination is an error of that artifact, naming its
+// directory.
+//
+// Copy strategies:
+//
+// A copy's strategy says what it does with the files it selects, as
+// source-watcher v2.3 does:
+//
+//	Overwrite (or none)  put each file at its destination, replacing what is there
+//	Merge                merge each file into the file at its destination, if any:
+//	                     YAML maps merged recursively, the later value winning,
+//	                     lists replaced; the result re-encoded by sigs.k8s.io/yaml,
+//	                     byte for byte as upstream writes it; else as Overwrite
+//	Extract              put there the files of each gzip-compressed tarball
+//	                     (.tar.gz or .tgz, in any case) that from selects, each
+//	                     entry at to/<its name>, to always a directory
+//
+// Merge decodes every document of both files and merges them in order, so
+// the merged file is one document; a document that is not a mapping, or a
+// file that is not YAML, is an error of the artifact naming the file.
+// A merged mapping's keys are in yaml/v2's natural order, as upstream
+// writes them, put in that order from their byte order by a stable sort,
+// so that a set of keys that this order cannot sort consistently (see docs/differences.md) comes out the same on every plan.
+// Extract with a glob extracts the tarballs that the glob matches and
+// skips every other file; without one, from must name a tarball, not
+// another file or a directory. An archive must not hold an absolute path,
+// a ".." element, a NUL byte or a backslash in a name, a symbolic or hard
+// link, a device, a FIFO or a socket; each is an error of the artifact
+// naming the archive, the entry and the rule. The bounds are listed in
+// docs/differences.md.
+//
+// [Artifact.Files] reports, for a merged file, the last file merged into
+// it, and for an extracted file, its archive. An inputsFrom of
+// "@artifact/path" (the path may name captures) is read from the
+// artifact's files once its copy operations are done, merged and extracted
+// files included.
 type CopyOperation struct {
 	// From is "@alias/glob", a template rendered from raw captures.
 	From string `json:"from"`
@@ -79,8 +155,8 @@ type CopyOperation struct {
 	// Strategy is "Overwrite" (or empty): a later operation that writes
 	// the same destination replaces the earlier file; "Merge": a YAML file
 	// is merged into the file already at its destination; or "Extract":
-	// the files of the tarballs selected are extracted below To (see the
-	// package documentation, "Copy strategies").
+	// the files of the tarballs selected are extracted below
+	// To (see [CopyOperation]).
 	Strategy string `json:"strategy,omitempty"`
 	// Optional makes an operation that selects no file copy nothing;
 	// otherwise selecting no file is an error of the artifact.
@@ -130,6 +206,31 @@ type NamespaceMetadata struct {
 
 // MetadataFromSource is the metadata block's fromSource: the tenant's
 // NamespaceMetadata file and the schema its keys must pass.
+//
+// Namespace metadata from the artifact:
+//
+// fromSource.path may name a file of the artifact,
+// "@artifact/path" (the path may name captures), as upstream allows. The
+// file is read, as upstream reads it, from the namespace's first artifact
+// once its copy operations are done (merged and extracted files
+// included): the first, of the artifacts whose namespace renders it, in
+// the order in which a walk of the source meets their directories (depth
+// first, each directory's entries by name, as filepath.WalkDir goes: "a/z"
+// before "a-b/z"), then by spec.artifacts entry; and its path is rendered
+// from that artifact's raw captures. The other artifacts' files do not
+// count, whether they hold the file or not. A plan then checks each
+// namespace's name and directories first, builds the artifacts of those
+// that pass, and decides each namespace's metadata once its first
+// artifact is built. The namespace fails, with its artifacts (skipped,
+// and kept when tracked), and an error at fromSource.path that names the
+// rendered path, when the first artifact fails ("namespace "tenant-a"
+// reads its NamespaceMetadata file from artifact tenant-a/api (directory
+// "tenants/tenant-a/apps/api"), which is not built: its files cannot be
+// read"), when it lacks the file ("must exist: the NamespaceMetadata file
+// of namespace "tenant-a", in artifact tenant-a/api ..."), when the path
+// is a directory of it, or when the file is refused as a source's would
+// be. Upstream fails the whole reconcile in each of those cases; here the
+// other tenants proceed.
 type MetadataFromSource struct {
 	// Path is an "@alias/path" template of the file, read from a source,
 	// that names only captures every artifact's namespace names, so that
@@ -139,8 +240,7 @@ type MetadataFromSource struct {
 	// a walk of the source meets their directories, then by
 	// spec.artifacts entry), rendered from that artifact's raw captures.
 	// The namespace fails when that artifact does, or when it lacks the
-	// file (see the package documentation, "Namespace metadata from the
-	// artifact").
+	// file (see [MetadataFromSource]).
 	Path string `json:"path"`
 	// AllowedLabels and AllowedAnnotations map a key to the rule its value
 	// must pass: a CEL expression over the string variable value. A key

@@ -145,8 +145,8 @@ type swScenario struct {
 	steps []swStep
 }
 
-// differences returns the text of generator/doc.go's "Differences from
-// source-watcher" section, comment markers and line breaks removed.
+// differences returns the text of docs/differences.md, whose rows the
+// scenarios' differs quote.
 func differences(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile("../docs/differences.md")
@@ -169,7 +169,7 @@ func runScenarios(t *testing.T, scenarios []swScenario) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			// The table's own consistency: every case names its upstream
-			// test; a stated difference is one doc.go lists, and says what
+			// test; a stated difference is a row of docs/differences.md, and says what
 			// upstream does.
 			if sc.upstream == "" {
 				t.Fatal("no upstream test named")

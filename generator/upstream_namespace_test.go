@@ -16,7 +16,7 @@ import (
 // TestUpstreamNamespace (N), TestUpstreamExternalFinalizer (F),
 // TestUpstreamInputs (I) or TestUpstreamInventory (V) is named in quotes;
 // SKIP marks a known failure kept as data; "differs" a difference that
-// generator/doc.go lists, where the case states upstream's outcome too.
+// docs/differences.md lists, where the case states upstream's outcome too.
 //
 // artifactgenerator_namespace_test.go
 //
