@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -28,4 +29,16 @@ func ExampleCluster() {
 	// map[team:payments]
 	// finalizer: object not found
 	// ExternalArtifact/tenant-a/app
+}
+
+func ExampleAsApplied() {
+	c := livecluster.AsApplied([]generator.Namespace{{Name: "tenant-a", Labels: map[string]string{"team": "payments"}}})
+	ctx := context.Background()
+	ns, _ := c.Object(ctx, inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-a"})
+	fmt.Println(ns.Labels)
+	old, _ := c.Object(ctx, inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-old"})
+	fmt.Println(old.ID, old.Labels)
+	// Output:
+	// map[team:payments]
+	// Namespace/tenant-old map[]
 }
