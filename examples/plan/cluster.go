@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
@@ -14,10 +15,10 @@ import (
 // liveObject is the part of a live object the plan reads: identity, UID,
 // labels and annotations.
 type liveObject struct {
-	APIVersion string       `json:"apiVersion"`
-	Kind       string       `json:"kind"`
-	Metadata   objectMeta   `json:"metadata"`
-	Items      []liveObject `json:"items,omitempty"`
+	APIVersion string              `json:"apiVersion"`
+	Kind       string              `json:"kind"`
+	Metadata   agmanifest.Metadata `json:"metadata"`
+	Items      []liveObject        `json:"items,omitempty"`
 }
 
 // parseCluster reads live objects from multi-document YAML, each document an

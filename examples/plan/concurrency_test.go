@@ -15,6 +15,7 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
@@ -240,7 +241,7 @@ func TestConcurrentPlans(t *testing.T) {
 	}
 	cache := cel.NewCache(2)
 	plan := func() (*planResult, error) {
-		g, err := parseGenerator(data)
+		g, err := agmanifest.Decode(data)
 		if err != nil {
 			return nil, err
 		}

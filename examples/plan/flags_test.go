@@ -56,19 +56,13 @@ func TestInventoryForms(t *testing.T) {
 	}
 }
 
-// TestFlags covers -changes-only, -strict, -max-deletions and
-// -allow-delete-all.
+// TestFlags covers -strict, -max-deletions and -allow-delete-all
+// (TestChangesOnly covers -changes-only).
 func TestFlags(t *testing.T) {
 	t.Parallel()
 	gen, repo := monorepo(t)
 	prev := firstRound(t, gen, repo)
 
-	t.Run("changes-only", func(t *testing.T) {
-		_, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-changes-only")
-		if strings.Contains(string(out), " unchanged\n") || !strings.Contains(string(out), "Changes (0)\n  0 create, 0 update, 7 unchanged") {
-			t.Errorf("output:\n%s", out)
-		}
-	})
 	t.Run("strict", func(t *testing.T) {
 		code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-strict", "-o", "json")
 		if code != 1 || !errorsContain(decode(t, out), "@repo/tenants/tenant-payments/namespace-metadata.yaml:metadata.labels[my.org.io/team]", "") {

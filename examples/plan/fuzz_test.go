@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -105,7 +106,7 @@ var samplePlan = sync.OnceValues(func() (fs.FS, []inventory.Entry) {
 	if err != nil {
 		panic(err)
 	}
-	g, err := parseGenerator(data)
+	g, err := agmanifest.Decode(data)
 	if err != nil {
 		panic(err)
 	}
@@ -131,10 +132,10 @@ func FuzzParseGenerator(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := parseGenerator(data)
+		g, err := agmanifest.Decode(data)
 		if err != nil {
 			if g != nil {
-				t.Fatalf("parseGenerator() = %v with error %v", g, err)
+				t.Fatalf("agmanifest.Decode() = %v with error %v", g, err)
 			}
 			return
 		}
@@ -146,7 +147,7 @@ func FuzzParseGenerator(f *testing.F) {
 // inventory and checks that a plan with errors deletes nothing and that
 // every entry of that inventory is still tracked unless it is deleted or
 // released.
-func checkPlan(t *testing.T, g *manifest) {
+func checkPlan(t *testing.T, g *agmanifest.Manifest) {
 	t.Helper()
 	src, previous := samplePlan()
 	res, err := makePlan(context.Background(), request{

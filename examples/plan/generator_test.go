@@ -230,10 +230,15 @@ func TestGeneratorWithoutUID(t *testing.T) {
 		t.Fatalf("exit %d, stderr\n%q; want 0,\n%q", code, stderr, wantStderr)
 	}
 	res := decode(t, out)
+	// Each update says why, the missing UID included.
+	why := func(from, to string) string {
+		return "the digest of its labels and annotations changed (sha256:" + from + " -> sha256:" + to + "); the keys that changed are not known without -cluster; " +
+			"metadata.uid is not set, so the planned labels lack source.extensions.fluxcd.io/generator, which an inventory recorded with a UID covers"
+	}
 	want := []line{
-		{"update", "Namespace", "", "tenant-payments", ""},
-		{"update", "Namespace", "", "tenant-sandbox", ""},
-		{"update", "Namespace", "", "tenant-search", ""},
+		{"update", "Namespace", "", "tenant-payments", why("4c902a77fedd", "c7d18bec3dd4")},
+		{"update", "Namespace", "", "tenant-sandbox", why("b872c779445f", "9a9f0ed2276e")},
+		{"update", "Namespace", "", "tenant-search", why("af0cfbcb578b", "83e9c60347b2")},
 	}
 	if diff := cmp.Diff(want, changes(res), cmp.AllowUnexported(line{})); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
@@ -23,72 +22,6 @@ import (
 func knownIssue(t *testing.T, finding string) {
 	t.Helper()
 	t.Skip("known issue: " + finding)
-}
-
-func TestHostileParseGenerator(t *testing.T) {
-	t.Parallel()
-	gen := sampleGenerator(t)
-	for _, tt := range []struct {
-		name   string
-		data   string
-		errs   string // a substring of the error; "" for none
-		known  string // a known issue: skip when the data is accepted
-		assert func(t *testing.T, g *manifest)
-	}{
-		{name: "billion laughs", data: billionLaughs("spec"), errs: "YAML aliases must expand"},
-		{name: "billion laughs into a label", data: gen + billionLaughs("x") + "\n", errs: ""}, // replaced below
-		{name: "nested 10,001 deep", data: "spec: " + deepFlow(10001), errs: "exceeded max depth"},
-		{name: "duplicate key", data: gen + "kind: ArtifactGenerator\n", errs: `"kind" already set`},
-		{name: "unknown field", data: strings.Replace(gen, "pathPattern:", "pathPatern:", 1), errs: "spec.pathPatern: unknown field"},
-		{name: "wrong type", data: strings.Replace(gen, "    prune: true\n", "    prune: [true]\n", 1), errs: "spec.managedNamespaces.prune: must be a boolean, found a list"},
-		{name: "a list", data: "- " + strings.ReplaceAll(gen, "\n", "\n  "), errs: "must be an ArtifactGenerator, a mapping, found a list"},
-		{name: "a scalar", data: "ArtifactGenerator", errs: "must be an ArtifactGenerator, a mapping, found a string"},
-		{name: "raw NUL byte", data: gen + "# \x00\n", errs: "control characters are not allowed"},
-		{name: "invalid UTF-8", data: strings.Replace(gen, "monorepo-tenants", "mono\xffrepo", 1), errs: "invalid"},
-		{name: "two documents", data: gen + "---\n" + strings.Replace(gen, "    prune: true\n", "    prune: false\n", 1), errs: "must hold one YAML document, found 2"},
-		{name: "two documents split by an end marker", data: gen + "...\nkind: Other\n", errs: `must not hold a second YAML document after a "..." end marker`},
-		{name: "empty", data: "", errs: "must hold one YAML document, found 0"},
-		{name: "comments only", data: "# nothing\n---\n", errs: "must hold one YAML document, found 0"},
-		{name: "no type fields", data: "spec: {}\n", errs: `kind: must be "ArtifactGenerator", found none`},
-		{name: "no spec", data: "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\n", assert: func(t *testing.T, g *manifest) {
-			if _, errs := generator.Compile(g.Spec); len(errs) == 0 {
-				t.Error("a manifest without a spec compiles")
-			}
-		}},
-		{name: "JSON", data: `{"apiVersion":"source.extensions.fluxcd.io/v1beta1","kind":"ArtifactGenerator","spec":{"pathPattern":"@repo/{a}"}}`,
-			assert: func(t *testing.T, g *manifest) {
-				if g.Spec.PathPattern != "@repo/{a}" {
-					t.Errorf("pathPattern = %q", g.Spec.PathPattern)
-				}
-			}},
-	} {
-		if tt.name == "billion laughs into a label" {
-			tt.data = strings.Replace(gen, "  commonMetadata:\n    labels:\n", "  commonMetadata:\n    labels:\n      bomb: *i\n", 1)
-			tt.data = strings.TrimSuffix(billionLaughs("x"), "x: *i\n") + tt.data
-			tt.errs = "YAML aliases must expand"
-		}
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			hostile.NoPanic(t, func() {
-				g, err := parseGenerator([]byte(tt.data))
-				if tt.known != "" && err == nil {
-					knownIssue(t, tt.known)
-				}
-				if tt.errs == "" {
-					if err != nil {
-						t.Fatalf("parseGenerator() = %v", err)
-					}
-					if tt.assert != nil {
-						tt.assert(t, g)
-					}
-					return
-				}
-				if g != nil || err == nil || !strings.Contains(err.Error(), tt.errs) {
-					t.Fatalf("parseGenerator() = %v, %.300v; want an error containing %q", g, err, tt.errs)
-				}
-			})
-		})
-	}
 }
 
 func TestHostileParseCluster(t *testing.T) {

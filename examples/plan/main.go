@@ -28,10 +28,12 @@
 // -default-service-account stands for the controller's default service
 // account, which managing namespaces requires when the spec names none.
 //
-// -inventory is the previous inventory: a bare list of entries, an object
-// with status.inventory (an ArtifactGenerator as kubectl prints it; one
-// without status.inventory has an empty inventory), a Flux
-// ResourceInventory, or this program's own -o json output (its "inventory").
+// -inventory is the previous inventory: an ArtifactGenerator as kubectl
+// prints it (its status.inventory; one without status.inventory has
+// applied nothing yet, an empty inventory), a List holding exactly one,
+// this program's own -o json output (its "inventory"), a bare list of
+// entries, a Flux ResourceInventory, or an object whose status.inventory
+// is one. Any other document is bad input, never an empty inventory.
 // -cluster holds live objects, as multi-document YAML or a List: the live
 // namespaces and ExternalArtifacts with their labels and annotations, and
 // the objects that external finalizers point to. A desired namespace that
@@ -39,8 +41,11 @@
 // adopted, taken over or not applied, and an ExternalArtifact another
 // generator's label names is taken over: the output marks each adopted or
 // taken-over object with its conflict ("[conflict: Adopted]" in
-// the text, "conflict" in JSON). Without -cluster, every object is taken
-// to exist: a desired namespace as this generator applies it.
+// the text, "conflict" in JSON). Without -cluster, every desired namespace
+// is taken to exist as planned and every other object to exist without
+// labels or annotations, and nothing else exists (livecluster.AsApplied).
+// The output states what the plan assumed: no previous inventory, or an
+// empty one; no live cluster.
 //
 // Each -source directory is read through package dirfs: no symbolic link
 // is followed, and a file or directory reached through one is an error for
@@ -67,7 +72,6 @@ package main
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,12 +80,10 @@ import (
 	"os"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/internal/livecluster"
-	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -116,14 +118,28 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// maxManifestBytes bounds the generator, inventory and cluster files the
+// tool reads: they come from the platform team, but a wrong path must not
+// make the preview read a disk image.
+const maxManifestBytes = 16 << 20
+
 // request is everything one run reads.
 type request struct {
-	manifest *manifest
+	manifest *agmanifest.Manifest
 	sources  map[string]fs.FS // by alias
 	previous []inventory.Entry
 	cluster  *livecluster.Cluster
 	opts     []generator.Option
 	warnings []string // about the inputs, printed on stderr
+	// assumptions are what the plan assumes for want of an input, which
+	// the output states: no previous inventory or an empty one, no live
+	// cluster.
+	assumptions []string
+	// inventoryGiven is set when -inventory names the previous inventory.
+	inventoryGiven bool
+	// noUID is set when the generator has no metadata.uid: the plan puts
+	// no generator label on what it plans.
+	noUID bool
 }
 
 // run is the whole program; tests call it directly.
@@ -142,7 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	strict := fl.Bool("strict", false, "report keys of a NamespaceMetadata file that the schema does not list as errors, not warnings")
 	maxDeletions := fl.Int("max-deletions", -1, "refuse a plan that deletes more than `N` objects (-1: no limit)")
 	allowDeleteAll := fl.Bool("allow-delete-all", false, "allow a plan that deletes every object of the previous inventory")
-	changesOnly := fl.Bool("changes-only", false, "text output: leave out unchanged objects")
+	changesOnly := fl.Bool("changes-only", false, "leave out the unchanged namespaces, artifacts and changes (the JSON inventory stays whole)")
 	output := fl.String("o", "text", "output format: text or json")
 	fl.Usage = func() {} // a flag error is one line; -h prints the flags
 	if err := fl.Parse(args); err != nil {
@@ -193,7 +209,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *output == "json" {
-		err = writeJSON(stdout, res)
+		err = writeJSON(stdout, res, *changesOnly)
 	} else {
 		err = writeText(stdout, res, *changesOnly)
 	}
@@ -210,6 +226,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // makePlan compiles the generator and plans. A spec that does not compile
 // is a plan with errors that keeps every entry of the previous inventory.
 func makePlan(ctx context.Context, req request) (*planResult, error) {
+	res, err := plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res.assumptions = req.assumptions
+	res.explain(req)
+	return res, nil
+}
+
+// plan compiles the generator and plans.
+func plan(ctx context.Context, req request) (*planResult, error) {
 	m := req.manifest
 	opts := append([]generator.Option{generator.WithNamespace(m.Metadata.Namespace)}, req.opts...)
 	if m.Metadata.UID != "" {
@@ -226,24 +253,14 @@ func makePlan(ctx context.Context, req request) (*planResult, error) {
 	c := req.cluster
 	if c == nil {
 		// Without -cluster, every object is taken to exist as this
-		// generator applied it: a first plan, which reads nothing of the
-		// cluster, gives the desired namespaces as applied.
+		// generator applies it (livecluster.AsApplied): a first plan,
+		// which reads nothing of the cluster, gives the desired namespaces
+		// as applied.
 		first, err := g.Plan(ctx, req.sources, req.previous, generator.Cluster{})
 		if err != nil {
 			return nil, err
 		}
-		applied := map[string]generator.Namespace{}
-		for _, ns := range first.Namespaces {
-			applied[ns.Name] = ns
-		}
-		// Any other object exists without labels or annotations; no
-		// external finalizer or other ExternalArtifact exists.
-		c = &livecluster.Cluster{Absent: func(id inventory.ID) generator.Object {
-			if ns, ok := applied[id.Name]; ok && id.IsNamespace() {
-				return generator.Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations}
-			}
-			return generator.Object{ID: id}
-		}}
+		c = livecluster.AsApplied(first.Namespaces)
 	}
 	p, err := g.Plan(ctx, req.sources, req.previous, c.Generator())
 	if err != nil {
@@ -291,7 +308,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 			req.sources[alias] = fsys
 		}
 	}
-	if req.manifest, err = parseGenerator(data); err != nil {
+	if req.manifest, err = agmanifest.Decode(data); err != nil {
 		return req, usagef("-generator %s: %v", nameOr(generatorFile, "(embedded sample)"), err)
 	}
 	if generatorFile != "" {
@@ -299,24 +316,34 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 			return req, err
 		}
 		if req.manifest.Metadata.UID == "" {
+			req.noUID = true
 			req.warnings = append(req.warnings, fmt.Sprintf("-generator %s: metadata.uid is not set: the plan puts no %s label on the namespaces and artifacts, "+
 				"so against an inventory recorded by a generator with a UID every namespace shows as an update, and a live object that carries the label is never deleted "+
 				"(kubectl get artifactgenerator NAME -o yaml prints the UID)", generatorFile, generator.GeneratorLabel))
 		}
 	}
-	if inventoryFile != "" {
+	if inventoryFile == "" {
+		req.assumptions = append(req.assumptions, "no previous inventory given (-inventory): every object is a create")
+	} else {
 		data, err := readManifest("-inventory", inventoryFile)
 		if err != nil {
 			return req, err
 		}
-		if req.previous, err = readInventory(data); err != nil {
+		prev, err := readInventory(data)
+		if err != nil {
 			return req, usagef("-inventory %s: %v", inventoryFile, err)
 		}
-		if _, errs := inventory.Diff(req.previous, nil); errs != nil {
+		if _, errs := inventory.Diff(prev.entries, nil); errs != nil {
 			return req, usagef("-inventory %s: %v", inventoryFile, errs.ToAggregate())
 		}
+		req.previous, req.inventoryGiven = prev.entries, true
+		if len(prev.entries) == 0 {
+			req.assumptions = append(req.assumptions, fmt.Sprintf("the previous inventory is empty (-inventory %s: %s): every object is a create", inventoryFile, prev.from))
+		}
 	}
-	if clusterFile != "" {
+	if clusterFile == "" {
+		req.assumptions = append(req.assumptions, "no live cluster given (-cluster): "+livecluster.Assumed)
+	} else {
 		data, err := readManifest("-cluster", clusterFile)
 		if err != nil {
 			return req, err
@@ -328,33 +355,9 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 	return req, nil
 }
 
-// readInventory reads a previous inventory in any of the forms -inventory
-// takes: this tool's -o json output (its "inventory" list), an
-// ArtifactGenerator without status.inventory (an empty inventory), and
-// whatever inventory.Unmarshal reads.
-func readInventory(data []byte) ([]inventory.Entry, error) {
-	var probe struct {
-		Kind      string           `json:"kind"`
-		Inventory *json.RawMessage `json:"inventory"`
-		Changes   *json.RawMessage `json:"changes"`
-		Status    *struct {
-			Inventory *json.RawMessage `json:"inventory"`
-		} `json:"status"`
-	}
-	if docs, err := yamldoc.Documents(data); err == nil && len(docs) == 1 && yaml.Unmarshal(docs[0], &probe) == nil {
-		switch {
-		case probe.Inventory != nil && probe.Changes != nil: // -o json output
-			return inventory.Unmarshal(*probe.Inventory)
-		case probe.Kind == generatorKind && (probe.Status == nil || probe.Status.Inventory == nil):
-			return []inventory.Entry{}, nil
-		}
-	}
-	return inventory.Unmarshal(data)
-}
-
 // checkSources requires a -source for every alias of spec.sources, and no
 // other.
-func checkSources(g *manifest, sources sourceFlags) error {
+func checkSources(g *agmanifest.Manifest, sources sourceFlags) error {
 	declared := map[string]bool{}
 	for i, s := range g.Spec.Sources {
 		declared[s.Alias] = true

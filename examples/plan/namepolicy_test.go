@@ -23,7 +23,7 @@ func TestNamePolicy(t *testing.T) {
 		err     string // else the detail of the one error
 	}{
 		{name: "accepted by allowedNames", tenant: "tenant-x", changes: []line{
-			{"create", "Namespace", "", "tenant-x", ""}, {"create", "ExternalArtifact", "tenant-x", "app", ""},
+			{"create", "Namespace", "", "tenant-x", "no previous inventory"}, {"create", "ExternalArtifact", "tenant-x", "app", "no previous inventory"},
 		}},
 		{name: "refused by allowedNames", tenant: "team-x", err: "must be accepted by an allowedNames rule"},
 		{name: "the generator's own namespace", tenant: "flux-system", err: "must not be protected"},

@@ -22,12 +22,16 @@ import (
 // convert to the output shape one item at a time, and its errors,
 // converted and without duplicates.
 type planResult struct {
-	namespaces []generator.Namespace
-	artifacts  []generator.Artifact
-	decisions  []inventory.Decision
-	inventory  []inventory.Entry
-	warnings   []string
-	errors     []planFieldError
+	// assumptions are what the plan assumed for want of an input (no
+	// previous inventory or an empty one, no live cluster), which the
+	// output states every time.
+	assumptions []string
+	namespaces  []generator.Namespace
+	artifacts   []generator.Artifact
+	decisions   []inventory.Decision
+	inventory   []inventory.Entry
+	warnings    []string
+	errors      []planFieldError
 }
 
 type planNamespace struct {
@@ -166,14 +170,22 @@ func oneLine(s string) string {
 // of JSON at 10,000 tenants). An encoding error (a value that JSON cannot
 // hold, such as NaN, which no decoded input is) can leave a part of the
 // plan written, where the whole-plan encoder wrote nothing.
-func writeJSON(w io.Writer, res *planResult) error {
+//
+// With changesOnly, the namespaces, artifacts and changes leave out the
+// unchanged objects; the inventory stays whole, the next run's input.
+func writeJSON(w io.Writer, res *planResult, changesOnly bool) error {
+	namespaces, artifacts, decisions := res.namespaces, res.artifacts, res.decisions
+	if changesOnly {
+		namespaces, artifacts, decisions = res.changed()
+	}
 	s := newJSONStream(w)
 	// The keys in sorted order.
-	jsonList(s, "artifacts", res.artifacts, toArtifact)
-	jsonList(s, "changes", res.decisions, toChange)
+	jsonList(s, "artifacts", artifacts, toArtifact)
+	jsonList(s, "assumptions", res.assumptions, same)
+	jsonList(s, "changes", decisions, toChange)
 	jsonList(s, "errors", res.errors, same)
 	jsonList(s, "inventory", res.inventory, toInventoryItem)
-	jsonList(s, "namespaces", res.namespaces, toNamespace)
+	jsonList(s, "namespaces", namespaces, toNamespace)
 	jsonList(s, "warnings", res.warnings, same)
 	return s.close()
 }
@@ -241,40 +253,87 @@ func (s *jsonStream) close() error {
 
 func same[T any](v T) T { return v }
 
+// changed returns the namespaces, artifacts and decisions of the plan but
+// the unchanged ones: what -changes-only prints.
+func (r *planResult) changed() ([]generator.Namespace, []generator.Artifact, []inventory.Decision) {
+	unchanged := map[inventory.ID]bool{}
+	var decisions []inventory.Decision
+	for _, d := range r.decisions {
+		if d.Action == inventory.Unchanged {
+			unchanged[d.Entry.ID()] = true
+			continue
+		}
+		decisions = append(decisions, d)
+	}
+	var namespaces []generator.Namespace
+	for _, ns := range r.namespaces {
+		if !unchanged[inventory.ID{Kind: inventory.KindNamespace, Name: ns.Name}] {
+			namespaces = append(namespaces, ns)
+		}
+	}
+	var artifacts []generator.Artifact
+	for _, a := range r.artifacts {
+		id := inventory.ID{Group: inventory.GroupSource, Kind: inventory.KindExternalArtifact, Namespace: a.Namespace, Name: a.Name}
+		if !unchanged[id] {
+			artifacts = append(artifacts, a)
+		}
+	}
+	return namespaces, artifacts, decisions
+}
+
+// countVerbs are the words of the text's counts, in order: Flux's change
+// verbs (inventory.Action.Verb), the words of the change lines. skipped is
+// printed only when some object is skipped.
+var countVerbs = []inventory.Action{inventory.Create, inventory.Update, inventory.Unchanged, inventory.Delete, inventory.Release, inventory.Keep}
+
 // writeText prints the plan for a terminal; changesOnly leaves out the
-// unchanged objects.
+// unchanged objects, and each section's title says how many it left out.
 func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	var b strings.Builder
-	section := func(title string, n int) {
+	section := func(title string, n, of int) {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s (%d)\n", title, n)
+		if n == of {
+			fmt.Fprintf(&b, "%s (%d)\n", title, n)
+		} else {
+			fmt.Fprintf(&b, "%s (%d of %d; unchanged left out)\n", title, n, of)
+		}
+	}
+	namespaces, artifacts, decisions := res.namespaces, res.artifacts, res.decisions
+	if changesOnly {
+		namespaces, artifacts, decisions = res.changed()
 	}
 
-	section("Namespaces", len(res.namespaces))
-	for _, ns := range res.namespaces {
+	section("Namespaces", len(namespaces), len(res.namespaces))
+	for _, ns := range namespaces {
 		fmt.Fprintf(&b, "  %s  %s%s\n", ns.Name, ns.Digest, conflictMarker(ns.Conflict))
 		writeKeys(&b, "label", ns.Labels, ns.Origin.Labels)
 		writeKeys(&b, "annotation", ns.Annotations, ns.Origin.Annotations)
 	}
 
-	section("Artifacts", len(res.artifacts))
-	for _, a := range res.artifacts {
+	section("Artifacts", len(artifacts), len(res.artifacts))
+	for _, a := range artifacts {
 		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s%s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest, conflictMarker(a.Conflict))
 		for _, k := range slices.Sorted(maps.Keys(a.Inputs)) {
 			fmt.Fprintf(&b, "      input  %s = %s\n", k, a.Inputs[k])
 		}
 	}
 
-	counts := map[string]int{}
-	var lines []string
-	for _, d := range res.decisions {
-		c := toChange(d)
-		counts[c.Action]++
-		if changesOnly && d.Action == inventory.Unchanged {
-			continue
+	if len(res.assumptions) > 0 {
+		section("Assumptions", len(res.assumptions), len(res.assumptions))
+		for _, a := range res.assumptions {
+			fmt.Fprintf(&b, "  %s\n", a)
 		}
+	}
+
+	counts := map[inventory.Action]int{}
+	for _, d := range res.decisions {
+		counts[d.Action]++
+	}
+	section("Changes", len(decisions), len(res.decisions))
+	for _, d := range decisions {
+		c := toChange(d)
 		line := c.Kind + "/"
 		if c.Namespace != "" {
 			line += c.Namespace + "/"
@@ -283,29 +342,25 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 		if c.Reason != "" {
 			line += " (" + c.Reason + ")"
 		}
-		lines = append(lines, line)
-	}
-	section("Changes", len(lines))
-	for _, l := range lines {
-		fmt.Fprintf(&b, "  %s\n", l)
+		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	var summary []string
-	for _, a := range []string{"create", "update", "unchanged", "delete", "release", "keep"} {
-		summary = append(summary, fmt.Sprintf("%d %s", counts[a], a))
+	for _, a := range countVerbs {
+		summary = append(summary, fmt.Sprintf("%d %s", counts[a], a.Verb()))
 	}
-	if n := counts["skip"]; n > 0 {
-		summary = append(summary, fmt.Sprintf("%d skip", n))
+	if n := counts[inventory.Skip]; n > 0 {
+		summary = append(summary, fmt.Sprintf("%d %s", n, inventory.Skip.Verb()))
 	}
 	fmt.Fprintf(&b, "  %s\n", strings.Join(summary, ", "))
 
 	if len(res.warnings) > 0 {
-		section("Warnings", len(res.warnings))
+		section("Warnings", len(res.warnings), len(res.warnings))
 		for _, w := range res.warnings {
 			fmt.Fprintf(&b, "  %s\n", w)
 		}
 	}
 	if len(res.errors) > 0 {
-		section("Errors", len(res.errors))
+		section("Errors", len(res.errors), len(res.errors))
 		for _, e := range res.errors {
 			fmt.Fprintf(&b, "  %s\n", errorLine(e))
 		}

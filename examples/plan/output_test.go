@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
@@ -25,12 +26,13 @@ import (
 // fields are declared in the order of their JSON names, and encoding/json
 // sorts map keys, so every object's keys come sorted.
 type planJSON struct {
-	Artifacts  []planArtifact   `json:"artifacts"`
-	Changes    []planChange     `json:"changes"`
-	Errors     []planFieldError `json:"errors"`
-	Inventory  []inventoryItem  `json:"inventory"`
-	Namespaces []planNamespace  `json:"namespaces"`
-	Warnings   []string         `json:"warnings"`
+	Artifacts   []planArtifact   `json:"artifacts"`
+	Assumptions []string         `json:"assumptions"`
+	Changes     []planChange     `json:"changes"`
+	Errors      []planFieldError `json:"errors"`
+	Inventory   []inventoryItem  `json:"inventory"`
+	Namespaces  []planNamespace  `json:"namespaces"`
+	Warnings    []string         `json:"warnings"`
 }
 
 // writeJSONWhole is the JSON writer that writeJSON replaced: it converts
@@ -39,12 +41,13 @@ type planJSON struct {
 // bytes.
 func writeJSONWhole(w io.Writer, res *planResult) error {
 	return encodeWhole(w, planJSON{
-		Artifacts:  convert(res.artifacts, toArtifact),
-		Changes:    convert(res.decisions, toChange),
-		Errors:     res.errors,
-		Inventory:  convert(res.inventory, toInventoryItem),
-		Namespaces: convert(res.namespaces, toNamespace),
-		Warnings:   res.warnings,
+		Artifacts:   convert(res.artifacts, toArtifact),
+		Assumptions: res.assumptions,
+		Changes:     convert(res.decisions, toChange),
+		Errors:      res.errors,
+		Inventory:   convert(res.inventory, toInventoryItem),
+		Namespaces:  convert(res.namespaces, toNamespace),
+		Warnings:    res.warnings,
 	})
 }
 
@@ -54,6 +57,7 @@ func encodeWhole(w io.Writer, out planJSON) error {
 	nonNil(&out.Artifacts)
 	nonNil(&out.Inventory)
 	nonNil(&out.Changes)
+	nonNil(&out.Assumptions)
 	nonNil(&out.Warnings)
 	nonNil(&out.Errors)
 	for i := range out.Artifacts {
@@ -87,7 +91,7 @@ func checkStream(t testing.TB, res *planResult) {
 	if err := writeJSONWhole(&whole, res); err != nil {
 		t.Fatalf("writeJSONWhole() = %v", err)
 	}
-	if err := writeJSON(&stream, res); err != nil {
+	if err := writeJSON(&stream, res, false); err != nil {
 		t.Fatalf("writeJSON() = %v", err)
 	}
 	if !bytes.Equal(whole.Bytes(), stream.Bytes()) {
@@ -156,7 +160,7 @@ func planOf(t testing.TB, src fs.FS, previous []inventory.Entry, edit func(strin
 	if edit != nil {
 		data = edit(data)
 	}
-	g, err := parseGenerator([]byte(data))
+	g, err := agmanifest.Decode([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +281,7 @@ func TestWriteJSONErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			errWhole, errStream := writeJSONWhole(tt.w, tt.res), writeJSON(tt.w, tt.res)
+			errWhole, errStream := writeJSONWhole(tt.w, tt.res), writeJSON(tt.w, tt.res, false)
 			if errWhole == nil || errStream == nil || errWhole.Error() != errStream.Error() {
 				t.Errorf("writeJSONWhole() = %v, writeJSON() = %v, want the same error", errWhole, errStream)
 			}
@@ -294,7 +298,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 		res := planOf(b, synthTree(n), nil, nil)
 		checkStream(b, res)
 		var out bytes.Buffer
-		if err := writeJSON(&out, res); err != nil {
+		if err := writeJSON(&out, res, false); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("tenants=%d", n), func(b *testing.B) {
@@ -303,7 +307,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 				write func(io.Writer, *planResult) error
 			}{
 				{"whole", writeJSONWhole},
-				{"stream", writeJSON},
+				{"stream", func(w io.Writer, res *planResult) error { return writeJSON(w, res, false) }},
 			} {
 				b.Run("writer="+w.name, func(b *testing.B) {
 					b.ReportAllocs()

@@ -81,12 +81,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		s, err := generatortest.LoadSuite(f)
 		if err != nil {
-			fmt.Fprintf(stderr, "plan test: %v\n", err)
+			fmt.Fprintf(stderr, "plan test: %s\n", suiteMessage(err))
 			return 2
 		}
 		if *update {
 			if s, err = updateSuite(ctx, s, f, opts); err != nil {
-				fmt.Fprintf(stderr, "plan test: -update: %v\n", err)
+				fmt.Fprintf(stderr, "plan test: -update: %s\n", suiteMessage(err))
 				return 2
 			}
 		}
@@ -131,6 +131,15 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// suiteMessage is the message of a LoadSuite error in the tool's words:
+// the file, the field and what is wrong, without the package's name.
+func suiteMessage(err error) string {
+	if se, ok := errors.AsType[*generatortest.SuiteError](err); ok {
+		return se.Msg
+	}
+	return err.Error()
 }
 
 // updateSuite rewrites the suite's file from its plans, when that changes
@@ -261,8 +270,28 @@ func writeTestTable(w io.Writer, r generatortest.Result) error {
 		}
 	}
 	fmt.Fprintf(&b, "%d passed, %d failed\n", passed, len(r.Cases)-passed)
+	writeAssumptions(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeAssumptions prints, after the counts, each assumption the cases
+// made and how many made it, every time: "3 of 12 cases: no live cluster
+// given (cluster:): assuming ...".
+func writeAssumptions(b *strings.Builder, r generatortest.Result) {
+	var order []string
+	count := map[string]int{}
+	for _, c := range r.Cases {
+		for _, a := range c.Assumptions {
+			if count[a] == 0 {
+				order = append(order, a)
+			}
+			count[a]++
+		}
+	}
+	for _, a := range order {
+		fmt.Fprintf(b, "%d of %d cases: %s\n", count[a], len(r.Cases), a)
+	}
 }
 
 func writeTestJSON(w io.Writer, r generatortest.Result, coverage bool) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +12,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// noCluster is what plan test prints after the counts for the cases
+// without cluster: what they assumed, in the words plan prints without
+// -cluster.
+const noCluster = "no live cluster given (cluster:): assuming every desired namespace exists as planned and every other object without labels or annotations, " +
+	"with no external finalizer and no other generator's ExternalArtifact: deletions are planned as if every object were deletable"
+
 func TestPlanTestSample(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := tool(t, "test", "sample/tests")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q, out:\n%s", code, stderr, out)
 	}
-	if !strings.HasSuffix(string(out), "12 passed, 0 failed\n") {
-		t.Errorf("output does not end with the counts:\n%s", out)
+	if want := "12 passed, 0 failed\n6 of 12 cases: " + noCluster + "\n"; !strings.HasSuffix(string(out), want) {
+		t.Errorf("output does not end with the counts and the assumption\n%s\ngot:\n%s", want, out)
 	}
 }
 
@@ -31,7 +38,7 @@ func TestPlanTestFailing(t *testing.T) {
 	golden(t, "plantest-failing.txt", out)
 
 	code, out, _ = tool(t, "test", "-run", "^created$", "testdata/plantest/failing.yaml")
-	if code != 0 || string(out) != "PASS  failing  created\n1 passed, 0 failed\n" {
+	if code != 0 || string(out) != "PASS  failing  created\n1 passed, 0 failed\n1 of 1 cases: "+noCluster+"\n" {
 		t.Errorf("-run: exit %d, output %q", code, out)
 	}
 }
@@ -120,8 +127,8 @@ func TestPlanTestUsage(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{name: "bad suite", args: []string{"testdata/plantest/bad/unknown-key.yaml"}, stderr: `unknown field "expects"`},
-		{name: "bad suite in a directory", args: []string{"testdata/plantest"}, stderr: `unknown field "expects"`},
+		{name: "bad suite", args: []string{"testdata/plantest/bad/unknown-key.yaml"}, stderr: "plan test: testdata/plantest/bad/unknown-key.yaml: cases[0].expects: unknown field\n"},
+		{name: "bad suite in a directory", args: []string{"testdata/plantest"}, stderr: "plan test: testdata/plantest/bad/unknown-key.yaml: cases[0].expects: unknown field\n"},
 		{name: "no path", args: nil, stderr: "needs at least one PATH"},
 		{name: "missing path", args: []string{"testdata/none"}, stderr: "no such file"},
 		{name: "no suite in the directory", args: []string{"sample/monorepo"}, stderr: "no suite (kind PlanTest)"},
@@ -146,7 +153,7 @@ func TestPlanTestCoverage(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	want := `12 passed, 0 failed
+	want := "12 passed, 0 failed\n6 of 12 cases: " + noCluster + `
 coverage  sample/generator.yaml  6 of 6 policies checked
        12  spec.managedNamespaces.allowedNames[0]
         2  spec.managedNamespaces.metadata.from[0]
@@ -202,7 +209,7 @@ cases:
 		t.Fatalf("before -update: exit %d, want 1", code)
 	}
 	code, out, stderr := tool(t, "test", "-update", file)
-	if code != 0 || stderr != "" || string(out) != "PASS  "+file+"  search\n1 passed, 0 failed\n" {
+	if code != 0 || stderr != "" || string(out) != "PASS  "+file+"  search\n1 passed, 0 failed\n1 of 1 cases: "+noCluster+"\n" {
 		t.Fatalf("-update: exit %d, stderr %q, out %q", code, stderr, out)
 	}
 	data, err := os.ReadFile(file)
@@ -247,5 +254,49 @@ func TestReadmePlanTest(t *testing.T) {
 				t.Errorf("examples/plan/README.md shows another output than %q prints (-readme +tool):\n%s\nstderr %q", cmd, diff, stderr)
 			}
 		})
+	}
+}
+
+// TestPlanAndPlanTestAgree: without live state, plan (no -cluster) and plan
+// test (no cluster:) assume the same cluster and decide alike: a removed
+// tenant's objects are deleted by both, for the same reasons, and both say
+// what they assumed (issue 38, item 5: plan deleted them, plan test kept
+// them "(no ObjectReader)").
+func TestPlanAndPlanTestAgree(t *testing.T) {
+	t.Parallel()
+	gen, repo := monorepo(t)
+	prev := firstRound(t, gen, repo)
+	inv, err := os.ReadFile(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(repo, "tenants/tenant-payments")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo, "-inventory", prev, "-o", "json")
+	if code != 0 {
+		t.Fatalf("plan: exit %d", code)
+	}
+	res := decode(t, out)
+	if res.Assumptions[0] != strings.Replace(noCluster, "(cluster:)", "(-cluster)", 1) {
+		t.Errorf("plan assumes %q", res.Assumptions)
+	}
+	var objects []string
+	for _, c := range changes(res) {
+		id := c.kind + "/" + c.name
+		if c.namespace != "" {
+			id = c.kind + "/" + c.namespace + "/" + c.name
+		}
+		objects = append(objects, fmt.Sprintf("      - {object: %s, action: %s, reason: %q}\n", id, c.action, c.reason))
+	}
+	if len(objects) != 3 {
+		t.Fatalf("plan: changes %v, want the removed tenant's three objects", changes(res))
+	}
+	suite := filepath.Join(t.TempDir(), "suite.yaml")
+	writeFile(t, suite, "apiVersion: tenantkit.dev/v1alpha1\nkind: PlanTest\ngenerator: "+gen+"\nsource: "+repo+"\ncases:\n"+
+		"  - name: removed tenant\n    inventory: "+string(inv)+"\n    expect:\n      objects:\n"+strings.Join(objects, ""))
+	code, out, stderr := tool(t, "test", suite)
+	if want := "PASS  " + suite + "  removed tenant\n1 passed, 0 failed\n1 of 1 cases: " + noCluster + "\n"; code != 0 || string(out) != want || stderr != "" {
+		t.Errorf("plan test: exit %d, stderr %q, output\n%s\nwant 0 and\n%s", code, stderr, out, want)
 	}
 }

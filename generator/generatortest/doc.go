@@ -18,8 +18,10 @@
 // # Suite format
 //
 // A suite is one YAML document, decoded strictly: an unknown or duplicate
-// key makes it a bad suite (ErrBadSuite), so that a misspelt expectation is
-// never silently skipped. Paths are relative to the suite's directory.
+// key, or a value of the wrong type, makes it a bad suite (a *SuiteError,
+// wrapping ErrBadSuite) that names its path, such as
+// "cases[0].expect.noError: unknown field", so that a misspelt expectation
+// is never silently skipped. Paths are relative to the suite's directory.
 //
 //	apiVersion: tenantkit.dev/v1alpha1
 //	kind: PlanTest
@@ -33,7 +35,7 @@
 //	  remove: [PATH, ...]              # files or directories of the source left out
 //	  files: {PATH: CONTENT, ...}      # laid over the source, in memory
 //	  inventory: [ENTRY, ...]          # the previous inventory (inventory.Entry)
-//	  cluster:                         # the live cluster; without it nothing is read (see below)
+//	  cluster:                         # the live cluster; without it, assumed (see below)
 //	    namespaces: [{name, labels, annotations}, ...]
 //	    artifacts: [{namespace, name, labels, annotations}, ...]
 //	    objects: [{apiVersion, kind, namespace, name, uid}, ...]   # external finalizers
@@ -63,13 +65,22 @@
 //
 // A case's source is read into memory (at most 10,000 files and 64 MiB; a
 // symbolic link is an error), so that files and remove never touch the
-// disk. The generator is compiled with its metadata.namespace and
-// metadata.uid, as a controller would; a spec that does not compile gives a
-// plan holding those errors, which errors can expect.
+// disk. The generator file is read as the preview tool reads -generator
+// (internal/agmanifest): as written, or as kubectl get artifactgenerator
+// prints it, alone or in a List holding exactly one, the metadata the API
+// server sets and the status ignored. It is compiled with its
+// metadata.namespace and metadata.uid, as a controller would; a spec that
+// does not compile gives a plan holding those errors, which errors can
+// expect.
 //
-// Without cluster, the plan reads nothing of the cluster, as package
-// generator plans without a Cluster: it deletes nothing. With it, an object
-// it does not list does not exist.
+// With cluster, an object it does not list does not exist. Without it, the
+// case assumes what the preview tool assumes without -cluster
+// (livecluster.AsApplied): every desired namespace exists as planned,
+// every other object exists without labels or annotations, and nothing
+// else exists (no external finalizer, no other generator's
+// ExternalArtifact), so that a removed tenant's objects are deleted in the
+// suite as in the preview. The case's result says so (CaseResult.Assumptions,
+// NoCluster), and the preview tool prints it.
 //
 // A conflict (generator.Namespace.Conflict, generator.Artifact.Conflict)
 // is the reason of the Warning event a controller records when it applies

@@ -2,6 +2,7 @@ package generatortest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tenantkit/tenantkit/generator/generatortest"
@@ -27,6 +28,10 @@ func ExampleSuite_Run() {
 func ExampleLoadSuite() {
 	_, err := generatortest.LoadSuite("testdata/bad-unknown-key.yaml")
 	fmt.Println(err)
+	if se, ok := errors.AsType[*generatortest.SuiteError](err); ok {
+		fmt.Println(se.Msg)
+	}
 	// Output:
-	// generatortest: bad suite: testdata/bad-unknown-key.yaml: error unmarshaling JSON: while decoding JSON: json: unknown field "expected"
+	// generatortest: bad suite: testdata/bad-unknown-key.yaml: cases[0].expected: unknown field
+	// testdata/bad-unknown-key.yaml: cases[0].expected: unknown field
 }

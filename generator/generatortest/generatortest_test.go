@@ -52,8 +52,8 @@ func TestFailingSuite(t *testing.T) {
 	}
 	got := s.Run(context.Background(), Options{})
 	want := Result{Cases: []CaseResult{
-		{Suite: "failing", Case: "passes"},
-		{Suite: "failing", Case: "wrong everything", Failures: []Failure{
+		{Suite: "failing", Case: "passes", Assumptions: []string{NoCluster}},
+		{Suite: "failing", Case: "wrong everything", Assumptions: []string{NoCluster}, Failures: []Failure{
 			{Where: "cases[1].expect.objects[0] (Namespace/tenant-search).action", Expected: "delete", Got: "create, no reason"},
 			{Where: "cases[1].expect.objects[0] (Namespace/tenant-search).reason", Expected: "reason containing \"no longer desired\"", Got: "create, no reason"},
 			{Where: "cases[1].expect.objects[1] (Namespace/tenant-nobody)", Expected: "a decision", Got: "the plan does not mention it"},
@@ -68,7 +68,7 @@ func TestFailingSuite(t *testing.T) {
 			{Where: "cases[1].expect.warnings[0]", Expected: "a warning containing \"no such warning\"", Got: "@repo/tenants/tenant-payments/namespace-metadata.yaml: metadata.labels[my.org.io/team]: label \"my.org.io/team\" is not in allowedLabels; dropped | @repo/tenants/tenant-sandbox/modules/playground/applier-inputs.yaml: inputs file not found; artifact tenant-sandbox/playground has no inputs"},
 			{Where: "cases[1].expect.refused", Expected: "the deletions refused, containing \"every one\"", Got: "no errors"},
 		}},
-		{Suite: "failing", Case: "no expectation", Failures: []Failure{
+		{Suite: "failing", Case: "no expectation", Assumptions: []string{NoCluster}, Failures: []Failure{
 			{Where: "cases[2].expect", Expected: "at least one expectation", Got: "none"},
 		}},
 		{Suite: "failing", Case: "wrong conflicts", Failures: []Failure{
@@ -100,7 +100,7 @@ func TestRunSelects(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.Run(context.Background(), Options{Run: regexp.MustCompile("^pass")})
-	want := Result{Cases: []CaseResult{{Suite: "failing", Case: "passes"}}, Coverage: []CoverageItem{
+	want := Result{Cases: []CaseResult{{Suite: "failing", Case: "passes", Assumptions: []string{NoCluster}}}, Coverage: []CoverageItem{
 		{Generator: failingGenerator, Path: "spec.managedNamespaces.allowedNames[0]"},
 		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[0]"},
 		{Generator: failingGenerator, Path: "spec.managedNamespaces.metadata.from[1]"},
@@ -168,5 +168,34 @@ func TestCoverage(t *testing.T) {
 				t.Errorf("coverage (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestNoCluster: a case without cluster plans as the preview tool plans
+// without -cluster (livecluster.AsApplied): a removed tenant's objects are
+// deleted, not kept for want of a live read, and the case says what it
+// assumed (issue 38, item 5: plan deleted them, plan test kept them).
+func TestNoCluster(t *testing.T) {
+	t.Parallel()
+	file := writeSuite(t, header+`cases:
+- name: removed tenant
+  inventory:
+    - {kind: Namespace, name: tenant-old}
+    - {kind: ExternalArtifact, namespace: tenant-old, name: app}
+    - {kind: Namespace, name: tenant-search}
+  expect:
+    objects:
+      - {object: ExternalArtifact/tenant-old/app, action: delete, reason: no longer desired}
+      - {object: Namespace/tenant-old, action: delete, reason: "no longer desired; no external finalizer"}
+      - {object: Namespace/tenant-search, action: update}
+`)
+	s, err := LoadSuite(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Run(context.Background(), Options{})
+	want := []CaseResult{{Suite: file, Case: "removed tenant", Assumptions: []string{NoCluster}}}
+	if diff := cmp.Diff(want, got.Cases); diff != "" {
+		t.Errorf("Run (-want +got):\n%s", diff)
 	}
 }

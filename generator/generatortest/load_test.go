@@ -1,6 +1,7 @@
 package generatortest
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -43,19 +44,25 @@ func TestLoadSuiteBad(t *testing.T) {
 		suite string
 		want  string // in the error
 	}{
-		{name: "unknown key", suite: header + "cases:\n- name: a\n  expect: {noErrors: true}\n  extra: 1\n", want: `unknown field "extra"`},
-		{name: "unknown expectation", suite: header + "cases:\n- name: a\n  expect: {noErrorz: true}\n", want: `unknown field "noErrorz"`},
+		{name: "unknown key", suite: header + "cases:\n- name: a\n  expect: {noErrors: true}\n  extra: 1\n", want: `: cases[0].extra: unknown field`},
+		{name: "unknown expectation", suite: header + "cases:\n- name: a\n  expect: {noError: true}\n", want: `: cases[0].expect.noError: unknown field`},
+		{name: "unknown key of an entry", suite: header + "cases:\n- name: a\n  inventory: [{kind: Namespace, nmae: a}]\n  expect: {noErrors: true}\n", want: `: cases[0].inventory[0].nmae: unknown field`},
+		{name: "unknown key in the cluster", suite: header + "cases:\n- name: a\n  cluster: {namespaces: [{name: a, label: {x: y}}]}\n  expect: {noErrors: true}\n", want: `: cases[0].cluster.namespaces[0].label: unknown field`},
+		{name: "a key in another case", suite: header + "cases:\n- name: a\n  expect: {NoErrors: true}\n", want: `: cases[0].expect.NoErrors: unknown field`},
+		{name: "wrong type", suite: header + "cases:\n- name: a\n  expect: {noErrors: \"yes\"}\n", want: `: cases[0].expect.noErrors: must be a boolean, found a string`},
+		{name: "several, sorted", suite: header + "cases:\n- name: a\n  expect: {noErrors: 1, objcts: []}\n  option: {}\n", want: `: cases[0].expect.noErrors: must be a boolean, found a number; cases[0].expect.objcts: unknown field; cases[0].option: unknown field`},
 		{name: "duplicate key", suite: header + "cases:\n- name: a\n  name: b\n  expect: {noErrors: true}\n", want: `"name" already set`},
 		{name: "wrong kind", suite: strings.Replace(header, "PlanTest", "Test", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: `apiVersion and kind must be`},
 		{name: "no cases", suite: header, want: "cases: must hold at least one case"},
 		{name: "unnamed case", suite: header + "cases:\n- expect: {noErrors: true}\n", want: "cases[0].name: must not be empty"},
 		{name: "case twice", suite: header + "cases:\n- name: a\n  expect: {noErrors: true}\n- name: a\n  expect: {noErrors: true}\n", want: `cases[1].name: "a" appears twice`},
 		{name: "bad object", suite: header + "cases:\n- name: a\n  expect: {objects: [{object: tenant-a}]}\n", want: "cases[0].expect.objects[0].object"},
-		{name: "bad action", suite: header + "cases:\n- name: a\n  expect: {objects: [{object: Namespace/a, action: remove}]}\n", want: `"remove"`},
+		{name: "bad action", suite: header + "cases:\n- name: a\n  expect: {objects: [{object: Namespace/a, action: remove}]}\n", want: `: cases[0].expect.objects[0].action: "remove": must be one of create, update, unchanged, delete, release, keep, skip`},
 		{name: "bad inventory", suite: header + "cases:\n- name: a\n  inventory: [{kind: Namespace}]\n  expect: {noErrors: true}\n", want: "cases[0].inventory[0]"},
 		{name: "no generator", suite: strings.Replace(header, "generator: ", "# ", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "generator: must name"},
 		{name: "missing generator", suite: strings.Replace(header, "generator.yaml", "nothing.yaml", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "nothing.yaml"},
-		{name: "not YAML", suite: "[", want: "error converting YAML"},
+		{name: "not YAML", suite: "[", want: "yaml: line 1: did not find expected node content"},
+		{name: "two documents", suite: header + "cases:\n- name: a\n  expect: {noErrors: true}\n---\n" + header, want: "the file must hold one YAML document, found 2"},
 		{name: "misspelt namespace conflict", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: NamespaceAdopted}]}\n", want: `cases[0].expect.namespaces[0].conflict: "NamespaceAdopted": must be Adopted, OwnershipConflict or "" (none)`},
 		{name: "artifact adopted", suite: header + "cases:\n- name: a\n  expect: {artifacts: [{artifact: a/b, conflict: Adopted}]}\n", want: `cases[0].expect.artifacts[0].conflict: "Adopted": must be OwnershipConflict or "" (none)`},
 		{name: "conflict not a string", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: [x]}]}\n", want: "conflict"},
@@ -174,4 +181,61 @@ func TestOverlay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLoadSuiteKubectlExport: a suite's generator may be the
+// ArtifactGenerator as kubectl prints it, alone or in a List, as the
+// preview tool's -generator (issue 38, item 2): the server-set metadata and
+// the status are ignored, and the cases plan as with the file as written.
+func TestLoadSuiteKubectlExport(t *testing.T) {
+	t.Parallel()
+	export, err := os.ReadFile("../../examples/plan/testdata/kubectl-get.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list strings.Builder
+	list.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	prefix := "- "
+	for l := range strings.Lines(string(export)) {
+		if !strings.HasPrefix(l, "#") {
+			list.WriteString(prefix + l)
+			prefix = "  "
+		}
+	}
+	const cases = "cases:\n- name: a\n  expect:\n    noErrors: true\n    namespaces: [{name: tenant-search, labels: {source.extensions.fluxcd.io/generator: 6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10}}]\n"
+	for _, tt := range []struct{ name, generator string }{
+		{"as kubectl prints it", string(export)},
+		{"in a List", list.String()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			file := writeSuite(t, strings.Replace(header, "../../../examples/plan/sample/generator.yaml", "generator.yaml", 1)+cases)
+			if err := os.WriteFile(filepath.Join(filepath.Dir(file), "generator.yaml"), []byte(tt.generator), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := LoadSuite(file)
+			if err != nil {
+				t.Fatalf("LoadSuite = %v", err)
+			}
+			for _, c := range s.Run(context.Background(), Options{}).Cases {
+				for _, f := range c.Failures {
+					t.Errorf("%s: expected %s, got %s", f.Where, f.Expected, f.Got)
+				}
+			}
+		})
+	}
+	t.Run("a bad generator names its field", func(t *testing.T) {
+		t.Parallel()
+		file := writeSuite(t, strings.Replace(header, "../../../examples/plan/sample/generator.yaml", "generator.yaml", 1)+cases)
+		gen := filepath.Join(filepath.Dir(file), "generator.yaml")
+		bad := strings.Replace(string(export), "    prune: true\n", "    prune: \"true\"\n", 1)
+		if err := os.WriteFile(gen, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadSuite(file)
+		want := file + ": generator " + gen + ": spec.managedNamespaces.prune: must be a boolean, found a string"
+		if se, ok := errors.AsType[*SuiteError](err); !ok || se.Msg != want || !errors.Is(err, ErrBadSuite) {
+			t.Errorf("LoadSuite = %v, want a *SuiteError wrapping ErrBadSuite with %q", err, want)
+		}
+	})
 }

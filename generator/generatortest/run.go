@@ -59,7 +59,15 @@ type CaseResult struct {
 	Suite    string    `json:"suite"`
 	Case     string    `json:"case"`
 	Failures []Failure `json:"failures,omitempty"`
+	// Assumptions are what the case's plan assumed for want of an input:
+	// NoCluster for a case without cluster.
+	Assumptions []string `json:"assumptions,omitempty"`
 }
+
+// NoCluster is the assumption of a case without cluster, in the words of
+// the preview tool's (examples/plan) without -cluster: the same live state
+// is assumed (livecluster.AsApplied), and said alike.
+const NoCluster = "no live cluster given (cluster:): " + livecluster.Assumed
 
 // Passed reports whether the case has no failures.
 func (c CaseResult) Passed() bool { return len(c.Failures) == 0 }
@@ -105,6 +113,9 @@ func (s *Suite) Run(ctx context.Context, opts Options) Result {
 		}
 		cr := CaseResult{Suite: s.Name(), Case: c.Name}
 		cr.Failures = r.runCase(ctx, i, c)
+		if c.Cluster == nil {
+			cr.Assumptions = []string{NoCluster}
+		}
 		res.Cases = append(res.Cases, cr)
 	}
 	return res
@@ -181,15 +192,24 @@ func (r *runner) planCase(ctx context.Context, c caseDoc) (*generator.Plan, erro
 	if len(cg.errs) > 0 {
 		return &generator.Plan{Errors: cg.errs}, nil
 	}
-	var live generator.Cluster
-	if c.Cluster != nil {
-		live = newCluster(c.Cluster).Generator()
+	sources := map[string]fs.FS{s.alias: src}
+	live := newCluster(c.Cluster)
+	if c.Cluster == nil {
+		// Without cluster, every object is taken to exist as this
+		// generator applies it, as the preview tool takes it without
+		// -cluster: a first plan, which reads nothing of the cluster,
+		// gives the desired namespaces as applied.
+		first, err := cg.g.Plan(ctx, sources, c.Inventory, generator.Cluster{})
+		if err != nil {
+			return nil, err
+		}
+		live = livecluster.AsApplied(first.Namespaces)
 	}
-	return cg.g.Plan(ctx, map[string]fs.FS{s.alias: src}, c.Inventory, live)
+	return cg.g.Plan(ctx, sources, c.Inventory, live.Generator())
 }
 
 func (s *Suite) compile(o optionsDoc) (*generator.Generator, field.ErrorList) {
-	m := &s.manifest
+	m := s.manifest
 	gopts := []generator.Option{generator.WithNamespace(m.Metadata.Namespace), generator.WithFileLists()}
 	if m.Metadata.UID != "" {
 		gopts = append(gopts, generator.WithUID(m.Metadata.UID))
@@ -405,6 +425,9 @@ func jsonEqual(a, b json.RawMessage) bool {
 // An object listed twice is the last one listed.
 func newCluster(d *clusterDoc) *livecluster.Cluster {
 	c := &livecluster.Cluster{}
+	if d == nil {
+		return c
+	}
 	add := func(id inventory.ID, o liveDoc) {
 		c.Set(livecluster.Object{ID: id, UID: o.UID, Labels: o.Labels, Annotations: o.Annotations})
 	}

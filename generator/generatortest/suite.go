@@ -12,9 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
-	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
@@ -46,7 +44,7 @@ type Suite struct {
 	path      string
 	dir       string
 	doc       suiteDoc
-	manifest  manifest
+	manifest  *agmanifest.Manifest
 	alias     string
 	generator string // the generator file, for messages
 }
@@ -111,9 +109,12 @@ func (e expectDoc) empty() bool {
 }
 
 type objectExpect struct {
-	Object string           `json:"object"`
-	Action inventory.Action `json:"action,omitempty"`
-	Reason string           `json:"reason,omitempty"`
+	Object string `json:"object"`
+	// ActionName is the action as the suite writes it; LoadSuite reads it
+	// into Action, refusing a name that is none.
+	ActionName string           `json:"action,omitempty"`
+	Action     inventory.Action `json:"-"`
+	Reason     string           `json:"reason,omitempty"`
 }
 
 type namespaceExpect struct {
@@ -144,39 +145,51 @@ type errorExpect struct {
 	Contains string `json:"contains"`
 }
 
-// manifest is an ArtifactGenerator manifest, decoded strictly.
-type manifest struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name        string            `json:"name"`
-		Namespace   string            `json:"namespace,omitempty"`
-		UID         string            `json:"uid,omitempty"`
-		Labels      map[string]string `json:"labels,omitempty"`
-		Annotations map[string]string `json:"annotations,omitempty"`
-	} `json:"metadata"`
-	Spec   generator.Spec `json:"spec"`
-	Status any            `json:"status,omitempty"`
+// SuiteError is the error of LoadSuite: a bad suite, and why. It wraps
+// ErrBadSuite, and the error that made it bad when there is one (such as
+// fs.ErrNotExist).
+type SuiteError struct {
+	// Msg names the file and the field, and says what is wrong, e.g.
+	// "tests/policy.yaml: cases[0].expect.noError: unknown field": the
+	// message a tool prints, without the package's words.
+	Msg   string
+	cause error
+}
+
+// Error returns "generatortest: bad suite: " and Msg.
+func (e *SuiteError) Error() string { return ErrBadSuite.Error() + ": " + e.Msg }
+
+// Unwrap returns ErrBadSuite, and the error that made the suite bad, if
+// any.
+func (e *SuiteError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{ErrBadSuite, e.cause}
+	}
+	return []error{ErrBadSuite}
 }
 
 func badf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrBadSuite}, args...)...)
+	return &SuiteError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // LoadSuite reads the suite at file, decoding it strictly: an unknown or
-// duplicate key is an error, so that no expectation is silently ignored.
-// The generator file and every source directory are paths relative to the
-// suite's directory; the generator is read now, each case's source when it
-// runs. Every error wraps ErrBadSuite and names the file and the field.
+// duplicate key, or a value of the wrong type, is an error naming its path
+// ("cases[0].expect.noError: unknown field"), so that no expectation is
+// silently ignored. The generator file and every source directory are
+// paths relative to the suite's directory; the generator is read now, as
+// the preview tool reads -generator (internal/agmanifest: as written, or
+// as kubectl prints it, alone or in a List), each case's source when it
+// runs. Every error is a *SuiteError, which wraps ErrBadSuite and names
+// the file and the field.
 //
 //	s, err := generatortest.LoadSuite("tests/sample.yaml")
 func LoadSuite(file string) (*Suite, error) {
 	data, err := readBounded(file)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadSuite, err)
+		return nil, &SuiteError{Msg: err.Error(), cause: err}
 	}
 	s := &Suite{path: file, dir: filepath.Dir(file)}
-	if err := yaml.UnmarshalStrict(data, &s.doc); err != nil {
+	if err := agmanifest.Unmarshal(data, &s.doc); err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
 	d := &s.doc
@@ -205,6 +218,11 @@ func LoadSuite(file string) (*Suite, error) {
 			if _, err := parseObject(o.Object); err != nil {
 				return nil, badf("%s: cases[%d].expect.objects[%d].object: %v", file, i, j, err)
 			}
+			a, err := parseAction(o.ActionName)
+			if err != nil {
+				return nil, badf("%s: cases[%d].expect.objects[%d].action: %v", file, i, j, err)
+			}
+			d.Cases[i].Expect.Objects[j].Action = a
 		}
 		for j, ne := range c.Expect.Namespaces {
 			if err := checkConflict(ne.Conflict, "Adopted", "OwnershipConflict"); err != nil {
@@ -225,9 +243,9 @@ func LoadSuite(file string) (*Suite, error) {
 	s.generator = s.resolve(d.Generator)
 	gdata, err := readBounded(s.generator)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: generator: %w", ErrBadSuite, file, err)
+		return nil, &SuiteError{Msg: fmt.Sprintf("%s: generator: %v", file, err), cause: err}
 	}
-	if err := yaml.UnmarshalStrict(gdata, &s.manifest); err != nil {
+	if s.manifest, err = agmanifest.Decode(gdata); err != nil {
 		return nil, badf("%s: generator %s: %v", file, s.generator, err)
 	}
 	if n := len(s.manifest.Spec.Sources); n != 1 {
@@ -235,6 +253,22 @@ func LoadSuite(file string) (*Suite, error) {
 	}
 	s.alias = s.manifest.Spec.Sources[0].Alias
 	return s, nil
+}
+
+// parseAction reads an expected action: "" (not checked) or one of the
+// seven actions' names.
+func parseAction(name string) (inventory.Action, error) {
+	if name == "" {
+		return 0, nil
+	}
+	var names []string
+	for a := inventory.Create; a <= inventory.Skip; a++ {
+		if a.String() == name {
+			return a, nil
+		}
+		names = append(names, a.String())
+	}
+	return 0, fmt.Errorf("%q: must be one of %s", name, strings.Join(names, ", "))
 }
 
 // checkConflict refuses an expected conflict that no plan can have, so
