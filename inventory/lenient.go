@@ -36,46 +36,16 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	loc, err := locate(nil, js)
 	switch {
-	case bytes.HasPrefix(js, []byte("[")):
-		return lenientEntries(nil, js)
-	case bytes.HasPrefix(js, []byte("{")):
-	default:
-		return nil, nil, fmt.Errorf("%w: must be a list of entries or an object, not %s", ErrMalformed, kindOfJSON(js))
+	case err != nil:
+		return nil, nil, err
+	case loc.entries != nil:
+		return lenientEntries(loc.path, loc.entries)
+	case loc.refs != nil:
+		return lenientRefs(loc.path, loc.refs)
 	}
-	var doc struct {
-		Entries json.RawMessage `json:"entries"`
-		Status  *struct {
-			Inventory json.RawMessage `json:"inventory"`
-		} `json:"status"`
-	}
-	if err := json.Unmarshal(js, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrMalformed, err)
-	}
-	switch {
-	case !isNull(doc.Entries):
-		return lenientRefs(field.NewPath("entries"), doc.Entries)
-	case doc.Status == nil || isNull(doc.Status.Inventory):
-		return []Entry{}, nil, nil
-	}
-	inv := doc.Status.Inventory
-	p := field.NewPath("status", "inventory")
-	switch {
-	case bytes.HasPrefix(inv, []byte("[")):
-		return lenientEntries(p, inv)
-	case bytes.HasPrefix(inv, []byte("{")):
-		var refs struct {
-			Entries json.RawMessage `json:"entries"`
-		}
-		if err := json.Unmarshal(inv, &refs); err != nil {
-			return nil, nil, fmt.Errorf("%w: %w", ErrMalformed, err)
-		}
-		if isNull(refs.Entries) {
-			return []Entry{}, nil, nil
-		}
-		return lenientRefs(p.Child("entries"), refs.Entries)
-	}
-	return nil, nil, fmt.Errorf("%w: status.inventory must be a list of entries or an object with entries, not %s", ErrMalformed, kindOfJSON(inv))
+	return []Entry{}, nil, nil
 }
 
 // FromResourceInventoryLenient converts Flux ResourceInventory entries as

@@ -75,6 +75,17 @@ status:
 	{name: "null inventory", in: `{"status":{"inventory":null}}`, want: []Entry{}},
 	{name: "inventory without entries", in: `{"status":{"inventory":{}}}`, want: []Entry{}},
 	{name: "entry without digest", in: `[{"kind":"Namespace","name":"a"}]`, want: []Entry{nsEntry("a", "")}},
+	// Issue 38: a document that holds no inventory is never read as an
+	// empty one, which would hide every deletion.
+	{name: "List of one ArtifactGenerator", in: "apiVersion: v1\nkind: List\nitems:\n- kind: ArtifactGenerator\n  status:\n    inventory: [{kind: Namespace, name: a}]\n",
+		want: []Entry{nsEntry("a", "")}},
+	{name: "List of one, an invalid entry", in: `{"kind":"List","items":[{"kind":"ArtifactGenerator","status":{"inventory":[{"kind":"Namespace","name":""}]}}]}`,
+		wantErr: []fieldErr{{"items[0].status.inventory[0].name", field.ErrorTypeRequired}}},
+	{name: "List of two", in: `{"kind":"List","items":[{"kind":"ArtifactGenerator"},{"kind":"ArtifactGenerator"}]}`, is: ErrMalformed},
+	{name: "empty List", in: `{"kind":"List","items":[]}`, is: ErrMalformed},
+	{name: "NamespaceList", in: `{"apiVersion":"v1","kind":"NamespaceList","items":[{"kind":"Namespace","metadata":{"name":"a"}}]}`, is: ErrMalformed},
+	{name: "a Namespace", in: "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", is: ErrMalformed},
+	{name: "unrelated JSON", in: `{"name":"a","replicas":3}`, is: ErrMalformed},
 	{name: "string inventory", in: `{"status":{"inventory":"x"}}`, is: ErrMalformed},
 	{name: "wrong field type", in: `[{"name":1}]`, is: ErrMalformed},
 	{name: "wrong ref type", in: `{"entries":[{"id":1}]}`, is: ErrMalformed},
