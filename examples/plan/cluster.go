@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/internal/livecluster"
@@ -18,12 +18,19 @@ type liveObject struct {
 	APIVersion string              `json:"apiVersion"`
 	Kind       string              `json:"kind"`
 	Metadata   agmanifest.Metadata `json:"metadata"`
-	Items      []liveObject        `json:"items,omitempty"`
 }
+
+// liveMetadata are the fields of metadata that liveObject reads; the
+// others (resourceVersion, managedFields, ...) are not read.
+var liveMetadata = []string{"name", "namespace", "uid", "labels", "annotations"}
 
 // parseCluster reads live objects from multi-document YAML, each document an
 // object or a List (what kubectl get -o yaml prints). The cluster holds
-// them and answers the generator's reads (see package livecluster).
+// them and answers the generator's reads (see package livecluster). Of each
+// object it reads the type fields and metadata.name, namespace, uid,
+// labels and annotations, whose values must have their types (an error
+// names the field's path); the rest, spec and status among it, it does
+// not read.
 func parseCluster(data []byte) (*livecluster.Cluster, error) {
 	c := &livecluster.Cluster{}
 	docs, err := yamldoc.Documents(data)
@@ -31,28 +38,58 @@ func parseCluster(data []byte) (*livecluster.Cluster, error) {
 		return nil, err
 	}
 	for i, raw := range docs {
-		var o liveObject
-		if err := yaml.Unmarshal(raw, &o); err != nil {
-			return nil, fmt.Errorf("document %d: %w", i+1, err)
+		where := fmt.Sprintf("document %d", i+1)
+		doc, err := agmanifest.Parse(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
-		if err := addLive(c, o, fmt.Sprintf("document %d", i+1)); err != nil {
+		if err := addLive(c, doc, nil, where); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
 }
 
-// addLive adds o, or the items of a List, to c. The version is not part of
-// an object's identity: the API server serves every version of a kind, so
-// one object at two versions appears twice.
-func addLive(c *livecluster.Cluster, o liveObject, where string) error {
-	if strings.HasSuffix(o.Kind, "List") && o.Metadata.Name == "" {
-		for i, item := range o.Items {
-			if err := addLive(c, item, fmt.Sprintf("%s, items[%d]", where, i)); err != nil {
+// addLive adds v, an object or the items of a List at path in a document,
+// to c. The version is not part of an object's identity: the API server
+// serves every version of a kind, so one object at two versions appears
+// twice.
+func addLive(c *livecluster.Cluster, v any, path *field.Path, doc string) error {
+	where := doc
+	if path != nil {
+		where += ", " + path.String()
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%s: must be an object, a mapping, found %s", where, agmanifest.JSONKind(v))
+	}
+	kind, _ := obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	if name, _ := meta["name"].(string); strings.HasSuffix(kind, "List") && name == "" {
+		items, ok := obj["items"].([]any)
+		if obj["items"] != nil && !ok {
+			return fmt.Errorf("%s: items: must be a list, found %s", where, agmanifest.JSONKind(obj["items"]))
+		}
+		for i, item := range items {
+			if err := addLive(c, item, path.Child("items").Index(i), doc); err != nil {
 				return err
 			}
 		}
 		return nil
+	}
+	read := map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": obj["metadata"]}
+	if meta != nil {
+		m := map[string]any{}
+		for _, k := range liveMetadata {
+			if v, ok := meta[k]; ok {
+				m[k] = v
+			}
+		}
+		read["metadata"] = m
+	}
+	var o liveObject
+	if err := agmanifest.Strict(read, nil, &o); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
 	}
 	if o.Kind == "" || o.APIVersion == "" || o.Metadata.Name == "" {
 		return fmt.Errorf("%s: apiVersion, kind and metadata.name are required", where)

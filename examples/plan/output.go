@@ -138,7 +138,7 @@ func fieldErrors(errs field.ErrorList) []planFieldError {
 		if _, omit := v.(field.OmitValueType); omit {
 			v = nil
 		}
-		fe := planFieldError{Field: e.Field, Type: string(e.Type), Value: v, Detail: oneLine(e.Detail)}
+		fe := planFieldError{Field: toolField(e.Field), Type: string(e.Type), Value: v, Detail: oneLine(e.Detail)}
 		key := fmt.Sprintf("%s\x00%s\x00%s\x00%s", fe.Field, fe.Type, fe.Detail, quoteValue(fe.Value))
 		if !seen[key] {
 			seen[key] = true
@@ -146,6 +146,28 @@ func fieldErrors(errs field.ErrorList) []planFieldError {
 		}
 	}
 	return out
+}
+
+// optionFields are the field paths at which generator.Compile reports an
+// invalid option, with what sets the option in this tool: the
+// -generator's metadata, or a flag. The tool's messages name these, never
+// a Go option.
+var optionFields = map[string]string{
+	"WithUID":          "metadata.uid",
+	"WithNamespace":    "metadata.namespace",
+	"WithMaxDeletions": "-max-deletions",
+}
+
+// toolField returns the path of a field error in the tool's words: a path
+// under an option's (optionFields) under what sets the option; any other
+// as it is.
+func toolField(path string) string {
+	for opt, words := range optionFields {
+		if rest, ok := strings.CutPrefix(path, opt); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			return words + rest
+		}
+	}
+	return path
 }
 
 func oneLine(s string) string {

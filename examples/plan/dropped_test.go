@@ -1,0 +1,69 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tenantkit/tenantkit/internal/hostile"
+)
+
+// TestNothingDroppedSilently: a symbolic link or a named pipe inside a
+// copied directory is left out of the artifact, and a warning names it
+// (issue 38, item 8: they were dropped without a word). An empty
+// NamespaceMetadata file's error says what it found.
+func TestNothingDroppedSilently(t *testing.T) {
+	t.Parallel()
+	t.Run("a link and a pipe in manifests/", func(t *testing.T) {
+		t.Parallel()
+		gen, repo := monorepo(t)
+		manifests := filepath.Join(repo, "tenants/tenant-search/modules/indexer/manifests")
+		if err := os.Symlink("deployment.yaml", filepath.Join(manifests, "link.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		hostile.Mkfifo(t, filepath.Join(manifests, "pipe.yaml"))
+		code, out, stderr := tool(t, "-generator", gen, "-source", "repo="+repo, "-o", "json")
+		if code != 0 || stderr != "" {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		res := decode(t, out)
+		for _, a := range res.Artifacts {
+			if a.Name == "indexer" && !slices.Equal(a.Files, []string{"deployment.yaml", "service.yaml"}) {
+				t.Errorf("indexer's files %v, want deployment.yaml and service.yaml", a.Files)
+			}
+		}
+		for _, name := range []string{"link.yaml", "pipe.yaml"} {
+			p := "tenants/tenant-search/modules/indexer/manifests/" + name
+			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, p) }) {
+				knownIssue(t, "pathpattern.Glob leaves out symbolic links and irregular files without a word, and generator's copy does not warn: "+
+					"Glob (or a variant) must return what it left out, and generator must warn, naming the path ("+p+" here)")
+			}
+		}
+	})
+	t.Run("an empty NamespaceMetadata file", func(t *testing.T) {
+		t.Parallel()
+		gen, repo := monorepo(t)
+		writeFile(t, filepath.Join(repo, "tenants/tenant-search/namespace-metadata.yaml"), "# nothing yet\n")
+		code, out, _ := tool(t, "-generator", gen, "-source", "repo="+repo)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1", code)
+		}
+		var errs []string
+		for l := range strings.Lines(string(out)) {
+			if strings.HasPrefix(l, "  @repo/tenants/tenant-search/namespace-metadata.yaml") {
+				errs = append(errs, strings.TrimSpace(l))
+			}
+		}
+		if len(errs) == 0 {
+			t.Fatalf("no error for the empty file:\n%s", out)
+		}
+		if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, "empty") }) {
+			knownIssue(t, "nsmeta.ParseFile reports an empty file (or one of comments only) as a missing apiVersion and kind, "+
+				"naming no value found: it should say the file is empty: "+strings.Join(errs, " | "))
+		}
+	})
+}
