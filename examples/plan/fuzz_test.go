@@ -215,3 +215,53 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 		}
 	}
 }
+
+// inventorySeeds are seeds of FuzzReadInventory: the shapes of
+// TestInventoryShapes and the refused documents of TestInventoryRefused.
+func inventorySeeds(t testing.TB) []string {
+	export := kubectlGet(t)
+	return []string{
+		export,
+		kubectlList(export),
+		kubectlList(export, export),
+		kubectlList(),
+		`[{"kind": "Namespace", "name": "a", "digest": "sha256:4c902a77feddebb40a2f76690644d69782ba08a037a7e9ec4259f0e3b126520e"}]`,
+		"[]\n",
+		`{"changes": [], "inventory": [{"kind": "ExternalArtifact", "namespace": "a", "name": "b"}]}`,
+		`{"entries": [{"id": "a_b_source.toolkit.fluxcd.io_ExternalArtifact", "v": "v1"}]}`,
+		"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: t}\nstatus:\n  inventory:\n    entries: [{id: _a__Namespace, v: v1}]\n",
+		"apiVersion: v1\nkind: NamespaceList\nitems: []\n",
+		"apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\nmetadata: {name: g}\nstatus: []\n",
+		"[{kind: Namespace, nmae: a}]\n",
+		"[{kind: Namespace, name: a}, {kind: Namespace, name: a}]\n",
+		`{"hello": "world"}`, "{}\n", "inventory\n", "", "# x\n", billionLaughs("status"),
+	}
+}
+
+// FuzzReadInventory: no -inventory file panics the reader; one it accepts
+// holds valid entries, none listed twice, and one it refuses gets a
+// message in the tool's words.
+func FuzzReadInventory(f *testing.F) {
+	for _, s := range inventorySeeds(f) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := readInventory(data)
+		if err != nil {
+			if p.entries != nil || err.Error() == "" || goWords.MatchString(err.Error()) {
+				t.Fatalf("readInventory() = %v, %q", p.entries, err)
+			}
+			return
+		}
+		if p.entries == nil || p.from == "" {
+			t.Fatalf("readInventory() = %+v: no entries list or no origin", p)
+		}
+		seen := map[inventory.ID]bool{}
+		for i, e := range p.entries {
+			if errs := e.Validate(nil); len(errs) > 0 || seen[e.ID()] {
+				t.Fatalf("entry %d %+v: %v, or listed twice", i, e, errs)
+			}
+			seen[e.ID()] = true
+		}
+	})
+}
