@@ -62,11 +62,14 @@
 //	go run ./examples/plan test [-o table|json] [-junit FILE] [-run REGEXP] [-update] [-coverage] [-coverage-min N] PATH...
 //
 // It exits 0 when every case passes, 1 when one fails, 2 for bad usage or
-// a bad suite (one that does not decode strictly, among others).
+// a bad suite (one that does not decode strictly, among others). A case
+// without cluster assumes what plan assumes without -cluster, and the
+// table says how many cases did.
 //
 // Exit status: 0 for a plan without errors, 1 for a plan with errors (still
 // printed in full), 2 for bad usage or unreadable input (among others, a
-// -generator file that is not an ArtifactGenerator).
+// -generator file that is not an ArtifactGenerator, an -inventory file
+// that is none of the shapes above).
 package main
 
 import (
@@ -152,7 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sources := sourceFlags{}
 	generatorFile := fl.String("generator", "", "ArtifactGenerator manifest `file`, as written or as kubectl get -o yaml prints it (default: the embedded sample)")
 	fl.Var(sources, "source", "source directory for an alias, as `ALIAS=DIR`; repeat for each alias")
-	inventoryFile := fl.String("inventory", "", "previous inventory `file`: a list of entries, an object with status.inventory, or this tool's -o json output")
+	inventoryFile := fl.String("inventory", "", "previous inventory `file`: an ArtifactGenerator (status.inventory) alone or in a List, this tool's -o json output, a list of entries, or a Flux ResourceInventory")
 	clusterFile := fl.String("cluster", "", "live objects `file`: multi-document YAML or a List")
 	defaultSA := fl.String("default-service-account", "", "the controller's default service account `name`")
 	strict := fl.Bool("strict", false, "report keys of a NamespaceMetadata file that the schema does not list as errors, not warnings")
