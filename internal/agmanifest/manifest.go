@@ -154,12 +154,12 @@ func listed(items []any) string {
 	if len(items) < 2 {
 		return ""
 	}
-	return ": " + Describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
+	return ": " + describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
 }
 
-// Describe names the objects of a List's items, as "Kind namespace/name",
+// describe names the objects of a List's items, as "Kind namespace/name",
 // separated by ", ", at most ten of them.
-func Describe(items []any) string {
+func describe(items []any) string {
 	var names []string
 	for i, it := range items {
 		if i == maxNamed {
