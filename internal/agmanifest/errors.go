@@ -51,6 +51,9 @@ type Error struct {
 	// Problems are the fields that do not fit, sorted by path, for
 	// ErrFields; for the others, one problem with the message.
 	Problems []Problem
+	// cause is the error that the message reports, if any (such as
+	// yamldoc.ErrExpansion), which Unwrap returns too.
+	cause error
 }
 
 // Error returns the problems on one line, separated by "; ", at most ten
@@ -70,8 +73,14 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the sentinel.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the sentinel, and the error that the message reports,
+// if any.
+func (e *Error) Unwrap() []error {
+	if e.cause != nil {
+		return []error{e.Err, e.cause}
+	}
+	return []error{e.Err}
+}
 
 // newError returns an *Error with one problem at field.
 func newError(sentinel error, field, format string, args ...any) *Error {

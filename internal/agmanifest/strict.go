@@ -28,7 +28,7 @@ import (
 func Parse(data []byte) (any, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return nil, &Error{Err: ErrSyntax, Problems: []Problem{{Detail: err.Error()}}}
+		return nil, &Error{Err: ErrSyntax, Problems: []Problem{{Detail: err.Error()}}, cause: err}
 	}
 	if len(docs) != 1 {
 		return nil, newError(ErrSyntax, "", "the file must hold one YAML document, found %d", len(docs))

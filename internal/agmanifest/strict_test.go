@@ -198,7 +198,7 @@ func TestParseExpansion(t *testing.T) {
 		fmt.Fprintf(&b, "a%d: *s\n", i)
 	}
 	_, err := agmanifest.Parse([]byte(b.String()))
-	if !errors.Is(err, agmanifest.ErrSyntax) || !strings.Contains(err.Error(), yamldoc.ErrExpansion.Error()) {
-		t.Fatalf("Parse() = %.300v, want an error wrapping ErrSyntax that says %q", err, yamldoc.ErrExpansion)
+	if !errors.Is(err, agmanifest.ErrSyntax) || !errors.Is(err, yamldoc.ErrExpansion) {
+		t.Fatalf("Parse() = %.300v, want an error wrapping ErrSyntax and yamldoc.ErrExpansion", err)
 	}
 }
