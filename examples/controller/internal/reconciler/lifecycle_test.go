@@ -81,7 +81,7 @@ func TestConflictEvents(t *testing.T) {
 		t.Fatalf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
 	}
 	summaries := map[string]string{
-		"Adopted":  "adoption detected for 2 Namespace(s)",
+		"Adopted":           "adoption detected for 2 Namespace(s)",
 		"OwnershipConflict": "ownership conflict detected for 1 Namespace(s)",
 	}
 	for reason, want := range summaries {
