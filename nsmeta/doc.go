@@ -181,8 +181,8 @@
 //     for a smaller file), checked in time and memory linear in its size
 //     before it is decoded (package internal/yamldoc): the decoder itself
 //     bounds only how many nodes aliases produce, and one long string
-//     reused through aliases made a 77 KB file take seconds and fail with
-//     a 100 MB error;
+//     reused through aliases made a small file slow to decode and its
+//     error huge (issue 18; TestParseFileExpansion);
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
 //   - CEL rules are bounded by package cel (5 KiB per expression, a
@@ -192,11 +192,10 @@
 //     100,000 units of CEL cost (below).
 //
 // The budget of a file is what keeps a plan of many hostile tenants short.
-// One evaluation within cel's cost limit may take up to about 140 ms of
-// CPU, and a file holds as many values as the schema has keys: 1,000
-// values that each drive a comprehension rule to the cost limit, one
-// tenant's each, took 70 to 82 s of CPU to check (cel's
-// BenchmarkHostilePlan). Under the budget, Apply charges the keys
+// One evaluation may run up to cel's cost limit, and a file holds as many
+// values as the schema has keys, so without a budget the CPU time of a
+// hostile file grows with its keys (cel's BenchmarkHostilePlan shows one
+// evaluation at the limit). Under the budget, Apply charges the keys
 // of a file one after another, labels then annotations, each in sorted
 // order; each rule runs with the smaller of cel's cost limit and what the
 // keys before it left, and its cost is taken from what is left. A rule
@@ -205,12 +204,13 @@
 // and every later key whose rule costs anything fails alike, so a file
 // that runs out of budget always fails, never loses a key silently. The
 // budget is counted, not timed: the same file fails at the same key on
-// every machine, whatever its load. 100,000 units buy about 6 to 14 ms of
-// CPU for the slowest work cel charges (comprehension steps, 60 to 140 ns a
-// unit), so a plan of 1,000 tenants that are all hostile took 8 to 10 s of
-// CPU, half that on two free cores (BenchmarkHostileTenants in package
-// generator), and a realistic file of two or three dozen keys with short
-// values spends under 7,000.
+// every machine, whatever its load. What a spent budget costs in time is
+// set by the slowest work cel charges per unit (comprehension steps; cel's
+// BenchmarkBuiltins), and what a plan of tenants that are all hostile
+// costs by the budget, not by their files (BenchmarkHostileTenants in
+// package generator; docs/performance.md has the figures). A realistic
+// file of two or three dozen keys with short values spends at most a
+// tenth of the budget (TestSchemaApplyBudget).
 //
 // The budget follows Kubernetes' runtime cost budget of an object
 // (RuntimeCELCostBudget, 10,000,000 units, which the validation rules of

@@ -399,8 +399,8 @@ func TestParseFileBombs(t *testing.T) {
 }
 
 // TestParseFileExpansion checks the file of issue 18: 77 KB whose labels
-// all reuse one long value through an alias, which took 7 to 17 s and
-// returned a 100 MB error, one label error quoting the whole value each. It
+// all reuse one long value through an alias, which was slow to decode and
+// returned a huge error, one label error quoting the whole value each. It
 // is refused before it is decoded, with a short error.
 func TestParseFileExpansion(t *testing.T) {
 	t.Parallel()

@@ -23,16 +23,13 @@ const valueVariable = "value"
 // NamespaceMetadata file may spend together (Schema.Apply), in the units
 // of package cel, where cel.CostLimit (1,000,000) bounds one evaluation:
 // each evaluation runs with the smaller of cel.CostLimit and what the
-// rules before it left. Without it, one evaluation could take up to about
-// 140 ms of CPU and a file with several keys that many times more: 1,000
-// hostile tenants with one such value each took 70 to 82 s of CPU. A unit
-// buys 60 to 140 ns of CPU for the slowest work charged (comprehension
-// steps; cel's BenchmarkBuiltins and BenchmarkHostilePlan), so the budget
-// bounds a file's rules to about 6 to 14 ms of CPU however hostile the
-// file, and a plan of 1,000 hostile tenants took 7 to 10 s of CPU, 3.4 to
-// 3.8 s on 2 cores (generator's BenchmarkHostileTenants). A realistic file, two or three dozen keys with
-// short values checked by CEL rules, spends under 7,000
-// (TestSchemaApplyBudget).
+// rules before it left. Without it, every key of a file could spend
+// cel.CostLimit, so a hostile file's CPU time would grow with its keys
+// (cel's BenchmarkHostilePlan); with it, a file's rules cost at most the
+// budget, counted, not timed, however hostile the file (generator's
+// BenchmarkHostileTenants; docs/performance.md has the figures). A
+// realistic file, two or three dozen keys with short values checked by CEL
+// rules, spends at most a tenth of it (TestSchemaApplyBudget).
 const costBudget = 100_000
 
 // Schema is the compiled form of
