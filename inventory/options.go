@@ -83,7 +83,7 @@ func WithAllowDeleteAll() Option {
 // or guard runs: for a desired state with errors, whose stale list cannot
 // be trusted. The reason must not be empty.
 //
-//	inventory.Collect(ctx, stale, desired, inventory.WithKeepAll("desired state has errors"))
+//	decisions, err := inventory.Collect(ctx, changes, inventory.WithKeepAll("desired state has errors"))
 func WithKeepAll(reason string) Option {
 	return func(o *options) {
 		if reason == "" {
