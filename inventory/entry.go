@@ -253,12 +253,11 @@ func validName(name string) bool {
 }
 
 // valid reports whether e.Validate would find no error. It allocates
-// nothing, where building the field paths of Validate costs about ten
-// allocations per entry: Diff and Collect check every entry with it first
-// and call Validate only for the entries that fail, to word the errors.
-// At 100,000 entries, that made Diff about 10x faster (1.6 million
-// allocations per Diff without it; see BenchmarkDiff). TestEntryValidate and
-// FuzzFastChecks hold it equal to validate.
+// nothing, where building the field paths of Validate allocates for every
+// entry: Diff and Collect check every entry with it first and call
+// Validate only for the entries that fail, to word the errors.
+// BenchmarkDiff shows the difference (docs/performance.md has the
+// figures). TestEntryValidate and FuzzFastChecks hold it equal to validate.
 func (e Entry) valid() bool {
 	return validType(e.APIVersion, e.Kind) && e.validObject()
 }
@@ -408,7 +407,8 @@ func isDigest(d digest.Digest) bool {
 		return false
 	}
 	// A table lookup rather than a branch per byte: on random hex the
-	// branches mispredict, and isDigest was 29% of a 100,000-entry Diff.
+	// branches mispredict, and Diff checks every entry's digest
+	// (BenchmarkDiff; docs/performance.md has the figures).
 	var bad byte
 	for i := 0; i < len(hex); i++ {
 		bad |= notLowerHex[hex[i]]

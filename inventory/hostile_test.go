@@ -197,7 +197,7 @@ func bigInventory(n int, seed uint64) []Entry {
 }
 
 // raceEnabled reports whether the test binary was built with -race, which
-// makes these lists ten times slower to build and compare.
+// makes these lists many times slower to build and compare.
 func raceEnabled() bool {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
