@@ -201,10 +201,9 @@ func (s *sysFS) open(name string) (fs.File, error) {
 // (*os.File).ReadDir does, but without an *os.File: that costs an fcntl
 // (os.NewFile asks for the descriptor's flags), and two allocations per
 // entry (its dirent and name) besides the wrapper of each. Here a
-// directory's names share one string, and its entries one array. A plan of
-// 10,000 tenants reads some 70,000 directories: this took its allocations
-// from 11.27 M to 10.73 M, and what it allocates from 1,067 to 1,045 MB
-// (generator's BenchmarkPlan through dirfs).
+// directory's names share one string, and its entries one array. A plan
+// reads every directory of every tenant: generator's BenchmarkPlan through
+// dirfs shows what this saves, and docs/performance.md has the figures.
 func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 	fd, err := s.resolve(name, dirFlags)
 	if err != nil {

@@ -57,7 +57,7 @@
 // hundreds of times while reading below it. In generator's
 // TestPlanSwapRace, which does the same to a module directory while
 // planning, no artifact built through an FS came from the other tenant's
-// files; through an os.Root's FS, 55 of 160 did in one run.
+// files; through an os.Root's FS, some did (the test logs how many).
 //
 // Where openat2 is missing (Linux before 5.6) or refused (a seccomp filter
 // answering ENOSYS or EPERM, as some container runtimes do), which the
@@ -107,25 +107,12 @@
 // itself, without the fcntl and the allocations per entry of an
 // [*os.File]; a directory opened with [FS.Open] is read through one.
 //
-// Through an FS, a plan of tenantkit's generator makes 2,950 file-system
-// calls for 20 tenants, against 9,087 through an os.Root's FS and 1,900
-// for only reading the files it reads (its floor; TestPlanFileSystemCalls).
-// Its BenchmarkPlan figures at 620fd92, three runs each, on a 2-core
-// machine with nothing else running:
-//
-//	tenants  source   time/plan     CPU ns/tenant  x-floor   RSS KiB/tenant  allocs/plan
-//	1,000    dirfs    186-200 ms     346k-375k     2.2-2.3   27-29            0.92 M
-//	1,000    os.Root  399-445 ms     763k-848k     4.9-5.3   26-28            1.34 M
-//	10,000   dirfs    1.98-2.09 s    376k-396k     2.2-2.3   25-26            9.20 M
-//	10,000   os.Root  4.21-4.62 s    801k-881k     4.8-4.9   24-25            13.4 M
-//
-// The floor (reading and hashing the same files on every core, into a
-// buffer each core reuses) took 157k-163k ns of CPU per tenant at 1,000
-// tenants and 152k-154k at 10,000. x-floor is the ratio of the plans'
-// wall-clock time to that of a read of the floor after each, and depends
-// on the cores that other processes leave. Much of what remains is the
-// kernel's: on that machine, opening and closing a file costs 2.6-3.6 µs,
-// by openat2 from the directory as by open of a full path, 2.2-2.4 µs for
-// a name of one or two elements, and two threads of one process doing it
-// at once take 4.3-6.0 µs each.
+// Through an FS, a plan of tenantkit's generator makes a few file-system
+// calls per directory above its floor (only reading the files it reads),
+// and through an os.Root's FS, which opens every element of a name in
+// turn, many more: TestPlanFileSystemCalls counts both with strace and
+// bounds each. Generator's BenchmarkPlan plans the same tree through both
+// (its dirfs and os.Root sub-benchmarks), each against that floor, and
+// this package's BenchmarkReadFile times one read at several depths;
+// docs/performance.md has the figures.
 package dirfs
