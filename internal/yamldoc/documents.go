@@ -99,12 +99,11 @@ func checkLineStarts(data []byte) error {
 // LS and PS (checkLineStarts refuses those): the whole stream as one document,
 // ended by a newline, or none when every line is blank. ok is false for any
 // other stream, which readDocuments splits. Such a stream is almost every
-// file a plan reads (inputs files, NamespaceMetadata files), and the YAML
-// reader, which copies it line by line through a buffer, took 6% of the
-// allocations of a 1,000-tenant plan and 2% of its CPU; without it, a
-// 10,000-tenant plan makes 9.89 M allocations instead of 10.55 M
-// (generator's BenchmarkPlan through dirfs). FuzzPlainDocument checks that
-// both give the same documents.
+// file a plan reads (inputs files, NamespaceMetadata files), which the YAML
+// reader would copy line by line through a buffer: generator's
+// BenchmarkPlan through dirfs shows what this saves, and
+// docs/performance.md has the figures. FuzzPlainDocument checks that both
+// give the same documents.
 func plainDocument(data []byte) (doc []byte, ok bool) {
 	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
 		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {

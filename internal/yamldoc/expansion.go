@@ -32,12 +32,13 @@ var ErrExpansion = errors.New("YAML aliases must expand a document to no more th
 //
 // Why: the decoders the module builds on (yaml/v2, and sigs.k8s.io/yaml over
 // it) bound how many nodes aliases produce, not how many bytes, so one long
-// string reused through aliases multiplies memory: a 56 KB inputs file took
-// 331 MiB to decode, and a 77 KB NamespaceMetadata file 7 to 17 s and a
-// 100 MB error (issue 18). Every YAML document the module reads from a
-// tenant or a file passes here before it is decoded, so what decoding it
-// costs is at most a small multiple of what a document of the same size
-// without aliases could cost.
+// string reused through aliases multiplies memory, time and the errors that
+// quote it, as the small inputs and NamespaceMetadata files of issue 18 did
+// (generator's TestParseInputsExpansionRefused and nsmeta's
+// TestParseFileExpansion keep them). Every YAML document the module reads
+// from a tenant or a file passes here before it is decoded, so what
+// decoding it costs is at most a small multiple of what a document of the
+// same size without aliases could cost.
 //
 // The expanded size counts each scalar as its value's length plus one, and
 // each mapping and sequence as two plus its contents: a lower bound of the

@@ -526,8 +526,9 @@ func closedFlow(line []byte) bool {
 	return false // it goes on to the next lines
 }
 
-// trimBlanks returns b without its leading spaces and tabs. (bytes.TrimLeft
-// with a cutset of two bytes took 40% of the scan's time.)
+// trimBlanks returns b without its leading spaces and tabs. (A loop, not
+// bytes.TrimLeft, which builds a set of its cutset on every call:
+// BenchmarkStringKeysOnly shows the difference.)
 func trimBlanks(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		b = b[1:]
