@@ -3,9 +3,10 @@
 //
 // An error that quotes a value a tenant wrote (a label value, an annotation
 // of up to 256 KiB, a string reused through YAML aliases) must not grow with
-// it: one such error per label made a 77 KB file fail with a 100 MB error
-// (issue 18). Messages and field errors show a value through [Value], which
-// keeps its first [MaxBytes] bytes and says how long it was.
+// it: one such error per label made a small file fail with a huge error
+// (issue 18; nsmeta's TestParseFileExpansion). Messages and field errors
+// show a value through [Value], which keeps its first [MaxBytes] bytes and
+// says how long it was.
 //
 // Value is a pure function, safe for concurrent use.
 package quote

@@ -10,10 +10,9 @@
 // the limit, into a buffer that the caller may reuse. A name that Glob
 // returned has passed CheckPath's checks already, when Glob listed its
 // directories: a plan reads the files of its copies with Read alone, each
-// artifact's into one buffer, and hashes them there. At 1,000 tenants, that
-// took a plan through dirfs from 2.48 to 2.41 times the floor in one set
-// of eight interleaved runs, and from 2.55 to 2.48 in another, with 3-7%
-// less CPU (generator's BenchmarkPlan).
+// artifact's into one buffer, and hashes them there, rather than checking
+// each name again: generator's BenchmarkPlan through dirfs shows what
+// this saves, and docs/performance.md has the figures.
 //
 // The errors are pathpattern's: [ErrNotRegular] and [ErrTooLarge] are the
 // values it exports, and [Errorf] makes the errors that name a rule, for
