@@ -25,10 +25,9 @@ import (
 // cache answers them after the first, and answers the Lstat of a directory
 // from the entries of the directory that holds it, once that was read.
 // (The files a copy selects are read without those checks: see
-// artifactFile.content.) Through root.FS(), a plan of 20 tenants makes 8,997 file-system
-// calls with it and 23,118 without (TestPlanFileSystemCalls); at 1,000
-// tenants, 0.93-0.95 ms of CPU per tenant against 1.84-2.19, and 0.95
-// against 1.79 million allocations (BenchmarkPlan, two interleaved runs).
+// artifactFile.content.) TestPlanFileSystemCalls counts and bounds the
+// file-system calls of a plan through root.FS() with the cache, and
+// BenchmarkPlan shows what it saves; docs/performance.md has the figures.
 //
 // It never reads a file: opening one asks the file system, and
 // pathpattern.ReadFile checks the opened file again. It relies, as
@@ -36,16 +35,11 @@ import (
 // A dirCache is safe for concurrent use, as the plan's workers share it.
 // Its records are spread over 64 maps, each with its own lock on a cache
 // line of its own, and a record's fields are atomic, so that the workers
-// seldom wait for each other. With one map and one sync.RWMutex, whose
-// read lock they took for every Lstat and whose write lock made them wait
-// while a directory was recorded (a wait that the mutex profile put at 4%
-// of the wall time, and whose cost in parked and woken goroutines it does
-// not count), a plan of 1,000 tenants through dirfs took 2.50-2.64 times
-// the floor, against 2.23-2.38 with a sync.Map (BenchmarkPlan, three
-// interleaved runs of each on 2 cores). The
-// sync.Map took 31 KiB of resident memory a tenant at 10,000 tenants,
-// against 24 with one map; these maps take 27, and the plan 2.61 times the
-// floor against the sync.Map's 2.76 in the same run.
+// seldom wait for each other. One map behind one sync.RWMutex, whose read
+// lock they took for every Lstat, made them wait on its write lock while a
+// directory was recorded; a sync.Map held more memory per tenant.
+// BenchmarkPlan through dirfs, at 1,000 and 10,000 tenants, compares them
+// (x-floor, plan-RSS-KiB/tenant); docs/performance.md has the figures.
 type dirCache struct {
 	fsys fs.FS
 	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
@@ -74,11 +68,9 @@ type dirShard struct {
 // asked, and its entries, once read. The cache keeps a record per
 // directory, not per name: an entry of a directory read is found in its
 // directory's record by binary search, so that reading a directory adds
-// one key to the map, not one per entry, each a joined path. At 10,000
-// tenants (some 70,000 directories read), adding each entry to the map
-// was 4% of a plan's CPU in a profile of BenchmarkPlan through dirfs; a
-// record per directory took the plan's allocations from 10.73 M to
-// 10.55 M, and what it allocates from 1,045 to 1,010 MB.
+// one key to the map, not one per entry, each a joined path.
+// BenchmarkPlan through dirfs shows what this saves, and
+// docs/performance.md has the figures.
 type dirRecord struct {
 	self    atomic.Pointer[statInfo]    // nil until Lstat
 	entries atomic.Pointer[[]entryInfo] // sorted by name; nil until read
@@ -99,13 +91,12 @@ func (c *dirCache) get(name string) *dirRecord {
 
 // statInfo is what the cache keeps of a FileInfo: all of it but Sys, which
 // no reader of the cache uses, in 64 bytes rather than the 200 of an
-// os.FileInfo with its syscall.Stat_t. A plan of 10,000 tenants keeps some
-// 50,000 of them: keeping the os.FileInfo values, and each directory's
-// entries, held 25 MB more of live heap in the middle of the plan.
+// os.FileInfo with its syscall.Stat_t: a plan keeps one for every
+// directory it has seen (BenchmarkPlan's plan-RSS-KiB/tenant).
 //
-// The cache holds pointers, so that answering an Lstat allocates nothing:
-// holding values, each answer boxed one into an fs.FileInfo: 93,000
-// allocations and 8 MB of a 1,000-tenant plan's 1.43 million and 119 MB.
+// The cache holds pointers, so that answering an Lstat allocates nothing,
+// where holding values would box one into an fs.FileInfo for every answer
+// (BenchmarkPlan's allocs/op shows the difference).
 type statInfo struct {
 	name    string
 	size    int64
@@ -128,10 +119,9 @@ func (s statInfo) Sys() any           { return nil }
 // is itself a directory: its name, in 16 bytes (a statInfo takes 64, and
 // its time a pointer for the collector to follow). Its size, permissions
 // and time are zero: nothing in a plan reads them from the Lstat of a
-// directory. The entries of one directory are allocated together. At
-// 10,000 tenants the cache holds some 70,000 of them (7 per tenant of the
-// benchmarks' tree); when it kept every entry and its type, 250,000 (see
-// ReadDir).
+// directory. The entries of one directory are allocated together. The
+// cache keeps only the entries that are directories, a few per tenant,
+// not every entry (see ReadDir).
 type entryInfo struct{ name string }
 
 func (e *entryInfo) Name() string       { return e.name }
@@ -194,10 +184,9 @@ func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name)
 // asked of the file system when its Lstat is: the files of a directory
 // read are those a copy selects, which the plan reads without an Lstat
 // (see artifactFile.content), so that remembering them would hold memory
-// for nothing. Remembering every entry held about 2 KiB more of resident
-// memory a tenant at 10,000 tenants (26.2-27.3 against 23.9-25.1,
-// BenchmarkPlan through dirfs, four runs each), for no file-system call
-// spared.
+// for nothing: more resident memory per tenant (BenchmarkPlan through
+// dirfs, plan-RSS-KiB/tenant) for no file-system call spared
+// (TestPlanFileSystemCalls).
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
 	if err != nil || !c.entryTypes {
