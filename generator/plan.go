@@ -326,9 +326,10 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The lists are made at their size: grown by appending, they took
-	// 0.13 s of growslice in a CPU profile of three 10,000-tenant plans,
-	// on the one core that a plan uses after building its artifacts.
+	// The lists are made at their size rather than grown by appending,
+	// which shows in a CPU profile of BenchmarkPlan at 10,000 tenants:
+	// this part runs on the one core that a plan uses after building its
+	// artifacts.
 	res.Namespaces, res.Artifacts = namespaces, artifacts
 	desired := make([]inventory.Entry, 0, len(namespaces)+len(artifacts))
 	for _, ns := range namespaces {
