@@ -42,15 +42,16 @@ import (
 //	plan-RSS-KiB/tenant
 //	              what the plan adds to the resident set: the high-water
 //	              mark over the resident set before the loop, per tenant
-//	              (the test binary and its trees' configuration take 20 to
-//	              30 MiB before it); Linux only
+//	              (the test binary and its trees' configuration are not
+//	              counted); Linux only
 //	x-floor       BenchmarkPlan only: the time per plan over the floor's, the
 //	              time it takes to read and hash the files the plan reads
 //	              (see floor_test.go), on the same tree: one read of the
 //	              floor follows each plan, with the benchmark's timer
 //	              stopped, and x-floor is the plans' total time over the
-//	              floor reads', so that the machine's speed, which moves by
-//	              a third from one run to the next here, moves both alike
+//	              floor reads', so that the machine's speed, which moves
+//	              from one run to the next on a shared machine, moves both
+//	              alike
 var benchSizes = []int{100, 1000, 10000}
 
 func benchConfig(tenants int) synthConfig {

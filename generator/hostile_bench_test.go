@@ -175,11 +175,7 @@ func hostileTree(n int, file func(i int) []byte) fstest.MapFS {
 // per plan; Linux only) and cpu-ns/tenant. A plan spreads its tenants over
 // GOMAXPROCS goroutines, so its wall-clock time depends on the cores that
 // other processes leave it; the verdicts never do (TestHostileTenantsBudget).
-// On the reference machine (2 cores shared with other work, load 4 to 9),
-// a plan of 1,000 tenants took 7.9 to 10.1 s of CPU with lead=comprehension
-// (15 to 21 s of wall-clock time under that load), 3.3 to 3.7 s with
-// lead=rotating, and 0.43 to 0.47 s for realistic files; 100 tenants a
-// tenth of that.
+// docs/performance.md has the figures.
 //
 //	go test ./generator -run '^$' -bench BenchmarkHostileTenants -benchtime 1x -count 3
 func BenchmarkHostileTenants(b *testing.B) {

@@ -41,19 +41,15 @@ var callsConfig = synthConfig{Tenants: 20, Modules: 3, Files: 5, Unrelated: 10, 
 // every name it is given one element at a time (an openat and a close for
 // each directory on the way), and through the plan's dirCache, which
 // answers the Lstat of a directory seen or listed in a directory read.
-// With Go 1.26, it makes 32.5 per directory (9,087 calls against the
-// floor's 1,900, for 221 directories, every tenant with its
-// NamespaceMetadata file; 23,118 without the dirCache, before every tenant
-// had one), and
-// perDirectory allows 33: a call more per file read fails the test, and so
-// does a cache that stops answering.
+// perDirectory is just above what such a plan makes (the test logs the
+// counts; docs/performance.md has them), so that a call more per file read
+// fails the test, and so does a cache that stops answering.
 //
 // Through package dirfs, which opens a name with one openat2 call, the
-// same plan makes 4.8 calls per directory (2,950: an openat2, fstat and
-// close for each Lstat the cache does not answer, an openat2, two
-// getdents64 and a close for each directory read), and perDirectoryDirFS
-// allows 5; where dirfs cannot call openat2 and walks names, the test
-// does not check it.
+// same plan makes an openat2, fstat and close for each Lstat the cache
+// does not answer, and an openat2, two getdents64 and a close for each
+// directory read; perDirectoryDirFS is just above that. Where dirfs cannot
+// call openat2 and walks names, the test does not check it.
 //
 // The test needs strace (.ci/run installs it) and a kernel that lets it
 // trace; without them it is skipped.
