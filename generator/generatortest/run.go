@@ -89,9 +89,10 @@ type Failure struct {
 // far. The suite is not modified: a Suite may be run concurrently.
 func (s *Suite) Run(ctx context.Context, opts Options) Result {
 	var res Result
-	// Compiling the spec and reading the source directory were 64% and 32%
-	// of a sample case's time (BenchmarkRunSample, 1.9 ms a case): a run
-	// compiles once per distinct options and reads each directory once.
+	// Compiling the spec and reading the source directory are most of a
+	// sample case's time (BenchmarkRunSample; docs/performance.md has the
+	// figures): a run compiles once per distinct options and reads each
+	// directory once.
 	r := &runner{suite: s, compiled: map[optionsDoc]compiled{}, sources: map[string]sourceRead{}}
 	items := coverageItems(&s.manifest.Spec)
 	for _, it := range items {
