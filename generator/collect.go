@@ -71,10 +71,12 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	// (what a wrong source or pattern looks like); the decisions come back
 	// complete, each deletion kept, and the refusal is an error of the spec.
 	decisions, err := inventory.Collect(p.ctx, changes, opts...)
+	var refused *inventory.RefusedError
 	switch {
 	case err == nil:
-	case errors.Is(err, inventory.ErrDeletionRefused):
-		res.Errors = append(res.Errors, field.Forbidden(specPath, strings.TrimPrefix(err.Error(), inventory.ErrDeletionRefused.Error()+": ")))
+	case errors.As(err, &refused):
+		res.Refused = refused
+		res.Errors = append(res.Errors, field.Forbidden(specPath, refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")))
 	case p.ctx.Err() != nil:
 		return p.ctx.Err()
 	default:

@@ -71,9 +71,13 @@ type Plan struct {
 	// namespace that cannot be read is one at "cluster[<name>]", a live
 	// ExternalArtifact one at "cluster[<namespace>/<name>]"; a previous
 	// inventory that does not validate has its problems at "old[i]", as
-	// inventory.Diff reports them (see the package documentation,
-	// "Previous inventory").
+	// inventory.Diff reports them (see [Plan]).
 	Errors field.ErrorList
+	// Refused is the deletion guard's refusal, when it refused the plan's
+	// deletions ([WithAllowDeleteAll], [WithMaxDeletions]): Errors holds it
+	// as a Forbidden error at "spec" in the options' words, and a tool
+	// words it with its own settings (inventory.RefusedError.Rule).
+	Refused *inventory.RefusedError
 
 	desired   []inventory.Entry
 	collected []inventory.Decision
@@ -645,4 +649,31 @@ func cloneLabels(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	maps.Copy(out, m)
 	return out
+}
+
+// Reword words the deletion guard's refusal of p, if any ([Plan.Refused]),
+// with the caller's names for [WithMaxDeletions] and [WithAllowDeleteAll],
+// such as a tool's flags: the Forbidden error at "spec" and the reason of
+// every deletion that the refusal kept. A plan the guard did not refuse is
+// left as it is.
+//
+//	plan.Reword("-max-deletions", "-allow-delete-all")
+func (p *Plan) Reword(maxDeletions, allowDeleteAll string) {
+	if p.Refused == nil {
+		return
+	}
+	was := p.Refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")
+	now := p.Refused.Rule(maxDeletions, allowDeleteAll)
+	for i, e := range p.Errors {
+		if e.Type == field.ErrorTypeForbidden && e.Field == specPath.String() && e.Detail == was {
+			c := *e
+			c.Detail = now
+			p.Errors[i] = &c
+		}
+	}
+	for i, d := range p.Decisions {
+		if d.Action == inventory.Keep && d.Reason == "deletion refused: "+was {
+			p.Decisions[i].Reason = "deletion refused: " + now
+		}
+	}
 }

@@ -196,12 +196,24 @@ func TestRule3DeletionGuards(t *testing.T) {
 				}
 			}
 			if tt.refused {
-				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 || refusals == 0 {
-					t.Errorf("errors %v, %d deletions and %d refusals, want the deletion refused", p.Errors.ToAggregate(), deletes, refusals)
+				if !hasError(p.Errors, "spec", "would delete") || deletes != 0 || refusals == 0 || p.Refused == nil {
+					t.Errorf("errors %v, %d deletions and %d refusals, refused %v; want the deletion refused", p.Errors.ToAggregate(), deletes, refusals, p.Refused)
+				}
+				// A tool words the refusal with its flags: the error and
+				// every reason the refusal wrote.
+				p.Reword("-max-deletions", "-allow-delete-all")
+				want := p.Refused.Rule("-max-deletions", "-allow-delete-all")
+				if !hasError(p.Errors, "spec", want) || strings.Contains(p.Errors.ToAggregate().Error(), "With") {
+					t.Errorf("reworded errors %v, want %q", p.Errors.ToAggregate(), want)
+				}
+				for _, d := range p.Decisions {
+					if strings.HasPrefix(d.Reason, "deletion refused: ") && d.Reason != "deletion refused: "+want {
+						t.Errorf("reworded decision %s, want the reason %q", d, want)
+					}
 				}
 				return
 			}
-			if p.HasErrors() || deletes != tt.deletes {
+			if p.HasErrors() || deletes != tt.deletes || p.Refused != nil {
 				t.Errorf("errors %v and %d deletions, want %d", p.Errors.ToAggregate(), deletes, tt.deletes)
 			}
 		})

@@ -39,9 +39,10 @@ import (
 // like). A refused pass deletes nothing, not even in part (which n entries
 // to delete would be arbitrary): Collect returns every decision, each
 // Delete turned into Keep with the reason "deletion refused: " and the
-// rule, which names the option that allows the pass, together with an
-// error wrapping [ErrDeletionRefused] whose message is that rule. A caller
-// records the decisions as usual ([Next]) and reports the error.
+// rule, which names the option that allows the pass, together with a
+// [*RefusedError] (wrapping [ErrDeletionRefused]) that says which rule it
+// was and with what counts. A caller records the decisions as usual
+// ([Next]) and reports the error.
 //
 // Collect returns an error wrapping [ErrInvalidOption] for an invalid
 // option. For an entry of changes that fails [Entry.Validate], or an [ID]
@@ -107,27 +108,24 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 	}
 
 	tracked := len(changes.Update) + len(changes.Unchanged) + len(changes.Stale)
-	var rule string
+	var refused *RefusedError
 	switch {
 	case deletes == 0:
 	case o.maxSet && deletes > o.maxDeletes:
-		rule = fmt.Sprintf("the pass would delete %s, more than the maximum of %d that WithMaxDeletions allows", objects(deletes), o.maxDeletes)
+		refused = &RefusedError{Deletions: deletes, Tracked: tracked, Max: o.maxDeletes}
 	case !o.allowAll && deletes == tracked:
-		every := "every one of the " + objects(deletes)
-		if deletes == 1 {
-			every = "the one object"
-		}
-		rule = fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it", every)
+		refused = &RefusedError{Deletions: deletes, Tracked: tracked, Max: -1}
 	}
-	if rule == "" {
+	if refused == nil {
 		return ds, nil
 	}
+	reason := "deletion refused: " + refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")
 	for i := range ds {
 		if ds[i].Action == Delete {
-			ds[i].Action, ds[i].Reason = Keep, "deletion refused: "+rule
+			ds[i].Action, ds[i].Reason = Keep, reason
 		}
 	}
-	return ds, fmt.Errorf("%w: %s", ErrDeletionRefused, rule)
+	return ds, refused
 }
 
 // decide applies rules 1 to 6 of [Collect] to one stale entry.

@@ -1,6 +1,9 @@
 package inventory
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Match them with [errors.Is]: the errors returned by this
 // package wrap them with detail.
@@ -39,3 +42,43 @@ var (
 	// 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )
+
+// RefusedError is the error [Collect] returns when its deletion guard
+// refuses a pass; it unwraps to [ErrDeletionRefused]. A tool that sets the
+// guard with its own flags words the refusal with [RefusedError.Rule].
+type RefusedError struct {
+	// Deletions is how many objects the pass would have deleted, and
+	// Tracked how many the inventory tracked.
+	Deletions, Tracked int
+	// Max is the maximum of [WithMaxDeletions] that Deletions exceeds, or
+	// -1 when the pass would delete every tracked object and
+	// [WithAllowDeleteAll] was not given.
+	Max int
+}
+
+// Error returns the refusal in the options' words: "inventory: deletion
+// refused: " and [RefusedError.Rule].
+func (e *RefusedError) Error() string {
+	return ErrDeletionRefused.Error() + ": " + e.Rule("WithMaxDeletions", "WithAllowDeleteAll")
+}
+
+// Unwrap returns [ErrDeletionRefused].
+func (e *RefusedError) Unwrap() error { return ErrDeletionRefused }
+
+// Rule says which rule refused the pass, naming what allows it as the
+// caller sets it: maxDeletions for [WithMaxDeletions], allowDeleteAll for
+// [WithAllowDeleteAll], e.g. a tool's "-max-deletions" and
+// "-allow-delete-all".
+//
+//	err.Rule("-max-deletions", "-allow-delete-all")
+//	// the pass would delete every one of the 9 objects of the inventory, which a wrong source or pattern looks like; -allow-delete-all allows it
+func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
+	if e.Max >= 0 {
+		return fmt.Sprintf("the pass would delete %s, more than the maximum of %d that %s allows", objects(e.Deletions), e.Max, maxDeletions)
+	}
+	every := "every one of the " + objects(e.Deletions)
+	if e.Deletions == 1 {
+		every = "the one object"
+	}
+	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; %s allows it", every, allowDeleteAll)
+}

@@ -175,6 +175,22 @@ func ExampleWithAllowDeleteAll() {
 	// <nil>
 }
 
+// A tool that sets the deletion guard with its own flags words a refusal
+// with them.
+func ExampleRefusedError_Rule() {
+	previous := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
+	changes, _ := inventory.Diff(previous, nil)
+	_, err := inventory.Collect(context.Background(), changes, inventory.WithNamespacePrune(), inventory.WithMaxDeletions(1))
+	var refused *inventory.RefusedError
+	if errors.As(err, &refused) {
+		fmt.Println(refused.Deletions, refused.Tracked, refused.Max)
+		fmt.Println(refused.Rule("-max-deletions", "-allow-delete-all"))
+	}
+	// Output:
+	// 2 2 1
+	// the pass would delete 2 objects, more than the maximum of 1 that -max-deletions allows
+}
+
 func ExampleWithNamespacePrune() {
 	previous := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", ""), artifact("tenant-b", "web", "")}
 	desired := []inventory.Entry{artifact("tenant-b", "web", "")}

@@ -269,6 +269,7 @@ func plan(ctx context.Context, req request) (*planResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.Reword("-max-deletions", "-allow-delete-all")
 	return result(p), nil
 }
 
