@@ -117,3 +117,49 @@ func (in *TenantGeneratorStatus) DeepCopy() *TenantGeneratorStatus {
 	}
 	return &out
 }
+
+// DeepCopyObject implements runtime.Object.
+func (in *TenantSet) DeepCopyObject() runtime.Object { return in.DeepCopy() }
+
+// DeepCopy returns a deep copy.
+func (in *TenantSet) DeepCopy() *TenantSet {
+	if in == nil {
+		return nil
+	}
+	out := new(TenantSet)
+	out.TypeMeta = in.TypeMeta
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.Selector.DeepCopyInto(&out.Spec.Selector)
+	out.Spec.ServiceAccountName = in.Spec.ServiceAccountName
+	out.Status = *in.Status.DeepCopy()
+	return out
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *TenantSetList) DeepCopyObject() runtime.Object {
+	if in == nil {
+		return nil
+	}
+	out := new(TenantSetList)
+	out.TypeMeta = in.TypeMeta
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		out.Items = make([]TenantSet, len(in.Items))
+		for i := range in.Items {
+			out.Items[i] = *in.Items[i].DeepCopy()
+		}
+	}
+	return out
+}
+
+// DeepCopy returns a deep copy.
+func (in *TenantSetStatus) DeepCopy() *TenantSetStatus {
+	g := TenantGeneratorStatus{
+		ObservedGeneration: in.ObservedGeneration,
+		Conditions:         in.Conditions,
+		Inventory:          in.Inventory,
+		LastPlan:           in.LastPlan,
+	}
+	c := g.DeepCopy()
+	return &TenantSetStatus{ObservedGeneration: c.ObservedGeneration, Conditions: c.Conditions, Inventory: c.Inventory, LastPlan: c.LastPlan}
+}

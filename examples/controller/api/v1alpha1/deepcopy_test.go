@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/tenantkit/tenantkit/inventory"
 )
 
 // full returns a spec with every pointer, slice and map set.
@@ -39,6 +42,41 @@ func TestSpecDeepCopy(t *testing.T) {
 	m.From[0].Annotations["n"] = "x"
 	out.ManagedNamespaces.Prune = false
 	out.ManagedNamespaces.AllowedNames[0] = "x"
+	if diff := cmp.Diff(full(), in); diff != "" {
+		t.Errorf("original changed through the copy (-want +got):\n%s", diff)
+	}
+}
+
+// The same for a TenantSet, spec and status.
+func TestTenantSetDeepCopy(t *testing.T) {
+	t.Parallel()
+	full := func() *TenantSet {
+		return &TenantSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "tenants", Labels: map[string]string{"l": "v"}},
+			Spec: TenantSetSpec{ServiceAccountName: "sa", Selector: metav1.LabelSelector{
+				MatchLabels:      map[string]string{"team": "a"},
+				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "k", Operator: metav1.LabelSelectorOpIn, Values: []string{"x"}}},
+			}},
+			Status: TenantSetStatus{
+				Conditions: []metav1.Condition{{Type: ConditionReady, Reason: ReasonSucceeded}},
+				Inventory:  []inventory.Entry{{APIVersion: "v1", Kind: "Namespace", Name: "a"}},
+				LastPlan:   &PlanSummary{Changes: []string{"Namespace/a created"}, Warnings: []string{"w"}, Errors: []string{"e"}},
+			},
+		}
+	}
+	in := full()
+	out := in.DeepCopy()
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Fatalf("copy differs (-in +out):\n%s", diff)
+	}
+	out.Labels["l"] = "x"
+	out.Spec.Selector.MatchLabels["team"] = "x"
+	out.Spec.Selector.MatchExpressions[0].Values[0] = "y"
+	out.Status.Conditions[0].Reason = "x"
+	out.Status.Inventory[0].Name = "x"
+	out.Status.LastPlan.Changes[0] = "x"
+	out.Status.LastPlan.Warnings[0] = "x"
+	out.Status.LastPlan.Errors[0] = "x"
 	if diff := cmp.Diff(full(), in); diff != "" {
 		t.Errorf("original changed through the copy (-want +got):\n%s", diff)
 	}

@@ -9,9 +9,10 @@ import (
 // GroupVersion is the group and version of the example's API.
 var GroupVersion = schema.GroupVersion{Group: "tenants.tenantkit.dev", Version: "v1alpha1"}
 
-// AddToScheme registers TenantGenerator and TenantGeneratorList in a scheme.
+// AddToScheme registers TenantGenerator, TenantSet and their lists in a
+// scheme.
 func AddToScheme(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &TenantGenerator{}, &TenantGeneratorList{})
+	s.AddKnownTypes(GroupVersion, &TenantGenerator{}, &TenantGeneratorList{}, &TenantSet{}, &TenantSetList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }

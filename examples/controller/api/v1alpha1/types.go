@@ -184,8 +184,8 @@ type PlanSummary struct {
 const MaxListed = 50
 
 // Finalizer is the finalizer the controller puts on every TenantGenerator
-// on its first reconcile and removes once deleting the generator has
-// deleted or released everything it tracked.
+// and TenantSet on its first reconcile and removes once deleting the object
+// has deleted or released everything it tracked.
 const Finalizer = "tenants.tenantkit.dev/finalizer"
 
 // The condition types and their reasons, in Flux's vocabulary (kstatus).
