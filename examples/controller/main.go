@@ -1,6 +1,7 @@
 // Command controller is tenantkit's example tenant-provisioning controller:
 // it reconciles TenantGenerators (tenants.tenantkit.dev/v1alpha1), whose spec
-// is the ArtifactGenerator's, from local source directories.
+// is the ArtifactGenerator's, from local source directories, and TenantSets,
+// which render per-tenant objects from the ExternalArtifacts those write.
 //
 //	controller --source repo=./monorepo --default-service-account tenant-provisioner
 //
@@ -123,6 +124,18 @@ func main() {
 		Options:               opts,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
+		log.Error(err, "controller")
+		os.Exit(1)
+	}
+	ts := &reconciler.TenantSetReconciler{
+		Client:                mgr.GetClient(),
+		Config:                cfg,
+		Scheme:                scheme,
+		DefaultServiceAccount: defaultSA,
+		Interval:              interval,
+		RetryInterval:         retry,
+	}
+	if err := ts.SetupWithManager(mgr); err != nil {
 		log.Error(err, "controller")
 		os.Exit(1)
 	}

@@ -156,6 +156,22 @@ func (w *writer) artifactDrifted(ctx context.Context, a generator.Artifact) (boo
 	return d != a.Digest.String() || drifted(u.GetLabels(), a.Labels), nil
 }
 
+// gvk returns the entry's group, version and kind: its apiVersion's, or,
+// for an entry without one (a Namespace or an ExternalArtifact may leave it
+// empty), the version the API server prefers.
+func (w *writer) gvk(e inventory.Entry) (schema.GroupVersionKind, error) {
+	gvk := schema.FromAPIVersionAndKind(e.APIVersion, e.Kind)
+	if gvk.Version != "" {
+		return gvk, nil
+	}
+	id := e.ID()
+	m, err := w.c.RESTMapper().RESTMapping(schema.GroupKind{Group: id.Group, Kind: id.Kind})
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return m.GroupVersionKind, nil
+}
+
 // deletion is the outcome of deleting one object.
 type deletion int
 
@@ -169,14 +185,9 @@ const (
 // carries the UID just read as a precondition, so that it never deletes an
 // object recreated since the plan looked at it.
 func (w *writer) delete(ctx context.Context, e inventory.Entry) (deletion, error) {
-	gvk := schema.FromAPIVersionAndKind(e.APIVersion, e.Kind)
-	if gvk.Version == "" {
-		id := e.ID()
-		m, err := w.c.RESTMapper().RESTMapping(schema.GroupKind{Group: id.Group, Kind: id.Kind})
-		if err != nil {
-			return 0, err
-		}
-		gvk = m.GroupVersionKind
+	gvk, err := w.gvk(e)
+	if err != nil {
+		return 0, err
 	}
 	l, err := w.getMeta(ctx, gvk, e.Namespace, e.Name)
 	switch {

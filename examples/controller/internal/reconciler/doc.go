@@ -1,5 +1,7 @@
 // Package reconciler is the example's TenantGenerator reconciler: the way a
-// controller author embeds tenantkit's generator package.
+// controller author embeds tenantkit's generator package; and its
+// TenantSet reconciler, the ResourceSet-like other half of the combo (see
+// "TenantSet" below).
 //
 // # One reconcile
 //
@@ -73,4 +75,52 @@
 //
 // A namespace is deleted only once every deletion of an object in it was
 // confirmed in the same reconcile.
+//
+// # TenantSet
+//
+// TenantSetReconciler is a minimal stand-in for flux-operator's ResourceSet
+// fed by a ResourceSetInputProvider of type ExternalArtifact, built on
+// tenantkit's generator, finalizer and inventory packages. Every read and
+// write goes through the set's service account (spec.serviceAccountName,
+// or --default-service-account). One reconcile:
+//
+//  1. Inputs: list the ExternalArtifacts that spec.selector selects, in
+//     every namespace (a TenantGenerator's common label), and merge each
+//     one's status.exportedInputs with the provider's own inputs (its
+//     labels, id, name, namespace, revision), which win:
+//     generator.ProviderInputs. An invalid artifact applies and deletes
+//     nothing; an overridden exported input is a warning.
+//  2. Render per input set the ConfigMap "<name>-inputs" in the set's
+//     namespace holding the inputs (InputsKey), and once per namespace the
+//     Namespace with the annotation externalFinalizer: self, stamped with
+//     the set's own reference (finalizer.ReferenceFor with its UID,
+//     finalizer.Stamp); both carry the set's owner labels.
+//  3. Apply them by server-side apply (DefaultTenantSetFieldManager, forced:
+//     the Namespace's stamp and owner labels only; its other labels stay
+//     the generator's), in apply order; then record
+//     inventory.Union(previous, applied) before anything is deleted. A
+//     failed apply deletes nothing.
+//  4. Garbage-collect status.inventory: inventory.Diff, then
+//     inventory.Collect with namespace pruning and a guard that deletes a
+//     namespace only when its live stamp is this set's (same UID) and
+//     releases any other, then the deletions in inventory.PruneStages order,
+//     objects before their namespace, a namespace only once the objects in
+//     it are gone, each Decision.Result recorded (Deleted, PruningDisabled,
+//     DeletionFailed); inventory.Next of them is the new inventory.
+//
+// A live object labelled or annotated PruneLabel: disabled is not deleted
+// but released (PruningDisabled); if it is a namespace the set stamped, the
+// set also removes its stamp (finalizer.Release, then a JSON patch that
+// tests the value), so that the generator is accountable for it again at
+// once instead of handing it off for as long as the set exists.
+//
+// When the TenantSet is deleted, its finalizer keeps it until the same
+// garbage collection, over a lenient read of its inventory
+// (inventory.UnmarshalLenient: an entry that does not validate is dropped
+// with a warning instead of blocking the teardown), has deleted its
+// ConfigMaps, then the namespaces it stamped, or released them.
+//
+// The TenantGenerator side lets a TenantSet take a namespace's hand-off
+// (FinalizerKinds); its service account needs "get" on tenantsets to
+// look the stamp's owner up.
 package reconciler

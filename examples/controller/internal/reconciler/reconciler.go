@@ -35,9 +35,16 @@ import (
 // DefaultFieldManager is the field manager of every server-side apply.
 const DefaultFieldManager = "tenantkit-controller"
 
-// ResourceSetKind is flux-operator's ResourceSet, the one kind that the
-// controller lets take a namespace's hand-off (see Reconciler.Options).
+// ResourceSetKind is flux-operator's ResourceSet, which the controller lets
+// take a namespace's hand-off, as it lets the example's own TenantSet (see
+// FinalizerKinds and Reconciler.Options).
 var ResourceSetKind = schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}
+
+// FinalizerKinds are the kinds that may take a namespace's hand-off by
+// default: flux-operator's ResourceSet and the example's TenantSet, the
+// objects that do delete the namespaces they finalize
+// (generator.WithFinalizerKinds).
+var FinalizerKinds = []schema.GroupKind{ResourceSetKind, v1alpha1.TenantSetGroupKind}
 
 // Reconciler reconciles TenantGenerators. Set the exported fields, then
 // call SetupWithManager, or Reconcile directly (the tests do).
@@ -79,7 +86,7 @@ type Reconciler struct {
 	RetryInterval time.Duration
 	// Options are passed to generator.Compile after the controller's own
 	// (WithUID, WithNamespace, WithDefaultServiceAccount, WithCache,
-	// WithFinalizerKinds of ResourceSetKind), e.g. generator.WithMaxDeletions,
+	// WithFinalizerKinds of FinalizerKinds), e.g. generator.WithMaxDeletions,
 	// or a WithFinalizerKinds that allows other kinds. A spec is compiled
 	// once per generation and kept, so set them before the first reconcile:
 	// a change later is seen only by generations compiled after it.
@@ -262,11 +269,12 @@ func (r *Reconciler) compileSpec(tg *v1alpha1.TenantGenerator) *specEntry {
 		generator.WithUID(string(tg.UID)),
 		generator.WithNamespace(tg.Namespace),
 		generator.WithCache(r.cache),
-		// Only a ResourceSet may take a namespace's hand-off. Whoever may
-		// annotate a namespace could otherwise name any object that
-		// outlives it (a ConfigMap in another namespace, ClusterRole
-		// "admin") as its external finalizer, and keep it for ever.
-		generator.WithFinalizerKinds(ResourceSetKind),
+		// Only a ResourceSet or a TenantSet may take a namespace's
+		// hand-off. Whoever may annotate a namespace could otherwise name
+		// any object that outlives it (a ConfigMap in another namespace,
+		// ClusterRole "admin") as its external finalizer, and keep it for
+		// ever.
+		generator.WithFinalizerKinds(FinalizerKinds...),
 	}
 	if r.DefaultServiceAccount != "" {
 		opts = append(opts, generator.WithDefaultServiceAccount(r.DefaultServiceAccount))
