@@ -65,6 +65,11 @@ const (
 	limitedRole = "tenant-provisioner-limited"
 	// serviceAccount is the name of the account every fixture impersonates.
 	serviceAccount = "provisioner"
+	// tenantSetRole may do what a TenantSet's reads and writes need: list
+	// ExternalArtifacts, apply and delete Namespaces and ConfigMaps.
+	tenantSetRole = "tenant-set"
+	// tenantSetAccount is the account a TenantSet impersonates.
+	tenantSetAccount = "tenant-set"
 )
 
 func TestMain(m *testing.M) {
@@ -116,8 +121,14 @@ func run(m *testing.M) int {
 	}
 	for _, role := range []*rbacv1.ClusterRole{
 		{ObjectMeta: metav1.ObjectMeta{Name: provisionerRole}, Rules: append(slices.Clone(rules),
-			rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}})},
+			rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}},
+			// The TenantSets that take a hand-off.
+			rbacv1.PolicyRule{APIGroups: []string{v1alpha1.GroupVersion.Group}, Resources: []string{"tenantsets"}, Verbs: []string{"get"}})},
 		{ObjectMeta: metav1.ObjectMeta{Name: limitedRole}, Rules: rules},
+		{ObjectMeta: metav1.ObjectMeta{Name: tenantSetRole}, Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{"source.toolkit.fluxcd.io"}, Resources: []string{"externalartifacts"}, Verbs: []string{"get", "list"}},
+			{APIGroups: []string{""}, Resources: []string{"namespaces", "configmaps"}, Verbs: []string{"get", "create", "patch", "delete"}},
+		}},
 	} {
 		if err := admin.Create(ctx, role); err != nil {
 			fmt.Fprintln(os.Stderr, err)
