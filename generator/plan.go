@@ -477,7 +477,7 @@ func (p *planner) checkSource(fsys fs.FS) bool {
 			// git keeps no empty directory: the last tenant's leaving
 			// removes tenants/ too, which looks the same as a wrong source.
 			detail = "must exist (git drops an empty directory: to remove every tenant, keep a placeholder file such as " +
-				alias + "/" + dir + "/.keep, which discovery ignores, and allow deleting every object with WithAllowDeleteAll)"
+				alias + "/" + dir + "/.keep, which discovery ignores, and allow the plan to delete every object it tracks)"
 		case err != nil:
 			detail = err.Error()
 		case info.Mode()&fs.ModeSymlink != 0:

@@ -17,7 +17,6 @@ var goWords = regexp.MustCompile(`\bWith[A-Z][A-Za-z]+|\bGo (struct|value)\b|unm
 // that meets one skips, and passes once the library gives the tool what
 // it needs to say it in its own words.
 var libraryWords = map[string]string{
-	"every object with WithAllowDeleteAll)":  "generator's pathPattern prefix error names WithAllowDeleteAll in its detail",
 	"nsmeta: invalid NamespaceMetadata file": "generator puts nsmeta.ErrInvalidFile's text, package name and decoder words included, in the detail of a tenant's file error",
 }
 
