@@ -26,6 +26,7 @@ import (
 	"github.com/tenantkit/tenantkit/examples/controller/internal/reconciler"
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/inventory"
 )
 
 // tenantSet is the TenantSet "tenants" beside a fixture's TenantGenerator,
@@ -379,6 +380,8 @@ func TestTenantSetCombo(t *testing.T) {
 // stamped (a namespace waits while an object in it is not gone), then its
 // finalizer; a namespace whose pruning is disabled is not deleted: the set
 // stops finalizing it, removes its stamp (finalizer.Release) and keeps it.
+// An inventory that does not validate stops a reconcile, not the teardown,
+// which leaves the bad entries out and says so.
 func TestTenantSetDeletion(t *testing.T) {
 	t.Parallel()
 	f, s := comboFixture(t, "td")
@@ -390,16 +393,37 @@ func TestTenantSetDeletion(t *testing.T) {
 		t.Fatalf("TenantSet Ready = %s/%s (%s), finalizers %v", c.Status, c.Reason, c.Message, ts.Finalizers)
 	}
 	owner := s.owner(ts)
+
+	// An inventory that does not validate (an entry whose namespace is not
+	// a DNS label, an object listed twice): a reconcile reads it strictly,
+	// and applies and deletes nothing.
+	bad := ts.DeepCopy()
+	bad.Status.Inventory = append(bad.Status.Inventory,
+		inventory.Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "Not_A_Label", Name: "x"}, ts.Status.Inventory[0])
+	f.must(admin.Status().Patch(f.ctx, bad, client.MergeFrom(ts)))
+	_, ts = s.reconcile()
+	if c := tsReady(ts); c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonInvalidInventory {
+		t.Errorf("TenantSet Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
+	}
+	if len(ts.Status.Inventory) != 6 {
+		t.Errorf("TenantSet inventory = %v, want it kept as it is", tsSubjects(ts))
+	}
+
 	f.patchNamespace("td-keep", map[string]any{reconciler.PruneLabel: "disabled"}, nil)
 	held := f.liveConfigMap("td-a", "app-inputs")
 	f.hold(held, true)
 	f.must(admin.Delete(f.ctx, ts))
 
-	// First step: both ConfigMaps deleted (td-a's held by its finalizer),
-	// td-a's namespace waiting, td-keep's released.
+	// First step, from a lenient read of the inventory (the two bad
+	// entries left out, and said so): both ConfigMaps deleted (td-a's
+	// held by its finalizer), td-a's namespace waiting, td-keep's
+	// released.
 	res, ts := s.reconcile()
 	if ts == nil || !controllerutil.ContainsFinalizer(ts, v1alpha1.Finalizer) || res.RequeueAfter != s.r.RetryInterval {
 		t.Fatalf("TenantSet = %+v, requeue %v: want it kept by its finalizer, and a retry", ts, res.RequeueAfter)
+	}
+	if w := ts.Status.LastPlan.Warnings; len(w) != 2 || !strings.Contains(w[0], `"Not_A_Label"`) || !strings.Contains(w[1], "Duplicate value") {
+		t.Errorf("warnings = %q, want the two entries left out", w)
 	}
 	if cm := f.liveConfigMap("td-a", "app-inputs"); cm == nil || cm.DeletionTimestamp == nil {
 		t.Errorf("ConfigMap td-a/app-inputs = %+v, want it being deleted", cm)
