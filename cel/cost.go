@@ -145,15 +145,15 @@ var builtins = func() map[string]*builtin {
 		"contains": charged("contains", func(args []ref.Val, _ ref.Val) uint64 {
 			return satMul(traverse(sizeOf(args[0])), traverse(sizeOf(args[1])))
 		}),
-		"matches": charged("matches", func(args []ref.Val, _ ref.Val) uint64 {
-			pattern, _ := args[1].(types.String)
-			return matchCost(int(sizeOf(args[0])), regexSize(string(pattern)))
-		}),
-		"_<_":  charged("<", compareScalars),
-		"_<=_": charged("<=", compareScalars),
-		"_>_":  charged(">", compareScalars),
-		"_>=_": charged(">=", compareScalars),
-		"_+_":  charged("+", add),
+		// matches with a pattern that is not a constant, charged for
+		// compiling it too (pattern.go); a constant pattern is compiled
+		// once, and charged by constantPatterns (guard.go).
+		"matches": {name: "matches", before: matchesCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return matchesCost(args) }, detail: matchesDetail},
+		"_<_":     charged("<", compareScalars),
+		"_<=_":    charged("<=", compareScalars),
+		"_>_":     charged(">", compareScalars),
+		"_>=_":    charged(">=", compareScalars),
+		"_+_":     charged("+", add),
 
 		// Equality and membership read the elements of lists and maps, and
 		// the bytes of the strings in them.

@@ -102,8 +102,10 @@ func TestCallCost(t *testing.T) {
 		{name: "in a map, by the bytes hashed", function: "@in", args: []ref.Val{long, types.DefaultTypeAdapter.NativeToValue(map[string]bool{"a": true})}, want: 100},
 		{name: "== of lists, one a pair of elements", function: "_==_", args: []ref.Val{ints(100), ints(100)}, want: 100},
 		{name: "== of lists of long strings", function: "_==_", args: []ref.Val{strs(3, string(long)), strs(3, string(long))}, want: 303},
-		{name: "matches, four times cel-go's", function: "matches", args: []ref.Val{long, types.String("x+y")}, want: 501},
-		{name: "matches of a short string, cel-go's", function: "matches", args: []ref.Val{types.String("a"), types.String("^[a-z]+$")}, want: 2},
+		// matches on a pattern that is not a constant: compiling it
+		// (scanPattern), and matching it as a constant pattern (below).
+		{name: "matches on a pattern from a value, compiled and matched", function: "matches", args: []ref.Val{long, types.String("x+y")}, want: 639},
+		{name: "matches of a short string on a pattern from a value", function: "matches", args: []ref.Val{types.String("a"), types.String("^[a-z]+$")}, want: 57},
 		{name: "sets.contains of long strings", function: "sets.contains", args: []ref.Val{strs(100, string(long)), strs(100, string(long))}, want: 1_000_000},
 		{name: "distinct of long strings", function: "distinct", args: []ref.Val{strs(100, string(long))}, want: 495_000},
 		{name: "sort of long strings", function: "sort", args: []ref.Val{strs(100, string(long))}, want: 140_000},
@@ -116,6 +118,34 @@ func TestCallCost(t *testing.T) {
 			got, ok := callCost(tt.function, tt.args, tt.result)
 			if !ok || got != tt.want {
 				t.Errorf("callCost(%s) = %d, %v; want %d, true", tt.function, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestMatchCost pins the charge of matching a constant pattern (matches
+// with a constant pattern, which is compiled once, when the program is
+// made): four times cel-go's, or cel-go's for a short string, by the
+// instructions of the pattern, weighted (instWeight), where more than its
+// bytes.
+func TestMatchCost(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		subject int
+		pattern string
+		want    uint64
+	}{
+		{name: "four times cel-go's", subject: 1000, pattern: "x+y", want: 501},
+		{name: "a short string, cel-go's", subject: 1, pattern: "^[a-z]+$", want: 2},
+		{name: "by the compiled size where larger than the length", subject: 1000, pattern: "[a-z]{100}y", want: 10_311},
+		{name: "a class of more than four ranges three times", subject: 1000, pattern: `\pL{100}y`, want: 30_331},
+		{name: "a case-insensitive literal twice", subject: 1000, pattern: `(?i)ǅ{100}y`, want: 20_421},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := matchCost(tt.subject, regexSize(tt.pattern)); got != tt.want {
+				t.Errorf("matchCost(%d, regexSize(%q)) = %d, want %d", tt.subject, tt.pattern, got, tt.want)
 			}
 		})
 	}
@@ -186,7 +216,8 @@ func TestCostDispatch(t *testing.T) {
 		{`value + value != ''`, `dyn(value) + value != ''`},
 		{`lists.range(9) + lists.range(9) != []`, `dyn(lists.range(9)) + lists.range(9) != []`},
 		{`bytes(value).size() > 0`, `bytes(dyn(value)).size() > 0`},
-		{`value.matches('^[0-9]{100}$')`, `value.matches(dyn('^[0-9]{100}$'))`},
+		{`value.matches('^[0-9]{100}$')`, `dyn(value).matches('^[0-9]{100}$')`},
+		{`value.matches('^' + value)`, `value.matches(dyn('^' + value))`},
 	} {
 		cost := func(expr string) uint64 {
 			p := WithoutTimeBudget(MustCompile(expr, "value"))

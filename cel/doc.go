@@ -70,6 +70,31 @@
 //     charged, so an evaluation does at most CostLimit of work plus one
 //     call of at most CostLimit. A refusal ends the evaluation, as the cost
 //     limit does: || and && do not absorb it as they absorb an error;
+//   - matches on a pattern that is not a constant of the expression (a
+//     variable's value, or a string built from one) compiles the pattern
+//     at every call, and compiling is work that the pattern's length does
+//     not show: Go's regexp/syntax appends every range of a Unicode class
+//     escape (\pL alone has 659) and sorts them, folds each code point of a
+//     case-insensitive range one at a time ((?i)[\x{42}-\x{1E942}] folds
+//     125,185), and copies what a counted repetition repeats (x{1000} is
+//     a thousand instructions). Such a call is charged for compiling its
+//     pattern as well as for matching it, before anything is parsed or
+//     compiled, from one scan of the pattern's text, linear in its length,
+//     that bounds what the parser and the compiler will do with it: its
+//     bytes; its nodes and instructions, each charged more as a pattern
+//     grows; the ranges its classes append and the sorting of each class;
+//     the code points folded one at a time; and, for a pattern that can
+//     start with ^ or \A, the ranges of the one-pass analysis. The call is
+//     refused when that charge is over the evaluation's cost limit. Issue
+//     34's value of 20,480 "[\pL\pN\pP]" (220 KB) under 'x'.matches(value)
+//     compiled for 3 s of CPU, then returned a verdict, within the cost
+//     limit; it is now charged 43,261,360 and refused in 3 to 5 ms. Its rule
+//     value.split(',').all(x, x.matches(x)) over 29,000 "[\pL\pN]" ran
+//     for 600 ms within the budget of a NamespaceMetadata file; each call
+//     is now charged 1,638, and the budget stops it after 4 ms of CPU, the
+//     cost limit after about 60 ms (BenchmarkRuntimePatterns). A constant
+//     pattern is compiled once, when the program is made, and charged for
+//     matching only, as before;
 //   - replace, join, format and strings.quote refuse, before allocating, to
 //     produce a string longer than [MaxStringBytes] (1 MiB), so that a short
 //     expression cannot allocate gigabytes before the cost is counted;
@@ -85,14 +110,12 @@
 //     refused one of more than 4,000 elements; neither is left;
 //   - [Program.EvalLimited] evaluates with a cost limit smaller than
 //     CostLimit, which bounds all that CostLimit bounds (the runtime cost,
-//     and the charge of one call checked before it runs, matches with a
-//     constant pattern included), and returns the cost charged: a caller
-//     shares a budget among several evaluations with it, giving each what
-//     the ones before it left. Package nsmeta shares 100,000 units among
-//     the rules of one NamespaceMetadata file, so that a hostile file costs
-//     about a tenth of what one evaluation within CostLimit may. Only
-//     matches with a pattern that is not a constant is still refused at
-//     CostLimit, not at the smaller limit;
+//     and the charge of one call checked before it runs, matches included,
+//     whatever its pattern), and returns the cost charged: a caller shares
+//     a budget among several evaluations with it, giving each what the
+//     ones before it left. Package nsmeta shares 100,000 units among the
+//     rules of one NamespaceMetadata file, so that a hostile file costs
+//     about a tenth of what one evaluation within CostLimit may;
 //   - each evaluation has a fixed time budget, [TimeBudget] (1 s), a
 //     backstop applied inside [Program.Eval] whatever context the caller
 //     passes, context.Background() included; the caller's context can only
@@ -107,8 +130,14 @@
 // (runs differ by as much): comprehension steps, matches on Go's NFA, and
 // in, == and sets.intersects over cel-go's lists of strings; sort,
 // distinct and the string functions take less (BenchmarkBuiltins, on a
-// 2-core machine shared with other work). An evaluation within CostLimit
-// thus takes up to about 140 ms of CPU there.
+// 2-core machine shared with other work). Compiling a pattern from a
+// value takes at most about 80 ns a unit: the largest pattern of each of
+// 31 families of hostile patterns (BenchmarkPatternCharge) within
+// CostLimit compiles in 3 to 60 ms of CPU, and a whole evaluation on such
+// patterns, one or one per element of a 256 KiB value, takes at most
+// about 75 ms (BenchmarkRuntimePatterns). An evaluation within CostLimit thus
+// takes up to about 140 ms of CPU there, and one that ends in a call
+// charged up to CostLimit up to twice that.
 //
 // An evaluation stopped by a bound returns an error wrapping [ErrCostLimit]
 // whose message names the bound, for instance (ExampleProgram_Eval_costLimit
@@ -143,7 +172,17 @@
 //     of the pattern where larger than its length (regexMultiplier in
 //     env.go: Go's regexp runs some patterns on its NFA, at up to 520 ns of
 //     CPU a unit of cel-go's charge); a short string is charged as cel-go
-//     charges it.
+//     charges it. The size counts an instruction that matches a class of
+//     more than four ranges, which Go's regexp searches by halves, 2 to 5
+//     times (3 for \pL), and a case-insensitive literal twice (instWeight
+//     in env.go), where cel-go counts the pattern's bytes.
+//   - matches on a pattern that is not a constant: compiling the pattern
+//     too, before it compiles (see Bounds). cel-go, and Kubernetes with
+//     it, compiles such a pattern and matches, then charges the call by
+//     the lengths of the string and the pattern, whatever the pattern
+//     holds: 551 for 'x'.matches(value) over 200 "[\pL\pN\pP]" (2,200
+//     bytes), which is charged 422,076 here, and refused under the budget
+//     of a NamespaceMetadata file (TestRuntimePatternAsKubernetes).
 //   - A timestamp accessor given a time zone name, which loads the zone at
 //     every call: 200 (cel-go: 1).
 //   - The strings extension at version 2 is charged as cel-go charges it

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"math"
+	"math/bits"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -175,23 +176,16 @@ func (e *environment) impl(function, overload string) *functions.Overload {
 }
 
 // matchesFunction replaces the standard library's matches, which the base
-// environment leaves out: the same overloads, with the charge of a call
-// checked before it runs (checkMatchCost). A constant pattern is handled by
-// matchesOptimization instead.
+// environment leaves out: the same overloads, compiled at every call. The
+// charge of a call is checked before it runs, and before its pattern is
+// compiled, by the guard (builtins["matches"], matchesCost). A constant
+// pattern is compiled once instead, by matchesOptimization.
 func matchesFunction() cel.EnvOption {
 	impl := func(str, pat ref.Val) ref.Val {
 		s, ok1 := str.(types.String)
 		pattern, ok2 := pat.(types.String)
 		if !ok1 || !ok2 {
 			return types.NoSuchOverloadErr()
-		}
-		// The length first: it needs no parsing, and parsing a long
-		// pattern is itself work.
-		if r := checkMatchCost(len(s), len(pattern), CostLimit); r != nil {
-			r.abort()
-		}
-		if r := checkMatchCost(len(s), regexSize(string(pattern)), CostLimit); r != nil {
-			r.abort()
 		}
 		re, err := regexp.Compile(string(pattern))
 		if err != nil {
@@ -208,10 +202,11 @@ func matchesFunction() cel.EnvOption {
 }
 
 // regexSize is the size the cost of matching counts for a pattern: its
-// length, as cel-go counts it, or the number of instructions it compiles
-// to when that is larger ("[a-z]{1000}" is 11 bytes and over 1,000
-// instructions, and the time of matching grows with the instructions). A
-// pattern that does not parse gets its length; matching reports the error.
+// length, as cel-go counts it, or the instructions it compiles to, weighted
+// by what matching each takes (instWeight), when that is larger
+// ("[a-z]{1000}" is 11 bytes and over 1,000 instructions, and the time of
+// matching grows with the instructions). A pattern that does not parse
+// gets its length; matching reports the error.
 func regexSize(pattern string) int {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -221,7 +216,33 @@ func regexSize(pattern string) int {
 	if err != nil {
 		return len(pattern)
 	}
-	return max(len(pattern), len(prog.Inst))
+	var size uint64
+	for _, inst := range prog.Inst {
+		switch inst.Op {
+		case syntax.InstRune:
+			size += instWeight(uint64(len(inst.Rune)/2), syntax.Flags(inst.Arg)&syntax.FoldCase != 0)
+		default:
+			size++
+		}
+	}
+	return max(len(pattern), sizeInt(size))
+}
+
+// instWeight is what matching a rune instruction of ranges ranges takes,
+// case-insensitive when folds is set, in steps of matching one of a range
+// or two ("a", "[a-z]", "."). Go's regexp searches a class of more than
+// four ranges by halves, which takes a step for about every five halvings
+// (BenchmarkBuiltins' matches_counted_letters and matches_counted_classes,
+// at "\pL" and "[\pL\pN\pP]", against matches_counted at "[a-z]"), and
+// folds a case-insensitive literal at every step (matches_counted_folded).
+func instWeight(ranges uint64, folds bool) uint64 {
+	switch {
+	case folds && ranges <= 1:
+		return 2
+	case ranges <= 4:
+		return 1
+	}
+	return 1 + uint64(bits.Len64(ranges)+4)/5
 }
 
 // matchCost is the charge of matches, with size for the pattern
@@ -244,10 +265,15 @@ func checkMatchCost(subject, size int, limit uint64) *refusal {
 	return nil
 }
 
+// constantMatches is the overload of the calls of matches whose pattern is
+// a constant, once matchesOptimization has replaced them: its own, so that
+// the cost tracker charges them by constantPatterns, not as a pattern
+// compiled at every call.
+const constantMatches = "@matches_constant"
+
 // matchesOptimization compiles a constant pattern once, when the program is
 // made, and checks the charge of each call before it runs against the cost
-// limit *limit of the evaluation, as matchesFunction does for other
-// patterns against CostLimit.
+// limit *limit of the evaluation.
 func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 	return &interpreter.RegexOptimization{
 		Function:   "matches",
@@ -258,7 +284,7 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 				return nil, err
 			}
 			size := regexSize(pattern)
-			return interpreter.NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(args ...ref.Val) ref.Val {
+			return interpreter.NewCall(call.ID(), call.Function(), constantMatches, call.Args(), func(args ...ref.Val) ref.Val {
 				if len(args) != 2 {
 					return types.NoSuchOverloadErr()
 				}

@@ -24,10 +24,11 @@ import (
 // evaluation's tracker) and by every check before a call: a program planned
 // with a limit of its own (limitedProgram) changes it between evaluations.
 func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
-	// matches is charged by the compiled size of its pattern (regexSize):
-	// that of a constant pattern is computed once, here, not at every call.
+	// matches on a constant pattern is charged by the compiled size of the
+	// pattern (regexSize), computed once, here, not at every call; on any
+	// other pattern, by builtins.
 	sizes := constantPatterns(a.NativeRep().Expr())
-	matches := func(args []ref.Val, _ ref.Val) *uint64 {
+	constant := func(args []ref.Val, _ ref.Val) *uint64 {
 		pattern, _ := args[1].(types.String)
 		size, ok := sizes[string(pattern)]
 		if !ok {
@@ -49,9 +50,7 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 		// dyn values, dispatched when it runs): both charge callCost.
 		cel.CostTracking(estimator{}),
 		cel.CostTrackerOptions(e.trackers...),
-		cel.CostTrackerOptions(
-			interpreter.OverloadCostTracker(overloads.Matches, matches),
-			interpreter.OverloadCostTracker(overloads.MatchesString, matches)),
+		cel.CostTrackerOptions(interpreter.OverloadCostTracker(constantMatches, constant)),
 	}
 }
 
@@ -144,7 +143,7 @@ func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 		}
 		fn := call.Function()
 		b, ok := builtins[fn]
-		if !ok || !b.checked() {
+		if !ok || !b.checked() || call.OverloadID() == constantMatches {
 			return i, nil
 		}
 		impl := e.impl(fn, call.OverloadID())

@@ -1,0 +1,937 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+)
+
+// This file charges matches on a pattern that is not a constant of the
+// expression: one the evaluation builds, or a variable's value. cel-go
+// compiles such a pattern at every call, and charges the call after it
+// returns, by the lengths of the string and the pattern; but the work of
+// compiling a pattern is not in its length. Go's regexp/syntax appends
+// every range of a Unicode class escape (\pL has hundreds) and sorts
+// them, folds each code point of a case-insensitive range one at a time,
+// and copies what a counted repetition repeats. Parsing a pattern is
+// already that work, so the charge comes from one scan of its text
+// (scanPattern), linear in its length, that bounds what the parser, the
+// compiler and the matcher will do: the call is refused, before anything
+// is compiled, when its charge is over the evaluation's cost limit, and
+// is charged it after it ran otherwise.
+
+// patternBound is what scanPattern finds in a pattern: bounds of the work
+// of compiling it (regexp.Compile: parse, simplify, compile, and the
+// one-pass analysis of an anchored pattern) and of the program it
+// compiles to.
+type patternBound struct {
+	// bytes is the length of the pattern.
+	bytes uint64
+	// atoms is how many nodes the parser makes, at most: literals,
+	// classes, groups, repetitions and assertions.
+	atoms uint64
+	// ranges is how many ranges of code points the parser appends to
+	// character classes, at most: class escapes append their tables.
+	ranges uint64
+	// sorts bounds the work of sorting the ranges of classes: n*log2(n)
+	// for each sort of n ranges (each bracketed class, each class escape
+	// with its case folding, the classes of each alternation, which the
+	// parser merges).
+	sorts uint64
+	// folds is how many code points the parser folds one at a time, at
+	// most: each code point of a case-insensitive range, and each
+	// case-insensitive literal.
+	folds uint64
+	// prog bounds the compiled program.
+	prog progSize
+	// anchored is whether the pattern may start with ^ or \A, which makes
+	// regexp.Compile try its one-pass analysis.
+	anchored bool
+	// widest is the most ranges a rune instruction holds.
+	widest uint64
+}
+
+// progSize bounds a compiled program, or a part of it.
+type progSize struct {
+	// insts is how many instructions it has, at most.
+	insts uint64
+	// weighted is insts with each instruction weighted by what matching
+	// it takes (instWeight).
+	weighted uint64
+	// runes is how many ranges its rune instructions hold together,
+	// counting each copy that a repetition makes.
+	runes uint64
+	// others is how many of its instructions are not rune instructions.
+	others uint64
+}
+
+func (a progSize) plus(b progSize) progSize {
+	return progSize{satAdd(a.insts, b.insts), satAdd(a.weighted, b.weighted), satAdd(a.runes, b.runes), satAdd(a.others, b.others)}
+}
+
+func (a progSize) minus(b progSize) progSize {
+	sub := func(x, y uint64) uint64 { return x - min(x, y) }
+	return progSize{sub(a.insts, b.insts), sub(a.weighted, b.weighted), sub(a.runes, b.runes), sub(a.others, b.others)}
+}
+
+func (a progSize) times(n uint64) progSize {
+	return progSize{satMul(a.insts, n), satMul(a.weighted, n), satMul(a.runes, n), satMul(a.others, n)}
+}
+
+// control is n instructions that are not rune instructions.
+func control(n uint64) progSize { return progSize{insts: n, weighted: n, others: n} }
+
+// The work of compiling a pattern, in steps of about the same time, and
+// the steps a unit of cost buys. BenchmarkPatternCharge fits them, as
+// BenchmarkBuiltins fits the other charges: compiling the largest pattern
+// of each family of patternFamilies within CostLimit takes at most about
+// what CostLimit buys of the other functions.
+const (
+	// compileSteps is the work of compiling any pattern, onePassBase that
+	// of starting the one-pass analysis of an anchored one.
+	compileSteps = 1500
+	onePassBase  = 1000
+	// byteSteps is the work of reading a byte of the pattern.
+	byteSteps = 10
+	// nodeSteps is the work of a node or an instruction of a small
+	// pattern; each grows by one step for every nodeGrowth of them, as
+	// the parser's and the compiler's tables outgrow the processor's
+	// caches.
+	nodeSteps  = 250
+	nodeGrowth = 384
+	// rangeSteps is the work of appending a range to a class.
+	rangeSteps = 40
+	// sortSteps is the work of a step of sorting ranges (sorts).
+	sortSteps = 10
+	// foldSteps is the work of folding a code point.
+	foldSteps = 25
+	// onePassSteps is the work of the one-pass analysis copying a range
+	// of a rune instruction, mergeSteps that of merging it at another
+	// instruction.
+	onePassSteps = 15
+	mergeSteps   = 1
+
+	stepsPerUnit = 100
+
+	// onePassLimit is the number of instructions from which Go's regexp
+	// no longer tries its one-pass analysis.
+	onePassLimit = 1000
+)
+
+// compileCost is the charge of compiling a pattern with bound b.
+func (b patternBound) compileCost() uint64 {
+	nodes := satAdd(b.atoms, b.prog.insts)
+	steps := satAdd(compileSteps, satMul(b.bytes, byteSteps))
+	steps = satAdd(steps, satMul(nodes, satAdd(nodeSteps, nodes/nodeGrowth)))
+	steps = satAdd(steps, satMul(b.ranges, rangeSteps))
+	steps = satAdd(steps, satMul(b.sorts, sortSteps))
+	steps = satAdd(steps, satMul(b.folds, foldSteps))
+	if b.anchored {
+		// The analysis copies the ranges of every rune instruction and
+		// merges them at the others; it runs only on a program of fewer
+		// than onePassLimit instructions.
+		runes := min(b.prog.runes, satMul(onePassLimit, b.widest))
+		steps = satAdd(steps, satAdd(onePassBase, satMul(runes, onePassSteps)))
+		merges := satMul(runes, min(b.prog.others, onePassLimit))
+		steps = satAdd(steps, satMul(merges, mergeSteps))
+	}
+	return satAdd(steps/stepsPerUnit, min(1, steps%stepsPerUnit))
+}
+
+// size is the size the charge of matching counts for the pattern, as
+// regexSize is for a constant one: its length, or the weighted
+// instructions of its program when that is more.
+func (b patternBound) size() uint64 {
+	return max(b.bytes, b.prog.weighted)
+}
+
+// runtimeMatchCost is the charge of matches on a pattern that is not a
+// constant: compiling it, and matching it as a constant pattern of its
+// size is charged (matchCost).
+func runtimeMatchCost(subject, pattern string) uint64 {
+	// The length first: the charge is at least what it says, and a
+	// pattern whose length alone is over any limit is not scanned.
+	if c := matchCost(len(subject), len(pattern)); c > CostLimit {
+		return c
+	}
+	b := scanPattern(pattern)
+	return satAdd(b.compileCost(), matchCost(len(subject), sizeInt(b.size())))
+}
+
+// sizeInt is n as an int, saturating.
+func sizeInt(n uint64) int { return int(min(n, math.MaxInt)) }
+
+// matchesCost is the charge of a call of matches whose pattern is not a
+// constant, from its arguments; 1 for arguments that are not strings,
+// which the call refuses.
+func matchesCost(args []ref.Val) uint64 {
+	s, ok1 := args[0].(types.String)
+	p, ok2 := args[1].(types.String)
+	if !ok1 || !ok2 {
+		return 1
+	}
+	return runtimeMatchCost(string(s), string(p))
+}
+
+// matchesDetail describes a call of matches refused before it compiled
+// its pattern.
+func matchesDetail(args []ref.Val) string {
+	s, _ := args[0].(types.String)
+	p, _ := args[1].(types.String)
+	if c := matchCost(len(s), len(p)); c > CostLimit {
+		return fmt.Sprintf("%s and a %d-byte pattern", describe(args[0]), len(p))
+	}
+	b := scanPattern(string(p))
+	return fmt.Sprintf("%s and a %d-byte pattern not known before the evaluation: %d to compile it, %d to match it",
+		describe(args[0]), len(p), b.compileCost(), matchCost(len(s), sizeInt(b.size())))
+}
+
+// scanPattern bounds the work of compiling pattern, in one pass over its
+// text that follows Go's regexp/syntax parser (with the flags
+// regexp.Compile gives it, syntax.Perl) without building anything. Where
+// the text is not a valid pattern the parser stops with an error; the
+// scan goes on, reading the rest as literals, which only adds to the
+// bound. Case folding, once a group turns it on, stays on to the end of
+// the pattern here, which also only adds.
+func scanPattern(pattern string) patternBound {
+	var s scanner
+	s.scan(pattern)
+	return s.b
+}
+
+// scan scans pattern (scanPattern).
+func (s *scanner) scan(pattern string) {
+	s.b = patternBound{bytes: uint64(len(pattern))}
+	s.groups = append(s.groups[:0], scanGroup{})
+	t := pattern
+	for t != "" {
+		switch t[0] {
+		case '(':
+			t = s.openGroup(t)
+		case '|':
+			s.alternative()
+			t = t[1:]
+		case ')':
+			s.closeGroup()
+			t = t[1:]
+		case '^':
+			s.b.anchored = true
+			s.atom(control(1))
+			t = t[1:]
+		case '$':
+			s.atom(control(1))
+			t = t[1:]
+		case '.':
+			s.classAtom(2)
+			t = t[1:]
+		case '[':
+			t = s.class(t)
+		case '*', '+', '?':
+			s.repeat(0, -1)
+			t = skipNonGreedy(t[1:])
+		case '{':
+			lo, hi, rest, ok := parseRepeat(t)
+			if !ok {
+				s.literal('{')
+				t = t[1:]
+				break
+			}
+			s.repeat(lo, hi)
+			t = skipNonGreedy(rest)
+		case '\\':
+			t = s.escape(t)
+		default:
+			r, size := utf8.DecodeRuneInString(t)
+			s.literal(r)
+			t = t[size:]
+		}
+	}
+	for s.deep > 0 || len(s.groups) > 1 {
+		s.closeGroup()
+	}
+	g := s.top()
+	s.merge(g)
+	// The program ends in a match, and starts with a failure (the
+	// instruction at 0, where no jump goes).
+	s.b.prog = g.alts.plus(g.branch()).plus(control(2))
+}
+
+// scanner is the state of scanPattern.
+type scanner struct {
+	b      patternBound
+	fold   bool
+	groups []scanGroup // the groups open, the whole pattern first
+
+	// Groups nested more than maxDepth deep have no scanGroup of their
+	// own, so that the scan takes memory bounded whatever the pattern:
+	// deep is how many of them are open, and they add to the innermost
+	// scanGroup, as one sequence, all that they hold. since is the size of
+	// its current alternative when the first of them opened; what it
+	// holds since is a bound of what each of them holds, which a
+	// repetition after it repeats. alternatives is whether the innermost
+	// of them has alternatives, whose classes the parser merges.
+	deep         int
+	since        progSize
+	alternatives bool
+}
+
+// maxDepth bounds the groups that have a scanGroup. The parser refuses a
+// capture or an operator nested more than 1000 deep, but not a group
+// without a capture that holds only another.
+const maxDepth = 1000
+
+// open scans the opening of a group, a capture or not.
+func (s *scanner) open(capture bool) {
+	if s.deep == 0 && len(s.groups) <= maxDepth {
+		s.groups = append(s.groups, scanGroup{capture: capture})
+		return
+	}
+	g := s.top()
+	if s.deep == 0 {
+		s.since = g.cur
+	}
+	s.deep++
+	// Nothing before the group is for a repetition to repeat now.
+	g.last = progSize{}
+	if capture {
+		// What closeGroup counts for a capture, counted now.
+		s.b.atoms = satAdd(s.b.atoms, 3)
+		g.cur = g.cur.plus(control(2))
+	}
+}
+
+// alternative scans a |.
+func (s *scanner) alternative() {
+	g := s.top()
+	if s.deep > 0 {
+		// As many instructions as alternatives, counted in sequence:
+		// the alternation, and a no-op for an empty one.
+		g.cur = g.cur.plus(control(2))
+		g.last = progSize{}
+		s.alternatives = true
+		return
+	}
+	g.alts = g.alts.plus(g.branch()).plus(control(1))
+	g.cur, g.last = progSize{}, progSize{}
+	g.branches++
+}
+
+// scanGroup is a group being scanned: the alternatives before the current
+// one, the current one, and its last atom, which a repetition repeats.
+type scanGroup struct {
+	alts, cur, last progSize
+	capture         bool
+	// branches is how many alternatives it has, less one.
+	branches uint64
+	// classRanges is how many ranges its classes and literals hold,
+	// those of the groups within it included: what the parser can merge
+	// into one class, and sort, when it has alternatives.
+	classRanges uint64
+}
+
+func (s *scanner) top() *scanGroup { return &s.groups[len(s.groups)-1] }
+
+// branch is the size of g's current alternative: an empty one compiles to
+// a no-op.
+func (g *scanGroup) branch() progSize {
+	if g.cur.insts == 0 {
+		return control(1)
+	}
+	return g.cur
+}
+
+// atom adds an atom of size a to the current alternative.
+func (s *scanner) atom(a progSize) {
+	s.b.atoms = satAdd(s.b.atoms, 1)
+	g := s.top()
+	g.cur = g.cur.plus(a)
+	g.last = a
+}
+
+// literal adds the literal r.
+func (s *scanner) literal(r rune) {
+	g := s.top()
+	if s.fold {
+		// Its orbit: at most four code points.
+		s.b.folds = satAdd(s.b.folds, 1)
+		g.classRanges = satAdd(g.classRanges, 4)
+		s.b.widest = max(s.b.widest, 4)
+		s.atom(progSize{insts: 1, weighted: instWeight(1, true), runes: 4})
+		return
+	}
+	s.b.widest = max(s.b.widest, 1)
+	g.classRanges = satAdd(g.classRanges, 1)
+	s.atom(progSize{insts: 1, weighted: 1, runes: 1})
+}
+
+// classAtom adds a character class of at most n ranges.
+func (s *scanner) classAtom(n uint64) {
+	g := s.top()
+	g.classRanges = satAdd(g.classRanges, n)
+	s.b.widest = max(s.b.widest, n)
+	s.atom(progSize{insts: 1, weighted: instWeight(n, false), runes: n})
+}
+
+// sort counts a sort of n ranges.
+func (s *scanner) sort(n uint64) {
+	s.b.sorts = satAdd(s.b.sorts, satMul(n, uint64(bits.Len64(n))))
+}
+
+// merge counts the merging of the classes of g's alternatives.
+func (s *scanner) merge(g *scanGroup) {
+	if g.branches > 0 {
+		s.b.ranges = satAdd(s.b.ranges, g.classRanges)
+		s.sort(g.classRanges)
+	}
+}
+
+// openGroup scans the opening of a group at the start of t, or a change of
+// flags, and returns the rest.
+func (s *scanner) openGroup(t string) string {
+	if len(t) < 2 || t[1] != '?' {
+		s.open(true)
+		return t[1:]
+	}
+	// Named captures: (?P<name>, (?<name>.
+	if len(t) > 4 && t[2] == 'P' && t[3] == '<' || len(t) > 3 && t[2] == '<' {
+		if end := strings.IndexByte(t, '>'); end >= 0 {
+			s.open(true)
+			return t[end+1:]
+		}
+		s.literal('(')
+		return t[1:]
+	}
+	// Flags, then ) or : to open a group.
+	u := t[2:]
+	fold := false
+	for u != "" {
+		switch u[0] {
+		case 'i':
+			fold = true
+		case 'm', 's', 'U', '-':
+		case ':', ')':
+			s.fold = s.fold || fold
+			if u[0] == ':' {
+				s.open(false)
+			}
+			return u[1:]
+		default:
+			s.literal('(')
+			return t[1:]
+		}
+		u = u[1:]
+	}
+	s.literal('(')
+	return t[1:]
+}
+
+// closeGroup ends the innermost open group, or does nothing for a )
+// without one, which the parser refuses.
+func (s *scanner) closeGroup() {
+	if s.deep > 0 {
+		s.deep--
+		s.b.atoms = satAdd(s.b.atoms, 1)
+		g := s.top()
+		if s.alternatives {
+			// The parser merges the classes of the group's alternatives
+			// as it closes it.
+			s.b.ranges = satAdd(s.b.ranges, g.classRanges)
+			s.sort(g.classRanges)
+			s.alternatives = false
+		}
+		g.last = g.cur.minus(s.since)
+		return
+	}
+	if len(s.groups) < 2 {
+		return
+	}
+	g := s.groups[len(s.groups)-1]
+	s.groups = s.groups[:len(s.groups)-1]
+	s.merge(&g)
+	size := g.alts.plus(g.branch())
+	if g.capture {
+		// Its two instructions, and as much again for the parser's
+		// bookkeeping of a capture (its index, its name).
+		size = size.plus(control(2))
+		s.b.atoms = satAdd(s.b.atoms, 2)
+	}
+	parent := s.top()
+	parent.classRanges = satAdd(parent.classRanges, g.classRanges)
+	s.atom(size)
+}
+
+// repeat repeats the last atom: at least lo times and at most hi, or
+// without bound for hi < 0 (lo 0 and hi -1 for *, + and ?, which compile
+// to the atom and at most two instructions). A repetition with nothing to
+// repeat, which the parser refuses, repeats nothing.
+func (s *scanner) repeat(lo, hi int) {
+	s.b.atoms = satAdd(s.b.atoms, 1)
+	g := s.top()
+	var size progSize
+	switch {
+	case hi < 0:
+		size = g.last.times(uint64(max(lo, 1))).plus(control(2))
+	case hi == 0:
+		size = control(1)
+	default:
+		// x{lo,hi} is lo copies of x and hi-lo optional copies; the
+		// parser refuses lo over hi.
+		hi = max(hi, lo)
+		size = g.last.times(uint64(hi)).plus(control(2 * uint64(hi-lo)))
+	}
+	// The current alternative held the atom once: it holds size instead.
+	g.cur = g.cur.minus(g.last).plus(size)
+	g.last = size
+}
+
+// skipNonGreedy skips the ? that makes a repetition non-greedy.
+func skipNonGreedy(t string) string {
+	if t != "" && t[0] == '?' {
+		return t[1:]
+	}
+	return t
+}
+
+// parseRepeat parses {lo}, {lo,} or {lo,hi} at the start of t, as the
+// parser does; a count the parser refuses (over 1000) counts as 1000.
+func parseRepeat(t string) (lo, hi int, rest string, ok bool) {
+	u := t[1:]
+	lo, u, ok = parseCount(u)
+	if !ok || u == "" {
+		return 0, 0, "", false
+	}
+	hi = lo
+	if u[0] == ',' {
+		u = u[1:]
+		switch {
+		case u == "":
+			return 0, 0, "", false
+		case u[0] == '}':
+			hi = -1
+		default:
+			if hi, u, ok = parseCount(u); !ok {
+				return 0, 0, "", false
+			}
+		}
+	}
+	if u == "" || u[0] != '}' {
+		return 0, 0, "", false
+	}
+	return min(lo, maxRepeat), min(hi, maxRepeat), u[1:], true
+}
+
+// maxRepeat is the largest count of a repetition the parser accepts.
+const maxRepeat = 1000
+
+// parseCount parses a decimal count without leading zeros, as the parser
+// does; a count over maxRepeat is maxRepeat+1.
+func parseCount(t string) (n int, rest string, ok bool) {
+	if t == "" || t[0] < '0' || t[0] > '9' || len(t) >= 2 && t[0] == '0' && t[1] >= '0' && t[1] <= '9' {
+		return 0, "", false
+	}
+	i := 0
+	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+		if n <= maxRepeat {
+			n = n*10 + int(t[i]-'0')
+		}
+	}
+	return min(n, maxRepeat+1), t[i:], true
+}
+
+// escape scans the escape at the start of t, outside a class.
+func (s *scanner) escape(t string) string {
+	if len(t) < 2 {
+		s.literal('\\')
+		return t[1:]
+	}
+	switch t[1] {
+	case 'A':
+		s.b.anchored = true
+		s.atom(control(1))
+		return t[2:]
+	case 'b', 'B', 'z':
+		s.atom(control(1))
+		return t[2:]
+	case 'Q':
+		lit, rest, _ := strings.Cut(t[2:], `\E`)
+		for _, r := range lit {
+			s.literal(r)
+		}
+		return rest
+	case 'p', 'P':
+		n, rest := s.unicodeClass(t)
+		s.classAtom(n)
+		return rest
+	case 'd', 'D', 's', 'S', 'w', 'W':
+		s.classAtom(s.group())
+		return t[2:]
+	}
+	r, rest := parseEscape(t)
+	s.literal(r)
+	return rest
+}
+
+// Perl and POSIX groups (\d, [:alpha:]) hold at most 4 ranges of ASCII,
+// 5 when negated. Folded, each code point of theirs from A (the first that
+// folds) to the end of ASCII is folded, at most 63, into at most 18
+// ranges, 19 when negated (TestFoldedGroupBound checks them all).
+const (
+	groupRanges     = 5
+	groupFolds      = 63
+	groupFoldRanges = 19
+)
+
+// group counts a Perl or POSIX group, and returns the ranges it adds.
+func (s *scanner) group() uint64 {
+	if !s.fold {
+		s.b.ranges = satAdd(s.b.ranges, groupRanges)
+		return groupRanges
+	}
+	// Folded into a class of its own, sorted, then appended.
+	s.b.folds = satAdd(s.b.folds, groupFolds)
+	s.b.ranges = satAdd(s.b.ranges, 2*groupFoldRanges)
+	s.sort(groupFoldRanges)
+	return groupFoldRanges
+}
+
+// unicodeClass counts the class escape \p or \P at the start of t and
+// returns the ranges it adds and the rest of t.
+func (s *scanner) unicodeClass(t string) (uint64, string) {
+	u := t[2:]
+	var name string
+	switch {
+	case u == "":
+		return 0, u
+	case u[0] == '{':
+		end := strings.IndexByte(u, '}')
+		if end < 0 {
+			// The parser refuses it; what follows is literals.
+			return 0, u
+		}
+		name, u = u[1:end], u[end+1:]
+	default:
+		_, size := utf8.DecodeRuneInString(u)
+		name, u = u[:size], u[size:]
+	}
+	name = strings.TrimPrefix(name, "^")
+	c, ok := unicodeTables().names[canonicalName(name)]
+	if !ok {
+		// The parser refuses a name it does not know; should it know
+		// one that this does not, the largest table stands for it.
+		c = unicodeTables().largest
+	}
+	if !s.fold || c.folds == 0 {
+		// The table, or its negation.
+		n := satAdd(c.ranges, 1)
+		s.b.ranges = satAdd(s.b.ranges, n)
+		return n, u
+	}
+	// The table and its orbits in a class of their own, which the parser
+	// reuses (its appends are counted with its sort), sorted, then
+	// appended, or their negation.
+	n := satAdd(c.ranges, c.folds)
+	s.sort(n)
+	s.b.sorts = satAdd(s.b.sorts, n)
+	s.b.ranges = satAdd(s.b.ranges, satAdd(n, 1))
+	return satAdd(n, 1), u
+}
+
+// class counts the bracketed class at the start of t and returns the rest.
+func (s *scanner) class(t string) string {
+	u := t[1:]
+	n := uint64(0)
+	// A class of at most two code points, or two pairs of them, that fold
+	// to each other ([Aa], [\x{100}-\x{101}]) is a case-insensitive
+	// literal to the parser.
+	items, literal := 0, true
+	if u != "" && u[0] == '^' {
+		n++ // the newline that the negation keeps out
+		u = u[1:]
+		literal = false
+	}
+	first := true
+	for u != "" && (u[0] != ']' || first) {
+		first = false
+		items++
+		if len(u) > 2 && u[0] == '[' && u[1] == ':' {
+			if i := strings.Index(u[2:], ":]"); i >= 0 {
+				n = satAdd(n, s.group())
+				u = u[i+4:]
+				literal = false
+				continue
+			}
+		}
+		if len(u) >= 2 && u[0] == '\\' {
+			switch u[1] {
+			case 'p', 'P':
+				var m uint64
+				m, u = s.unicodeClass(u)
+				n = satAdd(n, m)
+				literal = false
+				continue
+			case 'd', 'D', 's', 'S', 'w', 'W':
+				n = satAdd(n, s.group())
+				u = u[2:]
+				literal = false
+				continue
+			}
+		}
+		var lo, hi rune
+		lo, u = classChar(u)
+		hi = lo
+		if len(u) >= 2 && u[0] == '-' && u[1] != ']' {
+			hi, u = classChar(u[1:])
+		}
+		literal = literal && hi-lo <= 1
+		n = satAdd(n, s.classRange(lo, hi))
+	}
+	if u != "" {
+		u = u[1:] // ]
+	}
+	// Sorted, and negated: at most one range more.
+	s.sort(n)
+	s.b.ranges = satAdd(s.b.ranges, n)
+	n = satAdd(n, 1)
+	g := s.top()
+	g.classRanges = satAdd(g.classRanges, n)
+	s.b.widest = max(s.b.widest, n)
+	w := instWeight(n, false)
+	if literal && items <= 2 {
+		w = max(w, instWeight(1, true))
+	}
+	s.atom(progSize{insts: 1, weighted: w, runes: n})
+	return u
+}
+
+// classRange counts the range lo-hi of a class and returns the ranges it
+// adds.
+func (s *scanner) classRange(lo, hi rune) uint64 {
+	if !s.fold || lo <= minFold && hi >= maxFold || hi < minFold || lo > maxFold {
+		s.b.ranges = satAdd(s.b.ranges, 1)
+		return 1
+	}
+	// The parser folds each code point from max(lo, minFold) to
+	// min(hi, maxFold) (appendFoldedRange); the parts outside are a range
+	// each. A code point that folds adds at most three more, and breaks
+	// the range it extends at most once.
+	lo, hi = max(lo, minFold), min(hi, maxFold)
+	folds := uint64(max(0, hi-lo+1))
+	n := satAdd(3, satMul(4, folding(lo, hi)))
+	s.b.folds = satAdd(s.b.folds, folds)
+	s.b.ranges = satAdd(s.b.ranges, n)
+	return n
+}
+
+// The code points that case folding involves, as regexp/syntax has them
+// (TestFoldingCodePoints checks them against package unicode).
+const (
+	minFold = 0x0041
+	maxFold = 0x1e943
+)
+
+// foldingCodePoints are the code points whose case folding is not
+// themselves, in order.
+var foldingCodePoints = sync.OnceValue(func() []rune {
+	var f []rune
+	for c := rune(minFold); c <= maxFold; c++ {
+		if unicode.SimpleFold(c) != c {
+			f = append(f, c)
+		}
+	}
+	return f
+})
+
+// folding is how many code points from lo to hi fold to others.
+func folding(lo, hi rune) uint64 {
+	f := foldingCodePoints()
+	i, _ := slices.BinarySearch(f, lo)
+	j, _ := slices.BinarySearch(f, hi+1)
+	return uint64(j - i)
+}
+
+// classChar reads a character of a class at the start of t.
+func classChar(t string) (rune, string) {
+	if t[0] == '\\' {
+		return parseEscape(t)
+	}
+	r, size := utf8.DecodeRuneInString(t)
+	return r, t[size:]
+}
+
+// parseEscape reads the escape at the start of t as the parser does (an
+// octal, hexadecimal, C or punctuation escape), and returns its code
+// point and the rest. An escape the parser refuses reads as its first two
+// bytes.
+func parseEscape(t string) (rune, string) {
+	if len(t) < 2 {
+		return '\\', t[1:]
+	}
+	c, size := utf8.DecodeRuneInString(t[1:])
+	u := t[1+size:]
+	switch {
+	case c >= '1' && c <= '7' && (u == "" || u[0] < '0' || u[0] > '7'):
+		// A backreference, which the parser refuses.
+	case c >= '0' && c <= '7':
+		r := c - '0'
+		for i := 1; i < 3 && u != "" && u[0] >= '0' && u[0] <= '7'; i++ {
+			r = r*8 + rune(u[0]-'0')
+			u = u[1:]
+		}
+		return r, u
+	case c == 'x' && u != "" && u[0] == '{':
+		if end := strings.IndexByte(u, '}'); end > 1 {
+			r := rune(0)
+			for i := 1; i < end; i++ {
+				v := unhex(u[i])
+				if v < 0 || r > unicode.MaxRune {
+					return c, u
+				}
+				r = r*16 + v
+			}
+			if r <= unicode.MaxRune {
+				return r, u[end+1:]
+			}
+		}
+	case c == 'x' && len(u) >= 2:
+		if x, y := unhex(u[0]), unhex(u[1]); x >= 0 && y >= 0 {
+			return x*16 + y, u[2:]
+		}
+	}
+	return c, u
+}
+
+func unhex(c byte) rune {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0')
+	case 'a' <= c && c <= 'f':
+		return rune(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return rune(c-'A') + 10
+	}
+	return -1
+}
+
+// tableCost is what a Unicode class escape appends: the ranges of its
+// table, and of its table of fold orbits, strides expanded.
+type tableCost struct{ ranges, folds uint64 }
+
+// classTables are the names a class escape may give, as the parser
+// canonicalizes them (canonicalName), with their costs, and the largest
+// of these costs.
+type classTables struct {
+	names   map[string]tableCost
+	largest tableCost
+}
+
+// unicodeTables are the class tables: the categories and their aliases,
+// the scripts, and Any, Assigned and ASCII.
+var unicodeTables = sync.OnceValue(func() classTables {
+	m := map[string]tableCost{}
+	// Where two names meet, the costlier stands.
+	put := func(name string, t, fold *unicode.RangeTable) {
+		name = canonicalName(name)
+		c := m[name]
+		m[name] = tableCost{ranges: max(c.ranges, expanded(t)), folds: max(c.folds, expanded(fold))}
+	}
+	put("Any", anyTable, anyTable)
+	put("Assigned", unicode.Cn, unicode.Cn)
+	put("Ascii", asciiTable, asciiFoldTable)
+	for name, t := range unicode.Categories {
+		put(name, t, unicode.FoldCategory[name])
+	}
+	for name, t := range unicode.Scripts {
+		put(name, t, unicode.FoldScript[name])
+	}
+	for alias, name := range unicode.CategoryAliases {
+		put(alias, unicode.Categories[name], unicode.FoldCategory[name])
+	}
+	var largest tableCost
+	for _, c := range m {
+		largest = tableCost{ranges: max(largest.ranges, c.ranges), folds: max(largest.folds, c.folds)}
+	}
+	return classTables{names: m, largest: largest}
+})
+
+// The tables of the names that package unicode does not have, as
+// regexp/syntax defines them.
+var (
+	anyTable = &unicode.RangeTable{
+		R16: []unicode.Range16{{Lo: 0, Hi: 1<<16 - 1, Stride: 1}},
+		R32: []unicode.Range32{{Lo: 1 << 16, Hi: unicode.MaxRune, Stride: 1}},
+	}
+	asciiTable     = &unicode.RangeTable{R16: []unicode.Range16{{Lo: 0, Hi: 0x7F, Stride: 1}}}
+	asciiFoldTable = &unicode.RangeTable{R16: []unicode.Range16{
+		{Lo: 0, Hi: 0x7F, Stride: 1}, {Lo: 0x017F, Hi: 0x017F, Stride: 1}, {Lo: 0x212A, Hi: 0x212A, Stride: 1},
+	}}
+)
+
+// expanded is how many ranges the parser appends for t: one for each
+// range of stride 1, one for each code point of the others.
+func expanded(t *unicode.RangeTable) uint64 {
+	if t == nil {
+		return 0
+	}
+	var n uint64
+	for _, r := range t.R16 {
+		n += strided(uint64(r.Lo), uint64(r.Hi), uint64(r.Stride))
+	}
+	for _, r := range t.R32 {
+		n += strided(uint64(r.Lo), uint64(r.Hi), uint64(r.Stride))
+	}
+	return n
+}
+
+// strided is how many ranges the parser appends for a range of a table.
+func strided(lo, hi, stride uint64) uint64 {
+	if stride == 1 {
+		return 1
+	}
+	return (hi-lo)/stride + 1
+}
+
+// canonicalName is the parser's canonical form of a class name: an upper
+// case letter, then lower case ones, without underscores, spaces and
+// hyphens.
+func canonicalName(name string) string {
+	canonical := func(i int, c byte) bool {
+		switch {
+		case c == '_' || c == '-' || c == ' ':
+			return false
+		case i == 0:
+			return c < 'a' || c > 'z'
+		}
+		return c < 'A' || c > 'Z'
+	}
+	i := 0
+	for i < len(name) && canonical(i, name[i]) {
+		i++
+	}
+	if i == len(name) {
+		return name
+	}
+	b := []byte(name[:i])
+	for ; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == ' ':
+			continue
+		case len(b) == 0:
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
