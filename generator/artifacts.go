@@ -43,12 +43,14 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
+	ctx := withMergeGate(p.ctx) // the plan's merges share one budget
 	panics := parallel(p.ctx, p.workers(), len(items), func(i int) {
 		it := items[i]
 		if it.skip != "" {
 			return
 		}
 		q := p.fork()
+		q.ctx = ctx
 		out[i].q = q
 		a, reason := q.artifact(it)
 		if a == nil {
@@ -300,6 +302,9 @@ func (p *planner) buildFiles(it *item) (*artifactTree, bool) {
 	t := newArtifactTree()
 	ok := true
 	for i := range it.art.copies {
+		if p.ctx.Err() != nil {
+			return t, false // the plan has ended: Plan returns its error
+		}
 		c := &it.art.copies[i]
 		if !p.applyCopy(it, c, t) {
 			ok = false
@@ -376,8 +381,11 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 		}
 		src := pathpattern.Ref{Alias: ref.Alias, Path: f}
 		if old, ok := t.files[dest]; ok && c.strategy == strategyMerge {
-			if err := t.merge(&old, fsys, src); err != nil {
+			if err := t.merge(p.ctx, &old, fsys, src); err != nil {
 				fail(c.fromPath, src.String(), fmt.Sprintf("merging into %q: %v", dest, err))
+				if errors.Is(err, errMergeBudget) {
+					return false // the artifact fails: its other files would only cost more
+				}
 			}
 			continue
 		}

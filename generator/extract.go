@@ -34,6 +34,19 @@ const (
 	// artifact's archives produces, headers, padding and the data of
 	// entries that are not files included: a gzip bomb stops here.
 	maxDecompressedBytes = 2 * maxExtractedBytes
+	// maxArchiveNameBytes bounds the bytes of the names of an artifact's
+	// archives' entries: an average of about 400 bytes for 10,000
+	// entries, several times what charts and manifest bundles use. Each
+	// name is read, checked, cleaned and joined to the destination, and
+	// the tree's files are sorted by it, so the work of an archive grows
+	// with its names' bytes, which the entry and byte bounds alone let
+	// reach 40 MB.
+	maxArchiveNameBytes = 4 << 20
+	// maxArchiveDirs bounds the directories that an artifact's archives
+	// make, those that their names imply included: a name of 2,048
+	// elements makes 2,048, and the tree records each by its path, which
+	// can be 4 KiB. As many as the entries.
+	maxArchiveDirs = maxArchiveEntries
 )
 
 // tarballExtensions are the names of the files that Extract extracts, in
@@ -83,7 +96,14 @@ func archivesOf(pattern string, files []string) ([]string, error) {
 // of the artifact, "" for its root), as source-watcher extracts a tarball
 // into its staging directory: each entry at to/<its name>, later ones
 // replacing earlier ones (of this archive or of anything copied before).
-// It reads the archive whole, at most maxArtifactFileBytes.
+// It reads the archive whole, at most maxArtifactFileBytes. The
+// directories that the entries make, their names' parents included,
+// count against maxArchiveDirs.
+//
+// Its work is linear in the archive's size and its names' bytes: each
+// entry's name is checked and cleaned in one pass or a few, and the tree
+// finds the directories above it from its parent up, stopping at the
+// first it knows (see artifactTree.checkParents).
 func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
 	data, err := pathpattern.ReadFile(fsys, src.Path, maxArtifactFileBytes)
 	if err != nil {
@@ -101,6 +121,7 @@ func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Re
 			return &archiveError{entry: e.header, rule: fmt.Sprintf("would land at %q, which is not a valid path in the artifact", dest)}
 		}
 		var err error
+		dirs := len(t.dirs)
 		if e.dir {
 			err = t.mkdir(dest)
 		} else {
@@ -108,6 +129,9 @@ func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Re
 		}
 		if err != nil {
 			return &archiveError{entry: e.header, rule: err.Error()}
+		}
+		if t.archiveDirs += len(t.dirs) - dirs; t.archiveDirs > maxArchiveDirs {
+			return &archiveError{entry: e.header, rule: fmt.Sprintf("the archives of an artifact must make no more than %d directories in all, those their names imply included", maxArchiveDirs)}
 		}
 		return nil
 	})
@@ -158,14 +182,16 @@ var errDecompressed = errors.New("decompressed past its bound")
 // is a file or a directory as upstream's reader takes it (from its type
 // and mode); a symbolic link, a hard link, a device, a FIFO or a socket is
 // an error. The entries count against t's bounds (maxArchiveEntries,
-// maxExtractedBytes, maxDecompressedBytes), and each file must hold no
-// more than maxArtifactFileBytes. Every error is an *archiveError.
+// maxArchiveNameBytes, maxExtractedBytes, maxDecompressedBytes), and each
+// file must hold no more than maxArtifactFileBytes. Every error is an
+// *archiveError; once ctx has ended, between entries and while it
+// decompresses, one that wraps ctx's error.
 func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archiveEntry) error) error {
 	gz, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
 	}
-	tr := tar.NewReader(&boundedReader{r: gz, t: t})
+	tr := tar.NewReader(&boundedReader{ctx: ctx, r: gz, t: t})
 	for {
 		if err := ctx.Err(); err != nil {
 			return &archiveError{rule: "extraction stopped", err: err}
@@ -179,6 +205,9 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 		}
 		if t.entries++; t.entries > maxArchiveEntries {
 			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the archives of an artifact must hold no more than %d entries in all", maxArchiveEntries)}
+		}
+		if t.names += int64(len(hdr.Name)); t.names > maxArchiveNameBytes {
+			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the names of the entries of an artifact's archives must hold no more than %d bytes in all", maxArchiveNameBytes)}
 		}
 		e, err := checkEntry(hdr)
 		if err != nil {
@@ -266,6 +295,9 @@ func entryKind(mode fs.FileMode) string {
 
 // readError is the error of reading the archive itself.
 func readError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &archiveError{rule: "extraction stopped", err: err}
+	}
 	if errors.Is(err, errDecompressed) {
 		return &archiveError{rule: fmt.Sprintf("the archives of an artifact must decompress to no more than %d bytes in all", maxDecompressedBytes)}
 	}
@@ -273,13 +305,17 @@ func readError(err error) error {
 }
 
 // boundedReader reads the decompressed archive, counting what it reads
-// against t's bound, and fails once it is spent.
+// against t's bound, and fails once it is spent, or once ctx has ended.
 type boundedReader struct {
-	r io.Reader
-	t *artifactTree
+	ctx context.Context
+	r   io.Reader
+	t   *artifactTree
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
 	left := maxDecompressedBytes - b.t.decompressed
 	if left <= 0 {
 		return 0, errDecompressed

@@ -65,10 +65,16 @@ type artifactTree struct {
 	// and those that archives create.
 	dirs map[string]bool
 	held int64 // bytes of data held by files
-	// extracted and entries count what the artifact's archives held, all
-	// of them together (see extractArchive).
+	// mergeSpent is what the artifact's merges have decoded (see
+	// maxMergeNodes).
+	mergeSpent mergeCost
+	// extracted, entries, names and decompressed count what the
+	// artifact's archives held, all of them together, and archiveDirs the
+	// directories they made (see extractArchive).
 	extracted    int64
 	entries      int
+	names        int64
+	archiveDirs  int
 	decompressed int64
 }
 
@@ -118,8 +124,18 @@ func (t *artifactTree) mkdir(dir string) error {
 }
 
 // checkParents returns an error when a directory above path is a file.
+//
+// It and addParents walk up from path's parent and stop at the first
+// directory of the artifact: every directory above a directory is one too
+// (addParents records them all), and none of them is a file (put and mkdir
+// refuse that), so a path below a known directory costs one lookup, not
+// one for each of its elements, each hashing a prefix as long as itself,
+// which made an archive of deep names take the square of their length.
 func (t *artifactTree) checkParents(path string) error {
-	for i := strings.IndexByte(path, '/'); i >= 0; i = next(path, i) {
+	for i := strings.LastIndexByte(path, '/'); i >= 0; i = strings.LastIndexByte(path[:i], '/') {
+		if t.dirs[path[:i]] {
+			return nil
+		}
 		if _, ok := t.files[path[:i]]; ok {
 			return fmt.Errorf("%q is a file of the artifact, not a directory", path[:i])
 		}
@@ -127,9 +143,13 @@ func (t *artifactTree) checkParents(path string) error {
 	return nil
 }
 
-// addParents records the directories above path.
+// addParents records the directories above path, up to the first that
+// is one already (see checkParents).
 func (t *artifactTree) addParents(path string) {
-	for i := strings.IndexByte(path, '/'); i >= 0; i = next(path, i) {
+	for i := strings.LastIndexByte(path, '/'); i >= 0; i = strings.LastIndexByte(path[:i], '/') {
+		if t.dirs[path[:i]] {
+			return
+		}
 		t.addDir(path[:i])
 	}
 }
@@ -139,15 +159,6 @@ func (t *artifactTree) addDir(dir string) {
 		t.dirs = map[string]bool{}
 	}
 	t.dirs[dir] = true
-}
-
-// next returns the index of the next "/" in path after i, or -1.
-func next(path string, i int) int {
-	j := strings.IndexByte(path[i+1:], '/')
-	if j < 0 {
-		return -1
-	}
-	return i + 1 + j
 }
 
 // sorted returns the files by destination, in byte order.

@@ -1,30 +1,122 @@
 package generator
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"sync"
 
+	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// maxMergeBytes bounds each file that a Merge copy decodes, the file it
-// merges and the file it merges into: 1 MiB, the bound of every other YAML
-// file the plan decodes (inputs, NamespaceMetadata). Decoding YAML into
-// maps takes many times the file's size in memory (sigs.k8s.io/yaml decodes
-// YAML, converts it to JSON and decodes that, and encodes the result back
-// the same way): merging a 1 MiB file of 110,000 keys into its copy
-// allocated 519 MiB in all. The per-file bound of copied files (8 MiB),
-// which are only hashed, would be far too much here.
-const maxMergeBytes = 1 << 20
+// The budgets of Merge. Decoding YAML into maps takes many times the
+// file's size in time and memory, and how many times depends on how many
+// nodes (scalars, mappings, sequences) the file holds, not on its bytes: a
+// flow sequence "[1,1,1,...]" holds a node for every two bytes, and the
+// decoders it goes through (sigs.k8s.io/yaml decodes YAML with yaml/v2,
+// converts it to JSON and decodes that; encodeMerged does the reverse)
+// each build all of them. So every merge is charged, before anything is
+// decoded, the bytes and the nodes of its two files, counted by
+// countMergeNodes without decoding (and, for a file with aliases, what
+// its aliases add as they are expanded, by mergeCharge), and the charge
+// must fit three budgets:
+//
+//   - each file: at most maxMergeBytes bytes and maxMergeNodes nodes, so
+//     that one merge costs a bounded, small amount;
+//   - each artifact: the merges of one artifact together at most
+//     maxArtifactMergeBytes bytes and maxArtifactMergeNodes nodes, so
+//     that a tenant cannot multiply that amount by merging many files;
+//   - each plan: the merges that the plan's workers run at the same time
+//     together at most one artifact's budget (mergeGate), so that a plan's
+//     memory does not grow with its worker count. A merge waits for its
+//     charge to be free, and never fails for this budget.
+//
+// A merge that a budget refuses is an error of its artifact naming the
+// budget, the file and its size; nothing of it is decoded, the copy
+// operation stops there (the artifact fails, and its other files would
+// only cost more), and other artifacts proceed. The budgets are counted,
+// never timed: a file passes or fails the same way on every machine.
+// Within them, a merge writes the same bytes as before they existed: they
+// refuse a merge, and never change its output.
+//
+// The node count is an upper bound, which counts a realistic values file
+// at two to four times the nodes it holds (the words of a comment that
+// holds a quote character, or of a quoted or block scalar, count as
+// nodes); the budget of a file leaves room for that on the largest values
+// files that charts ship (BenchmarkHostileMerge reports the counts).
+const (
+	// maxMergeBytes bounds each file that a Merge copy decodes, the file
+	// it merges and the file it merges into, with what its aliases add:
+	// 1 MiB, the bound of every other YAML file the plan decodes (inputs,
+	// NamespaceMetadata). The per-file bound of copied files (8 MiB),
+	// which are only hashed, would be far too much here.
+	maxMergeBytes = 1 << 20
+	// maxMergeNodes bounds the nodes of each file that a Merge copy
+	// decodes, as countMergeNodes counts them (BenchmarkHostileMerge).
+	maxMergeNodes = 20_000
+	// maxMergedBytes bounds the file that a merge writes: 4 MiB, four
+	// times a file it decodes, since block style takes more bytes than
+	// flow style, and indentation grows with nesting. Its encoding costs
+	// about as much as decoding a file at its bounds, and a merge refuses
+	// it before it encodes it when the bound is sure to be passed (see
+	// encodedSizeAtLeast). Within maxArtifactFileBytes, the bound of every
+	// file of an artifact.
+	maxMergedBytes = 4 * maxMergeBytes
+	// maxArtifactMergeBytes and maxArtifactMergeNodes bound what the
+	// merges of one artifact decode together: four files at their bounds,
+	// or two merges of two such files, several times what a chain of
+	// merges over the largest chart values files takes, and few enough
+	// that one artifact's merges cost about as much as extracting its
+	// archives at their bounds.
+	maxArtifactMergeBytes = 4 * maxMergeBytes
+	maxArtifactMergeNodes = 4 * maxMergeNodes
+)
+
+// errMergeBudget is wrapped by the error of a merge that a budget refuses.
+var errMergeBudget = errors.New("merge budget exceeded")
+
+// mergeCost is what a merge decodes: bytes and YAML nodes.
+type mergeCost struct {
+	bytes, nodes int64
+	// more says that the count stopped past a budget (see aliasCost):
+	// there are more.
+	more bool
+}
+
+func (c mergeCost) add(d mergeCost) mergeCost {
+	return mergeCost{bytes: c.bytes + d.bytes, nodes: c.nodes + d.nodes, more: c.more || d.more}
+}
+
+// within reports whether c is no more than limit in both measures.
+func (c mergeCost) within(limit mergeCost) bool {
+	return c.bytes <= limit.bytes && c.nodes <= limit.nodes
+}
+
+// artifactMergeBudget is what the merges of one artifact may decode.
+var artifactMergeBudget = mergeCost{bytes: maxArtifactMergeBytes, nodes: maxArtifactMergeNodes}
 
 // merge merges the YAML file src into old, the file at its destination,
 // and puts the result there, as source-watcher's Merge strategy does when
 // the destination exists (see mergeYAML). The merged file reports src as
 // its source.
-func (t *artifactTree) merge(old *artifactFile, fsys fs.FS, src pathpattern.Ref) error {
+//
+// Before it decodes anything, it charges both files to the budgets (see
+// maxMergeNodes): a file over its budget, or a merge that would take the
+// artifact past its own, is an error wrapping errMergeBudget; then it
+// waits until the plan's gate has room for the charge. It returns ctx's
+// error when ctx ends first, and stops between the steps of a merge once
+// ctx has ended.
+func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS, src pathpattern.Ref) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	base, err := old.content(maxMergeBytes, nil)
 	if err != nil {
 		return err
@@ -33,14 +125,350 @@ func (t *artifactTree) merge(old *artifactFile, fsys fs.FS, src pathpattern.Ref)
 	if err != nil {
 		return err
 	}
-	merged, err := mergeYAML(base, overlay)
+	bc, err := mergeCharge(base)
+	if err != nil {
+		return &mergeError{err: err}
+	}
+	if err := checkMergeFile(bc, len(base), fmt.Sprintf("the file there (from %q)", old.src.String())); err != nil {
+		return err
+	}
+	oc, err := mergeCharge(overlay)
+	if err != nil {
+		return &mergeError{overlay: true, err: err}
+	}
+	if err := checkMergeFile(oc, len(overlay), "the file merged"); err != nil {
+		return err
+	}
+	charge := bc.add(oc)
+	if spent := t.mergeSpent.add(charge); !spent.within(artifactMergeBudget) {
+		return fmt.Errorf("%w: the merges of an artifact must decode no more than %d bytes and %d YAML nodes in all, and this one, of %d bytes and %d nodes, would bring them to %d bytes and %d nodes",
+			errMergeBudget, artifactMergeBudget.bytes, artifactMergeBudget.nodes, charge.bytes, charge.nodes, spent.bytes, spent.nodes)
+	}
+	gate := mergeGateOf(ctx)
+	if err := gate.acquire(ctx, charge); err != nil {
+		return err
+	}
+	defer gate.release(charge) // a panic too: the plan's other merges wait for it
+	t.mergeSpent = t.mergeSpent.add(charge)
+	merged, err := mergeYAML(ctx, base, overlay)
 	if err != nil {
 		return err
 	}
-	if int64(len(merged)) > maxArtifactFileBytes {
-		return fmt.Errorf("the merged file must be no more than %d bytes", maxArtifactFileBytes)
-	}
 	return t.put(&artifactFile{dest: old.dest, src: src, data: merged, own: true})
+}
+
+// checkMergeFile checks the charge of one file of size bytes against the
+// budget of a file; which names the file.
+func checkMergeFile(c mergeCost, size int, which string) error {
+	more := ""
+	if c.more {
+		more = " or more"
+	}
+	switch {
+	case c.bytes > maxMergeBytes:
+		return fmt.Errorf("%w: %s, of %d bytes, must decode to no more than %d bytes to be merged, and its aliases expand it to %d%s",
+			errMergeBudget, which, size, maxMergeBytes, c.bytes, more)
+	case c.nodes > maxMergeNodes:
+		return fmt.Errorf("%w: %s, of %d bytes, must hold no more than %d YAML nodes to be merged, and it counts %d%s",
+			errMergeBudget, which, size, maxMergeNodes, c.nodes, more)
+	}
+	return nil
+}
+
+// mergeCharge returns what decoding data costs a merge: its bytes and
+// countMergeNodes' bound on its nodes, and for a stream with aliases, the
+// bytes and nodes that expanding them adds. It decodes nothing but a
+// stream that has both an anchor ("&") and an alias ("*") character, and
+// that only once countMergeNodes has found its nodes within the budget of
+// a file; it then returns the parser's error for a stream that
+// go.yaml.in/yaml/v3 cannot parse (yamldoc.CheckExpansion refuses it
+// too).
+func mergeCharge(data []byte) (mergeCost, error) {
+	c := mergeCost{bytes: int64(len(data)), nodes: countMergeNodes(data)}
+	if c.nodes > maxMergeNodes || !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
+		return c, nil
+	}
+	extra, err := aliasCost(data, mergeCost{bytes: maxMergeBytes - c.bytes, nodes: maxMergeNodes - c.nodes})
+	return c.add(extra), err
+}
+
+// countMergeNodes returns an upper bound on the nodes that go.yaml.in/yaml/v2
+// (under sigs.k8s.io/yaml) parses in the YAML stream data, an alias
+// counting as one node, in one pass over its bytes, without allocating.
+//
+// yaml/v2 makes a node of each token that holds content (a scalar, an
+// alias, a node property), of each collection a token starts ("[", "{",
+// and a block collection at its first "-", "?" or ":") and of each empty
+// scalar that an indicator leaves ("a:" with no value, "- " with no entry,
+// "{a}", an empty document). The count is:
+//
+//   - one for each word: a run of bytes that are neither blank (space,
+//     tab, line break) nor a separator ("[", "]", "{", "}", ",", "?", and
+//     ":" where it may be a value indicator), since every token that holds
+//     content starts a word;
+//   - for the indicators, the nodes each may make: "," one (a flow
+//     mapping's empty value), "[" one, "{" two (a mapping and an empty
+//     value), "?" three; "-" followed by a blank, and a ":" that may be a
+//     value indicator, one, and one more unless a word follows on the same
+//     line (an empty entry or value), and for ":" one more unless a word
+//     ends right before it (an empty key);
+//   - one for the stream.
+//
+// Surcharges make the count follow what decoding costs, not only the
+// nodes: "[" and "{" count three more each, and so does a "-" entry whose
+// content is a list on the same line ("- - x"), since each
+// level of nesting costs the decoders several times what a node costs;
+// indentation makes deeper block nesting cost its square in bytes. A document
+// start ("---" and a blank at the start of a line) counts docNodes, since
+// each document is decoded afresh (see decodeMergeFile).
+//
+// A comment, from a "#" after a blank to the end of its line, is skipped,
+// unless what would be skipped holds a quote character: a "#" inside a
+// quoted scalar is text, and the scalar could end after it on the same
+// line, with more tokens; without a quote, whatever YAML makes of that
+// text holds no token. Bytes that might start a line break other than
+// "\n" and "\r" (NEL, LS, PS) count as blanks that end a comment, and
+// everything else is counted, whatever it is inside (quoted and block
+// scalars included), so the count can only be too high. Fuzzing checks it
+// against the nodes that yaml/v2 decodes (FuzzMergeYAML, FuzzCountMergeNodes).
+func countMergeNodes(data []byte) int64 {
+	n := int64(1)
+	word := false      // inside a word
+	var first byte     // the current word's first byte
+	prev := byte('\n') // the byte before data[i]; a line break before the stream
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case mayBreak(c) || c == ' ' || c == '\t':
+			word = false
+			prev = c
+			continue
+		case c == '#' && (prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r'):
+			if j, ok := commentEnd(data, i); ok {
+				i = j - 1
+				word = false
+				prev = ' '
+				continue
+			}
+		}
+		switch {
+		case c == '-' && prev == '\n' && bytes.HasPrefix(data[i:], []byte("---")) && blankAt(data, i+3):
+			n += docNodes // a document start
+			i += 2
+		case c == ',':
+			n++
+			word = false
+		case c == '[':
+			n += 4
+			word = false
+		case c == '{':
+			n += 5
+			word = false
+		case c == ']' || c == '}':
+			word = false
+		case c == '?':
+			n += 3
+			word = false
+		case c == '-' && !word && blankAt(data, i+1):
+			n += 1 + emptyAfter(data, i+1)
+			if j := skipBlanks(data, i+1); j < len(data) && data[j] == '-' && blankAt(data, j+1) {
+				n += 3 // an entry that is a list: a level of nesting
+			}
+		case c == ':' && mayBeValue(data, i, word, first, prev):
+			n += 1 + emptyAfter(data, i+1)
+			if !word || isSeparator(prev) || prev == ':' {
+				n++ // nothing before it on the line may be its key
+			}
+			word = false
+		case !word:
+			n++
+			word = true
+			first = c
+		}
+		prev = c
+	}
+	return n
+}
+
+// docNodes is what a document start counts (see countMergeNodes).
+const docNodes = 8
+
+// mayBreak reports whether c may be or start a line break for YAML: "\n",
+// "\r", or the first byte of NEL (U+0085), LS (U+2028) or PS (U+2029),
+// which are two other code points' too; or NUL, which ends yaml/v2's input.
+func mayBreak(c byte) bool { return c == '\n' || c == '\r' || c == 0xC2 || c == 0xE2 || c == 0 }
+
+// blankAt reports whether data ends at i or holds a blank there, as YAML's
+// indicators need after them.
+func blankAt(data []byte, i int) bool {
+	return i >= len(data) || data[i] == ' ' || data[i] == '\t' || mayBreak(data[i])
+}
+
+// isSeparator reports whether c ends a word and starts the next one: the
+// flow indicators, and "?", which yaml/v2 takes for a key indicator
+// anywhere in a flow collection.
+func isSeparator(c byte) bool {
+	switch c {
+	case ',', '[', ']', '{', '}', '?':
+		return true
+	}
+	return false
+}
+
+// mayBeValue reports whether the ":" at data[i] may be a value indicator
+// for yaml/v2: followed by a blank (or, conservatively, a separator), or
+// where a token may start in a flow collection: after a blank, a
+// separator, another ":" or a quote, or after an alias or an anchor,
+// whose name a ":" ends. Elsewhere it is inside a word ("http://x",
+// "image:tag"), which is one plain scalar.
+func mayBeValue(data []byte, i int, word bool, first, prev byte) bool {
+	if blankAt(data, i+1) || isSeparator(data[i+1]) || !word {
+		return true
+	}
+	switch prev {
+	case ':', '"', '\'':
+		return true
+	}
+	return first == '*' || first == '&'
+}
+
+// emptyAfter returns 0 when a word starts on the same line after the blanks
+// at data[i:], so that the indicator before them has a value or an entry,
+// and 1 otherwise.
+func emptyAfter(data []byte, i int) int64 {
+	i = skipBlanks(data, i)
+	if i == len(data) || mayBreak(data[i]) {
+		return 1
+	}
+	switch data[i] {
+	case ',', ']', '}', '?', '#', ':', '-':
+		return 1
+	}
+	return 0
+}
+
+// skipBlanks returns the index of the first byte at or after data[i] that
+// is not a space or a tab, or len(data).
+func skipBlanks(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// commentEnd returns where the comment that starts at data[i] ends (a
+// line break, or the end of data), and false when the text up to there
+// holds a quote character (see countMergeNodes).
+func commentEnd(data []byte, i int) (int, bool) {
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case mayBreak(c):
+			return j, true
+		case c == '"' || c == '\'':
+			return 0, false
+		}
+	}
+	return len(data), true
+}
+
+// aliasCost returns what expanding the aliases of data adds to what
+// decoding it costs: for each alias, the nodes and bytes of the node it
+// refers to, less the one node and the bytes that the alias itself
+// counted. A node's bytes are yamldoc.CheckExpansion's measure: a
+// scalar's value and one, and two for a collection, plus its contents.
+// It stops once the sum passes limit, with the cost so far and more set.
+// The stream is
+// parsed with go.yaml.in/yaml/v3's node API, which keeps aliases as
+// references, as yamldoc.CheckExpansion parses it; each anchor is measured
+// once.
+func aliasCost(data []byte, limit mergeCost) (cost mergeCost, err error) {
+	defer func() {
+		// The parser reports errors by panicking and recovering internally;
+		// a panic that escapes it is a bug in the parser, which hostile
+		// input must not turn into a crash.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	a := aliasSizes{sizes: map[*yamlv3.Node]mergeCost{}}
+	dec := yamlv3.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yamlv3.Node
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return cost, nil
+			}
+			return cost, err
+		}
+		a.walk(&doc, &cost, limit)
+		if !cost.within(limit) {
+			var next yamlv3.Node
+			cost.more = a.more || dec.Decode(&next) == nil
+			return cost, nil
+		}
+	}
+}
+
+// aliasSizes measures the nodes that aliases refer to, once each.
+type aliasSizes struct {
+	// sizes holds the expanded cost of each anchored node measured so far,
+	// or a negative nodes count while it is being measured (an alias to it
+	// then is a cycle, which yaml/v3 refuses before this).
+	sizes map[*yamlv3.Node]mergeCost
+	// more says that a node was left out, past the budgets.
+	more bool
+}
+
+// walk adds to cost what expanding the aliases below n adds, until cost
+// passes limit.
+func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit mergeCost) {
+	if !cost.within(limit) {
+		a.more = true
+		return
+	}
+	if n.Kind == yamlv3.AliasNode {
+		if n.Alias != nil {
+			s := a.size(n.Alias)
+			*cost = cost.add(mergeCost{bytes: s.bytes, nodes: s.nodes - 1})
+		}
+		return
+	}
+	for _, c := range n.Content {
+		a.walk(c, cost, limit)
+	}
+}
+
+// size returns the expanded cost of n: its nodes and bytes with every
+// alias below it replaced by what it refers to. Its recursion is as deep as
+// the document nests, which the parser bounds; a cycle counts as nothing
+// (yaml/v3 refuses such a stream when it decodes it).
+func (a *aliasSizes) size(n *yamlv3.Node) mergeCost {
+	if n.Kind == yamlv3.AliasNode {
+		if n.Alias == nil {
+			return mergeCost{nodes: 1}
+		}
+		n = n.Alias
+	}
+	if s, ok := a.sizes[n]; ok {
+		if s.nodes < 0 {
+			return mergeCost{}
+		}
+		return s
+	}
+	a.sizes[n] = mergeCost{nodes: -1}
+	s := mergeCost{nodes: 1, bytes: 2}
+	if n.Kind == yamlv3.ScalarNode {
+		s.bytes = int64(len(n.Value)) + 1
+	}
+	for _, c := range n.Content {
+		s = s.add(a.size(c))
+		if s.bytes > maxMergeBytes || s.nodes > maxMergeNodes {
+			a.more = true
+			break // past every budget: the caller refuses it
+		}
+	}
+	a.sizes[n] = s
+	return s
 }
 
 // mergeError says which side of a merge is not what Merge can merge.
@@ -72,28 +500,56 @@ func (e *mergeError) Unwrap() error { return e.err }
 //
 // Before decoding, yamldoc.Documents bounds alias expansion and refuses a
 // document hidden after a "..." end marker, which upstream's decoder would
-// drop. Nesting is bounded by the decoders, to 10,000 levels.
-func mergeYAML(base, overlay []byte) ([]byte, error) {
-	b, err := decodeMergeFile(base)
+// drop. Nesting is bounded by the decoders, to 10,000 levels. mergeYAML
+// charges nothing: its caller does (see artifactTree.merge). Between
+// documents and steps it returns ctx's error once ctx has ended.
+func mergeYAML(ctx context.Context, base, overlay []byte) ([]byte, error) {
+	b, err := decodeMergeFile(ctx, base)
 	if err != nil {
-		return nil, &mergeError{err: err}
+		return nil, sideError(err, false)
 	}
-	o, err := decodeMergeFile(overlay)
+	o, err := decodeMergeFile(ctx, overlay)
 	if err != nil {
-		return nil, &mergeError{overlay: true, err: err}
+		return nil, sideError(err, true)
 	}
-	return encodeMerged(mergeMaps(b, o))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	merged := mergeMaps(b, o)
+	if encodedSizeAtLeast(merged, maxMergedBytes) > maxMergedBytes {
+		return nil, errMergedTooLarge
+	}
+	out, err := encodeMerged(ctx, merged)
+	if err == nil && len(out) > maxMergedBytes {
+		return nil, errMergedTooLarge
+	}
+	return out, err
+}
+
+// errMergedTooLarge refuses a merged file larger than maxMergedBytes.
+var errMergedTooLarge = fmt.Errorf("the merged file must be no more than %d bytes", maxMergedBytes)
+
+// sideError is err of one side of a merge: a mergeError, unless it is the
+// context's.
+func sideError(err error, overlay bool) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &mergeError{overlay: overlay, err: err}
 }
 
 // decodeMergeFile decodes a file's YAML documents into maps and merges
 // them, in order, into one.
-func decodeMergeFile(data []byte) (map[string]any, error) {
+func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]any{}
 	for i, doc := range docs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if i == 0 {
 			doc = yamldoc.Aligned(data, doc) // errors name the file's lines
 		}
@@ -104,7 +560,9 @@ func decodeMergeFile(data []byte) (map[string]any, error) {
 			}
 			return nil, err
 		}
-		out = mergeMaps(out, m)
+		// Into out, which holds only what this file's documents decoded
+		// to, so that many documents cost their size, not its square.
+		mergeInto(out, m)
 	}
 	return out, nil
 }
@@ -130,4 +588,114 @@ func mergeMaps(base, overlay map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// mergeInto merges overlay over dst as mergeMaps does, changing dst (and
+// the maps it holds) in place instead of copying it: the result is
+// mergeMaps(dst, overlay). overlay's maps become dst's, so the caller
+// must not use overlay afterwards.
+func mergeInto(dst, overlay map[string]any) {
+	for k, v := range overlay {
+		if om, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeInto(dm, om)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// mergeGate is a plan's budget of merges that run at the same time: a
+// semaphore weighted by what each merge is charged, with room for one
+// artifact's budget, which serves merges in the order they asked. Each
+// merge's charge fits an artifact's budget, so each eventually gets its
+// turn, and holds it only while it decodes and encodes. The zero value is
+// not valid; use newMergeGate. A nil *mergeGate lets every merge through.
+type mergeGate struct {
+	mu      sync.Mutex
+	free    mergeCost
+	waiters []*mergeWaiter
+}
+
+type mergeWaiter struct {
+	cost  mergeCost
+	ready chan struct{} // closed when cost is taken for it
+}
+
+func newMergeGate() *mergeGate { return &mergeGate{free: artifactMergeBudget} }
+
+// acquire takes c from the gate, waiting for room, or returns ctx's error
+// when ctx ends first, having taken nothing.
+func (g *mergeGate) acquire(ctx context.Context, c mergeCost) error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	if len(g.waiters) == 0 && c.within(g.free) {
+		g.free = mergeCost{bytes: g.free.bytes - c.bytes, nodes: g.free.nodes - c.nodes}
+		g.mu.Unlock()
+		return nil
+	}
+	w := &mergeWaiter{cost: c, ready: make(chan struct{})}
+	g.waiters = append(g.waiters, w)
+	g.mu.Unlock()
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+		g.mu.Lock()
+		select {
+		case <-w.ready: // served meanwhile: give it back
+			g.mu.Unlock()
+			g.release(c)
+		default:
+			for i, x := range g.waiters {
+				if x == w {
+					g.waiters = append(g.waiters[:i], g.waiters[i+1:]...)
+					break
+				}
+			}
+			g.serve()
+			g.mu.Unlock()
+		}
+		return ctx.Err()
+	}
+}
+
+// release gives c back to the gate.
+func (g *mergeGate) release(c mergeCost) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	g.free = g.free.add(c)
+	g.serve()
+	g.mu.Unlock()
+}
+
+// serve hands room to the waiters, in order, while the first one fits.
+// g.mu is held.
+func (g *mergeGate) serve() {
+	for len(g.waiters) > 0 && g.waiters[0].cost.within(g.free) {
+		w := g.waiters[0]
+		g.waiters = g.waiters[1:]
+		g.free = mergeCost{bytes: g.free.bytes - w.cost.bytes, nodes: g.free.nodes - w.cost.nodes}
+		close(w.ready)
+	}
+}
+
+// mergeGateKey is the context key of a plan's mergeGate.
+type mergeGateKey struct{}
+
+// withMergeGate returns ctx with a new mergeGate, the one that every merge
+// planned under it shares (see artifacts).
+func withMergeGate(ctx context.Context) context.Context {
+	return context.WithValue(ctx, mergeGateKey{}, newMergeGate())
+}
+
+// mergeGateOf returns ctx's mergeGate, or nil when it has none.
+func mergeGateOf(ctx context.Context) *mergeGate {
+	g, _ := ctx.Value(mergeGateKey{}).(*mergeGate)
+	return g
 }

@@ -1,7 +1,9 @@
 package generator
 
 import (
+	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -63,7 +65,7 @@ func TestMergeYAML(t *testing.T) {
 	for _, tt := range mergeYAMLTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := mergeYAML([]byte(tt.base), []byte(tt.overlay))
+			got, err := mergeYAML(context.Background(), []byte(tt.base), []byte(tt.overlay))
 			if tt.wantErr != "" {
 				var me *mergeError
 				if !errors.As(err, &me) || me.overlay != (tt.wantErr == "overlay") {
@@ -100,7 +102,7 @@ func TestMergeYAMLHostile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := mergeYAML([]byte("a: 1\n"), []byte(tt.overlay))
+			got, err := mergeYAML(context.Background(), []byte("a: 1\n"), []byte(tt.overlay))
 			var me *mergeError
 			if !errors.As(err, &me) || !me.overlay {
 				t.Fatalf("mergeYAML() = %d bytes, %v; want an error of the overlay", len(got), err)
@@ -283,11 +285,15 @@ func FuzzMergeYAML(f *testing.F) {
 	for _, tt := range mergeYAMLTests {
 		f.Add(tt.base, tt.overlay)
 	}
+	for _, s := range countSeeds {
+		f.Add(s, "a: {b: [1, {c: 2}]}\n")
+		f.Add("a: {b: [1, {c: 2}]}\n", s)
+	}
 	f.Fuzz(func(t *testing.T, base, overlay string) {
 		if len(base) > maxMergeBytes || len(overlay) > maxMergeBytes {
 			return
 		}
-		out, err := mergeYAML([]byte(base), []byte(overlay))
+		out, err := mergeYAML(context.Background(), []byte(base), []byte(overlay))
 		if err != nil {
 			var me *mergeError
 			if !errors.As(err, &me) {
@@ -297,17 +303,20 @@ func FuzzMergeYAML(f *testing.F) {
 			}
 			return
 		}
-		again, err := mergeYAML(out, nil)
+		again, err := mergeYAML(context.Background(), out, nil)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("merging %q again gives %q, %v", out, again, err)
 		}
 		// Upstream's bytes wherever upstream's are the same on every run.
-		bm, berr := decodeMergeFile([]byte(base))
-		om, oerr := decodeMergeFile([]byte(overlay))
+		bm, berr := decodeMergeFile(context.Background(), []byte(base))
+		om, oerr := decodeMergeFile(context.Background(), []byte(overlay))
 		if berr != nil || oerr != nil {
 			t.Fatalf("mergeYAML succeeded, decodeMergeFile failed: %v, %v", berr, oerr)
 		}
 		merged := mergeMaps(bm, om)
+		if n := encodedSizeAtLeast(merged, math.MaxInt64/2); n > int64(len(out)) {
+			t.Fatalf("encodedSizeAtLeast = %d for %q, %d bytes", n, out, len(out))
+		}
 		want, err := yaml.Marshal(merged)
 		stable := err == nil
 		for i := 0; stable && i < 8; i++ {

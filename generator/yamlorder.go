@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"unicode"
@@ -16,10 +17,14 @@ import (
 // from Go's random map order, and its order is not transitive for some
 // sets of keys that mix digits and letters (8 < 11 < 1A < 8), so its output
 // for them changes from run to run; for every other set of keys the sorted
-// order is unique and the bytes are the same as upstream's.
-func encodeMerged(m map[string]any) ([]byte, error) {
+// order is unique and the bytes are the same as upstream's. Between its
+// steps it returns ctx's error once ctx has ended.
+func encodeMerged(ctx context.Context, m map[string]any) ([]byte, error) {
 	j, err := json.Marshal(m)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// A MapSlice target makes yaml/v2 decode every mapping, nested ones
@@ -30,6 +35,9 @@ func encodeMerged(m map[string]any) ([]byte, error) {
 		return nil, err
 	}
 	sortMappings(doc)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return yamlv2.Marshal(doc)
 }
 
@@ -107,4 +115,74 @@ func naturalLess(a, b string) bool {
 		return ar[i] < br[i]
 	}
 	return len(ar) < len(br)
+}
+
+// encodedSizeAtLeast returns a lower bound on the bytes that encodeMerged
+// writes for m, or a number past limit once the bound passes it: each key
+// and a colon, each list item's "- ", each string's bytes and a byte for
+// any other scalar, two for an empty mapping or list, and the indentation
+// of every line that starts a key or an item. yaml/v2 writes block style:
+// a mapping's keys each on its own line, a nested mapping two columns in,
+// a list under a key at the key's column, a mapping or a list inside a
+// list item two columns in, its first key or item on the item's line.
+//
+// The indentation is where deep nesting costs: "{a: {a: ...}}" nested n
+// deep encodes to n² bytes, from a file of 4n bytes. So a merge refuses an
+// output that this bound puts past maxMergedBytes before it encodes it,
+// where encoding it and then refusing it would cost time and memory that
+// grow with that square. FuzzMergeYAML checks that the bound never passes
+// the length of what encodeMerged writes.
+func encodedSizeAtLeast(m map[string]any, limit int64) int64 {
+	var n int64
+	var value func(v any, indent int64, sameLine bool)
+	mapping := func(m map[string]any, indent int64, sameLine bool) {
+		first := true
+		for k, v := range m {
+			if n > limit {
+				return
+			}
+			n += int64(len(k)) + 1
+			if !first || !sameLine {
+				n += indent
+			}
+			first = false
+			switch v := v.(type) {
+			case map[string]any:
+				value(v, indent+2, false)
+			case []any:
+				value(v, indent, false)
+			default:
+				value(v, indent, true)
+			}
+		}
+	}
+	value = func(v any, indent int64, sameLine bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			if len(v) == 0 {
+				n += 2 // {}
+			}
+			mapping(v, indent, sameLine)
+		case []any:
+			if len(v) == 0 {
+				n += 2 // []
+			}
+			for i, e := range v {
+				if n > limit {
+					return
+				}
+				n += 2
+				if i > 0 || !sameLine {
+					n += indent
+				}
+				value(e, indent+2, true)
+			}
+		case string:
+			n += int64(len(v))
+		default:
+			n++ // a number, a boolean, null
+		}
+	}
+	value(m, 0, false)
+	return n
 }

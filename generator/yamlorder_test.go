@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"unicode/utf8"
@@ -31,7 +32,7 @@ func TestEncodeMergedAsSigsYAML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := encodeMerged(m)
+		got, err := encodeMerged(context.Background(), m)
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
@@ -46,12 +47,12 @@ func TestEncodeMergedAsSigsYAML(t *testing.T) {
 func TestEncodeMergedDeterministic(t *testing.T) {
 	t.Parallel()
 	m := map[string]any{"8": nil, "11": nil, "1A": 0, "79:bY002": nil, "b9": nil, "true": nil}
-	first, err := encodeMerged(m)
+	first, err := encodeMerged(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 100 {
-		got, err := encodeMerged(m)
+		got, err := encodeMerged(context.Background(), m)
 		if err != nil || string(got) != string(first) {
 			t.Fatalf("encodeMerged gave %q, then %q (%v)", first, got, err)
 		}
