@@ -142,7 +142,7 @@ func change(tg *v1alpha1.TenantGenerator, prefix string) string {
 	return ""
 }
 
-// configMap returns the live ConfigMap, or nil.
+// liveConfigMap returns the live ConfigMap, or nil.
 func (f *fixture) liveConfigMap(namespace, name string) *corev1.ConfigMap {
 	f.t.Helper()
 	cm := &corev1.ConfigMap{}
