@@ -43,14 +43,16 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		a *Artifact
 	}
 	out := make([]built, len(items))
-	ctx := withMergeGate(p.ctx) // the plan's merges share one budget
+	ctx := withPlanBudget(p.ctx, p.workers()) // what the artifacts built at once share
 	panics := parallel(p.ctx, p.workers(), len(items), func(i int) {
 		it := items[i]
 		if it.skip != "" {
 			return
 		}
 		q := p.fork()
-		q.ctx = ctx
+		var release func()
+		q.ctx, release = withArtifactLease(ctx)
+		defer release()
 		out[i].q = q
 		a, reason := q.artifact(it)
 		if a == nil {

@@ -32,8 +32,13 @@ const (
 	maxExtractedBytes = 64 << 20
 	// maxDecompressedBytes bounds the bytes that decompressing an
 	// artifact's archives produces, headers, padding and the data of
-	// entries that are not files included: a gzip bomb stops here.
-	maxDecompressedBytes = 2 * maxExtractedBytes
+	// entries that are not files included: a gzip bomb stops here. Besides
+	// the files' bytes, 16 MiB: more than the headers, PAX records and
+	// padding of maxArchiveEntries entries whose names hold
+	// maxArchiveNameBytes take, and little enough that records the tar
+	// reader decodes and drops (a PAX record may hold 1 MiB) cost a
+	// fraction of what the files do.
+	maxDecompressedBytes = maxExtractedBytes + 16<<20
 	// maxArchiveNameBytes bounds the bytes of the names of an artifact's
 	// archives' entries: an average of about 400 bytes for 10,000
 	// entries, several times what charts and manifest bundles use. Each
@@ -219,6 +224,11 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 			}
 			if t.extracted += hdr.Size; t.extracted > maxExtractedBytes {
 				return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the archives of an artifact must hold no more than %d bytes of files in all", maxExtractedBytes)}
+			}
+			// The artifact holds what it extracts: its plan's budget must
+			// have room for it before it is read.
+			if err := holdRoom(ctx, t, hdr.Size); err != nil {
+				return &archiveError{rule: "extraction stopped", err: err}
 			}
 			e.data = make([]byte, hdr.Size)
 			if _, err := io.ReadFull(tr, e.data); err != nil {

@@ -194,7 +194,7 @@ func untarTests() []untarTest {
 				es = append(es, tarEntry{name: fmt.Sprint("d", i), typ: tar.TypeDir, pax: pax})
 			}
 			return tgz(t, es...)
-		}, wantRule: "must decompress to no more than 134217728 bytes in all"},
+		}, wantRule: "must decompress to no more than 83886080 bytes in all"},
 	}
 }
 

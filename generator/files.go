@@ -65,9 +65,9 @@ type artifactTree struct {
 	// and those that archives create.
 	dirs map[string]bool
 	held int64 // bytes of data held by files
-	// mergeSpent is what the artifact's merges have decoded (see
-	// maxMergeNodes).
-	mergeSpent mergeCost
+	// mergeSpent is what the artifact's merges were charged, in units
+	// (see maxMergeUnits).
+	mergeSpent int64
 	// extracted, entries, names and decompressed count what the
 	// artifact's archives held, all of them together, and archiveDirs the
 	// directories they made (see extractArchive).

@@ -102,8 +102,8 @@ func TestHostileMergeArrayBase(t *testing.T) {
 	p := mustPlan(t, mustCompile(t, mergeSpec()), sources(fsys), nil, emptyCluster{}.cluster())
 	detail := func(tenant, from string) string {
 		return fmt.Sprintf(`spec.artifacts[0].copy[2].from: @repo/tenants/%[1]s/modules/app/values/values.yaml: rendered from directory "tenants/%[1]s/modules/app": `+
-			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/%[1]s/modules/app/%[2]s"), `+
-			`of 1048575 bytes, must hold no more than 20000 YAML nodes to be merged, and it counts 1048576`, tenant, from)
+			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/%[1]s/modules/app/%[2]s") `+
+			`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, tenant, from)
 	}
 	want := []string{detail("tenant-a", "base.tgz"), detail("tenant-b", "base/values.yaml")}
 	if diff := cmp.Diff(want, planErrs(p)); diff != "" {
@@ -140,8 +140,8 @@ func TestHostileMergeManyBases(t *testing.T) {
 	reads := &countingFS{FS: fsys, match: "/values/"}
 	p := mustPlan(t, mustCompile(t, mergeSpec()), map[string]fs.FS{"repo": reads}, nil, emptyCluster{}.cluster())
 	want := []string{`spec.artifacts[0].copy[2].from: @repo/tenants/tenant-a/modules/app/values/v00.yaml: rendered from directory "tenants/tenant-a/modules/app": ` +
-		`merging into "v00.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/app/bases.tgz"), ` +
-		`of 1048575 bytes, must hold no more than 20000 YAML nodes to be merged, and it counts 1048576`}
+		`merging into "v00.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/app/bases.tgz") ` +
+		`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`}
 	if diff := cmp.Diff(want, planErrs(p)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -234,8 +234,8 @@ func TestHostileMergeWorkers(t *testing.T) {
 	var want []string
 	for i := range 8 {
 		want = append(want, fmt.Sprintf(`spec.artifacts[0].copy[2].from: @repo/tenants/tenant-a/modules/m%[1]d/values/values.yaml: rendered from directory "tenants/tenant-a/modules/m%[1]d": `+
-			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/m%[1]d/base.tgz"), `+
-			`of 1048575 bytes, must hold no more than 20000 YAML nodes to be merged, and it counts 1048576`, i))
+			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/m%[1]d/base.tgz") `+
+			`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, i))
 	}
 	for _, workers := range []int{1, 8} {
 		p := mustPlan(t, mustCompile(t, mergeSpec(), WithConcurrency(workers)), sources(fsys), nil, emptyCluster{}.cluster())
@@ -342,19 +342,23 @@ func TestCountMergeNodes(t *testing.T) {
 		want   int64
 	}{
 		{data: "", parsed: 0, want: 1},
-		{data: "a: 1\n", parsed: 3, want: 4},              // stream, a, ":" (a mapping), 1
-		{data: "a:\n", parsed: 3, want: 4},                // ":" may leave an empty value
-		{data: "a: 1\nb: 2\nc: 3\n", parsed: 7, want: 10}, // each ":" may start a mapping
-		{data: "a: [1,1,1]\n", parsed: 6, want: 12},       // "[" counts four, "," one
-		{data: "- \n- \n", parsed: 3, want: 5},            // "-" may leave an empty entry
-		{data: "- - - x\n", parsed: 4, want: 13},          // and a list in an entry three more
-		{data: "[a: 1, b: ]", parsed: 7, want: 12},        // ":" may make a mapping, and leave an empty value
-		{data: "a: b # c: d, [e]\n", parsed: 3, want: 4},  // a comment counts nothing
-		{data: "a: 'b # c', [1]\n", parsed: 0, want: 12},  // unless it may hold a quote's end
-		{data: "a: http://x:80/y\n", parsed: 3, want: 4},  // a ":" inside a word is text
-		{data: `{"a":b}`, parsed: 3, want: 9},             // after a quote it may be a value indicator
-		{data: "a: 1\n---\nb: 2\n", parsed: 6, want: 15},  // a document start counts docNodes
-		{data: "%YAML 1.1\n---\na: 1\n", parsed: 3, want: 14},
+		{data: "a: 1\n", parsed: 3, want: 3},             // the stream (its root), a, 1
+		{data: "a:\n", parsed: 3, want: 3},               // ":" may leave an empty value
+		{data: "a: 1\nb: 2\nc: 3\n", parsed: 7, want: 7}, // a mapping counts its nodes
+		{data: "a:\n  b:\n    c: 1\n", parsed: 7, want: 7},
+		{data: "- a: 1\n  b: 2\n- c: 3\n", parsed: 9, want: 9},
+		{data: "a: [1,1,1]\n", parsed: 6, want: 12},      // "[" counts five, "," one
+		{data: "- \n- \n", parsed: 3, want: 3},           // "-" may leave an empty entry
+		{data: "- - - x\n", parsed: 4, want: 11},         // and a list in an entry three more
+		{data: "[a: 1, b: ]", parsed: 7, want: 11},       // "[" and "," may start a mapping
+		{data: "? a\n: b\n", parsed: 3, want: 7},         // "?" counts three, ":" an empty key
+		{data: "a: !!map\n  b: 1\n", parsed: 5, want: 5}, // a tag is the mapping's node
+		{data: "a: b # c: d, [e]\n", parsed: 3, want: 3}, // a comment counts nothing
+		{data: "a: 'b # c', [1]\n", parsed: 0, want: 12}, // unless it may hold a quote's end
+		{data: "a: http://x:80/y\n", parsed: 3, want: 3}, // a ":" inside a word is text
+		{data: `{"a":b}`, parsed: 3, want: 8},            // after a quote it may be a value indicator
+		{data: "a: 1\n---\nb: 2\n", parsed: 6, want: 13}, // a document start counts docNodes
+		{data: "%YAML 1.1\n---\na: 1\n", parsed: 3, want: 13},
 	}
 	for _, tt := range tests {
 		t.Run(tt.data, func(t *testing.T) {
@@ -370,15 +374,18 @@ func TestCountMergeNodes(t *testing.T) {
 }
 
 // TestMergeBudgets charges merges to an artifact's budgets: a file over
-// the budget of a file, by its nodes or by what its aliases expand it to,
-// a merge that would take the artifact past its budget, and what the
-// merges within them spend.
+// the budget of a file, by its nodes, its bytes or what its aliases
+// expand it to, a merge that would take the artifact past its budget, and
+// what the merges within them spend.
 func TestMergeBudgets(t *testing.T) {
 	t.Parallel()
-	// 19,999 nodes in 2 bytes short of 1 MiB: at the budget of a file.
-	atBudget := "a: [" + strings.Repeat("1,", 9994) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-19999) + "\n"
-	// An anchor of 100 KB, and ten aliases to it.
-	aliases := "l:\n- &x " + strings.Repeat("x", 100_000) + "\n" + strings.Repeat("- *x\n", 10)
+	// 1 MiB less 2 bytes, 16,384 units, and 8,190 nodes: 24,574 units, at
+	// the budget of a file.
+	atBudget := "a: [" + strings.Repeat("1,", 4090) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*4090) + "\n"
+	// Two nodes more, in as many bytes.
+	overBudget := "a: [" + strings.Repeat("1,", 4092) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*4092) + "\n"
+	// An anchor of 100 KB, and twenty aliases to it.
+	aliases := "l:\n- &x " + strings.Repeat("x", 100_000) + "\n" + strings.Repeat("- *x\n", 20)
 	// A billion laughs: each anchor holds four aliases to the one before.
 	laughs := "a: &a [\"" + strings.Repeat("x", 1000) + "\"]\n"
 	for c := 'b'; c <= 'k'; c++ {
@@ -389,19 +396,25 @@ func TestMergeBudgets(t *testing.T) {
 		name   string
 		merges []merge // each into a file of its own
 		want   string  // the error of the last merge, if any
-		spent  mergeCost
+		spent  int64
 	}{
 		{name: "within the budgets", merges: []merge{{"a: 1\n", "b: 2\n"}, {"c: 3\n", "d: 4\n"}},
-			spent: mergeCost{bytes: 20, nodes: 16}},
-		{name: "a file over the nodes of a file", merges: []merge{{"a: 1\n", "a: [" + strings.Repeat("1,", 10_000) + "1]\n"}},
-			want: "merge budget exceeded: the file merged, of 20007 bytes, must hold no more than 20000 YAML nodes to be merged, and it counts 20008"},
-		{name: "a file that its aliases expand past the bytes of a file", merges: []merge{{aliases, "b: 1\n"}},
-			want: `merge budget exceeded: the file there (from "@repo/b0.yaml"), of 100059 bytes, must decode to no more than 1048576 bytes to be merged, and its aliases expand it to 1100069`},
+			spent: 4 * (3 + 1)}, // three nodes and five bytes each
+		{name: "a file over the budget of a file by its nodes", merges: []merge{{"a: 1\n", "a: [" + strings.Repeat("1,", 12_200) + "1]\n"}},
+			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
+				"and it counts 24790 (24407 bytes, 24408 YAML nodes)"},
+		{name: "a file of nodes and bytes", merges: []merge{{"a: 1\n", overBudget}},
+			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
+				"and it counts 24578 (1048574 bytes, 8194 YAML nodes)"},
+		{name: "a file that its aliases expand past the budget", merges: []merge{{aliases, "b: 1\n"}},
+			want: `merge budget exceeded: the file there (from "@repo/b0.yaml") must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), ` +
+				"and it counts 25048 or more (1600124 bytes, 46 YAML nodes)"},
 		{name: "a file whose aliases expand without end", merges: []merge{{"a: 1\n", laughs}},
-			want: "merge budget exceeded: the file merged, of 1241 bytes, must decode to no more than 1048576 bytes to be merged, and its aliases expand it to 1113291 or more"},
+			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
+				"and it counts 24715 or more (1370229 bytes, 3305 YAML nodes)"},
 		{name: "merges past the artifact's budget", merges: []merge{{atBudget, atBudget}, {atBudget, atBudget}, {atBudget, atBudget}},
-			want: "merge budget exceeded: the merges of an artifact must decode no more than 4194304 bytes and 80000 YAML nodes in all, " +
-				"and this one, of 2097148 bytes and 39998 nodes, would bring them to 6291444 bytes and 119994 nodes"},
+			want: "merge budget exceeded: the merges of an artifact must count no more than 98304 in all (a unit for each YAML node and each 64 bytes of their files), " +
+				"and this one, counting 49148, would bring them to 147444"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -423,7 +436,7 @@ func TestMergeBudgets(t *testing.T) {
 			}
 			if tt.want == "" {
 				if err != nil || tr.mergeSpent != tt.spent {
-					t.Fatalf("merges = %v, spent %+v; want %+v", err, tr.mergeSpent, tt.spent)
+					t.Fatalf("merges = %v, spent %d; want %d", err, tr.mergeSpent, tt.spent)
 				}
 				return
 			}
@@ -441,8 +454,7 @@ func TestMergeGate(t *testing.T) {
 	t.Parallel()
 	g := newMergeGate()
 	ctx := context.Background()
-	big := mergeCost{bytes: 3 << 20, nodes: 10}
-	small := mergeCost{bytes: 2 << 20, nodes: 10}
+	big, small := int64(maxArtifactMergeUnits*3/4), int64(maxArtifactMergeUnits/2)
 	if err := g.acquire(ctx, big); err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +472,7 @@ func TestMergeGate(t *testing.T) {
 			runtime.Gosched()
 		}
 	}
-	run := func(name string, c mergeCost) {
+	run := func(name string, c int64) {
 		wg.Go(func() {
 			if err := g.acquire(ctx, c); err != nil {
 				t.Error(err)
@@ -488,13 +500,72 @@ func TestMergeGate(t *testing.T) {
 	if diff := cmp.Diff([]string{"small"}, order); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
-	if g.free != artifactMergeBudget || len(g.waiters) != 0 {
-		t.Errorf("free %+v, %d waiters; want %+v, none", g.free, len(g.waiters), artifactMergeBudget)
+	if g.free != maxArtifactMergeUnits || len(g.waiters) != 0 {
+		t.Errorf("%d free, %d waiters; want %d, none", g.free, len(g.waiters), maxArtifactMergeUnits)
 	}
 	var none *mergeGate
 	if err := none.acquire(cctx, big); err != nil {
 		t.Errorf("a nil gate: acquire() = %v", err)
 	}
+}
+
+// TestPlanBudgetHeld: the artifacts that a plan builds at once share what
+// they may hold. Under 8 workers each may hold 8 MiB; an artifact that
+// needs more waits for the large token, which one artifact at a time
+// holds until it is built; a wait ends with the context. A plan whose
+// artifacts all need the token builds them all, one after another, the
+// same as one worker does.
+func TestPlanBudgetHeld(t *testing.T) {
+	t.Parallel()
+	ctx := withPlanBudget(context.Background(), 8)
+	a, releaseA := withArtifactLease(ctx)
+	b, releaseB := withArtifactLease(ctx)
+	ta, tb := newArtifactTree(), newArtifactTree()
+	if err := holdRoom(a, ta, 8<<20); err != nil || artifactLeaseOf(a).large {
+		t.Fatalf("holdRoom(8 MiB) = %v, large %v; want room without the token", err, artifactLeaseOf(a).large)
+	}
+	if err := holdRoom(a, ta, 8<<20+1); err != nil || !artifactLeaseOf(a).large {
+		t.Fatalf("holdRoom(8 MiB + 1) = %v; want the token", err)
+	}
+	cb, cancel := context.WithCancel(b)
+	done := make(chan error)
+	go func() { done <- holdRoom(cb, tb, 8<<20+1) }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) || artifactLeaseOf(b).large {
+		t.Fatalf("holdRoom() while a holds the token = %v; want context.Canceled", err)
+	}
+	go func() { done <- holdRoom(b, tb, 8<<20+1) }()
+	releaseA()
+	if err := <-done; err != nil || !artifactLeaseOf(b).large {
+		t.Fatalf("holdRoom() once a is built = %v", err)
+	}
+	releaseB()
+	if plan := artifactLeaseOf(a).plan; len(plan.large) != 0 || plan.smallHeld != 8<<20 {
+		t.Fatalf("the token is held %d times, and each artifact may hold %d bytes", len(plan.large), plan.smallHeld)
+	}
+
+	// Three modules that each extract 12 MiB and merge a file into it.
+	zeros := strings.Repeat("\x00", 6<<20)
+	archive := tgz(t, tarEntry{name: "a", body: zeros}, tarEntry{name: "b", body: zeros}, tarEntry{name: "v.yaml", body: "a: 1\n"})
+	modules := map[string]map[string][]byte{}
+	for i := range 3 {
+		modules[fmt.Sprintf("tenants/tenant-a/modules/m%d", i)] = map[string][]byte{"a.tgz": archive, "values/v.yaml": []byte("b: 1\n")}
+	}
+	fsys := mergeTree(modules)
+	want := mustPlan(t, mustCompile(t, mergeSpec(), WithConcurrency(1)), sources(fsys), nil, emptyCluster{}.cluster())
+	got := mustPlan(t, mustCompile(t, mergeSpec(), WithConcurrency(8)), sources(fsys), nil, emptyCluster{}.cluster())
+	if len(want.Artifacts) != 3 || len(want.Errors) != 0 {
+		t.Fatalf("%d artifacts, errors %v; want 3 and none", len(want.Artifacts), want.Errors.ToAggregate())
+	}
+	if diff := cmp.Diff(want.Artifacts, got.Artifacts); diff != "" {
+		t.Errorf("artifacts with 8 workers (-1 worker +8 workers):\n%s", diff)
+	}
+}
+
+// artifactLeaseOf returns ctx's artifactLease.
+func artifactLeaseOf(ctx context.Context) *artifactLease {
+	l, _ := ctx.Value(artifactLeaseKey{}).(*artifactLease)
+	return l
 }
 
 // TestEncodedSizeAtLeast: the bound of the merged file's size, against
@@ -530,8 +601,8 @@ func TestEncodedSizeAtLeast(t *testing.T) {
 	// "a: {a: {a: ...}}" 2,800 deep: 14 KB within the budget of a file,
 	// which encodes to 7.8 MB.
 	deep := "a: " + strings.Repeat("{a: ", 2800) + "1" + strings.Repeat("}", 2800) + "\n"
-	if c := countMergeNodes([]byte(deep)); c != 19604 {
-		t.Fatalf("%d nodes, want 19604", c)
+	if c := countMergeNodes([]byte(deep)); c != 16803 { // "{a: " counts six
+		t.Fatalf("%d nodes, want 16803", c)
 	}
 	m, err := decodeMergeFile(context.Background(), []byte(deep))
 	if err != nil {
@@ -642,7 +713,7 @@ func FuzzCountMergeNodes(f *testing.F) {
 			t.Fatalf("countMergeNodes(%q) = %d, yaml/v3 parses %d nodes", data, got, n)
 		}
 		c, err := mergeCharge([]byte(data))
-		if err != nil || c.nodes > maxMergeNodes || c.bytes > maxMergeBytes {
+		if err != nil || c.more || c.units() > maxMergeUnits {
 			return
 		}
 		if n, ok := decodedNodes([]byte(data)); ok && c.nodes < n {

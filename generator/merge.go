@@ -18,25 +18,29 @@ import (
 
 // The budgets of Merge. Decoding YAML into maps takes many times the
 // file's size in time and memory, and how many times depends on how many
-// nodes (scalars, mappings, sequences) the file holds, not on its bytes: a
-// flow sequence "[1,1,1,...]" holds a node for every two bytes, and the
-// decoders it goes through (sigs.k8s.io/yaml decodes YAML with yaml/v2,
-// converts it to JSON and decodes that; encodeMerged does the reverse)
-// each build all of them. So every merge is charged, before anything is
-// decoded, the bytes and the nodes of its two files, counted by
-// countMergeNodes without decoding (and, for a file with aliases, what
-// its aliases add as they are expanded, by mergeCharge), and the charge
-// must fit three budgets:
+// nodes (scalars, mappings, sequences) the file holds as much as on its
+// bytes: a flow sequence "[1,1,1,...]" holds a node for every two bytes,
+// and the decoders it goes through (sigs.k8s.io/yaml decodes YAML with
+// yaml/v2, converts it to JSON and decodes that; encodeMerged does the
+// reverse) each build all of them. So every merge is charged, before
+// anything is decoded, what its two files cost to decode: one unit for
+// each YAML node, as countMergeNodes counts them without decoding, and one
+// for every 64 bytes (a key's twice), with what a file's aliases add as
+// they are expanded (see mergeCharge). A node costs the decoders about as
+// much as 64 bytes of text (BenchmarkHostileMerge). The charge must fit
+// three budgets:
 //
-//   - each file: at most maxMergeBytes bytes and maxMergeNodes nodes, so
-//     that one merge costs a bounded, small amount;
+//   - each file: at most maxMergeUnits, so that one merge costs a
+//     bounded, small amount (a file of 1 MiB is 16,384 units of bytes,
+//     and may hold 8,192 nodes; a smaller one more);
 //   - each artifact: the merges of one artifact together at most
-//     maxArtifactMergeBytes bytes and maxArtifactMergeNodes nodes, so
-//     that a tenant cannot multiply that amount by merging many files;
+//     maxArtifactMergeUnits, so that a tenant cannot multiply that amount
+//     by merging many files;
 //   - each plan: the merges that the plan's workers run at the same time
-//     together at most one artifact's budget (mergeGate), so that a plan's
-//     memory does not grow with its worker count. A merge waits for its
-//     charge to be free, and never fails for this budget.
+//     together at most one artifact's budget (mergeGate, see planBudget),
+//     so that a plan's memory does not grow with its worker count. A
+//     merge waits for its charge to be free, and never fails for this
+//     budget.
 //
 // A merge that a budget refuses is an error of its artifact naming the
 // budget, the file and its size; nothing of it is decoded, the copy
@@ -47,36 +51,37 @@ import (
 // refuse a merge, and never change its output.
 //
 // The node count is an upper bound, which counts a realistic values file
-// at two to four times the nodes it holds (the words of a comment that
+// at one to three times the nodes it holds (the words of a comment that
 // holds a quote character, or of a quoted or block scalar, count as
 // nodes); the budget of a file leaves room for that on the largest values
-// files that charts ship (BenchmarkHostileMerge reports the counts).
+// files that charts ship (BenchmarkHostileMerge's realistic file).
 const (
-	// maxMergeBytes bounds each file that a Merge copy decodes, the file
-	// it merges and the file it merges into, with what its aliases add:
-	// 1 MiB, the bound of every other YAML file the plan decodes (inputs,
-	// NamespaceMetadata). The per-file bound of copied files (8 MiB),
-	// which are only hashed, would be far too much here.
+	// maxMergeBytes bounds each file that a Merge copy reads, the file it
+	// merges and the file it merges into: 1 MiB, the bound of every other
+	// YAML file the plan decodes (inputs, NamespaceMetadata). The per-file
+	// bound of copied files (8 MiB), which are only hashed, would be far
+	// too much here.
 	maxMergeBytes = 1 << 20
-	// maxMergeNodes bounds the nodes of each file that a Merge copy
-	// decodes, as countMergeNodes counts them (BenchmarkHostileMerge).
-	maxMergeNodes = 20_000
+	// mergeUnitBytes is how many bytes a merge charges as one unit, as
+	// much as a node.
+	mergeUnitBytes = 64
+	// maxMergeUnits bounds the charge of each file that a Merge copy
+	// decodes: 24,576 units, 1.5 MiB of text without nodes.
+	maxMergeUnits = 24_576
 	// maxMergedBytes bounds the file that a merge writes: 4 MiB, four
-	// times a file it decodes, since block style takes more bytes than
-	// flow style, and indentation grows with nesting. Its encoding costs
-	// about as much as decoding a file at its bounds, and a merge refuses
-	// it before it encodes it when the bound is sure to be passed (see
+	// times a file it reads, since block style takes more bytes than flow
+	// style, and indentation grows with nesting. Its encoding costs about
+	// as much as decoding a file at its budget, and a merge refuses it
+	// before it encodes it when the bound is sure to be passed (see
 	// encodedSizeAtLeast). Within maxArtifactFileBytes, the bound of every
 	// file of an artifact.
 	maxMergedBytes = 4 * maxMergeBytes
-	// maxArtifactMergeBytes and maxArtifactMergeNodes bound what the
-	// merges of one artifact decode together: four files at their bounds,
-	// or two merges of two such files, several times what a chain of
-	// merges over the largest chart values files takes, and few enough
-	// that one artifact's merges cost about as much as extracting its
-	// archives at their bounds.
-	maxArtifactMergeBytes = 4 * maxMergeBytes
-	maxArtifactMergeNodes = 4 * maxMergeNodes
+	// maxArtifactMergeUnits bounds the charges of the merges of one
+	// artifact together: four files at their budget, or two merges of two
+	// such files, several times what a chain of merges over the largest
+	// chart values files takes, and few enough that one artifact's merges
+	// cost about as much as extracting its archives at their bounds.
+	maxArtifactMergeUnits = 4 * maxMergeUnits
 )
 
 // errMergeBudget is wrapped by the error of a merge that a budget refuses.
@@ -94,13 +99,20 @@ func (c mergeCost) add(d mergeCost) mergeCost {
 	return mergeCost{bytes: c.bytes + d.bytes, nodes: c.nodes + d.nodes, more: c.more || d.more}
 }
 
-// within reports whether c is no more than limit in both measures.
-func (c mergeCost) within(limit mergeCost) bool {
-	return c.bytes <= limit.bytes && c.nodes <= limit.nodes
+// units is what c is charged: a unit for each node and for every
+// mergeUnitBytes bytes, started.
+func (c mergeCost) units() int64 {
+	return c.nodes + (c.bytes+mergeUnitBytes-1)/mergeUnitBytes
 }
 
-// artifactMergeBudget is what the merges of one artifact may decode.
-var artifactMergeBudget = mergeCost{bytes: maxArtifactMergeBytes, nodes: maxArtifactMergeNodes}
+// describe is c as an error shows it.
+func (c mergeCost) describe() string {
+	more := ""
+	if c.more {
+		more = " or more"
+	}
+	return fmt.Sprintf("%d%s (%d bytes, %d YAML nodes)", c.units(), more, c.bytes, c.nodes)
+}
 
 // merge merges the YAML file src into old, the file at its destination,
 // and puts the result there, as source-watcher's Merge strategy does when
@@ -108,7 +120,7 @@ var artifactMergeBudget = mergeCost{bytes: maxArtifactMergeBytes, nodes: maxArti
 // its source.
 //
 // Before it decodes anything, it charges both files to the budgets (see
-// maxMergeNodes): a file over its budget, or a merge that would take the
+// maxMergeUnits): a file over its budget, or a merge that would take the
 // artifact past its own, is an error wrapping errMergeBudget; then it
 // waits until the plan's gate has room for the charge. It returns ctx's
 // error when ctx ends first, and stops between the steps of a merge once
@@ -129,66 +141,69 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 	if err != nil {
 		return &mergeError{err: err}
 	}
-	if err := checkMergeFile(bc, len(base), fmt.Sprintf("the file there (from %q)", old.src.String())); err != nil {
+	if err := checkMergeFile(bc, fmt.Sprintf("the file there (from %q)", old.src.String())); err != nil {
 		return err
 	}
 	oc, err := mergeCharge(overlay)
 	if err != nil {
 		return &mergeError{overlay: true, err: err}
 	}
-	if err := checkMergeFile(oc, len(overlay), "the file merged"); err != nil {
+	if err := checkMergeFile(oc, "the file merged"); err != nil {
 		return err
 	}
-	charge := bc.add(oc)
-	if spent := t.mergeSpent.add(charge); !spent.within(artifactMergeBudget) {
-		return fmt.Errorf("%w: the merges of an artifact must decode no more than %d bytes and %d YAML nodes in all, and this one, of %d bytes and %d nodes, would bring them to %d bytes and %d nodes",
-			errMergeBudget, artifactMergeBudget.bytes, artifactMergeBudget.nodes, charge.bytes, charge.nodes, spent.bytes, spent.nodes)
+	charge := bc.units() + oc.units()
+	if spent := t.mergeSpent + charge; spent > maxArtifactMergeUnits {
+		return fmt.Errorf("%w: the merges of an artifact must count no more than %d in all (a unit for each YAML node and each %d bytes of their files), and this one, counting %d, would bring them to %d",
+			errMergeBudget, maxArtifactMergeUnits, mergeUnitBytes, charge, spent)
 	}
-	gate := mergeGateOf(ctx)
-	if err := gate.acquire(ctx, charge); err != nil {
-		return err
-	}
-	defer gate.release(charge) // a panic too: the plan's other merges wait for it
-	t.mergeSpent = t.mergeSpent.add(charge)
-	merged, err := mergeYAML(ctx, base, overlay)
+	t.mergeSpent += charge
+	merged, err := gatedMerge(ctx, charge, base, overlay)
 	if err != nil {
+		return err
+	}
+	// The gate is given back: holdRoom may wait for an artifact that waits
+	// for it.
+	if err := holdRoom(ctx, t, int64(len(merged))); err != nil {
 		return err
 	}
 	return t.put(&artifactFile{dest: old.dest, src: src, data: merged, own: true})
 }
 
-// checkMergeFile checks the charge of one file of size bytes against the
-// budget of a file; which names the file.
-func checkMergeFile(c mergeCost, size int, which string) error {
-	more := ""
-	if c.more {
-		more = " or more"
+// gatedMerge is mergeYAML once the plan's gate has let charge through,
+// which it gives back when the merge ends, however it ends.
+func gatedMerge(ctx context.Context, charge int64, base, overlay []byte) ([]byte, error) {
+	gate := mergeGateOf(ctx)
+	if err := gate.acquire(ctx, charge); err != nil {
+		return nil, err
 	}
-	switch {
-	case c.bytes > maxMergeBytes:
-		return fmt.Errorf("%w: %s, of %d bytes, must decode to no more than %d bytes to be merged, and its aliases expand it to %d%s",
-			errMergeBudget, which, size, maxMergeBytes, c.bytes, more)
-	case c.nodes > maxMergeNodes:
-		return fmt.Errorf("%w: %s, of %d bytes, must hold no more than %d YAML nodes to be merged, and it counts %d%s",
-			errMergeBudget, which, size, maxMergeNodes, c.nodes, more)
+	defer gate.release(charge) // after a panic too: the plan's other merges wait for it
+	return mergeYAML(ctx, base, overlay)
+}
+
+// checkMergeFile checks the charge of one file against the budget of a
+// file; which names the file.
+func checkMergeFile(c mergeCost, which string) error {
+	if c.units() <= maxMergeUnits {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: %s must count no more than %d to be merged (a unit for each YAML node and each %d bytes), and it counts %s",
+		errMergeBudget, which, maxMergeUnits, mergeUnitBytes, c.describe())
 }
 
 // mergeCharge returns what decoding data costs a merge: its bytes and
 // countMergeNodes' bound on its nodes, and for a stream with aliases, the
 // bytes and nodes that expanding them adds. It decodes nothing but a
 // stream that has both an anchor ("&") and an alias ("*") character, and
-// that only once countMergeNodes has found its nodes within the budget of
-// a file; it then returns the parser's error for a stream that
+// that only once countMergeNodes has found it within the budget of a
+// file; it then returns the parser's error for a stream that
 // go.yaml.in/yaml/v3 cannot parse (yamldoc.CheckExpansion refuses it
 // too).
 func mergeCharge(data []byte) (mergeCost, error) {
 	c := mergeCost{bytes: int64(len(data)), nodes: countMergeNodes(data)}
-	if c.nodes > maxMergeNodes || !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
+	if c.units() > maxMergeUnits || !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
 		return c, nil
 	}
-	extra, err := aliasCost(data, mergeCost{bytes: maxMergeBytes - c.bytes, nodes: maxMergeNodes - c.nodes})
+	extra, err := aliasCost(data, maxMergeUnits-c.units())
 	return c.add(extra), err
 }
 
@@ -197,30 +212,43 @@ func mergeCharge(data []byte) (mergeCost, error) {
 // counting as one node, in one pass over its bytes, without allocating.
 //
 // yaml/v2 makes a node of each token that holds content (a scalar, an
-// alias, a node property), of each collection a token starts ("[", "{",
-// and a block collection at its first "-", "?" or ":") and of each empty
-// scalar that an indicator leaves ("a:" with no value, "- " with no entry,
-// "{a}", an empty document). The count is:
+// alias, a node property), of each collection (a flow one at its "[" or
+// "{", a block one at its first "-" or key), and of each empty scalar that
+// an indicator leaves ("a:" with no value, "- " with no entry, "{a}", an
+// empty document). The count is:
 //
 //   - one for each word: a run of bytes that are neither blank (space,
 //     tab, line break) nor a separator ("[", "]", "{", "}", ",", "?", and
 //     ":" where it may be a value indicator), since every token that holds
 //     content starts a word;
-//   - for the indicators, the nodes each may make: "," one (a flow
-//     mapping's empty value), "[" one, "{" two (a mapping and an empty
-//     value), "?" three; "-" followed by a blank, and a ":" that may be a
-//     value indicator, one, and one more unless a word follows on the same
-//     line (an empty entry or value), and for ":" one more unless a word
-//     ends right before it (an empty key);
-//   - one for the stream.
+//   - one for the stream: its first document's root;
+//   - for each indicator, the nodes that no word counts and that it may
+//     make or leave: "[" two (the list, and a mapping of one pair as its
+//     first entry, "[a: 1]"), "{" two (the mapping, and its first key's
+//     empty value), "," one (the same for the next entry), "?" three (a
+//     mapping, an empty key and an empty value); "-" followed by a blank
+//     one (an empty entry, or a mapping or a list in the entry); a ":"
+//     that may be a value indicator one unless a word follows on the same
+//     line (an empty value, or the mapping or list of the next lines),
+//     and one more unless a word ends right before it (an empty key).
+//
+// A block collection needs no count of its own: it is a document's root,
+// or what an indicator before it leaves without a word after it ("a:" and
+// the next lines, "- " and the rest of the line), or a node's properties
+// ("a: !!map" and the next lines), each counted. So a mapping of plain
+// keys and values, as values files are written, counts its nodes.
 //
 // Surcharges make the count follow what decoding costs, not only the
-// nodes: "[" and "{" count three more each, and so does a "-" entry whose
-// content is a list on the same line ("- - x"), since each
-// level of nesting costs the decoders several times what a node costs;
-// indentation makes deeper block nesting cost its square in bytes. A document
-// start ("---" and a blank at the start of a line) counts docNodes, since
-// each document is decoded afresh (see decodeMergeFile).
+// nodes: a key counts a unit more for every 64 of its bytes, which every
+// step hashes, compares or copies again, as a unit of bytes (see
+// mergeCharge) counts a value's; "[" and "{" count three more each, and
+// so does a "-" entry whose
+// content is a list on the same line ("- - x"), since each level of
+// nesting costs the decoders several times what a node costs (nesting on
+// separate lines costs the square of its depth in indentation, which the
+// budget of bytes bounds); and a document start ("---" and a blank at the
+// start of a line) counts docNodes, since each document is decoded afresh
+// (see decodeMergeFile).
 //
 // A comment, from a "#" after a blank to the end of its line, is skipped,
 // unless what would be skipped holds a quote character: a "#" inside a
@@ -230,11 +258,13 @@ func mergeCharge(data []byte) (mergeCost, error) {
 // "\n" and "\r" (NEL, LS, PS) count as blanks that end a comment, and
 // everything else is counted, whatever it is inside (quoted and block
 // scalars included), so the count can only be too high. Fuzzing checks it
-// against the nodes that yaml/v2 decodes (FuzzMergeYAML, FuzzCountMergeNodes).
+// against the nodes that yaml/v3 parses and yaml/v2 decodes
+// (FuzzCountMergeNodes).
 func countMergeNodes(data []byte) int64 {
 	n := int64(1)
 	word := false      // inside a word
 	var first byte     // the current word's first byte
+	start := 0         // the index of the current word's first byte
 	prev := byte('\n') // the byte before data[i]; a line break before the stream
 	for i := 0; i < len(data); i++ {
 		c := data[i]
@@ -259,7 +289,7 @@ func countMergeNodes(data []byte) int64 {
 			n++
 			word = false
 		case c == '[':
-			n += 4
+			n += 5
 			word = false
 		case c == '{':
 			n += 5
@@ -270,20 +300,22 @@ func countMergeNodes(data []byte) int64 {
 			n += 3
 			word = false
 		case c == '-' && !word && blankAt(data, i+1):
-			n += 1 + emptyAfter(data, i+1)
+			n++ // an empty entry, or a mapping or a list in the entry
 			if j := skipBlanks(data, i+1); j < len(data) && data[j] == '-' && blankAt(data, j+1) {
 				n += 3 // an entry that is a list: a level of nesting
 			}
 		case c == ':' && mayBeValue(data, i, word, first, prev):
-			n += 1 + emptyAfter(data, i+1)
+			n += emptyAfter(data, i+1) // an empty value, or a collection on the next lines
 			if !word || isSeparator(prev) || prev == ':' {
-				n++ // nothing before it on the line may be its key
+				n++ // an empty key
+			} else {
+				n += int64(i-start) / mergeUnitBytes // a key's bytes, again
 			}
 			word = false
 		case !word:
 			n++
 			word = true
-			first = c
+			first, start = c, i
 		}
 		prev = c
 	}
@@ -376,12 +408,13 @@ func commentEnd(data []byte, i int) (int, bool) {
 // refers to, less the one node and the bytes that the alias itself
 // counted. A node's bytes are yamldoc.CheckExpansion's measure: a
 // scalar's value and one, and two for a collection, plus its contents.
-// It stops once the sum passes limit, with the cost so far and more set.
+// It stops once the sum passes limit units, with the cost so far and more
+// set.
 // The stream is
 // parsed with go.yaml.in/yaml/v3's node API, which keeps aliases as
 // references, as yamldoc.CheckExpansion parses it; each anchor is measured
 // once.
-func aliasCost(data []byte, limit mergeCost) (cost mergeCost, err error) {
+func aliasCost(data []byte, limit int64) (cost mergeCost, err error) {
 	defer func() {
 		// The parser reports errors by panicking and recovering internally;
 		// a panic that escapes it is a bug in the parser, which hostile
@@ -401,7 +434,7 @@ func aliasCost(data []byte, limit mergeCost) (cost mergeCost, err error) {
 			return cost, err
 		}
 		a.walk(&doc, &cost, limit)
-		if !cost.within(limit) {
+		if cost.units() > limit {
 			var next yamlv3.Node
 			cost.more = a.more || dec.Decode(&next) == nil
 			return cost, nil
@@ -421,8 +454,8 @@ type aliasSizes struct {
 
 // walk adds to cost what expanding the aliases below n adds, until cost
 // passes limit.
-func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit mergeCost) {
-	if !cost.within(limit) {
+func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit int64) {
+	if cost.units() > limit {
 		a.more = true
 		return
 	}
@@ -462,7 +495,7 @@ func (a *aliasSizes) size(n *yamlv3.Node) mergeCost {
 	}
 	for _, c := range n.Content {
 		s = s.add(a.size(c))
-		if s.bytes > maxMergeBytes || s.nodes > maxMergeNodes {
+		if s.units() > maxMergeUnits {
 			a.more = true
 			break // past every budget: the caller refuses it
 		}
@@ -614,30 +647,30 @@ func mergeInto(dst, overlay map[string]any) {
 // not valid; use newMergeGate. A nil *mergeGate lets every merge through.
 type mergeGate struct {
 	mu      sync.Mutex
-	free    mergeCost
+	free    int64 // units
 	waiters []*mergeWaiter
 }
 
 type mergeWaiter struct {
-	cost  mergeCost
-	ready chan struct{} // closed when cost is taken for it
+	units int64
+	ready chan struct{} // closed when units are taken for it
 }
 
-func newMergeGate() *mergeGate { return &mergeGate{free: artifactMergeBudget} }
+func newMergeGate() *mergeGate { return &mergeGate{free: maxArtifactMergeUnits} }
 
-// acquire takes c from the gate, waiting for room, or returns ctx's error
-// when ctx ends first, having taken nothing.
-func (g *mergeGate) acquire(ctx context.Context, c mergeCost) error {
+// acquire takes c units from the gate, waiting for room, or returns ctx's
+// error when ctx ends first, having taken nothing.
+func (g *mergeGate) acquire(ctx context.Context, c int64) error {
 	if g == nil {
 		return nil
 	}
 	g.mu.Lock()
-	if len(g.waiters) == 0 && c.within(g.free) {
-		g.free = mergeCost{bytes: g.free.bytes - c.bytes, nodes: g.free.nodes - c.nodes}
+	if len(g.waiters) == 0 && c <= g.free {
+		g.free -= c
 		g.mu.Unlock()
 		return nil
 	}
-	w := &mergeWaiter{cost: c, ready: make(chan struct{})}
+	w := &mergeWaiter{units: c, ready: make(chan struct{})}
 	g.waiters = append(g.waiters, w)
 	g.mu.Unlock()
 	select {
@@ -663,13 +696,13 @@ func (g *mergeGate) acquire(ctx context.Context, c mergeCost) error {
 	}
 }
 
-// release gives c back to the gate.
-func (g *mergeGate) release(c mergeCost) {
+// release gives c units back to the gate.
+func (g *mergeGate) release(c int64) {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
-	g.free = g.free.add(c)
+	g.free += c
 	g.serve()
 	g.mu.Unlock()
 }
@@ -677,25 +710,92 @@ func (g *mergeGate) release(c mergeCost) {
 // serve hands room to the waiters, in order, while the first one fits.
 // g.mu is held.
 func (g *mergeGate) serve() {
-	for len(g.waiters) > 0 && g.waiters[0].cost.within(g.free) {
+	for len(g.waiters) > 0 && g.waiters[0].units <= g.free {
 		w := g.waiters[0]
 		g.waiters = g.waiters[1:]
-		g.free = mergeCost{bytes: g.free.bytes - w.cost.bytes, nodes: g.free.nodes - w.cost.nodes}
+		g.free -= w.units
 		close(w.ready)
 	}
 }
 
-// mergeGateKey is the context key of a plan's mergeGate.
-type mergeGateKey struct{}
-
-// withMergeGate returns ctx with a new mergeGate, the one that every merge
-// planned under it shares (see artifacts).
-func withMergeGate(ctx context.Context) context.Context {
-	return context.WithValue(ctx, mergeGateKey{}, newMergeGate())
+// planBudget is what the artifacts that a plan builds at the same time
+// share, so that the plan's memory does not grow with its worker count
+// beyond what one artifact's bounds allow:
+//
+//   - merges, the memory of their decoding and encoding while they run:
+//     together at most one artifact's budget of merges (mergeGate);
+//   - the content of merged and extracted files, which an artifact holds
+//     until its digest is computed (maxHeldBytes): each artifact may hold
+//     smallHeld bytes, maxHeldBytes shared by the workers, and one
+//     artifact at a time, the one that holds the large token, up to
+//     maxHeldBytes. An artifact that needs more waits for the token, which
+//     it keeps until it is built (see artifactLease).
+//
+// So the held content of a plan is at most twice maxHeldBytes, whatever
+// its worker count. Neither budget makes an artifact fail: it makes it
+// wait. No wait can close a cycle: a merge takes its units only while it
+// decodes and encodes, and gives them back before it asks for the token.
+type planBudget struct {
+	merges    *mergeGate
+	large     chan struct{} // holds a value while an artifact holds the token
+	smallHeld int64
 }
 
-// mergeGateOf returns ctx's mergeGate, or nil when it has none.
+// artifactLease is what one artifact holds of its plan's budget.
+type artifactLease struct {
+	plan  *planBudget
+	large bool // it holds the large token
+}
+
+type planBudgetKey struct{}
+type artifactLeaseKey struct{}
+
+// withPlanBudget returns ctx with a new planBudget for workers workers,
+// the one that every artifact built under it shares (see artifacts).
+func withPlanBudget(ctx context.Context, workers int) context.Context {
+	b := &planBudget{merges: newMergeGate(), large: make(chan struct{}, 1), smallHeld: maxHeldBytes / int64(max(workers, 1))}
+	return context.WithValue(ctx, planBudgetKey{}, b)
+}
+
+// withArtifactLease returns ctx with the lease of one artifact of ctx's
+// plan, and the function that gives back what the artifact took of the
+// plan's budget once it is built, which the caller must call.
+func withArtifactLease(ctx context.Context) (context.Context, func()) {
+	plan, _ := ctx.Value(planBudgetKey{}).(*planBudget)
+	l := &artifactLease{plan: plan}
+	return context.WithValue(ctx, artifactLeaseKey{}, l), func() {
+		if l.large {
+			l.large = false
+			<-plan.large
+		}
+	}
+}
+
+// mergeGateOf returns the mergeGate of ctx's plan, or nil when it has
+// none.
 func mergeGateOf(ctx context.Context) *mergeGate {
-	g, _ := ctx.Value(mergeGateKey{}).(*mergeGate)
-	return g
+	if b, _ := ctx.Value(planBudgetKey{}).(*planBudget); b != nil {
+		return b.merges
+	}
+	return nil
+}
+
+// holdRoom waits until the artifact that t is may hold n more bytes of
+// content, as its plan's budget shares them (see planBudget): at once
+// while t holds no more than smallHeld bytes with them, or once it holds
+// the large token. It returns ctx's error when ctx ends first. Without a
+// lease in ctx (a tree built outside a plan), it lets everything through;
+// maxHeldBytes still bounds the tree (see artifactTree.put).
+func holdRoom(ctx context.Context, t *artifactTree, n int64) error {
+	l, _ := ctx.Value(artifactLeaseKey{}).(*artifactLease)
+	if l == nil || l.plan == nil || l.large || t.held+n <= l.plan.smallHeld {
+		return nil
+	}
+	select {
+	case l.plan.large <- struct{}{}:
+		l.large = true
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
