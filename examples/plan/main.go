@@ -83,6 +83,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/opencontainers/go-digest"
+
 	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
@@ -259,7 +261,12 @@ func plan(ctx context.Context, req request) (*planResult, error) {
 		// generator applies it (livecluster.AsApplied): a first plan,
 		// which reads nothing of the cluster, gives the desired namespaces
 		// as applied.
-		first, err := g.Plan(ctx, req.sources, req.previous, generator.Cluster{})
+		// The first plan is for the desired namespaces alone: its
+		// artifacts' digests are not needed, so their files are not read.
+		g0, _ := generator.Compile(m.Spec, append(opts, generator.WithArtifactDigest(func(context.Context, *generator.Artifact, fs.FS) (digest.Digest, error) {
+			return digest.FromString(""), nil
+		}))...)
+		first, err := g0.Plan(ctx, req.sources, req.previous, generator.Cluster{})
 		if err != nil {
 			return nil, err
 		}
