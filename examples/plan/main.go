@@ -263,10 +263,13 @@ func plan(ctx context.Context, req request) (*planResult, error) {
 		// as applied.
 		// The first plan is for the desired namespaces alone: its
 		// artifacts' digests are not needed, so their files are not read.
-		g0, _ := generator.Compile(m.Spec, append(opts, generator.WithArtifactDigest(func(context.Context, *generator.Artifact, fs.FS) (digest.Digest, error) {
+		names, errs := generator.Compile(m.Spec, append(opts, generator.WithArtifactDigest(func(context.Context, *generator.Artifact, fs.FS) (digest.Digest, error) {
 			return digest.FromString(""), nil
 		}))...)
-		first, err := g0.Plan(ctx, req.sources, req.previous, generator.Cluster{})
+		if len(errs) > 0 {
+			names = g // not reached: the same spec compiled, and the option is valid
+		}
+		first, err := names.Plan(ctx, req.sources, req.previous, generator.Cluster{})
 		if err != nil {
 			return nil, err
 		}
