@@ -37,8 +37,7 @@ import (
 const (
 	// tzCost is the charge of a timestamp accessor given a time zone name
 	// (getHours('Europe/Paris')): cel-go loads the zone from the system's
-	// database at every call, which took 17 µs (time.LoadLocation, on the
-	// reference machine loaded by other work), about what 200 units of
+	// database at every call (time.LoadLocation), about what 200 units of
 	// comprehension steps take (BenchmarkBuiltins). cel-go charges 1.
 	tzCost = 200
 
@@ -293,9 +292,8 @@ func add(args []ref.Val, _ ref.Val) uint64 {
 // shorter string, or 0.1 an element of the shorter list), or, when that is
 // more, one for every pair of elements of lists or maps the comparison can
 // read and 0.1 for every byte of the strings in them. cel-go's 0.1 an
-// element made comparing lists of strings cost 460 ns a unit, where
-// comprehension steps cost about 125 (BenchmarkBuiltins); in charges one an
-// element.
+// element made comparing lists of strings several times dearer a unit than
+// comprehension steps (BenchmarkBuiltins); in charges one an element.
 func equalCost(args []ref.Val) uint64 {
 	visits := uint64(maxVisits)
 	work := equalWork(args[0], args[1], &visits)
@@ -594,11 +592,9 @@ func setsCost(factor uint64) func(args []ref.Val) uint64 {
 // list args[list] once for every element of args[per] (list.Contains):
 // when it does more than once, it gets the list with its elements already
 // CEL values. cel-go's list of the strings split returns, for one,
-// converts an element at every read, which made a scan 15 times slower:
-// sets.equivalent(value.split(','), value.split(',')) over 700 numbers,
-// near the most it accepts, took 38 ms of CPU, 8 ms with this
-// (BenchmarkHostile/sets.equivalent_over_700_hex_numbers), which a plan of
-// 1,000 tenants feels (BenchmarkHostilePlan).
+// converts an element at every read, which made a scan many times slower
+// (BenchmarkHostile/sets.equivalent_over_700_hex_numbers, and
+// BenchmarkHostilePlan for a plan of 1,000 tenants).
 func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	return func(args []ref.Val) []ref.Val {
 		l, ok := args[list].(traits.Lister)

@@ -85,16 +85,12 @@
 //     grows; the ranges its classes append and the sorting of each class;
 //     the code points folded one at a time; and, for a pattern that can
 //     start with ^ or \A, the ranges of the one-pass analysis. The call is
-//     refused when that charge is over the evaluation's cost limit. Issue
-//     34's value of 20,480 "[\pL\pN\pP]" (220 KB) under 'x'.matches(value)
-//     compiled for 3 s of CPU, then returned a verdict, within the cost
-//     limit; it is now charged 43,261,360 and refused in 3 to 5 ms. Its rule
-//     value.split(',').all(x, x.matches(x)) over 29,000 "[\pL\pN]" ran
-//     for 600 ms within the budget of a NamespaceMetadata file; each call
-//     is now charged 1,638, and the budget stops it after 4 ms of CPU, the
-//     cost limit after about 60 ms (BenchmarkRuntimePatterns). A constant
-//     pattern is compiled once, when the program is made, and charged for
-//     matching only, as before;
+//     refused when that charge is over the evaluation's cost limit, so
+//     that a tenant's value of Unicode classes under 'x'.matches(value)
+//     is refused before it compiles rather than after (issue 34's inputs
+//     are regression tests; BenchmarkRuntimePatterns measures them). A
+//     constant pattern is compiled once, when the program is made, and
+//     charged for matching only;
 //   - replace, join, format and strings.quote refuse, before allocating, to
 //     produce a string longer than [MaxStringBytes] (1 MiB), so that a short
 //     expression cannot allocate gigabytes before the cost is counted;
@@ -102,12 +98,8 @@
 //     charged step by step, as in Kubernetes, whatever the size of their
 //     range. Their macros expand so that cel-go's cost tracker takes linear
 //     time over them (see macros in env.go): with cel-go's own expansion it
-//     took time quadratic in the steps, 186 ms of CPU for issue 18's rule
-//     value.split(',').all(x, x.matches('^[a-z]+$')) over 16 KiB, for a
-//     cost that grows linearly; 5.5 ms now, and 85 ms over 256 KiB, where
-//     it is charged 812,666 (BenchmarkEvalComprehension). Earlier versions
-//     of this package charged a range of n elements n*n/16 instead, and
-//     refused one of more than 4,000 elements; neither is left;
+//     takes time quadratic in the steps for a cost that grows linearly
+//     (BenchmarkEvalComprehension shows both);
 //   - [Program.EvalLimited] evaluates with a cost limit smaller than
 //     CostLimit, which bounds all that CostLimit bounds (the runtime cost,
 //     and the charge of one call checked before it runs, matches included,
@@ -123,21 +115,17 @@
 //     100 steps. How far an evaluation gets in a second depends on the
 //     machine and its load, so the budget's expiry is never a verdict: it
 //     is an error that wraps context.DeadlineExceeded, not ErrCostLimit,
-//     and a retry may succeed. Within the cost limit an evaluation takes
-//     about a seventh of the budget (below).
+//     and a retry may succeed. Within the cost limit an evaluation takes a
+//     fraction of the budget (below).
 //
-// A unit of cost buys 70 to 140 ns of CPU for the slowest work charged
-// (runs differ by as much): comprehension steps, matches on Go's NFA, and
-// in, == and sets.intersects over cel-go's lists of strings; sort,
-// distinct and the string functions take less (BenchmarkBuiltins, on a
-// 2-core machine shared with other work). Compiling a pattern from a
-// value takes at most about 80 ns a unit: the largest pattern of each of
-// 31 families of hostile patterns (BenchmarkPatternCharge) within
-// CostLimit compiles in 3 to 60 ms of CPU, and a whole evaluation on such
-// patterns, one or one per element of a 256 KiB value, takes at most
-// about 75 ms (BenchmarkRuntimePatterns). An evaluation within CostLimit thus
-// takes up to about 140 ms of CPU there, and one that ends in a call
-// charged up to CostLimit up to twice that.
+// The weights are fitted so that a unit of cost buys about the same CPU
+// for the slowest work charged (comprehension steps, matches on Go's NFA,
+// in, == and sets.intersects over cel-go's lists of strings) and for
+// compiling a pattern from a value, so that CostLimit bounds an
+// evaluation's time; one that ends in a call charged up to CostLimit may
+// take up to twice that. BenchmarkBuiltins, BenchmarkPatternCharge and
+// BenchmarkRuntimePatterns measure them; docs/performance.md has the
+// current figures.
 //
 // An evaluation stopped by a bound returns an error wrapping [ErrCostLimit]
 // whose message names the bound, for instance (ExampleProgram_Eval_costLimit
@@ -170,8 +158,8 @@
 //     depth times the elements of the list).
 //   - matches: four times the product cel-go charges, by the compiled size
 //     of the pattern where larger than its length (regexMultiplier in
-//     env.go: Go's regexp runs some patterns on its NFA, at up to 520 ns of
-//     CPU a unit of cel-go's charge); a short string is charged as cel-go
+//     env.go: Go's regexp runs some patterns on its NFA, several times
+//     slower a unit of cel-go's charge, BenchmarkBuiltins); a short string is charged as cel-go
 //     charges it. The size counts an instruction that matches a class of
 //     more than four ranges, which Go's regexp searches by halves, 2 to 5
 //     times (3 for \pL), and a case-insensitive literal twice (instWeight

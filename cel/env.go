@@ -41,9 +41,8 @@ const (
 	// context with a deadline. Its expiry is an error that wraps
 	// context.DeadlineExceeded, never ErrCostLimit and never a verdict,
 	// since how far an evaluation gets in a second depends on the machine.
-	// A second is about seven times what an evaluation within the cost
-	// limit takes on a 2-core machine shared with other work (up to about
-	// 140 ms of CPU; see the package documentation).
+	// A second is several times what an evaluation within the cost limit
+	// takes (BenchmarkBuiltins; see the package documentation).
 	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and
@@ -78,10 +77,9 @@ const (
 	// charge (each factor rounded up) when that is more, as for a short
 	// string. Go's regexp runs a pattern it can run neither in one pass nor
 	// by backtracking (past 256 Kibit of input times instructions) on its
-	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." took 300 to 520
-	// ns of CPU a unit, where comprehension steps take 70 to 140
-	// (BenchmarkBuiltins; runs on the same machine differ by as much). At
-	// four times cel-go's charge it takes what comprehension steps take,
+	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." takes several
+	// times the CPU a unit that comprehension steps take
+	// (BenchmarkBuiltins). At four times cel-go's charge it takes what comprehension steps take,
 	// and the patterns Go runs in one pass or by backtracking, or with
 	// fewer instructions, take less. Kubernetes charges cel-go's, by the
 	// pattern's length: there, '[a-z]{100}y' over 256 KiB is charged 78,645
@@ -313,11 +311,10 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 // stack when it finds none. cel-go's own conditions (a call such as
 // @not_strictly_false(accumulator), or the literal true) leave two entries
 // a step, which every later step reads through: a comprehension took time
-// quadratic in its steps for a cost that grows linearly (issue 18's rule
-// over 1, 4 and 16 KiB: 3.4, 20 and 186 ms of CPU). A bare identifier as
-// the condition finds its previous value at the top of the stack at every
-// step and clears what the step before left, so the stack stays as deep as
-// the expression: 0.5, 1.6 and 5.5 ms, and 85 ms over 256 KiB
+// quadratic in its steps for a cost that grows linearly (issue 18's rule).
+// A bare identifier as the condition finds its previous value at the top
+// of the stack at every step and clears what the step before left, so the
+// stack stays as deep as the expression and the time grows linearly
 // (BenchmarkEvalComprehension). The charge of a step is cel-go's, one unit
 // more or less.
 //
