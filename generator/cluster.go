@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tenantkit/tenantkit/finalizer"
@@ -23,6 +24,31 @@ type Object struct {
 // it is safe).
 type ObjectReader interface {
 	Object(ctx context.Context, id inventory.ID) (Object, error)
+}
+
+// ErrAsApplied is what an [ObjectReader] returns for an object it does not
+// know and assumes to exist as this generator applies it: a preview that is
+// given no cluster (the preview tool without -cluster, a policy test without
+// cluster:). A desired namespace then reads as desired, its labels and
+// annotations those of [Plan.Namespaces], so that it is neither adopted nor
+// drifted; any other object reads as one that exists with no labels or
+// annotations, so that nothing is released or kept for what its live copy
+// says. One plan answers what a plan with an empty Cluster would have to be
+// made first to learn.
+var ErrAsApplied = errors.New("assumed to exist as this generator applies it")
+
+// readObject reads the live copy of id through r, taking [ErrAsApplied] at
+// its word: desired, or an object with no labels or annotations when
+// desired is nil.
+func readObject(ctx context.Context, r ObjectReader, id inventory.ID, desired *Object) (Object, error) {
+	o, err := r.Object(ctx, id)
+	if errors.Is(err, ErrAsApplied) {
+		if desired != nil {
+			return *desired, nil
+		}
+		return Object{ID: id}, nil
+	}
+	return o, err
 }
 
 // ObjectReaderFunc adapts a function to an [ObjectReader].
@@ -67,6 +93,7 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 //	ssa: IfNotPresent, and it exists           not applied, still tracked (live or desired metadata)
 //	tracked, unchanged, live metadata drifted  update: "drift: live metadata lacks label a, ..."
 //	the read fails                             skipped, with its artifacts; an error at "cluster[<name>]"
+//	ErrAsApplied                               read as desired: applied as the inventory says
 //
 // The keys are read as label or annotation, the value in any case, under
 // both Flux prefixes (source.extensions.fluxcd.io and

@@ -151,7 +151,7 @@ func (c *collector) removing(ctx context.Context, ns string) (bool, error) {
 	}
 	r := c.protected(ctx, ns) == ""
 	if r {
-		live, err := c.cluster.Objects.Object(ctx, inventory.ID{Kind: namespaceKind, Name: ns})
+		live, err := readObject(ctx, c.cluster.Objects, inventory.ID{Kind: namespaceKind, Name: ns}, nil)
 		switch {
 		case errors.Is(err, finalizer.ErrNotFound):
 		case err != nil:
@@ -210,7 +210,7 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	if c.cluster.Objects == nil {
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
 	}
-	live, err := c.cluster.Objects.Object(ctx, id)
+	live, err := readObject(ctx, c.cluster.Objects, id, nil)
 	if errors.Is(err, finalizer.ErrNotFound) {
 		c.deleting[id], c.reasons[id] = true, c.why()+"; not found in the cluster"
 		return inventory.Delete, "", nil

@@ -96,7 +96,8 @@ func (p *planner) liveState(ns *Namespace) (l *liveNamespace, ok bool) {
 	if r == nil {
 		return l, true
 	}
-	live, err := r.Object(p.ctx, inventory.ID{Kind: namespaceKind, Name: ns.Name})
+	id := inventory.ID{Kind: namespaceKind, Name: ns.Name}
+	live, err := readObject(p.ctx, r, id, &Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations})
 	switch {
 	case errors.Is(err, finalizer.ErrNotFound):
 		l.read = true
@@ -277,7 +278,7 @@ func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
 			return arts
 		}
 		id := inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name}
-		live, err := r.Object(p.ctx, id)
+		live, err := readObject(p.ctx, r, id, nil)
 		switch {
 		case errors.Is(err, finalizer.ErrNotFound):
 			continue

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/opencontainers/go-digest"
 
+	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
@@ -503,6 +504,82 @@ func TestLiveArtifactsContext(t *testing.T) {
 			p, err := g.Plan(ctx, sources(tree("tenants/tenant-a/modules/app", "tenants/tenant-b/modules/app")), nil, cl)
 			if !errors.Is(err, context.Canceled) || p != nil {
 				t.Errorf("Plan() = %v, %v; want no plan and context.Canceled", p, err)
+			}
+		})
+	}
+}
+
+// TestErrAsApplied: a plan whose ObjectReader answers ErrAsApplied is the
+// plan that a reader answering each desired namespace with its planned
+// metadata, and every other object as existing bare, gives; that reader
+// needs a first plan to learn the namespaces, ErrAsApplied does not.
+func TestErrAsApplied(t *testing.T) {
+	t.Parallel()
+	fsys := sources(tree(
+		"tenants/tenant-a/modules/app",
+		"tenants/tenant-a/namespace-metadata.yaml="+emptyMetadataFile+"metadata:\n  labels:\n    team: a\n",
+		"tenants/tenant-b/modules/web",
+	))
+	asApplied := Cluster{
+		Objects:   ObjectReaderFunc(func(context.Context, inventory.ID) (Object, error) { return Object{}, ErrAsApplied }),
+		Artifacts: ArtifactListerFunc(func(context.Context, string) ([]Object, error) { return nil, nil }),
+		Finalizers: finalizer.LookupFunc(func(context.Context, finalizer.Reference) (string, error) {
+			return "", finalizer.ErrNotFound
+		}),
+	}
+	for _, uid := range []string{testUID, ""} {
+		t.Run("uid "+uid, func(t *testing.T) {
+			t.Parallel()
+			g, errs := Compile(testSpec(), WithUID(uid), WithNamespace("flux-system"), WithFileLists())
+			if len(errs) > 0 {
+				t.Fatal(errs.ToAggregate())
+			}
+			// tenant-a tracked as planned, tenant-old stale, tenant-b new.
+			first := mustPlan(t, g, fsys, nil, Cluster{})
+			var previous []inventory.Entry
+			for _, e := range first.Next(nil) {
+				if e.Namespace == "tenant-a" || e.Name == "tenant-a" {
+					previous = append(previous, e)
+				}
+			}
+			previous = append(previous, asStatus(nsEntry("tenant-old"), artEntry("tenant-old", "app"))...)
+
+			applied := map[string]Namespace{}
+			for _, ns := range mustPlan(t, g, fsys, previous, Cluster{}).Namespaces {
+				applied[ns.Name] = ns
+			}
+			explicit := asApplied
+			explicit.Objects = ObjectReaderFunc(func(_ context.Context, id inventory.ID) (Object, error) {
+				if ns, ok := applied[id.Name]; ok && id.IsNamespace() {
+					return Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations}, nil
+				}
+				return Object{ID: id}, nil
+			})
+			got := mustPlan(t, g, fsys, previous, asApplied)
+			want := mustPlan(t, g, fsys, previous, explicit)
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(Plan{})); diff != "" {
+				t.Errorf("plan with ErrAsApplied (-two plans +one):\n%s", diff)
+			}
+			var lines []string
+			for _, d := range got.Decisions {
+				lines = append(lines, d.String())
+			}
+			wantLines := []string{
+				"ExternalArtifact/tenant-a/app unchanged",
+				"ExternalArtifact/tenant-b/web created",
+				"ExternalArtifact/tenant-old/app deleted (no longer desired)",
+				"Namespace/tenant-a unchanged",
+				"Namespace/tenant-b created",
+				"Namespace/tenant-old deleted (no longer desired; no external finalizer)",
+			}
+			slices.Sort(lines)
+			if diff := cmp.Diff(wantLines, lines); diff != "" {
+				t.Errorf("decisions (-want +got):\n%s", diff)
+			}
+			for _, w := range got.Warnings {
+				if !strings.Contains(w, "inputs file not found") {
+					t.Errorf("warning %q, want none but the inputs files' (nothing adopted or taken over)", w)
+				}
 			}
 		})
 	}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/generator/generatortest"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
-	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -26,13 +28,13 @@ var liveMetadata = []string{"name", "namespace", "uid", "labels", "annotations"}
 
 // parseCluster reads live objects from multi-document YAML, each document an
 // object or a List (what kubectl get -o yaml prints). The cluster holds
-// them and answers the generator's reads (see package livecluster). Of each
+// them and answers the generator's reads (see generatortest.Cluster). Of each
 // object it reads the type fields and metadata.name, namespace, uid,
 // labels and annotations, whose values must have their types (an error
 // names the field's path); the rest, spec and status among it, it does
 // not read.
-func parseCluster(data []byte) (*livecluster.Cluster, error) {
-	c := &livecluster.Cluster{}
+func parseCluster(data []byte) (*generatortest.Cluster, error) {
+	c := &generatortest.Cluster{}
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
@@ -54,7 +56,7 @@ func parseCluster(data []byte) (*livecluster.Cluster, error) {
 // to c. The version is not part of an object's identity: the API server
 // serves every version of a kind, so one object at two versions appears
 // twice.
-func addLive(c *livecluster.Cluster, v any, path *field.Path, doc string) error {
+func addLive(c *generatortest.Cluster, v any, path *field.Path, doc string) error {
 	where := doc
 	if path != nil {
 		where += ", " + path.String()
@@ -94,8 +96,12 @@ func addLive(c *livecluster.Cluster, v any, path *field.Path, doc string) error 
 	if o.Kind == "" || o.APIVersion == "" || o.Metadata.Name == "" {
 		return fmt.Errorf("%s: apiVersion, kind and metadata.name are required", where)
 	}
-	id := inventory.ID{Group: livecluster.GroupOf(o.APIVersion), Kind: o.Kind, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
-	if !c.Add(livecluster.Object{ID: id, UID: o.Metadata.UID, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations}) {
+	gv, err := schema.ParseGroupVersion(o.APIVersion)
+	if err != nil {
+		return fmt.Errorf("%s: apiVersion: %q is not group/version or version", where, o.APIVersion)
+	}
+	id := inventory.ID{Group: gv.Group, Kind: o.Kind, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+	if c.Set(generator.Object{ID: id, Labels: o.Metadata.Labels, Annotations: o.Metadata.Annotations}, o.Metadata.UID) {
 		return fmt.Errorf("%s: %s %s/%s appears twice", where, o.Kind, o.Metadata.Namespace, o.Metadata.Name)
 	}
 	return nil

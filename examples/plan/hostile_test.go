@@ -43,6 +43,7 @@ func TestHostileParseCluster(t *testing.T) {
 			errs: "document 1, items[1]: apiVersion, kind and metadata.name are required"},
 		{name: "the same object twice", data: ns("a") + "---\n" + ns("a"), errs: "document 2: Namespace /a appears twice"},
 		{name: "the same object at two versions", data: ns("a") + "---\napiVersion: v2\nkind: Namespace\nmetadata: {name: a}\n", errs: "appears twice"},
+		{name: "an apiVersion of three parts", data: "apiVersion: a/b/v1\nkind: Thing\nmetadata: {name: a}\n", errs: `document 1: apiVersion: "a/b/v1" is not group/version or version`},
 		{name: "lists nested 100 deep", data: nestedList, objects: 1},
 		{name: "billion laughs", data: billionLaughs("metadata"), errs: "YAML aliases must expand"},
 		{name: "nested 10,001 deep", data: "items: " + deepFlow(10001), errs: "exceeded max depth"},

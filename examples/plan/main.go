@@ -43,7 +43,7 @@
 // taken-over object with its conflict ("[conflict: Adopted]" in
 // the text, "conflict" in JSON). Without -cluster, every desired namespace
 // is taken to exist as planned and every other object to exist without
-// labels or annotations, and nothing else exists (livecluster.AsApplied).
+// labels or annotations, and nothing else exists (generatortest.AsApplied).
 // The output states what the plan assumed: no previous inventory, or an
 // empty one; no live cluster.
 //
@@ -83,12 +83,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/opencontainers/go-digest"
-
 	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/generator"
+	"github.com/tenantkit/tenantkit/generator/generatortest"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
-	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -133,7 +131,7 @@ type request struct {
 	manifest *agmanifest.Manifest
 	sources  map[string]fs.FS // by alias
 	previous []inventory.Entry
-	cluster  *livecluster.Cluster
+	cluster  *generatortest.Cluster
 	opts     []generator.Option
 	warnings []string // about the inputs, printed on stderr
 	// assumptions are what the plan assumes for want of an input, which
@@ -258,22 +256,8 @@ func plan(ctx context.Context, req request) (*planResult, error) {
 	c := req.cluster
 	if c == nil {
 		// Without -cluster, every object is taken to exist as this
-		// generator applies it (livecluster.AsApplied): a first plan,
-		// which reads nothing of the cluster, gives the desired namespaces
-		// as applied.
-		// The first plan is for the desired namespaces alone: its
-		// artifacts' digests are not needed, so their files are not read.
-		names, errs := generator.Compile(m.Spec, append(opts, generator.WithArtifactDigest(func(context.Context, *generator.Artifact, fs.FS) (digest.Digest, error) {
-			return digest.FromString(""), nil
-		}))...)
-		if len(errs) > 0 {
-			names = g // not reached: the same spec compiled, and the option is valid
-		}
-		first, err := names.Plan(ctx, req.sources, req.previous, generator.Cluster{})
-		if err != nil {
-			return nil, err
-		}
-		c = livecluster.AsApplied(first.Namespaces)
+		// generator applies it.
+		c = generatortest.AsApplied()
 	}
 	p, err := g.Plan(ctx, req.sources, req.previous, c.Generator())
 	if err != nil {
@@ -356,7 +340,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 		}
 	}
 	if clusterFile == "" {
-		req.assumptions = append(req.assumptions, "no live cluster given (-cluster): "+livecluster.Assumed)
+		req.assumptions = append(req.assumptions, "no live cluster given (-cluster): "+generatortest.Assumed)
 	} else {
 		data, err := readManifest("-cluster", clusterFile)
 		if err != nil {

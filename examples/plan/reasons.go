@@ -10,7 +10,7 @@ import (
 	"github.com/opencontainers/go-digest"
 
 	"github.com/tenantkit/tenantkit/generator"
-	"github.com/tenantkit/tenantkit/internal/livecluster"
+	"github.com/tenantkit/tenantkit/generator/generatortest"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -49,7 +49,7 @@ func (r *planResult) explain(req request) {
 type explainer struct {
 	previous   map[inventory.ID]inventory.Entry
 	namespaces map[string]generator.Namespace
-	cluster    *livecluster.Cluster // nil without -cluster
+	cluster    *generatortest.Cluster // nil without -cluster
 	noUID      bool
 	given      bool // -inventory names the previous inventory
 	empty      bool // the previous inventory is empty

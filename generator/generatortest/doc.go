@@ -75,7 +75,7 @@
 //
 // With cluster, an object it does not list does not exist. Without it, the
 // case assumes what the preview tool assumes without -cluster
-// (livecluster.AsApplied): every desired namespace exists as planned,
+// ([AsApplied]): every desired namespace exists as planned,
 // every other object exists without labels or annotations, and nothing
 // else exists (no external finalizer, no other generator's
 // ExternalArtifact), so that a removed tenant's objects are deleted in the

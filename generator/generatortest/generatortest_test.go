@@ -172,7 +172,7 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestNoCluster: a case without cluster plans as the preview tool plans
-// without -cluster (livecluster.AsApplied): a removed tenant's objects are
+// without -cluster (generatortest.AsApplied): a removed tenant's objects are
 // deleted, not kept for want of a live read, and the case says what it
 // assumed (issue 38, item 5: plan deleted them, plan test kept them).
 func TestNoCluster(t *testing.T) {

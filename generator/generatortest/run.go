@@ -14,10 +14,10 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/generator"
-	"github.com/tenantkit/tenantkit/internal/livecluster"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -66,8 +66,8 @@ type CaseResult struct {
 
 // NoCluster is the assumption of a case without cluster, in the words of
 // the preview tool's (examples/plan) without -cluster: the same live state
-// is assumed (livecluster.AsApplied), and said alike.
-const NoCluster = "no live cluster given (cluster:): " + livecluster.Assumed
+// is assumed ([AsApplied]), and said alike.
+const NoCluster = "no live cluster given (cluster:): " + Assumed
 
 // Passed reports whether the case has no failures.
 func (c CaseResult) Passed() bool { return len(c.Failures) == 0 }
@@ -200,13 +200,8 @@ func (r *runner) planCase(ctx context.Context, c caseDoc) (*generator.Plan, erro
 	if c.Cluster == nil {
 		// Without cluster, every object is taken to exist as this
 		// generator applies it, as the preview tool takes it without
-		// -cluster: a first plan, which reads nothing of the cluster,
-		// gives the desired namespaces as applied.
-		first, err := cg.g.Plan(ctx, sources, c.Inventory, generator.Cluster{})
-		if err != nil {
-			return nil, err
-		}
-		live = livecluster.AsApplied(first.Namespaces)
+		// -cluster.
+		live = AsApplied()
 	}
 	return cg.g.Plan(ctx, sources, c.Inventory, live.Generator())
 }
@@ -426,13 +421,13 @@ func jsonEqual(a, b json.RawMessage) bool {
 // newCluster holds a case's live state: namespaces and ExternalArtifacts
 // with their metadata, and the objects that external finalizers point to.
 // An object listed twice is the last one listed.
-func newCluster(d *clusterDoc) *livecluster.Cluster {
-	c := &livecluster.Cluster{}
+func newCluster(d *clusterDoc) *Cluster {
+	c := &Cluster{}
 	if d == nil {
 		return c
 	}
 	add := func(id inventory.ID, o liveDoc) {
-		c.Set(livecluster.Object{ID: id, UID: o.UID, Labels: o.Labels, Annotations: o.Annotations})
+		c.Set(generator.Object{ID: id, Labels: o.Labels, Annotations: o.Annotations}, o.UID)
 	}
 	for _, n := range d.Namespaces {
 		add(inventory.ID{Kind: inventory.KindNamespace, Name: n.Name}, n)
@@ -441,7 +436,7 @@ func newCluster(d *clusterDoc) *livecluster.Cluster {
 		add(inventory.ID{Group: inventory.GroupSource, Kind: inventory.KindExternalArtifact, Namespace: a.Namespace, Name: a.Name}, a)
 	}
 	for _, o := range d.Objects {
-		add(inventory.ID{Group: livecluster.GroupOf(o.APIVersion), Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}, o)
+		add(inventory.ID{Group: schema.FromAPIVersionAndKind(o.APIVersion, o.Kind).Group, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}, o)
 	}
 	return c
 }

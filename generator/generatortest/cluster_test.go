@@ -1,15 +1,16 @@
-package livecluster_test
+package generatortest_test
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/generator"
-	"github.com/tenantkit/tenantkit/internal/livecluster"
+	"github.com/tenantkit/tenantkit/generator/generatortest"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -22,48 +23,49 @@ var (
 	other = inventory.ID{Group: "example.com", Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "z"}
 )
 
-func filled() *livecluster.Cluster {
-	c := &livecluster.Cluster{}
-	for _, o := range []livecluster.Object{
-		{ID: eaB, Labels: map[string]string{"x": "b"}},
-		{ID: nsA, UID: "uid-ns", Labels: map[string]string{"team": "a"}, Annotations: map[string]string{"note": "n"}},
-		{ID: rs, UID: "uid-rs"},
-		{ID: eaC},
-		{ID: eaA, Annotations: map[string]string{"y": "a"}},
-		{ID: other},
+// filled returns c holding the fixture objects, AsApplied's if asApplied.
+func filled(asApplied bool) *generatortest.Cluster {
+	c := &generatortest.Cluster{}
+	if asApplied {
+		c = generatortest.AsApplied()
+	}
+	for _, o := range []struct {
+		obj generator.Object
+		uid string
+	}{
+		{generator.Object{ID: eaB, Labels: map[string]string{"x": "b"}}, ""},
+		{generator.Object{ID: nsA, Labels: map[string]string{"team": "a"}, Annotations: map[string]string{"note": "n"}}, "uid-ns"},
+		{generator.Object{ID: rs}, "uid-rs"},
+		{generator.Object{ID: eaC}, ""},
+		{generator.Object{ID: eaA, Annotations: map[string]string{"y": "a"}}, ""},
+		{generator.Object{ID: other}, ""},
 	} {
-		if !c.Add(o) {
-			panic("duplicate fixture " + o.ID.String())
+		if c.Set(o.obj, o.uid) {
+			panic("duplicate fixture " + o.obj.ID.String())
 		}
 	}
 	return c
 }
 
-func TestObject(t *testing.T) {
+func TestClusterObject(t *testing.T) {
 	t.Parallel()
-	absent := func(id inventory.ID) generator.Object {
-		return generator.Object{ID: id, Labels: map[string]string{"assumed": "yes"}}
-	}
 	tests := []struct {
-		name    string
-		absent  func(inventory.ID) generator.Object
-		id      inventory.ID
-		want    generator.Object
-		wantErr error
+		name      string
+		asApplied bool
+		id        inventory.ID
+		want      generator.Object
+		wantErr   error
 	}{
 		{name: "held", id: nsA, want: generator.Object{ID: nsA, Labels: map[string]string{"team": "a"}, Annotations: map[string]string{"note": "n"}}},
 		{name: "not held", id: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}, wantErr: finalizer.ErrNotFound},
 		{name: "another group is another object", id: inventory.ID{Group: "example.com", Kind: inventory.KindNamespace, Name: "tenant-a"}, wantErr: finalizer.ErrNotFound},
-		{name: "not held, Absent answers", absent: absent, id: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"},
-			want: generator.Object{ID: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}, Labels: map[string]string{"assumed": "yes"}}},
-		{name: "held, Absent not asked", absent: absent, id: eaA, want: generator.Object{ID: eaA, Annotations: map[string]string{"y": "a"}}},
+		{name: "not held, as applied", asApplied: true, id: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}, wantErr: generator.ErrAsApplied},
+		{name: "held, as applied: as held", asApplied: true, id: eaA, want: generator.Object{ID: eaA, Annotations: map[string]string{"y": "a"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := filled()
-			c.Absent = tt.absent
-			got, err := c.Object(context.Background(), tt.id)
+			got, err := filled(tt.asApplied).Object(context.Background(), tt.id)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("Object(%v) error = %v, want %v", tt.id, err, tt.wantErr)
 			}
@@ -74,12 +76,12 @@ func TestObject(t *testing.T) {
 	}
 }
 
-func TestExternalArtifacts(t *testing.T) {
+func TestClusterExternalArtifacts(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
 		namespace string
-		absent    bool
+		asApplied bool
 		want      []generator.Object
 	}{
 		{name: "sorted by name, only source.toolkit.fluxcd.io's", namespace: "tenant-a", want: []generator.Object{
@@ -88,16 +90,12 @@ func TestExternalArtifacts(t *testing.T) {
 		}},
 		{name: "another namespace", namespace: "tenant-c", want: []generator.Object{{ID: eaC}}},
 		{name: "none", namespace: "flux-system"},
-		{name: "Absent changes nothing", namespace: "tenant-z", absent: true},
+		{name: "as applied changes nothing", namespace: "tenant-z", asApplied: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := filled()
-			if tt.absent {
-				c.Absent = func(id inventory.ID) generator.Object { return generator.Object{ID: id} }
-			}
-			got, err := c.ExternalArtifacts(context.Background(), tt.namespace)
+			got, err := filled(tt.asApplied).ExternalArtifacts(context.Background(), tt.namespace)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +106,7 @@ func TestExternalArtifacts(t *testing.T) {
 	}
 }
 
-func TestUID(t *testing.T) {
+func TestClusterUID(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
@@ -124,10 +122,8 @@ func TestUID(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := filled()
-			// Absent answers Object only, never a finalizer lookup.
-			c.Absent = func(id inventory.ID) generator.Object { return generator.Object{ID: id} }
-			got, err := c.UID(context.Background(), tt.ref)
+			// As applied answers Object only, never a finalizer lookup.
+			got, err := filled(true).UID(context.Background(), tt.ref)
 			if !errors.Is(err, tt.wantErr) || got != tt.want {
 				t.Errorf("UID(%v) = %q, %v; want %q, %v", tt.ref, got, err, tt.want, tt.wantErr)
 			}
@@ -135,24 +131,20 @@ func TestUID(t *testing.T) {
 	}
 }
 
-func TestAddSetObjects(t *testing.T) {
+func TestClusterSetObjects(t *testing.T) {
 	t.Parallel()
-	c := filled()
-	if c.Add(livecluster.Object{ID: nsA, UID: "second"}) {
-		t.Error("Add of a held identity = true, want false")
+	c := filled(false)
+	if !c.Set(generator.Object{ID: nsA}, "second") {
+		t.Error("Set of a held identity = false, want true")
 	}
-	if got, _ := c.UID(context.Background(), finalizer.Reference{Version: "v1", Kind: "Namespace", Name: "tenant-a"}); got != "uid-ns" {
-		t.Errorf("after a refused Add, UID = %q, want the first object's %q", got, "uid-ns")
+	if c.Set(generator.Object{ID: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}}, "") {
+		t.Error("Set of a new identity = true, want false")
 	}
-	c.Set(livecluster.Object{ID: nsA, UID: "second"})
-	c.Set(livecluster.Object{ID: inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-z"}})
 	var ids []string
-	var uids []string
 	for _, o := range c.Objects() {
 		ids = append(ids, o.ID.Group+"|"+o.ID.Kind+"|"+o.ID.Namespace+"|"+o.ID.Name)
-		uids = append(uids, o.UID)
 	}
-	// In the order added; Set keeps the namespace where it was.
+	// In the order first set; Set keeps the namespace where it was.
 	wantIDs := []string{
 		"source.toolkit.fluxcd.io|ExternalArtifact|tenant-a|b",
 		"|Namespace||tenant-a",
@@ -165,10 +157,13 @@ func TestAddSetObjects(t *testing.T) {
 	if diff := cmp.Diff(wantIDs, ids); diff != "" {
 		t.Errorf("Objects() (-want +got):\n%s", diff)
 	}
-	if uids[1] != "second" {
-		t.Errorf("after Set, the namespace's UID = %q, want %q", uids[1], "second")
+	if got, _ := c.UID(context.Background(), finalizer.Reference{Version: "v1", Kind: "Namespace", Name: "tenant-a"}); got != "second" {
+		t.Errorf("after Set, the namespace's UID = %q, want %q", got, "second")
 	}
-	var empty livecluster.Cluster
+	if got, _ := c.Object(context.Background(), nsA); got.Labels != nil {
+		t.Errorf("after Set, the namespace's labels = %v, want none", got.Labels)
+	}
+	var empty generatortest.Cluster
 	if got := empty.Objects(); len(got) != 0 {
 		t.Errorf("zero Cluster Objects() = %v, want none", got)
 	}
@@ -177,22 +172,24 @@ func TestAddSetObjects(t *testing.T) {
 	}
 }
 
-func TestGroupOf(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, apiVersion, want string
-	}{
-		{name: "core", apiVersion: "v1", want: ""},
-		{name: "named group", apiVersion: "source.toolkit.fluxcd.io/v1", want: "source.toolkit.fluxcd.io"},
-		{name: "empty", apiVersion: "", want: ""},
-		{name: "the last slash splits", apiVersion: "a/b/v1", want: "a/b"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := livecluster.GroupOf(tt.apiVersion); got != tt.want {
-				t.Errorf("GroupOf(%q) = %q, want %q", tt.apiVersion, got, tt.want)
-			}
-		})
-	}
+func ExampleCluster() {
+	var c generatortest.Cluster
+	c.Set(generator.Object{
+		ID:     inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-a"},
+		Labels: map[string]string{"team": "payments"},
+	}, "uid-a")
+	c.Set(generator.Object{
+		ID: inventory.ID{Group: inventory.GroupSource, Kind: inventory.KindExternalArtifact, Namespace: "tenant-a", Name: "app"},
+	}, "")
+	ctx := context.Background()
+	ns, _ := c.Object(ctx, inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-a"})
+	fmt.Println(ns.Labels)
+	_, err := c.Object(ctx, inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-b"})
+	fmt.Println(err)
+	artifacts, _ := c.ExternalArtifacts(ctx, "tenant-a")
+	fmt.Println(artifacts[0].ID)
+	// Output:
+	// map[team:payments]
+	// finalizer: object not found
+	// ExternalArtifact/tenant-a/app
 }
