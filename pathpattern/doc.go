@@ -157,7 +157,13 @@
 // [ParseRef] parses references to files in a source. [Glob] selects the
 // files of a copy operation with doublestar's "**" semantics, sorted,
 // without following symbolic links, applies exclude patterns, and stops
-// when its context is done. [ReadFile] reads a file on a tenant's behalf:
+// when its context is done. It takes regular files only: [GlobSkipped]
+// also lists, sorted, the symbolic links and irregular files (named
+// pipes, sockets, devices) that the copy leaves out, so that a caller
+// can warn about each. Flux leaves the same entries out, without a
+// word: source-controller archives only the regular files and
+// directories of a checkout, so the source that source-watcher copies
+// from holds none. [ReadFile] reads a file on a tenant's behalf:
 // it refuses symbolic links and irregular files and caps the size
 // (1 MiB by default).
 //

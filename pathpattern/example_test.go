@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"testing/fstest"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -280,6 +281,29 @@ func ExampleGlob() {
 	// Output:
 	// tenants/team-a/modules/app/manifests/deploy.yaml
 	// tenants/team-a/modules/app/manifests/overlays/patch.yaml
+}
+
+func ExampleGlobSkipped() {
+	ctx := context.Background()
+	fsys := maps.Clone(monorepo)
+	fsys["tenants/team-a/modules/app/manifests/prod.yaml"] = &fstest.MapFile{Data: []byte("deploy.yaml"), Mode: fs.ModeSymlink}
+	fsys["tenants/team-a/modules/app/manifests/events"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(files)
+	for _, s := range skipped {
+		why := "not a regular file"
+		if s.Mode == fs.ModeSymlink {
+			why = "a symbolic link"
+		}
+		fmt.Printf("%s: left out: %s\n", s.Path, why)
+	}
+	// Output:
+	// [tenants/team-a/modules/app/manifests/deploy.yaml tenants/team-a/modules/app/manifests/overlays/patch.yaml]
+	// tenants/team-a/modules/app/manifests/events: left out: not a regular file
+	// tenants/team-a/modules/app/manifests/prod.yaml: left out: a symbolic link
 }
 
 func ExampleReadFile() {

@@ -54,7 +54,7 @@ const maxGlobLength = maxRefLength
 // A matched regular file is taken; a matched directory contributes every
 // regular file below it, like "cp -r". Symbolic links are never followed or
 // returned (see [Pattern.Discover] on how they are recognised), nor are
-// other irregular files.
+// other irregular files: [GlobSkipped] lists them.
 //
 // An exclude pattern removes a file when it matches the file's path from
 // the root of fsys, or from the non-glob prefix of pattern (the directories
@@ -73,20 +73,59 @@ const maxGlobLength = maxRefLength
 // wrapping ctx.Err(). I/O errors other than missing paths are returned. A
 // pattern that matches nothing gives nil.
 func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) ([]string, error) {
+	files, _, err := glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
+	return files, err
+}
+
+// A Skipped is an entry of a file system that [GlobSkipped] left out of a
+// copy: a symbolic link or an irregular file (a named pipe, a socket, a
+// device) where the copy would have taken a file or looked for one.
+type Skipped struct {
+	// Path is the entry's path from the root of fsys.
+	Path string
+	// Mode is the entry's type ([fs.FileMode.Type]): fs.ModeSymlink for
+	// a symbolic link, another type bit for an irregular file.
+	Mode fs.FileMode
+}
+
+// GlobSkipped is [Glob], and also returns, sorted by path, the entries that
+// the copy leaves out because they are symbolic links or irregular files,
+// so that a caller can say what it did not copy:
+//
+//	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
+//
+// An entry is skipped where a copy would have taken a regular file or
+// looked further for one: a link or an irregular file that the pattern
+// matches, or that lies in a directory the copy takes whole; a link in
+// the pattern's literal prefix ("manifests" in "manifests/**" or in
+// "manifests/deploy.yaml"); and a link where a directory could hold
+// files the pattern matches, such as any link below the directories
+// before a "**", or "tenants/c" for "tenants/*/inputs.yaml": Glob does
+// not follow a link to learn whether it leads to a directory. An entry
+// that an exclude pattern removes, or that lies in a directory one
+// removes, is not skipped but excluded, and not listed.
+//
+// Flux leaves the same entries out: source-controller archives a
+// checkout's regular files and directories only, so the source that
+// source-watcher copies from never holds a link or an irregular file.
+//
+// skipped is nil when there is none, and whenever err is not nil, as
+// files is.
+func GlobSkipped(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
 	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
-// glob is Glob with a bound of maxWork instead of maxGlobWork, which
-// tests lower; slow walks "dir/**" with doublestar too, for tests that
-// compare it with the walk of expand.
-func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, error) {
+// glob is GlobSkipped with a bound of maxWork instead of maxGlobWork,
+// which tests lower; slow walks "dir/**" with doublestar too, for tests
+// that compare it with the walk of expand.
+func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, []Skipped, error) {
 	alts, err := checkGlob(pattern, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, ex := range exclude {
 		if _, err := checkGlob(ex, false); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	// The non-glob prefix: for a pattern without meta characters, which
@@ -107,20 +146,28 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 	for _, alt := range alts {
 		if err := g.glob(alt); err != nil {
 			if errors.Is(err, ErrTooLarge) {
-				return nil, err // names the pattern already
+				return nil, nil, err // names the pattern already
 			}
-			return nil, fmt.Errorf("pathpattern: glob %q: %w", pattern, err)
+			return nil, nil, fmt.Errorf("pathpattern: glob %q: %w", pattern, err)
 		}
 	}
-	if len(g.files) == 0 {
-		return nil, nil
+	var files []string
+	if len(g.files) > 0 {
+		files = make([]string, 0, len(g.files))
+		for f := range g.files {
+			files = append(files, f)
+		}
+		slices.Sort(files)
 	}
-	out := make([]string, 0, len(g.files))
-	for f := range g.files {
-		out = append(out, f)
+	var skipped []Skipped
+	if len(g.skipped) > 0 {
+		skipped = make([]Skipped, 0, len(g.skipped))
+		for p, mode := range g.skipped {
+			skipped = append(skipped, Skipped{Path: p, Mode: mode})
+		}
+		slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	}
-	slices.Sort(out)
-	return out, nil
+	return files, skipped, nil
 }
 
 // boundedFS is the file system a Glob reads through: it counts what is
@@ -133,6 +180,9 @@ type boundedFS struct {
 	pattern string
 	max     int // maxGlobWork, or less in tests
 	left    int // work still allowed
+	// seen, when set, is told the entries of every directory read
+	// (globber.glob sets it while doublestar walks).
+	seen func(dir string, entries []fs.DirEntry)
 }
 
 // lookup charges a lookup or read of name against the bounds: one per
@@ -171,6 +221,9 @@ func (b *boundedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(b.fsys, name)
 	if err := b.charge(len(entries)); err != nil {
 		return nil, err
+	}
+	if b.seen != nil {
+		b.seen(name, entries)
 	}
 	return entries, err
 }
@@ -335,28 +388,34 @@ func braceGroup(s string, open int) (closing int, commas []int) {
 
 // globber is the state of one Glob call.
 type globber struct {
-	fsys     fs.FS
+	fsys     *boundedFS
 	exclude  []string
-	base     string              // the non-glob prefix of the pattern, or "."
-	below    string              // base + "/", what the names below it start with
-	files    map[string]struct{} // the result
-	expanded map[string]struct{} // directories taken whole
-	slow     bool                // tests: walk "dir/**" with doublestar too
+	base     string                 // the non-glob prefix of the pattern, or "."
+	below    string                 // base + "/", what the names below it start with
+	files    map[string]struct{}    // the result
+	skipped  map[string]fs.FileMode // the links and irregular files left out, by type
+	expanded map[string]struct{}    // directories taken whole
+	slow     bool                   // tests: walk "dir/**" with doublestar too
 }
 
 // glob adds the files that one brace-free alternative selects.
 func (g *globber) glob(alt string) error {
 	if !hasMeta(alt) {
 		name := unescapeMeta(alt)
+		if g.excluded(name) {
+			return nil
+		}
 		info, err := g.lstatPath(name)
-		if err != nil || info == nil || g.excluded(name) {
+		if err != nil || info == nil {
 			return err
 		}
-		if info.IsDir() {
+		switch {
+		case info.IsDir():
 			return g.expand(name)
-		}
-		if info.Mode().IsRegular() {
+		case info.Mode().IsRegular():
 			g.files[name] = struct{}{}
+		default:
+			g.skip(name, info.Mode())
 		}
 		return nil
 	}
@@ -368,6 +427,11 @@ func (g *globber) glob(alt string) error {
 		// FuzzGlob compare the two; generator's BenchmarkPlan through dirfs
 		// shows what it saves, and docs/performance.md has the figures.
 		name := unescapeMeta(dir)
+		if name != g.base && g.excluded(name) {
+			// An alternative's directory below the prefix, which
+			// doublestar's walk would pass to excluded too.
+			return nil
+		}
 		info, err := g.lstatPath(name)
 		if err != nil || info == nil || !info.IsDir() {
 			return err
@@ -382,27 +446,78 @@ func (g *globber) glob(alt string) error {
 			return err
 		}
 	}
+	// doublestar passes by a link where the pattern needs a directory
+	// without a word: the directories it reads tell of them.
+	elems := strings.Split(alt, "/")
+	g.fsys.seen = func(dir string, entries []fs.DirEntry) {
+		if g.covered(dir) {
+			return // expand's walk reports them
+		}
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if p := join(dir, e.Name()); mayHold(elems, p) {
+				g.skip(p, e.Type())
+			}
+		}
+	}
+	defer func() { g.fsys.seen = nil }()
 	// For a pattern ending in "**", doublestar reports every file below a
 	// matched directory anyway.
 	whole := alt != "**" && !strings.HasSuffix(alt, "/**")
 	return doublestar.GlobWalk(g.fsys, alt, func(p string, d fs.DirEntry) error {
-		if d.Type()&fs.ModeSymlink != 0 || g.covered(p) || g.excluded(p) {
+		if g.covered(p) || g.excluded(p) {
 			return nil
 		}
 		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			g.skip(p, d.Type())
 		case d.IsDir():
 			if whole {
 				return g.expand(p)
 			}
 		case d.Type().IsRegular():
 			g.files[p] = struct{}{}
+		default:
+			g.skip(p, d.Type())
 		}
 		return nil
 	}, doublestar.WithNoFollow(), doublestar.WithFailOnIOErrors())
 }
 
+// mayHold reports whether a directory at p could hold a file that the
+// pattern of the brace-free elements elems matches: whether p matches the
+// elements before the first "**" and that "**", when p is that deep, or
+// else the first elements of the pattern, as many as p has, when the
+// pattern has more.
+func mayHold(elems []string, p string) bool {
+	n := 1 + strings.Count(p, "/")
+	if i := slices.Index(elems, "**"); i >= 0 && i < n {
+		return doublestar.MatchUnvalidated(strings.Join(elems[:i+1], "/"), p)
+	}
+	return n < len(elems) && doublestar.MatchUnvalidated(strings.Join(elems[:n], "/"), p)
+}
+
+// skip records that p, of type mode, was left out, unless an exclude
+// pattern removes it or one of its directories below the prefix.
+func (g *globber) skip(p string, mode fs.FileMode) {
+	if !g.excluded(p) {
+		g.record(p, mode)
+	}
+}
+
+// record records that p, of type mode, was left out.
+func (g *globber) record(p string, mode fs.FileMode) {
+	if g.skipped == nil {
+		g.skipped = make(map[string]fs.FileMode)
+	}
+	g.skipped[p] = mode.Type()
+}
+
 // lstatPath returns the FileInfo of name when no element of it is a
-// symbolic link, and nil when one is or when name does not exist.
+// symbolic link, and nil when one is (which it records as skipped) or
+// when name does not exist.
 func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 	for i := 0; i <= len(name); i++ {
 		if i < len(name) && name[i] != '/' {
@@ -415,7 +530,11 @@ func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		if info.Mode()&fs.ModeSymlink != 0 || i < len(name) && !info.IsDir() {
+		if info.Mode()&fs.ModeSymlink != 0 {
+			g.skip(name[:i], info.Mode())
+			return nil, nil
+		}
+		if i < len(name) && !info.IsDir() {
 			return nil, nil
 		}
 		if i == len(name) {
@@ -432,10 +551,11 @@ func (g *globber) expand(dir string) error {
 }
 
 // walk adds every regular file below dir, a directory, skipping excluded
-// entries: the walk of fs.WalkDir, depth first in name order, without its
-// path.Join of each name (a name read from a directory holds no "/"). It
-// does not descend into symbolic links, and a directory that vanished
-// holds nothing.
+// entries and recording the links and irregular files it leaves out: the
+// walk of fs.WalkDir, depth first in name order, without its path.Join of
+// each name (a name read from a directory holds no "/"). It does not
+// descend into symbolic links, and a directory that vanished holds
+// nothing.
 func (g *globber) walk(dir string) error {
 	entries, err := fs.ReadDir(g.fsys, dir)
 	if err != nil {
@@ -454,6 +574,8 @@ func (g *globber) walk(dir string) error {
 			}
 		case e.Type().IsRegular():
 			g.files[p] = struct{}{}
+		default:
+			g.record(p, e.Type())
 		}
 	}
 	return nil

@@ -49,48 +49,77 @@ var all = []string{
 	manifests + "/testdata/x.yaml",
 }
 
+// linkAt and pipeAt are what GlobSkipped reports for a symbolic link and a
+// named pipe at p.
+func linkAt(p string) Skipped { return Skipped{Path: p, Mode: fs.ModeSymlink} }
+func pipeAt(p string) Skipped { return Skipped{Path: p, Mode: fs.ModeNamedPipe} }
+
+// inManifests is what a copy of the whole of manifests in globTree leaves
+// out: two links and a pipe.
+var inManifests = []Skipped{linkAt(manifests + "/link.yaml"), linkAt(manifests + "/linkdir"), pipeAt(manifests + "/pipe")}
+
 var globTests = []struct {
 	name    string
 	pattern string
 	exclude []string
 	want    []string
+	skipped []Skipped // what GlobSkipped leaves out
 }{
-	{name: "double star is recursive", pattern: manifests + "/**", want: all},
-	{name: "star takes directories whole", pattern: manifests + "/*", want: all},
-	{name: "literal directory", pattern: manifests, want: all},
+	{name: "double star is recursive", pattern: manifests + "/**", want: all, skipped: inManifests},
+	{name: "star takes directories whole", pattern: manifests + "/*", want: all, skipped: inManifests},
+	{name: "literal directory", pattern: manifests, want: all, skipped: inManifests},
 	{name: "literal file", pattern: "tenants/a/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
-	{name: "extension", pattern: manifests + "/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-	{name: "double star in the middle", pattern: "tenants/**/deploy.yaml", want: []string{manifests + "/deploy.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
-	{name: "star segments", pattern: "tenants/*/modules/*/manifests/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml", "tenants/b/modules/app/manifests/deploy.yaml"}},
+	{name: "extension", pattern: manifests + "/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"},
+		skipped: []Skipped{linkAt(manifests + "/link.yaml")}},
+	// Any link below "tenants" may be a directory that holds a deploy.yaml.
+	{name: "double star in the middle", pattern: "tenants/**/deploy.yaml", want: []string{manifests + "/deploy.yaml", "tenants/b/modules/app/manifests/deploy.yaml"},
+		skipped: []Skipped{linkAt(manifests + "/link.yaml"), linkAt(manifests + "/linkdir"), linkAt("tenants/c")}},
+	// tenants/c may be a directory that holds modules/*/manifests/*.yaml,
+	// manifests/linkdir no *.yaml.
+	{name: "star segments", pattern: "tenants/*/modules/*/manifests/*.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml", "tenants/b/modules/app/manifests/deploy.yaml"},
+		skipped: []Skipped{linkAt(manifests + "/link.yaml"), linkAt("tenants/c")}},
 	{name: "alternatives", pattern: manifests + "/{deploy,svc}.yaml", want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
-	{name: "overlapping alternatives", pattern: manifests + "/{*,deploy.yaml}", want: all},
+	{name: "overlapping alternatives", pattern: manifests + "/{*,deploy.yaml}", want: all, skipped: inManifests},
 	{name: "alternatives with slashes", pattern: "tenants/{a/modules/app/inputs,b/**}", want: []string{"tenants/a/modules/app/inputs", "tenants/b/modules/app/manifests/deploy.yaml"}},
 	{name: "escaped meta", pattern: `weird/a\*b/file`, want: []string{"weird/a*b/file"}},
 	{name: "escaped meta with glob", pattern: `weird/a\*b/*`, want: []string{"weird/a*b/file"}},
 	{name: "no match", pattern: "missing/**"},
 	{name: "empty directory", pattern: "tenants/a/modules/db/manifests/**"},
-	{name: "symlinked file", pattern: manifests + "/link.yaml"},
-	{name: "symlinked directory", pattern: manifests + "/linkdir/**"},
-	{name: "symlinked directory in a wildcard", pattern: "tenants/*/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"}},
-	{name: "symlinked prefix", pattern: "tenants/c/modules/**"},
-	{name: "symlinked prefix in alternatives", pattern: "tenants/{c,x}/modules/**"},
+	{name: "symlinked file", pattern: manifests + "/link.yaml", skipped: []Skipped{linkAt(manifests + "/link.yaml")}},
+	{name: "named pipe", pattern: manifests + "/pipe", skipped: []Skipped{pipeAt(manifests + "/pipe")}},
+	{name: "below a symlinked file", pattern: manifests + "/link.yaml/x", skipped: []Skipped{linkAt(manifests + "/link.yaml")}},
+	{name: "below a named pipe", pattern: manifests + "/pipe/x"},
+	{name: "symlinked directory", pattern: manifests + "/linkdir/**", skipped: []Skipped{linkAt(manifests + "/linkdir")}},
+	{name: "symlinked directory in a wildcard", pattern: "tenants/*/modules/app/inputs", want: []string{"tenants/a/modules/app/inputs"},
+		skipped: []Skipped{linkAt("tenants/c")}},
+	{name: "symlinked prefix", pattern: "tenants/c/modules/**", skipped: []Skipped{linkAt("tenants/c")}},
+	{name: "symlinked prefix in alternatives", pattern: "tenants/{c,x}/modules/**", skipped: []Skipped{linkAt("tenants/c")}},
+	{name: "symlinked prefix before a glob", pattern: "tenants/c/modules/*/inputs", skipped: []Skipped{linkAt("tenants/c")}},
 	{name: "file as a directory", pattern: "tenants/a/modules/app/inputs/*"},
 
 	{name: "exclude base name at any depth", pattern: manifests + "/**", exclude: []string{"*.md"},
-		want: []string{manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+		want: []string{manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}, skipped: inManifests},
 	{name: "exclude directory whole", pattern: manifests + "/**", exclude: []string{"testdata"},
-		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/cm.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}, skipped: inManifests},
 	{name: "exclude directory whole with star", pattern: manifests + "/*", exclude: []string{"sub"},
-		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}, skipped: inManifests},
 	{name: "exclude relative to prefix", pattern: manifests + "/**", exclude: []string{"sub/*.yaml", "testdata/**"},
-		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/sub/notes.md", manifests + "/svc.yaml"}, skipped: inManifests},
 	{name: "exclude relative to root", pattern: "tenants/*/modules/app/manifests/*.yaml", exclude: []string{"tenants/b/**"},
-		want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+		want: []string{manifests + "/deploy.yaml", manifests + "/svc.yaml"}, skipped: []Skipped{linkAt(manifests + "/link.yaml"), linkAt("tenants/c")}},
 	{name: "exclude inside a taken directory", pattern: manifests, exclude: []string{"notes.md", "sub/cm.yaml"},
-		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml", manifests + "/testdata/x.yaml"}, skipped: inManifests},
 	{name: "exclude a literal file", pattern: "tenants/a/modules/app/inputs", exclude: []string{"inputs"}},
 	{name: "exclude with alternatives", pattern: manifests + "/*", exclude: []string{"{sub,testdata}"},
-		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml"}},
+		want: []string{manifests + "/README.md", manifests + "/deploy.yaml", manifests + "/svc.yaml"}, skipped: inManifests},
+	// An alternative's directory below the prefix, "tenants", is a
+	// directory of the copy that an exclude pattern may remove whole.
+	{name: "exclude a directory an alternative takes whole", pattern: "tenants/{a/modules/app/inputs,b/**}", exclude: []string{"b"},
+		want: []string{"tenants/a/modules/app/inputs"}},
+	// What an exclude pattern removes is excluded, not skipped.
+	{name: "exclude links and pipes", pattern: manifests + "/**", exclude: []string{"link*", "pipe"}, want: all},
+	{name: "exclude a link in a star", pattern: "tenants/*/modules/app/inputs", exclude: []string{"c"}, want: []string{"tenants/a/modules/app/inputs"}},
+	{name: "exclude a symlinked file", pattern: manifests + "/link.yaml", exclude: []string{"*.yaml"}},
 }
 
 func TestGlob(t *testing.T) {
@@ -99,12 +128,19 @@ func TestGlob(t *testing.T) {
 	for _, tt := range globTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...)
+			got, skipped, err := GlobSkipped(t.Context(), fsys, tt.pattern, tt.exclude...)
 			if err != nil {
-				t.Fatalf("Glob(%q): %v", tt.pattern, err)
+				t.Fatalf("GlobSkipped(%q): %v", tt.pattern, err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Glob(%q, %q) (-want +got):\n%s", tt.pattern, tt.exclude, diff)
+				t.Errorf("GlobSkipped(%q, %q) files (-want +got):\n%s", tt.pattern, tt.exclude, diff)
+			}
+			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+				t.Errorf("GlobSkipped(%q, %q) skipped (-want +got):\n%s", tt.pattern, tt.exclude, diff)
+			}
+			// Glob takes the same files.
+			if files, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...); err != nil || !slices.Equal(files, got) {
+				t.Errorf("Glob(%q, %q) = %q, %v; want %q", tt.pattern, tt.exclude, files, err, got)
 			}
 		})
 	}
@@ -200,27 +236,32 @@ func TestGlobOnDisk(t *testing.T) {
 		}
 	}
 	fsys := os.DirFS(root)
+	links := []Skipped{linkAt("escape"), linkAt("manifests/escape"), linkAt("manifests/secret.yaml")}
 	for _, tt := range []struct {
 		name    string
 		pattern string
 		want    []string
+		skipped []Skipped
 	}{
-		{name: "double star", pattern: "**", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}},
-		{name: "directory", pattern: "manifests", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}},
-		{name: "star", pattern: "manifests/*", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}},
-		{name: "through a link", pattern: "escape/**"},
-		{name: "through a link in alternatives", pattern: "{escape,x}/**"},
-		{name: "through a link after a star", pattern: "*/escape/**"},
-		{name: "link to a file", pattern: "manifests/secret.yaml"},
+		{name: "double star", pattern: "**", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}, skipped: links},
+		{name: "directory", pattern: "manifests", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}, skipped: links[1:]},
+		{name: "star", pattern: "manifests/*", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}, skipped: links[1:]},
+		{name: "through a link", pattern: "escape/**", skipped: links[:1]},
+		{name: "through a link in alternatives", pattern: "{escape,x}/**", skipped: links[:1]},
+		{name: "through a link after a star", pattern: "*/escape/**", skipped: links[:2]},
+		{name: "link to a file", pattern: "manifests/secret.yaml", skipped: links[2:]},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(t.Context(), fsys, tt.pattern)
+			got, skipped, err := GlobSkipped(t.Context(), fsys, tt.pattern)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Glob(%q) (-want +got):\n%s", tt.pattern, diff)
+				t.Errorf("GlobSkipped(%q) files (-want +got):\n%s", tt.pattern, diff)
+			}
+			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+				t.Errorf("GlobSkipped(%q) skipped (-want +got):\n%s", tt.pattern, diff)
 			}
 		})
 	}
@@ -282,7 +323,7 @@ func TestGlobBounds(t *testing.T) {
 			if tt.max == 0 {
 				got, err = Glob(t.Context(), tt.fsys, tt.pattern)
 			} else {
-				got, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max, false)
+				got, _, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max, false)
 			}
 			if tt.rule == "" {
 				if err != nil || len(got) != tt.files {
@@ -370,16 +411,22 @@ func FuzzGlob(f *testing.F) {
 	f.Add("**/**/**/**/*.yaml", "")
 	fsys := globTree()
 	f.Fuzz(func(t *testing.T, pattern, exclude string) {
-		got, err := Glob(t.Context(), fsys, pattern, exclude)
+		got, skipped, err := GlobSkipped(t.Context(), fsys, pattern, exclude)
+		if files, gerr := Glob(t.Context(), fsys, pattern, exclude); !slices.Equal(files, got) || fmt.Sprint(gerr) != fmt.Sprint(err) {
+			t.Fatalf("Glob(%q, %q) = %q, %v; GlobSkipped, %q, %v", pattern, exclude, files, gerr, got, err)
+		}
 		// A "dir/**" pattern takes a walk of its own: doublestar's must
-		// select the same files.
-		slow, serr := glob(t.Context(), fsys, pattern, []string{exclude}, maxGlobWork, true)
-		if !slices.Equal(got, slow) || fmt.Sprint(err) != fmt.Sprint(serr) {
-			t.Fatalf("Glob(%q, %q) = %q, %v; with doublestar, %q, %v", pattern, exclude, got, err, slow, serr)
+		// select the same files and skip the same entries.
+		slow, sskipped, serr := glob(t.Context(), fsys, pattern, []string{exclude}, maxGlobWork, true)
+		if !slices.Equal(got, slow) || !slices.Equal(skipped, sskipped) || fmt.Sprint(err) != fmt.Sprint(serr) {
+			t.Fatalf("GlobSkipped(%q, %q) = %q, %v, %v; with doublestar, %q, %v, %v", pattern, exclude, got, skipped, err, slow, sskipped, serr)
 		}
 		if err != nil {
 			if !errors.Is(err, doublestar.ErrBadPattern) && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("Glob(%q, %q) error %v wraps neither ErrBadPattern nor ErrTooLarge", pattern, exclude, err)
+			}
+			if got != nil || skipped != nil {
+				t.Fatalf("GlobSkipped(%q, %q) = %q, %v with error %v", pattern, exclude, got, skipped, err)
 			}
 			return
 		}
@@ -392,6 +439,20 @@ func FuzzGlob(f *testing.F) {
 				info, err := fs.Lstat(fsys, q)
 				if err != nil || info.Mode()&fs.ModeSymlink != 0 || q != name && !info.IsDir() || q == name && !info.Mode().IsRegular() {
 					t.Fatalf("Glob(%q, %q) returned %q through %q", pattern, exclude, name, q)
+				}
+			}
+		}
+		for i, s := range skipped {
+			if i > 0 && skipped[i-1].Path >= s.Path {
+				t.Fatalf("GlobSkipped(%q, %q) skipped %v, not sorted and unique", pattern, exclude, skipped)
+			}
+			// Every entry skipped is a link or an irregular file, of the
+			// type reported, reached without symlinks.
+			for q := s.Path; q != "."; q = path.Dir(q) {
+				info, err := fs.Lstat(fsys, q)
+				if err != nil || q != s.Path && (info.Mode()&fs.ModeSymlink != 0 || !info.IsDir()) ||
+					q == s.Path && (info.Mode().Type() != s.Mode || s.Mode == 0 || s.Mode == fs.ModeDir) {
+					t.Fatalf("GlobSkipped(%q, %q) skipped %v through %q", pattern, exclude, s, q)
 				}
 			}
 		}

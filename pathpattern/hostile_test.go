@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -392,17 +393,31 @@ func TestHostileDiscover(t *testing.T) {
 
 func TestHostileGlobTree(t *testing.T) {
 	t.Parallel()
+	const d = "tenants/team-d/modules/"
+	dev := Skipped{Path: d + "dev", Mode: fs.ModeDevice}
+	sock := Skipped{Path: d + "sock", Mode: fs.ModeSocket}
 	hostile.NoPanic(t, func() {
-		got, err := Glob(t.Context(), hostileTree(), "tenants/**")
+		got, skipped, err := GlobSkipped(t.Context(), hostileTree(), "tenants/**")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff([]string{"tenants/team-a/modules/app/meta.yaml"}, got); diff != "" {
-			t.Errorf("Glob (-want +got):\n%s", diff)
+			t.Errorf("GlobSkipped files (-want +got):\n%s", diff)
 		}
-		for _, pattern := range []string{"tenants/team-d/modules/*", "tenants/team-d/modules/loop/**", "tenants/team-d/modules/up/**", "tenants/team-e/modules", "tenants/team-e/modules/**"} {
-			if got, err := Glob(t.Context(), hostileTree(), pattern); got != nil || err != nil {
-				t.Errorf("Glob(%q) = %q, %v, want nothing", pattern, got, err)
+		// Every link and irregular file is listed, with its type.
+		all := []Skipped{dev, linkAt(d + "escape"), linkAt(d + "loop"), pipeAt(d + "pipe"), sock, linkAt(d + "up"), pipeAt("tenants/team-e/modules")}
+		if diff := cmp.Diff(all, skipped); diff != "" {
+			t.Errorf("GlobSkipped skipped (-want +got):\n%s", diff)
+		}
+		for pattern, want := range map[string][]Skipped{
+			d + "*":                     all[:6],
+			d + "loop/**":               {linkAt(d + "loop")},
+			d + "up/**":                 {linkAt(d + "up")},
+			"tenants/team-e/modules":    {pipeAt("tenants/team-e/modules")},
+			"tenants/team-e/modules/**": nil, // a pipe where a directory should be: no file there
+		} {
+			if got, skipped, err := GlobSkipped(t.Context(), hostileTree(), pattern); got != nil || err != nil || !slices.Equal(skipped, want) {
+				t.Errorf("GlobSkipped(%q) = %q, %v, %v, want nothing but %v skipped", pattern, got, skipped, err, want)
 			}
 		}
 	})

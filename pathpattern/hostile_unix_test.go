@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -190,32 +191,60 @@ func checkHostileDiscover(t *testing.T, fsys fs.FS) {
 }
 
 func checkHostileGlob(t *testing.T, fsys fs.FS) {
+	const m = "tenants/team-a/modules/app/manifests/"
+	// A socket exists only where its path was short enough to make.
+	socketAt := func(p string) []Skipped {
+		if _, err := fs.Lstat(fsys, p); err != nil {
+			return nil
+		}
+		return []Skipped{{Path: p, Mode: fs.ModeSocket}}
+	}
 	want := []string{"tenants/team-a/exact.yaml", "tenants/team-a/modules/app/manifests/deploy.yaml", "tenants/team-a/over.yaml"}
-	for _, pattern := range []string{"tenants/**", "tenants", "**", "tenants/*/**", "{tenants,tenants/team-a}/**"} {
-		got, err := Glob(t.Context(), fsys, pattern)
+	// Every link, FIFO and socket of the tree is left out, and listed.
+	wantSkipped := slices.Concat(
+		[]Skipped{linkAt("tenants/cycle"), linkAt("tenants/escape"), linkAt("tenants/escape-rel"), pipeAt("tenants/fifo"), linkAt("tenants/loop")},
+		socketAt("tenants/sock"),
+		[]Skipped{pipeAt("tenants/team-a/fifo.yaml"), linkAt("tenants/team-a/link.yaml"),
+			linkAt(m + "cycle"), linkAt(m + "dangles"), linkAt(m + "passwd"), pipeAt(m + "pipe.yaml")},
+		socketAt(m+"s.yaml"),
+		[]Skipped{linkAt("tenants/team-c/modules/link"), linkAt("tenants/team-g"), pipeAt("tenants/team-h/modules")},
+	)
+	// "tenants/*/**" takes nothing from "tenants" itself: a file there is
+	// no more taken than listed; a link there may be a directory.
+	notInTenants := slices.DeleteFunc(slices.Clone(wantSkipped), func(s Skipped) bool {
+		return s.Path == "tenants/fifo" || s.Path == "tenants/sock"
+	})
+	for pattern, wantSkipped := range map[string][]Skipped{
+		"tenants/**": wantSkipped, "tenants": wantSkipped, "**": wantSkipped, "{tenants,tenants/team-a}/**": wantSkipped,
+		"tenants/*/**": notInTenants,
+	} {
+		got, skipped, err := GlobSkipped(t.Context(), fsys, pattern)
 		if err != nil {
-			t.Errorf("Glob(%q): %v", pattern, err)
+			t.Errorf("GlobSkipped(%q): %v", pattern, err)
 			continue
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("Glob(%q) (-want +got):\n%s", pattern, diff)
+			t.Errorf("GlobSkipped(%q) files (-want +got):\n%s", pattern, diff)
+		}
+		if diff := cmp.Diff(wantSkipped, skipped); diff != "" {
+			t.Errorf("GlobSkipped(%q) skipped (-want +got):\n%s", pattern, diff)
 		}
 	}
-	for _, pattern := range []string{
-		"tenants/team-a/modules/app/manifests/pipe.yaml",
-		"tenants/team-a/modules/app/manifests/s.yaml",
-		"tenants/team-a/modules/app/manifests/passwd",
-		"tenants/team-a/modules/app/manifests/cycle/**",
-		"tenants/team-a/modules/app/manifests/p*",
-		"tenants/escape/**",
-		"tenants/escape-rel/modules/*/*",
-		"tenants/loop/**",
-		"tenants/cycle/**",
-		"tenants/team-h/modules/**",
-		"tenants/fifo",
+	for pattern, wantSkipped := range map[string][]Skipped{
+		m + "pipe.yaml":                  {pipeAt(m + "pipe.yaml")},
+		m + "s.yaml":                     socketAt(m + "s.yaml"),
+		m + "passwd":                     {linkAt(m + "passwd")},
+		m + "cycle/**":                   {linkAt(m + "cycle")},
+		m + "p*":                         {linkAt(m + "passwd"), pipeAt(m + "pipe.yaml")},
+		"tenants/escape/**":              {linkAt("tenants/escape")},
+		"tenants/escape-rel/modules/*/*": {linkAt("tenants/escape-rel")},
+		"tenants/loop/**":                {linkAt("tenants/loop")},
+		"tenants/cycle/**":               {linkAt("tenants/cycle")},
+		"tenants/team-h/modules/**":      nil, // a FIFO where a directory should be: no file there
+		"tenants/fifo":                   {pipeAt("tenants/fifo")},
 	} {
-		if got, err := Glob(t.Context(), fsys, pattern); got != nil || err != nil {
-			t.Errorf("Glob(%q) = %q, %v, want nothing", pattern, got, err)
+		if got, skipped, err := GlobSkipped(t.Context(), fsys, pattern); got != nil || err != nil || !slices.Equal(skipped, wantSkipped) {
+			t.Errorf("GlobSkipped(%q) = %q, %v, %v, want nothing but %v skipped", pattern, got, skipped, err, wantSkipped)
 		}
 	}
 	// A NUL byte cannot reach the operating system: the error says so.
