@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -39,7 +38,7 @@ func excluded(o Object) string {
 
 // collect diffs the desired entries against the previous inventory,
 // decides what happens to every stale entry and fills in the decisions.
-func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject, cluster Cluster) error {
+func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
 	g := p.g
 	p.notApplied(res)
 	changes, derrs := inventory.Diff(previous, desired)
@@ -49,7 +48,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 		res.Errors = append(res.Errors, derrs...)
 		return p.collectInvalid(res, desired, previous, skips)
 	}
-	gc := &collector{g: g, cluster: cluster, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	gc := &collector{g: g, snap: p.snap, skips: skips, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
 	gc.removes(changes.Stale)
 	opts := []inventory.Option{inventory.WithGuard(gc.guard)}
 	if g.opts.allowDeleteAll {
@@ -113,7 +112,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 // the namespace.
 type collector struct {
 	g        *Generator
-	cluster  Cluster
+	snap     *snapshot
 	skips    map[inventory.ID]skippedObject
 	deleting map[inventory.ID]bool   // stale objects this guard let be deleted
 	reasons  map[inventory.ID]string // why, for each
@@ -151,12 +150,12 @@ func (c *collector) removing(ctx context.Context, ns string) (bool, error) {
 	}
 	r := c.protected(ctx, ns) == ""
 	if r {
-		live, err := readObject(ctx, c.cluster.Objects, inventory.ID{Kind: namespaceKind, Name: ns}, nil)
+		live := c.snap.object(inventory.ID{Kind: namespaceKind, Name: ns}, nil)
 		switch {
-		case errors.Is(err, finalizer.ErrNotFound):
-		case err != nil:
-			return false, fmt.Errorf("reading namespace %s, where the external finalizer lives: %w", ns, err)
-		case excluded(live) != "":
+		case live.err != nil:
+			return false, fmt.Errorf("reading namespace %s, where the external finalizer lives: %w", ns, live.err)
+		case !live.found:
+		case excluded(live.Object) != "":
 			r = false
 		case live.Labels[GeneratorLabel] != "" && live.Labels[GeneratorLabel] != c.g.opts.uid:
 			r = false
@@ -207,18 +206,17 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 			return inventory.Release, why, nil
 		}
 	}
-	if c.cluster.Objects == nil {
+	live := c.snap.object(id, nil)
+	switch {
+	case errors.Is(live.err, errNoReader):
 		return inventory.Keep, "the live object cannot be read (no ObjectReader)", nil
-	}
-	live, err := readObject(ctx, c.cluster.Objects, id, nil)
-	if errors.Is(err, finalizer.ErrNotFound) {
+	case live.err != nil:
+		return inventory.Keep, "", fmt.Errorf("reading the live object: %w", live.err)
+	case !live.found:
 		c.deleting[id], c.reasons[id] = true, c.why()+"; not found in the cluster"
 		return inventory.Delete, "", nil
 	}
-	if err != nil {
-		return inventory.Keep, "", fmt.Errorf("reading the live object: %w", err)
-	}
-	if reason := excluded(live); reason != "" {
+	if reason := excluded(live.Object); reason != "" {
 		return inventory.Release, reason, nil
 	}
 	if owner := live.Labels[GeneratorLabel]; owner != "" && owner != c.g.opts.uid {
@@ -226,15 +224,14 @@ func (c *collector) guard(ctx context.Context, e inventory.Entry) (inventory.Act
 	}
 	reason := c.why()
 	if id.IsNamespace() {
-		if c.cluster.Artifacts == nil {
+		arts := c.snap.artifacts(id.Name)
+		switch {
+		case errors.Is(arts.err, errNoLister):
 			return inventory.Keep, "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", nil
+		case arts.err != nil:
+			return inventory.Keep, "", fmt.Errorf("listing the namespace's ExternalArtifacts: %w", arts.err)
 		}
-		arts, err := c.cluster.Artifacts.ExternalArtifacts(ctx, id.Name)
-		if err != nil {
-			return inventory.Keep, "", fmt.Errorf("listing the namespace's ExternalArtifacts: %w", err)
-		}
-		slices.SortFunc(arts, func(a, b Object) int { return strings.Compare(a.ID.Name, b.ID.Name) })
-		for _, a := range arts {
+		for _, a := range arts.objects {
 			aid := a.ID
 			if aid.Kind == "" {
 				aid = inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: id.Name, Name: a.ID.Name}
@@ -294,13 +291,7 @@ func (c *collector) protected(ctx context.Context, name string) string {
 // WithFinalizerKinds; a reference into the namespace itself is never a
 // hand-off).
 func (c *collector) handOff(ctx context.Context, ns string, annotations map[string]string) (bool, string, error) {
-	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
-		if c.cluster.Finalizers == nil {
-			return "", errors.New("no finalizer Lookup")
-		}
-		return c.cluster.Finalizers.UID(ctx, r)
-	})
-	v, err := c.g.decider.Decide(ctx, ns, annotations, lookup)
+	v, err := c.g.decider.Decide(ctx, ns, annotations, finalizer.LookupFunc(c.snap.lookup))
 	if err != nil {
 		if v.Reason != "" {
 			return false, "", fmt.Errorf("%s: %w", v.Reason, err)

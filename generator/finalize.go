@@ -58,7 +58,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 		}
 		return res, nil
 	}
-	gc := &collector{g: g, cluster: cluster.contained(), finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
+	gc := &collector{g: g, snap: newSnapshot(ctx, cluster), finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
 	gc.removes(changes.Stale)
 	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
 	if g.managed && g.prune {

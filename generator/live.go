@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/tenantkit/tenantkit/finalizer"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -92,20 +91,18 @@ func (p *planner) liveState(ns *Namespace) (l *liveNamespace, ok bool) {
 	if what, where := matchConvention(ns.Labels, ns.Annotations, applyExclusions); where != "" {
 		l.notApplied = fmt.Sprintf("%s in the desired metadata (%s)", what, where)
 	}
-	r := p.cluster.Objects
-	if r == nil {
-		return l, true
-	}
 	id := inventory.ID{Kind: namespaceKind, Name: ns.Name}
-	live, err := readObject(p.ctx, r, id, &Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations})
+	live := p.snap.object(id, &Object{ID: id, Labels: ns.Labels, Annotations: ns.Annotations})
 	switch {
-	case errors.Is(err, finalizer.ErrNotFound):
+	case errors.Is(live.err, errNoReader):
+		return l, true
+	case live.err != nil:
+		p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(ns.Name),
+			fmt.Errorf("reading the live namespace: %w", live.err)))
+		return nil, false
+	case !live.found:
 		l.read = true
 		return l, true
-	case err != nil:
-		p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(ns.Name),
-			fmt.Errorf("reading the live namespace: %w", err)))
-		return nil, false
 	}
 	l.read, l.exists = true, true
 	if l.notApplied != "" {
@@ -138,7 +135,7 @@ func (p *planner) liveState(ns *Namespace) (l *liveNamespace, ok bool) {
 				reasonOwnershipConflict, ns.Name, owner))
 		}
 	}
-	l.drift = drift(ns, live)
+	l.drift = drift(ns, live.Object)
 	return l, true
 }
 
@@ -266,8 +263,8 @@ func applyLive(d *inventory.Decision, l *liveNamespace) {
 // render the same artifact take it from each other on every reconcile),
 // and source-watcher warns each time it takes it back.
 func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
-	r, uid := p.cluster.Objects, p.g.opts.uid
-	if r == nil || uid == "" || len(arts) == 0 {
+	uid := p.g.opts.uid
+	if p.snap.cluster.Objects == nil || uid == "" || len(arts) == 0 {
 		return arts
 	}
 	type key struct{ namespace, name string }
@@ -278,15 +275,13 @@ func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
 			return arts
 		}
 		id := inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name}
-		live, err := readObject(p.ctx, r, id, nil)
+		live := p.snap.object(id, nil)
 		switch {
-		case errors.Is(err, finalizer.ErrNotFound):
-			continue
-		case err != nil && p.ctx.Err() != nil:
+		case live.err != nil && p.ctx.Err() != nil:
 			return arts
-		case err != nil:
+		case live.err != nil:
 			p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(a.Namespace+"/"+a.Name),
-				fmt.Errorf("reading the live ExternalArtifact: %w", err)))
+				fmt.Errorf("reading the live ExternalArtifact: %w", live.err)))
 			if failed == nil {
 				failed = map[key]bool{}
 			}

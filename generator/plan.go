@@ -262,7 +262,7 @@ type planner struct {
 	g       *Generator
 	ctx     context.Context
 	sources map[string]fs.FS
-	cluster Cluster
+	snap    *snapshot // what the plan read of the live cluster
 	errs    field.ErrorList
 	warn    []string
 
@@ -314,8 +314,7 @@ type item struct {
 // sources, never writes them; the trees must not change while it reads
 // them.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
-	cluster = cluster.contained()
-	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources)), cluster: cluster}
+	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources)), snap: newSnapshot(ctx, cluster)}
 	// Each plan reads its sources through a cache of the directories it has
 	// seen (see dirCache).
 	for alias, fsys := range sources {
@@ -350,7 +349,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 
 	skips := p.skipped(items)
 	p.unreadable(skips, previous, desired)
-	if err := p.collect(res, desired, previous, skips, cluster); err != nil {
+	if err := p.collect(res, desired, previous, skips); err != nil {
 		return nil, err
 	}
 	// A context that ended while the plan read the cluster has turned
