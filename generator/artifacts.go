@@ -9,6 +9,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -349,11 +350,12 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 	if fsys == nil {
 		return false
 	}
-	files, err := pathpattern.Glob(p.ctx, fsys, ref.Path, c.exclude...)
+	files, skipped, err := pathpattern.GlobSkipped(p.ctx, fsys, ref.Path, c.exclude...)
 	if err != nil {
 		fail(c.fromPath, from, err.Error())
 		return false
 	}
+	p.warnSkipped(it, c, ref, skipped)
 	if len(files) == 0 {
 		if !c.optional { // an optional copy that selects nothing copies nothing
 			fail(c.fromPath, from, "selects no file")
@@ -396,6 +398,41 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 		}
 	}
 	return ok
+}
+
+// warnSkipped warns about each entry that a copy from ref left out of an
+// artifact because it is a symbolic link or not a regular file (see
+// pathpattern.GlobSkipped), naming it, the artifact and why, as
+// "@repo/m/link.yaml: left out of artifact a/app: a symbolic link". An
+// Extract copy with a glob extracts only the tarballs the glob matches,
+// so it warns only about those and about the links on the way to them.
+func (p *planner) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {
+	for _, s := range skipped {
+		link := s.Mode == fs.ModeSymlink
+		if c.strategy == strategyExtract && hasMeta(ref.Path) {
+			// The pattern was valid for Glob, so it is for Match.
+			if matched, _ := doublestar.Match(ref.Path, s.Path); matched && !isTarball(s.Path) || !matched && !link {
+				continue
+			}
+		}
+		why := "not a regular file"
+		if link {
+			why = "a symbolic link"
+		}
+		src := pathpattern.Ref{Alias: ref.Alias, Path: s.Path}
+		p.warn = append(p.warn, fmt.Sprintf("%s: left out of artifact %s/%s: %s", quoteIfNeeded(src.String()), it.namespace, it.name, why))
+	}
+}
+
+// quoteIfNeeded returns s, or s quoted when it holds a character that
+// strconv.Quote escapes (a newline, another control character, invalid
+// UTF-8), so that the name of a tenant's file cannot forge a line of a
+// plan's output.
+func quoteIfNeeded(s string) string {
+	if q := strconv.Quote(s); q[1:len(q)-1] != s {
+		return q
+	}
+	return s
 }
 
 // validDestination reports whether dest is a path that a file of an

@@ -205,6 +205,9 @@ func runCopyCase(t *testing.T, c copyCase, spec Spec) {
 		if len(p.Artifacts) != 0 {
 			t.Errorf("artifacts %+v, want none", p.Artifacts)
 		}
+		if diff := cmp.Diff(c.wantWarn, p.Warnings); diff != "" {
+			t.Errorf("warnings (-want +got):\n%s", diff)
+		}
 		return
 	}
 	if p.HasErrors() || len(p.Artifacts) != 1 {
@@ -345,6 +348,99 @@ func TestCopyConflicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			runCopyCase(t, tt, copySpec(tt))
+		})
+	}
+}
+
+// TestCopySkipped: a symbolic link or an irregular file that a copy would
+// take is left out of the artifact, and a warning names it, the artifact
+// and why (issue 38, item 8: they were left out without a word), once per
+// entry, sorted. What an exclude pattern removes is not named; an Extract
+// names only what it could have extracted.
+func TestCopySkipped(t *testing.T) {
+	t.Parallel()
+	text := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	link := func(to string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(to), Mode: fs.ModeSymlink} }
+	pipe := &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	repo := fstest.MapFS{
+		"m/a.yaml":         text("a"),
+		"m/link.yaml":      link("a.yaml"),
+		"m/pipe.yaml":      pipe,
+		"m/sub/b.yaml":     text("b"),
+		"m/sub/dev":        {Mode: fs.ModeDevice},
+		"m/linkdir":        link("sub"),
+		"x/m":              link("../m"),
+		"odd/a.yaml":       text("a"),
+		"odd/x\ny.yaml":    link("a.yaml"),
+		"tars/real.tgz":    {Data: tgz(t, tarEntry{name: "r.yaml", body: "r"})},
+		"tars/link.tgz":    link("real.tgz"),
+		"tars/pipe.tar.gz": pipe,
+		"tars/notes.txt":   link("real.tgz"),
+		"tars/fifo.txt":    pipe,
+	}
+	left := func(path, why string) string {
+		return "@repo/" + path + ": left out of artifact flux-system/app: " + why
+	}
+	const linkWhy, irregular = "a symbolic link", "not a regular file"
+	tests := []copyCase{
+		{
+			name:     "a directory's links, pipe and device",
+			copies:   []CopyOperation{{From: "@repo/m/**", To: "@artifact/"}},
+			want:     map[string]string{"a.yaml": "a", "sub/b.yaml": "b"},
+			wantWarn: []string{left("m/link.yaml", linkWhy), left("m/linkdir", linkWhy), left("m/pipe.yaml", irregular), left("m/sub/dev", irregular)},
+		},
+		{
+			name:     "the same entries left out by two copies",
+			copies:   []CopyOperation{{From: "@repo/m", To: "@artifact/"}, {From: "@repo/m/*.yaml", To: "@artifact/"}},
+			want:     map[string]string{"m/a.yaml": "a", "m/sub/b.yaml": "b"},
+			wantWarn: []string{left("m/link.yaml", linkWhy), left("m/linkdir", linkWhy), left("m/pipe.yaml", irregular), left("m/sub/dev", irregular)},
+		},
+		{
+			name:     "excluded entries",
+			copies:   []CopyOperation{{From: "@repo/m/**", To: "@artifact/", Exclude: []string{"link*", "pipe.yaml"}}},
+			want:     map[string]string{"a.yaml": "a", "sub/b.yaml": "b"},
+			wantWarn: []string{left("m/sub/dev", irregular)},
+		},
+		{
+			name:     "a link named by an optional copy",
+			copies:   []CopyOperation{{From: "@repo/m/a.yaml", To: "@artifact/"}, {From: "@repo/m/link.yaml", To: "@artifact/", Optional: true}},
+			want:     map[string]string{"a.yaml": "a"},
+			wantWarn: []string{left("m/link.yaml", linkWhy)},
+		},
+		{
+			name:   "a link in the prefix",
+			copies: []CopyOperation{{From: "@repo/x/m/**", To: "@artifact/"}},
+			wantErrs: []copyErr{{Field: "spec.artifacts[0].copy[0].from", Type: field.ErrorTypeInvalid, Value: "@repo/x/m/**",
+				Detail: "selects no file"}},
+			wantWarn: []string{left("x/m", linkWhy)},
+		},
+		{
+			name:     "a name that would break the line",
+			copies:   []CopyOperation{{From: "@repo/odd/**", To: "@artifact/"}},
+			want:     map[string]string{"a.yaml": "a"},
+			wantWarn: []string{`"@repo/odd/x\ny.yaml": left out of artifact flux-system/app: a symbolic link`},
+		},
+		{
+			// A link or a pipe named as a tarball, not what Extract
+			// passes by anyway.
+			name:     "Extract",
+			copies:   []CopyOperation{{From: "@repo/tars/*", To: "@artifact/", Strategy: "Extract"}},
+			want:     map[string]string{"r.yaml": "r"},
+			wantWarn: []string{left("tars/link.tgz", linkWhy), left("tars/pipe.tar.gz", irregular)},
+		},
+		{
+			name:   "Extract of a link",
+			copies: []CopyOperation{{From: "@repo/tars/link.tgz", To: "@artifact/", Strategy: "Extract"}},
+			wantErrs: []copyErr{{Field: "spec.artifacts[0].copy[0].from", Type: field.ErrorTypeInvalid, Value: "@repo/tars/link.tgz",
+				Detail: "selects no file"}},
+			wantWarn: []string{left("tars/link.tgz", linkWhy)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.sources = map[string]fstest.MapFS{"repo": repo}
 			runCopyCase(t, tt, copySpec(tt))
 		})
 	}

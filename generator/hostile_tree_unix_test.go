@@ -144,6 +144,7 @@ func TestHostileTree(t *testing.T) {
 		code   int    // 1: the plan has errors
 		field  string // of an expected error
 		detail string
+		left   []string // the paths a warning says a copy left out, and why
 		check  func(t *testing.T, p *Plan)
 	}{
 		{name: "FIFO as the namespace metadata file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, metadata)) },
@@ -151,7 +152,8 @@ func TestHostileTree(t *testing.T) {
 		{name: "FIFO as the inputs file", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
 		{name: "FIFO among the manifests", change: func(t *testing.T, repo string) { hostile.Mkfifo(t, filepath.Join(repo, api, "manifests/pipe.yaml")) },
-			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+			code: 0, left: []string{api + "/manifests/pipe.yaml: not a regular file"},
+			check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "FIFO as the manifests directory", change: func(t *testing.T, repo string) {
 			os.RemoveAll(filepath.Join(repo, api, "manifests"))
 			hostile.Mkfifo(t, filepath.Join(repo, api, "manifests"))
@@ -165,7 +167,8 @@ func TestHostileTree(t *testing.T) {
 		{name: "socket as the inputs file", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, inputs)) },
 			code: 1, field: "spec.artifacts[0].inputsFrom", detail: "must be a regular file"},
 		{name: "socket among the manifests", change: func(t *testing.T, repo string) { mksocket(t, filepath.Join(repo, api, "manifests/s.yaml")) },
-			code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+			code: 0, left: []string{api + "/manifests/s.yaml: not a regular file"},
+			check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "metadata file linked to /etc/passwd", change: func(t *testing.T, repo string) { symlink(t, "/etc/passwd", filepath.Join(repo, metadata)) },
 			code: 1, field: "spec.managedNamespaces.metadata.fromSource.path", detail: "must not be a symbolic link"},
 		{name: "inputs file linked to another tenant's", change: func(t *testing.T, repo string) {
@@ -174,12 +177,13 @@ func TestHostileTree(t *testing.T) {
 		{name: "manifests linked to another tenant's", change: func(t *testing.T, repo string) {
 			os.RemoveAll(filepath.Join(repo, api, "manifests"))
 			symlink(t, "../../../tenant-search/modules/indexer/manifests", filepath.Join(repo, api, "manifests"))
-		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file"},
+		}, code: 1, field: "spec.artifacts[0].copy[0].from", detail: "selects no file", left: []string{api + "/manifests: a symbolic link"}},
 		{name: "manifest linked out of the root", change: func(t *testing.T, repo string) {
 			symlink(t, "/etc/passwd", filepath.Join(repo, api, "manifests/passwd.yaml"))
 			symlink(t, "../../../../../..", filepath.Join(repo, api, "manifests/up"))
 			symlink(t, "loop", filepath.Join(repo, api, "manifests/loop"))
-		}, code: 0, check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
+		}, code: 0, left: []string{api + "/manifests/loop: a symbolic link", api + "/manifests/passwd.yaml: a symbolic link", api + "/manifests/up: a symbolic link"},
+			check: filesOf("tenant-payments", "api", "config/configmap.yaml", "deployment.yaml", "service.yaml")},
 		{name: "tenant directory linked to another tenant", change: func(t *testing.T, repo string) {
 			symlink(t, "tenant-search", filepath.Join(repo, "tenants/tenant-stolen"))
 		}, code: 1, field: "spec.pathPattern", detail: "must be a directory, not a symbolic link", check: noArtifactIn("tenant-stolen")},
@@ -284,6 +288,19 @@ func TestHostileTree(t *testing.T) {
 				}
 				if tt.detail != "" && !errorsContain(p, tt.field, tt.detail) {
 					t.Errorf("errors %v, want one at %s containing %q", p.Errors.ToAggregate(), tt.field, tt.detail)
+				}
+				// Nothing is left out of an artifact without a warning
+				// (issue 38, item 8), and nothing else is said to be.
+				var left []string
+				for _, w := range p.Warnings {
+					if path, why, ok := strings.Cut(w, ": left out of artifact tenant-payments/api: "); ok {
+						left = append(left, strings.TrimPrefix(path, "@repo/")+": "+why)
+					} else if strings.Contains(w, "left out of artifact") {
+						left = append(left, w)
+					}
+				}
+				if !slices.Equal(left, tt.left) {
+					t.Errorf("left out %q, want %q; warnings %q", left, tt.left, p.Warnings)
 				}
 				if tt.check != nil {
 					tt.check(t, p)

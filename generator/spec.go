@@ -105,6 +105,14 @@ type OutputArtifact struct {
 // file: that is an error of the artifact, as writing it into upstream's
 // staging directory fails.
 //
+// A symbolic link or an irregular file (a named pipe, a socket, a device)
+// that a copy would take is left out, as are the files a link leads to,
+// and a warning of the plan names each, with the artifact and why:
+// "@repo/m/link.yaml: left out of artifact a/app: a symbolic link" (see
+// pathpattern.GlobSkipped for which entries count). Upstream leaves out
+// the same, without a word: the artifacts of source-controller, which
+// source-watcher copies from, hold only regular files and directories.
+//
 // With a pattern, to may name captures, like from: "@artifact/{app}/" is
 // rendered from each match's raw captures, as upstream renders it. Compile
 // refuses a ".." element in to (upstream's CRD does), and a rendered to

@@ -36,11 +36,28 @@ func TestNothingDroppedSilently(t *testing.T) {
 				t.Errorf("indexer's files %v, want deployment.yaml and service.yaml", a.Files)
 			}
 		}
-		for _, name := range []string{"link.yaml", "pipe.yaml"} {
-			p := "tenants/tenant-search/modules/indexer/manifests/" + name
-			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, p) }) {
-				knownIssue(t, "pathpattern.Glob leaves out symbolic links and irregular files without a word, and generator's copy does not warn: "+
-					"Glob (or a variant) must return what it left out, and generator must warn, naming the path ("+p+" here)")
+		const dir = "@repo/tenants/tenant-search/modules/indexer/manifests/"
+		want := []string{
+			dir + "link.yaml: left out of artifact tenant-search/indexer: a symbolic link",
+			dir + "pipe.yaml: left out of artifact tenant-search/indexer: not a regular file",
+		}
+		var got []string
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "left out") {
+				got = append(got, w)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("warnings of what was left out %q, want %q; all warnings %q", got, want, res.Warnings)
+		}
+		// The text output says the same, in its Warnings section.
+		code, text, stderr := tool(t, "-generator", gen, "-source", "repo="+repo)
+		if code != 0 || stderr != "" {
+			t.Fatalf("-o text: exit %d, stderr %q", code, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(text), "\n  "+w+"\n") {
+				t.Errorf("the text output does not say %q:\n%s", w, text)
 			}
 		}
 	})
