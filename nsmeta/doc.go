@@ -230,7 +230,9 @@
 // field path (spec.managedNamespaces.allowedNames[0]) or, for a tenant's
 // file, rooted at the document (metadata.labels[team]); aggregate them with
 // ToAggregate. ParseFile refuses data that is not a NamespaceMetadata file
-// at all with an error wrapping [ErrInvalidFile]; NamePolicy.Check refuses
+// at all with a [*FileError] wrapping [ErrInvalidFile], whose Detail says
+// why in the file's words, without the YAML decoder's ("must be valid
+// YAML: line 3: did not find expected node content"); NamePolicy.Check refuses
 // a name with an error wrapping [ErrInvalidName], [ErrProtectedName] or
 // [ErrNameNotAllowed], with the reasons.
 //

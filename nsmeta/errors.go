@@ -22,8 +22,9 @@ var (
 	// ErrInvalidFile reports data that is not a NamespaceMetadata document
 	// at all: too large, not YAML, a duplicate key, aliases that expand too
 	// far, a directive, more than one document, or a document that is not
-	// a mapping. The message says which. (A file without a document lacks
-	// its type fields: field errors, not this.)
+	// a mapping. Every such error of ParseFile is a [*FileError], whose
+	// Detail says which. (A file without a document lacks its type
+	// fields: field errors, not this.)
 	ErrInvalidFile = errors.New("nsmeta: invalid NamespaceMetadata file")
 
 	// ErrInvalidName reports a namespace name that is not a DNS-1123 label.
@@ -33,6 +34,37 @@ var (
 	// ErrNameNotAllowed reports a namespace name that no allowedNames rule accepts.
 	ErrNameNotAllowed = errors.New("nsmeta: namespace name must be accepted by an allowedNames rule")
 )
+
+// A FileError reports data that [ParseFile] refuses as a whole: it is not
+// a NamespaceMetadata document at all. Detail says what is wrong, in the
+// file's words, with the line when one line is to blame, and without the
+// package's name or the YAML decoder's, so that a caller can show it after
+// the file's name:
+//
+//	must be valid YAML: line 3: did not find expected node content
+//
+// A FileError unwraps to [ErrInvalidFile], and to the error it reports,
+// if any (the decoder's, or yamldoc's, such as its alias expansion
+// error).
+type FileError struct {
+	// Detail is what is wrong with the file, lower case, without a
+	// trailing period.
+	Detail string
+	err    error
+}
+
+// Error returns [ErrInvalidFile]'s text and Detail, e.g.
+// "nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document".
+func (e *FileError) Error() string { return ErrInvalidFile.Error() + ": " + e.Detail }
+
+// Unwrap returns [ErrInvalidFile], and the error that Detail reports, if
+// any.
+func (e *FileError) Unwrap() []error {
+	if e.err == nil {
+		return []error{ErrInvalidFile}
+	}
+	return []error{ErrInvalidFile, e.err}
+}
 
 // sortErrors sorts errs in place by field, type, detail and value, so that
 // output never depends on map iteration order, and returns it; it returns

@@ -77,6 +77,21 @@ metadata:
 	// true
 }
 
+// A caller names the file and shows what is wrong with it in the file's
+// words, without the package's name.
+func ExampleFileError() {
+	_, _, err := nsmeta.ParseFile([]byte("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: NamespaceMetadata\nmetadata: [\n"))
+	if fe, ok := errors.AsType[*nsmeta.FileError](err); ok {
+		fmt.Println("tenants/a/namespace-metadata.yaml:", fe.Detail)
+	}
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, nsmeta.ErrInvalidFile))
+	// Output:
+	// tenants/a/namespace-metadata.yaml: must be valid YAML: line 3: did not find expected node content
+	// nsmeta: invalid NamespaceMetadata file: must be valid YAML: line 3: did not find expected node content
+	// true
+}
+
 // An unlisted key is dropped with a warning, as source-watcher ignores it;
 // WithStrict makes it an error.
 func ExampleWithStrict() {

@@ -2,10 +2,12 @@ package nsmeta
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -63,12 +65,14 @@ const maxFileSize = 1 << 20
 //
 // ParseFile returns one of two kinds of failure, never both:
 //
-//   - err, wrapping ErrInvalidFile, for data that is not a NamespaceMetadata
-//     document at all: more than 1 MiB; not YAML (with its line), a key
-//     that is null or repeats, nesting deeper than 10,000 levels; aliases
-//     that expand the file too far; a directive, or a line break other
-//     than a newline; more than one document, or one behind an empty first
-//     document; a document that is not a mapping;
+//   - err, a [*FileError] wrapping ErrInvalidFile, for data that is not a
+//     NamespaceMetadata document at all: more than 1 MiB; not YAML (with
+//     its line), a key that is null or repeats, nesting deeper than 10,000
+//     levels; aliases that expand the file too far; a directive, or a line
+//     break other than a newline; more than one document, or one behind an
+//     empty first document; a document that is not a mapping. Its Detail
+//     words the problem without the decoder's names ("must be valid YAML:
+//     line 3: did not find expected node content");
 //   - errs, the sorted list of every field that breaks the rules above,
 //     with paths rooted at the document (metadata.labels[team], kind); a
 //     bad value is shown by its first 64 bytes when it is longer.
@@ -78,14 +82,14 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 		return Metadata{}, sortErrors(errs), nil
 	}
 	if len(data) > maxFileSize {
-		return Metadata{}, nil, fmt.Errorf("%w: must be no more than 1 MiB, not %d bytes", ErrInvalidFile, len(data))
+		return Metadata{}, nil, &FileError{Detail: fmt.Sprintf("must be no more than 1 MiB, not %d bytes", len(data))}
 	}
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return Metadata{}, nil, fmt.Errorf("%w: %w", ErrInvalidFile, err)
+		return Metadata{}, nil, invalidYAML(err)
 	}
 	if len(docs) > 1 {
-		return Metadata{}, nil, fmt.Errorf("%w: must hold exactly one YAML document", ErrInvalidFile)
+		return Metadata{}, nil, &FileError{Detail: "must hold exactly one YAML document"}
 	}
 	root, err := decode(data, docs)
 	if err != nil {
@@ -102,8 +106,9 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 // errHiddenDocument refuses a stream whose first document is empty and
 // whose second is not, such as "---\n---\nmetadata: ...": the decoder
 // reads only the first, so source-watcher reads no metadata at all from it,
-// which is surely not what the tenant meant.
-var errHiddenDocument = fmt.Errorf("%w: the first YAML document is empty and the metadata is in the next one, which is never read; remove the separator before it", ErrInvalidFile)
+// which is surely not what the tenant meant. ParseFile returns it in a
+// FileError.
+var errHiddenDocument = errors.New("the first YAML document is empty and the metadata is in the next one, which is never read; remove the separator before it")
 
 // hidesDocument reports whether the first document of data, which decodes
 // to nothing, hides doc, the one document of data with content that
@@ -134,24 +139,60 @@ func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 		// parser, and a tenant's file must not crash the controller
 		// because of it.
 		if r := recover(); r != nil {
-			root, err = nil, fmt.Errorf("%w: must be valid YAML: %v", ErrInvalidFile, r)
+			root, err = nil, &FileError{Detail: fmt.Sprintf("must be valid YAML: the YAML parser failed: %v", r)}
 		}
 	}()
 	var v any
 	if err := yaml.UnmarshalStrict(data, &v, useNumber); err != nil {
-		return nil, fmt.Errorf("%w: must be valid YAML: %w", ErrInvalidFile, err)
+		return nil, invalidYAML(err)
 	}
 	switch v := v.(type) {
 	case nil:
 		if len(docs) == 1 && hidesDocument(data, docs[0]) {
-			return nil, errHiddenDocument
+			return nil, &FileError{Detail: errHiddenDocument.Error(), err: errHiddenDocument}
 		}
 		return map[string]any{}, nil
 	case map[string]any:
 		return v, nil
 	default:
-		return nil, fmt.Errorf("%w: document must be a mapping, not %s", ErrInvalidFile, yamlKind(v))
+		return nil, &FileError{Detail: "document must be a mapping, not " + yamlKind(v)}
 	}
+}
+
+// invalidYAML returns the FileError that reports err, an error of
+// yamldoc's checks or of the YAML decoder, in the file's words.
+//
+// yamldoc's own errors say what is wrong already. The decoder's need
+// rewording: go.yaml.in/yaml (v2 under sigs.k8s.io/yaml, v3 under
+// yamldoc's expansion check) reports a syntax error only as text,
+// "yaml: line 3: did not find expected node content", with no type that
+// holds the line or the problem, so the "yaml: " that names the package
+// is cut from that text, here and nowhere else; sigs.k8s.io/yaml's
+// wrapping ("error converting YAML to JSON: ...") is left behind by
+// unwrapping. The decoder's typed errors are read by their fields: a
+// [yamlv2.TypeError] lists the repeated keys, "line 6: key "a" already
+// set in map"; a [json.UnsupportedValueError] is a number JSON cannot
+// hold (.inf, .nan).
+func invalidYAML(err error) *FileError {
+	if te, ok := errors.AsType[*yamlv2.TypeError](err); ok {
+		return &FileError{Detail: "must be valid YAML: " + strings.Join(te.Errors, "; "), err: err}
+	}
+	if ue, ok := errors.AsType[*json.UnsupportedValueError](err); ok {
+		return &FileError{Detail: fmt.Sprintf("must hold only finite numbers, not %s (.inf or .nan); quote a value that is text", ue.Str), err: err}
+	}
+	inner := err
+	for u := errors.Unwrap(inner); u != nil; u = errors.Unwrap(inner) {
+		inner = u
+	}
+	text, decoder := strings.CutPrefix(inner.Error(), "yaml: ")
+	if !decoder {
+		return &FileError{Detail: err.Error(), err: err} // yamldoc's words
+	}
+	if strings.HasPrefix(text, "invalid map key: ") {
+		// yaml/v2 quotes the key as a Go value ("[]interface {}{...}").
+		text = "a mapping key must be a scalar, not a mapping or a sequence"
+	}
+	return &FileError{Detail: "must be valid YAML: " + text, err: err}
 }
 
 // useNumber keeps numbers as json.Number, so that an error shows an

@@ -526,7 +526,8 @@ func checkAsUpstreamType(t *testing.T, data []byte) {
 	}
 }
 
-// FuzzParseFile checks that no input panics; that an accepted file yields
+// FuzzParseFile checks that no input panics; that a file refused as a
+// whole gives a FileError in the file's words; that an accepted file yields
 // valid metadata, which written back as a file parses again to the same
 // metadata; and that it reads the same through source-watcher's Go type
 // (checkAsUpstreamType).
@@ -546,6 +547,10 @@ func FuzzParseFile(f *testing.F) {
 		if err != nil || errs != nil {
 			if (err == nil) == (errs == nil) {
 				t.Fatalf("ParseFile() = %v, %v: want exactly one of them", errs, err)
+			}
+			if err != nil {
+				// In the file's words, whatever found it.
+				checkFileError(t, err)
 			}
 			return
 		}
