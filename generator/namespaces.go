@@ -239,8 +239,14 @@ func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from stri
 	}
 	md, ferrs, err := nsmeta.ParseFile(data)
 	if err != nil {
-		// The file as a whole: the field is the file itself.
-		return fail(&field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()})
+		// The file as a whole: the field is the file itself, and the
+		// detail what is wrong with it, in the file's words (ParseFile's
+		// errors are FileErrors; its text names the package).
+		detail := err.Error()
+		if fe, ok := errors.AsType[*nsmeta.FileError](err); ok {
+			detail = fe.Detail
+		}
+		return fail(&field.Error{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: detail})
 	}
 	if len(ferrs) > 0 {
 		return fail(ferrs...)

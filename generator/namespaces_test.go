@@ -102,3 +102,53 @@ func TestMissingMetadataFile(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataFileErrors: a tenant's NamespaceMetadata file that is not one
+// at all is an error at the file itself, and one with a bad field an error
+// at the field in the file, each saying what is wrong in the file's words,
+// without nsmeta's name or the YAML decoder's (issue 38, item 4); the
+// namespace and its artifact are skipped, and the other tenant proceeds.
+func TestMetadataFileErrors(t *testing.T) {
+	t.Parallel()
+	const file = "@repo/tenants/tenant-b/namespace-metadata.yaml"
+	for _, tt := range []struct {
+		name string
+		data string
+		want string
+	}{
+		{name: "not YAML", data: "metadata: [\n",
+			want: file + ": Invalid value: must be valid YAML: line 1: did not find expected node content"},
+		{name: "a repeated key", data: emptyMetadataFile + "kind: NamespaceMetadata\n",
+			want: file + `: Invalid value: must be valid YAML: line 3: key "kind" already set in map`},
+		{name: "two documents", data: emptyMetadataFile + "---\n" + emptyMetadataFile,
+			want: file + ": Invalid value: must hold exactly one YAML document"},
+		{name: "a number for a label", data: metadataFile("tier", "1"),
+			want: file + ":metadata.labels[tier]: Invalid value: 1: must be a string; quote it"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fsys := tree(okTenant, "tenants/tenant-b/modules/x", "tenants/tenant-b/namespace-metadata.yaml="+tt.data)
+			p := mustPlan(t, mustCompile(t, testSpec()), sources(fsys), nil, (&fakeCluster{}).cluster())
+			var got []string
+			for _, e := range p.Errors {
+				got = append(got, e.Error())
+			}
+			if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			var decisions []string
+			for _, d := range p.Decisions {
+				decisions = append(decisions, d.String())
+			}
+			want := []string{
+				"Namespace/tenant-ok created",
+				"ExternalArtifact/tenant-ok/app created",
+				"Namespace/tenant-b skipped (its metadata has errors)",
+				`ExternalArtifact/tenant-b/x skipped (namespace "tenant-b": its metadata has errors)`,
+			}
+			if diff := cmp.Diff(want, decisions); diff != "" {
+				t.Errorf("decisions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
