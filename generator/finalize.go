@@ -58,12 +58,8 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 		}
 		return res, nil
 	}
-	gc := &collector{g: g, snap: newSnapshot(ctx, cluster), finalize: true, deleting: map[inventory.ID]bool{}, reasons: map[inventory.ID]string{}}
-	gc.removes(changes.Stale)
-	opts := []inventory.Option{inventory.WithGuard(gc.guard), inventory.WithAllowDeleteAll()}
-	if g.managed && g.prune {
-		opts = append(opts, inventory.WithNamespacePrune())
-	}
+	d := newDecider(g, newSnapshot(ctx, cluster), nil, changes.Stale, true)
+	opts := []inventory.Option{inventory.WithGuard(d.guard), inventory.WithAllowDeleteAll(), inventory.WithNamespacePrune()}
 	decisions, err := inventory.Collect(ctx, changes, opts...)
 	if err != nil {
 		// Diff accepted the entries and the options are valid: only the
@@ -75,11 +71,6 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	for i, d := range decisions {
-		if d.Action == inventory.Delete {
-			decisions[i].Reason = gc.reasons[d.Entry.ID()]
-		}
 	}
 	res.Decisions, res.collected = decisions, decisions
 	return res, nil

@@ -28,7 +28,6 @@ func (p *planner) namespaces(items []*item) []Namespace {
 	names, byNS := p.managedNamespaces(items)
 	built := p.buildNamespaces(names, byNS, (*planner).namespace)
 	p.skippedNamespaces = map[string]string{}
-	p.live = map[string]*liveNamespace{}
 	return p.settleNamespaces(names, byNS, built)
 }
 
@@ -91,9 +90,8 @@ func (p *planner) settleNamespaces(names []string, byNS map[string][]*item, out 
 			// The live namespace is read here, one at a time in name
 			// order, so that a Cluster need not be safe for concurrent
 			// use; a read that fails skips the namespace.
-			if live, ok := p.liveState(b.ns); ok {
+			if p.liveState(b.ns) {
 				result = append(result, *b.ns)
-				p.live[names[i]] = live
 				continue
 			}
 			b.reason = "the live namespace cannot be read"

@@ -39,7 +39,6 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 	}
 	names, byNS := p.managedNamespaces(items)
 	p.skippedNamespaces = map[string]string{}
-	p.live = map[string]*liveNamespace{}
 	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
 		return nil, q.checkNamespace(ns, users)
 	})

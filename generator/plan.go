@@ -273,14 +273,9 @@ type planner struct {
 	// needs a directory and could not read (pathpattern.Match.Problem), in
 	// path order.
 	problems []pathpattern.Match
-	// live holds what the plan read of each desired namespace's live copy.
-	live map[string]*liveNamespace
 	// metaFrom holds, by the artifact it is read from, each namespace
 	// metadata file that is read from an artifact (see build).
 	metaFrom map[*item]*artifactMeta
-	// takeovers holds, for each desired ExternalArtifact whose live copy
-	// another generator's label names, that generator's UID.
-	takeovers map[inventory.ID]string
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.

@@ -29,7 +29,8 @@ import (
 //  5. A Namespace that holds a stale entry decided Keep or Release above is
 //     Keep, with a reason such as "in use by ExternalArtifact/tenant-a/old,
 //     which is kept": deleting the namespace would delete that entry.
-//  6. Otherwise, Delete.
+//  6. Otherwise, Delete, with the reason the first guard that returned
+//     Delete gave, if any.
 //
 // Then the deletion guard looks at all the deletions at once. It refuses
 // the pass with [WithMaxDeletions](n) when there are more than n
@@ -141,6 +142,7 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 	if ns && !o.nsPrune {
 		return Decision{Entry: e, Action: Release, Reason: "namespace pruning is off"}
 	}
+	var why string // the first reason a guard gave its Delete
 	for _, g := range o.guards {
 		if err := ctx.Err(); err != nil {
 			return Decision{Entry: e, Action: Keep, Reason: "guard not run: " + err.Error()}
@@ -150,6 +152,9 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 		case err != nil:
 			return Decision{Entry: e, Action: Keep, Reason: "guard failed: " + err.Error()}
 		case action == Delete:
+			if why == "" {
+				why = reason
+			}
 			continue
 		case action == Release && reason == "":
 			reason = "released by a guard"
@@ -163,7 +168,7 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 	if h, ok := held[id.Name]; ns && ok {
 		return Decision{Entry: e, Action: Keep, Reason: "in use by " + h.Entry.ID().String() + ", which is " + h.Action.Verb()}
 	}
-	return Decision{Entry: e, Action: Delete}
+	return Decision{Entry: e, Action: Delete, Reason: why}
 }
 
 // objects returns "1 object" or "n objects".

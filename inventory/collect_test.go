@@ -94,6 +94,23 @@ func TestCollect(t *testing.T) {
 				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Keep, Reason: "third"}}, nil)),
 			},
 			want: []Decision{{Entry: old1, Action: Release, Reason: "second"}}},
+		{name: "a guard's delete reason is the deletion's, the first one given", stale: []Entry{old1}, desired: []Entry{appA},
+			opts: []Option{
+				WithGuard(guardFor(nil, nil)),
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Delete, Reason: "no longer desired"}}, nil)),
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Delete, Reason: "third"}}, nil)),
+			},
+			want: []Decision{{Entry: old1, Action: Delete, Reason: "no longer desired"}}},
+		{name: "a later guard's keep wins over a delete reason", stale: []Entry{old1}, desired: []Entry{appA},
+			opts: []Option{
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Delete, Reason: "no longer desired"}}, nil)),
+				WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Keep, Reason: "busy"}}, nil)),
+			},
+			want: []Decision{{Entry: old1, Action: Keep, Reason: "busy"}}},
+		{name: "a refused deletion's reason is the refusal", stale: []Entry{old1}, desired: []Entry{appA},
+			opts:    []Option{WithMaxDeletions(0), WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old": {Action: Delete, Reason: "no longer desired"}}, nil))},
+			want:    []Decision{{Entry: old1, Action: Keep, Reason: "deletion refused: the pass would delete 1 object, more than the maximum of 0 that WithMaxDeletions allows"}},
+			refused: "the pass would delete 1 object, more than the maximum of 0 that WithMaxDeletions allows"},
 		{name: "namespace holding a kept entry is kept", stale: []Entry{nsA, old1, ea("tenant-a", "old2", "")}, desired: []Entry{webB},
 			opts: []Option{WithGuard(guardFor(map[string]Decision{"ExternalArtifact/tenant-a/old2": {Action: Keep, Reason: "busy"}}, nil))},
 			want: []Decision{

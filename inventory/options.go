@@ -8,7 +8,8 @@ import (
 // Guard is a caller's check on one stale entry, run by [Collect] in prune
 // order. It returns [Delete] when it has no objection, or [Release] or
 // [Keep] with a reason (e.g. "prune disabled", "handed off to
-// ResourceSet/flux-system/tenants"). An error, or any other action, keeps
+// ResourceSet/flux-system/tenants"). A reason given with Delete is the
+// deletion's, unless an earlier guard gave one. An error, or any other action, keeps
 // the entry: a guard that cannot tell never causes a deletion.
 //
 // A guard typically looks at the live object: its prune annotation, or an

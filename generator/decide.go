@@ -1,0 +1,557 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/inventory"
+	"github.com/tenantkit/tenantkit/nsmeta"
+)
+
+// This file is the decision table: every rule that decides what a plan or
+// Finalize does with an object, given what it desires, what the previous
+// inventory tracked and what the snapshot read of the live cluster. One
+// table, evaluated in order, first match wins; the package documentation
+// lists the rows by name (TestDecisionRowsDocumented holds it to them).
+//
+// Around the table, inventory.Collect applies its generic rules to stale
+// objects: WithKeepAll (a plan with errors keeps every one, "desired state
+// has errors"), a namespace that a desired object lives in is kept, and one
+// that holds a kept stale object is kept; then its deletion guard.
+
+// scope is the kind of object a row decides.
+type scope int
+
+const (
+	// staleObject is an object that the previous inventory tracks and the pass
+	// no longer desires: the rows are inventory.Collect's guard, in a plan
+	// and in Finalize.
+	staleObject scope = iota
+	// desiredNamespace and desiredArtifact adjust the decision that
+	// inventory.Diff made of a desired object to its live copy.
+	desiredNamespace
+	desiredArtifact
+)
+
+// rule is one row of the decision table.
+type rule struct {
+	name  string // what the documentation calls it, unique
+	scope scope
+	when  func(s *subject) bool
+	// action is the decision; zero keeps the action inventory.Diff decided
+	// (desired objects).
+	action inventory.Action
+	reason func(s *subject) string
+	// failed marks a row whose reason is an error: inventory.Collect keeps
+	// the object with "guard failed: " and the reason.
+	failed bool
+	// notApplied marks a desired namespace that is not applied.
+	notApplied bool
+}
+
+// rules is the decision table.
+var rules = []rule{
+	// Stale objects, in prune order (every ExternalArtifact before the
+	// namespaces), after inventory.Collect's generic rules.
+	{name: "namespace pruning is off", scope: staleObject, action: inventory.Release,
+		when: func(s *subject) bool {
+			return s.id.IsNamespace() && !(s.d.g.managed && s.d.g.prune)
+		},
+		reason: func(*subject) string { return "namespace pruning is off" }},
+	{name: "skipped", scope: staleObject, action: inventory.Keep,
+		when:   func(s *subject) bool { _, ok := s.d.skips[s.id]; return ok },
+		reason: func(s *subject) string { return "skipped: " + s.d.skips[s.id].reason }},
+	{name: "protected namespace", scope: staleObject, action: inventory.Release,
+		when:   func(s *subject) bool { return s.id.IsNamespace() && s.d.protected(s.id.Name) },
+		reason: func(*subject) string { return "protected namespace: never deleted" }},
+	{name: "no ObjectReader", scope: staleObject, action: inventory.Keep,
+		when:   func(s *subject) bool { return errors.Is(s.live().err, errNoReader) },
+		reason: func(*subject) string { return "the live object cannot be read (no ObjectReader)" }},
+	{name: "the live object cannot be read", scope: staleObject, action: inventory.Keep, failed: true,
+		when:   func(s *subject) bool { return s.live().err != nil },
+		reason: func(s *subject) string { return "reading the live object: " + s.live().err.Error() }},
+	{name: "not found", scope: staleObject, action: inventory.Delete,
+		when:   func(s *subject) bool { return !s.live().found },
+		reason: func(s *subject) string { return s.d.why() + "; not found in the cluster" }},
+	exclusionRow("prune: disabled", deleteExclusions[0:2]),
+	exclusionRow("reconcile: disabled", deleteExclusions[2:4]),
+	exclusionRow("ssa: Ignore", deleteExclusions[4:6]),
+	{name: "another generator's label", scope: staleObject, action: inventory.Release,
+		when: func(s *subject) bool { return otherOwner(s.live(), s.d.g.opts.uid) != "" },
+		reason: func(s *subject) string {
+			return fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, s.live().Labels[GeneratorLabel])
+		}},
+	{name: "an artifact, otherwise", scope: staleObject, action: inventory.Delete,
+		when:   func(s *subject) bool { return !s.id.IsNamespace() },
+		reason: func(s *subject) string { return s.d.why() }},
+	{name: "no ArtifactLister", scope: staleObject, action: inventory.Keep,
+		when:   func(s *subject) bool { return errors.Is(s.d.snap.artifacts(s.id.Name).err, errNoLister) },
+		reason: func(*subject) string { return "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)" }},
+	{name: "the ExternalArtifacts cannot be listed", scope: staleObject, action: inventory.Keep, failed: true,
+		when: func(s *subject) bool { return s.d.snap.artifacts(s.id.Name).err != nil },
+		reason: func(s *subject) string {
+			return "listing the namespace's ExternalArtifacts: " + s.d.snap.artifacts(s.id.Name).err.Error()
+		}},
+	{name: "an ExternalArtifact lives in it", scope: staleObject, action: inventory.Keep,
+		when: func(s *subject) bool { return s.lodger() != "" }, reason: (*subject).lodger},
+	{name: "the finalizer's namespace cannot be read", scope: staleObject, action: inventory.Keep, failed: true,
+		when:   func(s *subject) bool { _, err := s.removed(); return err != nil },
+		reason: func(s *subject) string { _, err := s.removed(); return err.Error() }},
+	{name: "the finalizer's namespace is removed too", scope: staleObject, action: inventory.Delete,
+		when:   func(s *subject) bool { why, _ := s.removed(); return why != "" },
+		reason: func(s *subject) string { why, _ := s.removed(); return s.d.why() + "; " + why }},
+	{name: "the finalizer cannot be looked up", scope: staleObject, action: inventory.Keep, failed: true,
+		when: func(s *subject) bool { _, err := s.verdict(); return err != nil },
+		reason: func(s *subject) string {
+			v, err := s.verdict()
+			if v.Reason != "" {
+				return v.Reason + ": " + err.Error()
+			}
+			return "external finalizer: " + err.Error()
+		}},
+	{name: "handed off, the generator is deleted", scope: staleObject, action: inventory.Release,
+		when: func(s *subject) bool { v, _ := s.verdict(); return v.HandedOff() && s.d.finalize },
+		reason: func(s *subject) string {
+			v, _ := s.verdict()
+			return v.Reason + "; released: the generator is deleted"
+		}},
+	// Kept, not released: the hand-off holds only while its object exists
+	// with that UID, so every pass decides again. Once the external
+	// finalizer has deleted the namespace, the next pass finds it gone and
+	// drops it; if the finalizer object goes first, the next pass deletes
+	// the namespace itself.
+	{name: "handed off", scope: staleObject, action: inventory.Keep,
+		when: func(s *subject) bool { v, _ := s.verdict(); return v.HandedOff() },
+		reason: func(s *subject) string {
+			v, _ := s.verdict()
+			return v.Reason + "; kept in the inventory while the hand-off holds"
+		}},
+	{name: "a namespace, otherwise", scope: staleObject, action: inventory.Delete,
+		when:   func(*subject) bool { return true },
+		reason: func(s *subject) string { v, _ := s.verdict(); return s.d.why() + "; " + v.Reason }},
+
+	// Desired namespaces, after inventory.Diff (see [Cluster]).
+	{name: "not reconciled, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
+		when: func(s *subject) bool { _, where := s.desiredMatch(applyExclusions); return where != "" },
+		reason: func(s *subject) string {
+			what, where := s.desiredMatch(applyExclusions)
+			return fmt.Sprintf("%s in the desired metadata (%s); not applied, still tracked", what, where)
+		}},
+	{name: "not reconciled, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
+		when: func(s *subject) bool { _, where := s.liveMatch(applyExclusions); return where != "" },
+		reason: func(s *subject) string {
+			what, where := s.liveMatch(applyExclusions)
+			return fmt.Sprintf("%s on the live namespace (%s); not applied, still tracked", what, where)
+		}},
+	{name: "applied only if absent, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
+		when: func(s *subject) bool { _, where := s.liveMatch(ifNotPresent); return where != "" },
+		reason: func(s *subject) string {
+			_, where := s.liveMatch(ifNotPresent)
+			return fmt.Sprintf("the namespace exists and is applied only if absent (%s on the live namespace); not applied, still tracked", where)
+		}},
+	{name: "applied only if absent, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
+		when: func(s *subject) bool {
+			_, where := s.desiredMatch(ifNotPresent)
+			return where != "" && s.live().found
+		},
+		reason: func(s *subject) string {
+			_, where := s.desiredMatch(ifNotPresent)
+			return fmt.Sprintf("the namespace exists and is applied only if absent (%s in the desired metadata); not applied, still tracked", where)
+		}},
+	{name: "tracked, does not exist", scope: desiredNamespace, action: inventory.Update,
+		when: func(s *subject) bool {
+			l := s.live()
+			return l.err == nil && !l.found && s.action != inventory.Create
+		},
+		reason: func(*subject) string { return "drift: the namespace does not exist" }},
+	{name: "live metadata drifted", scope: desiredNamespace, action: inventory.Update,
+		when: func(s *subject) bool { return s.action == inventory.Unchanged && s.drift() != "" },
+		reason: func(s *subject) string {
+			if _, why := s.ownership(); why != "" {
+				return why + "; drift: " + s.drift()
+			}
+			return "drift: " + s.drift()
+		}},
+	{name: "adopted or taken over", scope: desiredNamespace,
+		when:   func(s *subject) bool { _, why := s.ownership(); return why != "" },
+		reason: func(s *subject) string { _, why := s.ownership(); return why }},
+	{name: "namespace as the inventory says", scope: desiredNamespace,
+		when: func(*subject) bool { return true }, reason: func(*subject) string { return "" }},
+
+	// Desired ExternalArtifacts: applying one that another generator's
+	// label names changes its live label.
+	{name: "artifact taken over, unchanged", scope: desiredArtifact, action: inventory.Update,
+		when:   func(s *subject) bool { return s.action == inventory.Unchanged && s.takenOver() != "" },
+		reason: (*subject).takenOver},
+	{name: "artifact taken over", scope: desiredArtifact,
+		when: func(s *subject) bool { return s.takenOver() != "" }, reason: (*subject).takenOver},
+	{name: "artifact as the inventory says", scope: desiredArtifact,
+		when: func(*subject) bool { return true }, reason: func(*subject) string { return "" }},
+}
+
+// exclusionRow is the row of one of Flux's delete exclusions: a stale
+// object whose live copy carries it is released.
+func exclusionRow(name string, list []exclusion) rule {
+	return rule{name: name, scope: staleObject, action: inventory.Release,
+		when: func(s *subject) bool { _, where := s.liveMatch(list); return where != "" },
+		reason: func(s *subject) string {
+			what, where := s.liveMatch(list)
+			return fmt.Sprintf("%s on the live object (%s)", what, where)
+		}}
+}
+
+// decide returns the first row of scope sc that s matches, with its
+// action and reason.
+func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
+	for i := range rules {
+		r := &rules[i]
+		if r.scope != sc || !r.when(s) {
+			continue
+		}
+		a := r.action
+		if a == 0 {
+			a = s.action
+		}
+		return r, a, r.reason(s)
+	}
+	// Not reached: every scope ends with a row that always matches.
+	return nil, inventory.Keep, "no rule matches"
+}
+
+// deleteExclusions are the live-object conventions of Flux (fluxcd/pkg/ssa's
+// delete options, as kustomize-controller and source-watcher set them): a
+// stale object whose live copy carries one of these keys, as a label or an
+// annotation, with a non-empty value equal to the given one in any case, is
+// released, never deleted.
+var deleteExclusions = slices.Concat(
+	conventions("prune", "disabled", "pruning is disabled"),
+	conventions("reconcile", "disabled", "reconciliation is disabled"),
+	conventions("ssa", "Ignore", "server-side apply ignores it"),
+)
+
+// exclusion is one convention: the key, the value that sets it (in any
+// case) and what it means, for reasons.
+type exclusion struct{ key, value, what string }
+
+// fluxPrefixes are the prefixes of Flux's live-object conventions that a
+// plan reads: source-watcher's own, and kustomize-controller's, which a
+// namespace that a Kustomization once applied may still carry.
+var fluxPrefixes = []string{"source.extensions.fluxcd.io", "kustomize.toolkit.fluxcd.io"}
+
+// conventions returns one rule per Flux prefix for the key "<prefix>/name".
+func conventions(name, value, what string) []exclusion {
+	out := make([]exclusion, 0, len(fluxPrefixes))
+	for _, prefix := range fluxPrefixes {
+		out = append(out, exclusion{prefix + "/" + name, value, what})
+	}
+	return out
+}
+
+var (
+	// applyExclusions keep a namespace from being applied: the exclusion
+	// selector that source-watcher gives fluxcd/pkg/ssa's Apply, which
+	// matches the desired object and the live one.
+	applyExclusions = slices.Concat(
+		conventions("reconcile", "disabled", "reconciliation is disabled"),
+		conventions("ssa", "Ignore", "server-side apply ignores it"),
+	)
+	// ifNotPresent applies a namespace only when it does not exist: ssa's
+	// IfNotPresent selector, which source-watcher matches on the desired
+	// and the live namespace.
+	ifNotPresent = conventions("ssa", "IfNotPresent", "applied only if absent")
+)
+
+// matchConvention returns the first rule of list that labels or
+// annotations match, with a non-empty value equal to the rule's in any
+// case: what the rule means, and where it matched, as "label key: value";
+// or two empty strings.
+func matchConvention(labels, annotations map[string]string, list []exclusion) (what, where string) {
+	for _, x := range list {
+		for _, m := range []struct {
+			kind string
+			m    map[string]string
+		}{{"label", labels}, {"annotation", annotations}} {
+			if v := m.m[x.key]; v != "" && strings.EqualFold(v, x.value) {
+				return x.what, fmt.Sprintf("%s %s: %s", m.kind, x.key, v)
+			}
+		}
+	}
+	return "", ""
+}
+
+// decider is the decision table's state for one pass: what the rows read
+// besides the object itself.
+type decider struct {
+	g     *Generator
+	snap  *snapshot
+	skips map[inventory.ID]skippedObject
+	// finalize is set for Finalize: the generator is being deleted.
+	finalize bool
+	// deleting holds the stale objects this pass deletes so far, in prune
+	// order: an ExternalArtifact deleted before its namespace does not keep
+	// it.
+	deleting map[inventory.ID]bool
+	// stale holds the namespaces that this pass no longer desires (stale,
+	// not skipped); removal, for those looked at, whether this pass removes
+	// them (deletes them or lets a hand-off take them) rather than
+	// releasing them.
+	stale   map[string]bool
+	removal map[string]bool
+}
+
+// newDecider returns the decider of a pass over the stale entries.
+func newDecider(g *Generator, snap *snapshot, skips map[inventory.ID]skippedObject, staleEntries []inventory.Entry, finalize bool) *decider {
+	d := &decider{g: g, snap: snap, skips: skips, finalize: finalize, deleting: map[inventory.ID]bool{},
+		stale: map[string]bool{}, removal: map[string]bool{}}
+	for _, e := range staleEntries {
+		if id := e.ID(); id.IsNamespace() {
+			if _, skipped := skips[id]; !skipped {
+				d.stale[id.Name] = true
+			}
+		}
+	}
+	return d
+}
+
+// guard is the decision table as inventory.Collect's one guard.
+func (d *decider) guard(_ context.Context, e inventory.Entry) (inventory.Action, string, error) {
+	s := &subject{d: d, id: e.ID()}
+	r, action, reason := decide(staleObject, s)
+	if r.failed {
+		return inventory.Keep, "", errors.New(reason)
+	}
+	if action == inventory.Delete {
+		d.deleting[s.id] = true
+	}
+	return action, reason, nil
+}
+
+// desired adjusts the decision that inventory.Diff made of a desired
+// object to its live copy. ns is the desired namespace of a Namespace.
+func (d *decider) desired(dec *inventory.Decision, ns *Namespace) *rule {
+	s := &subject{d: d, id: dec.Entry.ID(), action: dec.Action, ns: ns}
+	sc := desiredArtifact
+	if s.id.IsNamespace() {
+		sc = desiredNamespace
+	}
+	r, action, reason := decide(sc, s)
+	dec.Action, dec.Reason = action, reason
+	return r
+}
+
+// why is the reason of a deletion, before what the rows found.
+func (d *decider) why() string {
+	if d.finalize {
+		return reasonFinalize
+	}
+	return "no longer desired"
+}
+
+// protected reports whether a stale namespace is one that no generator may
+// delete: a name that the name policy protects whatever its rules say
+// (default, flux-system, Kubernetes' own and the generator's, see
+// nsmeta.NewNamePolicy). Such a namespace is never desired; it can be
+// tracked only by an inventory that another controller wrote.
+func (d *decider) protected(name string) bool {
+	return d.g.policy != nil && errors.Is(d.g.policy.Check(d.snap.ctx, name), nsmeta.ErrProtectedName)
+}
+
+// removing reports whether this pass removes the stale namespace ns: it
+// does unless it releases it (a protected name, a live copy that disables
+// pruning or that another generator labelled). A namespace it deletes,
+// keeps until an ExternalArtifact leaves it, or lets a hand-off take, is
+// one it removes: nothing in it outlives the generator's intent. An error
+// reading its live copy is returned.
+func (d *decider) removing(ns string) (bool, error) {
+	if r, ok := d.removal[ns]; ok {
+		return r, nil
+	}
+	r := !d.protected(ns)
+	if r {
+		live := d.snap.object(inventory.ID{Kind: namespaceKind, Name: ns}, nil)
+		switch {
+		case live.err != nil:
+			return false, fmt.Errorf("reading namespace %s, where the external finalizer lives: %w", ns, live.err)
+		case !live.found:
+		case func() bool {
+			_, where := matchConvention(live.Labels, live.Annotations, deleteExclusions)
+			return where != ""
+		}():
+			r = false
+		case otherOwner(live, d.g.opts.uid) != "":
+			r = false
+		}
+	}
+	d.removal[ns] = r
+	return r, nil
+}
+
+// subject is one object before the table, with what the rows read of it,
+// each fact once.
+type subject struct {
+	d      *decider
+	id     inventory.ID
+	action inventory.Action // what inventory.Diff decided of a desired object
+	ns     *Namespace       // the desired namespace
+
+	liveRead   *liveObject
+	removedRes *struct {
+		why string
+		err error
+	}
+	verdictRes *struct {
+		v   finalizer.Verdict
+		err error
+	}
+}
+
+// live is the object's live copy, from the snapshot.
+func (s *subject) live() liveObject {
+	if s.liveRead == nil {
+		var desired *Object
+		if s.ns != nil {
+			desired = &Object{ID: s.id, Labels: s.ns.Labels, Annotations: s.ns.Annotations}
+		}
+		o := s.d.snap.object(s.id, desired)
+		s.liveRead = &o
+	}
+	return *s.liveRead
+}
+
+// liveMatch matches list on the live copy, when it exists.
+func (s *subject) liveMatch(list []exclusion) (what, where string) {
+	l := s.live()
+	if !l.found {
+		return "", ""
+	}
+	return matchConvention(l.Labels, l.Annotations, list)
+}
+
+// desiredMatch matches list on the desired namespace's metadata.
+func (s *subject) desiredMatch(list []exclusion) (what, where string) {
+	return matchConvention(s.ns.Labels, s.ns.Annotations, list)
+}
+
+// ownership says whether a desired namespace that exists is adopted (no
+// generator's label) or taken over (another's): its Conflict and the
+// decision's reason. Ownership can be told only with a UID of this
+// generator's own (WithUID).
+func (s *subject) ownership() (conflict, why string) {
+	uid := s.d.g.opts.uid
+	if uid == "" || !s.live().found {
+		return "", ""
+	}
+	switch owner := s.live().Labels[GeneratorLabel]; {
+	case owner == "":
+		return reasonAdopted, "adopted: the namespace exists and no generator manages it"
+	case owner != uid:
+		return reasonOwnershipConflict, fmt.Sprintf("taken over from generator %s (label %s)", owner, GeneratorLabel)
+	}
+	return "", ""
+}
+
+// drift says how the live copy of a desired namespace differs from it.
+func (s *subject) drift() string {
+	if !s.live().found {
+		return ""
+	}
+	return drift(s.ns, s.live().Object)
+}
+
+// takenOver says that a desired ExternalArtifact's live copy names another
+// generator, or "". Ownership can be told only with a UID (WithUID); the
+// plan has then read the live copy of every artifact it applies
+// (liveArtifacts), and this reads it from the snapshot.
+func (s *subject) takenOver() string {
+	uid := s.d.g.opts.uid
+	if uid == "" {
+		return ""
+	}
+	if owner := otherOwner(s.live(), uid); owner != "" {
+		return fmt.Sprintf("taken over from generator %s (label %s)", owner, GeneratorLabel)
+	}
+	return ""
+}
+
+// otherOwner returns the generator that the GeneratorLabel of a live copy
+// names, when it is not uid, or "".
+func otherOwner(l liveObject, uid string) string {
+	if owner := l.Labels[GeneratorLabel]; l.found && owner != "" && owner != uid {
+		return owner
+	}
+	return ""
+}
+
+// lodger names the first live ExternalArtifact in a stale namespace that
+// this pass does not delete, or "".
+func (s *subject) lodger() string {
+	for _, a := range s.d.snap.artifacts(s.id.Name).objects {
+		aid := a.ID
+		if aid.Kind == "" {
+			aid = inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: s.id.Name, Name: a.ID.Name}
+		}
+		if s.d.deleting[aid] {
+			continue // deleted before the namespace, in this pass
+		}
+		whose := "not tracked by this generator"
+		if owner := a.Labels[GeneratorLabel]; owner != "" && owner != s.d.g.opts.uid {
+			whose = "generator " + owner + "'s"
+		}
+		return fmt.Sprintf("ExternalArtifact %s/%s (%s) still lives in it", s.id.Name, aid.Name, whose)
+	}
+	return ""
+}
+
+// removed returns why the external finalizer of a stale namespace is no
+// hand-off because it lives in, or is, another namespace that this pass
+// removes too, or "": two removed tenants whose namespaces name each
+// other's objects would otherwise keep each other for ever.
+func (s *subject) removed() (string, error) {
+	if s.removedRes == nil {
+		why, err := s.findRemoved()
+		s.removedRes = &struct {
+			why string
+			err error
+		}{why, err}
+	}
+	return s.removedRes.why, s.removedRes.err
+}
+
+func (s *subject) findRemoved() (string, error) {
+	ns := s.id.Name
+	r, err := finalizer.Parse(s.live().Annotations[finalizer.Annotation])
+	if err != nil {
+		return "", nil // the Decider says why
+	}
+	other, what := r.Namespace, "lives in namespace "+r.Namespace
+	if r.Group == "" && r.Kind == "Namespace" {
+		other, what = r.Name, "is namespace "+r.Name
+	}
+	if other == "" || other == ns || !s.d.stale[other] {
+		return "", nil
+	}
+	removing, err := s.d.removing(other)
+	if err != nil || !removing {
+		return "", err
+	}
+	return fmt.Sprintf("external finalizer %s (uid %s) is not a hand-off: it %s, which this generator removes too (no longer desired)", r.Object(), r.UID, what), nil
+}
+
+// verdict is the external finalizer's verdict on a stale namespace, with
+// the generator's finalizer.Decider (the kinds of WithFinalizerKinds; a
+// reference into the namespace itself is never a hand-off), its lookups
+// through the snapshot.
+func (s *subject) verdict() (finalizer.Verdict, error) {
+	if s.verdictRes == nil {
+		v, err := s.d.g.decider.Decide(s.d.snap.ctx, s.id.Name, s.live().Annotations, finalizer.LookupFunc(s.d.snap.lookup))
+		s.verdictRes = &struct {
+			v   finalizer.Verdict
+			err error
+		}{v, err}
+	}
+	return s.verdictRes.v, s.verdictRes.err
+}
