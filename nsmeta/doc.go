@@ -44,7 +44,8 @@
 // label and annotation rules, and a key that is a number or a boolean is
 // its text (7: seven is the label "7"). An empty file, or one of comments
 // only, is an error for its missing type fields, not a file that asks for
-// nothing.
+// nothing: one error at apiVersion says the file is empty and what it
+// needs.
 //
 // Where ParseFile differs from decoding the file into source-watcher's Go
 // type (v1beta1.NamespaceMetadata) with sigs.k8s.io/yaml, without the

@@ -70,8 +70,7 @@ metadata:
 	// metadata.labels[team]: Invalid value: "payments and search": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 	// metadata.labels[tier]: Invalid value: 1: must be a string; quote it
 	// metadata.lables: Forbidden: unknown field; supported fields: "annotations", "labels"
-	// apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1"
-	// kind: Required value: must be "NamespaceMetadata"
+	// apiVersion: Required value: the file is empty or holds only comments and separators; a NamespaceMetadata file needs apiVersion "source.extensions.fluxcd.io/v1beta1" and kind "NamespaceMetadata"
 	// nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document
 	// nsmeta: invalid NamespaceMetadata file: line 3: "%YAML 1.1": must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows
 	// true

@@ -54,8 +54,9 @@ const maxFileSize = 1 << 20
 // least), and hold exactly one YAML document, with no directive (%YAML):
 // source-watcher's decoder would silently read the first of several
 // documents, nothing from "---\n---\nmetadata: ...", and nothing after a
-// directive. An empty file, or one of comments only, lacks the type
-// fields. The returned maps are never nil.
+// directive. An empty file, or one of comments only, or whose document
+// is null, lacks the type fields: one error at apiVersion says what the
+// file holds and what it needs. The returned maps are never nil.
 //
 //	m, errs, err := nsmeta.ParseFile(data)
 //
@@ -95,6 +96,9 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	if err != nil {
 		return Metadata{}, nil, err
 	}
+	if root == nil {
+		return Metadata{}, field.ErrorList{noDocument(len(docs) == 0)}, nil
+	}
 	m, errs := fromDocument(root)
 	errs = append(errs, m.Validate(field.NewPath("metadata"))...)
 	if len(errs) > 0 {
@@ -120,9 +124,8 @@ func hidesDocument(data, doc []byte) bool {
 }
 
 // decode returns the mapping of the first document of data, whose
-// non-empty documents are docs: an empty one for a file without a
-// document, or whose document is null, so that fromDocument reports the
-// missing type fields.
+// non-empty documents are docs: nil for a file without a document, or
+// whose document is null, so that ParseFile reports it as such.
 //
 // data is decoded whole, as source-watcher decodes it, so that the
 // decoder's errors name lines of data, by one sigs.k8s.io/yaml call, into
@@ -151,7 +154,7 @@ func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 		if len(docs) == 1 && hidesDocument(data, docs[0]) {
 			return nil, &FileError{Detail: errHiddenDocument.Error(), err: errHiddenDocument}
 		}
-		return map[string]any{}, nil
+		return nil, nil
 	case map[string]any:
 		return v, nil
 	default:
@@ -200,6 +203,22 @@ func invalidYAML(err error) *FileError {
 func useNumber(d *json.Decoder) *json.Decoder {
 	d.UseNumber()
 	return d
+}
+
+// noDocument reports a file that asks for nothing: empty or of comments
+// and separators only (noDocs), or whose one document is null. It is one error, at
+// apiVersion, that says what the file holds, rather than the two that
+// fromDocument would report for the missing type fields, which would name
+// no value found:
+//
+//	apiVersion: Required value: the file is empty or holds only comments and separators; a NamespaceMetadata file needs apiVersion "source.extensions.fluxcd.io/v1beta1" and kind "NamespaceMetadata"
+func noDocument(noDocs bool) *field.Error {
+	found := "the file's document is null"
+	if noDocs {
+		found = "the file is empty or holds only comments and separators"
+	}
+	return field.Required(field.NewPath("apiVersion"),
+		fmt.Sprintf("%s; a NamespaceMetadata file needs apiVersion %q and kind %q", found, fileAPIVersion, fileKind))
 }
 
 // fromDocument extracts the metadata of a NamespaceMetadata document and

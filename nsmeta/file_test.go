@@ -54,6 +54,13 @@ var noTypeFields = []fieldErr{
 	{field.ErrorTypeRequired, "kind", ""},
 }
 
+// noDocumentFields is the error of a file without a document, or whose
+// document is null: one, at apiVersion, that says so (TestParseFileEmpty
+// has its words).
+var noDocumentFields = []fieldErr{
+	{field.ErrorTypeRequired, "apiVersion", ""},
+}
+
 // parseFileTests list, for each file, what ParseFile returns and, for a
 // file it refuses that decoding into source-watcher's Go type for the file
 // reads, what that reads (TestParseFileAsUpstreamType).
@@ -101,12 +108,12 @@ var parseFileTests = []struct {
 	},
 
 	// A file that asks for nothing lacks the type fields; the Go type
-	// reads it as empty metadata.
-	{name: "empty", data: "", wantFields: noTypeFields, upstreamType: &empty},
-	{name: "whitespace", data: " \n\n   \n", wantFields: noTypeFields, upstreamType: &empty},
-	{name: "comments only", data: "# nothing\n", wantFields: noTypeFields, upstreamType: &empty},
-	{name: "null document", data: "null\n", wantFields: noTypeFields, upstreamType: &empty},
-	{name: "markers only", data: "---\n---\n", wantFields: noTypeFields, upstreamType: &empty},
+	// reads it as empty metadata. Without a document, one error says so.
+	{name: "empty", data: "", wantFields: noDocumentFields, upstreamType: &empty},
+	{name: "whitespace", data: " \n\n   \n", wantFields: noDocumentFields, upstreamType: &empty},
+	{name: "comments only", data: "# nothing\n", wantFields: noDocumentFields, upstreamType: &empty},
+	{name: "null document", data: "null\n", wantFields: noDocumentFields, upstreamType: &empty},
+	{name: "markers only", data: "---\n---\n", wantFields: noDocumentFields, upstreamType: &empty},
 	{name: "an empty mapping", data: "{}\n", wantFields: noTypeFields, upstreamType: &empty},
 
 	// Not a NamespaceMetadata file at all.
@@ -337,15 +344,37 @@ func TestParseFile(t *testing.T) {
 }
 
 // TestParseFileEmpty checks what a tenant reads for a file that asks for
-// nothing: what it lacks, and the value it must have.
+// nothing: what the file holds, and what it needs (issue 38, item 8: the
+// message named no value found). A file with a document that lacks the
+// type fields reports each at its name.
 func TestParseFileEmpty(t *testing.T) {
 	t.Parallel()
-	const want = `[apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1", kind: Required value: must be "NamespaceMetadata"]`
-	for _, data := range []string{"", "# nothing yet\n", "---\n", "null\n"} {
-		m, errs, err := ParseFile([]byte(data))
-		if err != nil || errs.ToAggregate() == nil || errs.ToAggregate().Error() != want || m.Labels != nil {
-			t.Errorf("ParseFile(%q) = %v, %v, %v; want the errors %s", data, m, errs, err, want)
-		}
+	const (
+		needs   = `; a NamespaceMetadata file needs apiVersion "source.extensions.fluxcd.io/v1beta1" and kind "NamespaceMetadata"`
+		noDoc   = `apiVersion: Required value: the file is empty or holds only comments and separators` + needs
+		null    = `apiVersion: Required value: the file's document is null` + needs
+		mapping = `[apiVersion: Required value: must be "source.extensions.fluxcd.io/v1beta1", kind: Required value: must be "NamespaceMetadata"]`
+	)
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{name: "empty", data: "", want: noDoc},
+		{name: "blank lines", data: "\n  \n", want: noDoc},
+		{name: "a comment", data: "# nothing yet\n", want: noDoc},
+		{name: "a separator", data: "---\n", want: noDoc},
+		{name: "separators and comments", data: "---\n# to do\n---\n...\n", want: noDoc},
+		{name: "null", data: "null\n", want: null},
+		{name: "tilde", data: "~\n", want: null},
+		{name: "null after a separator and a comment", data: "---\n# to do\nnull\n", want: null},
+		{name: "an empty mapping", data: "{}\n", want: mapping},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, errs, err := ParseFile([]byte(tc.data))
+			if err != nil || errs.ToAggregate() == nil || errs.ToAggregate().Error() != tc.want || m.Labels != nil {
+				t.Errorf("ParseFile(%q) = %v, %v, %v; want the errors %s", tc.data, m, errs, err, tc.want)
+			}
+		})
 	}
 }
 
