@@ -44,49 +44,29 @@
 //     in the inventory when tracked. The valid ones proceed.
 //  2. The source of the pattern must be a directory, and so must every
 //     directory of the pattern's fixed prefix ("tenants" in
-//     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link.
-//     Otherwise the plan has an error. An alias without a source is an
-//     error. Below the prefix, a symbolic link where the pattern needs a
-//     directory (a tenant's, a module's), or a link or a file at a literal
-//     segment ("modules"), is an error naming its path
-//     (pathpattern.Match.Problem), never a tenant that went away: every
-//     tracked object that a directory there could have rendered is
-//     skipped, kept, with the reason `directory "tenants/a" cannot be
-//     read: must be a directory, not a symbolic link`. The captures on
-//     the way to it tell which: a link in place of a tenant's directory
-//     keeps its namespace and every artifact in it, one in place of a
-//     module's directory that module's artifact.
+//     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link;
+//     an alias needs a source. Below the prefix, a link where the pattern
+//     needs a directory, or a link or a file at a literal segment, is an
+//     error naming its path (pathpattern.Match.Problem), never a tenant
+//     that went away: every tracked object a directory there could have
+//     rendered (a tenant's namespace and artifacts, a module's artifact) is
+//     skipped, kept: `directory "tenants/a" cannot be read: ...`.
 //  3. A plan with errors deletes nothing. A plan that would delete every
 //     object of a non-empty previous inventory deletes nothing and has an
 //     error, unless [WithAllowDeleteAll]; so does one that would delete
 //     more than [WithMaxDeletions] objects.
 //  4. A stale object is released, never deleted, when its live copy
-//     disables pruning as Flux's delete options read it (fluxcd/pkg/ssa):
-//     "<prefix>/prune: disabled", "<prefix>/reconcile: disabled" or
-//     "<prefix>/ssa: Ignore", as a label or an annotation, the value in any
-//     case, for the prefixes source.extensions.fluxcd.io and
-//     kustomize.toolkit.fluxcd.io; or when its GeneratorLabel names another
-//     generator; or, a namespace, when its name is protected (default,
-//     flux-system, Kubernetes' own namespaces and the generator's, which
-//     only an inventory that another controller wrote can hold). A namespace is then handed off or not by its external
-//     finalizer ([finalizer.Decider]); a reference to an object in the
-//     namespace itself, or to a kind [WithFinalizerKinds] does not allow, is
-//     not a hand-off. Nor is one to another namespace that the same pass
-//     removes (stale, and not released: deleted, kept until its
-//     ExternalArtifacts go, or handed off in turn), or to an object in it:
-//     that object goes with its namespace, and two removed tenants whose
-//     namespaces name each other's objects would otherwise keep each other
-//     for ever; the reason says "it lives in namespace c, which this
-//     generator removes too". Embedders should name the kinds
-//     ([WithFinalizerKinds], e.g. flux-operator's ResourceSet): without the
-//     list, any object that exists with the stamped UID keeps a namespace,
-//     a ConfigMap in another tenant's namespace or ClusterRole admin among
-//     them, and whoever may annotate a namespace may name one. A
-//     handed-off namespace is kept (tracked, not deleted), not released:
-//     the hand-off holds only while its object exists with
-//     the stamped UID, so every plan decides again, deletes the namespace
-//     once that object is gone or recreated, and drops it once the external
-//     finalizer has deleted it.
+//     disables pruning as Flux's delete options read it (fluxcd/pkg/ssa:
+//     prune: disabled, reconcile: disabled or ssa: Ignore, as a label or an
+//     annotation under source.extensions.fluxcd.io/ or
+//     kustomize.toolkit.fluxcd.io/, the value in any case), when its
+//     GeneratorLabel names another generator, or, a namespace, when its
+//     name is protected. A namespace is handed off by its external
+//     finalizer ([finalizer.Decider]) only to an object outside it, of a
+//     kind [WithFinalizerKinds] allows (embedders should name them: without
+//     the list, any object with the stamped UID keeps it), and outside any
+//     namespace the same pass removes (no cycles); a handed-off namespace
+//     is kept, and every plan decides again.
 //  5. Every delete, release, keep and skip carries its reason; a namespace's
 //     names the finalizer verdict.
 //  6. The artifact digest covers the files and the exported inputs: an
@@ -99,8 +79,7 @@
 //     or of two, that render the same namespace and name are one error
 //     naming both directories (and both entries), and both are skipped.
 //  8. A namespace is deleted only when no ExternalArtifact lives in it any
-//     more, other than those this plan deletes: not one this generator
-//     released, nor one of another generator ([ArtifactLister]).
+//     more, other than those this plan deletes ([ArtifactLister]).
 //  9. Copy operations follow source-watcher's destination rule (see
 //     [CopyOperation]).
 //
@@ -131,29 +110,53 @@
 // artifact itself ("@artifact/path"), and copy's optional and strategy
 // ("Overwrite", "Merge" or "Extract", see [CopyOperation]).
 //
-// # Finalize
+// # Decisions
 //
-// [Generator.Finalize] is what deleting the ArtifactGenerator does with its
-// inventory, in prune order (every ExternalArtifact before the namespaces):
+// One table decides every object, first match wins, in a plan and in
+// [Generator.Finalize] alike: Finalize is a pass that desires nothing, its
+// deletions' reason "the generator is deleted", and a hand-off releases.
+// Around it, inventory.Collect keeps every stale object of a plan with
+// errors, a namespace a desired object lives in, and one that holds a
+// stale object kept or released; then the deletion guard ([WithMaxDeletions],
+// [WithAllowDeleteAll]; not in Finalize) looks at the deletions. Each row's
+// name leads its test case (TestDecisionRows); "diff" keeps what
+// inventory.Diff decided:
 //
-//	ExternalArtifact (any kind but Namespace)     as in a plan: release when its live copy disables
-//	                                              pruning or names another generator, keep when it
-//	                                              cannot be read, delete otherwise
-//	Namespace, namespaces not managed or pruned    release: "namespace pruning is off"
-//	Namespace, protected name                      release
-//	Namespace, prune/reconcile disabled, ssa: Ignore (live), another generator's label   release
-//	Namespace, hand-off holds                      release: "handed off to ...; released: the generator is deleted"
-//	Namespace, an ExternalArtifact this finalize does not delete lives in it             keep
-//	Namespace, a read or a lookup fails            keep
-//	Namespace, otherwise                           delete
-//
-// Deleting the generator is the permission to delete what it tracks: the
-// delete-all refusal and [WithMaxDeletions] do not apply. A handed-off
-// namespace, which a normal plan keeps tracked while the hand-off holds, is
-// released: the generator goes, and the external finalizer deletes it.
-// [Plan.Next], given the confirmed deletions, holds the survivors (every
-// keep and every deletion not confirmed); the object drops its finalizer
-// when it is empty, and otherwise finalizes again with it.
+//	row                                       decision
+//	stale objects, in prune order:
+//	namespace pruning is off                  release
+//	skipped                                   keep
+//	protected namespace                       release
+//	no ObjectReader                           keep
+//	the live object cannot be read            keep
+//	not found                                 delete
+//	prune: disabled                           release
+//	reconcile: disabled                       release
+//	ssa: Ignore                               release
+//	another generator's label                 release
+//	an artifact, otherwise                    delete
+//	no ArtifactLister                         keep
+//	the ExternalArtifacts cannot be listed    keep
+//	an ExternalArtifact lives in it           keep
+//	the finalizer's namespace cannot be read  keep
+//	the finalizer's namespace is removed too  delete
+//	the finalizer cannot be looked up         keep
+//	handed off, the generator is deleted      release
+//	handed off                                keep
+//	a namespace, otherwise                    delete
+//	desired namespaces (see [Cluster]):
+//	not reconciled, desired metadata          unchanged
+//	not reconciled, live namespace            unchanged
+//	applied only if absent, live namespace    unchanged
+//	applied only if absent, desired metadata  unchanged
+//	tracked, does not exist                   update
+//	live metadata drifted                     update
+//	adopted or taken over                     diff
+//	namespace as the inventory says           diff
+//	desired ExternalArtifacts, with a UID:
+//	artifact taken over, unchanged            update
+//	artifact taken over                       diff
+//	artifact as the inventory says            diff
 //
 // # Differences from source-watcher
 //

@@ -21,13 +21,14 @@ const reasonFinalize = "the generator is deleted"
 //
 // The plan has a decision for each entry of previous, in prune order
 // (inventory.SortPrune: every ExternalArtifact before the namespaces), and
-// no namespace or artifact to apply. Every object is decided as a stale
-// object of a plan is (see the package documentation, "Finalize"): it is
-// released when its live copy disables pruning or names another generator,
-// kept when it cannot be read, and deleted otherwise; a Namespace only when
-// the generator manages namespaces and prunes them, released when its name
-// is protected or its external finalizer took the hand-off, and kept while
-// an ExternalArtifact that this plan does not delete lives in it. Deleting the generator is the permission to delete
+// no namespace or artifact to apply. Every object is decided by the rows
+// that decide a stale object of a plan (see the package documentation,
+// "Decisions"): released when its live copy disables pruning or names
+// another generator, kept when it cannot be read, deleted otherwise; a
+// Namespace deleted only when the generator manages namespaces and prunes
+// them, released when its name is protected or its external finalizer took
+// the hand-off, and kept while an ExternalArtifact that this plan does not
+// delete lives in it. Deleting the generator is the permission to delete
 // everything it tracks: the delete-all refusal ([WithAllowDeleteAll]) and
 // [WithMaxDeletions] do not apply.
 //
