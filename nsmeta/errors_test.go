@@ -56,6 +56,10 @@ func TestFileError(t *testing.T) {
 			detail: "must be valid YAML: line 6: found character that cannot start any token"},
 		{name: "no line", data: labelsDoc("team: a\x00b"),
 			detail: "must be valid YAML: control characters are not allowed"},
+		// The line is counted from the document's start, which the
+		// detail names: the "..." of line 5 of the file.
+		{name: "a syntax error before an end marker", data: "---\n" + header + "metadata: [\n...\n",
+			detail: "document 1: must be valid YAML: line 4: did not find expected node content"},
 		{name: "a repeated key", data: labelsDoc("team: a\n    team: b"),
 			detail: `must be valid YAML: line 6: key "team" already set in map`},
 		{name: "two repeated keys", data: header + "kind: NamespaceMetadata\nmetadata: {}\nmetadata: {}\n",

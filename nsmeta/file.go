@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -163,39 +162,11 @@ func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 }
 
 // invalidYAML returns the FileError that reports err, an error of
-// yamldoc's checks or of the YAML decoder, in the file's words.
-//
-// yamldoc's own errors say what is wrong already. The decoder's need
-// rewording: go.yaml.in/yaml (v2 under sigs.k8s.io/yaml, v3 under
-// yamldoc's expansion check) reports a syntax error only as text,
-// "yaml: line 3: did not find expected node content", with no type that
-// holds the line or the problem, so the "yaml: " that names the package
-// is cut from that text, here and nowhere else; sigs.k8s.io/yaml's
-// wrapping ("error converting YAML to JSON: ...") is left behind by
-// unwrapping. The decoder's typed errors are read by their fields: a
-// [yamlv2.TypeError] lists the repeated keys, "line 6: key "a" already
-// set in map"; a [json.UnsupportedValueError] is a number JSON cannot
-// hold (.inf, .nan).
+// yamldoc's checks or of the YAML decoder, in the file's words
+// (yamldoc.Detail): "must be valid YAML: line 3: did not find expected
+// node content", without the decoder's names.
 func invalidYAML(err error) *FileError {
-	if te, ok := errors.AsType[*yamlv2.TypeError](err); ok {
-		return &FileError{Detail: "must be valid YAML: " + strings.Join(te.Errors, "; "), err: err}
-	}
-	if ue, ok := errors.AsType[*json.UnsupportedValueError](err); ok {
-		return &FileError{Detail: fmt.Sprintf("must hold only finite numbers, not %s (.inf or .nan); quote a value that is text", ue.Str), err: err}
-	}
-	inner := err
-	for u := errors.Unwrap(inner); u != nil; u = errors.Unwrap(inner) {
-		inner = u
-	}
-	text, decoder := strings.CutPrefix(inner.Error(), "yaml: ")
-	if !decoder {
-		return &FileError{Detail: err.Error(), err: err} // yamldoc's words
-	}
-	if strings.HasPrefix(text, "invalid map key: ") {
-		// yaml/v2 quotes the key as a Go value ("[]interface {}{...}").
-		text = "a mapping key must be a scalar, not a mapping or a sequence"
-	}
-	return &FileError{Detail: "must be valid YAML: " + text, err: err}
+	return &FileError{Detail: yamldoc.Detail(err), err: err}
 }
 
 // useNumber keeps numbers as json.Number, so that an error shows an

@@ -1,6 +1,6 @@
 // Package yamldoc holds the checks that every YAML stream the module reads
 // passes before it is decoded: how far its aliases expand it, and whether
-// it holds more than one document.
+// it holds more than one document; and the wording of a stream's errors.
 //
 // The module decodes YAML with sigs.k8s.io/yaml, which decodes with
 // go.yaml.in/yaml/v2. These checks parse with go.yaml.in/yaml/v3 instead,
@@ -50,6 +50,17 @@
 // Go's map order. [CheckKeys] refuses such a stream; a scan of its lines
 // skips the decode when every key is surely a string. [Documents] runs it
 // after [CheckExpansion].
+//
+// # Errors in the file's words
+//
+// The decoders' errors name the decoder ("yaml: line 3: ...") and the
+// wrapping of sigs.k8s.io/yaml ("error converting YAML to JSON: ..."), and
+// show some problems as Go values. [Detail] words every error of reading
+// a stream, the decoders' and this package's, as a message that follows
+// the file's name: "must be valid YAML: line 3: did not find expected
+// node content". NamespaceMetadata files (nsmeta.ParseFile), generator
+// files and the plan tool's inputs (agmanifest.Parse) and inventories
+// (inventory.Unmarshal) report their YAML errors through it.
 //
 // # Concurrency
 //

@@ -156,7 +156,7 @@ func readDocuments(data []byte) ([][]byte, error) {
 			if err := Single(raw); errors.Is(err, ErrMoreDocuments) {
 				return nil, fmt.Errorf(`document %d: must not hold a second YAML document after a "..." end marker`, len(docs)+1)
 			} else if err != nil {
-				return nil, fmt.Errorf("document %d: %w", len(docs)+1, err)
+				return nil, &documentError{n: len(docs) + 1, err: err}
 			}
 		}
 		docs = append(docs, raw)

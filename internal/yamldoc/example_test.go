@@ -29,3 +29,12 @@ func ExampleSingle() {
 	// <nil>
 	// a non-empty YAML document follows the first one
 }
+
+func ExampleDetail() {
+	_, err := yamldoc.Documents([]byte("a: &x [\nb: *x\n"))
+	fmt.Println(err)
+	fmt.Println("tenants/a/ns.yaml: " + yamldoc.Detail(err))
+	// Output:
+	// yaml: line 2: did not find expected ',' or ']'
+	// tenants/a/ns.yaml: must be valid YAML: line 2: did not find expected ',' or ']'
+}
