@@ -13,24 +13,6 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// namespaces builds the managed namespaces that the items render, once per
-// namespace, in name order. A namespace that fails (name refused, case
-// collision, metadata file or pipeline error) is not built, and neither is
-// any artifact in it: they are skipped, with the reason.
-//
-// Namespaces are independent of each other, and reading a namespace's
-// metadata file is I/O: they are built in parallel, each with its own errors
-// and warnings, which are merged in namespace order.
-func (p *planner) namespaces(items []*item) []Namespace {
-	if !p.g.managed || p.g.policy == nil {
-		return nil
-	}
-	names, byNS := p.managedNamespaces(items)
-	built := p.buildNamespaces(names, byNS, (*planner).namespace)
-	p.skippedNamespaces = map[string]string{}
-	return p.settleNamespaces(names, byNS, built)
-}
-
 // managedNamespaces returns the managed namespaces that the items render,
 // in name order, and the items that render each, in item order.
 func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
@@ -73,34 +55,6 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 	return out
 }
 
-// settleNamespaces merges the builds into p in name order, reads the live
-// copy of each namespace built, and skips each namespace that failed with
-// its artifacts. It returns the namespaces to apply.
-func (p *planner) settleNamespaces(names []string, byNS map[string][]*item, out []builtNamespace) []Namespace {
-	var result []Namespace // nil when there is none, as a plan's lists are
-	if n := countFunc(out, func(b builtNamespace) bool { return b.ns != nil }); n > 0 {
-		result = make([]Namespace, 0, n)
-	}
-	for i, b := range out {
-		if b.q == nil {
-			continue
-		}
-		p.merge(b.q)
-		if b.ns != nil {
-			// The live namespace is read here, one at a time in name
-			// order, so that a Cluster need not be safe for concurrent
-			// use; a read that fails skips the namespace.
-			if p.liveState(b.ns) {
-				result = append(result, *b.ns)
-				continue
-			}
-			b.reason = "the live namespace cannot be read"
-		}
-		p.skipNamespace(names[i], b.reason, byNS[names[i]])
-	}
-	return result
-}
-
 // skipNamespace records a namespace that fails, and skips its artifacts.
 func (p *planner) skipNamespace(ns, reason string, users []*item) {
 	p.skippedNamespaces[ns] = reason
@@ -109,14 +63,6 @@ func (p *planner) skipNamespace(ns, reason string, users []*item) {
 			it.skip = fmt.Sprintf("namespace %q: %s", ns, reason)
 		}
 	}
-}
-
-// namespace builds one namespace, or returns why it cannot.
-func (p *planner) namespace(ns string, users []*item) (*Namespace, string) {
-	if reason := p.checkNamespace(ns, users); reason != "" {
-		return nil, reason
-	}
-	return p.resolveNamespace(ns, users)
 }
 
 // checkNamespace checks what a namespace's name and directories decide,

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -25,32 +26,43 @@ type artifactMeta struct {
 	dir   bool  // ref names a directory of the artifact
 }
 
-// build builds the namespaces and the artifacts that the items render.
-// Without a namespace metadata file in the artifact, the namespaces come
-// first, so that the artifacts of a namespace that fails are not built.
-// With one, as upstream: each namespace is checked first (its name, its
-// directories), its artifacts are built, and then its metadata is read
-// from its first artifact; a namespace that fails then skips its artifacts,
-// built or not.
+// build builds the namespaces and the artifacts that the items render, in
+// one order, the one that a NamespaceMetadata file in the artifact
+// ("@artifact/...") needs, as upstream:
+//
+//  1. each namespace is checked (its name, its directories) and, when its
+//     metadata file is in a source, resolved, in parallel; one that fails
+//     skips its artifacts, which are not built;
+//  2. the artifacts are built, in parallel;
+//  3. each namespace whose metadata file is in an artifact reads it from
+//     its first artifact (designate) and is resolved, in parallel;
+//  4. the live copy of each namespace is read, one at a time in name
+//     order, so that a Cluster need not be safe for concurrent use.
+//
+// A namespace that fails in 3 or 4 skips its artifacts, built or not.
 func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 	g := p.g
-	if !g.fromArtifact || !g.managed || g.policy == nil {
-		return p.namespaces(items), p.artifacts(items)
+	p.skippedNamespaces = map[string]string{}
+	if !g.managed || g.policy == nil {
+		return nil, p.artifacts(items)
 	}
 	names, byNS := p.managedNamespaces(items)
-	p.skippedNamespaces = map[string]string{}
-	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
-		return nil, q.checkNamespace(ns, users)
-	})
-	var pending []string
 	p.metaFrom = map[*item]*artifactMeta{}
+	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
+		if reason := q.checkNamespace(ns, users); reason != "" || g.fromArtifact {
+			return nil, reason
+		}
+		return q.resolveNamespace(ns, users)
+	})
+	var pending []string // the namespaces that have not failed, in name order
+	built := map[string]*Namespace{}
 	for i, c := range checked {
 		if c.q == nil {
-			continue
+			continue // not built: the context ended
 		}
 		p.merge(c.q)
 		ns := names[i]
-		if c.reason == "" {
+		if c.reason == "" && g.fromArtifact {
 			c.reason = p.designate(ns, byNS[ns])
 		}
 		if c.reason != "" {
@@ -58,13 +70,38 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 			continue
 		}
 		pending = append(pending, ns)
+		built[ns] = c.ns
 	}
 
 	artifacts := p.artifacts(items)
 
-	built := p.buildNamespaces(pending, byNS, (*planner).resolveNamespace)
-	namespaces := p.settleNamespaces(pending, byNS, built)
-	// The artifacts of a namespace that failed now were built: they are
+	if g.fromArtifact {
+		resolved := p.buildNamespaces(pending, byNS, (*planner).resolveNamespace)
+		for i, r := range resolved {
+			if r.q == nil {
+				continue
+			}
+			p.merge(r.q)
+			if r.ns == nil {
+				p.skipNamespace(pending[i], r.reason, byNS[pending[i]])
+				continue
+			}
+			built[pending[i]] = r.ns
+		}
+	}
+	var namespaces []Namespace // nil when there is none, as a plan's lists are
+	for _, ns := range pending {
+		b := built[ns]
+		if b == nil {
+			continue // failed above, or not built: the context ended
+		}
+		if p.liveState(b) {
+			namespaces = append(namespaces, *b)
+			continue
+		}
+		p.skipNamespace(ns, "the live namespace cannot be read", byNS[ns])
+	}
+	// The artifacts of a namespace that failed once they were built are
 	// skipped all the same.
 	type key struct{ namespace, name string }
 	drop := map[key]bool{}
@@ -76,13 +113,7 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 		}
 	}
 	if len(drop) > 0 {
-		kept := artifacts[:0]
-		for _, a := range artifacts {
-			if !drop[key{a.Namespace, a.Name}] {
-				kept = append(kept, a)
-			}
-		}
-		artifacts = kept
+		artifacts = slices.DeleteFunc(artifacts, func(a Artifact) bool { return drop[key{a.Namespace, a.Name}] })
 		if len(artifacts) == 0 {
 			artifacts = nil
 		}
