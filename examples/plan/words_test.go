@@ -61,10 +61,11 @@ func TestToolWords(t *testing.T) {
 	writeFile(t, filepath.Join(badMeta, "tenants/tenant-search/namespace-metadata.yaml"), "metadata: [\n")
 
 	tests := []struct {
-		name string
-		args []string
-		code int
-		want string // a line the output or stderr must hold, "" for none
+		name  string
+		args  []string
+		code  int
+		want  string // a line the output or stderr must hold, "" for none
+		first string // the exact first line of stderr, "" for any
 	}{
 		{
 			name: "a bad metadata.uid and metadata.namespace",
@@ -109,6 +110,25 @@ func TestToolWords(t *testing.T) {
 			code: 1,
 		},
 		{
+			name: "a -generator file that is not YAML",
+			args: []string{"-generator", file("broken-gen.yaml", "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\nmetadata:\n  name: x\n  labels: [a\n"),
+				"-source", "repo=" + repo},
+			code:  2,
+			first: "plan: -generator " + filepath.Join(dir, "broken-gen.yaml") + ": must be valid YAML: line 5: did not find expected ',' or ']'",
+		},
+		{
+			name:  "a -generator file with a repeated key",
+			args:  []string{"-generator", file("repeated-gen.yaml", strings.Replace(export, "kind: ArtifactGenerator\n", "kind: ArtifactGenerator\nkind: ArtifactGenerator\n", 1)), "-source", "repo=" + repo},
+			code:  2,
+			first: "plan: -generator " + filepath.Join(dir, "repeated-gen.yaml") + `: must be valid YAML: line 11: key "kind" already set in map`,
+		},
+		{
+			name:  "an -inventory file that is not YAML",
+			args:  []string{"-generator", gen, "-source", "repo=" + repo, "-inventory", file("broken-inv.yaml", "- kind: Namespace\n  name: a\n- kind: Namespace\n  name: [b\n")},
+			code:  2,
+			first: "plan: -inventory " + filepath.Join(dir, "broken-inv.yaml") + ": must be valid YAML: line 4: did not find expected ',' or ']'",
+		},
+		{
 			name: "a NamespaceMetadata file that is not YAML",
 			args: []string{"-generator", gen, "-source", "repo=" + badMeta},
 			code: 1,
@@ -126,6 +146,9 @@ func TestToolWords(t *testing.T) {
 				checkWords(t, string(out)+stderr)
 				if o == "text" && tt.want != "" && !strings.Contains(string(out)+stderr, tt.want) {
 					t.Errorf("the output does not say %q:\n%s%s", tt.want, out, stderr)
+				}
+				if first, _, _ := strings.Cut(stderr, "\n"); tt.first != "" && first != tt.first {
+					t.Errorf("-o %s: stderr's first line\n%q, want\n%q", o, first, tt.first)
 				}
 			}
 		})

@@ -3,6 +3,7 @@ package agmanifest_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,9 +12,24 @@ import (
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 )
 
+// decoderWords are what an error's message must not hold: the YAML
+// decoder's and sigs.k8s.io/yaml's words, and Go's (issue 38, item 4).
+var decoderWords = []string{"yaml: ", "unmarshal", "converting YAML to JSON", "json: ", "Go struct", "interface {}", "agmanifest"}
+
+// checkWords fails t when the message of err holds decoderWords.
+func checkWords(t *testing.T, err error) {
+	t.Helper()
+	for _, w := range decoderWords {
+		if strings.Contains(err.Error(), w) {
+			t.Errorf("error %q holds %q", err, w)
+		}
+	}
+}
+
 // FuzzDecode decodes fuzzed manifests, seeded from TestDecode's,
 // TestUnmarshal's and TestParseHostile's tables. Nothing panics; an error
-// is an *agmanifest.Error wrapping one of the sentinels, with a message;
+// is an *agmanifest.Error wrapping one of the sentinels, with a message
+// without decoder words;
 // and a manifest that decodes, written back as JSON, decodes to itself.
 func FuzzDecode(f *testing.F) {
 	for _, tt := range decodeTests(f) {
@@ -39,6 +55,7 @@ func FuzzDecode(f *testing.F) {
 			case len(e.Problems) == 0 || err.Error() == "":
 				t.Fatalf("Decode() error %#v has no message", e)
 			}
+			checkWords(t, err)
 			return
 		}
 		again, err := json.Marshal(map[string]any{

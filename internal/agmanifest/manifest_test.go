@@ -288,12 +288,12 @@ func decodeTests(t testing.TB) []struct {
 		{
 			name: "repeated key", sentinel: agmanifest.ErrSyntax,
 			data: exported + "kind: ArtifactGenerator\n",
-			msg:  `yaml: line 50: key "kind" already set in map`,
+			msg:  `must be valid YAML: line 50: key "kind" already set in map`,
 		},
 		{
 			name: "not YAML", sentinel: agmanifest.ErrSyntax,
 			data: "spec: [unclosed\n",
-			msg:  "yaml: line 1: did not find expected ',' or ']'",
+			msg:  "must be valid YAML: line 1: did not find expected ',' or ']'",
 		},
 	}
 }
@@ -319,6 +319,7 @@ func TestDecode(t *testing.T) {
 			if err.Error() != tt.msg {
 				t.Errorf("Decode() error\n%q, want\n%q", err, tt.msg)
 			}
+			checkWords(t, err)
 			if _, ok := errors.AsType[*agmanifest.Error](err); !ok {
 				t.Errorf("Decode() error %T, want *agmanifest.Error", err)
 			}

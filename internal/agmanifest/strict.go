@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
-	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -22,25 +20,22 @@ import (
 // gives an any, numbers as json.Number: map[string]any, []any, string,
 // json.Number, bool or nil. It refuses what is not one document (no
 // document, several, a repeated key, aliases that expand it too far, see
-// the package documentation) with an error wrapping [ErrSyntax].
+// the package documentation) with an error wrapping [ErrSyntax], in the
+// file's words, without the YAML decoder's ("must be valid YAML: line 2:
+// did not find expected node content").
 //
 //	doc, err := agmanifest.Parse(data)
 func Parse(data []byte) (any, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return nil, &Error{Err: ErrSyntax, Problems: []Problem{{Detail: err.Error()}}, cause: err}
+		return nil, syntaxError(err)
 	}
 	if len(docs) != 1 {
 		return nil, newError(ErrSyntax, "", "the file must hold one YAML document, found %d", len(docs))
 	}
 	j, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		// yaml/v2 lists a mapping's repeated keys one a line; the message
-		// is one line.
-		if te, ok := errors.AsType[*yamlv2.TypeError](err); ok {
-			return nil, newError(ErrSyntax, "", "yaml: %s", strings.Join(te.Errors, "; "))
-		}
-		return nil, newError(ErrSyntax, "", "%s", err.Error())
+		return nil, syntaxError(err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
@@ -50,6 +45,15 @@ func Parse(data []byte) (any, error) {
 		return nil, newError(ErrSyntax, "", "the file must hold a YAML document: %s", err.Error())
 	}
 	return doc, nil
+}
+
+// syntaxError returns the *Error wrapping ErrSyntax that reports err, an
+// error of yamldoc's checks or of the YAML decoder, in the file's words
+// (yamldoc.Detail: "must be valid YAML: line 2: ...", without the
+// decoder's "yaml: " or sigs.k8s.io/yaml's "error converting YAML to
+// JSON"), on one line; it unwraps to err too.
+func syntaxError(err error) *Error {
+	return &Error{Err: ErrSyntax, Problems: []Problem{{Detail: yamldoc.Detail(err)}}, cause: err}
 }
 
 // Unmarshal decodes one YAML or JSON document into the value that ptr

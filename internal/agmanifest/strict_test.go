@@ -181,6 +181,7 @@ func TestParseHostile(t *testing.T) {
 			if v != nil || !errors.Is(err, agmanifest.ErrSyntax) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("Parse() = %v, %.300v; want an error wrapping ErrSyntax containing %q", v, err, tt.msg)
 			}
+			checkWords(t, err)
 			if _, err := agmanifest.Decode([]byte(tt.data)); !errors.Is(err, agmanifest.ErrSyntax) {
 				t.Errorf("Decode() = %v, want an error wrapping ErrSyntax", err)
 			}
