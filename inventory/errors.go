@@ -3,6 +3,8 @@ package inventory
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 // Sentinel errors. Match them with [errors.Is]: the errors returned by this
@@ -82,3 +84,25 @@ func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
 	}
 	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; %s allows it", every, allowDeleteAll)
 }
+
+// A yamlError reports a document that is not one YAML document: ErrMalformed
+// and the problem in the document's words (yamldoc.Detail), without the
+// YAML decoder's ("yaml: line 2: ...", "error converting YAML to JSON"),
+// after context, if any:
+//
+//	inventory: malformed document: must be valid YAML: line 2: did not find expected node content
+//
+// It unwraps to ErrMalformed and to the error it reports (such as
+// yamldoc.ErrExpansion).
+type yamlError struct {
+	context string
+	err     error
+}
+
+// Error returns ErrMalformed's text, the context and the detail.
+func (e *yamlError) Error() string {
+	return ErrMalformed.Error() + ": " + e.context + yamldoc.Detail(e.err)
+}
+
+// Unwrap returns ErrMalformed and the error reported.
+func (e *yamlError) Unwrap() []error { return []error{ErrMalformed, e.err} }

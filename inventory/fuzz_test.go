@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,12 @@ func FuzzUnmarshal(f *testing.F) {
 		if err != nil {
 			if entries != nil {
 				t.Fatalf("entries %v with error %v", entries, err)
+			}
+			// A YAML error is in the document's words (yamldoc.Detail).
+			for _, w := range []string{"yaml: ", "converting YAML to JSON", "unmarshal errors"} {
+				if strings.Contains(err.Error(), w) {
+					t.Fatalf("Unmarshal() error %q holds %q", err, w)
+				}
 			}
 			return
 		}

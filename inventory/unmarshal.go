@@ -156,7 +156,8 @@ func listKind(kind string) string {
 
 // documentJSON returns the JSON of an inventory document of YAML or JSON,
 // bounded to maxDocumentBytes and to one YAML document, or an error
-// wrapping ErrTooLarge or ErrMalformed.
+// wrapping ErrTooLarge, or a yamlError, which wraps ErrMalformed, in the
+// document's words.
 func documentJSON(data []byte) ([]byte, error) {
 	if len(data) > maxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
@@ -164,17 +165,17 @@ func documentJSON(data []byte) ([]byte, error) {
 	js := bytes.TrimSpace(data)
 	if !json.Valid(js) {
 		if err := yamldoc.CheckExpansion(data); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+			return nil, &yamlError{err: err}
 		}
 		var err error
 		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+			return nil, &yamlError{err: err}
 		}
 		// sigs.k8s.io/yaml reads the first document and silently drops
 		// the rest: the entries dropped would be tracked no more, their
 		// objects left behind for ever.
 		if err := yamldoc.Single(data); err != nil {
-			return nil, fmt.Errorf("%w: must hold one YAML document: %w", ErrMalformed, err)
+			return nil, &yamlError{context: "must hold one YAML document: ", err: err}
 		}
 	}
 	return js, nil

@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
 var (
@@ -92,6 +94,54 @@ status:
 	{name: "invalid YAML", in: "- a: [\n", is: ErrMalformed},
 	{name: "duplicate YAML key", in: "- name: a\n  name: b\n", is: ErrMalformed},
 	{name: "too large", in: "[" + strings.Repeat(" ", maxDocumentBytes) + "]", is: ErrTooLarge},
+}
+
+// TestUnmarshalYAMLErrors checks the exact error of each document that
+// is not one YAML document, from Unmarshal and UnmarshalLenient alike: the
+// problem in the document's words, without the YAML decoder's (issue 38,
+// item 4: "yaml: line 1: ..." and "yaml: unmarshal errors:"), and what it
+// wraps.
+func TestUnmarshalYAMLErrors(t *testing.T) {
+	t.Parallel()
+	const malformed = "inventory: malformed document: "
+	for _, tt := range []struct {
+		name, in, want string
+		cause          error
+	}{
+		{name: "a syntax error", in: "- kind: Namespace\n  name: [a\n",
+			want: malformed + "must be valid YAML: line 2: did not find expected ',' or ']'"},
+		{name: "a syntax error met by the alias check, without a line", in: "- &a {kind: Namespace, name: [x}\n- *a\n",
+			want: malformed + "must be valid YAML: did not find expected ',' or ']'"},
+		{name: "a control character", in: "- kind: Namespace\n  name: a\x00\n",
+			want: malformed + "must be valid YAML: control characters are not allowed"},
+		{name: "invalid UTF-8", in: "- kind: Namespace\n  name: a\xff\n",
+			want: malformed + "must be valid YAML: invalid leading UTF-8 octet"},
+		{name: "repeated keys", in: "- kind: Namespace\n  name: a\n  name: b\n  kind: Namespace\n",
+			want: malformed + `must be valid YAML: line 3: key "name" already set in map; line 4: key "kind" already set in map`},
+		{name: "a sequence as a key", in: "- {[a]: 1}\n",
+			want: malformed + "must be valid YAML: a mapping key must be a scalar, not a mapping or a sequence"},
+		{name: "an infinite number", in: "- {kind: Namespace, name: .inf}\n",
+			want: malformed + "must hold only finite numbers, not +Inf (.inf or .nan); quote a value that is text"},
+		{name: "two documents", in: "- {kind: Namespace, name: a}\n---\n- {kind: Namespace, name: b}\n",
+			want: malformed + "must hold one YAML document: a non-empty YAML document follows the first one", cause: yamldoc.ErrMoreDocuments},
+		{name: "aliases that expand too far", in: "a: &a [" + strings.Repeat("x,", 100) + "x]\nb: [" + strings.Repeat("*a,", 1000) + "*a]\n",
+			want: malformed + "YAML aliases must expand a document to no more than 10 times its size (64 KiB at least): 3218 bytes expand to more than 65536", cause: yamldoc.ErrExpansion},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Unmarshal([]byte(tt.in))
+			if got != nil || err == nil || err.Error() != tt.want {
+				t.Fatalf("Unmarshal() = %v, %q; want the error %q", got, err, tt.want)
+			}
+			if !errors.Is(err, ErrMalformed) || tt.cause != nil && !errors.Is(err, tt.cause) {
+				t.Errorf("Unmarshal() error %v wraps neither %v nor %v", err, ErrMalformed, tt.cause)
+			}
+			entries, dropped, err := UnmarshalLenient([]byte(tt.in))
+			if entries != nil || dropped != nil || err == nil || err.Error() != tt.want {
+				t.Errorf("UnmarshalLenient() = %v, %v, %q; want the error %q", entries, dropped, err, tt.want)
+			}
+		})
+	}
 }
 
 func TestUnmarshal(t *testing.T) {
