@@ -55,9 +55,10 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 	return out
 }
 
-// skipNamespace records a namespace that fails, and skips its artifacts.
-func (p *planner) skipNamespace(ns, reason string, users []*item) {
-	p.skippedNamespaces[ns] = reason
+// skipNamespace records in skipped a namespace that fails, and skips its
+// artifacts.
+func skipNamespace(skipped map[string]string, ns, reason string, users []*item) {
+	skipped[ns] = reason
 	for _, it := range users {
 		if it.skip == "" {
 			it.skip = fmt.Sprintf("namespace %q: %s", ns, reason)

@@ -40,11 +40,12 @@ type artifactMeta struct {
 //     order, so that a Cluster need not be safe for concurrent use.
 //
 // A namespace that fails in 3 or 4 skips its artifacts, built or not.
-func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
+// skipped holds each namespace that failed, with the reason.
+func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Artifact, skipped map[string]string) {
 	g := p.g
-	p.skippedNamespaces = map[string]string{}
+	skipped = map[string]string{}
 	if !g.managed || g.policy == nil {
-		return nil, p.artifacts(items)
+		return nil, p.artifacts(items), skipped
 	}
 	names, byNS := p.managedNamespaces(items)
 	p.metaFrom = map[*item]*artifactMeta{}
@@ -66,14 +67,14 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 			c.reason = p.designate(ns, byNS[ns])
 		}
 		if c.reason != "" {
-			p.skipNamespace(ns, c.reason, byNS[ns])
+			skipNamespace(skipped, ns, c.reason, byNS[ns])
 			continue
 		}
 		pending = append(pending, ns)
 		built[ns] = c.ns
 	}
 
-	artifacts := p.artifacts(items)
+	artifacts = p.artifacts(items)
 
 	if g.fromArtifact {
 		resolved := p.buildNamespaces(pending, byNS, (*planner).resolveNamespace)
@@ -83,13 +84,12 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 			}
 			p.merge(r.q)
 			if r.ns == nil {
-				p.skipNamespace(pending[i], r.reason, byNS[pending[i]])
+				skipNamespace(skipped, pending[i], r.reason, byNS[pending[i]])
 				continue
 			}
 			built[pending[i]] = r.ns
 		}
 	}
-	var namespaces []Namespace // nil when there is none, as a plan's lists are
 	for _, ns := range pending {
 		b := built[ns]
 		if b == nil {
@@ -99,14 +99,14 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 			namespaces = append(namespaces, *b)
 			continue
 		}
-		p.skipNamespace(ns, "the live namespace cannot be read", byNS[ns])
+		skipNamespace(skipped, ns, "the live namespace cannot be read", byNS[ns])
 	}
 	// The artifacts of a namespace that failed once they were built are
 	// skipped all the same.
 	type key struct{ namespace, name string }
 	drop := map[key]bool{}
 	for _, ns := range pending {
-		if _, failed := p.skippedNamespaces[ns]; failed {
+		if _, failed := skipped[ns]; failed {
 			for _, it := range byNS[ns] {
 				drop[key{it.namespace, it.name}] = true
 			}
@@ -118,7 +118,7 @@ func (p *planner) build(items []*item) ([]Namespace, []Artifact) {
 			artifacts = nil
 		}
 	}
-	return namespaces, artifacts
+	return namespaces, artifacts, skipped
 }
 
 // designate chooses the artifact that a namespace's metadata file is read

@@ -257,7 +257,13 @@ const (
 	reasonDesiredErrors = "desired state has errors"
 )
 
-// planner carries one plan's state through its steps.
+// planner is what the steps of one plan share: the generator, the
+// context, the sources and the live snapshot, read-only, and the errors
+// and warnings they find (a parallel step forks it, and merges each fork
+// in order). The steps themselves take and return values: discover
+// returns the items and the problems, build the namespaces, the artifacts
+// and the skipped namespaces, skipped and unreadable the skipped objects,
+// collect the decisions.
 type planner struct {
 	g       *Generator
 	ctx     context.Context
@@ -266,13 +272,6 @@ type planner struct {
 	errs    field.ErrorList
 	warn    []string
 
-	// skippedNamespaces holds the namespaces that an error touches, with
-	// the reason.
-	skippedNamespaces map[string]string
-	// problems are the entries that discovery found where the pattern
-	// needs a directory and could not read (pathpattern.Match.Problem), in
-	// path order.
-	problems []pathpattern.Match
 	// metaFrom holds, by the artifact it is read from, each namespace
 	// metadata file that is read from an artifact (see build).
 	metaFrom map[*item]*artifactMeta
@@ -318,8 +317,8 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 		}
 	}
 	res := &Plan{}
-	items := p.discover()
-	namespaces, artifacts := p.build(items)
+	items, problems := p.discover()
+	namespaces, artifacts, skippedNamespaces := p.build(items)
 	artifacts = p.liveArtifacts(items, artifacts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -342,8 +341,8 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	res.Warnings = slices.Compact(res.Warnings)
 	res.Errors = p.errs
 
-	skips := p.skipped(items)
-	p.unreadable(skips, previous, desired)
+	skips := skipped(items, skippedNamespaces)
+	unreadable(g, problems, skips, previous, desired)
 	if err := p.collect(res, desired, previous, skips); err != nil {
 		return nil, err
 	}
@@ -375,11 +374,13 @@ func (p *planner) source(alias string, fldPath *field.Path, value string) fs.FS 
 
 // discover checks the source of the pattern, discovers its matches and
 // renders every artifact's name and namespace with pathpattern.Render. It
-// returns nil when the source cannot be trusted: an error then keeps
-// everything. Without a pattern, each spec.artifacts entry is one artifact
+// returns the items, and the entries that discovery found where the
+// pattern needs a directory and could not read (pathpattern.Match.Problem),
+// in path order. It returns no item when the source cannot be trusted: an
+// error then keeps everything. Without a pattern, each spec.artifacts entry is one artifact
 // whose name and namespace are literals, rendered from one match without a
 // directory.
-func (p *planner) discover() []*item {
+func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
 	g := p.g
 	var matches []pathpattern.Match
 	if g.pattern == nil {
@@ -388,22 +389,22 @@ func (p *planner) discover() []*item {
 		fp := specPath.Child("pathPattern")
 		fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
 		if fsys == nil || !p.checkSource(fsys) {
-			return nil
+			return nil, nil
 		}
 		ms, errs, err := g.pattern.DiscoverConcurrently(fsys, fp, p.workers())
 		switch {
 		case errors.Is(err, pathpattern.ErrSourceShape):
 			p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
-			return nil
+			return nil, nil
 		case err != nil:
 			p.errs = append(p.errs, field.InternalError(fp, err))
-			return nil
+			return nil, nil
 		}
 		p.errs = append(p.errs, errs...) // the directories Discover left out, and its problems
 		matches = ms[:0:0]
 		for _, m := range ms {
 			if m.Problem != "" {
-				p.problems = append(p.problems, m)
+				problems = append(problems, m)
 			} else {
 				matches = append(matches, m)
 			}
@@ -419,7 +420,7 @@ func (p *planner) discover() []*item {
 	// built.
 	rendered, errs := pathpattern.Render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
 	p.errs = append(p.errs, errs...)
-	items := make([]*item, len(rendered))
+	items = make([]*item, len(rendered))
 	for i := range rendered {
 		r := &rendered[i]
 		m := r.Match
@@ -437,7 +438,7 @@ func (p *planner) discover() []*item {
 		}
 		items[i] = it
 	}
-	return items
+	return items, problems
 }
 
 // checkSource fails closed on a source that is not what the pattern
@@ -525,9 +526,9 @@ type skippedObject struct {
 }
 
 // skipped lists the namespaces and artifacts that were not built, by ID.
-func (p *planner) skipped(items []*item) map[inventory.ID]skippedObject {
+func skipped(items []*item, skippedNamespaces map[string]string) map[inventory.ID]skippedObject {
 	out := map[inventory.ID]skippedObject{}
-	for ns, reason := range p.skippedNamespaces {
+	for ns, reason := range skippedNamespaces {
 		e := inventory.Entry{APIVersion: namespaceAPIVersion, Kind: namespaceKind, Name: ns}
 		out[e.ID()] = skippedObject{entry: e, reason: reason}
 	}
@@ -544,7 +545,7 @@ func (p *planner) skipped(items []*item) map[inventory.ID]skippedObject {
 }
 
 // unreadable adds to skips every tracked object, not desired, that a
-// directory discovery could not read (a symbolic link or a file where the
+// directory discovery could not read (problems) (a symbolic link or a file where the
 // pattern needs a directory) could have rendered, with the reason naming
 // it: the problem's captures render what they can of each artifact's
 // namespace and name, and a part they cannot render stands for any value.
@@ -552,22 +553,22 @@ func (p *planner) skipped(items []*item) map[inventory.ID]skippedObject {
 // and every artifact in it; one in place of a module's directory, that
 // module's artifact. (The plan has an error for each problem, and so
 // deletes nothing anyway: this names the reason where it can tell.)
-func (p *planner) unreadable(skips map[inventory.ID]skippedObject, previous, desired []inventory.Entry) {
-	if len(p.problems) == 0 || len(previous) == 0 {
+func unreadable(g *Generator, problems []pathpattern.Match, skips map[inventory.ID]skippedObject, previous, desired []inventory.Entry) {
+	if len(problems) == 0 || len(previous) == 0 {
 		return
 	}
 	const anyValue = "\x00" // no namespace or name holds a NUL byte
 	type key struct{ namespace, name string }
 	artifacts := map[key]string{} // what a problem could render (a part it cannot, anyValue) -> reason
 	namespaces := map[string]string{}
-	for _, m := range p.problems {
+	for _, m := range problems {
 		reason := fmt.Sprintf("directory %q cannot be read: %s", m.Path, m.Problem)
-		for i := range p.g.artifacts {
-			a := &p.g.artifacts[i]
-			ns := p.g.opts.namespace
+		for i := range g.artifacts {
+			a := &g.artifacts[i]
+			ns := g.opts.namespace
 			if a.namespace != nil {
 				ns = expandOr(a.namespace, m.Normalized, anyValue)
-				if _, seen := namespaces[ns]; !seen && p.g.managed {
+				if _, seen := namespaces[ns]; !seen && g.managed {
 					namespaces[ns] = reason
 				}
 			}
