@@ -185,7 +185,7 @@ func TestGeneratorInputErrors(t *testing.T) {
 		{
 			name:    "repeated key",
 			content: export + "kind: ArtifactGenerator\n",
-			want:    `yaml: line 163: key "kind" already set in map`,
+			want:    `must be valid YAML: line 163: key "kind" already set in map`,
 		},
 	}
 	dir := t.TempDir()

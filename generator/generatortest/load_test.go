@@ -61,7 +61,7 @@ func TestLoadSuiteBad(t *testing.T) {
 		{name: "bad inventory", suite: header + "cases:\n- name: a\n  inventory: [{kind: Namespace}]\n  expect: {noErrors: true}\n", want: "cases[0].inventory[0]"},
 		{name: "no generator", suite: strings.Replace(header, "generator: ", "# ", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "generator: must name"},
 		{name: "missing generator", suite: strings.Replace(header, "generator.yaml", "nothing.yaml", 1) + "cases:\n- name: a\n  expect: {noErrors: true}\n", want: "nothing.yaml"},
-		{name: "not YAML", suite: "[", want: "yaml: line 1: did not find expected node content"},
+		{name: "not YAML", suite: "[", want: ": must be valid YAML: line 1: did not find expected node content"},
 		{name: "two documents", suite: header + "cases:\n- name: a\n  expect: {noErrors: true}\n---\n" + header, want: "the file must hold one YAML document, found 2"},
 		{name: "misspelt namespace conflict", suite: header + "cases:\n- name: a\n  expect: {namespaces: [{name: a, conflict: NamespaceAdopted}]}\n", want: `cases[0].expect.namespaces[0].conflict: "NamespaceAdopted": must be Adopted, OwnershipConflict or "" (none)`},
 		{name: "artifact adopted", suite: header + "cases:\n- name: a\n  expect: {artifacts: [{artifact: a/b, conflict: Adopted}]}\n", want: `cases[0].expect.artifacts[0].conflict: "Adopted": must be OwnershipConflict or "" (none)`},
