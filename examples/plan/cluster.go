@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -37,7 +38,7 @@ func parseCluster(data []byte) (*generatortest.Cluster, error) {
 	c := &generatortest.Cluster{}
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(yamldoc.Detail(err))
 	}
 	for i, raw := range docs {
 		where := fmt.Sprintf("document %d", i+1)

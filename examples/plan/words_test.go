@@ -110,6 +110,12 @@ func TestToolWords(t *testing.T) {
 			code: 1,
 		},
 		{
+			name:  "a -cluster file with an alias that is not YAML",
+			args:  []string{"-generator", gen, "-source", "repo=" + repo, "-cluster", file("broken-live.yaml", "a: &x [1]\nb: *x\nc: [\n")},
+			code:  2,
+			first: "plan: -cluster " + filepath.Join(dir, "broken-live.yaml") + ": must be valid YAML: line 3: did not find expected node content",
+		},
+		{
 			name: "a -generator file that is not YAML",
 			args: []string{"-generator", file("broken-gen.yaml", "apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\nmetadata:\n  name: x\n  labels: [a\n"),
 				"-source", "repo=" + repo},
