@@ -27,9 +27,9 @@ import (
 type scope int
 
 const (
-	// staleObject is an object that the previous inventory tracks and the pass
-	// no longer desires: the rows are inventory.Collect's guard, in a plan
-	// and in Finalize.
+	// staleObject is an object that the previous inventory tracks and the
+	// pass no longer desires: the rows are inventory.Collect's guard, in a
+	// plan and in Finalize.
 	staleObject scope = iota
 	// desiredNamespace and desiredArtifact adjust the decision that
 	// inventory.Diff made of a desired object to its live copy.
@@ -41,11 +41,11 @@ const (
 type rule struct {
 	name  string // what the documentation calls it, unique
 	scope scope
-	when  func(s *subject) bool
 	// action is the decision; zero keeps the action inventory.Diff decided
 	// (desired objects).
 	action inventory.Action
-	reason func(s *subject) string
+	// match reports whether the row decides s, and why.
+	match func(s *subject) (reason string, ok bool)
 	// failed marks a row whose reason is an error: inventory.Collect keeps
 	// the object with "guard failed: " and the reason.
 	failed bool
@@ -57,151 +57,143 @@ type rule struct {
 var rules = []rule{
 	// Stale objects, in prune order (every ExternalArtifact before the
 	// namespaces), after inventory.Collect's generic rules.
-	{name: "namespace pruning is off", scope: staleObject, action: inventory.Release,
-		when: func(s *subject) bool {
-			return s.id.IsNamespace() && !(s.d.g.managed && s.d.g.prune)
-		},
-		reason: func(*subject) string { return "namespace pruning is off" }},
-	{name: "skipped", scope: staleObject, action: inventory.Keep,
-		when:   func(s *subject) bool { _, ok := s.d.skips[s.id]; return ok },
-		reason: func(s *subject) string { return "skipped: " + s.d.skips[s.id].reason }},
-	{name: "protected namespace", scope: staleObject, action: inventory.Release,
-		when:   func(s *subject) bool { return s.id.IsNamespace() && s.d.protected(s.id.Name) },
-		reason: func(*subject) string { return "protected namespace: never deleted" }},
-	{name: "no ObjectReader", scope: staleObject, action: inventory.Keep,
-		when:   func(s *subject) bool { return errors.Is(s.live().err, errNoReader) },
-		reason: func(*subject) string { return "the live object cannot be read (no ObjectReader)" }},
-	{name: "the live object cannot be read", scope: staleObject, action: inventory.Keep, failed: true,
-		when:   func(s *subject) bool { return s.live().err != nil },
-		reason: func(s *subject) string { return "reading the live object: " + s.live().err.Error() }},
-	{name: "not found", scope: staleObject, action: inventory.Delete,
-		when:   func(s *subject) bool { return !s.live().found },
-		reason: func(s *subject) string { return s.d.why() + "; not found in the cluster" }},
-	exclusionRow("prune: disabled", deleteExclusions[0:2]),
-	exclusionRow("reconcile: disabled", deleteExclusions[2:4]),
-	exclusionRow("ssa: Ignore", deleteExclusions[4:6]),
-	{name: "another generator's label", scope: staleObject, action: inventory.Release,
-		when: func(s *subject) bool { return otherOwner(s.live(), s.d.g.opts.uid) != "" },
-		reason: func(s *subject) string {
-			return fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, s.live().Labels[GeneratorLabel])
-		}},
-	{name: "an artifact, otherwise", scope: staleObject, action: inventory.Delete,
-		when:   func(s *subject) bool { return !s.id.IsNamespace() },
-		reason: func(s *subject) string { return s.d.why() }},
-	{name: "no ArtifactLister", scope: staleObject, action: inventory.Keep,
-		when:   func(s *subject) bool { return errors.Is(s.d.snap.artifacts(s.id.Name).err, errNoLister) },
-		reason: func(*subject) string { return "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)" }},
-	{name: "the ExternalArtifacts cannot be listed", scope: staleObject, action: inventory.Keep, failed: true,
-		when: func(s *subject) bool { return s.d.snap.artifacts(s.id.Name).err != nil },
-		reason: func(s *subject) string {
-			return "listing the namespace's ExternalArtifacts: " + s.d.snap.artifacts(s.id.Name).err.Error()
-		}},
-	{name: "an ExternalArtifact lives in it", scope: staleObject, action: inventory.Keep,
-		when: func(s *subject) bool { return s.lodger() != "" }, reason: (*subject).lodger},
-	{name: "the finalizer's namespace cannot be read", scope: staleObject, action: inventory.Keep, failed: true,
-		when:   func(s *subject) bool { _, err := s.removed(); return err != nil },
-		reason: func(s *subject) string { _, err := s.removed(); return err.Error() }},
-	{name: "the finalizer's namespace is removed too", scope: staleObject, action: inventory.Delete,
-		when:   func(s *subject) bool { why, _ := s.removed(); return why != "" },
-		reason: func(s *subject) string { why, _ := s.removed(); return s.d.why() + "; " + why }},
-	{name: "the finalizer cannot be looked up", scope: staleObject, action: inventory.Keep, failed: true,
-		when: func(s *subject) bool { _, err := s.verdict(); return err != nil },
-		reason: func(s *subject) string {
-			v, err := s.verdict()
-			if v.Reason != "" {
-				return v.Reason + ": " + err.Error()
-			}
-			return "external finalizer: " + err.Error()
-		}},
-	{name: "handed off, the generator is deleted", scope: staleObject, action: inventory.Release,
-		when: func(s *subject) bool { v, _ := s.verdict(); return v.HandedOff() && s.d.finalize },
-		reason: func(s *subject) string {
-			v, _ := s.verdict()
-			return v.Reason + "; released: the generator is deleted"
-		}},
+	{name: "namespace pruning is off", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
+		return "namespace pruning is off", s.id.IsNamespace() && !(s.d.g.managed && s.d.g.prune)
+	}},
+	{name: "skipped", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
+		o, ok := s.d.skips[s.id]
+		return "skipped: " + o.reason, ok
+	}},
+	{name: "protected namespace", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
+		return "protected namespace: never deleted", s.id.IsNamespace() && s.d.protected(s.id.Name)
+	}},
+	{name: "no ObjectReader", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
+		return "the live object cannot be read (no ObjectReader)", errors.Is(s.live().err, errNoReader)
+	}},
+	{name: "the live object cannot be read", scope: staleObject, action: inventory.Keep, failed: true, match: func(s *subject) (string, bool) {
+		return errText("reading the live object: ", s.live().err)
+	}},
+	{name: "not found", scope: staleObject, action: inventory.Delete, match: func(s *subject) (string, bool) {
+		return s.d.why() + "; not found in the cluster", !s.live().found
+	}},
+	exclusionRow("prune: disabled", pruneDisabled),
+	exclusionRow("reconcile: disabled", reconcileDisabled),
+	exclusionRow("ssa: Ignore", ssaIgnore),
+	{name: "another generator's label", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
+		owner := otherOwner(s.live(), s.d.g.opts.uid)
+		return fmt.Sprintf("applied by another generator (label %s: %s)", GeneratorLabel, owner), owner != ""
+	}},
+	{name: "an artifact, otherwise", scope: staleObject, action: inventory.Delete, match: func(s *subject) (string, bool) {
+		return s.d.why(), !s.id.IsNamespace()
+	}},
+	{name: "no ArtifactLister", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
+		return "the namespace's ExternalArtifacts cannot be listed (no ArtifactLister)", errors.Is(s.d.snap.artifacts(s.id.Name).err, errNoLister)
+	}},
+	{name: "the ExternalArtifacts cannot be listed", scope: staleObject, action: inventory.Keep, failed: true, match: func(s *subject) (string, bool) {
+		return errText("listing the namespace's ExternalArtifacts: ", s.d.snap.artifacts(s.id.Name).err)
+	}},
+	{name: "an ExternalArtifact lives in it", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
+		l := s.lodger()
+		return l, l != ""
+	}},
+	{name: "the finalizer's namespace cannot be read", scope: staleObject, action: inventory.Keep, failed: true, match: func(s *subject) (string, bool) {
+		_, err := s.removed()
+		return errText("", err)
+	}},
+	{name: "the finalizer's namespace is removed too", scope: staleObject, action: inventory.Delete, match: func(s *subject) (string, bool) {
+		why, _ := s.removed()
+		return s.d.why() + "; " + why, why != ""
+	}},
+	{name: "the finalizer cannot be looked up", scope: staleObject, action: inventory.Keep, failed: true, match: func(s *subject) (string, bool) {
+		v, err := s.verdict()
+		if v.Reason != "" {
+			return errText(v.Reason+": ", err)
+		}
+		return errText("external finalizer: ", err)
+	}},
+	{name: "handed off, the generator is deleted", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
+		v, _ := s.verdict()
+		return v.Reason + "; released: the generator is deleted", v.HandedOff() && s.d.finalize
+	}},
 	// Kept, not released: the hand-off holds only while its object exists
 	// with that UID, so every pass decides again. Once the external
 	// finalizer has deleted the namespace, the next pass finds it gone and
 	// drops it; if the finalizer object goes first, the next pass deletes
 	// the namespace itself.
-	{name: "handed off", scope: staleObject, action: inventory.Keep,
-		when: func(s *subject) bool { v, _ := s.verdict(); return v.HandedOff() },
-		reason: func(s *subject) string {
-			v, _ := s.verdict()
-			return v.Reason + "; kept in the inventory while the hand-off holds"
-		}},
-	{name: "a namespace, otherwise", scope: staleObject, action: inventory.Delete,
-		when:   func(*subject) bool { return true },
-		reason: func(s *subject) string { v, _ := s.verdict(); return s.d.why() + "; " + v.Reason }},
+	{name: "handed off", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
+		v, _ := s.verdict()
+		return v.Reason + "; kept in the inventory while the hand-off holds", v.HandedOff()
+	}},
+	{name: "a namespace, otherwise", scope: staleObject, action: inventory.Delete, match: func(s *subject) (string, bool) {
+		v, _ := s.verdict()
+		return s.d.why() + "; " + v.Reason, true
+	}},
 
 	// Desired namespaces, after inventory.Diff (see [Cluster]).
-	{name: "not reconciled, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
-		when: func(s *subject) bool { _, where := s.desiredMatch(applyExclusions); return where != "" },
-		reason: func(s *subject) string {
-			what, where := s.desiredMatch(applyExclusions)
-			return fmt.Sprintf("%s in the desired metadata (%s); not applied, still tracked", what, where)
-		}},
-	{name: "not reconciled, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
-		when: func(s *subject) bool { _, where := s.liveMatch(applyExclusions); return where != "" },
-		reason: func(s *subject) string {
-			what, where := s.liveMatch(applyExclusions)
-			return fmt.Sprintf("%s on the live namespace (%s); not applied, still tracked", what, where)
-		}},
-	{name: "applied only if absent, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
-		when: func(s *subject) bool { _, where := s.liveMatch(ifNotPresent); return where != "" },
-		reason: func(s *subject) string {
-			_, where := s.liveMatch(ifNotPresent)
-			return fmt.Sprintf("the namespace exists and is applied only if absent (%s on the live namespace); not applied, still tracked", where)
-		}},
-	{name: "applied only if absent, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true,
-		when: func(s *subject) bool {
-			_, where := s.desiredMatch(ifNotPresent)
-			return where != "" && s.live().found
-		},
-		reason: func(s *subject) string {
-			_, where := s.desiredMatch(ifNotPresent)
-			return fmt.Sprintf("the namespace exists and is applied only if absent (%s in the desired metadata); not applied, still tracked", where)
-		}},
-	{name: "tracked, does not exist", scope: desiredNamespace, action: inventory.Update,
-		when: func(s *subject) bool {
-			l := s.live()
-			return l.err == nil && !l.found && s.action != inventory.Create
-		},
-		reason: func(*subject) string { return "drift: the namespace does not exist" }},
-	{name: "live metadata drifted", scope: desiredNamespace, action: inventory.Update,
-		when: func(s *subject) bool { return s.action == inventory.Unchanged && s.drift() != "" },
-		reason: func(s *subject) string {
-			if _, why := s.ownership(); why != "" {
-				return why + "; drift: " + s.drift()
-			}
-			return "drift: " + s.drift()
-		}},
-	{name: "adopted or taken over", scope: desiredNamespace,
-		when:   func(s *subject) bool { _, why := s.ownership(); return why != "" },
-		reason: func(s *subject) string { _, why := s.ownership(); return why }},
-	{name: "namespace as the inventory says", scope: desiredNamespace,
-		when: func(*subject) bool { return true }, reason: func(*subject) string { return "" }},
+	{name: "not reconciled, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true, match: func(s *subject) (string, bool) {
+		what, where := matchConvention(s.ns.Labels, s.ns.Annotations, applyExclusions)
+		return fmt.Sprintf("%s in the desired metadata (%s); not applied, still tracked", what, where), where != ""
+	}},
+	{name: "not reconciled, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true, match: func(s *subject) (string, bool) {
+		what, where := s.liveMatch(applyExclusions)
+		return fmt.Sprintf("%s on the live namespace (%s); not applied, still tracked", what, where), where != ""
+	}},
+	{name: "applied only if absent, live namespace", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true, match: func(s *subject) (string, bool) {
+		_, where := s.liveMatch(ifNotPresent)
+		return fmt.Sprintf("the namespace exists and is applied only if absent (%s on the live namespace); not applied, still tracked", where), where != ""
+	}},
+	{name: "applied only if absent, desired metadata", scope: desiredNamespace, action: inventory.Unchanged, notApplied: true, match: func(s *subject) (string, bool) {
+		_, where := matchConvention(s.ns.Labels, s.ns.Annotations, ifNotPresent)
+		return fmt.Sprintf("the namespace exists and is applied only if absent (%s in the desired metadata); not applied, still tracked", where), where != "" && s.live().found
+	}},
+	{name: "tracked, does not exist", scope: desiredNamespace, action: inventory.Update, match: func(s *subject) (string, bool) {
+		l := s.live()
+		return "drift: the namespace does not exist", l.err == nil && !l.found && s.action != inventory.Create
+	}},
+	{name: "live metadata drifted", scope: desiredNamespace, action: inventory.Update, match: func(s *subject) (string, bool) {
+		drift := s.drift()
+		if _, why := s.ownership(); why != "" {
+			return why + "; drift: " + drift, s.action == inventory.Unchanged && drift != ""
+		}
+		return "drift: " + drift, s.action == inventory.Unchanged && drift != ""
+	}},
+	{name: "adopted or taken over", scope: desiredNamespace, match: func(s *subject) (string, bool) {
+		_, why := s.ownership()
+		return why, why != ""
+	}},
+	{name: "namespace as the inventory says", scope: desiredNamespace, match: always},
 
 	// Desired ExternalArtifacts: applying one that another generator's
 	// label names changes its live label.
-	{name: "artifact taken over, unchanged", scope: desiredArtifact, action: inventory.Update,
-		when:   func(s *subject) bool { return s.action == inventory.Unchanged && s.takenOver() != "" },
-		reason: (*subject).takenOver},
-	{name: "artifact taken over", scope: desiredArtifact,
-		when: func(s *subject) bool { return s.takenOver() != "" }, reason: (*subject).takenOver},
-	{name: "artifact as the inventory says", scope: desiredArtifact,
-		when: func(*subject) bool { return true }, reason: func(*subject) string { return "" }},
+	{name: "artifact taken over, unchanged", scope: desiredArtifact, action: inventory.Update, match: func(s *subject) (string, bool) {
+		why := s.takenOver()
+		return why, why != "" && s.action == inventory.Unchanged
+	}},
+	{name: "artifact taken over", scope: desiredArtifact, match: func(s *subject) (string, bool) {
+		why := s.takenOver()
+		return why, why != ""
+	}},
+	{name: "artifact as the inventory says", scope: desiredArtifact, match: always},
+}
+
+// always matches, with no reason.
+func always(*subject) (string, bool) { return "", true }
+
+// errText returns prefix and err's text, and whether there is an error.
+func errText(prefix string, err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	return prefix + err.Error(), true
 }
 
 // exclusionRow is the row of one of Flux's delete exclusions: a stale
 // object whose live copy carries it is released.
 func exclusionRow(name string, list []exclusion) rule {
-	return rule{name: name, scope: staleObject, action: inventory.Release,
-		when: func(s *subject) bool { _, where := s.liveMatch(list); return where != "" },
-		reason: func(s *subject) string {
-			what, where := s.liveMatch(list)
-			return fmt.Sprintf("%s on the live object (%s)", what, where)
-		}}
+	return rule{name: name, scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
+		what, where := s.liveMatch(list)
+		return fmt.Sprintf("%s on the live object (%s)", what, where), where != ""
+	}}
 }
 
 // decide returns the first row of scope sc that s matches, with its
@@ -209,14 +201,16 @@ func exclusionRow(name string, list []exclusion) rule {
 func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 	for i := range rules {
 		r := &rules[i]
-		if r.scope != sc || !r.when(s) {
+		if r.scope != sc {
 			continue
 		}
-		a := r.action
-		if a == 0 {
-			a = s.action
+		if reason, ok := r.match(s); ok {
+			a := r.action
+			if a == 0 {
+				a = s.action
+			}
+			return r, a, reason
 		}
-		return r, a, r.reason(s)
 	}
 	// Not reached: every scope ends with a row that always matches.
 	return nil, inventory.Keep, "no rule matches"
@@ -227,10 +221,12 @@ func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 // stale object whose live copy carries one of these keys, as a label or an
 // annotation, with a non-empty value equal to the given one in any case, is
 // released, never deleted.
-var deleteExclusions = slices.Concat(
-	conventions("prune", "disabled", "pruning is disabled"),
-	conventions("reconcile", "disabled", "reconciliation is disabled"),
-	conventions("ssa", "Ignore", "server-side apply ignores it"),
+var deleteExclusions = slices.Concat(pruneDisabled, reconcileDisabled, ssaIgnore)
+
+var (
+	pruneDisabled     = conventions("prune", "disabled", "pruning is disabled")
+	reconcileDisabled = conventions("reconcile", "disabled", "reconciliation is disabled")
+	ssaIgnore         = conventions("ssa", "Ignore", "server-side apply ignores it")
 )
 
 // exclusion is one convention: the key, the value that sets it (in any
@@ -255,10 +251,7 @@ var (
 	// applyExclusions keep a namespace from being applied: the exclusion
 	// selector that source-watcher gives fluxcd/pkg/ssa's Apply, which
 	// matches the desired object and the live one.
-	applyExclusions = slices.Concat(
-		conventions("reconcile", "disabled", "reconciliation is disabled"),
-		conventions("ssa", "Ignore", "server-side apply ignores it"),
-	)
+	applyExclusions = slices.Concat(reconcileDisabled, ssaIgnore)
 	// ifNotPresent applies a namespace only when it does not exist: ssa's
 	// IfNotPresent selector, which source-watcher matches on the desired
 	// and the live namespace.
@@ -373,18 +366,11 @@ func (d *decider) removing(ns string) (bool, error) {
 	r := !d.protected(ns)
 	if r {
 		live := d.snap.object(inventory.ID{Kind: namespaceKind, Name: ns}, nil)
-		switch {
-		case live.err != nil:
+		if live.err != nil {
 			return false, fmt.Errorf("reading namespace %s, where the external finalizer lives: %w", ns, live.err)
-		case !live.found:
-		case func() bool {
-			_, where := matchConvention(live.Labels, live.Annotations, deleteExclusions)
-			return where != ""
-		}():
-			r = false
-		case otherOwner(live, d.g.opts.uid) != "":
-			r = false
 		}
+		_, excluded := matchConvention(live.Labels, live.Annotations, deleteExclusions)
+		r = excluded == "" && otherOwner(live, d.g.opts.uid) == ""
 	}
 	d.removal[ns] = r
 	return r, nil
@@ -398,15 +384,13 @@ type subject struct {
 	action inventory.Action // what inventory.Diff decided of a desired object
 	ns     *Namespace       // the desired namespace
 
-	liveRead   *liveObject
-	removedRes *struct {
-		why string
-		err error
-	}
-	verdictRes *struct {
-		v   finalizer.Verdict
-		err error
-	}
+	liveRead       *liveObject
+	removedDone    bool
+	removedWhy     string
+	removedErr     error
+	verdictDone    bool
+	verdictOutcome finalizer.Verdict
+	verdictErr     error
 }
 
 // live is the object's live copy, from the snapshot.
@@ -429,11 +413,6 @@ func (s *subject) liveMatch(list []exclusion) (what, where string) {
 		return "", ""
 	}
 	return matchConvention(l.Labels, l.Annotations, list)
-}
-
-// desiredMatch matches list on the desired namespace's metadata.
-func (s *subject) desiredMatch(list []exclusion) (what, where string) {
-	return matchConvention(s.ns.Labels, s.ns.Annotations, list)
 }
 
 // ownership says whether a desired namespace that exists is adopted (no
@@ -511,14 +490,11 @@ func (s *subject) lodger() string {
 // removes too, or "": two removed tenants whose namespaces name each
 // other's objects would otherwise keep each other for ever.
 func (s *subject) removed() (string, error) {
-	if s.removedRes == nil {
-		why, err := s.findRemoved()
-		s.removedRes = &struct {
-			why string
-			err error
-		}{why, err}
+	if !s.removedDone {
+		s.removedWhy, s.removedErr = s.findRemoved()
+		s.removedDone = true
 	}
-	return s.removedRes.why, s.removedRes.err
+	return s.removedWhy, s.removedErr
 }
 
 func (s *subject) findRemoved() (string, error) {
@@ -546,12 +522,9 @@ func (s *subject) findRemoved() (string, error) {
 // reference into the namespace itself is never a hand-off), its lookups
 // through the snapshot.
 func (s *subject) verdict() (finalizer.Verdict, error) {
-	if s.verdictRes == nil {
-		v, err := s.d.g.decider.Decide(s.d.snap.ctx, s.id.Name, s.live().Annotations, finalizer.LookupFunc(s.d.snap.lookup))
-		s.verdictRes = &struct {
-			v   finalizer.Verdict
-			err error
-		}{v, err}
+	if !s.verdictDone {
+		s.verdictOutcome, s.verdictErr = s.d.g.decider.Decide(s.d.snap.ctx, s.id.Name, s.live().Annotations, finalizer.LookupFunc(s.d.snap.lookup))
+		s.verdictDone = true
 	}
-	return s.verdictRes.v, s.verdictRes.err
+	return s.verdictOutcome, s.verdictErr
 }
