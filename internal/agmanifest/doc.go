@@ -35,7 +35,9 @@
 // the first ten named in the message. A type that decodes itself
 // (json.Unmarshaler) takes any value; one that decodes itself from text
 // (encoding.TextUnmarshaler) takes a string, and its error is reported at
-// the path.
+// the path. The decoder is internal/jsonfit's, which inventory.Unmarshal
+// uses too, there ignoring unknown fields (this package cannot be the one
+// inventory imports: it imports generator, which imports inventory).
 //
 // # Bounds
 //

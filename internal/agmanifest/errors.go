@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
 )
 
 // Sentinel errors, wrapped by every [*Error]. Match them with [errors.Is].
@@ -21,27 +23,15 @@ var (
 	ErrFields = errors.New("agmanifest: fields that do not fit")
 )
 
-// maxNamed is how many problems the message of an [*Error] names; the rest
-// are counted.
+// maxNamed is how many objects of a List a message names; the rest are
+// left out.
 const maxNamed = 10
 
-// Problem is one field of a document that does not fit its Go type.
-type Problem struct {
-	// Field is the path of the field, e.g. "spec.sources[0].alais", or ""
-	// for the document itself.
-	Field string
-	// Detail says what is wrong: "unknown field", "must be a boolean,
-	// found a string".
-	Detail string
-}
-
-// String returns "field: detail", or the detail alone for the document.
-func (p Problem) String() string {
-	if p.Field == "" {
-		return p.Detail
-	}
-	return p.Field + ": " + p.Detail
-}
+// Problem is one field of a document that does not fit its Go type: its
+// path, e.g. "spec.sources[0].alais" ("" for the document itself), and
+// what is wrong, e.g. "unknown field", "must be a boolean, found a
+// string". It is internal/jsonfit's, whose decoder [Strict] uses.
+type Problem = jsonfit.Problem
 
 // Error is an error of this package. Its message is in the file's words,
 // without the package's name.
@@ -57,21 +47,8 @@ type Error struct {
 }
 
 // Error returns the problems on one line, separated by "; ", at most ten
-// named.
-func (e *Error) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i == maxNamed {
-			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-maxNamed)
-			break
-		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+// named (jsonfit.Join).
+func (e *Error) Error() string { return jsonfit.Join(e.Problems) }
 
 // Unwrap returns the sentinel, and the error that the message reports,
 // if any.

@@ -1,18 +1,13 @@
 package agmanifest
 
 import (
-	"bytes"
-	"encoding"
-	"encoding/json"
-	"fmt"
-	"reflect"
+	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -37,12 +32,10 @@ func Parse(data []byte) (any, error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsonfit.Parse(j)
+	if err != nil {
 		// Not expected: the YAML decoder gave this JSON.
-		return nil, newError(ErrSyntax, "", "the file must hold a YAML document: %s", err.Error())
+		return nil, newError(ErrSyntax, "", "the file must hold a YAML document")
 	}
 	return doc, nil
 }
@@ -76,7 +69,9 @@ func Unmarshal(data []byte, ptr any) error {
 // field. Otherwise it decodes nothing and returns an error wrapping
 // [ErrFields] with every problem, each at its path below path (nil for
 // the document's root). A null leaves its target as it is, as
-// encoding/json does. ptr must be a non-nil pointer.
+// encoding/json does. ptr must be a non-nil pointer. The decoder is
+// internal/jsonfit's, with jsonfit.RefuseUnknown; inventory.Unmarshal
+// uses it with jsonfit.IgnoreUnknown.
 func Strict(v any, path *field.Path, ptr any) error {
 	var ps problems
 	decodeInto(v, path, ptr, &ps)
@@ -86,121 +81,7 @@ func Strict(v any, path *field.Path, ptr any) error {
 // decodeInto decodes v into ptr when v fits, adding its problems to ps
 // otherwise.
 func decodeInto(v any, path *field.Path, ptr any, ps *problems) {
-	n := len(*ps)
-	check(v, path, reflect.TypeOf(ptr).Elem(), ps)
-	if len(*ps) > n {
-		return
-	}
-	data, err := json.Marshal(v)
-	if err == nil {
-		err = json.Unmarshal(data, ptr)
-	}
-	if err != nil { // not expected: check accepted v
-		ps.add(pathString(path), "cannot be decoded: "+err.Error())
-	}
-}
-
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
-
-// check adds to ps every key of v that names no field of t, and every
-// value of v whose JSON type does not fit t.
-func check(v any, path *field.Path, t reflect.Type, ps *problems) {
-	if v == nil {
-		return
-	}
-	at := pathString(path)
-	switch pt := reflect.PointerTo(t); {
-	case pt.Implements(jsonUnmarshaler):
-		return // decodes itself from any value
-	case pt.Implements(textUnmarshaler):
-		s, ok := v.(string)
-		if !ok {
-			ps.add(at, "must be a string, found "+jsonKind(v))
-			return
-		}
-		if err := reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
-			ps.add(at, fmt.Sprintf("%q: %v", s, err))
-		}
-		return
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		check(v, path, t.Elem(), ps)
-	case reflect.Interface:
-		// any value
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			ps.add(at, "must be a mapping, found "+jsonKind(v))
-			return
-		}
-		fields := jsonFields(t)
-		for _, k := range sortedKeys(obj) {
-			ft, ok := fields[k]
-			if !ok {
-				ps.add(pathString(path.Child(k)), "unknown field")
-				continue
-			}
-			check(obj[k], path.Child(k), ft, ps)
-		}
-	case reflect.Map:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			ps.add(at, "must be a mapping, found "+jsonKind(v))
-			return
-		}
-		if t.Key().Kind() != reflect.String {
-			ps.add(at, "cannot be decoded") // not expected: no such map in the types decoded
-			return
-		}
-		for _, k := range sortedKeys(obj) {
-			check(obj[k], path.Key(k), t.Elem(), ps)
-		}
-	case reflect.Slice, reflect.Array:
-		list, ok := v.([]any)
-		if !ok {
-			ps.add(at, "must be a list, found "+jsonKind(v))
-			return
-		}
-		if t.Kind() == reflect.Array && len(list) > t.Len() {
-			ps.add(at, fmt.Sprintf("must hold no more than %d items, found %d", t.Len(), len(list)))
-			return
-		}
-		for i, item := range list {
-			check(item, path.Index(i), t.Elem(), ps)
-		}
-	case reflect.String:
-		if _, ok := v.(string); !ok {
-			ps.add(at, "must be a string, found "+jsonKind(v))
-		}
-	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
-			ps.add(at, "must be a boolean, found "+jsonKind(v))
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if n, ok := v.(json.Number); !ok {
-			ps.add(at, "must be an integer, found "+jsonKind(v))
-		} else if _, err := strconv.ParseInt(n.String(), 10, t.Bits()); err != nil {
-			ps.add(at, fmt.Sprintf("must be an integer of %d bits, found %s", t.Bits(), n))
-		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if n, ok := v.(json.Number); !ok {
-			ps.add(at, "must be an integer, found "+jsonKind(v))
-		} else if _, err := strconv.ParseUint(n.String(), 10, t.Bits()); err != nil {
-			ps.add(at, fmt.Sprintf("must be a non-negative integer of %d bits, found %s", t.Bits(), n))
-		}
-	case reflect.Float32, reflect.Float64:
-		if n, ok := v.(json.Number); !ok {
-			ps.add(at, "must be a number, found "+jsonKind(v))
-		} else if _, err := strconv.ParseFloat(n.String(), t.Bits()); err != nil {
-			ps.add(at, "must be a number in range, found "+n.String())
-		}
-	default:
-		ps.add(at, "cannot be decoded") // not expected: no such field in the types decoded
-	}
+	*ps = append(*ps, jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)...)
 }
 
 // pathString returns the path, or "" for the document's root (nil).
@@ -211,73 +92,13 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// jsonFields returns the JSON names of the fields of struct type t, with
-// their types, as encoding/json names them: a field's tag, or its name
-// without one; the fields of an embedded struct without a tag name are
-// promoted.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if f.Anonymous && name == "" {
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range jsonFields(ft) {
-					if _, shadowed := out[k]; !shadowed {
-						out[k] = v
-					}
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = ft
-	}
-	return out
-}
-
 // JSONKind names the YAML type of a value as [Parse] returns it, with its
 // article: "a mapping", "a list", "a string", "a number", "a boolean",
 // "null".
-func JSONKind(v any) string { return jsonKind(v) }
+func JSONKind(v any) string { return jsonfit.Kind(v) }
 
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "a mapping"
-	default:
-		return fmt.Sprintf("a value %v", v)
-	}
-}
+func jsonKind(v any) string { return jsonfit.Kind(v) }
 
 func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }

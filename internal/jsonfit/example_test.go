@@ -1,0 +1,49 @@
+package jsonfit_test
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
+)
+
+func ExampleDecode() {
+	v, _ := jsonfit.Parse([]byte(`{"inventory": [{"name": 1, "nmae": "a"}]}`))
+	var doc struct {
+		Inventory []struct {
+			Name string `json:"name"`
+		} `json:"inventory"`
+	}
+	fmt.Println(jsonfit.Join(jsonfit.Decode(v, nil, &doc, jsonfit.RefuseUnknown)))
+	fmt.Println(jsonfit.Join(jsonfit.Decode(v, field.NewPath("status"), &doc, jsonfit.IgnoreUnknown)))
+	// Output:
+	// inventory[0].name: must be a string, found a number; inventory[0].nmae: unknown field
+	// status.inventory[0].name: must be a string, found a number
+}
+
+func ExampleParse() {
+	v, err := jsonfit.Parse([]byte(`{"n": 1.50}`))
+	fmt.Println(v, err)
+	// Output:
+	// map[n:1.50] <nil>
+}
+
+func ExampleKind() {
+	v, _ := jsonfit.Parse([]byte(`[{}, "a", 1, true, null]`))
+	for _, item := range v.([]any) {
+		fmt.Println(jsonfit.Kind(item))
+	}
+	// Output:
+	// a mapping
+	// a string
+	// a number
+	// a boolean
+	// null
+}
+
+func ExampleJoin() {
+	fmt.Println(jsonfit.Join([]jsonfit.Problem{{Field: "name", Detail: "must be a string, found a number"}, {Field: "zz", Detail: "unknown field"}}))
+	// Output:
+	// name: must be a string, found a number; zz: unknown field
+}
