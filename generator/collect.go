@@ -82,10 +82,13 @@ func (p *planner) desiredDecisions(res *Plan, changes inventory.Changes) []inven
 	ds := changes.Decisions()
 	for i := range ds {
 		id := ds[i].Entry.ID()
-		if id.IsNamespace() && byName[id.Name] == nil {
-			continue // not built: not this plan's namespace (see Diff)
+		var ns *Namespace
+		if id.IsNamespace() {
+			if ns = byName[id.Name]; ns == nil {
+				continue // not reached: every desired namespace is built
+			}
 		}
-		if r := d.desired(&ds[i], byName[id.Name]); r.notApplied {
+		if r := d.desired(&ds[i], ns); r.notApplied {
 			notApplied[id.Name] = true
 		}
 	}
