@@ -99,7 +99,7 @@ func firstFew(names []string) string {
 // arts without those whose read failed. An artifact whose live copy
 // carries another generator's GeneratorLabel is taken over, as
 // source-watcher takes it over: its Conflict is "OwnershipConflict", the
-// plan warns, and its decision says so (liveDecisions). A read that fails
+// plan warns, and its decision says so (the decision table). A read that fails
 // otherwise than with finalizer.ErrNotFound is an error of the plan at
 // "cluster[<namespace>/<name>]", and the artifact is skipped (kept when
 // tracked), as a namespace whose read fails is.
