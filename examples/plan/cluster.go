@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -38,7 +37,7 @@ func parseCluster(data []byte) (*generatortest.Cluster, error) {
 	c := &generatortest.Cluster{}
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return nil, errors.New(yamldoc.Detail(err))
+		return nil, agmanifest.SyntaxError(err)
 	}
 	for i, raw := range docs {
 		where := fmt.Sprintf("document %d", i+1)

@@ -23,14 +23,14 @@ import (
 func Parse(data []byte) (any, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, SyntaxError(err)
 	}
 	if len(docs) != 1 {
 		return nil, newError(ErrSyntax, "", "the file must hold one YAML document, found %d", len(docs))
 	}
 	j, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, SyntaxError(err)
 	}
 	doc, err := jsonfit.Parse(j)
 	if err != nil {
@@ -40,12 +40,12 @@ func Parse(data []byte) (any, error) {
 	return doc, nil
 }
 
-// syntaxError returns the *Error wrapping ErrSyntax that reports err, an
+// SyntaxError returns the *Error wrapping ErrSyntax that reports err, an
 // error of yamldoc's checks or of the YAML decoder, in the file's words
 // (yamldoc.Detail: "must be valid YAML: line 2: ...", without the
 // decoder's "yaml: " or sigs.k8s.io/yaml's "error converting YAML to
 // JSON"), on one line; it unwraps to err too.
-func syntaxError(err error) *Error {
+func SyntaxError(err error) *Error {
 	return &Error{Err: ErrSyntax, Problems: []Problem{{Detail: yamldoc.Detail(err)}}, cause: err}
 }
 
