@@ -37,20 +37,49 @@ func (p Problem) String() string {
 const maxNamed = 10
 
 // Join returns the problems on one line, separated by "; ", the first ten
-// named and the rest counted ("; and 3 more").
+// named and the rest counted ("; and 3 more"), as [Summary.String].
 //
 //	jsonfit.Join(ps) // "name: must be a string, found a number; zz: unknown field"
 func Join(ps []Problem) string {
+	var s Summary
+	s.Add(ps...)
+	return s.String()
+}
+
+// Summary gathers the problems of a document for one message: it keeps
+// the ten that its message names and counts the rest, so that a document
+// with a million problems costs ten. The zero value is an empty summary.
+//
+//	var s jsonfit.Summary
+//	s.Add(jsonfit.Decode(v, p, &e, jsonfit.IgnoreUnknown)...)
+type Summary struct {
+	named []Problem
+	n     int
+}
+
+// Add adds problems to s.
+func (s *Summary) Add(ps ...Problem) {
+	s.n += len(ps)
+	if room := maxNamed - len(s.named); room > 0 {
+		s.named = append(s.named, ps[:min(room, len(ps))]...)
+	}
+}
+
+// Len returns how many problems s holds, named or counted.
+func (s *Summary) Len() int { return s.n }
+
+// String returns the problems on one line, separated by "; ", the first
+// ten named and the rest counted ("; and 3 more").
+func (s *Summary) String() string {
 	var b strings.Builder
-	for i, p := range ps {
-		if i == maxNamed {
-			fmt.Fprintf(&b, "; and %d more", len(ps)-maxNamed)
-			break
-		}
+	for i, p := range s.named {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(p.String())
+	}
+	if more := s.n - len(s.named); more > 0 {
+		fmt.Fprintf(&b, "; and %d more", more)
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package jsonfit_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -138,6 +139,42 @@ func TestJoin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			if got := jsonfit.Join(ps[:tt.n]); got != tt.want {
+				t.Errorf("Join() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSummary: problems added one by one or many at once make the
+// message of Join, the first ten named.
+func TestSummary(t *testing.T) {
+	t.Parallel()
+	ps := make([]jsonfit.Problem, 25)
+	for i := range ps {
+		ps[i] = jsonfit.Problem{Field: "f", Detail: "x"}
+	}
+	for _, tt := range []struct {
+		name  string
+		sizes []int // the sizes of the calls of Add
+		want  string
+	}{
+		{name: "none", sizes: nil, want: ""},
+		{name: "one by one", sizes: []int{1, 1, 1}, want: "f: x; f: x; f: x"},
+		{name: "past ten at once", sizes: []int{3, 9, 0, 1}, want: strings.Repeat("f: x; ", 9) + "f: x; and 3 more"},
+		{name: "past ten one by one", sizes: []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, want: strings.Repeat("f: x; ", 9) + "f: x; and 1 more"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s jsonfit.Summary
+			n := 0
+			for _, size := range tt.sizes {
+				s.Add(ps[:size]...)
+				n += size
+			}
+			if s.Len() != n || s.String() != tt.want {
+				t.Errorf("Summary = %d, %q; want %d, %q", s.Len(), s.String(), n, tt.want)
+			}
+			if got := jsonfit.Join(ps[:n]); got != tt.want {
 				t.Errorf("Join() = %q, want %q", got, tt.want)
 			}
 		})

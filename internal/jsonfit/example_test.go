@@ -47,3 +47,15 @@ func ExampleJoin() {
 	// Output:
 	// name: must be a string, found a number; zz: unknown field
 }
+
+func ExampleSummary() {
+	var s jsonfit.Summary
+	for i := range 12 {
+		s.Add(jsonfit.Problem{Field: field.NewPath("items").Index(i).String(), Detail: "must be a mapping, found a number"})
+	}
+	fmt.Println(s.Len())
+	fmt.Println(s.String())
+	// Output:
+	// 12
+	// items[0]: must be a mapping, found a number; items[1]: must be a mapping, found a number; items[2]: must be a mapping, found a number; items[3]: must be a mapping, found a number; items[4]: must be a mapping, found a number; items[5]: must be a mapping, found a number; items[6]: must be a mapping, found a number; items[7]: must be a mapping, found a number; items[8]: must be a mapping, found a number; items[9]: must be a mapping, found a number; and 2 more
+}
