@@ -196,7 +196,10 @@
 // fail otherwise too, return its ToAggregate; [UnmarshalLenient] and
 // [FromResourceInventoryLenient] return it beside the entries they kept. The sentinels ([ErrInvalidID],
 // [ErrInvalidOption], [ErrDeletionRefused], [ErrInvalidAction],
-// [ErrMalformed], [ErrTooLarge]) are for the other failures. A duplicate names its object for people:
+// [ErrMalformed], [ErrTooLarge]) are for the other failures; a document
+// that is malformed is said so in its own words, at the path of the value
+// ("status.inventory[0].name: must be a string, found a number"), never in
+// the decoder's. A duplicate names its object for people:
 //
 //	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //

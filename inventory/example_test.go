@@ -364,10 +364,14 @@ status:
 
 	_, err = inventory.Unmarshal([]byte(`[{"kind": "Namespace", "name": "tenant-a", "digest": "sha256:abc"}]`))
 	fmt.Println(err)
+
+	_, err = inventory.Unmarshal([]byte(`{"kind": "ArtifactGenerator", "status": {"inventory": [{"kind": "Namespace", "name": 1}]}}`))
+	fmt.Println(err, errors.Is(err, inventory.ErrMalformed))
 	// Output:
 	// Namespace Namespace/tenant-a
 	// ExternalArtifact ExternalArtifact/tenant-a/app
 	// [0].digest: Invalid value: "sha256:abc": must be "sha256:" followed by 64 lower-case hex characters
+	// inventory: malformed document: status.inventory[0].name: must be a string, found a number true
 }
 
 func ExampleEntry_ID() {

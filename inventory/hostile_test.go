@@ -306,6 +306,9 @@ var hostileUnmarshalTests = []struct {
 	{name: "a boolean", in: "true", is: ErrMalformed, detail: "not a boolean"},
 	{name: "entries of the wrong type", in: `{"entries":{}}`, is: ErrMalformed},
 	{name: "100,000 underscores as an id", in: `{"entries":[{"id":"` + strings.Repeat("_", 100000) + `","v":"v1"}]}`, fields: true},
+	// The message names ten and counts the rest; no more are kept.
+	{name: "100,000 elements of the wrong type", in: "[" + strings.Repeat("1,", 100_000-1) + "1]", is: ErrMalformed,
+		detail: "[9]: must be an inventory entry, a mapping, found a number; and 99990 more"},
 	{name: "Kelvin sign in a kind", in: `[{"apiVersion":"v1","kind":"\u212aind","name":"a"}]`, fields: true, detail: "must be ASCII"},
 }
 

@@ -1,19 +1,20 @@
 package inventory
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
 )
 
 // UnmarshalLenient reads an inventory as [Unmarshal] does, but one bad
 // entry does not cost the others: it returns every entry that passes
 // [Entry.Validate], the first of each [ID] (so that [Diff] takes the
-// result), and, as a field.ErrorList in document order, a problem for each
-// entry it left out: an element that does not decode as an entry, an
-// invalid field, or a Duplicate at the entry's path.
+// result), and, as a field.ErrorList in document order, the problems of
+// each entry it left out: an element that is not a mapping, or a value of
+// the wrong type, Invalid at its path in the document's words
+// ("status.inventory[0].name: Invalid value: must be a string, found a
+// number"); an invalid field; or a Duplicate at the entry's path. Keys
+// that name no field are ignored, as by Unmarshal.
 //
 // It is for cleaning up, where a strict read would block garbage
 // collection for as long as the bad entry stays, and an uninstaller would
@@ -32,20 +33,31 @@ import (
 //
 //	entries, dropped, err := inventory.UnmarshalLenient(data)
 func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
-	js, err := documentJSON(data)
+	doc, err := document(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	loc, err := locate(nil, js)
-	switch {
-	case err != nil:
+	loc, err := locate(nil, doc)
+	if err != nil {
 		return nil, nil, err
-	case loc.entries != nil:
-		return lenientEntries(loc.path, loc.entries)
-	case loc.refs != nil:
-		return lenientRefs(loc.path, loc.refs)
 	}
-	return []Entry{}, nil, nil
+	l := newLenientList(loc.path, len(loc.list))
+	for i, el := range loc.list {
+		if loc.refs {
+			ref, ps := decodeRef(loc.path.Index(i), el)
+			l.drop(ps)
+			if ps == nil {
+				l.addRef(i, ref)
+			}
+			continue
+		}
+		e, ps := decodeEntry(loc.path.Index(i), el)
+		l.drop(ps)
+		if ps == nil {
+			l.add(i, e)
+		}
+	}
+	return l.entries, l.errs, nil
 }
 
 // FromResourceInventoryLenient converts Flux ResourceInventory entries as
@@ -96,6 +108,14 @@ func (l *lenientList) add(i int, e Entry) {
 	l.entries = append(l.entries, e)
 }
 
+// drop reports the values of an element that do not decode, each
+// Invalid at its path.
+func (l *lenientList) drop(ps []jsonfit.Problem) {
+	for _, p := range ps {
+		l.errs = append(l.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: p.Field, BadValue: field.OmitValueType{}, Detail: p.Detail})
+	}
+}
+
 // addRef converts the ref at index i and keeps its entry, or reports why
 // not.
 func (l *lenientList) addRef(i int, ref ResourceRef) {
@@ -105,58 +125,4 @@ func (l *lenientList) addRef(i int, ref ResourceRef) {
 		return
 	}
 	l.add(i, e)
-}
-
-// lenientEntries reads a JSON list of entries found at p, element by
-// element.
-func lenientEntries(p *field.Path, js []byte) ([]Entry, field.ErrorList, error) {
-	var elems []json.RawMessage
-	if err := json.Unmarshal(js, &elems); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrMalformed, err)
-	}
-	l := newLenientList(p, len(elems))
-	for i, el := range elems {
-		var e Entry
-		if err := json.Unmarshal(el, &e); err != nil || !bytes.HasPrefix(el, []byte("{")) {
-			l.errs = append(l.errs, field.Invalid(p.Index(i), field.OmitValueType{}, "must be an inventory entry, an object: "+decodeProblem(el, err)))
-			continue
-		}
-		if e.Kind == "" {
-			e.Kind = KindExternalArtifact
-		}
-		l.add(i, e)
-	}
-	return l.entries, l.errs, nil
-}
-
-// lenientRefs reads a JSON list of Flux refs found at p, element by
-// element.
-func lenientRefs(p *field.Path, js []byte) ([]Entry, field.ErrorList, error) {
-	var elems []json.RawMessage
-	if err := json.Unmarshal(js, &elems); err != nil {
-		return nil, nil, fmt.Errorf("%w: %s must be a list of refs: %w", ErrMalformed, p, err)
-	}
-	l := newLenientList(p, len(elems))
-	for i, el := range elems {
-		var ref ResourceRef
-		if err := json.Unmarshal(el, &ref); err != nil || !bytes.HasPrefix(el, []byte("{")) {
-			l.errs = append(l.errs, field.Invalid(p.Index(i), field.OmitValueType{}, `must be a ref, an object {"id", "v"}: `+decodeProblem(el, err)))
-			continue
-		}
-		l.addRef(i, ref)
-	}
-	return l.entries, l.errs, nil
-}
-
-// decodeProblem says why el did not decode as an object.
-func decodeProblem(el json.RawMessage, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	return "found " + kindOfJSON(el)
-}
-
-// isNull reports whether a raw JSON value is absent or null.
-func isNull(js json.RawMessage) bool {
-	return len(js) == 0 || bytes.Equal(js, []byte("null"))
 }

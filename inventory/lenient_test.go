@@ -29,10 +29,12 @@ var unmarshalLenientTests = []struct {
 		in:      `[{"namespace":"tenant-a","name":"app","digest":"` + string(digestA) + `"},{"namespace":"tenant-a","name":"app"}]`,
 		want:    []Entry{ea("tenant-a", "app", digestA)},
 		dropped: []fieldErr{{"[1]", field.ErrorTypeDuplicate}}},
+	// A value of the wrong type is Invalid at its path (issue 38, item 4),
+	// an element that is not a mapping at the element's.
 	{name: "an element that is not an entry",
 		in:      `[{"kind":5,"name":"x"},null,"tenant-a",{"kind":"Namespace","name":"tenant-a"}]`,
 		want:    []Entry{nsEntry("tenant-a", "")},
-		dropped: []fieldErr{{"[0]", field.ErrorTypeInvalid}, {"[1]", field.ErrorTypeInvalid}, {"[2]", field.ErrorTypeInvalid}}},
+		dropped: []fieldErr{{"[0].kind", field.ErrorTypeInvalid}, {"[1]", field.ErrorTypeInvalid}, {"[2]", field.ErrorTypeInvalid}}},
 	{name: "flux-operator refs: a duplicate id and a namespace that is not a label", in: `
 apiVersion: fluxcd.controlplane.io/v1
 kind: ResourceSet
@@ -51,7 +53,7 @@ status:
 		dropped: []fieldErr{
 			{"status.inventory.entries[1].id", field.ErrorTypeInvalid},
 			{"status.inventory.entries[3]", field.ErrorTypeDuplicate},
-			{"status.inventory.entries[4]", field.ErrorTypeInvalid},
+			{"status.inventory.entries[4].id", field.ErrorTypeInvalid},
 			{"status.inventory.entries[5].id", field.ErrorTypeInvalid},
 			{"status.inventory.entries[5].v", field.ErrorTypeRequired},
 		}},
@@ -200,12 +202,21 @@ func FuzzUnmarshalLenient(f *testing.F) {
 			f.Add([]byte(tt.in))
 		}
 	}
+	for _, tt := range valueErrorTests {
+		if len(tt.in) < 1<<10 {
+			f.Add([]byte(tt.in))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, dropped, err := UnmarshalLenient(data)
+		for _, e := range dropped {
+			checkWords(t, data, e)
+		}
 		if err != nil {
 			if got != nil || dropped != nil || !(errors.Is(err, ErrMalformed) || errors.Is(err, ErrTooLarge)) {
 				t.Fatalf("UnmarshalLenient() = %v, %v, %v", got, dropped, err)
 			}
+			checkWords(t, data, err)
 			if _, serr := Unmarshal(data); serr == nil {
 				t.Fatalf("UnmarshalLenient refused a document that Unmarshal reads: %v", err)
 			}

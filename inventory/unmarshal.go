@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
@@ -31,7 +32,10 @@ const maxDocumentBytes = 8 << 20
 // Entries get an explicit kind ExternalArtifact when theirs is empty; Flux
 // refs are converted as [FromResourceInventory] does. Every entry must pass
 // [Entry.Validate]; duplicates are left to [Diff]. An entry without a
-// digest is valid (see [Entry]).
+// digest is valid (see [Entry]). A key of an entry or ref that names none
+// of its fields is ignored, as encoding/json and Flux ignore it; keys
+// match a field's name exactly, as the API server matches them ("Name" is
+// not "name", and is ignored).
 //
 // An ArtifactGenerator, Kustomization, ResourceSet or FluxInstance without
 // status.inventory, or with a null one, such as one that has applied
@@ -45,105 +49,213 @@ const maxDocumentBytes = 8 << 20
 //
 // Unmarshal returns an error wrapping [ErrTooLarge] for a document of more
 // than 8 MiB (any inventory a cluster holds fits), [ErrMalformed] for one
-// that does not decode to a shape above, saying what it found, or the
-// field.ErrorList of every invalid entry, at its path in the document
-// (e.g. "status.inventory[2].digest", "items[0].status.inventory[2].digest"
-// or "[0].name"), aggregated with ToAggregate. YAML aliases and nesting are
-// bounded by the YAML decoder; a YAML stream of more than one document is
-// malformed.
+// that does not decode to a shape above, saying what it found at its path
+// in the document's words, every value of the wrong type named (the first
+// ten), or the field.ErrorList of every invalid entry, at its path in the
+// document (e.g. "status.inventory[2].digest",
+// "items[0].status.inventory[2].digest" or "[0].name"), aggregated with
+// ToAggregate:
+//
+//	inventory: malformed document: items[0]: found an object of kind Namespace, which records no inventory; want ...
+//	inventory: malformed document: status.inventory[0].name: must be a string, found a number
+//	[0].name: Required value
+//
+// YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
+// of more than one document is malformed.
 func Unmarshal(data []byte) ([]Entry, error) {
-	js, err := documentJSON(data)
+	doc, err := document(data)
 	if err != nil {
 		return nil, err
 	}
-	loc, err := locate(nil, js)
+	loc, err := locate(nil, doc)
 	switch {
 	case err != nil:
 		return nil, err
-	case loc.entries != nil:
-		return unmarshalEntries(loc.path, loc.entries)
-	case loc.refs != nil:
-		var refs []ResourceRef
-		if err := json.Unmarshal(loc.refs, &refs); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrMalformed, loc.path, err)
+	case loc.list == nil:
+		return []Entry{}, nil
+	case loc.refs:
+		refs := make([]ResourceRef, len(loc.list))
+		var ps jsonfit.Summary
+		for i, el := range loc.list {
+			var eps []jsonfit.Problem
+			refs[i], eps = decodeRef(loc.path.Index(i), el)
+			ps.Add(eps...)
+		}
+		if ps.Len() > 0 {
+			return nil, malformedValues(&ps)
 		}
 		return refsToEntries(loc.path, refs)
 	}
-	return []Entry{}, nil
+	return unmarshalEntries(loc.path, loc.list)
 }
 
 // inventoryKinds are the kinds whose objects record an inventory in
 // status.inventory: one of them without it has applied nothing yet.
 var inventoryKinds = []string{"ArtifactGenerator", "FluxInstance", "Kustomization", "ResourceSet"}
 
-// located is where a document holds its inventory: a list of entries or a
-// list of Flux refs, at path; neither for an object that has applied
-// nothing yet.
+// located is where a document holds its inventory: a list of entries, or
+// of Flux refs, at path; no list for an object that has applied nothing
+// yet.
 type located struct {
-	path          *field.Path
-	entries, refs json.RawMessage
+	path *field.Path
+	list []any
+	refs bool
 }
 
-// locate finds the inventory in js, a document's JSON at path base (nil
-// for the document itself), in one of the shapes [Unmarshal] lists, or
-// returns an error wrapping ErrMalformed that says what it found.
-func locate(base *field.Path, js []byte) (located, error) {
-	switch {
-	case bytes.HasPrefix(js, []byte("[")):
-		return located{path: base, entries: js}, nil
-	case !bytes.HasPrefix(js, []byte("{")):
-		return located{}, fmt.Errorf("%w: must be a list of entries or an object, not %s", ErrMalformed, kindOfJSON(js))
+// locate finds the inventory in v, a document's value (as jsonfit.Parse
+// returns it) at path base (nil for the document itself), in one of the
+// shapes [Unmarshal] lists, or returns an error wrapping ErrMalformed that
+// says, at the path, what it found.
+func locate(base *field.Path, v any) (located, error) {
+	if list, ok := v.([]any); ok {
+		return located{path: base, list: list}, nil
 	}
-	var doc struct {
-		Kind    string             `json:"kind"`
-		Items   *[]json.RawMessage `json:"items"`
-		Entries json.RawMessage    `json:"entries"`
-		Status  *struct {
-			Inventory json.RawMessage `json:"inventory"`
-		} `json:"status"`
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return located{}, malformed(base, "must be a list of entries or a mapping, not %s", jsonfit.Kind(v))
 	}
-	if err := json.Unmarshal(js, &doc); err != nil {
-		return located{}, fmt.Errorf("%w: %w", ErrMalformed, err)
+	kind, err := stringAt(obj, base, "kind")
+	if err != nil {
+		return located{}, err
 	}
-	switch {
-	case doc.Items != nil && base == nil:
-		if n := len(*doc.Items); n != 1 {
-			return located{}, fmt.Errorf("%w: a %s must hold exactly one object with an inventory, found %d items", ErrMalformed, listKind(doc.Kind), n)
+	status, err := mappingAt(obj, base, "status")
+	if err != nil {
+		return located{}, err
+	}
+	entries, err := listAt(obj, base, "entries")
+	if err != nil {
+		return located{}, err
+	}
+	if items, err := listAt(obj, base, "items"); err != nil {
+		return located{}, err
+	} else if items != nil && base == nil {
+		if n := len(items); n != 1 {
+			return located{}, malformed(nil, "a %s must hold exactly one object with an inventory, found %d items", listKind(kind), n)
 		}
-		return locate(field.NewPath("items").Index(0), (*doc.Items)[0])
-	case !isNull(doc.Entries):
-		return located{path: base.Child("entries"), refs: doc.Entries}, nil
-	case doc.Status != nil && doc.Status.Inventory != nil:
+		return locate(field.NewPath("items").Index(0), items[0])
+	}
+	inv, hasInv := status["inventory"]
+	switch {
+	case entries != nil:
+		return located{path: base.Child("entries"), list: entries, refs: true}, nil
+	case hasInv && inv == nil:
 		// status.inventory is there: null is an empty one.
-		if isNull(doc.Status.Inventory) {
-			return located{}, nil
-		}
-	case slices.Contains(inventoryKinds, doc.Kind):
 		return located{}, nil
-	case doc.Kind != "":
-		return located{}, fmt.Errorf("%w: found an object of kind %s, which records no inventory; want %s, a List holding one, a Flux ResourceInventory or a list of entries",
-			ErrMalformed, doc.Kind, strings.Join(inventoryKinds, ", "))
+	case hasInv:
+		// Read below.
+	case slices.Contains(inventoryKinds, kind):
+		return located{}, nil
+	case kind != "":
+		return located{}, malformed(base, "found an object of kind %s, which records no inventory; want %s, a List holding one, a Flux ResourceInventory or a list of entries",
+			kind, strings.Join(inventoryKinds, ", "))
 	default:
-		return located{}, fmt.Errorf("%w: found an object with neither status.inventory nor entries, nor a kind that records an inventory (%s)",
-			ErrMalformed, strings.Join(inventoryKinds, ", "))
+		return located{}, malformed(base, "found a mapping with neither status.inventory nor entries, nor a kind that records an inventory (%s)",
+			strings.Join(inventoryKinds, ", "))
 	}
-	inv, p := doc.Status.Inventory, base.Child("status", "inventory")
-	switch {
-	case bytes.HasPrefix(inv, []byte("[")):
-		return located{path: p, entries: inv}, nil
-	case bytes.HasPrefix(inv, []byte("{")):
-		var refs struct {
-			Entries json.RawMessage `json:"entries"`
+	p := base.Child("status", "inventory")
+	switch inv := inv.(type) {
+	case []any:
+		return located{path: p, list: inv}, nil
+	case map[string]any:
+		refs, err := listAt(inv, p, "entries")
+		if err != nil || refs == nil {
+			return located{}, err
 		}
-		if err := json.Unmarshal(inv, &refs); err != nil {
-			return located{}, fmt.Errorf("%w: %s: %w", ErrMalformed, p, err)
-		}
-		if isNull(refs.Entries) {
-			return located{}, nil
-		}
-		return located{path: p.Child("entries"), refs: refs.Entries}, nil
+		return located{path: p.Child("entries"), list: refs, refs: true}, nil
 	}
-	return located{}, fmt.Errorf("%w: %s must be a list of entries or an object with entries, not %s", ErrMalformed, p, kindOfJSON(inv))
+	return located{}, malformed(p, "must be a list of entries or a mapping with entries, not %s", jsonfit.Kind(inv))
+}
+
+// stringAt returns the string at key of obj, a mapping at path p: "" when
+// it is absent or null, an error wrapping ErrMalformed when it is not a
+// string.
+func stringAt(obj map[string]any, p *field.Path, key string) (string, error) {
+	v := obj[key]
+	s, ok := v.(string)
+	if v != nil && !ok {
+		return "", malformed(p.Child(key), "must be a string, found %s", jsonfit.Kind(v))
+	}
+	return s, nil
+}
+
+// mappingAt returns the mapping at key of obj, a mapping at path p: nil
+// when it is absent or null, an error wrapping ErrMalformed when it is not
+// a mapping.
+func mappingAt(obj map[string]any, p *field.Path, key string) (map[string]any, error) {
+	v := obj[key]
+	m, ok := v.(map[string]any)
+	if v != nil && !ok {
+		return nil, malformed(p.Child(key), "must be a mapping, found %s", jsonfit.Kind(v))
+	}
+	return m, nil
+}
+
+// listAt returns the list at key of obj, a mapping at path p: nil when it
+// is absent or null, an error wrapping ErrMalformed when it is not a list.
+func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
+	v := obj[key]
+	l, ok := v.([]any)
+	if v != nil && !ok {
+		return nil, malformed(p.Child(key), "must be a list, found %s", jsonfit.Kind(v))
+	}
+	return l, nil
+}
+
+// malformed returns an error wrapping ErrMalformed with the problem at
+// path p (nil for the document).
+func malformed(p *field.Path, format string, args ...any) error {
+	var ps jsonfit.Summary
+	ps.Add(jsonfit.Problem{Field: pathString(p), Detail: fmt.Sprintf(format, args...)})
+	return malformedValues(&ps)
+}
+
+// malformedValues returns an error wrapping ErrMalformed with values that
+// do not decode, each at its path, the first ten named (jsonfit.Summary
+// keeps no more, whatever the document):
+//
+//	inventory: malformed document: status.inventory[0].name: must be a string, found a number
+func malformedValues(ps *jsonfit.Summary) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
+}
+
+// pathString returns the path, or "" for the document (nil).
+func pathString(p *field.Path) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
+// decodeEntry decodes el, an element of a list of entries at path p, as
+// an entry (its kind ExternalArtifact when it has none), or returns what
+// does not fit, in the document's words: an element that is not a
+// mapping, a field of the wrong type. Keys that name no field are
+// ignored.
+func decodeEntry(p *field.Path, el any) (Entry, []jsonfit.Problem) {
+	var e Entry
+	if _, ok := el.(map[string]any); !ok {
+		return e, []jsonfit.Problem{{Field: p.String(), Detail: "must be an inventory entry, a mapping, found " + jsonfit.Kind(el)}}
+	}
+	if ps := jsonfit.Decode(el, p, &e, jsonfit.IgnoreUnknown); ps != nil {
+		return Entry{}, ps
+	}
+	if e.Kind == "" {
+		e.Kind = KindExternalArtifact
+	}
+	return e, nil
+}
+
+// decodeRef decodes el, an element of a list of Flux refs at path p, as a
+// ref, or returns what does not fit, as decodeEntry.
+func decodeRef(p *field.Path, el any) (ResourceRef, []jsonfit.Problem) {
+	var ref ResourceRef
+	if _, ok := el.(map[string]any); !ok {
+		return ref, []jsonfit.Problem{{Field: p.String(), Detail: "must be a Flux ref, a mapping {id, v}, found " + jsonfit.Kind(el)}}
+	}
+	if ps := jsonfit.Decode(el, p, &ref, jsonfit.IgnoreUnknown); ps != nil {
+		return ResourceRef{}, ps
+	}
+	return ref, nil
 }
 
 // listKind names a list document for messages.
@@ -154,11 +266,11 @@ func listKind(kind string) string {
 	return kind
 }
 
-// documentJSON returns the JSON of an inventory document of YAML or JSON,
-// bounded to maxDocumentBytes and to one YAML document, or an error
-// wrapping ErrTooLarge, or a yamlError, which wraps ErrMalformed, in the
-// document's words.
-func documentJSON(data []byte) ([]byte, error) {
+// document returns the value of an inventory document of YAML or JSON,
+// as jsonfit.Parse reads it, bounded to maxDocumentBytes and to one YAML
+// document, or an error wrapping ErrTooLarge, or a yamlError, which wraps
+// ErrMalformed, in the document's words.
+func document(data []byte) (any, error) {
 	if len(data) > maxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
 	}
@@ -178,27 +290,34 @@ func documentJSON(data []byte) ([]byte, error) {
 			return nil, &yamlError{context: "must hold one YAML document: ", err: err}
 		}
 	}
-	return js, nil
+	doc, err := jsonfit.Parse(js)
+	if err != nil {
+		// Not expected: the JSON is valid, or the YAML decoder's.
+		return nil, malformed(nil, "must be one JSON or YAML document")
+	}
+	return doc, nil
 }
 
-// unmarshalEntries decodes a JSON list of entries found at p.
-func unmarshalEntries(p *field.Path, js []byte) ([]Entry, error) {
-	var entries []Entry
-	if err := json.Unmarshal(js, &entries); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+// unmarshalEntries decodes a list of entries found at p: an error
+// wrapping ErrMalformed when an element does not decode, or the
+// field.ErrorList of the entries that do not validate.
+func unmarshalEntries(p *field.Path, list []any) ([]Entry, error) {
+	entries := make([]Entry, len(list))
+	var ps jsonfit.Summary
+	for i, el := range list {
+		var eps []jsonfit.Problem
+		entries[i], eps = decodeEntry(p.Index(i), el)
+		ps.Add(eps...)
+	}
+	if ps.Len() > 0 {
+		return nil, malformedValues(&ps)
 	}
 	var errs field.ErrorList
 	for i := range entries {
-		if entries[i].Kind == "" {
-			entries[i].Kind = KindExternalArtifact
-		}
 		errs = append(errs, entries[i].Validate(p.Index(i))...)
 	}
 	if len(errs) > 0 {
 		return nil, errs.ToAggregate()
-	}
-	if entries == nil {
-		entries = []Entry{}
 	}
 	return entries, nil
 }
@@ -210,21 +329,4 @@ func refsToEntries(p *field.Path, refs []ResourceRef) ([]Entry, error) {
 		return nil, errs.ToAggregate()
 	}
 	return entries, nil
-}
-
-// kindOfJSON names the type of a JSON value, for errors.
-func kindOfJSON(js []byte) string {
-	switch {
-	case len(js) == 0 || bytes.Equal(js, []byte("null")):
-		return "null"
-	case js[0] == '"':
-		return "a string"
-	case js[0] == 't' || js[0] == 'f':
-		return "a boolean"
-	case js[0] == '[':
-		return "a list"
-	case js[0] == '{':
-		return "an object"
-	}
-	return "a number"
 }
