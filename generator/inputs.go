@@ -20,7 +20,18 @@ import (
 // ReadExportedInputs reads the status (internal/exportedinputs' Decode):
 // at most 1 MiB of it, nested at most 10,000 deep, so that the reader
 // accepts whatever the writer exports.
+//
+// parseInputsFast reads the files of a common subset of YAML without the
+// decoders, with the same results; parseInputsSlow reads every other one.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
+	if inputs, ok := parseInputsFast(data); ok {
+		return inputs, nil
+	}
+	return parseInputsSlow(data)
+}
+
+// parseInputsSlow is parseInputs with the decoders, for every file.
+func parseInputsSlow(data []byte) (map[string]json.RawMessage, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
 		return nil, err
