@@ -21,8 +21,11 @@ const defaultMaxFileSize = 1 << 20
 // No element of name may be a symbolic link and the file must be a regular
 // file, or the error wraps [ErrNotRegular] (each element is checked with
 // [fs.Lstat], so fsys must implement [fs.ReadLinkFS] to report links, see
-// [Pattern.Discover]); it must hold no more than maxBytes bytes, or the
-// error wraps [ErrTooLarge]; maxBytes <= 0 means 1 MiB.
+// [Pattern.Discover]; an FS of package dirfs, whose Open refuses a link in
+// any element itself, is read first and checked element by element only
+// when that fails, with the same result); it must hold no more than
+// maxBytes bytes, or the error wraps [ErrTooLarge]; maxBytes <= 0 means
+// 1 MiB.
 // Those errors and the file system's own come as an [*fs.PathError]
 // naming the offending path. The tree must not change while
 // it is read; for defence in depth, pass an [os.Root.FS].
@@ -33,8 +36,5 @@ func ReadFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
 	if !fs.ValidPath(name) || name == "." {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
-	if err := readfile.CheckPath(fsys, name, maxBytes); err != nil {
-		return nil, err
-	}
-	return readfile.Read(fsys, name, maxBytes, nil)
+	return readfile.ReadChecked(fsys, name, maxBytes, nil)
 }

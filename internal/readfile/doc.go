@@ -14,6 +14,12 @@
 // each name again: generator's BenchmarkPlan through dirfs shows what
 // this saves, and docs/performance.md has the figures.
 //
+// [ReadChecked] is the two in turn, as pathpattern.ReadFile calls them;
+// given a file system whose Open refuses links itself, which says so by
+// embedding [RefusesLinks] (package dirfs's FS, and generator's dirCache
+// over one), it reads first and checks only when the read fails, with the
+// same result.
+//
 // The errors are pathpattern's: [ErrNotRegular] and [ErrTooLarge] are the
 // values it exports, and [Errorf] makes the errors that name a rule, for
 // these and for its other checks. The functions are safe for concurrent

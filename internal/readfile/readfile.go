@@ -52,6 +52,60 @@ func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
 	return nil
 }
 
+// RefusesLinks, embedded in the type of a file system (under an unexported
+// alias, so that it is no exported field), tells [ReadChecked] through the
+// method it promotes, which no type outside this module can declare,
+// whether that file system's Open does by itself what [CheckPath] checks
+// for. When it is true, a name that Open opens must be one whose every
+// element fs.Lstat describes without error, none of them a symbolic link,
+// each before the last a directory and the last the file opened: Open
+// fails for a name with a link in any element, the last included, as
+// package dirfs's FS does, and as generator's dirCache over one does.
+//
+//	type linkRefusal = readfile.RefusesLinks
+//	type FS struct {
+//		linkRefusal // true
+//		...
+//	}
+type RefusesLinks bool
+
+func (r RefusesLinks) openRefusesLinks() bool { return bool(r) }
+
+// linkRefuser is a file system that embeds RefusesLinks.
+type linkRefuser interface{ openRefusesLinks() bool }
+
+// OpenRefusesLinks reports whether fsys embeds a true [RefusesLinks], so
+// that a file system that wraps fsys and opens its names with fsys's Open
+// can say the same.
+func OpenRefusesLinks(fsys fs.FS) bool {
+	r, ok := fsys.(linkRefuser)
+	return ok && r.openRefusesLinks()
+}
+
+// ReadChecked is [CheckPath] then [Read]: it returns what they return, the
+// file's content or the first error. When fsys's Open refuses links itself
+// ([OpenRefusesLinks]), it reads first and calls CheckPath only when the
+// read fails, to return the error that CheckPath and Read would have: a
+// file that such an Open opens, and that Read then finds to be a regular
+// file of at most maxBytes bytes, passes every check of CheckPath, whose
+// fs.Lstat of each element would only find again what the open found.
+// Through package dirfs, that spares an O_PATH open, an fstat and a close
+// for each element that no cache of the caller answers (generator's
+// TestPlanFileSystemCalls counts them). The read comes before the check
+// then: a name that is a named pipe or a device is opened (dirfs opens a
+// pipe without waiting) before Read refuses it, unread.
+func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
+	if OpenRefusesLinks(fsys) {
+		if data, err := Read(fsys, name, maxBytes, buf); err == nil {
+			return data, nil
+		}
+	}
+	if err := CheckPath(fsys, name, maxBytes); err != nil {
+		return nil, err
+	}
+	return Read(fsys, name, maxBytes, buf)
+}
+
 // Read opens name, checks that the opened file is a regular file of at
 // most maxBytes bytes, and reads it whole into buf[:0], which it grows when
 // the file does not fit: the content is only valid until buf is used
