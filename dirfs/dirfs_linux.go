@@ -62,7 +62,7 @@ func open(dir string, walk bool) (*FS, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	f := &FS{sys: sysFS{fd: fd, walk: walk || !haveOpenat2(fd)}}
+	f := &FS{linkRefusal: true, sys: sysFS{fd: fd, walk: walk || !haveOpenat2(fd)}}
 	f.sys.cleanup = runtime.AddCleanup(f, func(fd int) { unix.Close(fd) }, fd)
 	return f, nil
 }

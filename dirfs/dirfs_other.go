@@ -35,7 +35,7 @@ func open(dir string, _ bool) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FS{sys: sysFS{root: root}}, nil
+	return &FS{linkRefusal: true, sys: sysFS{root: root}}, nil
 }
 
 func (s *sysFS) close() error { return s.root.Close() }

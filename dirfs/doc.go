@@ -107,6 +107,11 @@
 // itself, without the fcntl and the allocations per entry of an
 // [*os.File]; a directory opened with [FS.Open] is read through one.
 //
+// Since Open refuses a link in any element itself, pathpattern.ReadFile
+// reads a file of an FS without first checking each element of its name
+// with Lstat, as it must on another file system; it checks them only when
+// the read fails, to give the same error.
+//
 // Through an FS, a plan of tenantkit's generator makes a few file-system
 // calls per directory above its floor (only reading the files it reads),
 // and through an os.Root's FS, which opens every element of a name in

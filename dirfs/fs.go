@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
 // FS is a read-only file system rooted at a directory, whose every
@@ -20,8 +22,16 @@ import (
 // open, and must be closed, after the FS is closed. The zero FS is not
 // valid; use [Open].
 type FS struct {
+	// linkRefusal is true: Open refuses a link in any element, so that
+	// pathpattern.ReadFile need not check each element with Lstat first
+	// (see readfile.ReadChecked).
+	linkRefusal
 	sys sysFS
 }
+
+// linkRefusal is readfile.RefusesLinks under a name that makes it no
+// exported field of FS.
+type linkRefusal = readfile.RefusesLinks
 
 // Open opens the directory dir and returns a file system rooted at it:
 //

@@ -11,9 +11,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tenantkit/tenantkit/internal/readfile"
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
 // hostileTree writes, below a new temporary directory, a tree holding what
@@ -271,4 +275,102 @@ func TestEntryInfo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadFileWithoutLstat checks pathpattern.ReadFile through an FS, whose
+// Open refuses a link in any element itself, so that ReadFile reads a file
+// without the Lstat of each element of its name first and checks them only
+// when the read fails (see readfile.ReadChecked): for every kind of name
+// in hostileTree, it gives the content or the error, to the letter, that it
+// gives when it checks each element first, and it makes no Lstat call
+// exactly when it reads the file.
+func TestReadFileWithoutLstat(t *testing.T) {
+	t.Parallel()
+	dir := hostileTree(t)
+	const limit = 3
+	tooLarge := "pathpattern: must be no more than 3 bytes"
+	link, regular := "pathpattern: must not be a symbolic link", "pathpattern: must be a regular file"
+	tests := []struct {
+		name string
+		want string // the content read, quoted, or "error " and the error
+	}{
+		{name: "a/file.txt", want: `"A"`},
+		{name: `a/back\slash.txt`, want: `"bs"`},
+		{name: "a/sub/deep.txt", want: "error read a/sub/deep.txt: " + tooLarge},
+		{name: "b/secret.txt", want: "error read b/secret.txt: " + tooLarge},
+		{name: "a", want: "error read a: " + regular},
+		{name: "a/sub", want: "error read a/sub: " + regular},
+		{name: "a/fifo", want: "error read a/fifo: " + regular},
+		{name: "a/lfile", want: "error read a/lfile: " + link},
+		{name: "a/ldir", want: "error read a/ldir: " + link},
+		{name: "a/dangling", want: "error read a/dangling: " + link},
+		{name: "a/loop", want: "error read a/loop: " + link},
+		{name: "lmid", want: "error read lmid: " + link},
+		{name: "a/ldir/deep.txt", want: "error read a/ldir: " + link},
+		{name: "a/lb/secret.txt", want: "error read a/lb: " + link},
+		{name: "a/lparent/b/secret.txt", want: "error read a/lparent: " + link},
+		{name: "a/lout/secret.txt", want: "error read a/lout: " + link},
+		{name: "a/lrelout/secret.txt", want: "error read a/lrelout: " + link},
+		{name: "a/labs/passwd", want: "error read a/labs: " + link},
+		{name: "a/loop/x", want: "error read a/loop: " + link},
+		{name: "lmid/file.txt", want: "error read lmid: " + link},
+		{name: "lmid/lfile", want: "error read lmid: " + link},
+		{name: "a/missing", want: "error lstat a/missing: no such file or directory"},
+		{name: "a/missing/x", want: "error lstat a/missing: no such file or directory"},
+		{name: `a\file.txt`, want: `error lstat a\file.txt: no such file or directory`},
+		{name: "a/file.txt/x", want: "error read a/file.txt: pathpattern: must be a directory"},
+		{name: "a/fifo/x", want: "error read a/fifo: pathpattern: must be a directory"},
+	}
+	for _, v := range variants(t) {
+		fsys := v.openTB(t, dir)
+		if !readfile.OpenRefusesLinks(fsys) {
+			t.Fatalf("%s: readfile.OpenRefusesLinks(FS) = false, want true", v.name)
+		}
+		for _, tt := range tests {
+			t.Run(v.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				read := func(fsys fs.FS) func() outcome {
+					return func() outcome {
+						data, err := pathpattern.ReadFile(fsys, tt.name, limit)
+						if err != nil {
+							return fail(err)
+						}
+						return ok(string(data))
+					}
+				}
+				trusted := &lstatCounter{linkRefusal: true, fsys: fsys}
+				checked := &lstatCounter{fsys: fsys}
+				for _, c := range []struct {
+					via  string
+					fsys fs.FS
+				}{{"the FS", fsys}, {"a file system that says its Open refuses links", trusted}, {"a file system that does not say so", checked}} {
+					if got := withDeadline(t, read(c.fsys)); got.String() != tt.want {
+						t.Errorf("ReadFile(%q, %d) through %s = %v, want %s", tt.name, limit, c.via, got, tt.want)
+					}
+				}
+				if n, read := trusted.lstats.Load(), !strings.HasPrefix(tt.want, "error"); (n == 0) != read {
+					t.Errorf("ReadFile(%q, %d) made %d Lstat calls of a file system whose Open refuses links; want none exactly when it reads the file", tt.name, limit, n)
+				}
+				if n := checked.lstats.Load(); n == 0 {
+					t.Errorf("ReadFile(%q, %d) made no Lstat call of a file system that does not say its Open refuses links", tt.name, limit)
+				}
+			})
+		}
+	}
+}
+
+// lstatCounter is an FS seen through another file system, which counts the
+// Lstat calls made of it and says that its Open refuses links (as FS does)
+// when its linkRefusal is true.
+type lstatCounter struct {
+	linkRefusal
+	fsys   *FS
+	lstats atomic.Int64
+}
+
+func (c *lstatCounter) Open(name string) (fs.File, error)    { return c.fsys.Open(name) }
+func (c *lstatCounter) ReadLink(name string) (string, error) { return c.fsys.ReadLink(name) }
+func (c *lstatCounter) Lstat(name string) (fs.FileInfo, error) {
+	c.lstats.Add(1)
+	return c.fsys.Lstat(name)
 }
