@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
 // dirCache wraps a source file system for the length of one plan and
@@ -17,8 +19,10 @@ import (
 //
 // The files a plan names itself (inputs files, NamespaceMetadata files)
 // are read with pathpattern.ReadFile, which refuses a path with a symbolic
-// link anywhere in it by calling Lstat on each of its elements, and
-// pathpattern.Glob checks the directories of a copy's prefix the same way:
+// link anywhere in it by calling Lstat on each of its elements (not through
+// package dirfs, whose Open refuses links itself: the cache says so too,
+// see linkRefusal), and pathpattern.Glob checks the directories of a
+// copy's prefix the same way:
 // the same directories (tenants, tenants/team-a, tenants/team-a/modules,
 // ...) are checked again for every file below them, and on an os.Root an
 // Lstat of a name of d elements opens each of its directories in turn. The
@@ -42,6 +46,10 @@ import (
 // (x-floor, plan-RSS-KiB/tenant); docs/performance.md has the figures.
 type dirCache struct {
 	fsys fs.FS
+	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is
+	// fsys's Open, so that pathpattern.ReadFile, given the cache of a
+	// dirfs FS, reads a file without the Lstat of each element first.
+	linkRefusal
 	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
 	// its Lstat says what its directories' entries say: otherwise
 	// fs.Lstat is Stat, which takes a link to a directory for the
@@ -76,9 +84,13 @@ type dirRecord struct {
 	entries atomic.Pointer[[]entryInfo] // sorted by name; nil until read
 }
 
+// linkRefusal is readfile.RefusesLinks under an unexported name.
+type linkRefusal = readfile.RefusesLinks
+
 func newDirCache(fsys fs.FS) *dirCache {
 	_, links := fsys.(fs.ReadLinkFS)
-	return &dirCache{fsys: fsys, entryTypes: links, seed: maphash.MakeSeed()}
+	refuses := linkRefusal(readfile.OpenRefusesLinks(fsys))
+	return &dirCache{fsys: fsys, linkRefusal: refuses, entryTypes: links, seed: maphash.MakeSeed()}
 }
 
 // get returns the record of the directory name, or nil.

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tenantkit/tenantkit/dirfs"
+	"github.com/tenantkit/tenantkit/internal/readfile"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -132,6 +133,41 @@ func TestDirCacheSameAsSource(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDirCacheLinkRefusal checks that a plan's dirCache says that its Open
+// refuses links (readfile.OpenRefusesLinks) exactly when the file system it
+// wraps does, as package dirfs's FS does: pathpattern.ReadFile then reads a
+// file without the Lstat of each element of its name first.
+func TestDirCacheLinkRefusal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	linkFree, err := dirfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer linkFree.Close()
+	for _, tt := range []struct {
+		name string
+		fsys fs.FS
+		want bool
+	}{
+		{name: "dirfs", fsys: linkFree, want: true},
+		{name: "root.FS", fsys: root.FS()},
+		{name: "os.DirFS", fsys: os.DirFS(dir)},
+		{name: "dirfs without its methods", fsys: noReadLink{linkFree}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := readfile.OpenRefusesLinks(newDirCache(tt.fsys)); got != tt.want {
+				t.Errorf("readfile.OpenRefusesLinks(newDirCache(%s)) = %t, want %t", tt.name, got, tt.want)
+			}
+		})
 	}
 }
 
