@@ -16,6 +16,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tenantkit/tenantkit/dirfs"
 )
 
 const manifests = "tenants/a/modules/app/manifests"
@@ -235,7 +237,14 @@ func TestGlobOnDisk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fsys := os.DirFS(root)
+	// Through package dirfs, whose Open refuses links, a directory taken
+	// whole is read without an Lstat of each element first (readWhole):
+	// the results must be those of os.DirFS, which follows links.
+	linkFree, err := dirfs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { linkFree.Close() })
 	links := []Skipped{linkAt("escape"), linkAt("manifests/escape"), linkAt("manifests/secret.yaml")}
 	for _, tt := range []struct {
 		name    string
@@ -250,20 +259,30 @@ func TestGlobOnDisk(t *testing.T) {
 		{name: "through a link in alternatives", pattern: "{escape,x}/**", skipped: links[:1]},
 		{name: "through a link after a star", pattern: "*/escape/**", skipped: links[:2]},
 		{name: "link to a file", pattern: "manifests/secret.yaml", skipped: links[2:]},
+		{name: "a directory whole", pattern: "manifests/**", want: []string{"manifests/deploy.yaml", "manifests/sub/cm.yaml"}, skipped: links[1:]},
+		{name: "a directory whole, below", pattern: "manifests/sub/**", want: []string{"manifests/sub/cm.yaml"}},
+		{name: "a link taken whole", pattern: "manifests/escape/**", skipped: links[1:2]},
+		{name: "a missing directory whole", pattern: "missing/**"},
+		{name: "a file taken whole", pattern: "manifests/deploy.yaml/**"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, skipped, err := GlobSkipped(t.Context(), fsys, tt.pattern)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("GlobSkipped(%q) files (-want +got):\n%s", tt.pattern, diff)
-			}
-			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
-				t.Errorf("GlobSkipped(%q) skipped (-want +got):\n%s", tt.pattern, diff)
-			}
-		})
+		for _, src := range []struct {
+			name string
+			fsys fs.FS
+		}{{"os.DirFS", os.DirFS(root)}, {"dirfs", linkFree}} {
+			t.Run(tt.name+"/"+src.name, func(t *testing.T) {
+				t.Parallel()
+				got, skipped, err := GlobSkipped(t.Context(), src.fsys, tt.pattern)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("GlobSkipped(%q) files (-want +got):\n%s", tt.pattern, diff)
+				}
+				if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+					t.Errorf("GlobSkipped(%q) skipped (-want +got):\n%s", tt.pattern, diff)
+				}
+			})
+		}
 	}
 }
 
