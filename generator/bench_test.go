@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
@@ -217,8 +216,7 @@ func benchSelected(n int) bool {
 // source-watcher, a filepath.WalkDir of the whole tree with every directory
 // tested against the equivalent regular expression, on the synthetic
 // monorepos of BenchmarkPlan: both read the tree through the operating
-// system's paths (os.DirFS). Two more run DiscoverConcurrently on
-// GOMAXPROCS goroutines, as a plan does, and Discover through an os.Root,
+// system's paths (os.DirFS). One more runs Discover through an os.Root,
 // as the tool reads its sources.
 func BenchmarkDiscover(b *testing.B) {
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
@@ -241,14 +239,6 @@ func BenchmarkDiscover(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, _, err := p.Discover(fsys, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("tenants=%d/pathpattern-concurrently", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, _, err := p.DiscoverConcurrently(fsys, nil, runtime.GOMAXPROCS(0)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -169,19 +169,18 @@
 // # Concurrency
 //
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
-// on a plan that nobody modifies. Plan discovers the pattern's directories
-// (below each tenant's, see pathpattern's Pattern.DiscoverConcurrently) and
-// builds namespaces and artifacts on GOMAXPROCS goroutines, or as many as
-// [WithConcurrency] says; its output does not depend on their number or
-// their scheduling. They read the sources at once, so each source's fs.FS
-// must be safe for concurrent use, as those of os.DirFS, os.Root and
-// fstest.MapFS are. A panic while building one namespace or artifact (in
-// a source's file system, say) stops that build alone: the object is
-// skipped, and the plan has an internal error naming it and the panic
-// value. A panic while discovering is an internal error of the pattern,
-// and the plan then builds and deletes nothing, as for any error there. Plan and
-// [Generator.Finalize] call the [Cluster] on the calling goroutine, one
-// object at a time, so it need not be safe for concurrent use.
+// on a plan that nobody modifies. Plan builds namespaces and artifacts on
+// GOMAXPROCS goroutines, or as many as [WithConcurrency] says; its output
+// does not depend on their number or their scheduling. They read the sources
+// at once, so each source's fs.FS must be safe for concurrent use, as those
+// of os.DirFS, os.Root and fstest.MapFS are. A panic while building one
+// namespace or artifact (in a source's file system, say) stops that build
+// alone: the object is skipped, and the plan has an internal error naming it
+// and the panic value. A panic while discovering is an internal error of the
+// pattern, and the plan then builds and deletes nothing, as for any error
+// there. Plan and [Generator.Finalize] call the [Cluster] on the calling
+// goroutine, one object at a time, so it need not be safe for concurrent
+// use.
 //
 // # Cost
 //

@@ -391,7 +391,7 @@ func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
 		if fsys == nil || !p.checkSource(fsys) {
 			return nil, nil
 		}
-		ms, errs, err := g.pattern.DiscoverConcurrently(fsys, fp, p.workers())
+		ms, errs, err := g.pattern.Discover(fsys, fp)
 		switch {
 		case errors.Is(err, pathpattern.ErrSourceShape):
 			p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))

@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 
@@ -105,19 +103,7 @@ type Match struct {
 // and the panic's value. When err is not nil or errs is not empty,
 // the caller must not delete anything on account of the result.
 func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
-	return p.DiscoverConcurrently(fsys, fldPath, 1)
-}
-
-// DiscoverConcurrently is [Pattern.Discover] walking the directories that
-// the first segment with a capture matches (each tenant's, in
-// "@repo/tenants/{namespace}/modules/{module}") on up to workers
-// goroutines, for a caller that bounds its own concurrency; workers below
-// 1 mean 1. fsys must then be safe for concurrent use, as [os.DirFS] and
-// [os.Root.FS] are. The result is Discover's, whatever workers is: the
-// same matches in the same order, the same errs, and, of the errors that
-// end the walk, the one of the first directory in byte order.
-func (p *Pattern) DiscoverConcurrently(fsys fs.FS, fldPath *field.Path, workers int) (matches []Match, errs field.ErrorList, err error) {
-	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures)), workers: workers}
+	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
 	dir, err := d.checkPrefix()
 	if err != nil {
 		return nil, nil, err
@@ -138,7 +124,6 @@ type discovery struct {
 	fsys     fs.FS
 	fixed    int      // the number of segments of the fixed prefix
 	values   []string // captured values on the current path, by capture index
-	workers  int      // the goroutines that walk the first capture's directories
 	matches  []Match
 	bad      []badValue
 	problems []problem
@@ -243,9 +228,6 @@ func (d *discovery) walk(dir string, i int) error {
 		}
 		return fmt.Errorf("pathpattern: %w", err)
 	}
-	// Below the first capture, each directory is walked apart (see
-	// walkConcurrently).
-	var subs []subwalk
 	first := i == d.fixed
 	for _, e := range entries {
 		name := e.Name()
@@ -262,80 +244,27 @@ func (d *discovery) walk(dir string, i int) error {
 			d.problem(join(dir, name), i, fs.ModeSymlink)
 			continue
 		}
+		next := d.next
 		if first {
-			subs = append(subs, subwalk{d: d.fork(), dir: join(dir, name)})
-			continue
+			next = d.below
 		}
-		if err := d.next(join(dir, name), i); err != nil {
+		if err := next(join(dir, name), i); err != nil {
 			return err
 		}
-	}
-	return d.walkConcurrently(subs, i)
-}
-
-// subwalk is the walk below one directory that the first capture segment
-// matched, on a discovery of its own.
-type subwalk struct {
-	d   *discovery
-	dir string
-	err error
-}
-
-// fork returns a discovery for a subwalk: the values captured so far, and
-// nothing found yet.
-func (d *discovery) fork() *discovery {
-	return &discovery{p: d.p, fsys: d.fsys, fixed: d.fixed, values: slices.Clone(d.values)}
-}
-
-// walkConcurrently continues below each directory of subs, which segment
-// i matched, on up to d.workers goroutines (on the caller's for one), then
-// adds what they found in the order of subs. It returns the error of the
-// first subwalk that failed, as a walk one after the other would.
-func (d *discovery) walkConcurrently(subs []subwalk, i int) error {
-	if d.workers <= 1 {
-		for k := range subs {
-			if subs[k].err = subs[k].run(i); subs[k].err != nil {
-				break
-			}
-		}
-	} else {
-		var (
-			next atomic.Int64
-			wg   sync.WaitGroup
-		)
-		for range min(d.workers, len(subs)) {
-			wg.Go(func() {
-				for {
-					k := int(next.Add(1)) - 1
-					if k >= len(subs) {
-						return
-					}
-					subs[k].err = subs[k].run(i)
-				}
-			})
-		}
-		wg.Wait()
-	}
-	for _, sw := range subs {
-		if sw.err != nil {
-			return sw.err
-		}
-		d.matches = append(d.matches, sw.d.matches...)
-		d.bad = append(d.bad, sw.d.bad...)
-		d.problems = append(d.problems, sw.d.problems...)
 	}
 	return nil
 }
 
-// run walks below sw.dir, turning a panic of the file system into an
-// error.
-func (sw *subwalk) run(i int) (err error) {
+// below is next for dir, a directory that the first capture segment
+// matched (a tenant's), turning a panic of the file system below it into
+// an error that names it.
+func (d *discovery) below(dir string, i int) (err error) {
 	defer func() {
 		if v := recover(); v != nil { // panic(nil) recovers a *runtime.PanicNilError
-			err = fmt.Errorf("pathpattern: reading below %q: panic: %v", sw.dir, v)
+			err = fmt.Errorf("pathpattern: reading below %q: panic: %v", dir, v)
 		}
 	}()
-	return sw.d.next(sw.dir, i)
+	return d.next(dir, i)
 }
 
 // problem records name, the entry that segment i matches, as one that

@@ -50,9 +50,7 @@
 // tenant directory replaced by a link is an error that keeps what it
 // rendered, never a silent deletion. A literal segment costs one lookup
 // and a capture segment one directory read, so discovery never reads a
-// directory that cannot lead to a match. [Pattern.DiscoverConcurrently]
-// walks the directories of the first capture (each tenant's) on several
-// goroutines, with the same result. [Pattern.Match] applies the same
+// directory that cannot lead to a match. [Pattern.Match] applies the same
 // rules to one path.
 //
 // Each match carries its path, the raw captured values and the normalized

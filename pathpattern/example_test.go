@@ -76,23 +76,6 @@ func ExamplePattern_Discover() {
 	// spec.pathPattern: Invalid value: "bad name": directory "tenants/Bad Name/modules/x", capture "namespace": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 }
 
-// A caller that bounds its goroutines, as a controller planning several
-// generators at once does, walks the tenants' directories on that many:
-// the result is Discover's.
-func ExamplePattern_DiscoverConcurrently() {
-	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
-	matches, _, err := p.DiscoverConcurrently(monorepo, field.NewPath("spec", "pathPattern"), 4)
-	if err != nil {
-		panic(err)
-	}
-	for _, m := range matches {
-		fmt.Println(m.Path)
-	}
-	// Output:
-	// tenants/Team-B/modules/Web
-	// tenants/team-a/modules/app
-}
-
 // A source that lacks the pattern's fixed prefix, here given one level too
 // deep, is an error, not a source without tenants.
 func ExamplePattern_Discover_sourceShape() {
