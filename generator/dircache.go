@@ -1,12 +1,10 @@
 package generator
 
 import (
-	"hash/maphash"
 	"io/fs"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tenantkit/tenantkit/internal/readfile"
@@ -36,14 +34,8 @@ import (
 // It never reads a file: opening one asks the file system, and
 // pathpattern.ReadFile checks the opened file again. It relies, as
 // pathpattern does, on a tree that does not change while a plan reads it.
-// A dirCache is safe for concurrent use, as the plan's workers share it.
-// Its records are spread over 64 maps, each with its own lock on a cache
-// line of its own, and a record's fields are atomic, so that the workers
-// seldom wait for each other. One map behind one sync.RWMutex, whose read
-// lock they took for every Lstat, made them wait on its write lock while a
-// directory was recorded; a sync.Map held more memory per tenant.
-// BenchmarkPlan through dirfs, at 1,000 and 10,000 tenants, compares them
-// (x-floor, plan-RSS-KiB/tenant); docs/performance.md has the figures.
+// A dirCache is safe for concurrent use, as the plan's workers share it:
+// one lock guards its records.
 type dirCache struct {
 	fsys fs.FS
 	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is
@@ -56,20 +48,8 @@ type dirCache struct {
 	// directory, and the cache answers only from the Lstats it made.
 	entryTypes bool
 
-	seed   maphash.Seed
-	shards [dirShards]dirShard // by the hash of a directory's name
-}
-
-// dirShards is how many maps the records are spread over, so that the
-// workers seldom take the same lock.
-const dirShards = 64
-
-// dirShard is one map of records, the lock that guards it, and padding
-// that gives it a cache line of its own.
-type dirShard struct {
 	mu   sync.RWMutex
-	dirs map[string]*dirRecord
-	_    [64 - 24 - 8]byte
+	dirs map[string]*dirRecord // by directory name; guarded by mu
 }
 
 // dirRecord is what the cache knows of one directory: its Lstat, once
@@ -80,8 +60,8 @@ type dirShard struct {
 // BenchmarkPlan through dirfs shows what this saves, and
 // docs/performance.md has the figures.
 type dirRecord struct {
-	self    atomic.Pointer[statInfo]    // nil until Lstat
-	entries atomic.Pointer[[]entryInfo] // sorted by name; nil until read
+	self    *statInfo   // nil until Lstat
+	entries []entryInfo // the entries that are directories, sorted by name; nil until read
 }
 
 // linkRefusal is readfile.RefusesLinks under an unexported name.
@@ -90,15 +70,7 @@ type linkRefusal = readfile.RefusesLinks
 func newDirCache(fsys fs.FS) *dirCache {
 	_, links := fsys.(fs.ReadLinkFS)
 	refuses := linkRefusal(readfile.OpenRefusesLinks(fsys))
-	return &dirCache{fsys: fsys, linkRefusal: refuses, entryTypes: links, seed: maphash.MakeSeed()}
-}
-
-// get returns the record of the directory name, or nil.
-func (c *dirCache) get(name string) *dirRecord {
-	sh := &c.shards[maphash.String(c.seed, name)%dirShards]
-	sh.mu.RLock()
-	defer sh.mu.RUnlock()
-	return sh.dirs[name]
+	return &dirCache{fsys: fsys, linkRefusal: refuses, entryTypes: links, dirs: map[string]*dirRecord{}}
 }
 
 // statInfo is what the cache keeps of a FileInfo: all of it but Sys, which
@@ -146,10 +118,10 @@ func (e *entryInfo) Sys() any           { return nil }
 // load returns what the cache knows of name: its own Lstat, or its entry
 // in the directory that holds it, when that was read.
 func (c *dirCache) load(name string) (fs.FileInfo, bool) {
-	if r := c.get(name); r != nil {
-		if self := r.self.Load(); self != nil {
-			return self, true
-		}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if r := c.dirs[name]; r != nil && r.self != nil {
+		return r.self, true
 	}
 	if name == "." {
 		return nil, false
@@ -158,33 +130,24 @@ func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		dir, base = name[:i], name[i+1:]
 	}
-	r := c.get(dir)
+	r := c.dirs[dir]
 	if r == nil {
 		return nil, false
 	}
-	entries := r.entries.Load()
-	if entries == nil {
-		return nil, false
-	}
-	i, ok := slices.BinarySearchFunc(*entries, base, func(e entryInfo, base string) int { return strings.Compare(e.name, base) })
+	i, ok := slices.BinarySearchFunc(r.entries, base, func(e entryInfo, base string) int { return strings.Compare(e.name, base) })
 	if !ok {
 		return nil, false
 	}
-	return &(*entries)[i], true
+	return &r.entries[i], true
 }
 
-// record returns the record of the directory name, made when missing.
-func (c *dirCache) record(name string) *dirRecord {
-	sh := &c.shards[maphash.String(c.seed, name)%dirShards]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	r := sh.dirs[name]
+// recordLocked returns the record of the directory name, made when
+// missing. The caller holds c.mu's write lock.
+func (c *dirCache) recordLocked(name string) *dirRecord {
+	r := c.dirs[name]
 	if r == nil {
-		if sh.dirs == nil {
-			sh.dirs = map[string]*dirRecord{}
-		}
 		r = &dirRecord{}
-		sh.dirs[name] = r
+		c.dirs[name] = r
 	}
 	return r
 }
@@ -219,7 +182,9 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !slices.IsSortedFunc(dirs, cmpName) {
 		slices.SortFunc(dirs, cmpName)
 	}
-	c.record(name).entries.Store(&dirs)
+	c.mu.Lock()
+	c.recordLocked(name).entries = dirs
+	c.mu.Unlock()
 	return entries, nil
 }
 
@@ -233,7 +198,10 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	}
 	info, err := fs.Lstat(c.fsys, name)
 	if err == nil && info.IsDir() && info.Mode()&fs.ModeSymlink == 0 {
-		c.record(name).self.Store(compact(info))
+		self := compact(info)
+		c.mu.Lock()
+		c.recordLocked(name).self = self
+		c.mu.Unlock()
 	}
 	return info, err
 }
