@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
 // maxAlternatives is how many brace-free patterns a glob given to [Glob]
@@ -137,14 +135,13 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 		base, _ = doublestar.SplitPattern(pattern)
 	}
 	g := &globber{
-		fsys:         &boundedFS{fsys: fsys, ctx: ctx, pattern: pattern, max: maxWork, left: maxWork},
-		exclude:      exclude,
-		base:         base,
-		below:        base + "/",
-		files:        make(map[string]struct{}),
-		expanded:     make(map[string]struct{}),
-		slow:         slow,
-		refusesLinks: readfile.OpenRefusesLinks(fsys),
+		fsys:     &boundedFS{fsys: fsys, ctx: ctx, pattern: pattern, max: maxWork, left: maxWork},
+		exclude:  exclude,
+		base:     base,
+		below:    base + "/",
+		files:    make(map[string]struct{}),
+		expanded: make(map[string]struct{}),
+		slow:     slow,
 	}
 	for _, alt := range alts {
 		if err := g.glob(alt); err != nil {
@@ -399,9 +396,6 @@ type globber struct {
 	skipped  map[string]fs.FileMode // the links and irregular files left out, by type
 	expanded map[string]struct{}    // directories taken whole
 	slow     bool                   // tests: walk "dir/**" with doublestar too
-	// refusesLinks is set when fsys's Open refuses a symbolic link in
-	// any element of a name (readfile.OpenRefusesLinks: package dirfs).
-	refusesLinks bool
 }
 
 // glob adds the files that one brace-free alternative selects.
@@ -437,11 +431,6 @@ func (g *globber) glob(alt string) error {
 			// An alternative's directory below the prefix, which
 			// doublestar's walk would pass to excluded too.
 			return nil
-		}
-		if g.refusesLinks {
-			if done, err := g.readWhole(name); done {
-				return err
-			}
 		}
 		info, err := g.lstatPath(name)
 		if err != nil || info == nil || !info.IsDir() {
@@ -561,34 +550,6 @@ func (g *globber) expand(dir string) error {
 	return g.walk(dir)
 }
 
-// readWhole takes dir whole, as lstatPath then expand would, when fsys's
-// Open refuses links and dir can be read: then no element of dir is a link
-// and dir is a directory, which lstatPath checks with one Lstat an element,
-// a file-system call each that no cache answers (generator's
-// TestPlanFileSystemCalls). It charges the bounds as they would, and walks
-// dir as expand does, with its result. When dir cannot be read it reports
-// done false, having changed nothing: lstatPath and expand then decide,
-// with their errors and what they leave out.
-func (g *globber) readWhole(dir string) (done bool, err error) {
-	left := g.fsys.left
-	for i := 0; i <= len(dir); i++ {
-		if i < len(dir) && dir[i] != '/' {
-			continue
-		}
-		if g.fsys.lookup(dir[:i]) != nil {
-			g.fsys.left = left
-			return false, nil
-		}
-	}
-	entries, err := fs.ReadDir(g.fsys, dir)
-	if err != nil {
-		g.fsys.left = left
-		return false, nil
-	}
-	g.expanded[dir] = struct{}{}
-	return true, g.walkEntries(dir, entries)
-}
-
 // walk adds every regular file below dir, a directory, skipping excluded
 // entries and recording the links and irregular files it leaves out: the
 // walk of fs.WalkDir, depth first in name order, without its path.Join of
@@ -603,11 +564,6 @@ func (g *globber) walk(dir string) error {
 		}
 		return err
 	}
-	return g.walkEntries(dir, entries)
-}
-
-// walkEntries is walk with dir's entries read.
-func (g *globber) walkEntries(dir string, entries []fs.DirEntry) error {
 	for _, e := range entries {
 		p := join(dir, e.Name())
 		switch {
