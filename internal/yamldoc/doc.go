@@ -47,7 +47,8 @@
 // sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a
 // boolean) and then formats them as JSON keys, so keys that differ in YAML
 // can share a JSON key ("1" and 1), and which value survives depends on
-// Go's map order. [CheckKeys] refuses such a stream. [Documents] runs it
+// Go's map order. [CheckKeys] refuses such a stream; a scan of its lines
+// skips the decode when every key is surely a string. [Documents] runs it
 // after [CheckExpansion].
 //
 // # Errors in the file's words

@@ -26,6 +26,12 @@ func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
 	}
+	if doc, ok := plainDocument(data); ok {
+		if doc == nil {
+			return nil, nil
+		}
+		return [][]byte{doc}, nil
+	}
 	if err := checkLineStarts(data); err != nil {
 		return nil, err
 	}
@@ -85,6 +91,39 @@ func checkLineStarts(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// plainDocument returns what readDocuments returns for data without a line
+// that starts with "---", "..." or "%", and without a carriage return
+// (which the YAML reader drops before a newline) or the line breaks NEL,
+// LS and PS (checkLineStarts refuses those): the whole stream as one document,
+// ended by a newline, or none when every line is blank. ok is false for any
+// other stream, which readDocuments splits. Such a stream is almost every
+// file a plan reads (inputs files, NamespaceMetadata files), which the YAML
+// reader would copy line by line through a buffer: generator's
+// BenchmarkPlan through dirfs shows what this saves, and
+// docs/performance.md has the figures. FuzzPlainDocument checks that both
+// give the same documents.
+func plainDocument(data []byte) (doc []byte, ok bool) {
+	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
+		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
+		return nil, false
+	}
+	blank := true
+	for line := range bytes.Lines(data) {
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("%")) {
+			return nil, false
+		}
+		blank = blank && isBlank(line)
+	}
+	switch {
+	case blank:
+		return nil, true
+	case data[len(data)-1] != '\n':
+		return append(data[:len(data):len(data)], '\n'), true
+	}
+	// The caller's data, which a caller appending to it must not overwrite.
+	return data[:len(data):len(data)], true
 }
 
 // readDocuments is Documents once the stream's expansion is checked: the

@@ -2,9 +2,9 @@ package yamldoc
 
 import "testing"
 
-// BenchmarkDocuments splits typical files: a NamespaceMetadata file and
-// two inputs files, one with a key ("on") that YAML 1.1 reads as a
-// boolean.
+// BenchmarkDocuments splits typical files: a NamespaceMetadata file and an
+// inputs file, whose keys the scan of CheckKeys accepts, and an inputs file
+// with a key ("on") that it cannot rule out, which CheckKeys decodes.
 func BenchmarkDocuments(b *testing.B) {
 	files := []struct {
 		name string
@@ -54,5 +54,27 @@ resources:
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkStringKeysOnly measures the scan alone, which is all that
+// CheckKeys adds to Documents for a file whose keys it accepts.
+func BenchmarkStringKeysOnly(b *testing.B) {
+	b.ReportAllocs()
+	data := []byte(`apiVersion: source.extensions.fluxcd.io/v1beta1
+kind: NamespaceMetadata
+metadata:
+  labels:
+    my.org.io/cost-center: cc-1042
+    my.org.io/team: payments
+    pod-security.kubernetes.io/enforce: baseline
+  annotations:
+    my.org.io/observability: Enabled
+    my.org.io/owner: "payments@example.org"
+`)
+	for b.Loop() {
+		if !stringKeysOnly(data) {
+			b.Fatal("refused")
+		}
 	}
 }

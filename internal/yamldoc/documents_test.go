@@ -101,9 +101,9 @@ func TestDocumentsSeparatorComments(t *testing.T) {
 	}
 }
 
-// documentsSeeds are streams with and without separators, end markers and
-// line breaks other than a newline, for FuzzDocuments.
-var documentsSeeds = []string{
+// plainDocumentSeeds are streams plainDocument takes and streams it leaves
+// to readDocuments, for TestPlainDocument and FuzzPlainDocument.
+var plainDocumentSeeds = []string{
 	"",
 	"\n",
 	"   \n\t\n",
@@ -124,6 +124,70 @@ var documentsSeeds = []string{
 	"a: \u00a0\n",
 	strings.Repeat("x", 4096),
 	strings.Repeat("x", 4095) + "\n" + strings.Repeat("y", 4097),
+}
+
+// TestPlainDocument checks plainDocument against readDocuments on streams
+// of each kind, and which ones it takes.
+func TestPlainDocument(t *testing.T) {
+	t.Parallel()
+	for i, data := range plainDocumentSeeds {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			checkPlainDocument(t, []byte(data))
+		})
+	}
+	for _, tc := range []struct {
+		data string
+		ok   bool
+	}{
+		{data: "a: 1\n", ok: true},
+		{data: "a: 1", ok: true},
+		{data: "# c\n", ok: true},
+		{data: "a: 1\n---\nb: 2\n"},
+		{data: "a: 1\n...\n"},
+		{data: "a: 1\r\n"},
+	} {
+		if _, ok := plainDocument([]byte(tc.data)); ok != tc.ok {
+			t.Errorf("plainDocument(%q) ok = %v, want %v", tc.data, ok, tc.ok)
+		}
+	}
+}
+
+// FuzzPlainDocument checks that, for every stream plainDocument takes, it
+// returns exactly the documents that the YAML reader (readDocuments) does.
+func FuzzPlainDocument(f *testing.F) {
+	for _, s := range plainDocumentSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkPlainDocument(t, data)
+	})
+}
+
+func checkPlainDocument(t *testing.T, data []byte) {
+	t.Helper()
+	doc, ok := plainDocument(data)
+	if !ok {
+		return
+	}
+	want, err := readDocuments(data)
+	if err != nil {
+		t.Fatalf("readDocuments(%.200q): %v, where plainDocument gives %.200q", data, err, doc)
+	}
+	var got [][]byte
+	if doc != nil {
+		got = [][]byte{doc}
+	}
+	if len(got) != len(want) || (len(got) == 1 && !bytes.Equal(got[0], want[0])) {
+		t.Fatalf("plainDocument(%.200q) = %.200q, readDocuments %.200q", data, got, want)
+	}
+	if len(got) == 1 {
+		before := bytes.Clone(data)
+		_ = append(got[0], "appended"...)
+		if !bytes.Equal(data, before) {
+			t.Fatalf("appending to plainDocument's document of %d bytes overwrote the caller's data", len(data))
+		}
+	}
 }
 
 // lineStartTests are streams with lines that a YAML decoder reads as a
@@ -207,7 +271,7 @@ func FuzzDocuments(f *testing.F) {
 	for _, tt := range lineStartTests {
 		f.Add([]byte(tt.data))
 	}
-	for _, s := range documentsSeeds {
+	for _, s := range plainDocumentSeeds {
 		f.Add([]byte(s))
 	}
 	for _, tt := range singleTests {

@@ -48,8 +48,15 @@ func checkStream(data []byte) error {
 // The check decodes what the module's readers decode: the stream whole
 // (its first document), and each piece that [Documents] splits it into.
 // A document that yaml/v2 cannot decode is left to the caller's decoder,
-// which fails on it too.
+// which fails on it too. A stream whose every key is a plain or quoted
+// scalar that YAML 1.1 surely reads as a string, with no flow collection,
+// tag, anchor or "?" and ":" indicator where a key could be, is accepted
+// by a scan of its lines, without decoding it; any other stream is
+// decoded.
 func CheckKeys(data []byte) error {
+	if stringKeysOnly(data) {
+		return nil
+	}
 	var found []keyProblem
 	check := func(doc []byte, offset int) {
 		var v any
@@ -376,4 +383,242 @@ func splitPieces(data []byte) ([]piece, bool) {
 		pieces = append(pieces, piece{data: data[start:], line: startLine})
 	}
 	return pieces, true
+}
+
+// stringKeysOnly reports whether a scan of data's lines shows that yaml/v2
+// decodes every mapping key of every document of it (and of every piece of
+// it) to a string; false means only that it cannot tell. It must never
+// report true for a stream with another key: FuzzStringKeysOnly checks
+// that.
+//
+// An implicit key sits on one line (the parser requires it), at a node's
+// start: the line's start, after a block indicator ("- ", "? ", ": "), or
+// after the ": " of a key before it on the line. A plain key is a string
+// when yaml/v2's resolver would read it as one: its first character rules
+// out a number, and it is none of YAML 1.1's spellings of a boolean or
+// null. A quoted key is a string. Anything else at a node's start that
+// could make a key of another type, or hide one, is a reason to decode: a
+// flow collection ("{", "["), a tag ("!"), an anchor ("&"), an alias
+// ("*"), an explicit key ("?") or value (":"). So is input that the parser
+// reads other than line by line as this scan does: UTF-16 (bytes 0xFE and
+// 0xFF, which UTF-8 never holds), and the line breaks of YAML 1.1 beyond
+// "\n" and "\r" (U+0085, U+2028, U+2029).
+func stringKeysOnly(data []byte) bool {
+	// The scan runs on every file the module reads, so it finds bytes with
+	// bytes.IndexByte (vectorised), and reads the bytes of a line between
+	// a key and the next ":" no further: BenchmarkStringKeysOnly.
+	if bytes.IndexByte(data, 0xFE) >= 0 || bytes.IndexByte(data, 0xFF) >= 0 ||
+		hasSequence(data, "\xC2\x85") || hasSequence(data, "\xE2\x80\xA8") || hasSequence(data, "\xE2\x80\xA9") {
+		return false
+	}
+	cr := bytes.IndexByte(data, '\r') >= 0
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		for cr && bytes.IndexByte(line, '\r') >= 0 {
+			i := bytes.IndexByte(line, '\r')
+			if !lineKeysOnly(line[:i]) {
+				return false
+			}
+			line = line[i+1:]
+		}
+		if !lineKeysOnly(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasSequence reports whether data holds seq, a sequence of bytes that
+// starts with one that no other byte of it repeats.
+func hasSequence(data []byte, seq string) bool {
+	for {
+		i := bytes.IndexByte(data, seq[0])
+		if i < 0 {
+			return false
+		}
+		if bytes.HasPrefix(data[i:], []byte(seq)) {
+			return true
+		}
+		data = data[i+1:]
+	}
+}
+
+// lineKeysOnly reports whether the keys that line may hold are surely
+// strings: see stringKeysOnly.
+func lineKeysOnly(line []byte) bool {
+	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")) // a byte order mark
+	if len(line) >= 3 && (string(line[:3]) == "---" || string(line[:3]) == "...") && (len(line) == 3 || isBlankByte(line[3])) {
+		line = line[3:] // a document marker, maybe followed by a node
+	}
+	for {
+		// A node's start: skip blanks and block sequence indicators.
+		line = trimBlanks(line)
+		for len(line) > 0 && line[0] == '-' && (len(line) == 1 || isBlankByte(line[1])) {
+			line = trimBlanks(line[1:])
+		}
+		if len(line) == 0 {
+			return true
+		}
+		var rest []byte
+		switch line[0] {
+		case '{', '[':
+			// A flow collection may hold keys of any type, on this line
+			// or the next ones, unless it is a sequence of plain scalars
+			// or an empty mapping that closes on this line, as in
+			// "dependsOn: [a, b]" or "labels: {}".
+			return closedFlow(line)
+		case '!', '&', '*', '?', ':':
+			return false
+		case '#', '|', '>':
+			// A comment, or a block scalar's header: no key follows on
+			// this line.
+			return true
+		case '"', '\'':
+			end := quotedEnd(line)
+			if end < 0 {
+				// A scalar that goes on to the next lines: a key cannot.
+				return true
+			}
+			rest = trimBlanks(line[end:])
+			if len(rest) == 0 || rest[0] != ':' || (len(rest) > 1 && !isBlankByte(rest[1])) {
+				return true // a value, not a key
+			}
+			rest = rest[1:]
+		default:
+			end := plainKeyEnd(line)
+			if end < 0 {
+				return true // a value, not a key
+			}
+			if !plainStringKey(trimTrailingBlanks(line[:end])) {
+				return false
+			}
+			rest = line[end+1:]
+		}
+		// The key's value may start on the same line: a node's start.
+		line = rest
+	}
+}
+
+// closedFlow reports whether line, which starts with "[" or "{", is all of
+// a flow sequence of plain scalars or an empty flow mapping, followed by
+// blanks. Without quotes, nested collections, comments or ":" on the line,
+// the first closing bracket closes the collection, and it holds no key.
+func closedFlow(line []byte) bool {
+	closing := byte(']')
+	if line[0] == '{' {
+		closing = '}'
+	}
+	for i := 1; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == closing:
+			return len(trimBlanks(line[i+1:])) == 0
+		case closing == '}' && !isBlankByte(c):
+			return false // not an empty mapping
+		case strings.IndexByte("\"':{}[]?!&*#|>", c) >= 0:
+			return false
+		}
+	}
+	return false // it goes on to the next lines
+}
+
+// trimBlanks returns b without its leading spaces and tabs. (A loop, not
+// bytes.TrimLeft, which builds a set of its cutset on every call:
+// BenchmarkStringKeysOnly shows the difference.)
+func trimBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// trimTrailingBlanks returns b without its trailing spaces and tabs.
+func trimTrailingBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// isBlankByte reports whether c separates tokens on a line. NUL counts, as
+// the parser counts it with the blanks.
+func isBlankByte(c byte) bool { return c == ' ' || c == '\t' || c == 0 }
+
+// quotedEnd returns the index just past the quoted scalar that line starts
+// with, or -1 when it does not end on this line.
+func quotedEnd(line []byte) int {
+	q := line[0]
+	for i := 1; i < len(line); i++ {
+		switch {
+		case q == '"' && line[i] == '\\':
+			i++ // an escaped character
+		case line[i] == q && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++ // '' inside single quotes
+		case line[i] == q:
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// plainKeyEnd returns the index of the ":" that ends the plain key line
+// starts with, one followed by a blank or the line's end, or -1 when there
+// is none before the line or a comment ends.
+func plainKeyEnd(line []byte) int {
+	for from := 0; ; {
+		i := bytes.IndexByte(line[from:], ':')
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if i+1 == len(line) || isBlankByte(line[i+1]) {
+			if hasComment(line[:i]) {
+				return -1 // a comment ends the scalar, and the line
+			}
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// hasComment reports whether a comment starts in b: a "#" after a blank.
+func hasComment(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], '#')
+		if j < 0 {
+			return false
+		}
+		if i += j; i > 0 && isBlankByte(b[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainStringKey reports whether yaml/v2 resolves the plain scalar key to
+// a string. Its resolver reads a scalar as a string outright unless its
+// first character is a sign, a digit, a ".", or the first letter of a
+// boolean or null spelling; for those letters, only the exact spellings
+// below are something else.
+func plainStringKey(key []byte) bool {
+	if len(key) == 0 {
+		return false
+	}
+	switch key[0] {
+	case '+', '-', '.', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return false
+	case 'y', 'Y', 'n', 'N', 't', 'T', 'f', 'F', 'o', 'O', '~':
+		switch string(key) {
+		case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+			"true", "True", "TRUE", "false", "False", "FALSE",
+			"on", "On", "ON", "off", "Off", "OFF",
+			"~", "null", "Null", "NULL":
+			return false
+		}
+	}
+	return true
 }

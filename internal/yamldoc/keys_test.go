@@ -36,40 +36,6 @@ var keysTests = []struct {
 	{name: "not YAML", data: "1: a\n\"1\": [\n"},
 	{name: "a refused separator", data: "1: a\n\"1\": b\n--- x\n"},
 
-	// Streams of every line form a key can take, that must pass.
-	{name: "empty", data: ""},
-	{name: "a mapping of strings", data: "a: 1\nb:\n  c: yes\n  d: [x, y]\n  e: {}\n"},
-	{name: "a sequence of mappings", data: "- name: a\n  value: 1\n- - name: b\n"},
-	{name: "quoted keys", data: "\"1\": a\n'true': b\n\"a: b\": c\n'it''s': d\n"},
-	{name: "keys that start like a boolean", data: "name: a\nnamespace: b\ntype: c\nfoo: d\nonly: e\n"},
-	{name: "a comment", data: "# 1: a\na: 1 # yes: b\n"},
-	{name: "markers", data: "--- # a\na: 1\n...\n---\nb: 2\n"},
-	{name: "a byte order mark", data: "\xEF\xBB\xBFa: 1\n"},
-	{name: "a CRLF file", data: "a: 1\r\nb: 2\r\n"},
-	{name: "a colon inside a key", data: "a:b: 1\nhttp://x: 2\n"},
-	{name: "a block scalar", data: "rule: |\n  x == y\n"},
-	{name: "non-ASCII", data: "beschreibung: Grüße\nname: 日本\n"},
-	{name: "an integer key", data: "1: a\n"},
-	{name: "a negative key", data: "-1: a\n"},
-	{name: "a float key", data: ".5: a\n"},
-	{name: "a boolean key", data: "on: a\n"},
-	{name: "an empty key", data: ": a\n"},
-	{name: "a key after a sequence indicator", data: "- - yes: a\n"},
-	{name: "a key after a quoted key", data: "\"a\": 1: b\n"},
-	{name: "a key after a marker", data: "--- {1: a}\n"},
-	{name: "a flow mapping", data: "a: {b: 1}\n"},
-	{name: "a flow sequence over lines", data: "a: [x,\n  y]\n"},
-	{name: "a flow sequence with a pair", data: "a: [x: 1]\n"},
-	{name: "a flow sequence with a quoted item", data: "a: [\"x]\", y]\n"},
-	{name: "a tag", data: "!!str a: b\n"},
-	{name: "an anchor", data: "a: &x\n  b: 1\n"},
-	{name: "an alias key", data: "*x : a\n"},
-	{name: "an explicit key", data: "? a\n: b\n"},
-	{name: "carriage returns", data: "a: x\r1: y\r"},
-	{name: "a next line break", data: "a: x\u00851: y\n"},
-	{name: "a line separator", data: "a: x\u20281: y\n"},
-	{name: "UTF-16", data: "\xFF\xFEa\x00:\x00"},
-
 	// Streams that must be refused, each colliding form.
 	{name: "an integer", data: "1: a\n\"1\": b\n",
 		want: `line 2: key "1" and key 1 (an integer) of line 1 both become the JSON key "1"`},
@@ -172,6 +138,133 @@ func TestDocumentsKeys(t *testing.T) {
 	}
 }
 
+// preCheckTests are streams for stringKeysOnly: true when the scan alone
+// may accept them.
+var preCheckTests = []struct {
+	name string
+	data string
+	want bool
+}{
+	{name: "empty", data: "", want: true},
+	{name: "a mapping of strings", data: "a: 1\nb:\n  c: yes\n  d: [x, y]\n  e: {}\n", want: true},
+	{name: "a sequence of mappings", data: "- name: a\n  value: 1\n- - name: b\n", want: true},
+	{name: "quoted keys", data: "\"1\": a\n'true': b\n\"a: b\": c\n'it''s': d\n", want: true},
+	{name: "keys that start like a boolean", data: "name: a\nnamespace: b\ntype: c\nfoo: d\nonly: e\n", want: true},
+	{name: "a comment", data: "# 1: a\na: 1 # yes: b\n", want: true},
+	{name: "markers", data: "--- # a\na: 1\n...\n---\nb: 2\n", want: true},
+	{name: "a byte order mark", data: "\xEF\xBB\xBFa: 1\n", want: true},
+	{name: "a CRLF file", data: "a: 1\r\nb: 2\r\n", want: true},
+	{name: "a colon inside a key", data: "a:b: 1\nhttp://x: 2\n", want: true},
+	{name: "a block scalar", data: "rule: |\n  x == y\n", want: true},
+	{name: "non-ASCII", data: "beschreibung: Grüße\nname: 日本\n", want: true},
+
+	{name: "an integer key", data: "1: a\n", want: false},
+	{name: "a negative key", data: "-1: a\n", want: false},
+	{name: "a float key", data: ".5: a\n", want: false},
+	{name: "a boolean key", data: "on: a\n", want: false},
+	{name: "a null key", data: "~: a\n", want: false},
+	{name: "an empty key", data: ": a\n", want: false},
+	{name: "a key after a sequence indicator", data: "- - yes: a\n", want: false},
+	{name: "a key after a quoted key", data: "\"a\": 1: b\n", want: false},
+	{name: "a key after a marker", data: "--- {1: a}\n", want: false},
+	{name: "a flow mapping", data: "a: {b: 1}\n", want: false},
+	{name: "a flow sequence over lines", data: "a: [x,\n  y]\n", want: false},
+	{name: "a flow sequence with a pair", data: "a: [x: 1]\n", want: false},
+	{name: "a flow sequence with a quoted item", data: "a: [\"x]\", y]\n", want: false},
+	{name: "a tag", data: "!!str a: b\n", want: false},
+	{name: "an anchor", data: "a: &x\n  b: 1\n", want: false},
+	{name: "an alias key", data: "*x : a\n", want: false},
+	{name: "an explicit key", data: "? a\n: b\n", want: false},
+	{name: "carriage returns", data: "a: x\r1: y\r", want: false},
+	{name: "a next line break", data: "a: x\u00851: y\n", want: false},
+	{name: "a line separator", data: "a: x\u20281: y\n", want: false},
+	{name: "UTF-16", data: "\xFF\xFEa\x00:\x00", want: false},
+}
+
+func TestStringKeysOnly(t *testing.T) {
+	t.Parallel()
+	for _, tt := range preCheckTests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := stringKeysOnly([]byte(tt.data)); got != tt.want {
+				t.Errorf("stringKeysOnly(%q) = %v, want %v", tt.data, got, tt.want)
+			}
+		})
+	}
+}
+
+// decodedDocuments returns what yaml/v2 decodes from data as the module's
+// readers do: the first document of the stream, each piece that Documents
+// splits it into, and, more than they read, every document of the stream.
+func decodedDocuments(data []byte) []any {
+	var out []any
+	var v any
+	if yamlv2.Unmarshal(data, &v) == nil {
+		out = append(out, v)
+	}
+	pieces, _ := splitPieces(data)
+	for _, p := range pieces {
+		var v any
+		if yamlv2.Unmarshal(p.data, &v) == nil {
+			out = append(out, v)
+		}
+	}
+	dec := yamlv2.NewDecoder(strings.NewReader(string(data)))
+	for {
+		var v any
+		if dec.Decode(&v) != nil {
+			// io.EOF, or an error: the documents before it count.
+			break
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// nonStringKey returns a key of v that is not a string, and whether there
+// is one.
+func nonStringKey(v any) (any, bool) {
+	switch v := v.(type) {
+	case map[any]any:
+		for k, e := range v {
+			if _, ok := k.(string); !ok {
+				return k, true
+			}
+			if k, ok := nonStringKey(e); ok {
+				return k, true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if k, ok := nonStringKey(e); ok {
+				return k, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// FuzzStringKeysOnly checks that the scan never accepts a stream in which
+// yaml/v2 decodes a key that is not a string.
+func FuzzStringKeysOnly(f *testing.F) {
+	for _, tt := range preCheckTests {
+		f.Add([]byte(tt.data))
+	}
+	for _, tt := range keysTests {
+		f.Add([]byte(tt.data))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !stringKeysOnly(data) || CheckExpansion(data) != nil {
+			return
+		}
+		for _, v := range decodedDocuments(data) {
+			if k, ok := nonStringKey(v); ok {
+				t.Fatalf("stringKeysOnly(%q) = true, but yaml/v2 decodes the key %#v", data, k)
+			}
+		}
+	})
+}
+
 // countKeys returns how many keys the mappings of v hold in all.
 func countKeys(v any) int {
 	n := 0
@@ -200,6 +293,9 @@ func countKeys(v any) int {
 // keys in YAMLToJSON, or YAMLToJSON refuses the document.
 func FuzzCheckKeys(f *testing.F) {
 	for _, tt := range keysTests {
+		f.Add([]byte(tt.data))
+	}
+	for _, tt := range preCheckTests {
 		f.Add([]byte(tt.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
