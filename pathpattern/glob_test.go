@@ -237,9 +237,8 @@ func TestGlobOnDisk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Through package dirfs, whose Open refuses links, a directory taken
-	// whole is read without an Lstat of each element first (readWhole):
-	// the results must be those of os.DirFS, which follows links.
+	// Through package dirfs, whose Open refuses links itself, the results
+	// must be those of os.DirFS, which follows links.
 	linkFree, err := dirfs.Open(root)
 	if err != nil {
 		t.Fatal(err)

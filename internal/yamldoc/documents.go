@@ -101,7 +101,7 @@ func checkLineStarts(data []byte) error {
 // other stream, which readDocuments splits. Such a stream is almost every
 // file a plan reads (inputs files, NamespaceMetadata files), which the YAML
 // reader would copy line by line through a buffer: generator's
-// BenchmarkPlan through dirfs shows what this saves, and
+// BenchmarkHostileTenants/realistic shows what this saves, and
 // docs/performance.md has the figures. FuzzPlainDocument checks that both
 // give the same documents.
 func plainDocument(data []byte) (doc []byte, ok bool) {
