@@ -44,6 +44,19 @@ func (c synthConfig) planFiles() []string {
 // that the floor allocates next to nothing: BenchmarkPlan reads it between
 // its plans, whose memory it measures.
 func readFloor(paths []string) error {
+	return onEveryCore(len(paths), func(i int, buf []byte) ([]byte, error) {
+		buf, err := readInto(buf[:0], paths[i])
+		if err == nil {
+			sha256.Sum256(buf)
+		}
+		return buf, err
+	})
+}
+
+// onEveryCore calls f(i, buf) for each i in [0, n), on GOMAXPROCS
+// goroutines that take the next i in turn, each with a buffer of its own
+// that f may grow and return; it stops at the first error and returns it.
+func onEveryCore(n int, f func(i int, buf []byte) ([]byte, error)) error {
 	var (
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -55,17 +68,16 @@ func readFloor(paths []string) error {
 			var buf []byte
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(paths) {
+				if i >= n {
 					return
 				}
 				var err error
-				if buf, err = readInto(buf[:0], paths[i]); err != nil {
+				if buf, err = f(i, buf); err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
 					return
 				}
-				sha256.Sum256(buf)
 			}
 		})
 	}

@@ -8,10 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -197,54 +195,34 @@ func toolFloor(repo string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var (
-		files    atomic.Int64
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			var buf []byte
-			var walk func(dir string) error
-			walk = func(dir string) error {
-				entries, err := os.ReadDir(dir)
-				if err != nil {
-					return err
-				}
-				for _, e := range entries {
-					p := filepath.Join(dir, e.Name())
-					if e.IsDir() {
-						if err := walk(p); err != nil {
-							return err
-						}
-						continue
-					}
-					if buf, err = readInto(buf[:0], p); err != nil {
-						return err
-					}
+	var files atomic.Int64
+	// walk reads and hashes every file below dir into buf.
+	var walk func(dir string, buf []byte) ([]byte, error)
+	walk = func(dir string, buf []byte) ([]byte, error) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return buf, err
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() {
+				buf, err = walk(p, buf)
+			} else {
+				if buf, err = readInto(buf[:0], p); err == nil {
 					sha256.Sum256(buf)
 					files.Add(1)
 				}
-				return nil
 			}
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(tenants) {
-					return
-				}
-				if err := walk(filepath.Join(root, tenants[i].Name())); err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					return
-				}
+			if err != nil {
+				return buf, err
 			}
-		})
+		}
+		return buf, nil
 	}
-	wg.Wait()
-	return int(files.Load()), firstErr
+	err = onEveryCore(len(tenants), func(i int, buf []byte) ([]byte, error) {
+		return walk(filepath.Join(root, tenants[i].Name()), buf)
+	})
+	return int(files.Load()), err
 }
 
 // runFloor runs the floor on repo as a process of its own, as the tool
