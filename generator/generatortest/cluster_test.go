@@ -193,3 +193,15 @@ func ExampleCluster() {
 	// finalizer: object not found
 	// ExternalArtifact/tenant-a/app
 }
+
+func ExampleAsApplied() {
+	c := generatortest.AsApplied()
+	ctx := context.Background()
+	_, err := c.Object(ctx, inventory.ID{Kind: inventory.KindNamespace, Name: "tenant-a"})
+	fmt.Println(errors.Is(err, generator.ErrAsApplied))
+	artifacts, _ := c.ExternalArtifacts(ctx, "tenant-a")
+	fmt.Println(len(artifacts))
+	// Output:
+	// true
+	// 0
+}
