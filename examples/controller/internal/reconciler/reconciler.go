@@ -335,20 +335,8 @@ func (r *Reconciler) reconcile(ctx context.Context, tg *v1alpha1.TenantGenerator
 // only when the status changed.
 func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerator, out *outcome) error {
 	before := tg.DeepCopy()
-	tg.Status.ObservedGeneration = tg.Generation
-	if !out.keepPrev {
-		tg.Status.Inventory = out.next
-	}
-	if out.summary != nil {
-		tg.Status.LastPlan = out.summary
-	}
-	meta.SetStatusCondition(&tg.Status.Conditions, metav1.Condition{
-		Type:               v1alpha1.ConditionReady,
-		Status:             out.ready,
-		Reason:             out.reason,
-		Message:            truncate(out.message, 32<<10),
-		ObservedGeneration: tg.Generation,
-	})
+	st := &tg.Status
+	out.record(tg.Generation, &st.ObservedGeneration, &st.Inventory, &st.LastPlan, &st.Conditions)
 	switch {
 	case out.ready == metav1.ConditionTrue:
 		meta.RemoveStatusCondition(&tg.Status.Conditions, v1alpha1.ConditionReconciling)
@@ -378,6 +366,26 @@ func (r *Reconciler) writeStatus(ctx context.Context, tg *v1alpha1.TenantGenerat
 		return nil
 	}
 	return r.Client.Status().Patch(ctx, tg, client.MergeFrom(before))
+}
+
+// record writes into a status what every kind records of out: the
+// generation observed, the inventory (unless the previous one is kept),
+// the plan's summary when there is one, and Ready.
+func (out *outcome) record(generation int64, observed *int64, inv *[]inventory.Entry, lastPlan **v1alpha1.PlanSummary, conditions *[]metav1.Condition) {
+	*observed = generation
+	if !out.keepPrev {
+		*inv = out.next
+	}
+	if out.summary != nil {
+		*lastPlan = out.summary
+	}
+	meta.SetStatusCondition(conditions, metav1.Condition{
+		Type:               v1alpha1.ConditionReady,
+		Status:             out.ready,
+		Reason:             out.reason,
+		Message:            truncate(out.message, 32<<10),
+		ObservedGeneration: generation,
+	})
 }
 
 func truncate(s string, n int) string {

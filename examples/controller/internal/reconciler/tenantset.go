@@ -346,20 +346,8 @@ func (r *TenantSetReconciler) teardown(ctx context.Context, ts *v1alpha1.TenantS
 // changed.
 func (r *TenantSetReconciler) writeStatus(ctx context.Context, ts *v1alpha1.TenantSet, out *outcome) error {
 	before := ts.DeepCopy()
-	ts.Status.ObservedGeneration = ts.Generation
-	if !out.keepPrev {
-		ts.Status.Inventory = out.next
-	}
-	if out.summary != nil {
-		ts.Status.LastPlan = out.summary
-	}
-	meta.SetStatusCondition(&ts.Status.Conditions, metav1.Condition{
-		Type:               v1alpha1.ConditionReady,
-		Status:             out.ready,
-		Reason:             out.reason,
-		Message:            truncate(out.message, 32<<10),
-		ObservedGeneration: ts.Generation,
-	})
+	st := &ts.Status
+	out.record(ts.Generation, &st.ObservedGeneration, &st.Inventory, &st.LastPlan, &st.Conditions)
 	if equality.Semantic.DeepEqual(before.Status, ts.Status) {
 		return nil
 	}
