@@ -198,9 +198,9 @@ func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error
 // as nsmeta shares one among the rules of a namespace's metadata: each
 // evaluation gets what is left, and its cost is taken from it. The smaller
 // limit bounds all that CostLimit bounds in Eval: the runtime cost, and the
-// charge of a call checked before it runs (refused when over limit), so
-// that an evaluation does at most limit of work plus that of the call that
-// goes over it, whose work is linear in its arguments. An evaluation stopped
+// charge of a call checked before it runs (refused when over half the
+// limit), so that an evaluation does at most limit of work plus that of
+// the call that goes over it, at most half of limit. An evaluation stopped
 // by it returns an error wrapping [ErrCostLimit] that names the limit; its
 // cost is then more than limit when the runtime cost went over it, and
 // what was charged before a refused call otherwise. The cost of an

@@ -23,9 +23,9 @@ import (
 // the evaluation. The functions whose work can grow faster than their
 // arguments (a sort, a set comparison, a search) therefore have a charge
 // that is known before the call: the call is refused, with ErrCostLimit,
-// when that charge alone is over CostLimit, and charged it otherwise. A
-// call within the limit runs, so an evaluation stops after at most
-// CostLimit of work plus one call of at most CostLimit.
+// when that charge alone is over half the evaluation's limit (callLimit),
+// and charged it otherwise. A call within it runs, so an evaluation stops
+// after at most its limit of work plus one call of at most half of it.
 //
 // The charges are cel-go's, which are Kubernetes', where those count the
 // work; they are higher where cel-go undercounts, as the package
@@ -89,15 +89,30 @@ func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 		}
 	}
 	if b.before != nil {
-		if c := b.before(args); c > limit {
+		if c := b.before(args); c > callLimit(limit) {
 			detail := b.detail
 			if detail == nil {
 				detail = describeArgs
 			}
-			return refuse("%s: cost of one call must be no more than %d, got %d (%s)", b.name, limit, c, detail(args))
+			return refuseCall(b.name, limit, c, detail(args))
 		}
 	}
 	return nil
+}
+
+// callLimit is the most that one call checked before it runs may be
+// charged in an evaluation whose cost limit is limit: half of it. The
+// cost tracker stops an evaluation once its cost is over the limit, and a
+// call is charged only after it returns, so an evaluation does at most
+// its limit of work and then one call: half the limit, not a whole one,
+// bounds what an evaluation does at one and a half times its limit.
+func callLimit(limit uint64) uint64 { return limit / 2 }
+
+// refuseCall is the refusal of a call of function charged c, over
+// callLimit(limit), with its arguments described by detail.
+func refuseCall(function string, limit, c uint64, detail string) *refusal {
+	return refuse("%s: cost of one call must be no more than %d, half the cost limit %d, got %d (%s)",
+		function, callLimit(limit), limit, c, detail)
 }
 
 // describeArgs describes each argument by its kind and size.

@@ -59,16 +59,19 @@
 //     dispatches the call when it runs, on dyn values;
 //   - a call whose work can grow faster than its arguments, or that reads
 //     more than its arguments' sizes show, is charged before it runs, and
-//     refused when that charge alone is over CostLimit: distinct, sort,
+//     refused when that charge alone is over half the evaluation's cost
+//     limit (500,000 of CostLimit): distinct, sort,
 //     sortBy, sets.contains, sets.equivalent, sets.intersects, in, == and
 //     != (of lists and maps), flatten, indexOf, lastIndexOf and matches.
 //     cel-go charges a call only after it returns: distinct over the 16,000
 //     hexadecimal numbers of a 75 KiB annotation ran for 9.5 s before the
 //     cost limit stopped it, sort over 50,000 for 2 s; now they are
 //     refused in milliseconds, by a message that names the function, its
-//     charge and its arguments. A call within the limit runs, and is
-//     charged, so an evaluation does at most CostLimit of work plus one
-//     call of at most CostLimit. A refusal ends the evaluation, as the cost
+//     charge and its arguments. A call within half the limit runs, and
+//     is charged, so an evaluation does at most its limit of work plus one
+//     call of at most half of it: one and a half times its limit in all
+//     (BenchmarkRuntimePatterns' worst cases build exactly that). A
+//     refusal ends the evaluation, as the cost
 //     limit does: || and && do not absorb it as they absorb an error;
 //   - matches on a pattern that is not a constant of the expression (a
 //     variable's value, or a string built from one) compiles the pattern
@@ -85,7 +88,7 @@
 //     grows; the ranges its classes append and the sorting of each class;
 //     the code points folded one at a time; and, for a pattern that can
 //     start with ^ or \A, the ranges of the one-pass analysis. The call is
-//     refused when that charge is over the evaluation's cost limit, so
+//     refused when that charge is over half the evaluation's cost limit, so
 //     that a tenant's value of Unicode classes under 'x'.matches(value)
 //     is refused before it compiles rather than after (issue 34's inputs
 //     are regression tests; BenchmarkRuntimePatterns measures them). A
@@ -122,8 +125,8 @@
 // for the slowest work charged (comprehension steps, matches on Go's NFA,
 // in, == and sets.intersects over cel-go's lists of strings) and for
 // compiling a pattern from a value, so that CostLimit bounds an
-// evaluation's time; one that ends in a call charged up to CostLimit may
-// take up to twice that. BenchmarkBuiltins, BenchmarkPatternCharge and
+// evaluation's time; one that ends in a call charged up to half of it
+// may take one and a half times that. BenchmarkBuiltins, BenchmarkPatternCharge and
 // BenchmarkRuntimePatterns measure them; docs/performance.md has the
 // current figures.
 //
@@ -131,7 +134,7 @@
 // whose message names the bound, for instance (ExampleProgram_Eval_costLimit
 // shows more):
 //
-//	cel: evaluating "value.split(',').distinct().size() == value.split(',').size()": cost limit exceeded: distinct: cost of one call must be no more than 1000000, got 537600011 (a list of 16000 elements)
+//	cel: evaluating "value.split(',').distinct().size() == value.split(',').size()": cost limit exceeded: distinct: cost of one call must be no more than 500000, half the cost limit 1000000, got 537600011 (a list of 16000 elements)
 //	cel: evaluating "lists.range(3000).all(i, value.size() > 0)": cost limit exceeded: runtime cost must be no more than 1000000
 //
 // # Charges

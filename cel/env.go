@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"regexp"
@@ -252,13 +253,13 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// checkMatchCost refuses a match whose charge alone is over limit, the
-// cost limit of the evaluation: cel-go charges a call after it returns, and
-// one match of a 5 KiB pattern against a 256 KiB string runs for seconds.
+// checkMatchCost refuses a match whose charge alone is over
+// callLimit(limit), limit being the cost limit of the evaluation: cel-go
+// charges a call after it returns, and one match of a 5 KiB pattern
+// against a 256 KiB string runs for seconds.
 func checkMatchCost(subject, size int, limit uint64) *refusal {
-	if c := matchCost(subject, size); c > limit {
-		return refuse("matches: cost of one call must be no more than %d, got %d (a %d-byte string and a pattern of size %d)",
-			limit, c, subject, size)
+	if c := matchCost(subject, size); c > callLimit(limit) {
+		return refuseCall("matches", limit, c, fmt.Sprintf("a %d-byte string and a pattern of size %d", subject, size))
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func ExampleProgram_Eval_costLimit() {
 	// Output:
 	// true
 	// cel: evaluating "value.replace(\"\", value).replace(\"\", value).replace(\"\", value).size() > 0": cost limit exceeded: replace: string result must be no more than 1048576 bytes
-	// cel: evaluating "value.split(',').distinct().size() == value.split(',').size()": cost limit exceeded: distinct: cost of one call must be no more than 1000000, got 2104213 (a list of 1001 elements)
+	// cel: evaluating "value.split(',').distinct().size() == value.split(',').size()": cost limit exceeded: distinct: cost of one call must be no more than 500000, half the cost limit 1000000, got 2104213 (a list of 1001 elements)
 }
 
 func ExampleProgram_EvalLimited() {

@@ -43,18 +43,18 @@ func TestEvalLimited(t *testing.T) {
 		},
 		"a call charged over the limit is refused before it runs": {
 			expr: `value.split(',').distinct().size() > 0`, value: hexList(100), limit: 20000, wantCost: 141,
-			wantErr: `cel: evaluating "value.split(',').distinct().size() > 0": cost limit exceeded: distinct: cost of one call must be no more than 20000, got 21011 (a list of 100 elements)`,
+			wantErr: `cel: evaluating "value.split(',').distinct().size() > 0": cost limit exceeded: distinct: cost of one call must be no more than 10000, half the cost limit 20000, got 21011 (a list of 100 elements)`,
 		},
 		"a match with a constant pattern charged over the limit is refused": {
 			expr: `value.matches('^[a-z]+$')`, value: strings.Repeat("a", 10000), limit: 1000, wantCost: 1,
-			wantErr: `cel: evaluating "value.matches('^[a-z]+$')": cost limit exceeded: matches: cost of one call must be no more than 1000, got 8001 (a 10000-byte string and a pattern of size 8)`,
+			wantErr: `cel: evaluating "value.matches('^[a-z]+$')": cost limit exceeded: matches: cost of one call must be no more than 500, half the cost limit 1000, got 8001 (a 10000-byte string and a pattern of size 8)`,
 		},
 		"the same call within the limit runs": {
-			expr: `value.matches('^[a-z]+$')`, value: strings.Repeat("a", 10000), limit: 8002, want: true, wantCost: 8002,
+			expr: `value.matches('^[a-z]+$')`, value: strings.Repeat("a", 10000), limit: 16002, want: true, wantCost: 8002,
 		},
 		"a limit over CostLimit is CostLimit": {
 			expr: `value.split(',').distinct().size() > 0`, value: hexList(16000), limit: math.MaxUint64, wantCost: 23576,
-			wantErr: `cel: evaluating "value.split(',').distinct().size() > 0": cost limit exceeded: distinct: cost of one call must be no more than 1000000, got 537600011 (a list of 16000 elements)`,
+			wantErr: `cel: evaluating "value.split(',').distinct().size() > 0": cost limit exceeded: distinct: cost of one call must be no more than 500000, half the cost limit 1000000, got 537600011 (a list of 16000 elements)`,
 		},
 	}
 	for name, tt := range tests {

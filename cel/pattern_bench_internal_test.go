@@ -3,6 +3,7 @@ package cel
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -118,6 +119,17 @@ func BenchmarkRuntimePatterns(b *testing.B) {
 		b.Run("one/"+f.name, func(b *testing.B) {
 			run(b, `'x'.matches(value)`, familyPattern(f.head, f.item, f.tail, most), CostLimit)
 		})
+		// The worst evaluation within a limit: the limit's worth of other
+		// work, then the largest pattern of the family that one call may
+		// compile, with CostLimit and with nsmeta's budget of a file.
+		for _, limit := range []uint64{CostLimit, hostileBudget} {
+			half := sort.Search(most+1, func(n int) bool {
+				return runtimeMatchCost("x", familyPattern(f.head, f.item, f.tail, n)) > callLimit(limit)
+			}) - 1
+			b.Run(fmt.Sprintf("worst/%s/%d", f.name, limit), func(b *testing.B) {
+				run(b, busyWithin(b, limit)+` && 'x'.matches(value)`, familyPattern(f.head, f.item, f.tail, max(half, 0)), limit)
+			})
+		}
 		item := f.head + strings.ReplaceAll(f.item, ",", "") + f.tail
 		items := strings.TrimSuffix(strings.Repeat(item+",", (256<<10)/(len(item)+1)), ",")
 		for _, limit := range []uint64{CostLimit, hostileBudget} {
@@ -131,3 +143,18 @@ func BenchmarkRuntimePatterns(b *testing.B) {
 // hostileBudget is package nsmeta's budget of CEL cost for the rules of
 // one NamespaceMetadata file.
 const hostileBudget = 100_000
+
+// busyWithin is an expression that takes as many steps as an evaluation
+// can within limit: lists.range(n).all(i, lists.range(100).all(j, j >= 0))
+// with the most n that does not go over it.
+func busyWithin(tb testing.TB, limit uint64) string {
+	expr := func(n int) string { return fmt.Sprintf(`lists.range(%d).all(i, lists.range(100).all(j, j >= 0))`, n) }
+	n := sort.Search(10_000, func(n int) bool {
+		_, _, err := MustCompile(expr(n)).EvalLimited(context.Background(), nil, limit)
+		return errors.Is(err, ErrCostLimit)
+	}) - 1
+	if n < 1 {
+		tb.Fatal("no step of the comprehension is within the limit")
+	}
+	return expr(n)
+}

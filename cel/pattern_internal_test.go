@@ -307,10 +307,10 @@ var runtimePatternTests = []struct {
 	// budget of a file and the cost limit.
 	{name: "issue 34 item 5: 20,480 Unicode classes", expr: `'x'.matches(value)`,
 		value: strings.Repeat(`[\pL\pN\pP]`, 20480), wantErr: ErrCostLimit,
-		detail: "matches: cost of one call must be no more than 1000000, got 43261360 (a 1-byte string and a 225280-byte pattern not known before the evaluation: 43205040 to compile it, 56320 to match it)"},
+		detail: "matches: cost of one call must be no more than 500000, half the cost limit 1000000, got 43261360 (a 1-byte string and a 225280-byte pattern not known before the evaluation: 43205040 to compile it, 56320 to match it)"},
 	{name: "issue 34 item 5 under the budget of a file", expr: `'x'.matches(value)`, limit: 100_000,
 		value: strings.Repeat(`[\pL\pN\pP]`, 20480), wantErr: ErrCostLimit,
-		detail: "matches: cost of one call must be no more than 100000, got 43261360 (a 1-byte string and a 225280-byte pattern not known before the evaluation: 43205040 to compile it, 56320 to match it)"},
+		detail: "matches: cost of one call must be no more than 50000, half the cost limit 100000, got 43261360 (a 1-byte string and a 225280-byte pattern not known before the evaluation: 43205040 to compile it, 56320 to match it)"},
 	// Issue 34, item 6: 590 to 630 ms of CPU within the budget of a
 	// file, 376 to 460 ms for the case-insensitive items.
 	{name: "issue 34 item 6: 29,000 patterns of two classes", expr: `value.split(',').all(x, x.matches(x))`, limit: 100_000,
@@ -335,13 +335,13 @@ var runtimePatternTests = []struct {
 	{name: "a value that is no pattern", expr: `'x'.matches(value)`, value: `(`, wantErr: ErrEval, detail: "error parsing regexp: missing closing ): `(`"},
 	{name: "a folded range over the budget of a file", expr: `'x'.matches(value)`, limit: 100_000,
 		value: strings.Repeat(`(?i)[\x{42}-\x{1E942}]`, 3), wantErr: ErrCostLimit,
-		detail: "matches: cost of one call must be no more than 100000, got 169894 (a 1-byte string and a 66-byte pattern not known before the evaluation: 169877 to compile it, 17 to match it)"},
+		detail: "matches: cost of one call must be no more than 50000, half the cost limit 100000, got 169894 (a 1-byte string and a 66-byte pattern not known before the evaluation: 169877 to compile it, 17 to match it)"},
 	{name: "a repetition over the budget of a file", expr: `'x'.matches(value)`, limit: 100_000,
 		value: strings.Repeat(`a{1000}`, 60), wantErr: ErrCostLimit,
-		detail: "matches: cost of one call must be no more than 100000, got 259154 (a 1-byte string and a 420-byte pattern not known before the evaluation: 244153 to compile it, 15001 to match it)"},
+		detail: "matches: cost of one call must be no more than 50000, half the cost limit 100000, got 259154 (a 1-byte string and a 420-byte pattern not known before the evaluation: 244153 to compile it, 15001 to match it)"},
 	{name: "a long subject and a pattern from a value", expr: `value.matches(value.substring(0, 100))`,
 		value: strings.Repeat(`\pL`, 40000), wantErr: ErrCostLimit,
-		detail: "matches: cost of one call must be no more than 1000000, got 1200010 (a 120000-byte string and a 100-byte pattern)"},
+		detail: "matches: cost of one call must be no more than 500000, half the cost limit 1000000, got 1200010 (a 120000-byte string and a 100-byte pattern)"},
 }
 
 func TestRuntimePatterns(t *testing.T) {
@@ -388,7 +388,7 @@ func TestRuntimePatternAsKubernetes(t *testing.T) {
 	if got, cost, err := p.EvalLimited(context.Background(), vars, CostLimit); got || cost != 422_076 || err != nil {
 		t.Errorf("EvalLimited(CostLimit) = %v, %d, %v; want false, charged 422076, nil", got, cost, err)
 	}
-	const want = "cel: cost limit exceeded: matches: cost of one call must be no more than 100000, got 422075 " +
+	const want = "cel: cost limit exceeded: matches: cost of one call must be no more than 50000, half the cost limit 100000, got 422075 " +
 		"(a 1-byte string and a 2200-byte pattern not known before the evaluation: 421525 to compile it, 550 to match it)"
 	got, cost, err := p.EvalLimited(context.Background(), vars, 100_000)
 	var ee *EvalError

@@ -101,7 +101,7 @@ func TestSchemaApplyBudget(t *testing.T) {
 			wantKept:        md(nil, kv{"a.org.io/one": words(10000), "c.org.io/three": "payments"}),
 			wantErrs: field.ErrorList{
 				budgetErr("annotations[b.org.io/sorted]", strings.Repeat("a,", 32)+"... (1199 bytes)", `value.split(',').sort().size() > 0`, 37987, 1199,
-					"cel: cost limit exceeded: sort: cost of one call must be no more than 37987, got 756011 (a list of 600 elements)"),
+					"cel: cost limit exceeded: sort: cost of one call must be no more than 18993, half the cost limit 37987, got 756011 (a list of 600 elements)"),
 			},
 			// 62,013 for the first, 732 for the second up to its refused
 			// sort, 13 for the third.

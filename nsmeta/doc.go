@@ -205,7 +205,10 @@
 // and every later key whose rule costs anything fails alike, so a file
 // that runs out of budget always fails, never loses a key silently. The
 // budget is counted, not timed: the same file fails at the same key on
-// every machine, whatever its load. What a spent budget costs in time is
+// every machine, whatever its load. No one evaluation on a tenant's value
+// does more than one and a half times the budget of its file (cel refuses
+// a call charged over half an evaluation's limit; cel's
+// BenchmarkRuntimePatterns, worst cases at 100000). What a spent budget costs in time is
 // set by the slowest work cel charges per unit (comprehension steps; cel's
 // BenchmarkBuiltins), and what a plan of tenants that are all hostile
 // costs by the budget, not by their files (BenchmarkHostileTenants in
