@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,54 +39,85 @@ const (
 // the work of a plan, and each artifact's is independent of the others':
 // they are built in parallel, each with its own errors and warnings, which
 // are merged in item order, so that the plan is the same as a serial one.
+// The artifacts share the plan's budget of work (see planWorkUnits): those
+// that go over their share are built again with what the others left, as
+// long as that makes their share grow.
 func (p *planner) artifacts(items []*item) []Artifact {
 	type built struct {
-		q *planner // nil: not built (skipped, or the context ended)
-		a *Artifact
+		q      *planner // nil: not built (skipped, or the context ended)
+		a      *Artifact
+		reason string // why a is nil
+		work   *workShare
 	}
 	out := make([]built, len(items))
 	ctx := withPlanBudget(p.ctx, p.workers()) // what the artifacts built at once share
-	panics := parallel(p.ctx, p.workers(), len(items), func(i int) {
-		it := items[i]
-		if it.skip != "" {
-			return
+	var pending []int
+	namespaces := map[string]bool{}
+	for i, it := range items {
+		if it.skip == "" {
+			pending = append(pending, i)
+			namespaces[it.namespace] = true
 		}
-		q := p.fork()
-		var release func()
-		q.ctx, release = withArtifactLease(ctx)
-		defer release()
-		out[i].q = q
-		a, reason := q.artifact(it)
-		if a == nil {
-			it.skip = reason
+	}
+	total := cmp.Or(p.g.opts.workBudget, planWork(len(namespaces)))
+	left, share, artifacts := total, nextShare(total, len(pending)), len(pending)
+	for len(pending) > 0 {
+		panics := parallel(p.ctx, p.workers(), len(pending), func(k int) {
+			it := items[pending[k]]
+			q := p.fork()
+			w := &workShare{limit: share, total: total, left: left, artifacts: artifacts}
+			var release func()
+			q.ctx, release = withArtifactLease(ctx, w)
+			defer release()
+			b := &out[pending[k]]
+			*b = built{q: q, work: w}
+			b.a, b.reason = q.artifact(it)
+			if !w.over {
+				// Nothing reads the match's captures again: the artifact
+				// owns the raw ones, and keeping them until the plan ends
+				// grows the live heap with the tenants (BenchmarkPlan's
+				// RSS per tenant).
+				it.match.Raw, it.match.Normalized = nil, nil
+			}
+		})
+		// A build that panicked is an error of its own, and nothing else
+		// of it counts: its errors, warnings and artifact may be half done.
+		for k, v := range panics {
+			it, q := items[pending[k]], p.fork()
+			q.errs = append(q.errs, field.InternalError(it.art.path,
+				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v)))
+			out[pending[k]] = built{q: q, reason: reasonPanic}
 		}
-		out[i].a = a
-		// Nothing reads the match's captures again: the artifact owns the
-		// raw ones, and keeping them until the plan ends grows the live
-		// heap with the tenants (BenchmarkPlan's RSS per tenant).
-		it.match.Raw, it.match.Normalized = nil, nil
-	})
-	// A build that panicked is an error of its own, and nothing else of it
-	// counts: its errors, warnings and artifact may be half done.
-	for i, v := range panics {
-		it, q := items[i], p.fork()
-		q.errs = append(q.errs, field.InternalError(it.art.path,
-			fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v)))
-		out[i] = built{q: q}
-		it.skip = reasonPanic
+		var over []int
+		for _, i := range pending {
+			if w := out[i].work; w != nil {
+				left -= w.spent
+				if w.over {
+					over = append(over, i)
+				}
+			}
+		}
+		next := nextShare(left, len(over))
+		if next <= share || p.ctx.Err() != nil {
+			break // what the last builds said is final
+		}
+		share, artifacts, pending = next, len(over), over
 	}
 	var result []Artifact // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.a != nil }); n > 0 {
 		result = make([]Artifact, 0, n)
 	}
-	for _, b := range out {
+	for i, b := range out {
 		if b.q == nil {
 			continue
 		}
 		p.merge(b.q)
 		if b.a != nil {
 			result = append(result, *b.a)
+		} else {
+			items[i].skip = b.reason
 		}
+		items[i].match.Raw, items[i].match.Normalized = nil, nil
 	}
 	slices.SortFunc(result, func(a, b Artifact) int {
 		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
@@ -387,7 +419,7 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 		if old, ok := t.files[dest]; ok && c.strategy == strategyMerge {
 			if err := t.merge(p.ctx, &old, fsys, src); err != nil {
 				fail(c.fromPath, src.String(), fmt.Sprintf("merging into %q: %v", dest, err))
-				if errors.Is(err, errMergeBudget) {
+				if errors.Is(err, errMergeBudget) || errors.Is(err, errWorkBudget) {
 					return false // the artifact fails: its other files would only cost more
 				}
 			}

@@ -311,6 +311,9 @@ func readError(err error) error {
 	if errors.Is(err, errDecompressed) {
 		return &archiveError{rule: fmt.Sprintf("the archives of an artifact must decompress to no more than %d bytes in all", maxDecompressedBytes)}
 	}
+	if errors.Is(err, errWorkBudget) {
+		return &archiveError{rule: "cannot be read to its end", err: err}
+	}
 	return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
 }
 
@@ -330,10 +333,24 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	if left <= 0 {
 		return 0, errDecompressed
 	}
+	// The plan's share is charged a unit for every extractUnitBytes
+	// decompressed, started, before they are: at most what it has left.
+	work := workShareOf(b.ctx)
+	charged := (b.t.decompressed + extractUnitBytes - 1) / extractUnitBytes
+	if work != nil {
+		room := charged*extractUnitBytes - b.t.decompressed + (work.limit-work.spent)*extractUnitBytes
+		if room <= 0 {
+			return 0, work.charge(1, fmt.Sprintf("decompressing the artifact's archives past %d bytes", b.t.decompressed))
+		}
+		left = min(left, room)
+	}
 	if int64(len(p)) > left {
 		p = p[:left]
 	}
 	n, err := b.r.Read(p)
 	b.t.decompressed += int64(n)
+	if work != nil { // within what it had left: the read was cut to it
+		work.spent += (b.t.decompressed+extractUnitBytes-1)/extractUnitBytes - charged
+	}
 	return n, err
 }

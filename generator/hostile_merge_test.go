@@ -518,8 +518,8 @@ func TestMergeGate(t *testing.T) {
 func TestPlanBudgetHeld(t *testing.T) {
 	t.Parallel()
 	ctx := withPlanBudget(context.Background(), 8)
-	a, releaseA := withArtifactLease(ctx)
-	b, releaseB := withArtifactLease(ctx)
+	a, releaseA := withArtifactLease(ctx, nil)
+	b, releaseB := withArtifactLease(ctx, nil)
 	ta, tb := newArtifactTree(), newArtifactTree()
 	if err := holdRoom(a, ta, 8<<20); err != nil || artifactLeaseOf(a).large {
 		t.Fatalf("holdRoom(8 MiB) = %v, large %v; want room without the token", err, artifactLeaseOf(a).large)

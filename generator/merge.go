@@ -156,6 +156,9 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 		return fmt.Errorf("%w: the merges of an artifact must count no more than %d in all (a unit for each YAML node and each %d bytes of their files), and this one, counting %d, would bring them to %d",
 			errMergeBudget, maxArtifactMergeUnits, mergeUnitBytes, charge, spent)
 	}
+	if err := workShareOf(ctx).charge(charge, "the merge"); err != nil {
+		return err
+	}
 	t.mergeSpent += charge
 	merged, err := gatedMerge(ctx, charge, base, overlay)
 	if err != nil {
@@ -744,7 +747,8 @@ type planBudget struct {
 // artifactLease is what one artifact holds of its plan's budget.
 type artifactLease struct {
 	plan  *planBudget
-	large bool // it holds the large token
+	large bool       // it holds the large token
+	work  *workShare // its share of the plan's work, nil for no bound
 }
 
 type planBudgetKey struct{}
@@ -758,11 +762,12 @@ func withPlanBudget(ctx context.Context, workers int) context.Context {
 }
 
 // withArtifactLease returns ctx with the lease of one artifact of ctx's
-// plan, and the function that gives back what the artifact took of the
-// plan's budget once it is built, which the caller must call.
-func withArtifactLease(ctx context.Context) (context.Context, func()) {
+// plan, with work as its share of the plan's work (nil for no bound), and
+// the function that gives back what the artifact took of the plan's
+// budget once it is built, which the caller must call.
+func withArtifactLease(ctx context.Context, work *workShare) (context.Context, func()) {
 	plan, _ := ctx.Value(planBudgetKey{}).(*planBudget)
-	l := &artifactLease{plan: plan}
+	l := &artifactLease{plan: plan, work: work}
 	return context.WithValue(ctx, artifactLeaseKey{}, l), func() {
 		if l.large {
 			l.large = false

@@ -29,10 +29,13 @@ type options struct {
 	cache                 *cel.Cache
 	finalizerKinds        []schema.GroupKind // nil: any kind
 	fileLists             bool
-	concurrency           int // 0: GOMAXPROCS
-	concurrencySet        bool
-	artifactDigest        artifactDigestFunc // nil: tenantkit's own digest
-	artifactDigestSet     bool
+	// workBudget, when set, is the plan's budget of work in place of
+	// planWork's (only tests set it, to spend it in milliseconds).
+	workBudget        int64
+	concurrency       int // 0: GOMAXPROCS
+	concurrencySet    bool
+	artifactDigest    artifactDigestFunc // nil: tenantkit's own digest
+	artifactDigestSet bool
 }
 
 // artifactDigestFunc is the function of [WithArtifactDigest].
