@@ -214,6 +214,14 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 		if t.names += int64(len(hdr.Name)); t.names > maxArchiveNameBytes {
 			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the names of the entries of an artifact's archives must hold no more than %d bytes in all", maxArchiveNameBytes)}
 		}
+		// Each entry costs the plan's share a unit, and one for every
+		// mergeUnitBytes of its name, which the directories it implies
+		// are made from; a file's content is charged as it decompresses,
+		// and must fit what the share has left before it is allocated.
+		share := workShareOf(ctx)
+		if err := share.charge(1+int64(len(hdr.Name))/mergeUnitBytes, "the entry and its name"); err != nil {
+			return &archiveError{entry: hdr.Name, rule: "cannot be extracted", err: err}
+		}
 		e, err := checkEntry(hdr)
 		if err != nil {
 			return err
@@ -224,6 +232,9 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 			}
 			if t.extracted += hdr.Size; t.extracted > maxExtractedBytes {
 				return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the archives of an artifact must hold no more than %d bytes of files in all", maxExtractedBytes)}
+			}
+			if err := share.check((hdr.Size+extractUnitBytes-1)/extractUnitBytes, fmt.Sprintf("a file of %d bytes", hdr.Size)); err != nil {
+				return &archiveError{entry: hdr.Name, rule: "cannot be extracted", err: err}
 			}
 			// The artifact holds what it extracts: its plan's budget must
 			// have room for it before it is read.

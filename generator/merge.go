@@ -137,6 +137,12 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 	if err != nil {
 		return err
 	}
+	// Their bytes alone are charged (mergeCharge reads them to count the
+	// rest): the plan's share must have room for them before they are.
+	share := workShareOf(ctx)
+	if err := share.check((int64(len(base)+len(overlay))+mergeUnitBytes-1)/mergeUnitBytes, "the merge's bytes alone"); err != nil {
+		return err
+	}
 	bc, err := mergeCharge(base)
 	if err != nil {
 		return &mergeError{err: err}
@@ -156,7 +162,7 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 		return fmt.Errorf("%w: the merges of an artifact must count no more than %d in all (a unit for each YAML node and each %d bytes of their files), and this one, counting %d, would bring them to %d",
 			errMergeBudget, maxArtifactMergeUnits, mergeUnitBytes, charge, spent)
 	}
-	if err := workShareOf(ctx).charge(charge, "the merge"); err != nil {
+	if err := share.charge(charge, "the merge"); err != nil {
 		return err
 	}
 	t.mergeSpent += charge

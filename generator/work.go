@@ -40,8 +40,8 @@ import (
 // merged over a chart's, count a few hundred units a module
 // (BenchmarkHostileMerge's realistic file).
 const (
-	planWorkUnits      = 1_000_000
-	namespaceWorkUnits = 1_024
+	planWorkUnits      = 500_000
+	namespaceWorkUnits = 512
 	extractUnitBytes   = 1_024
 	// maxArtifactWorkUnits is the most an artifact's own bounds let it
 	// spend: a share this large refuses nothing they allow.
@@ -70,16 +70,24 @@ type workShare struct {
 // charge takes units from s for work of what, or refuses it with an error
 // wrapping errWorkBudget when they are more than s has left.
 func (s *workShare) charge(units int64, what string) error {
-	if s == nil {
+	if err := s.check(units, what); err != nil {
+		return err
+	}
+	if s != nil {
+		s.spent += units
+	}
+	return nil
+}
+
+// check refuses, as charge does, units that s has no room for, without
+// taking them: a bound known before work whose exact charge comes later.
+func (s *workShare) check(units int64, what string) error {
+	if s == nil || s.spent+units <= s.limit {
 		return nil
 	}
-	if s.spent+units > s.limit {
-		s.over = true
-		return fmt.Errorf("%w: %s counts %d, and the artifact's share of the plan's budget has %d left of %d (%s)",
-			errWorkBudget, what, units, s.limit-s.spent, s.limit, s.describe())
-	}
-	s.spent += units
-	return nil
+	s.over = true
+	return fmt.Errorf("%w: %s counts %d, and the artifact's share of the plan's budget has %d left of %d (%s)",
+		errWorkBudget, what, units, s.limit-s.spent, s.limit, s.describe())
 }
 
 // describe says how the plan's budget was shared.

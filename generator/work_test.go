@@ -77,8 +77,8 @@ func TestPlanWorkBudget(t *testing.T) {
 }
 
 // TestPlanWorkBudgetExtract plans a tenant whose archive decompresses to
-// more than its share of the plan's work: the archive is read no further
-// than the share allows, and the error names it.
+// more than its share of the plan's work: its file is refused before it
+// is read, and the error names it.
 func TestPlanWorkBudgetExtract(t *testing.T) {
 	t.Parallel()
 	fsys := mergeTree(map[string]map[string][]byte{
@@ -90,7 +90,7 @@ func TestPlanWorkBudgetExtract(t *testing.T) {
 	for _, workers := range []int{1, 8} {
 		p := mustPlan(t, mustCompile(t, mergeSpec(), WithConcurrency(workers), withWorkBudget(4)), sources(fsys), nil, emptyCluster{}.cluster())
 		want := []string{`spec.artifacts[0].copy[0].from: @repo/tenants/tenant-a/modules/app/chart.tgz: rendered from directory "tenants/tenant-a/modules/app": ` +
-			`cannot be read to its end: work budget exceeded: decompressing the artifact's archives past 4096 bytes counts 1, and the artifact's share of the plan's budget has 0 left of 4 ` +
+			`entry "values.yaml": cannot be extracted: work budget exceeded: a file of 20000 bytes counts 20, and the artifact's share of the plan's budget has 2 left of 4 ` +
 			`(the plan's merges and extractions may count 4 in all, a unit for each YAML node, each 64 bytes merged and each 1024 bytes decompressed; 4 were left, shared equally by 1 artifact)`}
 		if diff := cmp.Diff(want, planErrs(p)); diff != "" {
 			t.Errorf("%d workers: errors (-want +got):\n%s", workers, diff)
