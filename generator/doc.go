@@ -194,4 +194,15 @@
 // fs.FS like any other here) opening a file is one openat2 that follows no
 // link; through an [os.Root], a system call or two for each directory on
 // its path.
+//
+// What a tenant's Merge and Extract copies cost is charged before it runs,
+// and bounded three times: per file, per artifact, and per plan. A plan's
+// merges and extractions share one budget of work, 500,000 units and 512
+// more for each namespace, by max-min fairness: each artifact gets an
+// equal share; those that need more are built again with what the others
+// left, for as long as their share grows; those still over it fail,
+// named, and are kept as they were. So a plan of many hostile tenants
+// costs seconds, not hours, and an artifact fails for this budget only
+// when the plan as a whole is over it, the largest first. Which ones fail
+// depends on the files only, never on the machine or the worker count.
 package generator
