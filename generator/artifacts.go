@@ -43,11 +43,15 @@ const (
 // that go over their share are built again with what the others left, as
 // long as that makes their share grow.
 func (p *planner) artifacts(items []*item) []Artifact {
+	// What a build leaves: only that, not its planner, so that what
+	// the plan holds until every artifact is built stays small.
 	type built struct {
-		q      *planner // nil: not built (skipped, or the context ended)
+		done   bool // false: not built (skipped, or the context ended)
 		a      *Artifact
 		reason string // why a is nil
-		work   *workShare
+		errs   field.ErrorList
+		warn   []string
+		work   workShare
 	}
 	out := make([]built, len(items))
 	ctx := withPlanBudget(p.ctx, p.workers()) // what the artifacts built at once share
@@ -63,16 +67,15 @@ func (p *planner) artifacts(items []*item) []Artifact {
 	left, share, artifacts := total, nextShare(total, len(pending)), len(pending)
 	for len(pending) > 0 {
 		panics := parallel(p.ctx, p.workers(), len(pending), func(k int) {
-			it := items[pending[k]]
+			it, b := items[pending[k]], &out[pending[k]]
+			*b = built{done: true, work: workShare{limit: share, total: total, left: left, artifacts: artifacts}}
 			q := p.fork()
-			w := &workShare{limit: share, total: total, left: left, artifacts: artifacts}
 			var release func()
-			q.ctx, release = withArtifactLease(ctx, w)
+			q.ctx, release = withArtifactLease(ctx, &b.work)
 			defer release()
-			b := &out[pending[k]]
-			*b = built{q: q, work: w}
 			b.a, b.reason = q.artifact(it)
-			if !w.over {
+			b.errs, b.warn = q.errs, q.warn
+			if !b.work.over {
 				// Nothing reads the match's captures again: the artifact
 				// owns the raw ones, and keeping them until the plan ends
 				// grows the live heap with the tenants (BenchmarkPlan's
@@ -83,18 +86,15 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		// A build that panicked is an error of its own, and nothing else
 		// of it counts: its errors, warnings and artifact may be half done.
 		for k, v := range panics {
-			it, q := items[pending[k]], p.fork()
-			q.errs = append(q.errs, field.InternalError(it.art.path,
-				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v)))
-			out[pending[k]] = built{q: q, reason: reasonPanic}
+			it := items[pending[k]]
+			out[pending[k]] = built{done: true, reason: reasonPanic, errs: field.ErrorList{field.InternalError(it.art.path,
+				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v))}}
 		}
 		var over []int
 		for _, i := range pending {
-			if w := out[i].work; w != nil {
-				left -= w.spent
-				if w.over {
-					over = append(over, i)
-				}
+			left -= out[i].work.spent
+			if out[i].work.over {
+				over = append(over, i)
 			}
 		}
 		next := nextShare(left, len(over))
@@ -108,10 +108,10 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		result = make([]Artifact, 0, n)
 	}
 	for i, b := range out {
-		if b.q == nil {
+		if !b.done {
 			continue
 		}
-		p.merge(b.q)
+		p.errs, p.warn = append(p.errs, b.errs...), append(p.warn, b.warn...)
 		if b.a != nil {
 			result = append(result, *b.a)
 		} else {

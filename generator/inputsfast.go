@@ -63,14 +63,21 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
 	if !ok || p.next < len(p.lines) {
 		return nil, false
 	}
-	inputs := make(map[string]json.RawMessage, len(entries))
-	size := 1 + len(entries) // "{", "}" and the commas
+	size, values := 1+len(entries), 0 // "{", "}" and the commas
 	for _, e := range entries {
-		inputs[e.key] = e.value
 		size += len(e.key) + 3 + len(e.value) // "key":value
+		values += len(e.value)
 	}
 	if size > exportedinputs.MaxBytes {
 		return nil, false
+	}
+	// The values share one array, which the plan holds as long as the
+	// artifact: one allocation, not one a value.
+	inputs := make(map[string]json.RawMessage, len(entries))
+	all := make([]byte, 0, values)
+	for _, e := range entries {
+		all = append(all, e.value...)
+		inputs[e.key] = all[len(all)-len(e.value) : len(all) : len(all)]
 	}
 	return inputs, true
 }

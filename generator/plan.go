@@ -319,6 +319,9 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	res := &Plan{}
 	items, problems := p.discover()
 	namespaces, artifacts, skippedNamespaces := p.build(items)
+	// Nothing reads the sources again: their directory caches go before
+	// the rest of the plan adds to what it holds.
+	p.sources = nil
 	artifacts = p.liveArtifacts(items, artifacts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
