@@ -160,11 +160,8 @@
 //
 // # Differences from source-watcher
 //
-// docs/differences.md lists where tenantkit does something else than
-// released source-watcher v2.3 on purpose, with upstream's behaviour and
-// the test that shows both, and what only the unreleased code or
-// tenantkit's judgement settles (the namespace digest's definition, Merge
-// and Extract details, reconcileEvery).
+// docs/differences.md lists each, with upstream's behaviour and the test
+// that shows both, and what tenantkit's judgement settles.
 //
 // # Concurrency
 //
@@ -190,19 +187,11 @@
 // content only while hashing it (a merged or extracted file's from the copy
 // that makes it until the artifact is hashed), and keeps of each artifact
 // its name, labels, captures, inputs, file count and digest: the list of
-// its files only under [WithFileLists]. Through package dirfs (opt-in, an
-// fs.FS like any other here) opening a file is one openat2 that follows no
-// link; through an [os.Root], a system call or two for each directory on
-// its path.
+// its files only under [WithFileLists].
 //
-// What a tenant's Merge and Extract copies cost is charged before it runs,
-// and bounded three times: per file, per artifact, and per plan. A plan's
-// merges and extractions share one budget of work, 500,000 units and 512
-// more for each namespace, by max-min fairness: each artifact gets an
-// equal share; those that need more are built again with what the others
-// left, for as long as their share grows; those still over it fail,
-// named, and are kept as they were. So a plan of many hostile tenants
-// costs seconds, not hours, and an artifact fails for this budget only
-// when the plan as a whole is over it, the largest first. Which ones fail
-// depends on the files only, never on the machine or the worker count.
+// A tenant's Merge and Extract copies are charged before they run, per
+// file, per artifact and per plan; the plan's budget (500,000 units, 512
+// more a namespace) is shared by max-min fairness, so an artifact fails for
+// it, named and kept, only when the plan as a whole is over it, the largest
+// first, alike on every machine and worker count.
 package generator
