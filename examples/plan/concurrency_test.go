@@ -241,7 +241,7 @@ func TestConcurrentPlans(t *testing.T) {
 	}
 	cache := cel.NewCache(2)
 	plan := func() (*planResult, error) {
-		g, err := agmanifest.Decode(data)
+		g, err := agmanifest.Decode[generator.Spec](data)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
@@ -39,7 +40,7 @@ func TestExpansionRefused(t *testing.T) {
 			data: reusedString("apiVersion: source.extensions.fluxcd.io/v1beta1\nkind: ArtifactGenerator\n",
 				"metadata: {name: g, namespace: flux-system, annotations: {a: &s %q}}\nspec:\n  pathPattern: \"@repo/{a}\"\n  commonMetadata:\n    annotations:\n",
 				"      a%d: *s\n", 110_000),
-			parse: func(b []byte) error { _, err := agmanifest.Decode(b); return err },
+			parse: func(b []byte) error { _, err := agmanifest.Decode[generator.Spec](b); return err },
 		},
 		{
 			name: "cluster, 110 KB",

@@ -106,7 +106,7 @@ var samplePlan = sync.OnceValues(func() (fs.FS, []inventory.Entry) {
 	if err != nil {
 		panic(err)
 	}
-	g, err := agmanifest.Decode(data)
+	g, err := agmanifest.Decode[generator.Spec](data)
 	if err != nil {
 		panic(err)
 	}
@@ -132,10 +132,10 @@ func FuzzParseGenerator(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := agmanifest.Decode(data)
+		g, err := agmanifest.Decode[generator.Spec](data)
 		if err != nil {
 			if g != nil {
-				t.Fatalf("agmanifest.Decode() = %v with error %v", g, err)
+				t.Fatalf("agmanifest.Decode[generator.Spec]() = %v with error %v", g, err)
 			}
 			return
 		}
@@ -147,7 +147,7 @@ func FuzzParseGenerator(f *testing.F) {
 // inventory and checks that a plan with errors deletes nothing and that
 // every entry of that inventory is still tracked unless it is deleted or
 // released.
-func checkPlan(t *testing.T, g *agmanifest.Manifest) {
+func checkPlan(t *testing.T, g *agmanifest.Manifest[generator.Spec]) {
 	t.Helper()
 	src, previous := samplePlan()
 	res, err := makePlan(context.Background(), request{

@@ -128,7 +128,7 @@ const maxManifestBytes = 16 << 20
 
 // request is everything one run reads.
 type request struct {
-	manifest *agmanifest.Manifest
+	manifest *agmanifest.Manifest[generator.Spec]
 	sources  map[string]fs.FS // by alias
 	previous []inventory.Entry
 	cluster  *generatortest.Cluster
@@ -306,7 +306,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 			req.sources[alias] = fsys
 		}
 	}
-	if req.manifest, err = agmanifest.Decode(data); err != nil {
+	if req.manifest, err = agmanifest.Decode[generator.Spec](data); err != nil {
 		return req, usagef("-generator %s: %v", nameOr(generatorFile, "(embedded sample)"), err)
 	}
 	if generatorFile != "" {
@@ -355,7 +355,7 @@ func load(generatorFile string, sources sourceFlags, inventoryFile, clusterFile,
 
 // checkSources requires a -source for every alias of spec.sources, and no
 // other.
-func checkSources(g *agmanifest.Manifest, sources sourceFlags) error {
+func checkSources(g *agmanifest.Manifest[generator.Spec], sources sourceFlags) error {
 	declared := map[string]bool{}
 	for i, s := range g.Spec.Sources {
 		declared[s.Alias] = true

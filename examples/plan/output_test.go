@@ -160,7 +160,7 @@ func planOf(t testing.TB, src fs.FS, previous []inventory.Entry, edit func(strin
 	if edit != nil {
 		data = edit(data)
 	}
-	g, err := agmanifest.Decode([]byte(data))
+	g, err := agmanifest.Decode[generator.Spec]([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}

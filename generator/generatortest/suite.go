@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
@@ -44,7 +45,7 @@ type Suite struct {
 	path      string
 	dir       string
 	doc       suiteDoc
-	manifest  *agmanifest.Manifest
+	manifest  *agmanifest.Manifest[generator.Spec]
 	alias     string
 	generator string // the generator file, for messages
 }
@@ -245,7 +246,7 @@ func LoadSuite(file string) (*Suite, error) {
 	if err != nil {
 		return nil, &SuiteError{Msg: fmt.Sprintf("%s: generator: %v", file, err), cause: err}
 	}
-	if s.manifest, err = agmanifest.Decode(gdata); err != nil {
+	if s.manifest, err = agmanifest.Decode[generator.Spec](gdata); err != nil {
 		return nil, badf("%s: generator %s: %v", file, s.generator, err)
 	}
 	if n := len(s.manifest.Spec.Sources); n != 1 {

@@ -21,7 +21,8 @@
 // exactly one. The metadata the API server sets (resourceVersion,
 // generation, creationTimestamp, finalizers, managedFields, ...) and the
 // whole status are ignored. Everything else is decoded strictly into
-// [Manifest]: the spec into generator.Spec.
+// [Manifest]: the spec into the caller's type, generator.Spec, so that
+// this package imports no tenantkit package above it.
 //
 // # Strict decoding
 //
@@ -36,8 +37,7 @@
 // (json.Unmarshaler) takes any value; one that decodes itself from text
 // (encoding.TextUnmarshaler) takes a string, and its error is reported at
 // the path. The decoder is internal/jsonfit's, which inventory.Unmarshal
-// uses too, there ignoring unknown fields (this package cannot be the one
-// inventory imports: it imports generator, which imports inventory).
+// uses too, there ignoring unknown fields.
 //
 // # Bounds
 //

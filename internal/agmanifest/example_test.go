@@ -4,17 +4,18 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 )
 
 func ExampleDecode() {
-	m, err := agmanifest.Decode([]byte(exported))
+	m, err := agmanifest.Decode[generator.Spec]([]byte(exported))
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(m.Metadata.Namespace, m.Metadata.Name, m.Spec.PathPattern)
 
-	_, err = agmanifest.Decode([]byte(`apiVersion: source.extensions.fluxcd.io/v1beta1
+	_, err = agmanifest.Decode[generator.Spec]([]byte(`apiVersion: source.extensions.fluxcd.io/v1beta1
 kind: ArtifactGenerator
 metadata: {name: tenants, resourceVersion: "1"}
 spec:
@@ -23,7 +24,7 @@ spec:
 `))
 	fmt.Println(err, errors.Is(err, agmanifest.ErrFields))
 
-	_, err = agmanifest.Decode([]byte("apiVersion: v1\nkind: NamespaceList\nitems: []\n"))
+	_, err = agmanifest.Decode[generator.Spec]([]byte("apiVersion: v1\nkind: NamespaceList\nitems: []\n"))
 	fmt.Println(err, errors.Is(err, agmanifest.ErrNotGenerator))
 	// Output:
 	// flux-system tenants @repo/tenants/{namespace}/modules/{module}

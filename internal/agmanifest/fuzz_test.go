@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 )
 
@@ -42,18 +43,18 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(tt.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := agmanifest.Decode(data)
+		m, err := agmanifest.Decode[generator.Spec](data)
 		if err != nil {
 			e, ok := errors.AsType[*agmanifest.Error](err)
 			switch {
 			case m != nil:
-				t.Fatalf("Decode() = %v with error %v", m, err)
+				t.Fatalf("Decode[generator.Spec]() = %v with error %v", m, err)
 			case !ok:
-				t.Fatalf("Decode() error %T %v, want *agmanifest.Error", err, err)
+				t.Fatalf("Decode[generator.Spec]() error %T %v, want *agmanifest.Error", err, err)
 			case !errors.Is(err, agmanifest.ErrSyntax) && !errors.Is(err, agmanifest.ErrNotGenerator) && !errors.Is(err, agmanifest.ErrFields):
-				t.Fatalf("Decode() error %v wraps no sentinel", err)
+				t.Fatalf("Decode[generator.Spec]() error %v wraps no sentinel", err)
 			case len(e.Problems) == 0 || err.Error() == "":
-				t.Fatalf("Decode() error %#v has no message", e)
+				t.Fatalf("Decode[generator.Spec]() error %#v has no message", e)
 			}
 			checkWords(t, err)
 			return
@@ -64,9 +65,9 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("json.Marshal() = %v", err)
 		}
-		m2, err := agmanifest.Decode(again)
+		m2, err := agmanifest.Decode[generator.Spec](again)
 		if err != nil {
-			t.Fatalf("Decode(%s) = %v; the manifest decoded from %q", again, err, data)
+			t.Fatalf("Decode[generator.Spec](%s) = %v; the manifest decoded from %q", again, err, data)
 		}
 		if diff := cmp.Diff(m, m2, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("the manifest written back decodes to another (-first +again):\n%s", diff)

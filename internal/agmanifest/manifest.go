@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/tenantkit/tenantkit/generator"
 )
 
 // The type fields of an ArtifactGenerator.
@@ -19,10 +17,11 @@ const (
 )
 
 // Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and
-// the spec in generator's types.
-type Manifest struct {
+// the spec as S, the caller's type for it (generator.Spec): the package
+// imports no tenantkit package above it.
+type Manifest[S any] struct {
 	Metadata Metadata
-	Spec     generator.Spec
+	Spec     S
 }
 
 // Metadata is the part of an ArtifactGenerator's metadata that a plan
@@ -53,8 +52,8 @@ var ServerSetMetadata = []string{
 // error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or
 // [ErrFields].
 //
-//	m, err := agmanifest.Decode(data) // "spec.artifacts[0].copy[0].frm: unknown field"
-func Decode(data []byte) (*Manifest, error) {
+//	m, err := agmanifest.Decode[generator.Spec](data) // "spec.artifacts[0].copy[0].frm: unknown field"
+func Decode[S any](data []byte) (*Manifest[S], error) {
 	doc, err := Parse(data)
 	if err != nil {
 		return nil, err
@@ -63,7 +62,7 @@ func Decode(data []byte) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m Manifest
+	var m Manifest[S]
 	var ps problems
 	for _, k := range sortedKeys(obj) {
 		v, path := obj[k], at.Child(k)

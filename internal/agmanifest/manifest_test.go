@@ -95,7 +95,7 @@ status:
 `
 
 // want is what written and exported decode to.
-var want = &agmanifest.Manifest{
+var want = &agmanifest.Manifest[generator.Spec]{
 	Metadata: agmanifest.Metadata{Name: "tenants", Namespace: "flux-system", UID: "6f1d0c2e-6a4b-4d6e-9d53-0b7f3c1e2a10"},
 	Spec: generator.Spec{
 		ServiceAccountName: "flux-operator",
@@ -303,25 +303,25 @@ func TestDecode(t *testing.T) {
 	for _, tt := range decodeTests(t) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			m, err := agmanifest.Decode([]byte(tt.data))
+			m, err := agmanifest.Decode[generator.Spec]([]byte(tt.data))
 			if tt.sentinel == nil {
 				if err != nil {
-					t.Fatalf("Decode() = %v", err)
+					t.Fatalf("Decode[generator.Spec]() = %v", err)
 				}
 				if diff := cmp.Diff(want, m); diff != "" {
-					t.Errorf("Decode() (-want +got):\n%s", diff)
+					t.Errorf("Decode[generator.Spec]() (-want +got):\n%s", diff)
 				}
 				return
 			}
 			if m != nil || !errors.Is(err, tt.sentinel) {
-				t.Fatalf("Decode() = %v, %v; want an error wrapping %v", m, err, tt.sentinel)
+				t.Fatalf("Decode[generator.Spec]() = %v, %v; want an error wrapping %v", m, err, tt.sentinel)
 			}
 			if err.Error() != tt.msg {
-				t.Errorf("Decode() error\n%q, want\n%q", err, tt.msg)
+				t.Errorf("Decode[generator.Spec]() error\n%q, want\n%q", err, tt.msg)
 			}
 			checkWords(t, err)
 			if _, ok := errors.AsType[*agmanifest.Error](err); !ok {
-				t.Errorf("Decode() error %T, want *agmanifest.Error", err)
+				t.Errorf("Decode[generator.Spec]() error %T, want *agmanifest.Error", err)
 			}
 		})
 	}
@@ -335,12 +335,12 @@ func TestDecodeServerSetMetadata(t *testing.T) {
 		t.Run(k, func(t *testing.T) {
 			t.Parallel()
 			data := replace(t, written, "  name: tenants\n", "  name: tenants\n  "+k+": {x: [1]}\n")
-			m, err := agmanifest.Decode([]byte(data))
+			m, err := agmanifest.Decode[generator.Spec]([]byte(data))
 			if err != nil {
-				t.Fatalf("Decode() = %v", err)
+				t.Fatalf("Decode[generator.Spec]() = %v", err)
 			}
 			if diff := cmp.Diff(want, m); diff != "" {
-				t.Errorf("Decode() (-want +got):\n%s", diff)
+				t.Errorf("Decode[generator.Spec]() (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -355,10 +355,10 @@ func TestDecodeManyProblems(t *testing.T) {
 	for _, k := range []string{"k", "j", "i", "h", "g", "f", "e", "d", "c", "b", "a", "l"} {
 		b.WriteString("  " + k + ": 1\n")
 	}
-	_, err := agmanifest.Decode([]byte(b.String()))
+	_, err := agmanifest.Decode[generator.Spec]([]byte(b.String()))
 	e, ok := errors.AsType[*agmanifest.Error](err)
 	if !ok {
-		t.Fatalf("Decode() = %v, want an *agmanifest.Error", err)
+		t.Fatalf("Decode[generator.Spec]() = %v, want an *agmanifest.Error", err)
 	}
 	if len(e.Problems) != 12 {
 		t.Errorf("%d problems, want 12", len(e.Problems))
@@ -366,6 +366,6 @@ func TestDecodeManyProblems(t *testing.T) {
 	want := "spec.a: unknown field; spec.b: unknown field; spec.c: unknown field; spec.d: unknown field; spec.e: unknown field; " +
 		"spec.f: unknown field; spec.g: unknown field; spec.h: unknown field; spec.i: unknown field; spec.j: unknown field; and 2 more"
 	if err.Error() != want {
-		t.Errorf("Decode() error\n%q, want\n%q", err, want)
+		t.Errorf("Decode[generator.Spec]() error\n%q, want\n%q", err, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/generator"
 	"github.com/tenantkit/tenantkit/internal/agmanifest"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
@@ -182,8 +183,8 @@ func TestParseHostile(t *testing.T) {
 				t.Fatalf("Parse() = %v, %.300v; want an error wrapping ErrSyntax containing %q", v, err, tt.msg)
 			}
 			checkWords(t, err)
-			if _, err := agmanifest.Decode([]byte(tt.data)); !errors.Is(err, agmanifest.ErrSyntax) {
-				t.Errorf("Decode() = %v, want an error wrapping ErrSyntax", err)
+			if _, err := agmanifest.Decode[generator.Spec]([]byte(tt.data)); !errors.Is(err, agmanifest.ErrSyntax) {
+				t.Errorf("Decode[generator.Spec]() = %v, want an error wrapping ErrSyntax", err)
 			}
 		})
 	}
