@@ -77,6 +77,7 @@ func BenchmarkTool(b *testing.B) {
 			if pinned != "" {
 				b.ReportMetric(float64(now.cpu)/float64(old.cpu), "x-pinned-cpu")
 				b.ReportMetric(float64(now.wall)/float64(old.wall), "x-pinned-wall")
+				b.ReportMetric(float64(now.maxRSS)/float64(old.maxRSS), "x-pinned-rss")
 			}
 			if calls, floorCalls, ok := countFSCalls(b, tool, args, repo); ok {
 				b.ReportMetric(float64(calls)/float64(n), "fs-calls/tenant")
