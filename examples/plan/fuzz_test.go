@@ -206,16 +206,6 @@ func FuzzParseCluster(f *testing.F) {
 	})
 }
 
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // inventorySeeds are seeds of FuzzReadInventory: the shapes of
 // TestInventoryShapes and the refused documents of TestInventoryRefused.
 func inventorySeeds(t testing.TB) []string {
