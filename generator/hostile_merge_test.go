@@ -103,7 +103,7 @@ func TestHostileMergeArrayBase(t *testing.T) {
 	detail := func(tenant, from string) string {
 		return fmt.Sprintf(`spec.artifacts[0].copy[2].from: @repo/tenants/%[1]s/modules/app/values/values.yaml: rendered from directory "tenants/%[1]s/modules/app": `+
 			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/%[1]s/modules/app/%[2]s") `+
-			`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, tenant, from)
+			`must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, tenant, from)
 	}
 	want := []string{detail("tenant-a", "base.tgz"), detail("tenant-b", "base/values.yaml")}
 	if diff := cmp.Diff(want, planErrs(p)); diff != "" {
@@ -141,7 +141,7 @@ func TestHostileMergeManyBases(t *testing.T) {
 	p := mustPlan(t, mustCompile(t, mergeSpec()), map[string]fs.FS{"repo": reads}, nil, emptyCluster{}.cluster())
 	want := []string{`spec.artifacts[0].copy[2].from: @repo/tenants/tenant-a/modules/app/values/v00.yaml: rendered from directory "tenants/tenant-a/modules/app": ` +
 		`merging into "v00.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/app/bases.tgz") ` +
-		`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`}
+		`must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`}
 	if diff := cmp.Diff(want, planErrs(p)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -235,7 +235,7 @@ func TestHostileMergeWorkers(t *testing.T) {
 	for i := range 8 {
 		want = append(want, fmt.Sprintf(`spec.artifacts[0].copy[2].from: @repo/tenants/tenant-a/modules/m%[1]d/values/values.yaml: rendered from directory "tenants/tenant-a/modules/m%[1]d": `+
 			`merging into "values.yaml": merge budget exceeded: the file there (from "@repo/tenants/tenant-a/modules/m%[1]d/base.tgz") `+
-			`must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, i))
+			`must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), and it counts 1064960 (1048575 bytes, 1048576 YAML nodes)`, i))
 	}
 	for _, workers := range []int{1, 8} {
 		p := mustPlan(t, mustCompile(t, mergeSpec(), WithConcurrency(workers)), sources(fsys), nil, emptyCluster{}.cluster())
@@ -354,7 +354,9 @@ func TestCountMergeNodes(t *testing.T) {
 		{data: "? a\n: b\n", parsed: 3, want: 7},         // "?" counts three, ":" an empty key
 		{data: "a: !!map\n  b: 1\n", parsed: 5, want: 5}, // a tag is the mapping's node
 		{data: "a: b # c: d, [e]\n", parsed: 3, want: 3}, // a comment counts nothing
-		{data: "a: 'b # c', [1]\n", parsed: 0, want: 12}, // unless it may hold a quote's end
+		{data: "a: 'b # c', [1]\n", parsed: 0, want: 11}, // unless it may hold a quote's end: from it on
+		{data: "a: 1 # it's: [x]\n", parsed: 3, want: 10},
+		{data: "a: {}\nb: [ ]\n", parsed: 5, want: 5},    // an empty flow collection is one node
 		{data: "a: http://x:80/y\n", parsed: 3, want: 3}, // a ":" inside a word is text
 		{data: `{"a":b}`, parsed: 3, want: 8},            // after a quote it may be a value indicator
 		{data: "a: 1\n---\nb: 2\n", parsed: 6, want: 13}, // a document start counts docNodes
@@ -379,11 +381,11 @@ func TestCountMergeNodes(t *testing.T) {
 // what the merges within them spend.
 func TestMergeBudgets(t *testing.T) {
 	t.Parallel()
-	// 1 MiB less 2 bytes, 16,384 units, and 8,190 nodes: 24,574 units, at
+	// 1 MiB less 2 bytes, 16,384 units, and 1,022 nodes: 17,406 units, at
 	// the budget of a file.
-	atBudget := "a: [" + strings.Repeat("1,", 4090) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*4090) + "\n"
-	// Two nodes more, in as many bytes.
-	overBudget := "a: [" + strings.Repeat("1,", 4092) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*4092) + "\n"
+	atBudget := "a: [" + strings.Repeat("1,", 506) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*506) + "\n"
+	// Four nodes more, in as many bytes.
+	overBudget := "a: [" + strings.Repeat("1,", 508) + "1]\nb: " + strings.Repeat("x", maxMergeBytes-2-11-2*508) + "\n"
 	// An anchor of 100 KB, and twenty aliases to it.
 	aliases := "l:\n- &x " + strings.Repeat("x", 100_000) + "\n" + strings.Repeat("- *x\n", 20)
 	// A billion laughs: each anchor holds four aliases to the one before.
@@ -401,20 +403,20 @@ func TestMergeBudgets(t *testing.T) {
 		{name: "within the budgets", merges: []merge{{"a: 1\n", "b: 2\n"}, {"c: 3\n", "d: 4\n"}},
 			spent: 4 * (3 + 1)}, // three nodes and five bytes each
 		{name: "a file over the budget of a file by its nodes", merges: []merge{{"a: 1\n", "a: [" + strings.Repeat("1,", 12_200) + "1]\n"}},
-			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
+			want: "merge budget exceeded: the file merged must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), " +
 				"and it counts 24790 (24407 bytes, 24408 YAML nodes)"},
 		{name: "a file of nodes and bytes", merges: []merge{{"a: 1\n", overBudget}},
-			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
-				"and it counts 24578 (1048574 bytes, 8194 YAML nodes)"},
+			want: "merge budget exceeded: the file merged must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), " +
+				"and it counts 17410 (1048574 bytes, 1026 YAML nodes)"},
 		{name: "a file that its aliases expand past the budget", merges: []merge{{aliases, "b: 1\n"}},
-			want: `merge budget exceeded: the file there (from "@repo/b0.yaml") must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), ` +
-				"and it counts 25048 or more (1600124 bytes, 46 YAML nodes)"},
+			want: `merge budget exceeded: the file there (from "@repo/b0.yaml") must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), ` +
+				"and it counts 18798 or more (1200120 bytes, 46 YAML nodes)"},
 		{name: "a file whose aliases expand without end", merges: []merge{{"a: 1\n", laughs}},
-			want: "merge budget exceeded: the file merged must count no more than 24576 to be merged (a unit for each YAML node and each 64 bytes), " +
-				"and it counts 24715 or more (1370229 bytes, 3305 YAML nodes)"},
+			want: "merge budget exceeded: the file merged must count no more than 17408 to be merged (a unit for each YAML node and each 64 bytes), " +
+				"and it counts 20105 or more (1113291 bytes, 2709 YAML nodes)"},
 		{name: "merges past the artifact's budget", merges: []merge{{atBudget, atBudget}, {atBudget, atBudget}, {atBudget, atBudget}},
-			want: "merge budget exceeded: the merges of an artifact must count no more than 98304 in all (a unit for each YAML node and each 64 bytes of their files), " +
-				"and this one, counting 49148, would bring them to 147444"},
+			want: "merge budget exceeded: the merges of an artifact must count no more than 69632 in all (a unit for each YAML node and each 64 bytes of their files), " +
+				"and this one, counting 34812, would bring them to 104436"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,7 +32,7 @@ import (
 //
 //   - each file: at most maxMergeUnits, so that one merge costs a
 //     bounded, small amount (a file of 1 MiB is 16,384 units of bytes,
-//     and may hold 8,192 nodes; a smaller one more);
+//     and may hold 1,024 nodes; a smaller one more);
 //   - each artifact: the merges of one artifact together at most
 //     maxArtifactMergeUnits, so that a tenant cannot multiply that amount
 //     by merging many files;
@@ -51,8 +51,8 @@ import (
 // refuse a merge, and never change its output.
 //
 // The node count is an upper bound, which counts a realistic values file
-// at one to three times the nodes it holds (the words of a comment that
-// holds a quote character, or of a quoted or block scalar, count as
+// at about one and a half times the nodes it holds (the words of a comment
+// after a quote character in it, or of a quoted or block scalar, count as
 // nodes); the budget of a file leaves room for that on the largest values
 // files that charts ship (BenchmarkHostileMerge's realistic file).
 const (
@@ -66,8 +66,8 @@ const (
 	// much as a node.
 	mergeUnitBytes = 64
 	// maxMergeUnits bounds the charge of each file that a Merge copy
-	// decodes: 24,576 units, 1.5 MiB of text without nodes.
-	maxMergeUnits = 24_576
+	// decodes: 17,408 units, a file of maxMergeBytes and 1,024 nodes.
+	maxMergeUnits = 17_408
 	// maxMergedBytes bounds the file that a merge writes: 4 MiB, four
 	// times a file it reads, since block style takes more bytes than flow
 	// style, and indentation grows with nesting. Its encoding costs about
@@ -259,11 +259,12 @@ func mergeCharge(data []byte) (mergeCost, error) {
 // start of a line) counts docNodes, since each document is decoded afresh
 // (see decodeMergeFile).
 //
-// A comment, from a "#" after a blank to the end of its line, is skipped,
-// unless what would be skipped holds a quote character: a "#" inside a
-// quoted scalar is text, and the scalar could end after it on the same
-// line, with more tokens; without a quote, whatever YAML makes of that
-// text holds no token. Bytes that might start a line break other than
+// A comment, from a "#" after a blank to the end of its line, is skipped
+// up to its first quote character, if it holds one, and counted from
+// there: a "#" inside a quoted scalar is text, and the scalar could end
+// at that quote, with more tokens after it on the same line; before it,
+// whatever YAML makes of the text holds no token. "[]" and "{}" (blanks
+// inside allowed) count one node, as they nest nothing. Bytes that might start a line break other than
 // "\n" and "\r" (NEL, LS, PS) count as blanks that end a comment, and
 // everything else is counted, whatever it is inside (quoted and block
 // scalars included), so the count can only be too high. Fuzzing checks it
@@ -283,12 +284,19 @@ func countMergeNodes(data []byte) int64 {
 			prev = c
 			continue
 		case c == '#' && (prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r'):
-			if j, ok := commentEnd(data, i); ok {
+			j, ok := commentEnd(data, i)
+			if ok {
 				i = j - 1
 				word = false
 				prev = ' '
 				continue
 			}
+			// Up to the quote, nothing is a token: a comment's text, or a
+			// quoted scalar's, which the quote may end.
+			i = j
+			c = data[i]
+			word = false
+			prev = ' '
 		}
 		switch {
 		case c == '-' && prev == '\n' && bytes.HasPrefix(data[i:], []byte("---")) && blankAt(data, i+3):
@@ -296,6 +304,9 @@ func countMergeNodes(data []byte) int64 {
 			i += 2
 		case c == ',':
 			n++
+			word = false
+		case (c == '[' || c == '{') && emptyFlow(data, i):
+			n++ // "[]" or "{}": one node, nothing nested
 			word = false
 		case c == '[':
 			n += 5
@@ -398,18 +409,25 @@ func skipBlanks(data []byte, i int) int {
 }
 
 // commentEnd returns where the comment that starts at data[i] ends (a
-// line break, or the end of data), and false when the text up to there
-// holds a quote character (see countMergeNodes).
+// line break, or the end of data), or, with false, where the first quote
+// character before that is (see countMergeNodes).
 func commentEnd(data []byte, i int) (int, bool) {
 	for j := i + 1; j < len(data); j++ {
 		switch c := data[j]; {
 		case mayBreak(c):
 			return j, true
 		case c == '"' || c == '\'':
-			return 0, false
+			return j, false
 		}
 	}
 	return len(data), true
+}
+
+// emptyFlow reports whether the flow collection that starts at data[i]
+// ends at once, blanks apart: "[]", "{ }".
+func emptyFlow(data []byte, i int) bool {
+	j := skipBlanks(data, i+1)
+	return j < len(data) && (data[i] == '[' && data[j] == ']' || data[i] == '{' && data[j] == '}')
 }
 
 // aliasCost returns what expanding the aliases of data adds to what
