@@ -64,11 +64,14 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		}
 	}
 	total := cmp.Or(p.g.opts.workBudget, planWork(len(namespaces)))
-	left, share, artifacts := total, nextShare(total, len(pending)), len(pending)
-	for len(pending) > 0 {
+	left, shares := total, make([]int64, len(items))
+	for _, i := range pending {
+		shares[i] = firstShare(total, len(pending))
+	}
+	for round := 1; len(pending) > 0; round++ {
 		panics := parallel(p.ctx, p.workers(), len(pending), func(k int) {
 			it, b := items[pending[k]], &out[pending[k]]
-			*b = built{done: true, work: workShare{limit: share, total: total, left: left, artifacts: artifacts}}
+			*b = built{done: true, work: workShare{limit: shares[pending[k]], total: total, left: left, artifacts: len(pending)}}
 			q := p.fork()
 			var release func()
 			q.ctx, release = withArtifactLease(ctx, &b.work)
@@ -91,17 +94,31 @@ func (p *planner) artifacts(items []*item) []Artifact {
 				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v))}}
 		}
 		var over []int
+		var asks []overShare
 		for _, i := range pending {
 			left -= out[i].work.spent
-			if out[i].work.over {
-				over = append(over, i)
+			if w := out[i].work; w.over {
+				over, asks = append(over, i), append(asks, overShare{need: w.need, had: w.limit})
 			}
 		}
-		next := nextShare(left, len(over))
-		if next <= share || p.ctx.Err() != nil {
-			break // what the last builds said is final
+		if p.ctx.Err() != nil {
+			break
 		}
-		share, artifacts, pending = next, len(over), over
+		var again []int
+		var next []int64
+		if round < maxWorkRounds {
+			again, next = nextShares(asks, left)
+		}
+		pending = pending[:0]
+		for k, j := range again {
+			pending = append(pending, over[j])
+			shares[over[j]] = next[k]
+		}
+		if len(again) < len(over) {
+			// The others are over for good: their last build says what
+			// refused them, and the plan what was left.
+			p.errs = append(p.errs, workBudgetError(total, left, items, over, asks, again, round == maxWorkRounds))
+		}
 	}
 	var result []Artifact // nil when there is none, as a plan's lists are
 	if n := countFunc(out, func(b built) bool { return b.a != nil }); n > 0 {

@@ -190,8 +190,8 @@
 // its files only under [WithFileLists].
 //
 // A tenant's Merge and Extract copies are charged before they run, per
-// file, per artifact and per plan; the plan's budget (500,000 units, 512
-// more a namespace) is shared by max-min fairness, so an artifact fails for
-// it, named and kept, only when the plan as a whole is over it, the largest
-// first, alike on every machine and worker count.
+// file, per artifact and per plan; the plan's budget (250,000 units, 256
+// more a namespace) goes to the smallest needs first, so an artifact fails
+// for it, named and kept, only when the plan as a whole is over it, the
+// largest first, alike on every machine and worker count.
 package generator

@@ -1,9 +1,14 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // The plan's budget of work. The budgets of a file and of an artifact
@@ -16,32 +21,36 @@ import (
 // tenants the platform lets in (allowedNames) and not with the modules a
 // tenant adds.
 //
-// The budget is shared by max-min fairness, deterministically: the plan
-// builds every artifact with an equal share of it (at most what an
+// The budget is shared deterministically, the smallest needs first: the
+// plan builds every artifact with an equal share of it (at most what an
 // artifact's own bounds allow, maxArtifactWorkUnits). An artifact whose
-// work would go over its share is refused at the merge or the archive that
-// would, before that runs. When some are, what the others left is shared
-// equally among them, and they are built again, until none goes over or
-// their share stops growing; those still over their share then fail with
-// the error of their last build, which names the share, what it had
-// spent, and what the refused work counts. So an artifact fails for this
-// budget only when the plan's work as a whole is over it, and the
-// artifacts that need the most fail first; a plan of small artifacts never
-// builds one twice. Everything is counted, never timed: which artifacts
-// fail depends on the files only, never on the machine, its load, the
-// worker count or the order of the builds.
+// work would go over its share is refused at the merge, the archive entry
+// or the bytes that would, before they run, and so is known to need at
+// least what it spent and what was refused. Then, while any went over (at
+// most maxWorkRounds builds in all), the plan builds them again, smallest
+// need first, as many as what is left of the budget holds, each with its
+// need and an equal part of what their needs leave (nextShares); the
+// others fail with the error of their last build, which names the share,
+// what it had left, and what the refused work counts, and the plan has an
+// error that names them with what was left. So an artifact fails for this budget only when the plan's
+// work as a whole is over it, the largest needs first; when all need the
+// same, as many as the budget holds are built, in item order; and a plan
+// of small artifacts never builds one twice. Everything is counted, never
+// timed: which artifacts fail depends on the files only, never on the
+// machine, its load, the worker count or the order of the builds.
 //
 // A unit is a unit of a merge's charge (a YAML node or mergeUnitBytes of
-// its files, see maxMergeUnits), or extractUnitBytes bytes that an
-// archive decompresses to: about the same work (BenchmarkHostileMerge,
+// its files, see maxMergeUnits), extractUnitBytes bytes that an archive
+// decompresses to, or an archive entry and each mergeUnitBytes of its
+// name: about the same work (BenchmarkHostileMerge,
 // BenchmarkHostileExtract). The budget is a judgement: a plan of 1,000
 // tenants that are all hostile spends it in a few seconds of CPU
-// (BenchmarkHostileMergePlan), and a tenant's realistic values files,
-// merged over a chart's, count a few hundred units a module
-// (BenchmarkHostileMerge's realistic file).
+// (BenchmarkHostileMergePlan); a merge over a chart's 200 KB values file
+// counts about 16,500 units, over a typical one of 10 to 30 KB a tenth of
+// that.
 const (
-	planWorkUnits      = 500_000
-	namespaceWorkUnits = 512
+	planWorkUnits      = 250_000
+	namespaceWorkUnits = 256
 	extractUnitBytes   = 1_024
 	// maxArtifactWorkUnits is the most an artifact's own bounds let it
 	// spend: a share this large refuses nothing they allow.
@@ -58,11 +67,14 @@ var errWorkBudget = errors.New("work budget exceeded")
 type workShare struct {
 	limit int64 // units
 	spent int64
-	// over says that work was refused for going over limit.
+	// over says that work was refused for going over limit, and need
+	// what the artifact is then known to need: what it spent and the
+	// refused work.
 	over bool
+	need int64
 	// total, left and artifacts describe the plan's budget in messages:
-	// its units, what was left of them when this share was given, and how
-	// many artifacts shared that equally.
+	// its units, what was left of them for the build that gave this
+	// share, and how many artifacts that build shared it among.
 	total, left int64
 	artifacts   int
 }
@@ -85,19 +97,19 @@ func (s *workShare) check(units int64, what string) error {
 	if s == nil || s.spent+units <= s.limit {
 		return nil
 	}
-	s.over = true
+	s.over, s.need = true, s.spent+units
 	return fmt.Errorf("%w: %s counts %d, and the artifact's share of the plan's budget has %d left of %d (%s)",
 		errWorkBudget, what, units, s.limit-s.spent, s.limit, s.describe())
 }
 
 // describe says how the plan's budget was shared.
 func (s *workShare) describe() string {
-	sharedBy := "1 artifact"
+	among := "1 artifact"
 	if s.artifacts != 1 {
-		sharedBy = fmt.Sprintf("%d artifacts", s.artifacts)
+		among = fmt.Sprintf("%d artifacts", s.artifacts)
 	}
-	return fmt.Sprintf("the plan's merges and extractions may count %d in all, a unit for each YAML node, each %d bytes merged and each %d bytes decompressed; %d were left, shared equally by %s",
-		s.total, mergeUnitBytes, extractUnitBytes, s.left, sharedBy)
+	return fmt.Sprintf("the plan's merges and extractions may count %d in all, a unit for each YAML node, each %d bytes merged and each %d bytes decompressed; this build had %d of them left, shared among %s",
+		s.total, mergeUnitBytes, extractUnitBytes, s.left, among)
 }
 
 // workShareOf returns the share of the artifact whose build ctx is, or nil.
@@ -114,12 +126,74 @@ func planWork(namespaces int) int64 {
 	return planWorkUnits + namespaceWorkUnits*int64(namespaces)
 }
 
-// nextShare is the share that the artifacts over theirs get in the next
-// build, left being what the plan's budget has left and over how many
-// they are; no more than maxArtifactWorkUnits.
-func nextShare(left int64, over int) int64 {
-	if over == 0 || left <= 0 {
+// firstShare is the share of each of n artifacts in a plan's first build:
+// an equal part of the budget, at most maxArtifactWorkUnits.
+func firstShare(budget int64, n int) int64 {
+	if n == 0 {
 		return 0
 	}
-	return min(maxArtifactWorkUnits, left/int64(over))
+	return min(maxArtifactWorkUnits, budget/int64(n))
+}
+
+// overShare is an artifact that went over its share: what it is known to
+// need, and the share it had.
+type overShare struct {
+	need, had int64
+}
+
+// nextShares returns which of the artifacts over their shares to build
+// again, by their index in over, and the share of each, with left units of
+// the plan's budget left: the smallest needs first, ties in the order of
+// over, for as long as what is left holds their needs; then each gets its
+// need and an equal part of what their needs leave, at most
+// maxArtifactWorkUnits. Each build again spends its share anew, so the
+// rounds end: what is left shrinks, or a need grows.
+func nextShares(over []overShare, left int64) (again []int, shares []int64) {
+	order := make([]int, len(over))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(over[a].need, over[b].need) })
+	for _, i := range order {
+		if over[i].need > left || over[i].need > maxArtifactWorkUnits {
+			break
+		}
+		left -= over[i].need
+		again = append(again, i)
+	}
+	slices.Sort(again)
+	for _, i := range again {
+		shares = append(shares, min(maxArtifactWorkUnits, over[i].need+left/int64(len(again))))
+	}
+	return again, shares
+}
+
+// maxWorkRounds bounds the builds of a plan's artifacts: the first, and
+// those again of the artifacts over their shares (see planWorkUnits).
+const maxWorkRounds = 8
+
+// workBudgetError is the plan's error for the artifacts of items at the
+// indices over, which needed asks, that the plan did not build again
+// (all but those of again) with left of its budget of total units left,
+// or, when last, because it built them maxWorkRounds times.
+func workBudgetError(total, left int64, items []*item, over []int, asks []overShare, again []int, last bool) *field.Error {
+	var names []string
+	for j, i := range over {
+		if !slices.Contains(again, j) {
+			names = append(names, fmt.Sprintf("%s/%s (at least %d)", items[i].namespace, items[i].name, asks[j].need))
+		}
+	}
+	const most = 10
+	list := strings.Join(names[:min(len(names), most)], ", ")
+	if len(names) > most {
+		list += fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	if last {
+		return field.Forbidden(specPath.Child("artifacts"), fmt.Sprintf(
+			"the plan's merges and extractions may count %d units in all (see the errors of each artifact), and these artifacts went over their shares in each of %d builds: %s",
+			total, maxWorkRounds, list))
+	}
+	return field.Forbidden(specPath.Child("artifacts"), fmt.Sprintf(
+		"the plan's merges and extractions may count %d units in all (see the errors of each artifact); %d were left for the artifacts over their shares, the smallest needs first, and these do not fit: %s",
+		total, max(left, 0), list))
 }
