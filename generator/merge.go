@@ -50,11 +50,11 @@ import (
 // Within them, a merge writes the same bytes as before they existed: they
 // refuse a merge, and never change its output.
 //
-// The node count is an upper bound, which counts a realistic values file
-// at about one and a half times the nodes it holds (the words of a comment
-// after a quote character in it, or of a quoted or block scalar, count as
-// nodes); the budget of a file leaves room for that on the largest values
-// files that charts ship (BenchmarkHostileMerge's realistic file).
+// The node count is an upper bound, which counts more than the nodes a
+// realistic values file holds (the words of a comment after a quote
+// character in it, or of a quoted or block scalar, count as nodes); the
+// budget of a file leaves room for that on the largest values files that
+// charts ship (BenchmarkHostileMerge's realistic file).
 const (
 	// maxMergeBytes bounds each file that a Merge copy reads, the file it
 	// merges and the file it merges into: 1 MiB, the bound of every other

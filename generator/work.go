@@ -43,11 +43,10 @@ import (
 // its files, see maxMergeUnits), extractUnitBytes bytes that an archive
 // decompresses to, or an archive entry and each mergeUnitBytes of its
 // name: about the same work (BenchmarkHostileMerge,
-// BenchmarkHostileExtract). The budget is a judgement: a plan of 1,000
-// tenants that are all hostile spends it in a few seconds of CPU
-// (BenchmarkHostileMergePlan); a merge over a chart's 200 KB values file
-// counts about 16,500 units, over a typical one of 10 to 30 KB a tenth of
-// that.
+// BenchmarkHostileExtract). The budget is a judgement between what a plan
+// of 1,000 tenants that are all hostile may cost (BenchmarkHostileMergePlan)
+// and how many merges over large chart values files (BenchmarkHostileMerge's
+// realistic file) a plan can hold; docs/performance.md has the figures.
 const (
 	planWorkUnits      = 250_000
 	namespaceWorkUnits = 256
