@@ -696,6 +696,9 @@ var countSeeds = []string{
 	"x: y\n---\n---\n...\n", "[a ?b ?c]", "{a:b, c}", "[ \"a\n # \", 1, 1]", "a: 'it''s # x', b\n",
 	"a: |\n  # x\n  y\n", "[a,\r\nb]", "\ufeff# c\na: 1\n", "- a\n  # \"\n- b\n", "{a: {a: {a: 1}}}\n",
 	"a: &a {b: &b [1, *a]}\n", "<<: &m {a: 1}\nb: *m\n", "[\t1,\t2]", "a:\t[1]\n",
+	// A comment up to its first quote, and empty flow collections.
+	"a: 1 # it's: [x]\n", "[ \"a # it's\", b, c ]", "a: 'x # \"q' , [c, d]\n", "[\"a\n # it's\", [x], {y: z}]",
+	"a: {}\nb: [ ]\n", "[[], {}, [ ], { }]", "{a: [], b: {}}", "a: [] # \"x\", [y]\n",
 }
 
 // FuzzCountMergeNodes: countMergeNodes never counts fewer nodes than
