@@ -40,8 +40,8 @@ const (
 // they are built in parallel, each with its own errors and warnings, which
 // are merged in item order, so that the plan is the same as a serial one.
 // The artifacts share the plan's budget of work (see planWorkUnits): those
-// that go over their share are built again with what the others left, as
-// long as that makes their share grow.
+// that go over their first, equal share are built again, the smallest
+// needs first, as long as what is left holds them.
 func (p *planner) artifacts(items []*item) []Artifact {
 	// What a build leaves: only that, not its planner, so that what
 	// the plan holds until every artifact is built stays small.
