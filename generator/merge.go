@@ -264,12 +264,12 @@ func mergeCharge(data []byte) (mergeCost, error) {
 // there: a "#" inside a quoted scalar is text, and the scalar could end
 // at that quote, with more tokens after it on the same line; before it,
 // whatever YAML makes of the text holds no token. "[]" and "{}" (blanks
-// inside allowed) count one node, as they nest nothing. Bytes that might start a line break other than
-// "\n" and "\r" (NEL, LS, PS) count as blanks that end a comment, and
-// everything else is counted, whatever it is inside (quoted and block
-// scalars included), so the count can only be too high. Fuzzing checks it
-// against the nodes that yaml/v3 parses and yaml/v2 decodes
-// (FuzzCountMergeNodes).
+// inside allowed) count one node, as they nest nothing. Bytes that might
+// start a line break other than "\n" and "\r" (NEL, LS, PS) count as
+// blanks that end a comment, and everything else is counted, whatever it
+// is inside (quoted and block scalars included), so the count can only be
+// too high. Fuzzing checks it against the nodes that yaml/v3 parses and
+// yaml/v2 decodes (FuzzCountMergeNodes).
 func countMergeNodes(data []byte) int64 {
 	n := int64(1)
 	word := false      // inside a word
