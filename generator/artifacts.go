@@ -94,11 +94,11 @@ func (p *planner) artifacts(items []*item) []Artifact {
 				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v))}}
 		}
 		var over []int
-		var asks []overShare
+		var needs []int64
 		for _, i := range pending {
 			left -= out[i].work.spent
 			if w := out[i].work; w.over {
-				over, asks = append(over, i), append(asks, overShare{need: w.need, had: w.limit})
+				over, needs = append(over, i), append(needs, w.need)
 			}
 		}
 		if p.ctx.Err() != nil {
@@ -107,7 +107,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		var again []int
 		var next []int64
 		if round < maxWorkRounds {
-			again, next = nextShares(asks, left)
+			again, next = nextShares(needs, left)
 		}
 		pending = pending[:0]
 		for k, j := range again {
@@ -117,7 +117,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		if len(again) < len(over) {
 			// The others are over for good: their last build says what
 			// refused them, and the plan what was left.
-			p.errs = append(p.errs, workBudgetError(total, left, items, over, asks, again, round == maxWorkRounds))
+			p.errs = append(p.errs, workBudgetError(total, left, items, over, needs, again, round == maxWorkRounds))
 		}
 	}
 	var result []Artifact // nil when there is none, as a plan's lists are

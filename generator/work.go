@@ -134,35 +134,30 @@ func firstShare(budget int64, n int) int64 {
 	return min(maxArtifactWorkUnits, budget/int64(n))
 }
 
-// overShare is an artifact that went over its share: what it is known to
-// need, and the share it had.
-type overShare struct {
-	need, had int64
-}
-
-// nextShares returns which of the artifacts over their shares to build
-// again, by their index in over, and the share of each, with left units of
-// the plan's budget left: the smallest needs first, ties in the order of
-// over, for as long as what is left holds their needs; then each gets its
+// nextShares returns which of the artifacts over their shares, known to
+// need needs, to build again, by their index in needs, and the share of
+// each, with left units of the plan's budget left: the smallest needs
+// first, ties in the order of needs, for as long as what is left holds
+// them; then each gets its
 // need and an equal part of what their needs leave, at most
 // maxArtifactWorkUnits. Each build again spends its share anew, so the
 // rounds end: what is left shrinks, or a need grows.
-func nextShares(over []overShare, left int64) (again []int, shares []int64) {
-	order := make([]int, len(over))
+func nextShares(needs []int64, left int64) (again []int, shares []int64) {
+	order := make([]int, len(needs))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(over[a].need, over[b].need) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(needs[a], needs[b]) })
 	for _, i := range order {
-		if over[i].need > left || over[i].need > maxArtifactWorkUnits {
+		if needs[i] > left || needs[i] > maxArtifactWorkUnits {
 			break
 		}
-		left -= over[i].need
+		left -= needs[i]
 		again = append(again, i)
 	}
 	slices.Sort(again)
 	for _, i := range again {
-		shares = append(shares, min(maxArtifactWorkUnits, over[i].need+left/int64(len(again))))
+		shares = append(shares, min(maxArtifactWorkUnits, needs[i]+left/int64(len(again))))
 	}
 	return again, shares
 }
@@ -172,14 +167,14 @@ func nextShares(over []overShare, left int64) (again []int, shares []int64) {
 const maxWorkRounds = 8
 
 // workBudgetError is the plan's error for the artifacts of items at the
-// indices over, which needed asks, that the plan did not build again
-// (all but those of again) with left of its budget of total units left,
-// or, when last, because it built them maxWorkRounds times.
-func workBudgetError(total, left int64, items []*item, over []int, asks []overShare, again []int, last bool) *field.Error {
+// indices over, known to need needs, that the plan did not build again
+// (all but those of again, sorted) with left of its budget of total units
+// left, or, when last, because it built them maxWorkRounds times.
+func workBudgetError(total, left int64, items []*item, over []int, needs []int64, again []int, last bool) *field.Error {
 	var names []string
 	for j, i := range over {
-		if !slices.Contains(again, j) {
-			names = append(names, fmt.Sprintf("%s/%s (at least %d)", items[i].namespace, items[i].name, asks[j].need))
+		if _, built := slices.BinarySearch(again, j); !built {
+			names = append(names, fmt.Sprintf("%s/%s (at least %d)", items[i].namespace, items[i].name, needs[j]))
 		}
 	}
 	const most = 10

@@ -149,26 +149,26 @@ func TestNextShares(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name   string
-		over   []overShare
+		needs  []int64
 		left   int64
 		again  []int
 		shares []int64
 	}{
 		{name: "none over", left: 100},
-		{name: "all fit, the rest shared", over: []overShare{{need: 30, had: 10}, {need: 20, had: 10}}, left: 100,
+		{name: "all fit, the rest shared", needs: []int64{30, 20}, left: 100,
 			again: []int{0, 1}, shares: []int64{55, 45}},
-		{name: "the smallest needs first", over: []overShare{{need: 60, had: 10}, {need: 20, had: 10}, {need: 30, had: 10}}, left: 60,
+		{name: "the smallest needs first", needs: []int64{60, 20, 30}, left: 60,
 			again: []int{1, 2}, shares: []int64{25, 35}},
-		{name: "equal needs in order", over: []overShare{{need: 40, had: 10}, {need: 40, had: 10}, {need: 40, had: 10}}, left: 100,
+		{name: "equal needs in order", needs: []int64{40, 40, 40}, left: 100,
 			again: []int{0, 1}, shares: []int64{50, 50}},
-		{name: "nothing fits", over: []overShare{{need: 40, had: 10}}, left: 39},
-		{name: "nothing left", over: []overShare{{need: 1, had: 0}}, left: -5},
-		{name: "at most an artifact's bounds", over: []overShare{{need: maxArtifactWorkUnits, had: 10}}, left: 10 * maxArtifactWorkUnits,
+		{name: "nothing fits", needs: []int64{40}, left: 39},
+		{name: "nothing left", needs: []int64{1}, left: -5},
+		{name: "at most an artifact's bounds", needs: []int64{maxArtifactWorkUnits}, left: 10 * maxArtifactWorkUnits,
 			again: []int{0}, shares: []int64{maxArtifactWorkUnits}},
-		{name: "a need past an artifact's bounds", over: []overShare{{need: maxArtifactWorkUnits + 1, had: 10}}, left: 10 * maxArtifactWorkUnits},
+		{name: "a need past an artifact's bounds", needs: []int64{maxArtifactWorkUnits + 1}, left: 10 * maxArtifactWorkUnits},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			again, shares := nextShares(tt.over, tt.left)
+			again, shares := nextShares(tt.needs, tt.left)
 			if diff := cmp.Diff(tt.again, again); diff != "" {
 				t.Errorf("again (-want +got):\n%s", diff)
 			}
@@ -185,10 +185,10 @@ func TestWorkBudgetError(t *testing.T) {
 	t.Parallel()
 	var items []*item
 	var over []int
-	var asks []overShare
+	var needs []int64
 	for i := range 14 {
 		items = append(items, &item{namespace: fmt.Sprintf("t%02d", i), name: "app"})
-		over, asks = append(over, i), append(asks, overShare{need: int64(100 + i), had: 10})
+		over, needs = append(over, i), append(needs, int64(100+i))
 	}
 	names := "t01/app (at least 101), t03/app (at least 103), t04/app (at least 104), t05/app (at least 105), t06/app (at least 106), " +
 		"t07/app (at least 107), t08/app (at least 108), t09/app (at least 109), t10/app (at least 110), t11/app (at least 111) and 2 more"
@@ -203,7 +203,7 @@ func TestWorkBudgetError(t *testing.T) {
 			"and these artifacts went over their shares in each of 8 builds: " + names},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := workBudgetError(1000, 50, items, over, asks, []int{0, 2}, tt.last).Error(); got != tt.want {
+			if got := workBudgetError(1000, 50, items, over, needs, []int{0, 2}, tt.last).Error(); got != tt.want {
 				t.Errorf("workBudgetError() =\n%s\nwant\n%s", got, tt.want)
 			}
 		})
