@@ -265,14 +265,14 @@ func TestWithArtifactDigestArguments(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		got[a.Namespace+"/"+a.Name] = fmt.Sprintf("%d files, inputs %s", a.FileCount, a.Inputs["team"])
+		got[a.Namespace+"/"+a.Name] = fmt.Sprintf("%d files, inputs %s", a.FileCount, a.Inputs)
 		return digest.FromString(a.Name), nil
 	}
 	plan, err := mustCompile(t, digestSpec(), WithArtifactDigest(f)).Plan(context.Background(), sources(digestTree(t)), nil, Cluster{})
 	if err != nil || plan.HasErrors() {
 		t.Fatalf("Plan() = %v, %v", err, plan.Errors.ToAggregate())
 	}
-	want := map[string]string{"tenant-a/app": `6 files, inputs "a"`, "tenant-b/web": "2 files, inputs "}
+	want := map[string]string{"tenant-a/app": `6 files, inputs {"team":"a"}`, "tenant-b/web": "2 files, inputs "}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("arguments (-want +got):\n%s", diff)
 	}

@@ -152,11 +152,12 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	maps.Copy(labels, p.g.final)
 	a := &Artifact{
 		Name: it.name, Namespace: it.namespace, Path: it.match.Path,
-		Captures: it.match.Raw, Labels: labels, Inputs: map[string]json.RawMessage{},
+		Captures: it.match.Raw, Labels: labels,
 	}
+	var inputs map[string]json.RawMessage // what a.Inputs holds, for the digest
 	inputsOK := true
 	if it.art.inputs != nil && !it.art.inputsFromArtifact {
-		inputsOK = p.readInputs(a, it, it.art.inputsPath)
+		inputs, inputsOK = p.readInputs(a, it, it.art.inputsPath)
 	}
 	t, filesOK := p.buildFiles(it)
 	if filesOK {
@@ -165,7 +166,7 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	if filesOK && it.art.inputsFromArtifact {
 		// The artifact's own file: its content once every copy operation
 		// has run, merged and extracted files included.
-		inputsOK = p.readArtifactInputs(a, it, t)
+		inputs, inputsOK = p.readArtifactInputs(a, it, t)
 	}
 	if !inputsOK {
 		return nil, "its inputs have errors"
@@ -189,7 +190,7 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		a.Digest = d
 		return a, ""
 	}
-	d, ok := p.digest(a, files, it.art.copyPath)
+	d, ok := p.digest(inputs, files, it.art.copyPath)
 	if !ok {
 		return nil, "its files cannot be read"
 	}
@@ -276,67 +277,72 @@ func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	}
 }
 
-// readInputs reads an artifact's inputsFrom file from a source. A missing
-// file gives empty inputs and a warning.
-func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) bool {
+// readInputs reads an artifact's inputsFrom file from a source into
+// a.Inputs, and returns the inputs by name. A missing file gives no inputs
+// and a warning.
+func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]json.RawMessage, bool) {
 	t := it.art.inputs
 	ref, err := expandRef(t, it.match.Raw)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
-		return false
+		return nil, false
 	}
 	fsys := p.source(ref.Alias, fp, ref.String())
 	if fsys == nil {
-		return false
+		return nil, false
 	}
 	data, err := pathpattern.ReadFile(fsys, ref.Path, maxInputsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		p.warn = append(p.warn, fmt.Sprintf("%s: inputs file not found; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
-		return true
+		return nil, true
 	}
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
-		return false
+		return nil, false
 	}
 	return p.setInputs(a, fp, ref, data)
 }
 
 // readArtifactInputs reads an inputsFrom file of the artifact itself,
-// "@artifact/path", from the files its copy operations produced. As for a
-// source, a missing file gives empty inputs and a warning.
-func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) bool {
+// "@artifact/path", from the files its copy operations produced, as
+// readInputs reads one from a source.
+func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (map[string]json.RawMessage, bool) {
 	fp := it.art.inputsPath
 	ref, err := expandRef(it.art.inputs, it.match.Raw)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, it.art.inputs.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
-		return false
+		return nil, false
 	}
 	f, ok := t.files[ref.Path]
 	switch {
 	case !ok && t.dirs[ref.Path]:
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
-		return false
+		return nil, false
 	case !ok:
 		p.warn = append(p.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
-		return true
+		return nil, true
 	}
 	data, err := f.content(maxInputsBytes, nil)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
-		return false
+		return nil, false
 	}
 	return p.setInputs(a, fp, ref, data)
 }
 
-// setInputs parses an inputs file into the artifact's inputs.
-func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) bool {
+// setInputs parses an inputs file into the artifact's inputs, and returns
+// them by name.
+func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
 	inputs, err := parseInputs(data)
+	if err == nil && len(inputs) > 0 {
+		// Its values are valid JSON: the object cannot fail to encode.
+		a.Inputs, err = json.Marshal(inputs)
+	}
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
-		return false
+		return nil, false
 	}
-	a.Inputs = inputs
-	return true
+	return inputs, true
 }
 
 // buildFiles applies an artifact's copy operations in order, as
@@ -576,7 +582,7 @@ func validGlob(pattern string) error {
 // over them and its inputs (see the package documentation, "Artifact
 // digest"). A copied file's content is read, hashed and dropped, one file at
 // a time; a merged or extracted file's is what the artifact holds.
-func (p *planner) digest(a *Artifact, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
+func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
 	d := newDigester()
 	ok := true
 	// The files are read into one buffer, hashed and forgotten: allocating
@@ -595,7 +601,7 @@ func (p *planner) digest(a *Artifact, files []artifactFile, fp *field.Path) (dig
 			buf = data
 		}
 	}
-	d.inputs(a.Inputs)
+	d.inputs(inputs)
 	return d.sum(), ok
 }
 

@@ -228,14 +228,19 @@ func runCopyCase(t *testing.T, c copyCase, spec Spec) {
 			t.Errorf("sources (-want +got):\n%s", diff)
 		}
 	}
+	// Inputs is the object byte for byte, nil when there is none, and
+	// reads back as the map it was written from.
+	if string(a.Inputs) != c.wantInputs || (c.wantInputs == "" && a.Inputs != nil) {
+		t.Errorf("Inputs %#q, want %#q", a.Inputs, c.wantInputs)
+	}
 	var inputs map[string]json.RawMessage
 	if c.wantInputs != "" {
-		if err := json.Unmarshal([]byte(c.wantInputs), &inputs); err != nil {
+		var err error
+		if inputs, err = ReadExportedInputs(a.Inputs); err != nil {
 			t.Fatal(err)
 		}
-		got, _ := json.Marshal(a.Inputs)
-		if string(got) != c.wantInputs {
-			t.Errorf("inputs %s, want %s", got, c.wantInputs)
+		if again, _ := json.Marshal(inputs); string(again) != c.wantInputs {
+			t.Errorf("Inputs read back and written again: %s, want %s", again, c.wantInputs)
 		}
 	}
 	d := newDigester()

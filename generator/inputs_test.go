@@ -184,8 +184,7 @@ func TestArtifactInputsCaptures(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, a := range p.Artifacts {
-		js, _ := json.Marshal(a.Inputs)
-		got[a.Namespace+"/"+a.Name] = string(js)
+		got[a.Namespace+"/"+a.Name] = string(a.Inputs)
 	}
 	want := map[string]string{"tenant-a/app": `{"tag":"a"}`, "tenant-b/web": `{"tag":"b"}`}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -175,9 +175,12 @@ type Artifact struct {
 	// Labels are commonMetadata.labels, the normalized captures, then
 	// GeneratorLabel.
 	Labels map[string]string
-	// Inputs are the values of the inputsFrom file, as JSON: the
-	// ExternalArtifact's status.exportedInputs.
-	Inputs map[string]json.RawMessage
+	// Inputs are the values of the inputsFrom file: the ExternalArtifact's
+	// status.exportedInputs, one JSON object, as json.Marshal writes the
+	// map that [ReadExportedInputs] reads of it (names sorted, values
+	// compact). Nil when the artifact has none: no inputsFrom, no such
+	// file, or a file without values.
+	Inputs json.RawMessage
 	// Files are the files of the artifact, by destination, when the
 	// generator was compiled [WithFileLists]; nil otherwise.
 	Files []File

@@ -83,13 +83,12 @@ func TestStaticArtifacts(t *testing.T) {
 	want := []Artifact{
 		{
 			Name: "platform", Namespace: "flux-system", Captures: map[string]string{}, Labels: labels,
-			Inputs:    map[string]json.RawMessage{"tag": json.RawMessage(`"v1"`)},
+			Inputs:    json.RawMessage(`{"tag":"v1"}`),
 			Files:     []File{{Path: "deploy.yaml", Source: ref("platform/manifests/deploy.yaml")}},
 			FileCount: 1,
 		},
 		{
 			Name: "team-a-app", Namespace: "tenant-a", Captures: map[string]string{}, Labels: labels,
-			Inputs: map[string]json.RawMessage{},
 			Files: []File{
 				{Path: "all/teams/a/app.yaml", Source: ref("teams/a/app.yaml")},
 				{Path: "all/teams/a/svc.yaml", Source: ref("teams/a/svc.yaml")},

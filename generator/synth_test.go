@@ -414,8 +414,9 @@ func checkSynth(tb testing.TB, p *Plan, c synthConfig, changes int) {
 		tb.Fatalf("plan has %d namespaces and %d artifacts, want %d and %d", len(p.Namespaces), len(p.Artifacts), c.Tenants, c.Tenants*c.Modules)
 	}
 	for _, a := range p.Artifacts {
-		if a.FileCount != c.Files || (a.Files != nil && len(a.Files) != c.Files) || len(a.Inputs) != 3 {
-			tb.Fatalf("artifact %s/%s has %d files %v and %d inputs, want %d files and 3 inputs", a.Namespace, a.Name, a.FileCount, a.Files, len(a.Inputs), c.Files)
+		inputs, err := ReadExportedInputs(a.Inputs)
+		if err != nil || a.FileCount != c.Files || (a.Files != nil && len(a.Files) != c.Files) || len(inputs) != 3 {
+			tb.Fatalf("artifact %s/%s has %d files %v and inputs %s (%v), want %d files and 3 inputs", a.Namespace, a.Name, a.FileCount, a.Files, a.Inputs, err, c.Files)
 		}
 	}
 	counts := map[inventory.Action]int{}

@@ -84,7 +84,7 @@ var inputsScenarios = []swScenario{
 		files:    map[string]string{"app.yaml": swConfigMap, "inputs.yaml": upstreamInputs},
 		steps: []swStep{{
 			want:     []string{"ExternalArtifact/tenant-a/test-git created"},
-			inputs:   map[string]string{"ExternalArtifact/tenant-a/test-git": `{}`},
+			inputs:   map[string]string{"ExternalArtifact/tenant-a/test-git": ""}, // none
 			warnings: []string{"@git/missing.yaml: inputs file not found; artifact tenant-a/test-git has no inputs"},
 			upstream: []string{"loadExportedInputs fails: the reconcile fails and nothing is applied"},
 		}},

@@ -49,14 +49,14 @@ type planArtifact struct {
 	Captures map[string]string `json:"captures"`
 	// Conflict is generator.Artifact.Conflict: "OwnershipConflict", or
 	// empty and left out.
-	Conflict  string                     `json:"conflict,omitempty"`
-	Digest    digest.Digest              `json:"digest"`
-	Files     []string                   `json:"files"`
-	Inputs    map[string]json.RawMessage `json:"inputs"`
-	Labels    map[string]string          `json:"labels"`
-	Name      string                     `json:"name"`
-	Namespace string                     `json:"namespace"`
-	Path      string                     `json:"path"`
+	Conflict  string            `json:"conflict,omitempty"`
+	Digest    digest.Digest     `json:"digest"`
+	Files     []string          `json:"files"`
+	Inputs    json.RawMessage   `json:"inputs"`
+	Labels    map[string]string `json:"labels"`
+	Name      string            `json:"name"`
+	Namespace string            `json:"namespace"`
+	Path      string            `json:"path"`
 }
 
 type inventoryItem struct {
@@ -111,9 +111,13 @@ func toArtifact(a generator.Artifact) planArtifact {
 	for _, f := range a.Files {
 		files = append(files, f.Path)
 	}
+	inputs := a.Inputs
+	if len(inputs) == 0 {
+		inputs = json.RawMessage("{}")
+	}
 	return planArtifact{
 		Name: a.Name, Namespace: a.Namespace, Path: a.Path, Captures: a.Captures,
-		Labels: a.Labels, Inputs: a.Inputs, Files: files, Digest: a.Digest, Conflict: a.Conflict,
+		Labels: a.Labels, Inputs: inputs, Files: files, Digest: a.Digest, Conflict: a.Conflict,
 	}
 }
 
@@ -337,8 +341,10 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 	section("Artifacts", len(artifacts), len(res.artifacts))
 	for _, a := range artifacts {
 		fmt.Fprintf(&b, "  %s/%s  from %s  %d files  %s%s\n", a.Namespace, a.Name, a.Path, a.FileCount, a.Digest, conflictMarker(a.Conflict))
-		for _, k := range slices.Sorted(maps.Keys(a.Inputs)) {
-			fmt.Fprintf(&b, "      input  %s = %s\n", k, a.Inputs[k])
+		// The plan's inputs read back as they are written.
+		inputs, _ := generator.ReadExportedInputs(a.Inputs)
+		for _, k := range slices.Sorted(maps.Keys(inputs)) {
+			fmt.Fprintf(&b, "      input  %s = %s\n", k, inputs[k])
 		}
 	}
 

@@ -207,7 +207,7 @@ func TestWriteJSONStreams(t *testing.T) {
 				namespaces: []generator.Namespace{{Name: "a", Labels: map[string]string{"k<": html, "a": ""},
 					Annotations: map[string]string{"x": html}, Origin: nsmeta.Metadata{Labels: map[string]string{"k<": "final"}}, Digest: "sha256:0"}},
 				artifacts: []generator.Artifact{{Name: "app", Namespace: "a", Path: "tenants/<a>", Captures: map[string]string{"namespace": html},
-					Inputs: map[string]json.RawMessage{"s": json.RawMessage(`"<&>"`), "o": json.RawMessage(`{"z": [1, 2.5e300, null, true, {}], "a": []}`)},
+					Inputs: json.RawMessage(`{"o": {"z": [1, 2.5e300, null, true, {}], "a": []}, "s": "<&>"}`),
 					Files:  []generator.File{{Path: "b<.yaml"}, {Path: "a&.yaml"}}, FileCount: 2}},
 				decisions: []inventory.Decision{{Entry: inventory.Entry{Kind: "ExternalArtifact", Namespace: "a", Name: "app"}, Action: inventory.Keep, Reason: html}},
 				warnings:  []string{html, ""},

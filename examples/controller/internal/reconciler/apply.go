@@ -102,14 +102,6 @@ func (w *writer) artifactObject(a generator.Artifact) *unstructured.Unstructured
 // generator would upload the files (a.Files, WithFileLists) and set url
 // and size.
 func artifactStatus(a generator.Artifact) (map[string]any, error) {
-	inputs := map[string]any{}
-	for k, raw := range a.Inputs {
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, fmt.Errorf("input %q: %w", k, err)
-		}
-		inputs[k] = v
-	}
 	st := map[string]any{
 		"artifact": map[string]any{
 			"digest":   a.Digest.String(),
@@ -118,7 +110,11 @@ func artifactStatus(a generator.Artifact) (map[string]any, error) {
 			"metadata": map[string]any{"files": fmt.Sprint(a.FileCount)},
 		},
 	}
-	if len(inputs) > 0 {
+	if len(a.Inputs) > 0 {
+		var inputs map[string]any
+		if err := json.Unmarshal(a.Inputs, &inputs); err != nil {
+			return nil, fmt.Errorf("inputs: %w", err)
+		}
 		st["exportedInputs"] = inputs
 	}
 	return st, nil
