@@ -430,9 +430,19 @@ func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
 	for i := range rendered {
 		r := &rendered[i]
 		m := r.Match
+		// Values that normalize to themselves, as a tenant's usually do,
+		// share one map: the build only reads Normalized, and the item
+		// holds one map less until its artifact is built.
+		same := maps.Equal(m.Raw, m.Normalized)
 		if r.Index > 0 {
 			// Each item owns its captures: its artifact takes them.
-			m.Raw, m.Normalized = maps.Clone(m.Raw), maps.Clone(m.Normalized)
+			m.Raw = maps.Clone(m.Raw)
+			if !same {
+				m.Normalized = maps.Clone(m.Normalized)
+			}
+		}
+		if same {
+			m.Normalized = m.Raw
 		}
 		it := &item{art: &g.artifacts[r.Index], match: m, name: r.Name, namespace: r.Namespace}
 		if c := r.Conflict; c != nil {
