@@ -334,14 +334,11 @@ func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (ma
 // them by name.
 func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
 	inputs, err := parseInputs(data)
-	if err == nil && len(inputs) > 0 {
-		// Its values are valid JSON: the object cannot fail to encode.
-		a.Inputs, err = json.Marshal(inputs)
-	}
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
+	a.Inputs = inputsObject(inputs)
 	return inputs, true
 }
 

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io/fs"
@@ -165,6 +166,9 @@ func FuzzParseInputs(f *testing.F) {
 		js, err := json.Marshal(in)
 		if err != nil {
 			t.Fatalf("json.Marshal(%v): %v", in, err)
+		}
+		if obj := inputsObject(in); len(in) == 0 && obj != nil || len(in) > 0 && !bytes.Equal(obj, js) {
+			t.Fatalf("inputsObject() = %s, json.Marshal() = %s", obj, js)
 		}
 		again, err := parseInputs(js)
 		if err != nil {

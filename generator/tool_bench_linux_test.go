@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -146,6 +147,13 @@ func runTool(b *testing.B, tool string, args []string, keep bool) toolRun {
 		defer null.Close()
 		cmd.Stdout = null
 	}
+	// Linux carries the parent's resident-set high-water mark into the
+	// child's ru_maxrss when the child execs (os/exec starts it sharing the
+	// parent's memory): reset this process's mark to what it holds now, and
+	// take the child's figure only when it is above that.
+	debug.FreeOSMemory()
+	resetPeakRSS()
+	own := peakRSS()
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s: %v: %s", tool, err, stderr.Bytes())
@@ -154,6 +162,9 @@ func runTool(b *testing.B, tool string, args []string, keep bool) toolRun {
 	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss << 10
+		if r.maxRSS <= own {
+			b.Fatalf("%s: peak RSS %d bytes, not above the benchmark's own %d: the tool's cannot be told from it", tool, r.maxRSS, own)
+		}
 	}
 	return r
 }
