@@ -25,7 +25,7 @@ import (
 type snapshot struct {
 	ctx     context.Context
 	cluster Cluster
-	objects map[inventory.ID]liveObject
+	objects map[inventory.ID]liveCopy
 	lists   map[string]liveList
 	uids    map[finalizer.Reference]liveUID
 }
@@ -36,6 +36,14 @@ type liveObject struct {
 	Object
 	found bool
 	err   error
+}
+
+// liveCopy is what the snapshot keeps of a liveObject: all of it but the
+// identity, which is its key (a plan keeps one for every desired object).
+type liveCopy struct {
+	labels, annotations map[string]string
+	found               bool
+	err                 error
 }
 
 type liveList struct {
@@ -52,17 +60,17 @@ type liveUID struct {
 var errNoReader = errors.New("no ObjectReader")
 
 func newSnapshot(ctx context.Context, cluster Cluster) *snapshot {
-	return &snapshot{ctx: ctx, cluster: cluster.contained(), objects: map[inventory.ID]liveObject{},
+	return &snapshot{ctx: ctx, cluster: cluster.contained(), objects: map[inventory.ID]liveCopy{},
 		lists: map[string]liveList{}, uids: map[finalizer.Reference]liveUID{}}
 }
 
 // object returns the live copy of id, reading it the first time. desired,
 // when not nil, is what [ErrAsApplied] reads as (see readObject).
 func (s *snapshot) object(id inventory.ID, desired *Object) liveObject {
-	if o, ok := s.objects[id]; ok {
-		return o
+	if c, ok := s.objects[id]; ok {
+		return liveObject{Object: Object{ID: id, Labels: c.labels, Annotations: c.annotations}, found: c.found, err: c.err}
 	}
-	var o liveObject
+	o := liveObject{Object: Object{ID: id}}
 	if s.cluster.Objects == nil {
 		o.err = errNoReader
 	} else {
@@ -75,7 +83,7 @@ func (s *snapshot) object(id inventory.ID, desired *Object) liveObject {
 			o.Object, o.found = live, true
 		}
 	}
-	s.objects[id] = o
+	s.objects[id] = liveCopy{labels: o.Labels, annotations: o.Annotations, found: o.found, err: o.err}
 	return o
 }
 
