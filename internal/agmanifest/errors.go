@@ -11,47 +11,41 @@ import (
 
 // Sentinel errors, wrapped by every [*Error]. Match them with [errors.Is].
 var (
-	// ErrSyntax is an input that is not one YAML or JSON document: not
-	// YAML, several documents or none, a repeated key, YAML aliases that
-	// expand it too far.
+	// ErrSyntax is an input that is not one YAML or JSON document: not YAML, several
+	// documents or none, a repeated key, YAML aliases that expand it too far.
 	ErrSyntax = errors.New("agmanifest: not one YAML document")
-	// ErrNotGenerator is a document that is not an ArtifactGenerator: other
-	// type fields, not a mapping, or a List that does not hold exactly one.
+	// ErrNotGenerator is a document that is not an ArtifactGenerator: other type fields, not a
+	// mapping, or a List that does not hold exactly one.
 	ErrNotGenerator = errors.New("agmanifest: not an ArtifactGenerator")
-	// ErrFields is a document with fields that its Go type does not have,
-	// or values of the wrong type: [Error.Problems] lists them.
+	// ErrFields is a document with fields that its Go type does not have, or values of the
+	// wrong type: [Error.Problems] lists them.
 	ErrFields = errors.New("agmanifest: fields that do not fit")
 )
 
-// maxNamed is how many objects of a List a message names; the rest are
-// left out.
+// maxNamed is how many objects of a List a message names; the rest are left out.
 const maxNamed = 10
 
-// Problem is one field of a document that does not fit its Go type: its
-// path, e.g. "spec.sources[0].alais" ("" for the document itself), and
-// what is wrong, e.g. "unknown field", "must be a boolean, found a
-// string". It is internal/jsonfit's, whose decoder [Strict] uses.
+// Problem is one field of a document that does not fit its Go type: its path, e.g.
+// "spec.sources[0].alais" ("" for the document itself), and what is wrong, e.g. "unknown
+// field", "must be a boolean, found a string". It is internal/jsonfit's, as is the decoder.
 type Problem = jsonfit.Problem
 
-// Error is an error of this package. Its message is in the file's words,
-// without the package's name.
+// Error is an error of this package. Its message is in the file's words, without the
+// package's name.
 type Error struct {
 	// Err is the sentinel: ErrSyntax, ErrNotGenerator or ErrFields.
 	Err error
-	// Problems are the fields that do not fit, sorted by path, for
-	// ErrFields; for the others, one problem with the message.
+	// Problems are the fields that do not fit, sorted by path, for ErrFields; for the
+	// others, one problem with the message.
 	Problems []Problem
-	// cause is the error that the message reports, if any (such as
-	// yamldoc.ErrExpansion), which Unwrap returns too.
+	// cause is the error that the message reports, if any (such as yamldoc.ErrExpansion).
 	cause error
 }
 
-// Error returns the problems on one line, separated by "; ", at most ten
-// named (jsonfit.Join).
+// Error returns the problems on one line, separated by "; ", at most ten named (jsonfit.Join).
 func (e *Error) Error() string { return jsonfit.Join(e.Problems) }
 
-// Unwrap returns the sentinel, and the error that the message reports,
-// if any.
+// Unwrap returns the sentinel, and the error that the message reports, if any.
 func (e *Error) Unwrap() []error {
 	if e.cause != nil {
 		return []error{e.Err, e.cause}
@@ -71,8 +65,7 @@ func (ps *problems) add(field, detail string) {
 	*ps = append(*ps, Problem{Field: field, Detail: detail})
 }
 
-// err returns nil for no problem, or an *Error wrapping ErrFields with the
-// problems sorted by path.
+// err returns nil for no problem, or an *Error wrapping ErrFields, the problems sorted by path.
 func (ps problems) err() error {
 	if len(ps) == 0 {
 		return nil

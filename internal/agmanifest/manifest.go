@@ -16,41 +16,36 @@ const (
 	Kind = "ArtifactGenerator"
 )
 
-// Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and
-// the spec as S, the caller's type for it (generator.Spec): the package
-// imports no tenantkit package above it.
+// Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and the spec as S,
+// the caller's type for it (generator.Spec).
 type Manifest[S any] struct {
 	Metadata Metadata
 	Spec     S
 }
 
-// Metadata is the part of an ArtifactGenerator's metadata that a plan
-// reads, and what else a manifest as written may hold there.
+// Metadata is the part of an ArtifactGenerator's metadata that a plan reads, and what else a
+// manifest as written may hold there.
 type Metadata struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
-	// UID is the value of the generator label
-	// (generator.GeneratorLabel) the plan puts on what it applies.
+	// UID is the value of the generator label (generator.GeneratorLabel) the plan applies.
 	UID         string            `json:"uid,omitempty"`
 	Labels      map[string]string `json:"labels,omitempty"`
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// ServerSetMetadata are the fields of metadata that the API server sets
-// and kubectl get -o yaml prints: [Decode] ignores them, so that an
-// exported ArtifactGenerator reads as it is.
+// ServerSetMetadata are the fields of metadata that the API server sets and kubectl get -o
+// yaml prints: [Decode] ignores them, so that an exported ArtifactGenerator reads as it is.
 var ServerSetMetadata = []string{
 	"creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers", "generateName",
 	"generation", "managedFields", "ownerReferences", "resourceVersion", "selfLink",
 }
 
-// Decode reads an ArtifactGenerator manifest (see the package
-// documentation): one object, or a List holding exactly one. The type
-// fields must be the ArtifactGenerator's; the server-set fields of
-// metadata and the whole status are ignored; every other field is decoded
-// strictly, so that a typo in the spec never silently drops a policy. The
-// error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or
-// [ErrFields].
+// Decode reads an ArtifactGenerator manifest (see the package documentation): one object, or
+// a List holding exactly one. The type fields must be the ArtifactGenerator's; the server-set
+// fields of metadata and the whole status are ignored; every other field is decoded strictly,
+// so that a typo in the spec never silently drops a policy. The error is an [*Error] wrapping
+// [ErrSyntax], [ErrNotGenerator] or [ErrFields].
 //
 //	m, err := agmanifest.Decode[generator.Spec](data) // "spec.artifacts[0].copy[0].frm: unknown field"
 func Decode[S any](data []byte) (*Manifest[S], error) {
@@ -68,8 +63,7 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 		v, path := obj[k], at.Child(k)
 		switch k {
 		case "apiVersion", "kind", "status":
-			// The type fields are checked by Find; the status is the
-			// controller's.
+			// The type fields are checked by Find; the status is the controller's.
 		case "metadata":
 			meta, ok := v.(map[string]any)
 			if v != nil && !ok {
@@ -95,13 +89,11 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 	return &m, nil
 }
 
-// Find returns the ArtifactGenerator that doc, a document as [Parse]
-// returns it, is, or that the List doc holds, with its path (nil, or
-// "items[0]"). Type fields that are not the ArtifactGenerator's, a value
-// that is not a mapping, or a List that holds none or several, is an
-// error wrapping [ErrNotGenerator] that names what it found and what it
-// expected; a List with a field a List does not have, one wrapping
-// [ErrFields].
+// Find returns the ArtifactGenerator that doc, a document as [Parse] returns it, is, or that
+// the List doc holds, with its path (nil, or "items[0]"). Type fields that are not the
+// ArtifactGenerator's, a value that is not a mapping, or a List that holds none or several, is
+// an error wrapping [ErrNotGenerator] that names what it found and what it expected; a List
+// with a field a List does not have, one wrapping [ErrFields].
 func Find(doc any) (map[string]any, *field.Path, error) {
 	obj, ok := doc.(map[string]any)
 	if !ok {
@@ -146,9 +138,8 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 	return obj, at, nil
 }
 
-// listed names the objects of a List's items, for a List that holds
-// several: ": ArtifactGenerator flux-system/a, ...; kubectl get
-// artifactgenerator NAME -o yaml prints one"; or "".
+// listed names the objects of a List that holds several (": ArtifactGenerator
+// flux-system/a, ...; kubectl get artifactgenerator NAME -o yaml prints one"), or "".
 func listed(items []any) string {
 	if len(items) < 2 {
 		return ""
@@ -156,8 +147,7 @@ func listed(items []any) string {
 	return ": " + describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
 }
 
-// describe names the objects of a List's items, as "Kind namespace/name",
-// separated by ", ", at most ten of them.
+// describe names items as "Kind namespace/name", separated by ", ", at most ten of them.
 func describe(items []any) string {
 	var names []string
 	for i, it := range items {

@@ -11,13 +11,11 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// Parse reads one YAML or JSON document into the values encoding/json
-// gives an any, numbers as json.Number: map[string]any, []any, string,
-// json.Number, bool or nil. It refuses what is not one document (no
-// document, several, a repeated key, aliases that expand it too far, see
-// the package documentation) with an error wrapping [ErrSyntax], in the
-// file's words, without the YAML decoder's ("must be valid YAML: line 2:
-// did not find expected node content").
+// Parse reads one YAML or JSON document into the values encoding/json gives an any, numbers
+// as json.Number: map[string]any, []any, string, json.Number, bool or nil. What is not one
+// document (none, several, a repeated key, aliases that expand it too far) is an error
+// wrapping [ErrSyntax], in the file's words, not the YAML decoder's ("must be valid YAML:
+// line 2: did not find expected node content").
 //
 //	doc, err := agmanifest.Parse(data)
 func Parse(data []byte) (any, error) {
@@ -40,18 +38,16 @@ func Parse(data []byte) (any, error) {
 	return doc, nil
 }
 
-// SyntaxError returns the *Error wrapping ErrSyntax that reports err, an
-// error of yamldoc's checks or of the YAML decoder, in the file's words
-// (yamldoc.Detail: "must be valid YAML: line 2: ...", without the
-// decoder's "yaml: " or sigs.k8s.io/yaml's "error converting YAML to
-// JSON"), on one line; it unwraps to err too.
+// SyntaxError returns the *Error wrapping ErrSyntax that reports err, an error of yamldoc's
+// checks or of the YAML decoder, on one line in the file's words (yamldoc.Detail: "must be
+// valid YAML: line 2: ...", without "yaml: " or "error converting YAML to JSON"); it unwraps
+// to err too.
 func SyntaxError(err error) *Error {
 	return &Error{Err: ErrSyntax, Problems: []Problem{{Detail: yamldoc.Detail(err)}}, cause: err}
 }
 
-// Unmarshal decodes one YAML or JSON document into the value that ptr
-// points to, strictly (see the package documentation): [Parse], then
-// [Strict] at the document's root. ptr must be a non-nil pointer.
+// Unmarshal decodes one YAML or JSON document strictly into the value that ptr points to:
+// [Parse], then [Strict] at the document's root. ptr must be a non-nil pointer.
 //
 //	var suite struct{ Cases []struct{ Name string `json:"name"` } `json:"cases"` }
 //	err := agmanifest.Unmarshal(data, &suite) // "cases[0].nmae: unknown field"
@@ -63,23 +59,19 @@ func Unmarshal(data []byte, ptr any) error {
 	return Strict(doc, nil, ptr)
 }
 
-// Strict decodes v, a value as [Parse] returns it, into the value that ptr
-// points to, when v fits it: every object key names a field of its struct
-// (exactly, not in any case), and every value has the JSON type of its
-// field. Otherwise it decodes nothing and returns an error wrapping
-// [ErrFields] with every problem, each at its path below path (nil for
-// the document's root). A null leaves its target as it is, as
-// encoding/json does. ptr must be a non-nil pointer. The decoder is
-// internal/jsonfit's, with jsonfit.RefuseUnknown; inventory.Unmarshal
-// uses it with jsonfit.IgnoreUnknown.
+// Strict decodes v, a value as [Parse] returns it, into the value that ptr points to when v
+// fits it: every object key names a field of its struct (exactly, not in any case), and every
+// value has the JSON type of its field. Otherwise it decodes nothing and returns an error
+// wrapping [ErrFields] with every problem, each at its path below path (nil for the
+// document's root). A null leaves its target as it is, as encoding/json does. ptr must be a
+// non-nil pointer.
 func Strict(v any, path *field.Path, ptr any) error {
 	var ps problems
 	decodeInto(v, path, ptr, &ps)
 	return ps.err()
 }
 
-// decodeInto decodes v into ptr when v fits, adding its problems to ps
-// otherwise.
+// decodeInto decodes v into ptr when v fits, adding its problems to ps otherwise.
 func decodeInto(v any, path *field.Path, ptr any, ps *problems) {
 	*ps = append(*ps, jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)...)
 }
@@ -92,9 +84,8 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// JSONKind names the YAML type of a value as [Parse] returns it, with its
-// article: "a mapping", "a list", "a string", "a number", "a boolean",
-// "null".
+// JSONKind names the YAML type of a value as [Parse] returns it, with its article: "a
+// mapping", "a list", "a string", "a number", "a boolean", "null".
 func JSONKind(v any) string { return jsonfit.Kind(v) }
 
 func jsonKind(v any) string { return jsonfit.Kind(v) }
