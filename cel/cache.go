@@ -7,12 +7,10 @@ import (
 	"sync"
 )
 
-// Cache maps an expression and its variables to a compiled [Program], for
-// controllers that see the same policies on every reconcile. It holds at most
-// its size in programs and evicts the least recently used one. Compile errors
-// are not cached: an expression that failed is compiled again next time.
-//
-// The zero value is not valid; use [NewCache]. A Cache is safe for
+// Cache maps an expression and its variables to a compiled [Program], for controllers that
+// see the same policies on every reconcile. It holds at most its size in programs, evicting
+// the least recently used. Compile errors are not cached: a failed expression is compiled
+// again next time. The zero value is not valid; use [NewCache]. A Cache is safe for
 // concurrent use.
 type Cache struct {
 	size int
@@ -27,12 +25,10 @@ type cacheEntry struct {
 	prg *Program
 }
 
-// NewCache returns a cache that holds up to size programs, compiled as
-// [Compile] compiles them.
+// NewCache returns a cache that holds up to size programs, compiled as [Compile] compiles
+// them. It panics if size is less than 1, which is a programming error.
 //
 //	c := cel.NewCache(256)
-//
-// It panics if size is less than 1, which is a programming error.
 func NewCache(size int) *Cache {
 	if size < 1 {
 		panic("cel: NewCache size must be at least 1")
@@ -40,9 +36,8 @@ func NewCache(size int) *Cache {
 	return &Cache{size: size, entries: make(map[string]*list.Element, size), order: list.New()}
 }
 
-// Compile returns the cached program for expr and vars, compiling and
-// caching it on a miss. The order of vars does not matter. Errors are those
-// of [Compile].
+// Compile returns the cached program for expr and vars, compiling and caching it on a miss.
+// The order of vars does not matter. Errors are those of [Compile].
 func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 	for _, v := range vars {
 		if !identifier.MatchString(v) {
@@ -59,9 +54,8 @@ func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 	}
 	c.mu.Unlock()
 
-	// Compile outside the lock: compiling takes tens of microseconds and
-	// must not serialize unrelated lookups. Two goroutines may compile the
-	// same expression at once; the first to finish is kept.
+	// Compile outside the lock, so as not to serialize unrelated lookups. Two goroutines may
+	// compile the same expression at once; the first to finish is kept.
 	p, err := Compile(expr, vars...)
 	if err != nil {
 		return nil, err
@@ -89,9 +83,8 @@ func (c *Cache) Len() int {
 	return c.order.Len()
 }
 
-// cacheKey is the sorted variables joined with NUL, which cannot appear in a
-// variable name, then NUL and the expression, which may contain anything.
-// Variables are valid identifiers here, so the key is unambiguous.
+// cacheKey is the sorted variables joined with NUL, then NUL and the expression. Variables are
+// valid identifiers here, which cannot contain NUL, so the key is unambiguous.
 func cacheKey(expr string, vars []string) string {
 	sorted := slices.Clone(vars)
 	slices.Sort(sorted)

@@ -14,38 +14,32 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// Program is a compiled boolean policy. The zero value is not valid; use
-// [Compile], [MustCompile] or [Cache.Compile].
-//
-// A Program is immutable and safe for concurrent use.
+// Program is a compiled boolean policy. The zero value is not valid; use [Compile],
+// [MustCompile] or [Cache.Compile]. A Program is immutable and safe for concurrent use.
 type Program struct {
 	expr   string
 	vars   []string
 	prg    cel.Program // planned with the cost limit CostLimit
 	budget time.Duration
 
-	// limited holds the program planned again, each copy with a cost limit
-	// of its own, for EvalLimited.
+	// limited holds plans with a cost limit of their own, for EvalLimited.
 	limited *limitedPrograms
 }
 
-// costLimit is the cost limit of every Program's shared plan. It is never
-// written: a variable only because cel-go's tracker holds a pointer.
+// costLimit is the limit of every Program's shared plan, never written: a variable only
+// because cel-go's tracker holds a pointer.
 var costLimit uint64 = CostLimit
 
-// limitedPrograms are copies of one program, each planned with a cost
-// limit of its own that EvalLimited sets before it evaluates. cel-go fixes
-// a program's cost limit when it plans the program (every evaluation's
-// tracker copies the plan's pointer to it), so a limit that changes from
-// one evaluation to the next needs a plan that one evaluation at a time
-// uses: a pool of them, planned when the pool runs short.
+// limitedPrograms pools plans of one program, each with a cost limit of its own that
+// EvalLimited sets. cel-go fixes the limit when it plans (each evaluation's tracker copies the
+// plan's pointer), so a limit that changes between evaluations needs one plan per evaluation
+// in flight, planned when the pool runs short.
 type limitedPrograms struct {
 	plan func(limit *uint64) (cel.Program, error)
 	pool sync.Pool // of *limitedProgram
 }
 
-// limitedProgram is one plan of a program and its cost limit, which the
-// evaluation that holds it sets.
+// limitedProgram is one plan and its cost limit, set by the evaluation that holds it.
 type limitedProgram struct {
 	prg   cel.Program
 	limit uint64
@@ -66,15 +60,13 @@ func (l *limitedPrograms) get(limit uint64) (*limitedProgram, error) {
 	return lp, nil
 }
 
-// envOnce builds the shared base environment once; variables are added per
-// expression with Extend, which copies.
+// envOnce builds the shared base environment once; Compile adds variables with Extend, a copy.
 var envOnce = sync.OnceValues(newEnvironment)
 
 // identifier is the syntax of a declarable variable name.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// reserved are CEL's reserved words and the names the language already
-// defines, which a variable must not shadow.
+// reserved are CEL's reserved words and predefined names, which a variable must not shadow.
 var reserved = map[string]bool{
 	"as": true, "break": true, "const": true, "continue": true, "else": true,
 	"false": true, "for": true, "function": true, "if": true, "import": true,
@@ -82,17 +74,15 @@ var reserved = map[string]bool{
 	"null": true, "return": true, "true": true, "var": true, "void": true, "while": true,
 }
 
-// Compile type-checks expr with each of vars declared as a string variable
-// and returns the program, whose evaluations get [TimeBudget]. The output
-// type must be bool.
+// Compile type-checks expr with each of vars declared as a string variable and returns the
+// program, whose evaluations get [TimeBudget]. The output type must be bool.
 //
 //	p, err := cel.Compile(`value.matches("^(Enabled|Disabled)$")`, "value")
 //
-// An expression that does not compile is a [*CompileError] wrapping
-// [ErrInvalid]: longer than [MaxExpressionBytes], a syntax or type error
-// (with its line and column), or an output type other than bool. A variable
-// that is not an identifier, is reserved, or is declared twice is an error
-// wrapping [ErrInvalidVariable].
+// An expression that does not compile is a [*CompileError] wrapping [ErrInvalid]: longer
+// than [MaxExpressionBytes], a syntax or type error (with its line and column), or an output
+// type other than bool. A variable that is not an identifier, is reserved, or is declared
+// twice is an error wrapping [ErrInvalidVariable].
 func Compile(expr string, vars ...string) (*Program, error) {
 	if len(expr) > MaxExpressionBytes {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
@@ -138,10 +128,9 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		limited: &limitedPrograms{plan: plan}}, nil
 }
 
-// issuesError turns cel-go's issues into a CompileError with the position
-// of the first one. cel-go renders each issue as "ERROR: <input>:L:C: msg"
-// with the source line and a caret; the upper-case "ERROR: " goes, the rest
-// stays as cel-go prints it.
+// issuesError turns cel-go's issues into a CompileError with the first one's position.
+// cel-go renders each as "ERROR: <input>:L:C: msg", the source line and a caret; only the
+// upper-case "ERROR: " goes.
 func issuesError(expr string, iss *cel.Issues) *CompileError {
 	detail := iss.Err().Error() // sorts the issues by position
 	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
@@ -168,47 +157,35 @@ func (p *Program) String() string { return p.expr }
 // Variables returns the declared variables, in declaration order.
 func (p *Program) Variables() []string { return append([]string(nil), p.vars...) }
 
-// Eval evaluates the program with vars bound to the declared variables.
+// Eval evaluates the program with vars bound to the declared variables; variables it does not
+// declare are ignored.
 //
 //	ok, err := p.Eval(ctx, map[string]string{"ns": "tenant-a"})
 //
-// Every evaluation gets [TimeBudget], whatever ctx says: with
-// context.Background() too. ctx can only shorten it.
-//
-// Eval never turns a failure into false. Every error is an [*EvalError]:
-// a declared variable missing from vars or a runtime error wraps
-// [ErrEval]; a bound exceeded wraps [ErrCostLimit], and is the same on
-// every machine whatever its load; an evaluation stopped because ctx ended
-// wraps ctx's error, and one stopped by the time budget wraps
-// context.DeadlineExceeded: neither is a verdict on the policy or the
-// value, and a retry may succeed. Variables that the program does not
-// declare are ignored.
+// Every evaluation gets [TimeBudget], even with context.Background(); ctx can only shorten it.
+// Eval never turns a failure into false. Every error is an [*EvalError]: a declared variable
+// missing from vars or a runtime error wraps [ErrEval]; a bound exceeded wraps [ErrCostLimit],
+// the same on every machine whatever its load; an evaluation stopped because ctx ended wraps
+// ctx's error, and one stopped by the time budget wraps context.DeadlineExceeded: neither is
+// a verdict on the policy or the value, and a retry may succeed.
 func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error) {
 	ok, _, err := p.eval(ctx, p.prg, CostLimit, vars)
 	return ok, err
 }
 
-// EvalLimited evaluates the program as [Program.Eval] does, with a cost
-// limit of limit where that is less than [CostLimit], and returns the cost
-// the evaluation was charged too:
+// EvalLimited evaluates the program as [Program.Eval] does, with a cost limit of limit where
+// that is less than [CostLimit], and also returns the cost the evaluation was charged:
 //
 //	ok, cost, err := p.EvalLimited(ctx, vars, left)
 //
-// It is how a caller shares one budget of cost among several evaluations,
-// as nsmeta shares one among the rules of a namespace's metadata: each
-// evaluation gets what is left, and its cost is taken from it. The smaller
-// limit bounds all that CostLimit bounds in Eval: the runtime cost, and the
-// charge of a call checked before it runs (refused when over half the
-// limit), so that an evaluation does at most limit of work plus that of
-// the call that goes over it, at most half of limit. An evaluation stopped
-// by it returns an error wrapping [ErrCostLimit] that names the limit; its
-// cost is then more than limit when the runtime cost went over it, and
-// what was charged before a refused call otherwise. The cost of an
-// evaluation that failed otherwise is what it was charged until then.
-//
-// The first evaluation with a limit below CostLimit plans the program
-// again (cel-go fixes a program's limit when it plans it), as does each
-// that runs while all the others' plans are in use.
+// A caller shares one budget among several evaluations with it, each getting what is left (as
+// nsmeta does among the rules of a namespace's metadata). limit bounds all that CostLimit
+// bounds in Eval, a call checked before it runs included (refused over half of limit), so an
+// evaluation does at most one and a half times limit of work. When limit stops it, the error
+// wraps [ErrCostLimit] and names limit, and cost is more than limit when the runtime cost
+// went over it, or what was charged before the refused call; after any other failure, cost
+// is what was charged until then. The first evaluation below CostLimit plans the program
+// again (cel-go fixes a plan's limit), as does each that runs while all other plans are in use.
 func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit uint64) (bool, uint64, error) {
 	if limit >= CostLimit {
 		return p.eval(ctx, p.prg, CostLimit, vars)
@@ -222,8 +199,8 @@ func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit
 	return p.eval(ctx, lp.prg, limit, vars)
 }
 
-// eval evaluates prg, a plan of p with the cost limit limit, within the
-// time budget, and returns its result and its cost.
+// eval evaluates prg, a plan of p with the cost limit limit, within the time budget, and
+// returns its result and its cost.
 func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars map[string]string) (bool, uint64, error) {
 	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
 	defer cancel()
@@ -246,8 +223,7 @@ func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars 
 // errBudget is the cause of a budgeted context whose time ran out.
 var errBudget = errors.New("time budget exhausted")
 
-// classify maps cel-go's error to one that wraps a sentinel or is ctx's;
-// limit is the evaluation's cost limit.
+// classify maps cel-go's error to one that wraps a sentinel or is ctx's, under cost limit limit.
 func (p *Program) classify(ctx context.Context, err error, limit uint64) error {
 	var cancelled interpreter.EvalCancelledError
 	switch {
@@ -259,9 +235,8 @@ func (p *Program) classify(ctx context.Context, err error, limit uint64) error {
 		// The caller's context ended: its error, not a failure of the policy.
 		return context.Cause(ctx)
 	case errors.Is(err, errBudget):
-		// Not ErrCostLimit: how far an evaluation gets in a second depends
-		// on the machine and its load, so this is no verdict on the policy
-		// or the value, and a retry may succeed.
+		// Not ErrCostLimit: how far an evaluation gets in a second depends on the machine and
+		// its load, so this is no verdict, and a retry may succeed.
 		return fmt.Errorf("cel: must finish within the time budget of %v: %w", p.budget, context.DeadlineExceeded)
 	default:
 		return fmt.Errorf("%w: %v", ErrEval, err)

@@ -8,44 +8,37 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// The sentinels, one per failure a caller acts on differently. The rule that
-// failed is in the message, not in a sentinel of its own.
+// The sentinels, one per failure a caller acts on differently; the rule that failed is in the
+// message, not in a sentinel of its own.
 var (
-	// ErrInvalid reports an expression that does not compile: longer than
-	// [MaxExpressionBytes], a syntax or type error, or an output type other
-	// than bool. The expression is at fault; fix the policy.
+	// ErrInvalid reports an expression that does not compile (see [Compile]). The expression
+	// is at fault; fix the policy.
 	ErrInvalid = errors.New("cel: invalid expression")
 
-	// ErrInvalidVariable reports a variable name that cannot be declared:
-	// not an identifier, a reserved word, or declared twice. The calling
-	// code is at fault, not the expression.
+	// ErrInvalidVariable reports a variable name that cannot be declared (see [Compile]). The
+	// calling code is at fault, not the expression.
 	ErrInvalidVariable = errors.New("cel: invalid variable")
 
-	// ErrEval reports an evaluation that failed: a declared variable missing
-	// from the input, a runtime error such as division by zero or a bad
-	// regular expression, or a result that is not a bool.
+	// ErrEval reports an evaluation that failed: a declared variable missing from the input, a
+	// runtime error such as division by zero or a bad regular expression, or a non-bool result.
 	ErrEval = errors.New("cel: runtime error")
 
-	// ErrCostLimit reports an evaluation stopped by one of its bounds: the
-	// runtime cost limit, a single call whose charge alone is over it, or
-	// the size limit of a string function. The message names the bound.
-	// The bounds are counted, not timed, so they stop an evaluation the
-	// same way on every machine. Callers act on all of them alike: the
-	// input, or the policy, is too expensive, and retrying does not help.
-	// The time budget is no such bound: see [Program.Eval].
+	// ErrCostLimit reports an evaluation stopped by one of its bounds, which the message names:
+	// the runtime cost limit, one call whose charge alone is over half of it, or a string
+	// function's size limit. They are counted, not timed, so they stop an evaluation the same
+	// way on every machine: the input or the policy is too expensive, and a retry does not
+	// help. The time budget is no such bound: see [Program.Eval].
 	ErrCostLimit = errors.New("cel: cost limit exceeded")
 )
 
-// CompileError reports an expression that does not compile. It holds the
-// expression and, for syntax and type errors, the position of the first
-// problem.
+// CompileError reports an expression that does not compile. It holds the expression and, for
+// syntax and type errors, the position of the first problem.
 type CompileError struct {
 	Expr string // the expression, truncated to 256 bytes in messages
 	Err  error  // always ErrInvalid
 
-	// Line and Column locate the first problem, both counted from 1 (Column
-	// in code points). They are 0 when the problem has no position: the
-	// length limit, the output type, a nesting limit.
+	// Line and Column locate the first problem, counted from 1 (Column in code points); 0 when
+	// it has no position: the length limit, the output type, a nesting limit.
 	Line, Column int
 
 	// Detail says what is wrong: a rule, or cel-go's messages, each with
@@ -66,20 +59,18 @@ func (e *CompileError) Unwrap() error { return e.Err }
 type EvalError struct {
 	Expr string // the expression, truncated to 256 bytes in messages
 
-	// Err wraps ErrEval or ErrCostLimit with what went wrong; or is the
-	// error of the caller's context when that ended the evaluation; or
-	// wraps context.DeadlineExceeded when the time budget did.
+	// Err wraps ErrEval or ErrCostLimit with what went wrong; or is the caller's context's
+	// error when that ended the evaluation; or wraps context.DeadlineExceeded when the budget did.
 	Err error
 }
 
-// Error returns "cel: evaluating <expr>: <reason>". The reason is Err's
-// message without its "cel: " prefix, so that the prefix appears once.
+// Error returns "cel: evaluating <expr>: <reason>", the reason being Err's message without
+// its "cel: " prefix, so that the prefix appears once.
 func (e *EvalError) Error() string {
 	return fmt.Sprintf("cel: evaluating %q: %s", quoteExpr(e.Expr), strings.TrimPrefix(e.Err.Error(), "cel: "))
 }
 
-// Unwrap returns Err, which wraps ErrEval, ErrCostLimit or
-// context.DeadlineExceeded, or is the context's error.
+// Unwrap returns Err.
 func (e *EvalError) Unwrap() error { return e.Err }
 
 // quoteExpr keeps messages short when a hostile expression is huge.
@@ -91,8 +82,7 @@ func quoteExpr(s string) string {
 	return s[:max] + "..."
 }
 
-// refusal is a call refused before it runs because its result or its own
-// charge would exceed a bound.
+// refusal is a call refused before it runs because its result or its charge exceeds a bound.
 type refusal struct{ msg string }
 
 func (e *refusal) Error() string { return e.msg }
@@ -104,11 +94,9 @@ func refuse(format string, args ...any) *refusal {
 // refusedCause marks the cancellation of an evaluation by a refusal.
 const refusedCause interpreter.CancellationCause = -1
 
-// abort stops the evaluation, as cel-go's tracker does when the cost limit
-// is passed: by a panic that cel-go recovers and returns as the error of
-// the evaluation. An error value would not do: && and || absorb an error
-// when their other operand decides, so a refused call could end in a
-// verdict where running it would have ended in the cost limit.
+// abort stops the evaluation as cel-go's tracker does past the cost limit: by a panic that
+// cel-go recovers and returns as the evaluation's error. An error value would not do: && and
+// || absorb one when their other operand decides, turning a refusal into a verdict.
 func (e *refusal) abort() {
 	panic(interpreter.EvalCancelledError{Cause: refusedCause, Message: e.msg})
 }

@@ -12,20 +12,15 @@ import (
 	"github.com/google/cel-go/interpreter/functions"
 )
 
-// This file applies the cost model (cost.go) to a program: it charges
-// every call by callCost, whichever overload runs, and replaces, when the
-// program is planned, every call that is checked before it runs by a node
-// that checks, then calls.
+// This file applies the cost model (cost.go) to a program: every call is charged by callCost,
+// whichever overload runs, and every call checked before it runs is planned as a checkedCall.
 
-// programOptions are the options that bound a program of the environment
-// e compiled as a: the cost limit, the interrupt checks, the checks before
-// calls and the charges. The cost limit of an evaluation is *limit, read
-// when it starts (cel-go's tracker copies the pointer into each
-// evaluation's tracker) and by every check before a call: a program planned
-// with a limit of its own (limitedProgram) changes it between evaluations.
+// programOptions are the options that bound a program of e compiled as a: the cost limit, the
+// interrupt checks, the checks before calls and the charges. An evaluation's cost limit is
+// *limit, read by its tracker and by every check before a call, so that a limitedProgram can
+// change it between evaluations.
 func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
-	// matches on a constant pattern is charged by the compiled size of the
-	// pattern (regexSize), computed once, here, not at every call; on any
+	// matches on a constant pattern is charged by its regexSize, computed once, here; on any
 	// other pattern, by builtins.
 	sizes := constantPatterns(a.NativeRep().Expr())
 	constant := func(args []ref.Val, _ ref.Val) *uint64 {
@@ -42,20 +37,17 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 		cel.CostTrackerOptions(func(t *interpreter.CostTracker) error { t.Limit = limit; return nil }),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
 		cel.CustomDecoratorV2(guard(e, limit)),
-		// Compile a constant regular expression once, not at every call,
-		// and refuse a call whose charge alone is over the limit.
+		// Compile a constant pattern once, and refuse a call whose charge alone is over the limit.
 		cel.OptimizeRegex(matchesOptimization(limit)),
-		// cel-go charges a call by the tracker of its overload, when the
-		// checker resolved one, and by the estimator otherwise (a call on
-		// dyn values, dispatched when it runs): both charge callCost.
+		// cel-go charges a call by its overload's tracker when the checker resolved one, by the
+		// estimator otherwise (dyn values, dispatched at run time): both charge callCost.
 		cel.CostTracking(estimator{}),
 		cel.CostTrackerOptions(e.trackers...),
 		cel.CostTrackerOptions(interpreter.OverloadCostTracker(constantMatches, constant)),
 	}
 }
 
-// constantPatterns returns the compiled size of each constant pattern of
-// matches in the expression.
+// constantPatterns returns the compiled size of each constant pattern of matches in e.
 func constantPatterns(e ast.Expr) map[string]int {
 	sizes := map[string]int{}
 	var walk func(e ast.Expr)
@@ -98,8 +90,7 @@ func constantPatterns(e ast.Expr) map[string]int {
 	return sizes
 }
 
-// trackers charges each overload of the functions in builtins by callCost,
-// in place of cel-go's own trackers.
+// trackers charges each overload of the functions in builtins by callCost, not cel-go's own.
 func trackers(env *cel.Env) []interpreter.CostTrackerOption {
 	var opts []interpreter.CostTrackerOption
 	for name, fn := range env.Functions() {
@@ -114,15 +105,13 @@ func trackers(env *cel.Env) []interpreter.CostTrackerOption {
 			}))
 		}
 	}
-	// The order of opts does not matter: an overload of several functions
-	// (in_list, under @in and its deprecated spellings) is charged alike
-	// under each.
+	// The order of opts does not matter: an overload of several functions (in_list, under @in
+	// and its deprecated spellings) is charged alike under each.
 	return opts
 }
 
-// estimator charges a call that cel-go dispatches when it runs, which has
-// no overload for a tracker, by callCost; nil leaves a function the cost
-// model does not list to cel-go (which charges it 1).
+// estimator charges by callCost a call that cel-go dispatches at run time (no overload for a
+// tracker); nil leaves a function the cost model does not list to cel-go, which charges 1.
 type estimator struct{}
 
 func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *uint64 {
@@ -171,10 +160,9 @@ func (c *checkedCall) OverloadID() string                    { return c.overload
 func (c *checkedCall) Args() []interpreter.InterpretableV2   { return c.args }
 func (c *checkedCall) Eval(a interpreter.Activation) ref.Val { return c.Exec(interpreter.AsFrame(a)) }
 
-// Exec evaluates the arguments as cel-go's calls do (all of them for one or
-// two; for more, up to the first error or unknown), returns the first error
-// or unknown among them, refuses the call if its builtin says so, and calls
-// the implementation otherwise.
+// Exec evaluates the arguments as cel-go's calls do (all of one or two; of more, up to the
+// first error or unknown), returns the first error or unknown among them, refuses the call if
+// its builtin says so, and calls the implementation otherwise.
 func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	vals := make([]ref.Val, len(c.args))
 	for i, a := range c.args {
@@ -197,8 +185,8 @@ func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	return types.LabelErrNode(c.id, c.call(vals))
 }
 
-// call runs the implementation as cel-go's planner would: the operand
-// trait it requires, then the unary, binary or variadic form.
+// call runs the implementation as cel-go's planner would: the operand trait it requires, then
+// the unary, binary or variadic form.
 func (c *checkedCall) call(vals []ref.Val) ref.Val {
 	if t := c.impl.OperandTrait; t != 0 && !vals[0].Type().HasTrait(t) {
 		return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
@@ -214,15 +202,14 @@ func (c *checkedCall) call(vals []ref.Val) ref.Val {
 	return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
 }
 
-// equality implements == and != as cel-go plans them (types.Equal); the
-// standard library binds them to nothing.
+// equality implements == and != as cel-go plans them (types.Equal); the standard library
+// binds them to nothing.
 var equality = map[string]*functions.Overload{
 	"_==_": {Operator: "_==_", Binary: func(a, b ref.Val) ref.Val { return types.Equal(a, b) }},
 	"_!=_": {Operator: "_!=_", Binary: func(a, b ref.Val) ref.Val { return types.Bool(types.Equal(a, b) != types.True) }},
 }
 
-// evalState is the activation of one evaluation: the variables, and
-// alwaysVariable.
+// evalState is the activation of one evaluation: the variables, and alwaysVariable.
 type evalState struct{ vars map[string]string }
 
 func (s *evalState) ResolveName(name string) (any, bool) {
