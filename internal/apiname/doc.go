@@ -1,34 +1,30 @@
-// Package apiname checks the API group, version and kind of a Kubernetes
-// object type with the rules the API server applies, in one place for the
-// packages that store or name object types (finalizer and inventory).
+// Package apiname checks the API group, version and kind of a Kubernetes object type with the
+// rules the API server applies, in one place for the packages that store or name object types
+// (finalizer and inventory).
 //
 // # Rules
 //
-// The API server serves a kind from a CustomResourceDefinition or an
-// aggregated APIService; the built-in kinds meet the same rules. They are
-// those of k8s.io/apiextensions-apiserver's ValidateCustomResourceDefinitionSpec
-// and ValidateCustomResourceDefinitionNames, and of kube-aggregator's
-// ValidateAPIService:
+// The API server serves a kind from a CustomResourceDefinition or an aggregated APIService;
+// the built-in kinds meet the same rules. They are those of k8s.io/apiextensions-apiserver's
+// ValidateCustomResourceDefinitionSpec and ValidateCustomResourceDefinitionNames, and of
+// kube-aggregator's ValidateAPIService:
 //
 //	group   = "" | dns1123-subdomain          ; "" is the core group; <= 253 bytes
 //	version = dns1035-label                   ; v1, v1beta2, v1alpha, v2; <= 63 bytes
 //	kind    = ascii, and lower-cased a dns1035-label ; ResourceSet, myKind, My-Kind; <= 63 bytes
 //
-// A CustomResourceDefinition's group must also contain a dot, but the
-// built-in groups (apps, batch, policy) do not, so a reference to any object
-// accepts a group without one.
+// A CustomResourceDefinition's group must also contain a dot, but the built-in groups (apps,
+// batch, policy) do not, so a reference to any object accepts a group without one.
 //
-// One difference, on purpose: the API server lower-cases a kind before it
-// checks it, and strings.ToLower turns the Kelvin sign (U+212A) into an
-// ASCII "k", so it would accept a kind "\u212aind" that prints like "Kind".
-// Here a kind must be ASCII as written.
+// One difference, on purpose: the API server lower-cases a kind before it checks it, and
+// strings.ToLower turns the Kelvin sign (U+212A) into an ASCII "k", so it would accept a kind
+// "\u212aind" that prints like "Kind". Here a kind must be ASCII as written.
 //
 // # Errors
 //
-// Like apimachinery's IsDNS1123Label, each check returns the broken rules as
-// messages, nil when there is none, and leaves field paths and error types to
-// its caller. An empty version or kind breaks the rules; a caller that reports
-// a missing value as required checks for "" first.
+// Like apimachinery's IsDNS1123Label, each check returns the broken rules as messages, nil when
+// there is none, and leaves field paths and error types to its caller. An empty version or
+// kind breaks the rules; a caller that reports a missing value as required checks for "" first.
 //
 // # Concurrency
 //
