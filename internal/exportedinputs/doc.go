@@ -1,54 +1,47 @@
-// Package exportedinputs is the one definition of an ExternalArtifact's
-// status.exportedInputs, for both its writer and its reader, so that they
-// agree by construction: package generator's inputsFrom reader decodes the
-// JSON of every inputs file with [Decode] before it exports it, and
-// generator.ReadExportedInputs, the reader that a ResourceSetInputProvider
-// embeds, is Decode too.
+// Package exportedinputs is the one definition of an ExternalArtifact's status.exportedInputs,
+// for both its writer and its reader, so that they agree by construction: package generator's
+// inputsFrom reader decodes the JSON of every inputs file with [Decode] before it exports it,
+// and generator.ReadExportedInputs, the reader that a ResourceSetInputProvider embeds, is
+// Decode too.
 //
 // # Syntax
 //
-// status.exportedInputs is one JSON object (RFC 8259) of input names to
-// values, as source-controller's CRD keeps it (an object with
-// x-kubernetes-preserve-unknown-fields) and as the seed proposal's
-// generator writes it, map[string]*apiextensionsv1.JSON:
+// status.exportedInputs is one JSON object (RFC 8259) of input names to values, as
+// source-controller's CRD keeps it (an object with x-kubernetes-preserve-unknown-fields) and as
+// the seed proposal's generator writes it, map[string]*apiextensionsv1.JSON:
 //
 //	inputs = ws ( "{" [ member { "," member } ] "}" | "null" | "" ) ws
 //	member = ws string ws ":" ws value ws   ; each name once in its object
 //	value  = any JSON value                  ; its objects' names once each too
 //
-// An absent, empty or null value is no inputs. Any name is allowed, the
-// empty one too, as the inputsFrom file's YAML allows it.
+// An absent, empty or null value is no inputs. Any name is allowed, the empty one too, as the
+// inputsFrom file's YAML allows it.
 //
 // # Bounds
 //
-// The rules, each a bound on what whoever writes the status (or a tenant's
-// inputs file) can make its reader hold:
+// Each rule bounds what whoever writes the status (or a tenant's inputs file) can make its
+// reader hold:
 //
-//   - At most [MaxBytes] (1 MiB) of JSON. An object larger than etcd's
-//     default limit of 1.5 MiB cannot be stored, and the rest of the
-//     ExternalArtifact needs room; the bound is measured on the text a
-//     Kubernetes client sends, [Encode]'s: compact, keys in byte order,
-//     "<", ">" and "&" escaped. The writer's inputs file is also at most
-//     1 MiB, but its YAML can grow as JSON (a short key gains quotes; an
-//     alias repeats what it names), so the bound on the JSON is its own.
-//   - Nested at most [MaxDepth] (10,000) deep, the object itself counting
-//     one: encoding/json's own limit, which the writer's decoder applies.
-//   - Each name at most once in its object, at every depth: Go's decoder
-//     would keep the last of two, and which one a writer meant cannot be
-//     told. The writer's YAML decoder refuses duplicate keys already.
-//   - Valid UTF-8 throughout, as RFC 8259 requires: Go's encoder writes
-//     nothing else, and Go's decoder would replace a bad byte silently.
+//   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it, the text a Kubernetes client
+//     sends: an object larger than etcd's default limit of 1.5 MiB cannot be stored, and the
+//     rest of the ExternalArtifact needs room. The inputs file is also at most 1 MiB, but its
+//     YAML can grow as JSON (quotes around a key, an alias), so the JSON has its own bound.
+//   - Nested at most [MaxDepth] (10,000) deep, the object itself counting one: encoding/json's
+//     own limit, which the writer's decoder applies.
+//   - Each name at most once in its object, at every depth: Go's decoder would keep the last
+//     of two, and which one a writer meant cannot be told. The writer's YAML decoder refuses
+//     duplicate keys already.
+//   - Valid UTF-8 throughout, as RFC 8259 requires: Go's encoder writes nothing else, and Go's
+//     decoder would replace a bad byte silently.
 //
-// Values are kept as JSON text, compact, never decoded into Go values, so
-// that a number keeps every digit (an int64 beyond 2^53 or a long decimal
-// would lose some as a float64) and a value reads back byte for byte as
-// the writer wrote it.
+// Values are kept as compact JSON text, never decoded into Go values, so that a number keeps
+// every digit (an int64 beyond 2^53 or a long decimal would lose some as a float64) and a
+// value reads back byte for byte as the writer wrote it.
 //
 // # Errors
 //
-// Errors are lower case, name the input (the top-level name) and the
-// offset in the text where the rule broke, and quote at most the first 64
-// bytes of a name.
+// Errors are lower case, name the input (the top-level name) and the offset in the text where
+// the rule broke, and quote at most the first 64 bytes of a name.
 //
 // # Concurrency
 //

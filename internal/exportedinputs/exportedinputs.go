@@ -11,27 +11,25 @@ import (
 )
 
 const (
-	// MaxBytes bounds the JSON of the whole object, as [Encode] writes it
-	// (see the package documentation, "Bounds").
+	// MaxBytes bounds the JSON of the whole object, as [Encode] writes it (package doc, "Bounds").
 	MaxBytes = 1 << 20
 
-	// MaxDepth bounds how deep values nest, the object itself counting
-	// one: encoding/json's own limit, which the writer's decoder applies.
+	// MaxDepth bounds how deep values nest, the object itself counting one: encoding/json's
+	// own limit, which the writer's decoder applies.
 	MaxDepth = 10000
 )
 
 // jsonSpace is JSON's whitespace (RFC 8259), narrower than Unicode's.
 const jsonSpace = " \t\r\n"
 
-// quoteLimit is how many bytes of a name a message quotes: names come from
-// a tenant's file or from whoever writes the status.
+// quoteLimit is how many bytes of a name a message quotes: names come from a tenant's file or
+// from whoever writes the status.
 const quoteLimit = 64
 
-// Decode reads the JSON of a status.exportedInputs object: one object of
-// input names to values (see the package documentation for the rules), or
-// an absent, empty or null value, which is no inputs. It returns a new,
-// non-nil map whose values are compact copies of the text, sharing no
-// memory with data, or nil and an error that names the rule broken.
+// Decode reads the JSON of a status.exportedInputs object: one object of input names to values
+// (see the package documentation for the rules), or an absent, empty or null value, which is
+// no inputs. It returns a new, non-nil map whose values are compact copies of the text, sharing
+// no memory with data, or nil and an error that names the rule broken.
 //
 //	inputs, err := exportedinputs.Decode([]byte(`{"replicas":3,"image":{"tag":"1.8.2"}}`))
 func Decode(data []byte) (map[string]json.RawMessage, error) {
@@ -93,11 +91,10 @@ func Decode(data []byte) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// Encode returns the JSON of inputs as a Kubernetes client sends it, and as
-// [MaxBytes] measures it: compact, names in byte order, "<", ">" and "&"
-// escaped. It returns an error when a value is not JSON, and when the text
-// is longer than MaxBytes. Decode(Encode(in)) returns in, its values
-// compacted.
+// Encode returns the JSON of inputs as a Kubernetes client sends it, and as [MaxBytes]
+// measures it: compact, names in byte order, "<", ">" and "&" escaped. It returns an error when
+// a value is not JSON, and when the text is longer than MaxBytes. Decode(Encode(in)) returns
+// in, its values compacted.
 func Encode(inputs map[string]json.RawMessage) ([]byte, error) {
 	if inputs == nil {
 		inputs = map[string]json.RawMessage{}
@@ -119,10 +116,9 @@ type level struct {
 	names   map[string]struct{} // an object's names so far
 }
 
-// skipValue reads the tokens of one value, the value of the input called
-// name, checking how deep it nests and that no object in it lists a name
-// twice. It keeps a stack rather than recursing, so that its own depth
-// does not grow with the value's.
+// skipValue reads the tokens of the value of the input called name, checking how deep it nests
+// and that no object in it lists a name twice. It keeps a stack rather than recursing, so
+// that its own depth does not grow with the value's.
 func skipValue(dec *json.Decoder, data []byte, name string) error {
 	var stack []level
 	for {
@@ -169,10 +165,9 @@ func skipValue(dec *json.Decoder, data []byte, name string) error {
 	}
 }
 
-// syntaxError words a decoder error about the token after offset before,
-// naming the input when there is one. The decoder's own offsets count from
-// where it started to read a value, so the message gives the token's offset
-// in data instead.
+// syntaxError words a decoder error about the token after offset before, naming the input
+// when there is one, with the token's offset in data: the decoder's own offsets count from
+// where it started to read a value.
 func syntaxError(name string, data []byte, before int64, err error) error {
 	var se *json.SyntaxError
 	switch {
@@ -187,8 +182,8 @@ func syntaxError(name string, data []byte, before int64, err error) error {
 	return fmt.Errorf("input %s: %w", quote(name), err)
 }
 
-// tokenStart returns the offset of the token that follows offset off in
-// data, past whitespace and the one ":" or "," that may come first.
+// tokenStart returns the offset of the token that follows offset off in data, past whitespace
+// and the one ":" or "," that may come first.
 func tokenStart(data []byte, off int64) int {
 	i := int(off)
 	skip := func() {
@@ -204,8 +199,7 @@ func tokenStart(data []byte, off int64) int {
 	return i
 }
 
-// invalidUTF8 returns the offset of the first byte of data that is not
-// valid UTF-8, or -1.
+// invalidUTF8 returns the offset of the first byte of data that is not valid UTF-8, or -1.
 func invalidUTF8(data []byte) int {
 	if utf8.Valid(data) {
 		return -1
@@ -220,9 +214,8 @@ func invalidUTF8(data []byte) int {
 	return -1
 }
 
-// kind names the type of the JSON value that j starts with, for messages:
-// "an object", "a list", "a string", "null", "a boolean", "a number", or
-// "" for text that starts no JSON value.
+// kind names the type of the JSON value that j starts with, for messages: "an object", "a
+// list", "a string", "null", "a boolean", "a number", or "" for text that starts none.
 func kind(j []byte) string {
 	if len(j) == 0 {
 		return ""
