@@ -9,9 +9,8 @@ import (
 	"testing"
 )
 
-// Mkfifo replaces whatever is at path with a named pipe, creating its
-// parent directories: a file that blocks whoever opens it for reading, which
-// no commit can hold but a checkout on a shared disk can.
+// Mkfifo replaces whatever is at path with a named pipe, creating its parent directories: a
+// file that blocks its reader, which no commit can hold but a checkout on a shared disk can.
 func Mkfifo(t testing.TB, path string) {
 	t.Helper()
 	os.Remove(path)

@@ -5,14 +5,13 @@ import (
 	"unicode/utf8"
 )
 
-// MaxBytes is how many bytes of a value [Value] keeps: enough to recognize
-// a value, and more than a label value may have (63 characters), so a
-// rejected label value is shown whole.
+// MaxBytes is how many bytes of a value [Value] keeps: enough to recognize a value, and more
+// than a label value may have (63 characters), so a rejected label value is shown whole.
 const MaxBytes = 64
 
-// Value returns s when it has at most MaxBytes bytes. Otherwise it returns
-// the first MaxBytes bytes of s, cut back to the start of a UTF-8 character,
-// followed by "... (N bytes)", N being len(s):
+// Value returns s when it has at most MaxBytes bytes. Otherwise it returns the first MaxBytes
+// bytes of s, cut back to the start of a UTF-8 character, followed by "... (N bytes)", N being
+// len(s):
 //
 //	quote.Value(strings.Repeat("x", 100000)) // "xxxx...xxxx... (100000 bytes)", 64 x's
 //
@@ -22,8 +21,8 @@ func Value(s string) string {
 		return s
 	}
 	i := MaxBytes
-	// A character has at most utf8.UTFMax bytes: step back over at most
-	// three continuation bytes, so that invalid UTF-8 is cut at MaxBytes.
+	// Step back over at most three continuation bytes (utf8.UTFMax), so that invalid UTF-8
+	// is cut at MaxBytes.
 	for j := i; j > MaxBytes-utf8.UTFMax; j-- {
 		if utf8.RuneStart(s[j]) {
 			i = j
