@@ -8,55 +8,45 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Collect decides, for each stale entry of changes, whether to delete,
-// release or keep it, and returns one [Decision] per stale entry in prune
-// order (see [SortPrune]). changes is what [Diff] returned for the pass:
-// its Create, Update and Unchanged entries are the desired state, and its
-// Update, Unchanged and Stale entries are what the inventory tracked. The
-// rules, for each stale entry, in this order:
+// Collect decides, for each stale entry of changes, whether to delete, release or keep it, and
+// returns one [Decision] per stale entry in prune order ([SortPrune]). changes is what [Diff]
+// returned for the pass: its Create, Update and Unchanged entries are the desired state, its
+// Update, Unchanged and Stale entries what the inventory tracked. The rules, for each stale
+// entry, in this order:
 //
 //  1. With [WithKeepAll], Keep, with its reason.
-//  2. A Namespace (core group) that a desired entry lives in is Keep, with
-//     the reason "in use by " and the first such entry in apply order, e.g.
+//  2. A Namespace (core group) that a desired entry lives in is Keep, with the reason
+//     "in use by " and the first such entry in apply order, e.g.
 //     "in use by ExternalArtifact/tenant-a/app".
-//  3. Without [WithNamespacePrune], a Namespace is Release, with the
-//     reason "namespace pruning is off".
-//  4. Each [Guard] runs in turn, until one returns [Release] or [Keep]
-//     (with its reason, or "released by a guard" or "kept by a guard" when
-//     it gave none). A guard error keeps the entry with the reason
-//     "guard failed: " and the error; so does any other action, and a
-//     context that is done before a guard runs.
-//  5. A Namespace that holds a stale entry decided Keep or Release above is
-//     Keep, with a reason such as "in use by ExternalArtifact/tenant-a/old,
-//     which is kept": deleting the namespace would delete that entry.
-//  6. Otherwise, Delete, with the reason the first guard that returned
-//     Delete gave, if any.
+//  3. Without [WithNamespacePrune], a Namespace is Release: "namespace pruning is off".
+//  4. Each [Guard] runs in turn, until one returns [Release] or [Keep] (with its reason, or
+//     "released by a guard" or "kept by a guard" when it gave none). A guard error, or any other
+//     action, keeps the entry with the reason "guard failed: " and what went wrong; a context
+//     done before a guard runs keeps it with "guard not run: " and the context's error.
+//  5. A Namespace that holds a stale entry decided Keep or Release above is Keep, e.g.
+//     "in use by ExternalArtifact/tenant-a/old, which is kept": deleting it would delete that
+//     entry. A released entry holds its Namespace for that pass only: once untracked, a later
+//     pass deletes the Namespace and the object with it; a caller that must preserve such objects
+//     guards the Namespace itself.
+//  6. Otherwise, Delete, with the reason the first guard that returned Delete gave, if any.
 //
-// Then the deletion guard looks at all the deletions at once. It refuses
-// the pass with [WithMaxDeletions](n) when there are more than n
-// deletions, and, without [WithAllowDeleteAll], when the deletions are
-// every entry the inventory tracked (nothing tracked would survive: what
-// an empty or wrong source, or a pattern that renames every tenant, looks
-// like). A refused pass deletes nothing, not even in part (which n entries
-// to delete would be arbitrary): Collect returns every decision, each
-// Delete turned into Keep with the reason "deletion refused: " and the
-// rule, which names the option that allows the pass, together with a
-// [*RefusedError] (wrapping [ErrDeletionRefused]) that says which rule it
-// was and with what counts. A caller records the decisions as usual
-// ([Next]) and reports the error.
+// Then the deletion guard looks at all the deletions at once: it refuses the pass with
+// [WithMaxDeletions](n) when there are more than n, and, without [WithAllowDeleteAll], when they
+// are every entry the inventory tracked. A refused pass deletes nothing, not even in part (which
+// n to delete would be arbitrary): each Delete turns into Keep with the reason
+// "deletion refused: " and the rule, which names the option that allows the pass, and Collect
+// returns the decisions with a [*RefusedError] (wrapping [ErrDeletionRefused]) giving the rule
+// and counts. A caller records the decisions as usual ([Next]) and reports the error.
 //
-// Collect returns an error wrapping [ErrInvalidOption] for an invalid
-// option. For an entry of changes that fails [Entry.Validate], or an [ID]
-// listed twice in changes (a Duplicate error at the second, such as
-// "stale[1]"), it returns the field.ErrorList of every problem, aggregated
-// with ToAggregate. Even then it returns a decision per stale entry, each
-// Keep with the error as its reason, so that a caller that goes on to
-// [Next] loses nothing.
+// For an invalid option, Collect returns an error wrapping [ErrInvalidOption]; for an entry of
+// changes that fails [Entry.Validate], or an [ID] listed twice in changes (a Duplicate at the
+// second, such as "stale[1]"), the field.ErrorList of every problem, aggregated with ToAggregate.
+// Even then it returns each stale entry decided Keep with the error as its reason, so that a
+// caller that goes on to [Next] loses nothing.
 //
-// Collect calls the guards from the calling goroutine, one at a time; it is
-// safe for concurrent use when the guards are.
+// Collect calls the guards from the calling goroutine, one at a time; it is safe for concurrent
+// use when the guards are.
 //
-//	changes, errs := inventory.Diff(previous, desired)
 //	decisions, err := inventory.Collect(ctx, changes,
 //		inventory.WithGuard(pruneAnnotation), inventory.WithMaxDeletions(10))
 func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, error) {
@@ -93,8 +83,8 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 		}
 	}
 
-	// held maps a namespace to the first stale entry in it, in prune order,
-	// that is kept or released.
+	// held maps a namespace to the first stale entry in it, in prune order, that is kept or
+	// released.
 	held := make(map[string]Decision)
 	ds := make([]Decision, len(sorted))
 	deletes := 0
@@ -188,10 +178,9 @@ func keepEach(entries []Entry, reason string) []Decision {
 	return ds
 }
 
-// checkChanges validates the lists of changes and reports, for each list,
-// its problems in index order (see checkList); then each entry whose ID an
-// earlier list holds, as a Duplicate error, which a caller that passes its
-// whole inventory as stale would otherwise see deleted.
+// checkChanges reports each list's problems (see checkList), then, as a Duplicate, each entry
+// whose ID an earlier list holds: a caller that passes its whole inventory as stale would
+// otherwise see it deleted.
 func checkChanges(ch Changes) field.ErrorList {
 	lists := [...]struct {
 		name    string

@@ -5,16 +5,12 @@ import (
 	"fmt"
 )
 
-// Guard is a caller's check on one stale entry, run by [Collect] in prune
-// order. It returns [Delete] when it has no objection, or [Release] or
-// [Keep] with a reason (e.g. "prune disabled", "handed off to
-// ResourceSet/flux-system/tenants"). A reason given with Delete is the
-// deletion's, unless an earlier guard gave one. An error, or any other action, keeps
-// the entry: a guard that cannot tell never causes a deletion.
-//
-// A guard typically looks at the live object: its prune annotation, or an
-// external finalizer. Collect does not recover a guard's panic: that is a
-// bug in the guard.
+// Guard is a caller's check on one stale entry, run by [Collect] in prune order, typically on the
+// live object (its prune annotation, an external finalizer). It returns [Delete] when it has no
+// objection, or [Release] or [Keep] with a reason (e.g. "prune disabled"). A reason given with
+// Delete is the deletion's, unless an earlier guard gave one. An error, or any other action,
+// keeps the entry: a guard that cannot tell never causes a deletion. Collect does not recover a
+// guard's panic: that is a bug in the guard.
 type Guard func(ctx context.Context, e Entry) (Action, string, error)
 
 // Option configures [Collect].
@@ -31,8 +27,8 @@ type options struct {
 	invalidError error
 }
 
-// WithGuard adds a guard. Guards run in the order they were added; the first
-// that returns anything but [Delete] decides. A nil guard is invalid.
+// WithGuard adds a guard. Guards run in the order they were added; the first that returns
+// anything but [Delete] decides. A nil guard is invalid.
 func WithGuard(g Guard) Option {
 	return func(o *options) {
 		if g == nil {
@@ -43,20 +39,16 @@ func WithGuard(g Guard) Option {
 	}
 }
 
-// WithNamespacePrune lets [Collect] delete stale Namespaces (the
-// ArtifactGenerator's managedNamespaces.prune: true). Without it, each
-// stale Namespace that no desired entry uses is released, with the reason
-// "namespace pruning is off": it stops being tracked and stays in the
-// cluster.
+// WithNamespacePrune lets [Collect] delete stale Namespaces (the ArtifactGenerator's
+// managedNamespaces.prune: true). Without it, each that no desired entry uses is released: it
+// stops being tracked and stays in the cluster.
 func WithNamespacePrune() Option {
 	return func(o *options) { o.nsPrune = true }
 }
 
-// WithMaxDeletions turns on the deletion guard's count: a pass that would
-// delete more than n entries deletes none of them; each is kept, with a
-// reason that names this option, and [Collect] returns an error wrapping
-// [ErrDeletionRefused]. n must not be negative; 0 refuses every deletion.
-// By default there is no limit.
+// WithMaxDeletions makes [Collect] refuse a pass that would delete more than n entries: it
+// deletes none of them and returns an error wrapping [ErrDeletionRefused]. n must not be
+// negative; 0 refuses every deletion. By default there is no limit.
 func WithMaxDeletions(n int) Option {
 	return func(o *options) {
 		if n < 0 {
@@ -67,22 +59,17 @@ func WithMaxDeletions(n int) Option {
 	}
 }
 
-// WithAllowDeleteAll lets a pass delete every entry that the inventory
-// tracked. Without it, the deletion guard refuses a pass that would delete
-// at least one entry and leave none of the tracked ones (none desired
-// again, none released or kept): each such entry is kept, with a reason
-// that names this option, and [Collect] returns an error wrapping
-// [ErrDeletionRefused]. That is what an empty or unreadable source looks
-// like, or a wrong pattern that renames every tenant, and it must not wipe
-// every tenant unless the caller says so. (Flux prunes everything on an
-// empty source: pass this option for that behaviour.)
+// WithAllowDeleteAll lets a pass delete every entry that the inventory tracked. Without it,
+// [Collect] refuses a pass that would delete at least one entry and leave none of the tracked
+// ones (none desired again, none released or kept): that is what an empty or unreadable source,
+// or a pattern that renames every tenant, looks like, and it must not wipe every tenant unless
+// the caller says so. Flux prunes everything on an empty source: pass this option for that.
 func WithAllowDeleteAll() Option {
 	return func(o *options) { o.allowAll = true }
 }
 
-// WithKeepAll keeps every stale entry, with reason, before any other rule
-// or guard runs: for a desired state with errors, whose stale list cannot
-// be trusted. The reason must not be empty.
+// WithKeepAll keeps every stale entry, with reason, before any other rule or guard runs: for a
+// desired state with errors, whose stale list cannot be trusted. The reason must not be empty.
 //
 //	decisions, err := inventory.Collect(ctx, changes, inventory.WithKeepAll("desired state has errors"))
 func WithKeepAll(reason string) Option {
