@@ -16,11 +16,9 @@ import (
 
 // Problem is one value of a document that does not fit its Go type.
 type Problem struct {
-	// Field is the path of the value, e.g. "spec.sources[0].alais", or ""
-	// for the document itself.
+	// Field is the path of the value, e.g. "spec.sources[0].alais", or "" for the document.
 	Field string
-	// Detail says what is wrong: "unknown field", "must be a boolean,
-	// found a string".
+	// Detail says what is wrong: "unknown field", "must be a boolean, found a string".
 	Detail string
 }
 
@@ -32,12 +30,10 @@ func (p Problem) String() string {
 	return p.Field + ": " + p.Detail
 }
 
-// maxNamed is how many problems [Join] names; the rest are counted, so
-// that a message stays short whatever the document.
+// maxNamed is how many problems [Join] names; the rest are counted, so a message stays short.
 const maxNamed = 10
 
-// Join returns the problems on one line, separated by "; ", the first ten
-// named and the rest counted ("; and 3 more"), as [Summary.String].
+// Join returns the problems on one line, as [Summary.String] words them.
 //
 //	jsonfit.Join(ps) // "name: must be a string, found a number; zz: unknown field"
 func Join(ps []Problem) string {
@@ -46,9 +42,9 @@ func Join(ps []Problem) string {
 	return s.String()
 }
 
-// Summary gathers the problems of a document for one message: it keeps
-// the ten that its message names and counts the rest, so that a document
-// with a million problems costs ten. The zero value is an empty summary.
+// Summary gathers the problems of a document for one message: it keeps the ten that its
+// message names and counts the rest, so that a document with a million problems costs ten.
+// The zero value is an empty summary.
 //
 //	var s jsonfit.Summary
 //	s.Add(jsonfit.Decode(v, p, &e, jsonfit.IgnoreUnknown)...)
@@ -68,8 +64,8 @@ func (s *Summary) Add(ps ...Problem) {
 // Len returns how many problems s holds, named or counted.
 func (s *Summary) Len() int { return s.n }
 
-// String returns the problems on one line, separated by "; ", the first
-// ten named and the rest counted ("; and 3 more").
+// String returns the problems on one line, separated by "; ", the first ten named and the
+// rest counted ("; and 3 more").
 func (s *Summary) String() string {
 	var b strings.Builder
 	for i, p := range s.named {
@@ -84,10 +80,9 @@ func (s *Summary) String() string {
 	return b.String()
 }
 
-// Parse reads one JSON value into the values [Decode] takes, those that
-// encoding/json gives an any with numbers as json.Number:
-// map[string]any, []any, string, json.Number, bool or nil. Its error is
-// encoding/json's: the caller passes JSON it has checked or made (from
+// Parse reads one JSON value into the values [Decode] takes, those that encoding/json gives
+// an any with numbers as json.Number: map[string]any, []any, string, json.Number, bool or
+// nil. Its error is encoding/json's: the caller passes JSON it has checked or made (from
 // YAML, say), and words its own error when it has not.
 //
 //	v, err := jsonfit.Parse([]byte(`{"name": "a"}`))
@@ -104,25 +99,22 @@ func Parse(js []byte) (any, error) {
 	return v, nil
 }
 
-// Unknown says what [Decode] does with an object key that names no field
-// of its struct.
+// Unknown says what [Decode] does with an object key that names no field of its struct.
 type Unknown bool
 
 const (
 	// RefuseUnknown reports each such key as a Problem, "unknown field".
 	RefuseUnknown Unknown = false
-	// IgnoreUnknown leaves each such key out, as encoding/json ignores
-	// it; a key that names a field in another case is one of them.
+	// IgnoreUnknown leaves each such key out, as encoding/json ignores it; a key that names a
+	// field in another case is one of them.
 	IgnoreUnknown Unknown = true
 )
 
-// Decode decodes v, a value as [Parse] returns it, into the value that
-// ptr points to, when v fits it: every value has the JSON type of its
-// field, and, with [RefuseUnknown], every object key names a field of its
-// struct exactly. Otherwise it decodes nothing and returns every problem,
-// each at its path below path (nil for the document's root), in the
-// document's order, the keys of an object sorted. ptr must be a non-nil
-// pointer.
+// Decode decodes v, a value as [Parse] returns it, into the value that ptr points to, when v
+// fits it: every value has the JSON type of its field, and, with [RefuseUnknown], every object
+// key names a field of its struct exactly. Otherwise it decodes nothing and returns every
+// problem, each at its path below path (nil for the document's root), in the document's
+// order, the keys of an object sorted. ptr must be a non-nil pointer.
 //
 //	ps := jsonfit.Decode(v, field.NewPath("spec"), &spec, jsonfit.RefuseUnknown)
 func Decode(v any, path *field.Path, ptr any, unknown Unknown) []Problem {
@@ -146,9 +138,8 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// check adds to ps every value of v whose JSON type does not fit t and,
-// with RefuseUnknown, every key of v that names no field of t. It returns
-// v, without the keys that name no field when they are ignored.
+// check adds to ps every value of v whose JSON type does not fit t and, with RefuseUnknown,
+// every key of v that names no field of t. It returns v, without those keys when ignored.
 func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Problem) any {
 	if v == nil {
 		return nil
@@ -261,10 +252,9 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// jsonFields returns the JSON names of the fields of struct type t, with
-// their types, as encoding/json names them: a field's tag, or its name
-// without one; the fields of an embedded struct without a tag name are
-// promoted.
+// jsonFields returns the JSON names of the fields of struct type t, with their types, as
+// encoding/json names them: a field's tag, or its name without one; the fields of an embedded
+// struct without a tag name are promoted.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
@@ -299,9 +289,8 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// Kind names the JSON type of a value as [Parse] returns it, with its
-// article, in YAML's words: "a mapping", "a list", "a string", "a number",
-// "a boolean", "null".
+// Kind names the JSON type of a value as [Parse] returns it, with its article, in YAML's
+// words: "a mapping", "a list", "a string", "a number", "a boolean", "null".
 //
 //	jsonfit.Kind(map[string]any{}) // "a mapping"
 func Kind(v any) string {
