@@ -13,9 +13,8 @@ var (
 	ErrTooLarge   = errors.New("pathpattern: too large")
 )
 
-// Errorf returns an error that reads "pathpattern: " and the rule, and
-// that unwraps to sentinel. sentinel's own text is left out of the
-// message: the rule is more precise.
+// Errorf returns an error that reads "pathpattern: " and the rule, and that unwraps to
+// sentinel, whose own text is left out of the message: the rule is more precise.
 func Errorf(sentinel error, format string, args ...any) error {
 	return &ruleError{rule: fmt.Sprintf(format, args...), sentinel: sentinel}
 }
@@ -28,15 +27,13 @@ type ruleError struct {
 func (e *ruleError) Error() string { return "pathpattern: " + e.rule }
 func (e *ruleError) Unwrap() error { return e.sentinel }
 
-// CheckPath checks each element of name, a valid path other than ".",
-// with fs.Lstat: a symbolic link anywhere, or a last element that is not a
-// regular file, is an error wrapping ErrNotRegular; an element before the
-// last that is not a directory, one wrapping fs.ErrNotExist; a last element
-// of more than maxBytes bytes, one wrapping ErrTooLarge. Each comes as an
-// *fs.PathError naming the element's path, as does an error of fs.Lstat.
+// CheckPath checks each element of name, a valid path other than ".", with fs.Lstat: a
+// symbolic link anywhere, or a last element that is not a regular file, is an error wrapping
+// ErrNotRegular; an element before the last that is not a directory, one wrapping
+// fs.ErrNotExist; a last element of more than maxBytes bytes, one wrapping ErrTooLarge. Each
+// comes as an *fs.PathError naming the element's path, as does an error of fs.Lstat.
 func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
-	// Check every element, not only the last: the operating system follows
-	// a link anywhere in the path.
+	// Every element, not only the last: the operating system follows a link anywhere.
 	for i := 0; i <= len(name); i++ {
 		if i < len(name) && name[i] != '/' {
 			continue
@@ -52,15 +49,13 @@ func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
 	return nil
 }
 
-// RefusesLinks, embedded in the type of a file system (under an unexported
-// alias, so that it is no exported field), tells [ReadChecked] through the
-// method it promotes, which no type outside this module can declare,
-// whether that file system's Open does by itself what [CheckPath] checks
-// for. When it is true, a name that Open opens must be one whose every
-// element fs.Lstat describes without error, none of them a symbolic link,
-// each before the last a directory and the last the file opened: Open
-// fails for a name with a link in any element, the last included, as
-// package dirfs's FS does, and as generator's dirCache over one does.
+// RefusesLinks, embedded in the type of a file system (under an unexported alias, so that it
+// is no exported field), tells [ReadChecked], through the method it promotes, which no type
+// outside this module can declare, whether that file system's Open does by itself what
+// [CheckPath] checks for. When it is true, a name that Open opens must be one whose every
+// element fs.Lstat describes without error, none a symbolic link, each before the last a
+// directory and the last the file opened: Open fails for a name with a link in any element,
+// the last included, as package dirfs's FS does, and generator's dirCache over one.
 //
 //	type linkRefusal = readfile.RefusesLinks
 //	type FS struct {
@@ -74,26 +69,21 @@ func (r RefusesLinks) openRefusesLinks() bool { return bool(r) }
 // linkRefuser is a file system that embeds RefusesLinks.
 type linkRefuser interface{ openRefusesLinks() bool }
 
-// OpenRefusesLinks reports whether fsys embeds a true [RefusesLinks], so
-// that a file system that wraps fsys and opens its names with fsys's Open
-// can say the same.
+// OpenRefusesLinks reports whether fsys embeds a true [RefusesLinks], so that a file system
+// that wraps fsys and opens its names with fsys's Open can say the same.
 func OpenRefusesLinks(fsys fs.FS) bool {
 	r, ok := fsys.(linkRefuser)
 	return ok && r.openRefusesLinks()
 }
 
-// ReadChecked is [CheckPath] then [Read]: it returns what they return, the
-// file's content or the first error. When fsys's Open refuses links itself
-// ([OpenRefusesLinks]), it reads first and calls CheckPath only when the
-// read fails, to return the error that CheckPath and Read would have: a
-// file that such an Open opens, and that Read then finds to be a regular
-// file of at most maxBytes bytes, passes every check of CheckPath, whose
-// fs.Lstat of each element would only find again what the open found.
-// Through package dirfs, that spares an O_PATH open, an fstat and a close
-// for each element that no cache of the caller answers (generator's
-// TestPlanFileSystemCalls counts them). The read comes before the check
-// then: a name that is a named pipe or a device is opened (dirfs opens a
-// pipe without waiting) before Read refuses it, unread.
+// ReadChecked is [CheckPath] then [Read]: it returns the file's content or the first error.
+// When fsys's Open refuses links itself ([OpenRefusesLinks]), it reads first and calls
+// CheckPath only when the read fails, to return the error that CheckPath and Read would have:
+// a file that such an Open opens and that Read finds regular and of at most maxBytes passes
+// every check of CheckPath. Through dirfs, that spares an open, an fstat and a close per
+// element that no cache of the caller answers (generator's TestPlanFileSystemCalls counts
+// them); a named pipe or a device is then opened (dirfs opens a pipe without waiting) before
+// Read refuses it, unread.
 func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	if OpenRefusesLinks(fsys) {
 		if data, err := Read(fsys, name, maxBytes, buf); err == nil {
@@ -106,14 +96,12 @@ func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, e
 	return Read(fsys, name, maxBytes, buf)
 }
 
-// Read opens name, checks that the opened file is a regular file of at
-// most maxBytes bytes, and reads it whole into buf[:0], which it grows when
-// the file does not fit: the content is only valid until buf is used
-// again. A file that holds more than maxBytes bytes when read is an error
-// wrapping ErrTooLarge, one that is not a regular file one wrapping
-// ErrNotRegular, each in an *fs.PathError naming name; the file system's
-// errors come as it returns them. Read does not check the elements of name
-// (see CheckPath).
+// Read opens name, checks that the opened file is a regular file of at most maxBytes bytes,
+// and reads it whole into buf[:0], which it grows when the file does not fit: the content is
+// only valid until buf is used again. A file that holds more than maxBytes bytes when read is
+// an error wrapping ErrTooLarge, one that is not a regular file one wrapping ErrNotRegular,
+// each in an *fs.PathError naming name; the file system's errors come as it returns them.
+// Read does not check the elements of name (see CheckPath).
 func Read(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -137,8 +125,8 @@ func Read(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	return data, nil
 }
 
-// checkElement checks one element of a path: a directory for the elements
-// before the last, a regular file of at most maxBytes for the last.
+// checkElement checks a path element: a directory before the last, the last a regular file
+// of at most maxBytes.
 func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
 	mode := info.Mode()
 	switch {
@@ -158,13 +146,10 @@ func tooLarge(maxBytes int64) error {
 	return Errorf(ErrTooLarge, "must be no more than %d bytes", maxBytes)
 }
 
-// readAll is io.ReadAll into buf[:0], growing it to size+1 bytes first,
-// size being what Stat reported, as os.ReadFile does: a file read whole
-// then takes at most one allocation and two reads (the second sees the end
-// of the file), where io.ReadAll, starting from 512 bytes, takes several
-// of each for a file of a few KiB. A file that grew since Stat is still
-// read to its end, or to limit bytes (io.LimitReader would take an
-// allocation of its own).
+// readAll is io.ReadAll into buf[:0], grown first to size+1 bytes (size as Stat reported it)
+// as os.ReadFile does, so that a whole file takes one allocation and two reads. A file that
+// grew since Stat is still read to its end, or to limit bytes, without io.LimitReader's
+// allocation.
 func readAll(r io.Reader, buf []byte, size, limit int64) ([]byte, error) {
 	data := buf[:0]
 	if want := min(size+1, limit); int64(cap(data)) < want {
