@@ -9,37 +9,30 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// Object is what a plan reads of a live object: its identity, labels and
-// annotations.
+// Object is what a plan reads of a live object: its identity, labels and annotations.
 type Object struct {
 	ID          inventory.ID
 	Labels      map[string]string
 	Annotations map[string]string
 }
 
-// ObjectReader reads the live metadata of one object. Object returns an
-// error matching [finalizer.ErrNotFound] when the object does not exist (a
-// controller maps Kubernetes' NotFound to it, as for [finalizer.Lookup]);
-// any other error keeps the object (the plan cannot tell whether deleting
-// it is safe).
+// ObjectReader reads the live metadata of one object. Object returns an error matching
+// [finalizer.ErrNotFound] when the object does not exist (a controller maps Kubernetes' NotFound
+// to it, as for [finalizer.Lookup]); any other error keeps the object (deleting it may be unsafe).
 type ObjectReader interface {
 	Object(ctx context.Context, id inventory.ID) (Object, error)
 }
 
-// ErrAsApplied is what an [ObjectReader] returns for an object it does not
-// know and assumes to exist as this generator applies it: a preview that is
-// given no cluster (the preview tool without -cluster, a policy test without
-// cluster:). A desired namespace then reads as desired, its labels and
-// annotations those of [Plan.Namespaces], so that it is neither adopted nor
-// drifted; any other object reads as one that exists with no labels or
-// annotations, so that nothing is released or kept for what its live copy
-// says. One plan answers what a plan with an empty Cluster would have to be
-// made first to learn.
+// ErrAsApplied is what an [ObjectReader] returns for an object it does not know and assumes to
+// exist as this generator applies it: a preview given no cluster (the preview tool without
+// -cluster, a policy test without cluster:). A desired namespace then reads as desired, with the
+// labels and annotations of [Plan.Namespaces], neither adopted nor drifted; any other object
+// reads as existing with no labels or annotations, so nothing is released or kept for what its
+// live copy says. One plan answers what, with an empty Cluster, would need a plan made first.
 var ErrAsApplied = errors.New("assumed to exist as this generator applies it")
 
-// readObject reads the live copy of id through r, taking [ErrAsApplied] at
-// its word: desired, or an object with no labels or annotations when
-// desired is nil.
+// readObject reads the live copy of id through r, taking [ErrAsApplied] at its word: desired,
+// or an object with no labels or annotations when desired is nil.
 func readObject(ctx context.Context, r ObjectReader, id inventory.ID, desired *Object) (Object, error) {
 	o, err := r.Object(ctx, id)
 	if errors.Is(err, ErrAsApplied) {
@@ -59,9 +52,8 @@ func (f ObjectReaderFunc) Object(ctx context.Context, id inventory.ID) (Object, 
 	return f(ctx, id)
 }
 
-// ArtifactLister lists the live ExternalArtifacts of one namespace, every
-// generator's (not only this one's): a namespace is deleted only when none
-// lives in it any more. An error keeps the namespace.
+// ArtifactLister lists the live ExternalArtifacts of one namespace, every generator's (not only
+// this one's): a namespace is deleted only when none lives in it any more. An error keeps it.
 type ArtifactLister interface {
 	ExternalArtifacts(ctx context.Context, namespace string) ([]Object, error)
 }
@@ -74,17 +66,13 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 	return f(ctx, namespace)
 }
 
-// Cluster is what a plan reads of the live cluster, each part behind a
-// one-method interface so that a controller implements it with its
-// client (or a cache) and a test with a map. A nil part fails closed:
-// every object whose deletion would need it is kept, with the reason.
+// Cluster is what a plan reads of the live cluster, each part a one-method interface that a
+// controller implements with its client (or a cache) and a test with a map. A nil part fails
+// closed: every object whose deletion would need it is kept, with the reason.
 //
-// Live state:
-//
-// A plan reads the live copy of each desired namespace through
-// [Cluster].Objects, once, one namespace at a time in name order (so a
-// Cluster need not be safe for concurrent use; a controller reads through
-// its cache), and decides with source-watcher's rules:
+// A plan reads the live copy of each desired namespace through [Cluster].Objects, once, one
+// namespace at a time in name order (so a Cluster need not be safe for concurrent use; a
+// controller reads through its cache), and decides with source-watcher's rules:
 //
 //	absent                                     create (or, tracked, update: "drift: the namespace does not exist")
 //	no GeneratorLabel                          adopted: applied, Conflict "Adopted", a warning
@@ -95,32 +83,26 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 //	the read fails                             skipped, with its artifacts; an error at "cluster[<name>]"
 //	ErrAsApplied                               read as desired: applied as the inventory says
 //
-// The keys are read as label or annotation, the value in any case, under
-// both Flux prefixes (source.extensions.fluxcd.io and
-// kustomize.toolkit.fluxcd.io). A namespace that is not applied is left out
-// of [Plan.Namespaces] and its decision is [inventory.Unchanged] with the
-// reason, for example "reconciliation is disabled on the live namespace
-// (annotation source.extensions.fluxcd.io/reconcile: disabled); not applied,
-// still tracked"; its entry, with the desired digest, stays in the next
-// inventory, and it is never deleted for it; its artifacts are applied as
-// usual. An adoption or a takeover is applied like any namespace: its
-// [Namespace.Conflict] is the reason of the Warning event source-watcher
-// records, its decision's reason and a warning of the plan ("Adopted:
-// namespace tenant-a is not managed by any generator and is adopted") say
-// more. Ownership is told by the UID of [WithUID]: without it, no
-// namespace is adopted or taken over. Drift compares the desired labels and
-// annotations with the live ones: a desired key that the live namespace
-// lacks, or holds with another value, is drift, and the reason names the
-// first three keys of each kind, sorted; keys that only the live namespace
-// has are not (other controllers set them). A tracked namespace whose digest
-// changed is an update anyway. Without an ObjectReader nothing is read: a
-// desired namespace is applied as the inventory says, unless its desired
-// metadata disables reconciliation.
+// The keys are read as label or annotation, the value in any case, under both Flux prefixes
+// (source.extensions.fluxcd.io and kustomize.toolkit.fluxcd.io). A namespace that is not applied
+// is left out of [Plan.Namespaces], its decision [inventory.Unchanged] with the reason, e.g.
+// "reconciliation is disabled on the live namespace (annotation
+// source.extensions.fluxcd.io/reconcile: disabled); not applied, still tracked"; its entry, with
+// the desired digest, stays in the next inventory, it is never deleted for it, and its
+// artifacts are applied as usual. An adoption or a takeover is applied like any namespace: its
+// [Namespace.Conflict] is the reason of source-watcher's Warning event, and its decision's
+// reason and a plan warning ("Adopted: namespace tenant-a is not managed by any generator and
+// is adopted") say more. Ownership is told by [WithUID]'s UID: without it, no namespace is
+// adopted or taken over. Drift is a desired label or annotation that the live namespace lacks
+// or holds with another value; the reason names the first three keys of each kind, sorted. Keys
+// only the live namespace has are not drift (other controllers set them). A tracked namespace
+// whose digest changed is an update anyway. Without an ObjectReader nothing is read: a desired
+// namespace is applied as the inventory says, unless its desired metadata disables
+// reconciliation.
 //
-// Then, with a UID, it reads the live copy of each ExternalArtifact it
-// applies, once, one at a time by namespace and name, tracked or not (an
-// artifact this generator created can be relabelled by another, and
-// source-watcher warns on every apply that takes one over):
+// Then, with a UID, it reads the live copy of each ExternalArtifact it applies, once, one at a
+// time by namespace and name, tracked or not (another generator can relabel an artifact this
+// one created, and source-watcher warns on every apply that takes one over):
 //
 //	absent, no GeneratorLabel, this generator's   applied as the inventory says
 //	another generator's GeneratorLabel            taken over: applied, Conflict "OwnershipConflict", a warning
@@ -128,32 +110,26 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 //	                                              generator <uid> and is taken over"); unchanged becomes update
 //	the read fails                                skipped (kept when tracked); an error at "cluster[<namespace>/<name>]"
 //
-// [Artifact.Conflict] is the reason of the Warning event that source-watcher
-// records on each artifact it takes over; it also records one on the
-// generator, "ownership conflict detected for N ExternalArtifact(s)", which
-// an embedder counts from [Plan.Artifacts]. Without an ObjectReader or a
-// UID no artifact is read. When ctx ends during these reads, as during the
-// namespaces', Plan returns ctx's error and no plan.
+// [Artifact.Conflict] is the reason of the Warning event source-watcher records on each
+// artifact it takes over; its event on the generator, "ownership conflict detected for N
+// ExternalArtifact(s)", an embedder counts from [Plan.Artifacts]. Without an ObjectReader or a
+// UID no artifact is read. When ctx ends during these reads, as during the namespaces', Plan
+// returns ctx's error and no plan.
 type Cluster struct {
-	// Objects reads the live labels and annotations of each desired
-	// namespace before it is applied (adoption, drift, not applied), of
-	// each desired ExternalArtifact (another generator's label: taken
-	// over) when the generator has a UID, and of a stale object before it
-	// is deleted. Without it, a plan applies every desired namespace and
-	// artifact as it did before reading live state, and deletes nothing.
+	// Objects reads the live labels and annotations of each desired namespace before it is
+	// applied (adoption, drift, not applied), of each desired ExternalArtifact (taken over)
+	// when the generator has a UID, and of a stale object before it is deleted. Without it, a
+	// plan applies every desired object as the inventory says, and deletes nothing.
 	Objects ObjectReader
-	// Artifacts lists the live ExternalArtifacts of a namespace before the
-	// namespace is deleted.
+	// Artifacts lists the live ExternalArtifacts of a namespace before it is deleted.
 	Artifacts ArtifactLister
-	// Finalizers looks up the external finalizer that a namespace names
-	// (see [finalizer.Decider]).
+	// Finalizers looks up the external finalizer a namespace names ([finalizer.Decider]).
 	Finalizers finalizer.Lookup
 }
 
-// contained returns c with each part wrapped so that a panic in the
-// caller's code, panic(nil) included, becomes an error of the one read that
-// panicked: the object it was for is kept, as for any read that fails, and
-// a controller without its own recover does not die from it.
+// contained returns c with each part wrapped so that a panic in the caller's code, panic(nil)
+// included, is an error of the one read that panicked: its object is kept, as for any failed
+// read, and a controller without its own recover does not die of it.
 func (c Cluster) contained() Cluster {
 	if c.Objects != nil {
 		r := c.Objects

@@ -10,40 +10,34 @@ import (
 // reasonFinalize is the reason of every deletion that Finalize decides.
 const reasonFinalize = "the generator is deleted"
 
-// Finalize plans what to do with the objects of the inventory when the
-// ArtifactGenerator is deleted, as source-watcher does before it drops its
-// finalizer:
+// Finalize plans what to do with the objects of the inventory when the ArtifactGenerator is
+// deleted, as source-watcher does before it drops its finalizer:
 //
 //	plan, err := g.Finalize(ctx, status.Inventory, cluster)
 //	// delete the Delete decisions, in order
 //	status.Inventory = plan.Next(confirmedDeleted)
 //	// an empty inventory: remove the finalizer; otherwise retry later
 //
-// The plan has a decision for each entry of previous, in prune order
-// (inventory.SortPrune: every ExternalArtifact before the namespaces), and
-// no namespace or artifact to apply. Every object is decided by the rows
-// that decide a stale object of a plan (see the package documentation,
-// "Decisions"): released when its live copy disables pruning or names
-// another generator, kept when it cannot be read, deleted otherwise; a
-// Namespace deleted only when the generator manages namespaces and prunes
-// them, released when its name is protected or its external finalizer took
-// the hand-off, and kept while an ExternalArtifact that this plan does not
-// delete lives in it. Deleting the generator is the permission to delete
-// everything it tracks: the delete-all refusal ([WithAllowDeleteAll]) and
-// [WithMaxDeletions] do not apply.
+// The plan has a decision for each entry of previous, in prune order (inventory.SortPrune:
+// every ExternalArtifact before the namespaces), and nothing to apply. Each object is decided
+// by the rows that decide a stale object of a plan (see the package documentation,
+// "Decisions"): released when its live copy disables pruning or names another generator, kept
+// when it cannot be read, deleted otherwise; a Namespace deleted only when the generator
+// manages and prunes namespaces, released when its name is protected or its external finalizer
+// took the hand-off, and kept while an ExternalArtifact that this plan does not delete lives in
+// it. Deleting the generator permits deleting everything it tracks: the delete-all refusal
+// ([WithAllowDeleteAll]) and [WithMaxDeletions] do not apply.
 //
-// [Plan.Next] then holds the survivors: what is kept, and every deletion
-// that was not confirmed. When it is empty, the object may drop its
-// finalizer; otherwise Finalize runs again on the next reconcile with
-// Next as previous.
+// [Plan.Next] then holds what is kept and every deletion not confirmed. When it is empty, the
+// object may drop its finalizer; otherwise Finalize runs again on the next reconcile with Next
+// as previous.
 //
-// A previous inventory that is not valid (an entry that fails
-// [inventory.Entry.Validate], an identity listed twice) has its problems in
-// [Plan.Errors], at "old[i]" as [inventory.Diff] reports them, and then
-// every entry is kept: a generator whose inventory cannot be read keeps its
-// finalizer. When ctx ends first, even while Finalize reads the cluster, it
-// returns no plan and ctx's error: nothing is to be deleted. Finalize
-// reads the cluster on the calling goroutine, one object at a time.
+// A previous inventory that is not valid (an entry that fails [inventory.Entry.Validate], an
+// identity listed twice) has its problems in [Plan.Errors], at "old[i]" as [inventory.Diff]
+// reports them, and every entry is kept: a generator whose inventory cannot be read keeps its
+// finalizer. When ctx ends first, even while Finalize reads the cluster, it returns no plan and
+// ctx's error: nothing is to be deleted. Finalize reads the cluster on the calling goroutine,
+// one object at a time.
 func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	res := &Plan{}
 	changes, errs := inventory.Diff(previous, nil)
@@ -63,8 +57,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 	opts := []inventory.Option{inventory.WithGuard(d.guard), inventory.WithAllowDeleteAll(), inventory.WithNamespacePrune()}
 	decisions, err := inventory.Collect(ctx, changes, opts...)
 	if err != nil {
-		// Diff accepted the entries and the options are valid: only the
-		// context can end the pass.
+		// Diff accepted the entries and the options are valid: only ctx can end the pass.
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -12,20 +12,18 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// The reasons of the Warning events that source-watcher records when it
-// applies a namespace that it did not create (see [Namespace.Conflict]).
+// The reasons of source-watcher's Warning events when it applies a namespace that it did not
+// create (see [Namespace.Conflict]).
 const (
 	reasonAdopted           = "Adopted"
 	reasonOwnershipConflict = "OwnershipConflict"
 )
 
-// liveState reads the live copy of a desired namespace into the snapshot
-// and sets ns.Conflict, adding the warning of an adoption or a takeover,
-// unless the namespace is not applied (see the rows of desiredNamespace).
-// Without an ObjectReader, only the desired metadata is looked at. A read
-// that fails otherwise than with finalizer.ErrNotFound is an error of the
-// plan, at "cluster[<name>]", and ok is false: the namespace is skipped
-// (neither applied nor deleted).
+// liveState reads the live copy of a desired namespace into the snapshot and sets ns.Conflict,
+// with the warning of an adoption or a takeover, unless the namespace is not applied (the rows
+// of desiredNamespace); without an ObjectReader only the desired metadata counts. A read that
+// fails otherwise than with finalizer.ErrNotFound is an error at "cluster[<name>]", and ok is
+// false: the namespace is skipped (neither applied nor deleted).
 func (p *planner) liveState(ns *Namespace) (ok bool) {
 	s := &subject{d: &decider{g: p.g, snap: p.snap}, id: inventory.ID{Kind: namespaceKind, Name: ns.Name}, ns: ns}
 	if err := s.live().err; err != nil && !errors.Is(err, errNoReader) {
@@ -49,14 +47,13 @@ func (p *planner) liveState(ns *Namespace) (ok bool) {
 	return true
 }
 
-// maxDriftKeys bounds the keys a drift reason names in each of its lists,
-// so that a reason stays fit for a change line and a condition message.
+// maxDriftKeys bounds the keys a drift reason names in each of its lists, so that a reason
+// stays fit for a change line and a condition message.
 const maxDriftKeys = 3
 
-// drift says how the live metadata lacks or differs from the desired
-// labels and annotations, naming the first keys of each kind, sorted
-// (labels before annotations); "" when it carries them all. Keys that only
-// the live namespace has are not drift: other actors may set them.
+// drift says how the live metadata lacks or differs from the desired labels and annotations,
+// naming the first keys of each kind, sorted (labels before annotations); "" when it carries
+// them all. Keys only the live namespace has are not drift: other actors may set them.
 func drift(ns *Namespace, live Object) string {
 	var lacks, differs []string
 	for _, m := range []struct {
@@ -94,25 +91,13 @@ func firstFew(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxDriftKeys], ", "), len(names)-maxDriftKeys)
 }
 
-// liveArtifacts reads the live copy of each artifact that the plan applies,
-// one at a time in the order of arts (namespace, then name), and returns
-// arts without those whose read failed. An artifact whose live copy
-// carries another generator's GeneratorLabel is taken over, as
-// source-watcher takes it over: its Conflict is "OwnershipConflict", the
-// plan warns, and its decision says so (the decision table). A read that fails
-// otherwise than with finalizer.ErrNotFound is an error of the plan at
-// "cluster[<namespace>/<name>]", and the artifact is skipped (kept when
-// tracked), as a namespace whose read fails is.
-//
-// Nothing is read without an ObjectReader, or without a UID (WithUID):
-// ownership cannot be told then. When ctx ends, reading stops and arts is
-// returned as it is: Plan returns ctx's error.
-//
-// Every applied artifact is read, tracked or not, rather than only those
-// that the previous inventory does not track: an artifact that this
-// generator created can be relabelled by another one (two generators that
-// render the same artifact take it from each other on every reconcile),
-// and source-watcher warns each time it takes it back.
+// liveArtifacts reads the live copy of each artifact the plan applies, tracked or not (see
+// [Cluster] for why), one at a time in the order of arts (namespace, then name), and returns
+// arts without those whose read failed (skipped, kept when tracked, an error at
+// "cluster[<namespace>/<name>]"); one that another generator's label names is taken over, with
+// its Conflict and a warning. Nothing is read without an ObjectReader or a UID (ownership
+// cannot be told then). When ctx ends, reading stops and arts is returned as it is: Plan
+// returns ctx's error.
 func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
 	uid := p.g.opts.uid
 	if p.snap.cluster.Objects == nil || uid == "" || len(arts) == 0 {

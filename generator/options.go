@@ -11,9 +11,8 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Option configures [Compile]. Options that carry a value are validated by
-// Compile, which reports a bad one as a field error rooted at the option's
-// name, e.g. "WithMaxDeletions: Invalid value: -1: must not be negative".
+// Option configures [Compile], which reports a bad value as a field error rooted at the
+// option's name, e.g. "WithMaxDeletions: Invalid value: -1: must not be negative".
 type Option func(*options)
 
 type options struct {
@@ -29,8 +28,7 @@ type options struct {
 	cache                 *cel.Cache
 	finalizerKinds        []schema.GroupKind // nil: any kind
 	fileLists             bool
-	// workBudget, when set, is the plan's budget of work in place of
-	// planWork's (only tests set it, to spend it in milliseconds).
+	// workBudget, when set, replaces planWork's budget (tests set it, to spend it in ms).
 	workBudget        int64
 	concurrency       int // 0: GOMAXPROCS
 	concurrencySet    bool
@@ -41,41 +39,34 @@ type options struct {
 // artifactDigestFunc is the function of [WithArtifactDigest].
 type artifactDigestFunc = func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)
 
-// GeneratorLabel is the label that carries the UID of the generator that
-// applies an object: the generator sets it on every namespace and artifact
-// it manages ([WithUID]), and never deletes an object whose live copy names
-// another generator.
+// GeneratorLabel carries the UID of the generator that applies an object: the generator sets it
+// on every namespace and artifact it manages ([WithUID]), and never deletes an object whose
+// live copy names another generator.
 const GeneratorLabel = "source.extensions.fluxcd.io/generator"
 
-// WithUID sets the generator's own UID: every namespace and artifact it
-// plans carries GeneratorLabel with this value, as the last step of the
-// metadata pipeline, which nothing can override; and a live object whose
-// label names another UID is released rather than deleted. Without it,
-// the plan sets no such label, and a live object carrying one is never
-// deleted. The UID must be a valid label value.
+// WithUID sets the generator's own UID, a valid label value: every namespace and artifact it
+// plans carries GeneratorLabel with it, as the metadata pipeline's last step, which nothing can
+// override; a live object whose label names another UID is released rather than deleted.
+// Without it, the plan sets no such label, and a live object carrying one is never deleted.
 func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
 
-// WithNamespace sets the generator's own namespace: the namespace of
-// artifacts without a namespace template, and never a managed namespace:
-// it is a protected name that no tenant can claim (upstream protects
-// flux-system only, see docs/differences.md). It must be a DNS-1123
-// label.
+// WithNamespace sets the generator's own namespace, a DNS-1123 label: the namespace of
+// artifacts without a namespace template, and never a managed one: a protected name that no
+// tenant can claim (upstream protects flux-system only, see docs/differences.md).
 func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
 
-// WithDefaultServiceAccount sets the controller's default service account
-// (source-watcher's --default-service-account), which satisfies
-// spec.managedNamespaces' requirement of a service account when
+// WithDefaultServiceAccount sets the controller's default service account (source-watcher's
+// --default-service-account), which satisfies spec.managedNamespaces' need of one when
 // spec.serviceAccountName is empty, as upstream's flag does.
 func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
 }
 
-// WithFinalMetadata adds ownership metadata that goes on every managed
-// namespace after every other step of the pipeline (with GeneratorLabel, see
-// [WithUID]), for example app.kubernetes.io/managed-by; the labels go on
-// every artifact too. Keys and values must be valid labels and annotations.
+// WithFinalMetadata adds ownership metadata, e.g. app.kubernetes.io/managed-by, that goes on
+// every managed namespace after every other step of the pipeline (with GeneratorLabel, see
+// [WithUID]); the labels go on every artifact too. They must be valid labels and annotations.
 func WithFinalMetadata(labels, annotations map[string]string) Option {
 	return func(o *options) {
 		o.finalLabels = maps.Clone(labels)
@@ -83,71 +74,60 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 	}
 }
 
-// WithStrict makes a key of a tenant's NamespaceMetadata file that the
-// schema does not list an error of its namespace instead of a warning (as
-// [nsmeta.WithStrict] does): by default it is dropped, as upstream ignores
-// it.
+// WithStrict makes a key of a tenant's NamespaceMetadata file that the schema does not list an
+// error of its namespace (as [nsmeta.WithStrict] does); by default it is dropped with a
+// warning, where upstream ignores it.
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 
-// WithAllowDeleteAll allows a plan to delete every object of a non-empty
-// previous inventory. By default such a plan deletes nothing and reports a
-// Forbidden error at "spec": it is what a wrong source, path or pattern
-// looks like, whether nothing is desired or every tenant is renamed. It is
-// [inventory.WithAllowDeleteAll], which the plan passes on.
+// WithAllowDeleteAll allows a plan to delete every object of a non-empty previous inventory.
+// By default such a plan deletes nothing and reports a Forbidden error at "spec": it is what a
+// wrong source, path or pattern looks like, whether nothing is desired or every tenant is
+// renamed. The plan passes it on as [inventory.WithAllowDeleteAll].
 func WithAllowDeleteAll() Option { return func(o *options) { o.allowDeleteAll = true } }
 
-// WithMaxDeletions refuses a plan that would delete more than n objects:
-// it deletes none of them and reports a Forbidden error at "spec". n must
-// not be negative; 0 refuses every deletion. By default there is no limit.
-// It is [inventory.WithMaxDeletions], which the plan passes on.
+// WithMaxDeletions refuses a plan that would delete more than n objects: it deletes none and
+// reports a Forbidden error at "spec". n must not be negative; 0 refuses every deletion. By
+// default there is no limit. The plan passes it on as [inventory.WithMaxDeletions].
 func WithMaxDeletions(n int) Option {
 	return func(o *options) { o.maxDeletions, o.maxSet = n, true }
 }
 
-// WithCache compiles the spec's CEL expressions through c, so that a
-// controller that compiles the same spec on every reconcile compiles each
-// expression once. A nil c compiles afresh, the default.
+// WithCache compiles the spec's CEL expressions through c, so that a controller compiling the
+// same spec on every reconcile compiles each expression once. A nil c compiles afresh, the
+// default.
 func WithCache(c *cel.Cache) Option { return func(o *options) { o.cache = c } }
 
-// WithFinalizerKinds allows only these kinds as a namespace's external
-// finalizer, e.g. flux-operator's ResourceSet
-// (schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"}):
-// a reference to any other kind is not a hand-off, and the generator stays
-// accountable for the namespace. By default any kind is allowed, and then
-// any object that exists with the stamped UID keeps a namespace (a ConfigMap
-// in another tenant's namespace, ClusterRole admin): name the kinds. The
-// list must not be empty, and each group and kind must be valid
+// WithFinalizerKinds allows only these kinds as a namespace's external finalizer, e.g.
+// flux-operator's ResourceSet (schema.GroupKind{Group: "fluxcd.controlplane.io", Kind:
+// "ResourceSet"}): a reference to any other kind is not a hand-off, and the generator stays
+// accountable for the namespace. By default any kind is allowed, so any object that exists with
+// the stamped UID keeps a namespace (a ConfigMap in another tenant's namespace, ClusterRole
+// admin): name the kinds. The list must not be empty, each group and kind valid
 // (finalizer.NewDecider).
 func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 	return func(o *options) { o.finalizerKinds = append([]schema.GroupKind{}, kinds...) }
 }
 
-// WithFileLists makes plans list each artifact's files in [Artifact.Files],
-// for a controller that builds the artifacts' archives from them, or a tool
-// that prints them. Without it, a plan keeps only their number
-// ([Artifact.FileCount]) and the digest over them: a plan of 10,000 tenants
-// holds some 150,000 file names otherwise (see BenchmarkPlan).
+// WithFileLists makes plans list each artifact's files in [Artifact.Files], for a controller
+// that builds the archives from them or a tool that prints them. Without it, a plan keeps only
+// their number ([Artifact.FileCount]) and digest, not a name per file (BenchmarkPlan).
 func WithFileLists() Option { return func(o *options) { o.fileLists = true } }
 
-// WithConcurrency bounds the goroutines on which a plan discovers the
-// pattern's directories and builds namespaces and artifacts to n, for a controller that plans several generators at
-// once or shares its cores; a plan is the same whatever n is. n must be at
-// least 1. By default a plan uses GOMAXPROCS goroutines, as read when it
-// starts.
+// WithConcurrency bounds to n the goroutines on which a plan discovers the pattern's
+// directories and builds namespaces and artifacts, for a controller that plans several
+// generators at once or shares its cores; a plan is the same whatever n is. n must be at least
+// 1. By default a plan uses GOMAXPROCS goroutines, as read when it starts.
 //
 //	g, errs := generator.Compile(spec, generator.WithConcurrency(2))
 func WithConcurrency(n int) Option {
 	return func(o *options) { o.concurrency, o.concurrencySet = n, true }
 }
 
-// WithArtifactDigest makes f compute each artifact's digest, instead of
-// tenantkit's own (see [Artifact]):
-// [Artifact.Digest], the digest of its inventory entry, which a plan
-// compares with the previous inventory's, and what [Plan.Next] records.
-// It is for an embedder whose inventory holds another digest, as
-// source-watcher's holds the digest of the tarball its storage writes: f
-// archives the files the way the embedder does, so that an inventory that
-// the embedder wrote reads back as unchanged.
+// WithArtifactDigest makes f compute each artifact's digest instead of tenantkit's own (see
+// [Artifact]): [Artifact.Digest], its inventory entry's digest, which a plan compares with the
+// previous inventory's and [Plan.Next] records. It is for an embedder whose inventory holds
+// another digest, as source-watcher's holds that of the tarball its storage writes: f archives
+// the files as the embedder does, so that an inventory the embedder wrote reads back unchanged.
 //
 //	g, errs := generator.Compile(spec, generator.WithArtifactDigest(
 //		func(ctx context.Context, a *generator.Artifact, files fs.FS) (digest.Digest, error) {
@@ -162,32 +142,26 @@ func WithConcurrency(n int) Option {
 //			return archive(ctx, dir) // the tarball's digest, as storage writes it
 //		}))
 //
-// A plan calls f once for each artifact it builds, once its copy
-// operations and inputs are done, on the plan's goroutines (see the
-// package documentation, "Concurrency"): f must be safe for concurrent
-// use. a is the artifact as the plan built it, its Digest and Filename
-// not yet set; f may set a.Filename, the name of the file it stores the
-// artifact in (source-watcher's "<hash>.tar.gz", the base name of the
-// artifact's storage path), which the artifact's inventory entry then
-// records, and must modify nothing else of a, nor keep files once it
-// returns. When f sets no Filename, an unchanged artifact keeps the one
-// its previous entry records (see [Artifact.Filename]). files holds exactly
-// the artifact's files at their destinations, with the directories above
-// them and those that archives hold (see [Artifact]); each Open of a copied file reads it anew from
-// its source, as the plan reads it, link-free and at most 8 MiB. The
-// digest f returns must be valid (digest.Digest.Validate).
+// A plan calls f once for each artifact it builds, once its copy operations and inputs are
+// done, on the plan's goroutines (see the package documentation, "Concurrency"): f must be safe
+// for concurrent use. a is the artifact as built, its Digest and Filename not yet set; f may
+// set a.Filename, the name of the file it stores the artifact in (source-watcher's
+// "<hash>.tar.gz", the base name of its storage path), which the inventory entry then records,
+// and must modify nothing else of a, nor keep files once it returns. When f sets no Filename,
+// an unchanged artifact keeps its previous entry's (see [Artifact.Filename]). files holds
+// exactly the artifact's files at their destinations, with the directories above them and
+// those that archives hold (see [Artifact]); each Open of a copied file reads it anew from its
+// source, as the plan does, link-free and at most 8 MiB. f's digest must be valid
+// (digest.Digest.Validate).
 //
-// An error of f, a digest that is not valid, a Filename that is not the
-// name of one file (1 to 255 bytes, not "." or "..", without "/", "\" or
-// NUL), or a file of files that cannot be read makes the artifact an
-// error of the plan: it is skipped,
-// and kept when tracked, never deleted for it. A panic in f is such an
-// error too. f's digest covers what f reads: with an archive's digest, as
-// source-watcher's, a change of the inputs alone (spec.artifacts[].inputsFrom
-// from a source) leaves the digest, and the artifact's decision,
-// unchanged; the embedder applies every artifact of [Plan.Artifacts], as
-// source-watcher writes the exported inputs of every artifact it builds.
-// f must not be nil.
+// An error or a panic of f, a digest that is not valid, a Filename that is not the name of one
+// file (1 to 255 bytes, not "." or "..", without "/", "\" or NUL), or a file of files that
+// cannot be read makes the artifact an error of the plan: it is skipped, and kept when tracked,
+// never deleted for it. f's digest covers what f reads: with an archive's digest, as
+// source-watcher's, a change of the inputs alone (spec.artifacts[].inputsFrom from a source)
+// leaves the digest, and the artifact's decision, unchanged; the embedder applies every
+// artifact of [Plan.Artifacts], as source-watcher writes the exported inputs of every artifact
+// it builds. f must not be nil.
 func WithArtifactDigest(f func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)) Option {
 	return func(o *options) { o.artifactDigest, o.artifactDigestSet = f, true }
 }

@@ -10,18 +10,13 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// snapshot is what one plan or one Finalize read of the live cluster: the
-// live copy of each object it looked at, the ExternalArtifacts listed in
-// each namespace, and each external finalizer looked up. Each fact is read
-// once, on the calling goroutine, when a decision first needs it, and then
-// answered from the snapshot: the decisions of one pass see one cluster.
-// Reads are lazy because what a pass need not read (a skipped object, a
-// namespace already released) it must not: a Cluster may be slow, and each
-// read is one more chance to fail.
-//
-// The snapshot holds the cluster through [Cluster.contained]: a read that
-// fails or panics is an error of that fact, and the object it is for is
-// kept. Every read is bounded by ctx.
+// snapshot is what one plan or one Finalize read of the live cluster: the live copy of each
+// object it looked at, the ExternalArtifacts listed in each namespace, and each external
+// finalizer looked up. Each fact is read once, on the calling goroutine, when a decision first
+// needs it, then answered from the snapshot: the decisions of one pass see one cluster. Reads
+// are lazy because what a pass need not read (a skipped object, a released namespace) it must
+// not: a Cluster may be slow, and each read can fail. It reads through [Cluster.contained] (a
+// read that fails or panics is an error of that fact, and its object is kept), bounded by ctx.
 type snapshot struct {
 	ctx     context.Context
 	cluster Cluster
@@ -30,16 +25,15 @@ type snapshot struct {
 	uids    map[finalizer.Reference]liveUID
 }
 
-// liveObject is one object's live copy: found, not found, or an error (a
-// read that failed, or no ObjectReader: errNoReader).
+// liveObject is one object's live copy: found, not found, or an error (a failed read, or
+// errNoReader).
 type liveObject struct {
 	Object
 	found bool
 	err   error
 }
 
-// liveCopy is what the snapshot keeps of a liveObject: all of it but the
-// identity, which is its key (a plan keeps one for every desired object).
+// liveCopy is a liveObject less its identity, its key (a plan keeps one per desired object).
 type liveCopy struct {
 	labels, annotations map[string]string
 	found               bool
@@ -87,9 +81,8 @@ func (s *snapshot) object(id inventory.ID, desired *Object) liveObject {
 	return o
 }
 
-// artifacts returns the live ExternalArtifacts of namespace ns, by name,
-// listing them the first time; without an ArtifactLister, the error is
-// errNoLister.
+// artifacts returns the live ExternalArtifacts of namespace ns, by name, listing them the
+// first time; without an ArtifactLister, the error is errNoLister.
 func (s *snapshot) artifacts(ns string) liveList {
 	if l, ok := s.lists[ns]; ok {
 		return l
@@ -109,8 +102,7 @@ func (s *snapshot) artifacts(ns string) liveList {
 // errNoLister is the error of every list made without an ArtifactLister.
 var errNoLister = errors.New("no ArtifactLister")
 
-// lookup is the finalizer.Lookup of the snapshot: each reference is looked
-// up once.
+// lookup is the snapshot's finalizer.Lookup: each reference is looked up once.
 func (s *snapshot) lookup(ctx context.Context, r finalizer.Reference) (string, error) {
 	if u, ok := s.uids[r]; ok {
 		return u.uid, u.err
