@@ -12,43 +12,29 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// This file is the cost model: what each function of the environment is
-// charged, from the sizes of its arguments (and, for some, of its result),
-// and which calls are refused before they run. Every function of the
-// environment is either in builtins or in constantFunctions, which
-// TestEveryFunctionCharged checks.
+// This file is the cost model: what each function of the environment is charged, from the
+// sizes of its arguments (and some of its result), and which calls are refused before they
+// run. Every function is in builtins or constantFunctions (TestEveryFunctionCharged).
 //
-// cel-go charges a call after it returns, so a call that does more work
-// than the whole cost limit allows runs to the end before the limit stops
-// the evaluation. The functions whose work can grow faster than their
-// arguments (a sort, a set comparison, a search) therefore have a charge
-// that is known before the call: the call is refused, with ErrCostLimit,
-// when that charge alone is over half the evaluation's limit (callLimit),
-// and charged it otherwise. A call within it runs, so an evaluation stops
-// after at most its limit of work plus one call of at most half of it.
-//
-// The charges are cel-go's, which are Kubernetes', where those count the
-// work; they are higher where cel-go undercounts, as the package
-// documentation lists. Strings are counted in bytes, where cel-go counts
-// code points: the same for ASCII, more for other text, and a size known
-// without reading the string (cel-go's count of code points allocates four
-// bytes per code point each time a call is charged).
+// cel-go charges a call after it returns, so the functions whose work can grow faster than
+// their arguments (a sort, a set comparison, a search) have a charge known before the call: it
+// is refused with ErrCostLimit over callLimit, charged otherwise. The charges are cel-go's, so
+// Kubernetes', where those count the work, higher where cel-go undercounts (the package doc's
+// Charges). Strings are counted in bytes, known without reading them, where cel-go counts
+// code points, allocating four bytes per code point each time a call is charged.
 
 const (
-	// tzCost is the charge of a timestamp accessor given a time zone name
-	// (getHours('Europe/Paris')): cel-go loads the zone from the system's
-	// database at every call (time.LoadLocation), about what 200 units of
-	// comprehension steps take (BenchmarkBuiltins). cel-go charges 1.
+	// tzCost is the charge of a timestamp accessor given a time zone name: cel-go loads the zone
+	// (time.LoadLocation) at every call, about what 200 units of comprehension steps take
+	// (BenchmarkBuiltins), and charges 1.
 	tzCost = 200
 
-	// listCallCost is cel-go's charge for calling a list function that
-	// allocates its result: one for the call, ten for the list
-	// (common.ListCreateBaseCost).
+	// listCallCost is cel-go's charge of a list function that allocates its result: one for the
+	// call, ten for the list (common.ListCreateBaseCost).
 	listCallCost = 11
 
-	// maxVisits bounds how many values the charge of one call reads to
-	// weigh nested lists and maps: past it, the call is refused, since a
-	// charge that cannot be computed cheaply cannot be bounded either.
+	// maxVisits bounds the values one call's charge reads to weigh nested lists and maps; past
+	// it the call is refused, since a charge not computed cheaply cannot be bounded either.
 	maxVisits = CostLimit
 )
 
@@ -60,28 +46,23 @@ type builtin struct {
 	// cost is the charge of a call that ran, from its arguments and result.
 	cost func(args []ref.Val, result ref.Val) uint64
 
-	// before, when set, is the charge of a call known before it runs. The
-	// call is refused when it is over CostLimit.
+	// before, when set, is the charge known before the call, which is refused over callLimit.
 	before func(args []ref.Val) uint64
 
-	// detail, when set, describes the arguments in the message that
-	// refuses a call; by default, each argument's kind and size.
+	// detail, when set, describes the arguments of a refused call (by default, describeArgs).
 	detail func(args []ref.Val) string
 
-	// produces, when set, bounds the length of the string the call
-	// returns; the call is refused when it is over MaxStringBytes.
+	// produces, when set, bounds the string result; the call is refused over MaxStringBytes.
 	produces sizeBound
 
-	// prepare, when set, rewrites the arguments of a call that is not
-	// refused before the call runs.
+	// prepare, when set, rewrites the arguments of a call not refused, before it runs.
 	prepare func(args []ref.Val) []ref.Val
 }
 
 // checked reports whether calls of b are checked before they run.
 func (b *builtin) checked() bool { return b.before != nil || b.produces != nil || b.prepare != nil }
 
-// check refuses a call of b that must not run, under the cost limit limit
-// of the evaluation, or returns nil.
+// check refuses a call of b that must not run under the cost limit limit, or returns nil.
 func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 	if b.produces != nil {
 		if n, ok := b.produces(args); ok && n > MaxStringBytes {
@@ -100,16 +81,12 @@ func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 	return nil
 }
 
-// callLimit is the most that one call checked before it runs may be
-// charged in an evaluation whose cost limit is limit: half of it. The
-// cost tracker stops an evaluation once its cost is over the limit, and a
-// call is charged only after it returns, so an evaluation does at most
-// its limit of work and then one call: half the limit, not a whole one,
-// bounds what an evaluation does at one and a half times its limit.
+// callLimit is the most one call checked before it runs may be charged under the cost limit
+// limit: half of it. A call is charged after it returns, so an evaluation does at most its
+// limit of work and then one call: at most one and a half times its limit in all.
 func callLimit(limit uint64) uint64 { return limit / 2 }
 
-// refuseCall is the refusal of a call of function charged c, over
-// callLimit(limit), with its arguments described by detail.
+// refuseCall refuses a call of function charged c, over callLimit(limit), described by detail.
 func refuseCall(function string, limit, c uint64, detail string) *refusal {
 	return refuse("%s: cost of one call must be no more than %d, half the cost limit %d, got %d (%s)",
 		function, callLimit(limit), limit, c, detail)
@@ -124,8 +101,7 @@ func describeArgs(args []ref.Val) string {
 	return strings.Join(d, " and ")
 }
 
-// preCharged makes a builtin whose charge is known before the call, and is
-// also its charge after.
+// preCharged makes a builtin whose charge is known before the call, and charged after it.
 func preCharged(name string, before func(args []ref.Val) uint64) *builtin {
 	return &builtin{name: name, before: before, cost: func(args []ref.Val, _ ref.Val) uint64 {
 		return before(args)
@@ -137,12 +113,10 @@ func charged(name string, cost func(args []ref.Val, result ref.Val) uint64) *bui
 	return &builtin{name: name, cost: cost}
 }
 
-// builtins are the functions the cost model charges, by the name cel-go
-// gives them (operators in their internal spelling).
+// builtins are the functions the cost model charges, under cel-go's internal names ("_+_").
 var builtins = func() map[string]*builtin {
 	m := map[string]*builtin{
-		// Size and conversions of a string read the whole string (size
-		// counts code points); cel-go charges them 1.
+		// Size and conversions of a string read it all (size counts code points); cel-go: 1.
 		"size":      charged("size", readsString),
 		"int":       charged("int", readsString),
 		"uint":      charged("uint", readsString),
@@ -159,9 +133,8 @@ var builtins = func() map[string]*builtin {
 		"contains": charged("contains", func(args []ref.Val, _ ref.Val) uint64 {
 			return satMul(traverse(sizeOf(args[0])), traverse(sizeOf(args[1])))
 		}),
-		// matches with a pattern that is not a constant, charged for
-		// compiling it too (pattern.go); a constant pattern is compiled
-		// once, and charged by constantPatterns (guard.go).
+		// matches on a pattern that is not a constant, charged for compiling it too
+		// (pattern.go); a constant one is charged by constantPatterns (guard.go).
 		"matches": {name: "matches", before: matchesCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return matchesCost(args) }, detail: matchesDetail},
 		"_<_":     charged("<", compareScalars),
 		"_<=_":    charged("<=", compareScalars),
@@ -169,14 +142,12 @@ var builtins = func() map[string]*builtin {
 		"_>=_":    charged(">=", compareScalars),
 		"_+_":     charged("+", add),
 
-		// Equality and membership read the elements of lists and maps, and
-		// the bytes of the strings in them.
+		// Equality and membership read the elements of lists and maps, and their strings.
 		"_==_": preCharged("==", equalCost),
 		"_!=_": preCharged("!=", equalCost),
 		"@in":  preCharged("in", inCost),
 
-		// The strings extension, charged as cel-go charges it from strings
-		// version 5 on; version 2 would charge 1 whatever the size.
+		// The strings extension as cel-go charges it from version 5 on (version 2: 1 a call).
 		"charAt":        charged("charAt", scan),
 		"lowerAscii":    charged("lowerAscii", transform),
 		"upperAscii":    charged("upperAscii", transform),
@@ -190,9 +161,8 @@ var builtins = func() map[string]*builtin {
 		"format":        {name: "format", cost: produce, produces: formatBound},
 		"strings.quote": {name: "strings.quote", cost: transform, produces: quoteBound},
 
-		// The lists extension. slice, reverse and lists.range as cel-go
-		// charges them (the size of the result); flatten, distinct and sort
-		// before they run.
+		// The lists extension: slice, reverse and lists.range as cel-go charges them (the
+		// result's size); flatten, distinct and sort before they run.
 		"slice":                 charged("slice", listResult),
 		"reverse":               charged("reverse", listResult),
 		"lists.range":           charged("lists.range", listResult),
@@ -219,19 +189,18 @@ var builtins = func() map[string]*builtin {
 	return m
 }()
 
-// constantFunctions are the functions whose work does not depend on the
-// size of their arguments, which cel-go charges 1 a call: logic and
-// arithmetic, comparisons of fixed-size values, bool(string) (one of a few
-// spellings), dyn and type. The comprehension range is charged by its own
-// call (rangeCall), index by the attribute it is part of.
+// constantFunctions are the functions whose work does not depend on their arguments' sizes,
+// which cel-go charges 1 a call: logic, arithmetic, comparisons of fixed-size values,
+// bool(string), dyn and type. A comprehension's range is charged by its own call (rangeCall),
+// index by the attribute it is part of.
 var constantFunctions = map[string]bool{
 	"!_": true, "-_": true, "_%_": true, "_&&_": true, "_*_": true, "_-_": true, "_/_": true,
 	"_?_:_": true, "_||_": true, "@not_strictly_false": true, "__not_strictly_false__": true,
 	"bool": true, "dyn": true, "type": true, "_[_]": true,
 }
 
-// callCost is the charge of a call of function, or false for a function
-// the cost model does not list, which cel-go charges itself.
+// callCost is the charge of a call of function, or false for a function the cost model does
+// not list, which cel-go charges itself.
 func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
 	b, ok := builtins[function]
 	if !ok {
@@ -245,8 +214,8 @@ func traverse(n uint64) uint64 {
 	return uint64(math.Ceil(float64(n) * stringCostFactor))
 }
 
-// sizeOf is the size cel-go charges by: the length in bytes of a string or
-// bytes, the number of elements of a list or map, and 1 for anything else.
+// sizeOf is the size cel-go charges by: the bytes of a string or bytes, the elements of a list
+// or map, and 1 for anything else.
 func sizeOf(v ref.Val) uint64 {
 	switch v := v.(type) {
 	case types.String:
@@ -261,8 +230,7 @@ func sizeOf(v ref.Val) uint64 {
 	return 1
 }
 
-// readsString charges a call that reads its string argument by its bytes,
-// and one on anything else 1.
+// readsString charges a call by the bytes of its string argument, or 1.
 func readsString(args []ref.Val, _ ref.Val) uint64 {
 	if s, ok := args[0].(types.String); ok {
 		return max(1, traverse(uint64(len(s))))
@@ -270,8 +238,7 @@ func readsString(args []ref.Val, _ ref.Val) uint64 {
 	return 1
 }
 
-// readsBytes charges a call that reads its bytes argument by its bytes, and
-// one on anything else 1.
+// readsBytes charges a call by the bytes of its bytes argument, or 1.
 func readsBytes(args []ref.Val, _ ref.Val) uint64 {
 	if b, ok := args[0].(types.Bytes); ok {
 		return max(1, traverse(uint64(len(b))))
@@ -279,17 +246,14 @@ func readsBytes(args []ref.Val, _ ref.Val) uint64 {
 	return 1
 }
 
-// compareScalars is cel-go's charge of an ordering: the bytes of the
-// shorter operand.
+// compareScalars is cel-go's charge of an ordering: the bytes of the shorter operand.
 func compareScalars(args []ref.Val, _ ref.Val) uint64 {
 	return traverse(min(sizeOf(args[0]), sizeOf(args[1])))
 }
 
-// add charges the concatenation of strings and bytes by the bytes copied,
-// as cel-go does, and of lists by the size of the result: cel-go builds the
-// result lazily and charges 1, so that lists that double at each step
-// would cost nothing while every later use of them reads all their
-// elements.
+// add charges the concatenation of strings and bytes by the bytes copied, as cel-go does, and
+// of lists by the result's size: cel-go charges 1 for a list it builds lazily, so lists that
+// double at each step would cost nothing while every later use reads them whole.
 func add(args []ref.Val, _ ref.Val) uint64 {
 	switch args[0].(type) {
 	case types.String, types.Bytes:
@@ -303,12 +267,10 @@ func add(args []ref.Val, _ ref.Val) uint64 {
 	return 1
 }
 
-// equalCost is the charge of == and !=: cel-go's (0.1 a byte of the
-// shorter string, or 0.1 an element of the shorter list), or, when that is
-// more, one for every pair of elements of lists or maps the comparison can
-// read and 0.1 for every byte of the strings in them. cel-go's 0.1 an
-// element made comparing lists of strings several times dearer a unit than
-// comprehension steps (BenchmarkBuiltins); in charges one an element.
+// equalCost is the charge of == and !=: cel-go's (0.1 a byte of the shorter string, or 0.1 an
+// element of the shorter list), or, when more, one a pair of elements of lists or maps the
+// comparison can read, as in charges, and 0.1 a byte of their strings: cel-go's 0.1 an
+// element undercounts lists of strings against comprehension steps (BenchmarkBuiltins).
 func equalCost(args []ref.Val) uint64 {
 	visits := uint64(maxVisits)
 	work := equalWork(args[0], args[1], &visits)
@@ -318,9 +280,8 @@ func equalCost(args []ref.Val) uint64 {
 	return max(traverse(min(sizeOf(args[0]), sizeOf(args[1]))), traverse(work))
 }
 
-// inCost is the charge of in: for a list, cel-go's (one an element) or 0.1
-// for every byte the comparisons can read, when that is more; for a map,
-// the bytes of a string key, which is hashed.
+// inCost is the charge of in: for a list, cel-go's (one an element) or 0.1 a byte the
+// comparisons can read, when more; for a map, the bytes of a string key, which is hashed.
 func inCost(args []ref.Val) uint64 {
 	switch c := args[1].(type) {
 	case traits.Lister:
@@ -344,11 +305,9 @@ func inCost(args []ref.Val) uint64 {
 	return 1
 }
 
-// equalWork bounds what types.Equal(a, b) reads, in tenths of a unit: a
-// byte of strings and bytes, which are read only when their lengths are
-// equal, and 10 for each pair of elements of lists or entries of maps,
-// which are read only when their sizes are. Each value read counts against
-// visits; at 0 the result is meaningless and the caller refuses the call.
+// equalWork bounds what types.Equal(a, b) reads, in tenths of a unit: a byte of strings and
+// bytes of equal length, 10 a pair of elements or entries of lists and maps of equal size.
+// Each value read counts against visits; at 0 the result is meaningless and the call refused.
 func equalWork(a, b ref.Val, visits *uint64) uint64 {
 	switch a := a.(type) {
 	case types.String:
@@ -392,10 +351,9 @@ func equalWork(a, b ref.Val, visits *uint64) uint64 {
 	return 0
 }
 
-// census groups the elements of a list by what a comparison of two of them
-// can read: strings and bytes of the same length, lists and maps of the
-// same size (nothing else is compared past its type and size). Each group
-// holds its count and the most a comparison within it reads.
+// census groups a list's elements by what comparing two of them can read: strings and bytes
+// of one length, lists and maps of one size (nothing else is compared past type and size).
+// Each group holds its count and the most a comparison within it reads.
 type census map[shape]*group
 
 type shape struct {
@@ -405,8 +363,7 @@ type shape struct {
 
 type group struct{ count, weight uint64 }
 
-// censusOf takes the census of l; false when weighing nested lists and maps
-// read more than maxVisits values.
+// censusOf takes the census of l; false when weighing it read more than maxVisits values.
 func censusOf(l ref.Val) (census, bool) {
 	c := census{}
 	lister, ok := l.(traits.Lister)
@@ -447,8 +404,8 @@ func censusOf(l ref.Val) (census, bool) {
 	return c, visits > 0
 }
 
-// weight is the most that comparing v with another value reads: its bytes
-// and elements, all the way down.
+// weight is the most that comparing v with another value reads: its bytes and elements, all
+// the way down.
 func weight(v ref.Val, visits *uint64) uint64 {
 	switch v := v.(type) {
 	case types.String:
@@ -477,8 +434,7 @@ func weight(v ref.Val, visits *uint64) uint64 {
 	return 1
 }
 
-// pairWork bounds what comparing every element of one list with every
-// element of another reads.
+// pairWork bounds what comparing each element of one list with each of another reads.
 func pairWork(a, b census) uint64 {
 	var work uint64
 	for s, ga := range a {
@@ -498,8 +454,8 @@ func selfWork(a census) uint64 {
 	return work
 }
 
-// selfCompareCost is cel-go's charge of distinct and sort over n elements:
-// two a pair of elements, and 0.1 more when they are strings or bytes.
+// selfCompareCost is cel-go's charge of distinct and sort: two a pair of elements, and 0.1
+// more when they are strings or bytes.
 func selfCompareCost(l ref.Val) uint64 {
 	n := sizeOf(l)
 	factor := 2.0
@@ -536,9 +492,8 @@ func describe(v ref.Val) string {
 	return "a " + v.Type().TypeName()
 }
 
-// distinctCost is the charge of distinct: cel-go's, or 0.1 for every byte
-// that comparing each element with the ones kept before it can read, when
-// that is more.
+// distinctCost is the charge of distinct: cel-go's, or, when more, 0.1 a byte that comparing
+// each element with the ones kept before it can read.
 func distinctCost(args []ref.Val) uint64 {
 	celgo := selfCompareCost(args[0])
 	if celgo > CostLimit {
@@ -552,10 +507,9 @@ func distinctCost(args []ref.Val) uint64 {
 	return max(celgo, traverse(selfWork(c)))
 }
 
-// sortCost is the charge of sorting by keys: cel-go's, or 0.1 for every
-// byte its comparisons can read, when that is more. Go's sort compares
-// about 2*n*log2(n) pairs at most; each reads at most the second longest
-// key.
+// sortCost is the charge of sorting by keys: cel-go's, or, when more, 0.1 a byte its
+// comparisons can read: at most about 2*n*log2(n) pairs, each reading at most the second
+// longest key.
 func sortCost(keys ref.Val) uint64 {
 	celgo := selfCompareCost(keys)
 	if celgo > CostLimit {
@@ -584,10 +538,9 @@ func sortCost(keys ref.Val) uint64 {
 	return max(celgo, traverse(satMul(compares, second)))
 }
 
-// setsCost is the charge of the sets functions, which compare every element
-// of one list with every element of the other (factor times for
-// sets.equivalent, which does it both ways): cel-go's, one a pair, or 0.1
-// for every byte the comparisons can read, when that is more.
+// setsCost is the charge of the sets functions, which compare each element of one list with
+// each of the other (factor times; sets.equivalent does it both ways): cel-go's, one a pair,
+// or 0.1 a byte the comparisons can read, when more.
 func setsCost(factor uint64) func(args []ref.Val) uint64 {
 	return func(args []ref.Val) uint64 {
 		celgo := satAdd(1, satMul(factor, satMul(sizeOf(args[0]), sizeOf(args[1]))))
@@ -603,13 +556,10 @@ func setsCost(factor uint64) func(args []ref.Val) uint64 {
 	}
 }
 
-// scanned returns a prepare function for a sets function that scans the
-// list args[list] once for every element of args[per] (list.Contains):
-// when it does more than once, it gets the list with its elements already
-// CEL values. cel-go's list of the strings split returns, for one,
-// converts an element at every read, which made a scan many times slower
-// (BenchmarkHostile/sets.equivalent_over_700_hex_numbers, and
-// BenchmarkHostilePlan for a plan of 1,000 tenants).
+// scanned returns a prepare function for a sets function that scans args[list] once for each
+// element of args[per] (list.Contains): when more than once, it gets the list with its
+// elements already CEL values, since cel-go's list of split's strings, for one, converts an
+// element at every read (BenchmarkHostile, BenchmarkHostilePlan).
 func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	return func(args []ref.Val) []ref.Val {
 		l, ok := args[list].(traits.Lister)
@@ -626,8 +576,8 @@ func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	}
 }
 
-// flattenCost is the charge of flatten: cel-go's (the depth times the
-// elements of the list) or the elements of the result, when that is more.
+// flattenCost is the charge of flatten: cel-go's (the depth times the list's elements) or the
+// result's elements, when more.
 func flattenCost(args []ref.Val) uint64 {
 	depth, ok := flattenDepth(args)
 	if !ok {
@@ -657,10 +607,9 @@ func flattenDetail(args []ref.Val) string {
 	return fmt.Sprintf("%s flattened through more than %d lists", describe(args[0]), maxVisits)
 }
 
-// flattenedSize counts the elements that flattening l to depth gives,
-// reading the size of the lists at the last level rather than their
-// elements. Each element read counts against visits; past them, the count
-// is math.MaxUint64.
+// flattenedSize counts the elements of l flattened to depth, reading the size of the lists at
+// the last level, not their elements. Each element read counts against visits; past them, the
+// count is math.MaxUint64.
 func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
 	lister, ok := l.(traits.Lister)
 	if !ok {
@@ -686,21 +635,18 @@ func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
 	return n
 }
 
-// listResult is cel-go's charge of a list function: the elements of the
-// result.
+// listResult is cel-go's charge of a list function: the elements of the result.
 func listResult(_ []ref.Val, result ref.Val) uint64 {
 	return satAdd(sizeOf(result), listCallCost)
 }
 
-// searchCost is the charge of indexOf and lastIndexOf, which compare the
-// substring at every position of the string: cel-go's from strings
-// version 5 on.
+// searchCost is the charge of indexOf and lastIndexOf, which compare the substring at every
+// position: cel-go's from strings version 5 on.
 func searchCost(args []ref.Val) uint64 {
 	return satAdd(1, traverse(satMul(sizeOf(args[0]), sizeOf(args[1]))))
 }
 
-// zoneCost charges a timestamp accessor given a time zone name tzCost, and
-// one given an offset (or none) 1.
+// zoneCost charges a timestamp accessor given a time zone name tzCost, else 1.
 func zoneCost(args []ref.Val, _ ref.Val) uint64 {
 	if len(args) == 2 {
 		if tz, ok := args[1].(types.String); ok && !strings.Contains(string(tz), ":") {

@@ -25,71 +25,52 @@ import (
 )
 
 const (
-	// MaxExpressionBytes bounds the length of an expression. Policies are
-	// short; the bound keeps parsing and checking cheap whatever a tenant or
-	// a misconfigured spec hands in.
+	// MaxExpressionBytes bounds the length of an expression: policies are short, and the bound
+	// keeps parsing and checking cheap whatever a tenant or a misconfigured spec hands in.
 	MaxExpressionBytes = 5 * 1024
 
-	// CostLimit bounds the runtime cost of one evaluation: Kubernetes'
-	// PerCallLimit for CEL in the API server.
+	// CostLimit bounds the runtime cost of one evaluation: Kubernetes' PerCallLimit for CEL.
 	CostLimit = 1_000_000
 
-	// TimeBudget bounds the wall-clock time of one evaluation: a backstop,
-	// should an evaluation take much longer than its cost says (a machine
-	// much slower than the reference, or work the cost model misses). Eval
-	// applies it whatever context the caller passes; a caller's context can
-	// only shorten it. It is fixed: a caller that wants less passes a
-	// context with a deadline. Its expiry is an error that wraps
-	// context.DeadlineExceeded, never ErrCostLimit and never a verdict,
-	// since how far an evaluation gets in a second depends on the machine.
-	// A second is several times what an evaluation within the cost limit
-	// takes (BenchmarkBuiltins; see the package documentation).
+	// TimeBudget bounds the wall-clock time of one evaluation: a backstop, several times what
+	// one within the cost limit takes, should an evaluation take much longer than its cost says
+	// (a slow machine, work the cost model misses). It is fixed: a caller that wants less
+	// passes a context with a deadline. [Program.Eval] says how it applies and what its expiry
+	// returns.
 	TimeBudget = time.Second
 
-	// MaxStringBytes bounds the string that replace, join, format and
-	// strings.quote may produce in one call. They are checked before they
-	// allocate, because cel-go counts the cost of a call only after it
-	// returns.
+	// MaxStringBytes bounds the string that replace, join, format and strings.quote may produce
+	// in one call, checked before they allocate: cel-go charges a call only after it returns.
 	MaxStringBytes = 1 << 20
 
-	// interruptCheckFrequency is how often, in comprehension iterations, an
-	// evaluation checks its context for cancellation.
+	// interruptCheckFrequency is how often, in comprehension steps, an evaluation checks ctx.
 	interruptCheckFrequency = 100
 
 	// maxRangeSize caps lists.range, which allocates its whole list.
 	maxRangeSize = 10_000
 
-	// maxFormatPrecision caps the precision of format's %f, %e and %s of a
-	// double: without it "%.999999999f" allocates a gigabyte. cel-go applies
-	// the same default from strings version 5 on.
+	// maxFormatPrecision caps format's precision of a double, without which "%.999999999f"
+	// allocates a gigabyte; cel-go has the same default from strings version 5 on.
 	maxFormatPrecision = 100
 
-	// stringCostFactor is CEL's cost per byte traversed
-	// (common.StringTraversalCostFactor), the factor Kubernetes uses.
+	// stringCostFactor is CEL's cost per byte traversed (common.StringTraversalCostFactor).
 	stringCostFactor = 0.1
 
-	// regexCostFactor is CEL's cost per byte of a regular expression
-	// (common.RegexStringLengthCostFactor).
+	// regexCostFactor is CEL's cost per pattern byte (common.RegexStringLengthCostFactor).
 	regexCostFactor = 0.25
 
-	// regexMultiplier scales cel-go's charge of matches (a tenth of the
-	// string's bytes times a quarter of the pattern's size) to its time:
-	// matches is charged that product times regexMultiplier, or cel-go's
-	// charge (each factor rounded up) when that is more, as for a short
-	// string. Go's regexp runs a pattern it can run neither in one pass nor
-	// by backtracking (past 256 Kibit of input times instructions) on its
-	// NFA: at cel-go's charge, '[a-z]{100}y' over "xxx..." takes several
-	// times the CPU a unit that comprehension steps take
-	// (BenchmarkBuiltins). At four times cel-go's charge it takes what comprehension steps take,
-	// and the patterns Go runs in one pass or by backtracking, or with
-	// fewer instructions, take less. Kubernetes charges cel-go's, by the
-	// pattern's length: there, '[a-z]{100}y' over 256 KiB is charged 78,645
-	// (11 bytes); here 2,700,094 (103 instructions), and it is refused.
+	// regexMultiplier scales cel-go's charge of matches (a tenth of the string's bytes times a
+	// quarter of the pattern's size) to its time: matches is charged that product times
+	// regexMultiplier, or cel-go's charge (each factor rounded up) when more, as for a short
+	// string. Go's regexp runs a pattern it can run neither in one pass nor by backtracking on
+	// its NFA, where a unit of cel-go's charge takes about four times the CPU of a unit of
+	// comprehension steps (BenchmarkBuiltins). Kubernetes charges cel-go's, by the pattern's
+	// length: '[a-z]{100}y' over 256 KiB is charged 78,645 there (11 bytes), 2,700,094 here
+	// (103 instructions), and refused.
 	regexMultiplier = 4
 
-	// alwaysVariable is a hidden variable, true in every evaluation: the
-	// loop condition of the comprehensions that never stop early (see
-	// macros). The name cannot be written in an expression.
+	// alwaysVariable is a hidden variable, true in every evaluation, that an expression cannot
+	// name: the loop condition of the comprehensions that never stop early (macros).
 	alwaysVariable = "@always"
 
 	// sortByInput names the list that sortBy sorts, bound once.
@@ -99,17 +80,16 @@ const (
 // baseOptions are the pinned libraries; see the package documentation.
 func baseOptions() []cel.EnvOption {
 	return []cel.EnvOption{
-		// The standard library without matches, which comes next, checked,
-		// and without the comprehension macros, which come next, expanded
-		// so that cel-go's cost tracker takes linear time over them.
+		// The standard library without matches and the comprehension macros, which come next:
+		// matches checked, the macros expanded so that the cost tracker takes linear time.
 		cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().
 			AddExcludedFunctions(env.NewFunction(overloads.Matches)).
 			AddExcludedMacros(operators.All, operators.Exists, operators.ExistsOne, operators.Map, operators.Filter))),
 		matchesFunction(),
 		cel.Macros(macros()...),
 		cel.Variable(alwaysVariable, cel.BoolType),
-		// A malformed constant regular expression, duration or timestamp
-		// is a compile error, not a failure at every evaluation.
+		// A malformed constant regular expression, duration or timestamp is a compile error,
+		// not a failure at every evaluation.
 		cel.ASTValidators(cel.ValidateRegexLiterals(), cel.ValidateDurationLiterals(), cel.ValidateTimestampLiterals()),
 		cel.EagerlyValidateDeclarations(true),
 		cel.DefaultUTCTimeZone(true),
@@ -120,14 +100,12 @@ func baseOptions() []cel.EnvOption {
 	}
 }
 
-// sizeBound returns an upper bound, in bytes, of the string an overload
-// produces from its arguments, or false when the arguments are not what the
-// overload declares (cel-go then reports the error itself).
+// sizeBound returns an upper bound, in bytes, of the string an overload produces from args,
+// or false when they are not what it declares (cel-go then reports the error).
 type sizeBound func(args []ref.Val) (uint64, bool)
 
-// environment is the base environment, with what programs need from it:
-// the implementations of the functions checked before they run (guard),
-// and the trackers that charge every function of the cost model.
+// environment is the base environment, with the implementations of the functions checked
+// before they run (guard) and the trackers that charge every function of the cost model.
 type environment struct {
 	env      *cel.Env
 	impls    map[string]*functions.Overload
@@ -153,8 +131,8 @@ func newEnvironment() (*environment, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Each overload's binding under its ID, and the function's (a
-		// singleton, or dispatch between the overloads) under its name.
+		// Each overload's binding under its ID, the function's (a singleton, or dispatch
+		// between the overloads) under its name.
 		for _, b := range bindings {
 			e.impls[b.Operator] = b
 		}
@@ -165,8 +143,8 @@ func newEnvironment() (*environment, error) {
 	return e, nil
 }
 
-// impl returns the implementation cel-go's planner would call for an
-// overload of function: the overload's own, or else the function's.
+// impl returns the implementation cel-go's planner would call for an overload of function:
+// the overload's own, or else the function's.
 func (e *environment) impl(function, overload string) *functions.Overload {
 	if impl, ok := e.impls[overload]; ok && overload != "" {
 		return impl
@@ -174,11 +152,9 @@ func (e *environment) impl(function, overload string) *functions.Overload {
 	return e.impls[function]
 }
 
-// matchesFunction replaces the standard library's matches, which the base
-// environment leaves out: the same overloads, compiled at every call. The
-// charge of a call is checked before it runs, and before its pattern is
-// compiled, by the guard (builtins["matches"], matchesCost). A constant
-// pattern is compiled once instead, by matchesOptimization.
+// matchesFunction replaces the standard library's matches: the same overloads, compiled at
+// every call, their charge checked before that by the guard (builtins["matches"],
+// matchesCost). A constant pattern is compiled once instead, by matchesOptimization.
 func matchesFunction() cel.EnvOption {
 	impl := func(str, pat ref.Val) ref.Val {
 		s, ok1 := str.(types.String)
@@ -192,20 +168,18 @@ func matchesFunction() cel.EnvOption {
 		}
 		return types.Bool(re.MatchString(string(s)))
 	}
-	// One binding for both overloads, as the standard library has it: an
-	// overload named like its function cannot have a binding of its own.
+	// One binding for both overloads, as the standard library has it: an overload named like
+	// its function cannot have a binding of its own.
 	return cel.Function(overloads.Matches,
 		cel.Overload(overloads.Matches, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.MemberOverload(overloads.MatchesString, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.SingletonBinaryBinding(impl))
 }
 
-// regexSize is the size the cost of matching counts for a pattern: its
-// length, as cel-go counts it, or the instructions it compiles to, weighted
-// by what matching each takes (instWeight), when that is larger
-// ("[a-z]{1000}" is 11 bytes and over 1,000 instructions, and the time of
-// matching grows with the instructions). A pattern that does not parse
-// gets its length; matching reports the error.
+// regexSize is the size the cost of matching counts for a pattern: its length, as cel-go
+// counts it, or, when larger, its instructions weighted by instWeight, with which the time of
+// matching grows ("[a-z]{1000}" is 11 bytes and over 1,000 instructions). A pattern that does
+// not parse gets its length; matching reports the error.
 func regexSize(pattern string) int {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -227,13 +201,11 @@ func regexSize(pattern string) int {
 	return max(len(pattern), sizeInt(size))
 }
 
-// instWeight is what matching a rune instruction of ranges ranges takes,
-// case-insensitive when folds is set, in steps of matching one of a range
-// or two ("a", "[a-z]", "."). Go's regexp searches a class of more than
-// four ranges by halves, which takes a step for about every five halvings
-// (BenchmarkBuiltins' matches_counted_letters and matches_counted_classes,
-// at "\pL" and "[\pL\pN\pP]", against matches_counted at "[a-z]"), and
-// folds a case-insensitive literal at every step (matches_counted_folded).
+// instWeight is what matching a rune instruction of ranges ranges takes, case-insensitive
+// when folds is set, in steps of matching one of a range or two ("a", "[a-z]", "."). Go's
+// regexp searches a class of more than four ranges by halves, a step for about every five
+// halvings, and folds a case-insensitive literal at every step (BenchmarkBuiltins'
+// matches_counted_* rows).
 func instWeight(ranges uint64, folds bool) uint64 {
 	switch {
 	case folds && ranges <= 1:
@@ -244,8 +216,8 @@ func instWeight(ranges uint64, folds bool) uint64 {
 	return 1 + uint64(bits.Len64(ranges)+4)/5
 }
 
-// matchCost is the charge of matches, with size for the pattern
-// (regexSize): see regexMultiplier.
+// matchCost is the charge of matches, with size for the pattern (regexSize): see
+// regexMultiplier.
 func matchCost(subject, size int) uint64 {
 	str := (1 + float64(subject)) * stringCostFactor
 	re := float64(size) * regexCostFactor
@@ -253,10 +225,8 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// checkMatchCost refuses a match whose charge alone is over
-// callLimit(limit), limit being the cost limit of the evaluation: cel-go
-// charges a call after it returns, and one match of a 5 KiB pattern
-// against a 256 KiB string runs for seconds.
+// checkMatchCost refuses a match whose charge alone is over callLimit(limit), limit being the
+// evaluation's cost limit, since cel-go charges a call only after it returns.
 func checkMatchCost(subject, size int, limit uint64) *refusal {
 	if c := matchCost(subject, size); c > callLimit(limit) {
 		return refuseCall("matches", limit, c, fmt.Sprintf("a %d-byte string and a pattern of size %d", subject, size))
@@ -264,15 +234,12 @@ func checkMatchCost(subject, size int, limit uint64) *refusal {
 	return nil
 }
 
-// constantMatches is the overload of the calls of matches whose pattern is
-// a constant, once matchesOptimization has replaced them: its own, so that
-// the cost tracker charges them by constantPatterns, not as a pattern
-// compiled at every call.
+// constantMatches is the overload of the calls of matches that matchesOptimization replaced:
+// its own, so that the tracker charges them by constantPatterns, not as compiled every call.
 const constantMatches = "@matches_constant"
 
-// matchesOptimization compiles a constant pattern once, when the program is
-// made, and checks the charge of each call before it runs against the cost
-// limit *limit of the evaluation.
+// matchesOptimization compiles a constant pattern once, when the program is made, and checks
+// each call's charge before it runs against the evaluation's cost limit *limit.
 func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 	return &interpreter.RegexOptimization{
 		Function:   "matches",
@@ -300,24 +267,18 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 	}
 }
 
-// macros are CEL's comprehension macros (all, exists, exists_one, map,
-// filter) and the lists extension's sortBy, expanded as cel-go expands them
-// except for the loop condition, which is here a bare identifier: the
+// macros are CEL's comprehension macros (all, exists, exists_one, map, filter), expanded as
+// cel-go expands them (sortBy too) except that the loop condition is a bare identifier: the
 // accumulator for all and exists, alwaysVariable for the others.
 //
-// cel-go v0.29's cost tracker keeps a stack of the values it has seen,
-// where a call finds its arguments. A loop condition's value is pushed and
-// never taken; a variable, when it is evaluated, first removes its previous
-// value from the stack, with everything above it, and reads the whole
-// stack when it finds none. cel-go's own conditions (a call such as
-// @not_strictly_false(accumulator), or the literal true) leave two entries
-// a step, which every later step reads through: a comprehension took time
-// quadratic in its steps for a cost that grows linearly (issue 18's rule).
-// A bare identifier as the condition finds its previous value at the top
-// of the stack at every step and clears what the step before left, so the
-// stack stays as deep as the expression and the time grows linearly
-// (BenchmarkEvalComprehension). The charge of a step is cel-go's, one unit
-// more or less.
+// cel-go v0.29's cost tracker keeps a stack of the values it has seen, where a call finds its
+// arguments. A loop condition's value is pushed and never taken; a variable, when evaluated,
+// removes its previous value and everything above it, and reads the whole stack when it
+// finds none. cel-go's own conditions leave two entries a step, which every later step reads
+// through: time quadratic in the steps for a cost that grows linearly (issue 18's rule). A
+// bare identifier finds its previous value on top at every step and clears what the step
+// before left, so time grows linearly (BenchmarkEvalComprehension). A step's charge is
+// cel-go's, one unit more or less.
 //
 // The expansions, with @result the accumulator:
 //
@@ -328,9 +289,8 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 //	map(x, p, f)     init [], condition @always, step p ? @result + [f] : @result, result @result
 //	filter(x, p)     init [], condition @always, step p ? @result + [x] : @result, result @result
 //
-// exists is all over the negated predicate, negated: true as soon as p is
-// true for an element, an error when p is an error for one and true for
-// none, false otherwise, as CEL defines it.
+// exists is all over the negated predicate, negated: true as soon as p is true for an
+// element, an error when p is an error for one and true for none, false otherwise, as in CEL.
 func macros() []cel.Macro {
 	return []cel.Macro{
 		cel.ReceiverMacro(operators.All, 2, quantifier(operators.All)),
@@ -342,8 +302,7 @@ func macros() []cel.Macro {
 	}
 }
 
-// iterationVariable returns the name of a comprehension's variable, or the
-// error cel-go's macros report.
+// iterationVariable returns a comprehension's variable, or the error cel-go's macros report.
 func iterationVariable(eh cel.MacroExprFactory, arg ast.Expr, notIdent string) (string, *cel.Error) {
 	if arg.Kind() != ast.IdentKind {
 		return "", eh.NewError(arg.ID(), notIdent)
@@ -401,10 +360,9 @@ func filterMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast
 	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
 }
 
-// sortBy is the lists extension's sortBy macro, list.sortBy(e, key),
-// expanded as the extension expands it (the list bound once, then sorted by
-// the keys a map over it computes), with the map expanded as mapMacro does.
-// A macro defined later replaces the extension's, of the same name.
+// sortBy is the lists extension's list.sortBy(e, key), expanded as the extension does (the
+// list bound once, then sorted by the keys a map over it computes) with the map of mapMacro.
+// Defined later, it replaces the extension's macro of the same name.
 func sortBy() cel.Macro {
 	return cel.ReceiverMacro("sortBy", 2, func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
 		switch target.Kind() {
@@ -418,8 +376,7 @@ func sortBy() cel.Macro {
 			return nil, err
 		}
 		sorted := eh.NewMemberCall("@sortByAssociatedKeys", eh.Copy(list), keys)
-		// A comprehension over no elements, which binds the list to
-		// sortByInput and returns sorted.
+		// A comprehension over no elements, which binds the list to sortByInput.
 		return eh.NewComprehension(eh.NewList(), "#unused", sortByInput, target, eh.NewLiteral(types.False), list, sorted), nil
 	})
 }
@@ -495,14 +452,12 @@ func quoteBound(args []ref.Val) (uint64, bool) {
 	return satAdd(satMul(uint64(len(s)), 6), 2), true
 }
 
-// scalarBound bounds the text of any scalar that format prints: a double
-// with the maximum precision is at most 309 digits, a point and 100
-// decimals; a bytes or string value is counted by its length instead.
+// scalarBound bounds the text of a scalar that format prints: a double at the maximum
+// precision is at most 309 digits, a point and 100 decimals; bytes and strings count by length.
 const scalarBound = 512
 
-// valueBound bounds the text format prints for v, giving up once the bound
-// passes limit so that a list nested by reference cannot make the bound
-// itself expensive.
+// valueBound bounds the text format prints for v, giving up once past limit so that a list
+// nested by reference cannot make the bound itself expensive.
 func valueBound(v ref.Val, limit uint64) uint64 {
 	switch v := v.(type) {
 	case types.String:
