@@ -5,14 +5,12 @@ import (
 	"strings"
 )
 
-// Action is what a pass does with one entry. [Diff] sorts desired entries
-// into [Create], [Update] and [Unchanged]; [Collect] decides [Delete],
-// [Release] or [Keep] for each stale one. [Skip] is the caller's: an object
-// that an error touches, which a pass neither applies nor deletes (package
-// generator decides it).
+// Action is what a pass does with one entry. [Diff] sorts desired entries into [Create], [Update]
+// and [Unchanged]; [Collect] decides [Delete], [Release] or [Keep] for each stale one. [Skip] is
+// the caller's: an object that an error touches, which a pass neither applies nor deletes
+// (package generator decides it).
 //
-// The zero Action is not valid; a [Guard] that returns it gets its entry
-// kept.
+// The zero Action is not valid; a [Guard] that returns it gets its entry kept.
 type Action int
 
 // The actions: three for desired entries, three for stale ones, and Skip.
@@ -23,19 +21,17 @@ const (
 	Update
 	// Unchanged is a tracked entry with the same digest.
 	Unchanged
-	// Delete deletes a stale entry; it leaves the inventory only once the
-	// deletion is confirmed (see [Next]).
+	// Delete deletes a stale entry; it leaves the inventory only once the deletion is confirmed
+	// (see [Next]).
 	Delete
-	// Release stops tracking a stale entry without deleting it: prune
-	// policy off, pruning disabled on the object, or handed off to another
-	// finalizer.
+	// Release stops tracking a stale entry without deleting it: prune policy off, pruning
+	// disabled on the object, or handed off to another finalizer.
 	Release
-	// Keep keeps tracking a stale entry without deleting it: still in use,
-	// a guard said so or failed, or the deletion guard refused.
+	// Keep keeps tracking a stale entry without deleting it: still in use, a guard said so or
+	// failed, or the deletion guard refused.
 	Keep
-	// Skip neither applies nor deletes an entry: an error touches it. It
-	// stays in the inventory if it was tracked. [Collect] never decides it;
-	// a guard that returns it keeps its entry.
+	// Skip neither applies nor deletes an entry that an error touches; it stays in the inventory
+	// if it was tracked. [Collect] never decides it; a guard that returns it keeps its entry.
 	Skip
 )
 
@@ -49,9 +45,8 @@ var actionNames = [...]string{
 	Skip:      "skip",
 }
 
-// Flux's change-line verbs for the first four; "released" and "kept" have
-// no Flux counterpart (Flux's "skipped" would not tell them apart), and
-// "skipped" is Flux's word for an object it neither applied nor deleted.
+// Flux's change-line verbs for the first four and for Skip; "released" and "kept" are not Flux's,
+// whose "skipped" would not tell them apart.
 var actionVerbs = [...]string{
 	Create:    "created",
 	Update:    "configured",
@@ -64,9 +59,8 @@ var actionVerbs = [...]string{
 
 func (a Action) valid() bool { return a >= Create && a <= Skip }
 
-// String returns the lower-case name of the action, as JSON carries it:
-// "create", "update", "unchanged", "delete", "release", "keep" or "skip",
-// or "Action(n)" for an invalid one.
+// String returns the lower-case name of the action, as JSON carries it: "create", "update",
+// "unchanged", "delete", "release", "keep" or "skip", or "Action(n)" for an invalid one.
 func (a Action) String() string {
 	if !a.valid() {
 		return fmt.Sprintf("Action(%d)", int(a))
@@ -74,9 +68,8 @@ func (a Action) String() string {
 	return actionNames[a]
 }
 
-// Verb returns the word of a change line: Flux's "created", "configured",
-// "unchanged" and "deleted", then "released", "kept" and "skipped"; "" for
-// an invalid action.
+// Verb returns the word of a change line: "created", "configured", "unchanged", "deleted",
+// "released", "kept" or "skipped"; "" for an invalid action.
 func (a Action) Verb() string {
 	if !a.valid() {
 		return ""
@@ -84,8 +77,8 @@ func (a Action) Verb() string {
 	return actionVerbs[a]
 }
 
-// MarshalText returns the action's name (see [Action.String]). It fails,
-// wrapping [ErrInvalidAction], for an invalid action.
+// MarshalText returns the action's name ([Action.String]), or an error wrapping
+// [ErrInvalidAction] for an invalid action.
 func (a Action) MarshalText() ([]byte, error) {
 	if !a.valid() {
 		return nil, fmt.Errorf("%w %d: must be one of %s", ErrInvalidAction, int(a), strings.Join(actionNames[1:], ", "))
@@ -93,8 +86,8 @@ func (a Action) MarshalText() ([]byte, error) {
 	return []byte(actionNames[a]), nil
 }
 
-// UnmarshalText reads an action's name (see [Action.String]). It fails,
-// wrapping [ErrInvalidAction], for any other text.
+// UnmarshalText reads an action's name ([Action.String]), or fails, wrapping [ErrInvalidAction],
+// for any other text.
 func (a *Action) UnmarshalText(text []byte) error {
 	for i, name := range actionNames {
 		if i > 0 && string(text) == name {
@@ -109,29 +102,20 @@ func (a *Action) UnmarshalText(text []byte) error {
 type Decision struct {
 	Entry  Entry  `json:"entry"`
 	Action Action `json:"action"`
-	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app". Collect
-	// sets it for Release and Keep; a caller may set it for any action
-	// (package generator sets it for Delete and Skip too, and a deleter may
-	// give the error of a deletion that failed).
+	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app". Collect sets it for
+	// Release and Keep (and Delete when a guard gave one); a caller may set it for any action,
+	// e.g. the error of a deletion that failed.
 	Reason string `json:"reason,omitempty"`
-	// Result is what deleting the entry of a [Delete] decision came to,
-	// once the caller has tried: [Deleted], [PruningDisabled] or
-	// [DeletionFailed]. Collect leaves it zero (not tried yet); the caller
-	// sets it, and [Next] and [Decision.String] follow it. It means
+	// Result is what deleting the entry of a [Delete] decision came to: Collect leaves it zero
+	// (not tried yet); the caller sets it, and [Next] and [Decision.String] follow it. It means
 	// nothing for another action.
 	Result Result `json:"result,omitempty"`
 }
 
-// String returns the decision as a Flux change line, with the reason in
-// parentheses when there is one:
+// String returns the decision as a Flux change line, with the reason in parentheses when there is
+// one; a [Delete] decision with a [Result] reads as what happened:
 //
-//	Namespace/tenant-a created
-//	ExternalArtifact/tenant-a/app configured
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
-//
-// A [Delete] decision with a [Result] reads as what happened:
-//
-//	ExternalArtifact/tenant-a/old deleted
 //	ExternalArtifact/tenant-a/old released (pruning disabled)
 //	ExternalArtifact/tenant-a/old not deleted (deletion failed: <reason>)
 func (d Decision) String() string {
@@ -165,25 +149,21 @@ func joinReason(what, why string) string {
 	return what + ": " + why
 }
 
-// Result is what deleting the entry of a [Delete] decision came to: a
-// staged deleter such as flux-operator's tells an object deleted from one
-// that disables its own pruning and from a deletion that failed, and
-// records which in [Decision.Result]. The zero Result is "not tried":
-// [Next] then asks its deleted function, as before.
+// Result is what deleting the entry of a [Delete] decision came to, as a staged deleter such as
+// flux-operator's records it in [Decision.Result]. The zero Result is "not tried": [Next] then
+// asks its deleted function.
 type Result int
 
 // The results of a deletion.
 const (
-	// Deleted: the object is gone, deleted now or not found. The entry
-	// leaves the inventory.
+	// Deleted: the object is gone, deleted now or not found. The entry leaves the inventory.
 	Deleted Result = iota + 1
-	// PruningDisabled: the live object disables its own pruning (a prune
-	// annotation or label such as fluxcd.controlplane.io/prune: disabled,
-	// which flux-operator's deleter honours), so it was not deleted. It is
+	// PruningDisabled: the live object disables its own pruning (such as
+	// fluxcd.controlplane.io/prune: disabled, which flux-operator's deleter honours). It is
 	// released: the entry leaves the inventory, the object stays.
 	PruningDisabled
-	// DeletionFailed: the deletion returned an error. The entry stays in
-	// the inventory, so the next pass tries again.
+	// DeletionFailed: the deletion returned an error. The entry stays in the inventory, so the
+	// next pass tries again.
 	DeletionFailed
 )
 
@@ -195,9 +175,9 @@ var resultNames = [...]string{
 
 func (r Result) valid() bool { return r >= Deleted && r <= DeletionFailed }
 
-// String returns the result in lower-case words, as JSON carries it:
-// "deleted", "pruning disabled" or "deletion failed", or "Result(n)" for
-// any other value (the zero Result among them).
+// String returns the result in lower-case words, as JSON carries it: "deleted",
+// "pruning disabled" or "deletion failed", or "Result(n)" for any other value, the zero Result
+// included.
 func (r Result) String() string {
 	if !r.valid() {
 		return fmt.Sprintf("Result(%d)", int(r))
@@ -205,9 +185,9 @@ func (r Result) String() string {
 	return resultNames[r]
 }
 
-// MarshalText returns the result's words (see [Result.String]). It fails,
-// wrapping [ErrInvalidAction], for a value that is not a result; a
-// Decision's zero Result is omitted from its JSON instead.
+// MarshalText returns the result's words ([Result.String]), or an error wrapping
+// [ErrInvalidAction] for a value that is not a result; a Decision's zero Result is omitted from
+// its JSON instead.
 func (r Result) MarshalText() ([]byte, error) {
 	if !r.valid() {
 		return nil, fmt.Errorf("%w: result %d: must be one of %s", ErrInvalidAction, int(r), strings.Join(resultNames[1:], ", "))
@@ -215,8 +195,8 @@ func (r Result) MarshalText() ([]byte, error) {
 	return []byte(resultNames[r]), nil
 }
 
-// UnmarshalText reads a result's words (see [Result.String]). It fails,
-// wrapping [ErrInvalidAction], for any other text.
+// UnmarshalText reads a result's words ([Result.String]), or fails, wrapping [ErrInvalidAction],
+// for any other text.
 func (r *Result) UnmarshalText(text []byte) error {
 	for i, name := range resultNames {
 		if i > 0 && string(text) == name {

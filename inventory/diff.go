@@ -6,40 +6,34 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Changes is the difference between an inventory and a desired state.
-// Create, Update and Unchanged hold desired entries in apply order; Stale
-// holds the inventory's entries that are no longer desired, in prune order
-// (see [SortApply], [SortPrune]). From [Diff], every list is non-nil, so
-// that JSON shows an empty one as [].
+// Changes is the difference between an inventory and a desired state: Create, Update and
+// Unchanged hold desired entries in apply order, Stale the inventory's entries that are no longer
+// desired, in prune order. From [Diff], every list is non-nil, so that JSON shows an empty one as
+// [].
 type Changes struct {
 	// Create holds desired entries that the inventory does not track.
 	Create []Entry
-	// Update holds desired entries whose digest differs from the tracked
-	// one's.
+	// Update holds desired entries whose digest differs from the tracked one's.
 	Update []Entry
 	// Unchanged holds desired entries with the tracked digest.
 	Unchanged []Entry
-	// Stale holds tracked entries that are not desired: [Collect] decides
-	// what to do with them.
+	// Stale holds tracked entries that are not desired, for [Collect] to decide.
 	Stale []Entry
 }
 
-// Diff compares the previous inventory old with the desired entries, by
-// [ID]: a desired entry is created when old does not hold its ID, updated
-// when old holds it with another digest (an empty digest is a digest), and
-// unchanged otherwise; an entry of old that is not desired is stale. The
-// version is not compared: an entry that moves from v1beta1 to v1 with the
-// same digest is unchanged.
+// Diff compares the previous inventory old with the desired entries, by [ID]: a desired entry is
+// created when old does not hold its ID, updated when old holds it with another digest (an empty
+// digest is a digest), and unchanged otherwise; an entry of old that is not desired is stale. The
+// version is not compared: an entry that moves from v1beta1 to v1 with the same digest is
+// unchanged.
 //
-// Both lists must pass [Entry.Validate] and hold no [ID] twice. Otherwise
-// Diff returns no changes and every problem, at "old[i]" and "desired[i]",
-// old first, each list in index order: an entry's broken rules, then a
-// Duplicate error when an entry at a lower index has its ID.
+// Both lists must pass [Entry.Validate] and hold no [ID] twice. Otherwise Diff returns no changes
+// and every problem, at "old[i]" and "desired[i]", old first, each list in index order: an
+// entry's broken rules, then a Duplicate error when an entry at a lower index has its ID.
 //
-// Diff sorts both lists in apply order and merges them: O(n) when they
-// come in apply order already, as [Next] returns an inventory, and
-// O(n log n) otherwise. The lists themselves are not bounded here: a
-// caller bounds what it discovers.
+// Diff sorts both lists in apply order and merges them: O(n) when they come in apply order
+// already, as [Next] returns an inventory, and O(n log n) otherwise. The lists are not bounded
+// here: a caller bounds what it discovers.
 //
 //	changes, errs := inventory.Diff(previous, desired)
 func Diff(old, desired []Entry) (Changes, field.ErrorList) {
@@ -49,9 +43,7 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 		return Changes{}, errs
 	}
 
-	// Both lists in apply order, merged: each entry goes to one list. The
-	// merge runs twice, first to count, so that each list is made at its
-	// size.
+	// The merge runs twice, first to count, so that each list is made at its size.
 	const create, update, unchanged, stale = 0, 1, 2, 3
 	merge := func(add func(list int, e Entry)) {
 		i, j := 0, 0
@@ -94,10 +86,8 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 	return ch, nil
 }
 
-// checkList validates the entries of the list called name and returns
-// their indices in apply order and the list's problems, in index order: an
-// entry's broken rules, then a Duplicate error when an entry at a lower
-// index has its ID.
+// checkList validates the list called name and returns its indices in apply order and its
+// problems, as [Diff] words them.
 func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	order := applyOrder(entries)
 	// Equal IDs are adjacent in apply order, in index order.
@@ -112,9 +102,8 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	}
 	slices.Sort(dups)
 	var errs field.ErrorList
-	// An inventory names a handful of types, so each (apiVersion, kind) is
-	// checked once rather than running apiname's regular expressions per
-	// entry (BenchmarkDiff; docs/performance.md has the figures).
+	// An inventory names a handful of types: each (apiVersion, kind) is checked once, not
+	// apiname's regular expressions per entry (BenchmarkDiff).
 	types := map[[2]string]bool{}
 	for i, e := range entries {
 		t := [2]string{e.APIVersion, e.Kind}
@@ -134,9 +123,8 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	return order, errs
 }
 
-// Decisions returns the desired entries as decisions, Create, Update or
-// Unchanged, all in apply order, to be printed or counted with the
-// decisions of [Collect]:
+// Decisions returns the desired entries as decisions, Create, Update or Unchanged, in apply order
+// (nil for none), to be printed or counted with the decisions of [Collect]:
 //
 //	lines := append(changes.Decisions(), collected...)
 func (c Changes) Decisions() []Decision {

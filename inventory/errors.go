@@ -7,59 +7,46 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// Sentinel errors. Match them with [errors.Is]: the errors returned by this
-// package wrap them with detail.
-//
-// Problems with the entries of a list (an invalid field, a duplicate [ID])
-// are not sentinels: they come as a field.ErrorList, each error with its
-// path in the list, such as "desired[1].digest" or
-// "status.inventory.entries[2].id", and its type (Invalid, Required,
-// Duplicate, ...).
+// Sentinel errors, which the errors of this package wrap with detail: match them with
+// [errors.Is]. Problems with the entries of a list come as a field.ErrorList instead (see the
+// package doc).
 var (
-	// ErrInvalidID is returned by [ParseID] for a Flux id that does not
-	// parse.
+	// ErrInvalidID is returned by [ParseID] for a Flux id that does not parse.
 	ErrInvalidID = errors.New("inventory: invalid id")
 
-	// ErrInvalidOption is returned by [Collect] for an option that breaks its
-	// rule, such as a negative [WithMaxDeletions].
+	// ErrInvalidOption is returned by [Collect] for an option that breaks its rule, such as a
+	// negative [WithMaxDeletions].
 	ErrInvalidOption = errors.New("inventory: invalid option")
 
-	// ErrDeletionRefused is returned by [Collect] when its deletion guard
-	// refuses a pass: more deletions than [WithMaxDeletions] allows, or,
-	// without [WithAllowDeleteAll], every tracked entry deleted at once. The
-	// message says which, and the decisions come with it, each deletion
-	// kept.
+	// ErrDeletionRefused is wrapped by the [*RefusedError] that [Collect] returns when its
+	// deletion guard refuses a pass.
 	ErrDeletionRefused = errors.New("inventory: deletion refused")
 
-	// ErrInvalidAction is returned by [Action.UnmarshalText] for a name that is
-	// not one of the seven actions, and by [Result.UnmarshalText] for one
-	// that is not one of the three results.
+	// ErrInvalidAction is returned by the text methods of [Action] and [Result] for a value that
+	// is none of theirs.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
-	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML
-	// or JSON, or not shaped like an inventory.
+	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML or JSON, or not
+	// shaped like an inventory.
 	ErrMalformed = errors.New("inventory: malformed document")
 
-	// ErrTooLarge is returned by [Unmarshal] for a document longer than
-	// 8 MiB.
+	// ErrTooLarge is returned by [Unmarshal] for a document longer than 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )
 
-// RefusedError is the error [Collect] returns when its deletion guard
-// refuses a pass; it unwraps to [ErrDeletionRefused]. A tool that sets the
-// guard with its own flags words the refusal with [RefusedError.Rule].
+// RefusedError is the error [Collect] returns when its deletion guard refuses a pass, with the
+// decisions, each deletion kept; it unwraps to [ErrDeletionRefused]. A tool that sets the guard
+// with its own flags words the refusal with [RefusedError.Rule].
 type RefusedError struct {
-	// Deletions is how many objects the pass would have deleted, and
-	// Tracked how many the inventory tracked.
+	// Deletions is how many objects the pass would have deleted, and Tracked how many the
+	// inventory tracked.
 	Deletions, Tracked int
-	// Max is the maximum of [WithMaxDeletions] that Deletions exceeds, or
-	// -1 when the pass would delete every tracked object and
-	// [WithAllowDeleteAll] was not given.
+	// Max is the maximum of [WithMaxDeletions] that Deletions exceeds, or -1 when the pass would
+	// delete every tracked object and [WithAllowDeleteAll] was not given.
 	Max int
 }
 
-// Error returns the refusal in the options' words: "inventory: deletion
-// refused: " and [RefusedError.Rule].
+// Error returns "inventory: deletion refused: " and the [RefusedError.Rule] naming the options.
 func (e *RefusedError) Error() string {
 	return ErrDeletionRefused.Error() + ": " + e.Rule("WithMaxDeletions", "WithAllowDeleteAll")
 }
@@ -67,10 +54,8 @@ func (e *RefusedError) Error() string {
 // Unwrap returns [ErrDeletionRefused].
 func (e *RefusedError) Unwrap() error { return ErrDeletionRefused }
 
-// Rule says which rule refused the pass, naming what allows it as the
-// caller sets it: maxDeletions for [WithMaxDeletions], allowDeleteAll for
-// [WithAllowDeleteAll], e.g. a tool's "-max-deletions" and
-// "-allow-delete-all".
+// Rule says which rule refused the pass, naming what allows it as the caller sets it:
+// maxDeletions for [WithMaxDeletions], allowDeleteAll for [WithAllowDeleteAll].
 //
 //	err.Rule("-max-deletions", "-allow-delete-all")
 //	// the pass would delete every one of the 9 objects of the inventory, which a wrong source or pattern looks like; -allow-delete-all allows it
@@ -85,15 +70,12 @@ func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
 	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; %s allows it", every, allowDeleteAll)
 }
 
-// A yamlError reports a document that is not one YAML document: ErrMalformed
-// and the problem in the document's words (yamldoc.Detail), without the
-// YAML decoder's ("yaml: line 2: ...", "error converting YAML to JSON"),
-// after context, if any:
+// A yamlError reports a document that is not one YAML document: ErrMalformed, the context if any,
+// and the problem in the document's words (yamldoc.Detail), not the decoder's
+// ("yaml: line 2: ..."). It unwraps to ErrMalformed and to the error it reports (such as
+// yamldoc.ErrExpansion):
 //
 //	inventory: malformed document: must be valid YAML: line 2: did not find expected node content
-//
-// It unwraps to ErrMalformed and to the error it reports (such as
-// yamldoc.ErrExpansion).
 type yamlError struct {
 	context string
 	err     error

@@ -2,23 +2,16 @@ package inventory
 
 import "slices"
 
-// Next returns the inventory to record after a pass: the desired entries,
-// the entries of every decision except [Release], and the entries of the
-// [Delete] decisions whose deletion deleted does not confirm. Nothing
-// tracked leaves the inventory without a confirmed deletion or a release,
-// so a failed deletion is retried on the next pass. A nil deleted confirms
-// nothing.
+// Next returns the inventory to record after a pass: the desired entries, the entries of every
+// decision except [Release], and those of the [Delete] decisions whose deletion deleted does not
+// confirm, so that a failed deletion is retried on the next pass. A nil deleted confirms nothing.
+// A Delete decision whose [Decision.Result] is set is decided by it instead: [Deleted] and
+// [PruningDisabled] (the object released) leave the inventory, [DeletionFailed] stays. Next calls
+// deleted once per Delete decision without a Result, in order.
 //
-// A Delete decision whose [Decision.Result] is set is decided by it
-// instead, without calling deleted: [Deleted] and [PruningDisabled] (the
-// object released) leave the inventory, [DeletionFailed] stays.
-//
-// The result is in apply order (see [SortApply]) and holds each [ID] once:
-// a desired entry wins over a decision's, and an earlier entry over a later
-// one of the same list. Entries are not validated: pass what [Diff] and
-// [Collect] accepted.
-//
-// Next calls deleted once per Delete decision without a Result, in order.
+// The result is in apply order ([SortApply]) and holds each [ID] once: a desired entry wins over
+// a decision's, and an earlier entry over a later one of the same list. Entries are not
+// validated: pass what [Diff] and [Collect] accepted.
 //
 //	next := inventory.Next(desired, decisions, func(e inventory.Entry) bool {
 //		return confirmed[e.ID()]
