@@ -14,94 +14,68 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// maxNameBytes is the longest file name, in bytes, that Discover looks up:
-// NAME_MAX on Linux, where controllers run. A literal segment longer than
-// that names no directory, so it is no match (or, in the fixed prefix, a
-// missing directory) without asking the file system, which would fail
-// with ENAMETOOLONG rather than report the name missing.
+// maxNameBytes is NAME_MAX on Linux, where controllers run: a longer
+// literal segment names no directory, so Discover does not look it up (the
+// file system would fail with ENAMETOOLONG rather than report it missing).
 const maxNameBytes = 255
 
 // A Match is one directory that matches a [Pattern].
 type Match struct {
 	// Path is the directory, slash-separated and relative to the alias root.
 	Path string
-	// Raw holds the captured values as they appear in Path. Use them for
+	// Raw holds the captured values as they appear in Path: use them for
 	// paths in the source.
 	Raw map[string]string
-	// Normalized holds the captured values lowercased with
-	// [strings.ToLower], as source-watcher does, each a valid label value.
-	// Use them for names, namespaces and labels.
+	// Normalized holds the values lowercased with [strings.ToLower], as
+	// source-watcher does, each a valid label value: use them for names,
+	// namespaces and labels.
 	Normalized map[string]string
-	// Problem is empty for a matching directory. Otherwise Path is no
-	// match but a symbolic link or a file where the pattern needs a
-	// directory, which Discover did not read (see [Pattern.Discover]),
-	// and Problem is the rule it breaks, e.g. "must be a directory, not a
-	// symbolic link"; Raw and Normalized hold only the values captured on
-	// the way to Path (unchecked): those that every match below it would
-	// have had. Such an entry names no object to build; it tells the
-	// caller which objects it cannot know about.
+	// Problem is empty for a matching directory. Otherwise it is the rule
+	// that Path, found where the pattern needs a directory, breaks ("must be
+	// a directory, not a symbolic link", see [Pattern.Discover]), and Raw and
+	// Normalized hold only the values captured on the way (unchecked): the
+	// entry names the objects the caller cannot know about, none to build.
 	Problem string
 }
 
-// Discover returns every directory of fsys that matches the pattern, in
-// byte-lexical order of Path, with the problems of the matching
-// directories it left out, reported at fldPath (the pathPattern field).
-// fsys is rooted at the pattern's alias.
+// Discover returns every directory of fsys, rooted at the pattern's alias,
+// that matches the pattern, in byte-lexical order of Path, and in errs the
+// problems of the directories it left out, at fldPath (the pathPattern field):
 //
 //	ms, errs, err := p.Discover(os.DirFS(checkout), field.NewPath("spec", "pathPattern"))
 //
-// The root of fsys and the pattern's fixed prefix, the literal segments
-// before the first segment with a capture ("tenants" in
-// "@repo/tenants/{namespace}/modules/{module}", every segment of a pattern
-// without captures), must be directories. When one is missing, is a
-// symbolic link or is anything but a directory, err is an [*fs.PathError]
-// naming it and wrapping [ErrSourceShape], and there is no result: the
-// source is not what the pattern was written for (moved, or given one
-// level too deep), and an empty result would make its caller delete every
-// tenant's objects. The root itself may be a symbolic link: the caller
-// chose it. Below the prefix, an empty or missing directory only means
-// that nothing matches there: a capture segment over an empty directory,
-// or a literal segment that one tenant's directory lacks.
+// The root of fsys (which may be a symbolic link: the caller chose it) and
+// the fixed prefix (the literal segments before the first capture,
+// "tenants" in "@repo/tenants/{namespace}") must be directories, or err is
+// an [*fs.PathError] naming one and wrapping [ErrSourceShape], with no
+// result: an empty result from a source moved or given one level too deep
+// would make the caller delete every tenant's objects. Below the prefix, an
+// empty or missing directory is no match.
 //
-// Only directories match. Symbolic links are never matched or followed, for
-// literal segments too: a literal segment costs one [fs.Lstat], a segment
-// with a capture one [fs.ReadDir] of the directory above it, and no other
-// directory is read, so the cost grows with the part of the tree that can
-// still match. A literal segment of more than 255 bytes, longer than a file
-// name can be, is not looked up. A capture segment skips names that start
-// with "." unless the segment itself starts with a literal ".", names that
-// are not valid UTF-8 (they cannot be [fs.FS] paths), and files (a
-// README.md among the tenants' directories is no tenant).
+// Only directories match, and no symbolic link is followed. A literal
+// segment costs one [fs.Lstat], a capture segment one [fs.ReadDir], and no
+// other directory is read. A capture segment skips files, names that are
+// not valid UTF-8 (no [fs.FS] path), and names starting with "." unless the
+// segment starts with a literal ".".
 //
-// Below the prefix, an entry where the pattern needs a directory and that
-// is not one, a literal segment that exists as a file, a named pipe or a
-// symbolic link, or a symbolic link whose name a capture segment matches
-// (whatever it points to: Discover does not follow it to find out), is a
-// problem: it may stand where a tenant's directory was, and a caller that
-// took it for a missing directory would delete what that tenant had. It
-// is neither read nor skipped: it comes in the result as a [Match] whose
-// Problem names the rule ("must be a directory, not a symbolic link"),
-// holding the values captured on the way to it, so that the caller can
-// keep every object a directory there could have rendered; and in errs as
-// a field.Invalid error on fldPath whose value is its path and whose detail
-// names the rule and the pattern's segment.
+// Below the prefix, a file, named pipe or symbolic link at a literal
+// segment, or a link whose name a capture segment matches, may stand where
+// a tenant's directory was: it is neither read nor skipped but returned as a
+// [Match] with Problem set and the values captured on the way, so that the
+// caller keeps what a directory there could have rendered, and reported in
+// errs as a field.Invalid naming its path, the rule and the segment. Links
+// are recognised through [fs.Lstat], so fsys must implement [fs.ReadLinkFS]
+// ([os.DirFS], [os.Root.FS], [fs.Sub] and [testing/fstest.MapFS] do); one
+// that does not is trusted to hold none.
 //
-// Symbolic links are recognised through [fs.Lstat], so fsys must implement
-// [fs.ReadLinkFS] to report them, as [os.DirFS], [os.Root.FS], [fs.Sub] and
-// [testing/fstest.MapFS] do; a file system that does not is trusted to
-// contain none.
-//
-// A directory that matches but has a capture whose normalized value is not
-// a valid label value (spaces, more than 63 characters, a first or last
-// character that is not alphanumeric) is left out of the result, and
-// reported in errs as a field.Invalid error on fldPath whose detail names
-// the directory and the capture; errs holds all of them and all problems,
-// in path order.
-// Any other error, such as an I/O error of fsys, ends the walk: err wraps
-// it, and there is no result. So does a panic of fsys below a directory
-// that the first segment with a capture matches: err names the directory
-// and the panic's value. When err is not nil or errs is not empty,
-// the caller must not delete anything on account of the result.
+// A matching directory with a capture whose normalized value is not a label
+// value is left out and reported in errs as a field.Invalid naming the
+// directory and the capture; errs holds all of them and all problems, in
+// path order. Any other error, such as an I/O error of fsys or a panic of
+// fsys below a directory that the first capture segment matches (named with
+// the panic's value), ends the walk: err wraps it, with no result. When err
+// is not nil or errs is not empty, the caller must delete nothing on account
+// of the result.
 func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
 	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
 	dir, err := d.checkPrefix()
@@ -129,21 +103,19 @@ type discovery struct {
 	problems []problem
 }
 
-// problem is an entry that the pattern needs to be a directory and that is
-// not one: dir is its path, segment the pattern's segment that names it.
+// problem is an entry that the pattern needs to be a directory and is not:
+// dir is its path, segment the pattern's segment that names it.
 type problem struct {
 	dir, segment, rule string
 }
 
-// badValue is a capture of a matching directory whose normalized value is
-// not a label value.
+// badValue is a capture of a matching directory that is not a label value.
 type badValue struct {
 	dir, capture, value string
 	msgs                []string
 }
 
-// fixedPrefix returns the number of segments before the first one with a
-// capture: all of them when the pattern has no capture.
+// fixedPrefix returns the number of segments before the first capture, or all.
 func (p *Pattern) fixedPrefix() int {
 	for i, seg := range p.segments {
 		if seg.capture {
@@ -153,8 +125,8 @@ func (p *Pattern) fixedPrefix() int {
 	return len(p.segments)
 }
 
-// checkPrefix checks that the root and the fixed prefix are directories,
-// and returns the last of them.
+// checkPrefix checks that the root and the fixed prefix are directories and
+// returns the last.
 func (d *discovery) checkPrefix() (string, error) {
 	info, err := fs.Stat(d.fsys, ".")
 	switch {
@@ -190,8 +162,7 @@ func shapeError(dir, rule string) error {
 }
 
 // lstat returns the FileInfo of name, whose last element is the literal
-// segment lit, and an error wrapping fs.ErrNotExist when there is no such
-// file.
+// segment lit, or an error wrapping fs.ErrNotExist.
 func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 	if len(lit) > maxNameBytes {
 		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
@@ -199,9 +170,8 @@ func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 	return fs.Lstat(d.fsys, name)
 }
 
-// walk matches segment i, which follows the fixed prefix, against the
-// children of dir, a directory known not to be a symbolic link. The
-// recursion depth is the number of segments, which MaxLength bounds.
+// walk matches segment i, after the fixed prefix, against the children of
+// dir (no link); its recursion depth is the segment count, bounded by MaxLength.
 func (d *discovery) walk(dir string, i int) error {
 	seg := &d.p.segments[i]
 	if !seg.capture {
@@ -255,9 +225,8 @@ func (d *discovery) walk(dir string, i int) error {
 	return nil
 }
 
-// below is next for dir, a directory that the first capture segment
-// matched (a tenant's), turning a panic of the file system below it into
-// an error that names it.
+// below is next for dir, a tenant's directory that the first capture
+// segment matched, turning a panic of the file system below it into an error.
 func (d *discovery) below(dir string, i int) (err error) {
 	defer func() {
 		if v := recover(); v != nil { // panic(nil) recovers a *runtime.PanicNilError
@@ -267,9 +236,8 @@ func (d *discovery) below(dir string, i int) (err error) {
 	return d.next(dir, i)
 }
 
-// problem records name, the entry that segment i matches, as one that
-// must be a directory and is of type typ instead, with the values captured
-// up to it.
+// problem records name, which segment i matches, as one that must be a
+// directory and is of type typ, with the values captured up to it.
 func (d *discovery) problem(name string, i int, typ fs.FileMode) {
 	rule := "must be a directory, not " + describeType(typ)
 	m := Match{Path: name, Raw: map[string]string{}, Normalized: map[string]string{}, Problem: rule}
@@ -308,8 +276,7 @@ func (d *discovery) captured(j, i int) bool {
 	return false
 }
 
-// describeType names a file type for an error: what was found where a
-// directory must be.
+// describeType names what was found where a directory must be.
 func describeType(typ fs.FileMode) string {
 	switch {
 	case typ&fs.ModeSymlink != 0:
@@ -325,8 +292,7 @@ func describeType(typ fs.FileMode) string {
 	}
 }
 
-// next continues with segment i+1 below dir, or records dir when segment i
-// is the last.
+// next continues with segment i+1 below dir, or records dir after the last.
 func (d *discovery) next(dir string, i int) error {
 	if i+1 < len(d.p.segments) {
 		return d.walk(dir, i+1)

@@ -10,24 +10,19 @@ import (
 )
 
 // The errors of the package, one for each kind of failure a caller acts on
-// differently. The rule that was broken is in the message, and for
-// [*SyntaxError] in its fields; test for them with [errors.Is].
+// differently (see the package documentation); test for them with [errors.Is].
 var (
-	// ErrSyntax is wrapped by every [*SyntaxError]: a pattern, template or
-	// reference that [Parse], [Pattern.Template], [ParseRef] or
-	// [Ref.Validate] refuses. The input must be fixed.
+	// ErrSyntax is wrapped by every [*SyntaxError], from [Parse],
+	// [Pattern.Template], [ParseRef] or [Ref.Validate]: the input must be fixed.
 	ErrSyntax = errors.New("pathpattern: invalid syntax")
 
-	// ErrMissingValue is returned by [Template.Expand] when the captures
-	// lack a value that the template names: they do not come from the
-	// template's pattern.
+	// ErrMissingValue is returned by [Template.Expand] when the captures lack
+	// a value that the template names: they come from another pattern.
 	ErrMissingValue = errors.New("pathpattern: captures must hold a value for every capture the template names")
 
-	// ErrSourceShape is returned by [Pattern.Discover], in an
-	// [*fs.PathError] naming the directory, when the source root or a
-	// directory of the pattern's fixed prefix is missing, is a symbolic
-	// link or is not a directory: the source is not laid out as the
-	// pattern expects, so an empty result would mean nothing.
+	// ErrSourceShape is returned by [Pattern.Discover], in an [*fs.PathError]
+	// naming the directory, when the root or a directory of the fixed prefix
+	// is missing, a symbolic link or not a directory: an empty result would mean nothing.
 	ErrSourceShape = errors.New("pathpattern: source does not have the shape the pattern needs")
 
 	// ErrNotRegular is returned by [ReadFile], in an [*fs.PathError], for a
@@ -35,9 +30,7 @@ var (
 	ErrNotRegular = readfile.ErrNotRegular
 
 	// ErrTooLarge is returned by [ReadFile], in an [*fs.PathError], for a
-	// file over the size limit, and by [Glob] for a walk that does more than
-	// 1,000,000 units of work or looks deeper than 256 path elements (see
-	// the package documentation, "Bounds").
+	// file over the size limit, and by [Glob] for a walk over its bounds.
 	ErrTooLarge = readfile.ErrTooLarge
 )
 
@@ -50,14 +43,13 @@ type SyntaxError struct {
 	Rule   Rule   // the rule Input breaks, such as [RuleTrailingSlash]
 }
 
-// A Rule names a rule of the grammar that a [SyntaxError] reports, so that
-// a caller can tell the rules apart, and word them its own way, without
-// reading the message. Its String method gives the rule as the error
-// message words it; the zero value is no rule.
+// A Rule names the rule of the grammar that a [SyntaxError] breaks, so that
+// a caller can word it its own way without reading the message. The zero
+// value is no rule.
 type Rule int
 
 // The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate]
-// enforce, each reported by exactly one kind of [SyntaxError].
+// enforce.
 const (
 	RuleTooLong        Rule = iota + 1 // more than MaxLength characters (a pattern or template)
 	RuleTooManyBytes                   // more than 4096 bytes (a pattern, template or reference)
@@ -103,9 +95,8 @@ var ruleText = [...]string{
 	RuleUncleanPath:    "reference path must be clean",
 }
 
-// String returns the rule as a [SyntaxError] message words it, e.g.
-// "must not end with '/'" for [RuleTrailingSlash], or "rule N" for a
-// value that names no rule.
+// String returns the rule as a [SyntaxError] message words it ("must not
+// end with '/'" for [RuleTrailingSlash]), or "rule N" for no rule.
 func (r Rule) String() string {
 	if r > 0 && int(r) < len(ruleText) {
 		return ruleText[r]
@@ -113,8 +104,7 @@ func (r Rule) String() string {
 	return fmt.Sprintf("rule %d", int(r))
 }
 
-// quoteLimit is how many bytes of an input over maxBytes an error
-// message quotes.
+// quoteLimit is how many bytes of an input over maxBytes a message quotes.
 const quoteLimit = 64
 
 // Error returns "pathpattern: <rule>", the offending value if any, and the
@@ -134,9 +124,8 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns [ErrSyntax].
 func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 
-// shorten returns s, or its first quoteLimit bytes (cut at a rune
-// boundary) and "..." when s is longer than maxBytes, so that a message
-// stays short whatever the input.
+// shorten returns s, or when s is longer than maxBytes its first quoteLimit
+// bytes (cut at a rune boundary) and "...", so that a message stays short.
 func shorten(s string) string {
 	if len(s) <= maxBytes {
 		return s
@@ -148,7 +137,6 @@ func shorten(s string) string {
 	return s[:n] + "..."
 }
 
-// errorf returns an error that reads "pathpattern: " and the rule, and
-// that unwraps to sentinel (see readfile.Errorf, which ReadFile's checks
-// share).
+// errorf returns an error that reads "pathpattern: " and the rule and
+// unwraps to sentinel (readfile.Errorf, which ReadFile's checks share).
 var errorf = readfile.Errorf

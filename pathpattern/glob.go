@@ -12,33 +12,24 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// maxAlternatives is how many brace-free patterns a glob given to [Glob]
-// may expand to: "{a,b}/{c,d}" expands to four. Each alternative is a walk
-// of its own, and a few braces multiply quickly ("{a,b}" ten times is 1024),
-// so the limit keeps the cost of a pattern proportional to the tree.
+// maxAlternatives is how many brace-free patterns a glob may expand to
+// ("{a,b}/{c,d}" is four): each is a walk of its own, and a few braces
+// multiply quickly ("{a,b}" ten times is 1024).
 const maxAlternatives = 64
 
-// maxGlobWork is how much work one [Glob] call may do: every directory
-// entry it reads counts one, and every lookup or read of a path counts one
-// per element of the path (an [os.Root] opens each element in turn), each
-// time it happens. The files Glob returns were all read or looked up, so
-// this bounds the result too. Several "**" in one pattern, such as
-// "**/a/**/a/**/*.yaml", walk the same directories again for every way of
-// splitting a path between them, so without a bound a deep tree would
-// make a glob run for hours. A "**" over 1,000 tenants of three modules of
-// five files takes 50,000 units; a million is twice what one over 10,000
-// tenants takes. TestGlobBounds shows the bound stopping a hostile tree;
-// BenchmarkGlob measures a call, and docs/performance.md has the figures.
+// maxGlobWork bounds the work of one [Glob] call, and so its result: one
+// unit per directory entry read and per element of a path looked up or read.
+// Several "**" ("**/a/**/a/**/*.yaml") walk a deep tree again for every way
+// of splitting a path, for hours without a bound; a million is twice what a
+// "**" over 10,000 tenants takes. TestGlobBounds stops a hostile tree.
 const maxGlobWork = 1_000_000
 
 // maxGlobDepth is how many path elements deep [Glob] looks: far deeper than
-// any repository layout, and a bound on the recursion of the walks, which a
-// tree made deep on purpose would otherwise set.
+// any repository layout, and a bound on the recursion of the walks.
 const maxGlobDepth = 256
 
-// maxGlobLength is the longest glob or exclude pattern, in bytes, that
-// [Glob] accepts: Linux's PATH_MAX, since a glob is usually a template
-// expanded with names from the tree, as a reference is.
+// maxGlobLength is the longest glob or exclude pattern, in bytes: like a
+// reference, a glob is usually a template expanded with names from the tree.
 const maxGlobLength = maxRefLength
 
 // Glob returns the sorted paths of the regular files of fsys that a copy
@@ -47,77 +38,58 @@ const maxGlobLength = maxRefLength
 //
 //	files, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
-// The syntax is doublestar's: "*", "?", "[class]", "{alt,ernatives}" and
-// "**" for any number of directories, which io/fs.Glob lacks (source-watcher
-// uses it, so there "**" acts like "*"). pattern is relative to the root of
-// fsys: it must not start with "/" or contain an empty, "." or ".." element.
-// A matched regular file is taken; a matched directory contributes every
-// regular file below it, like "cp -r". Symbolic links are never followed or
-// returned (see [Pattern.Discover] on how they are recognised), nor are
-// other irregular files: [GlobSkipped] lists them.
+// The syntax is doublestar's: "*", "?", "[class]", "{a,b}" and "**" for any
+// number of directories, which io/fs.Glob lacks (source-watcher uses it, so
+// there "**" acts like "*"); consecutive "**" act as one. pattern is
+// relative to the root of fsys, without an empty, "." or ".." element. A
+// matched directory contributes every regular file below it, like "cp -r".
+// Symbolic links (recognised as in [Pattern.Discover]) and irregular files
+// are never followed or returned: [GlobSkipped] lists them.
 //
-// An exclude pattern removes a file when it matches the file's path from
-// the root of fsys, or from the non-glob prefix of pattern (the directories
-// before the first meta character, see [doublestar.SplitPattern]; the whole
-// pattern when it has none), or, for an exclude pattern without "/", the
-// file's base name, so "*.md" excludes at any depth. A directory below the
-// prefix that an exclude pattern removes is skipped whole.
+// An exclude pattern removes a file when it matches its path from the root
+// of fsys or from the non-glob prefix of pattern ([doublestar.SplitPattern]),
+// or, without "/", its base name ("*.md" at any depth); a directory below
+// the prefix that it removes is skipped whole.
 //
-// A bad pattern, or one that expands to more than 64 alternatives or is
-// longer than 4096 bytes, is an error wrapping [doublestar.ErrBadPattern].
-// Consecutive "**" elements act as one. A walk that does more than
-// 1,000,000 units of work (directory entries read, path elements looked
-// up) or looks deeper than 256 path elements stops with an error wrapping
-// [ErrTooLarge] (see the package documentation, "Bounds"). Once ctx is
-// done, Glob stops with an error
-// wrapping ctx.Err(). I/O errors other than missing paths are returned. A
-// pattern that matches nothing gives nil.
+// A bad pattern, or one over 64 alternatives or 4096 bytes, is an error
+// wrapping [doublestar.ErrBadPattern]. A walk over 1,000,000 units of work
+// (directory entries read, path elements looked up) or 256 path elements
+// deep fails with [ErrTooLarge]; once ctx is done, with ctx.Err(). I/O
+// errors other than missing paths are returned. No match gives nil.
 func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) ([]string, error) {
 	files, _, err := glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 	return files, err
 }
 
-// A Skipped is an entry of a file system that [GlobSkipped] left out of a
-// copy: a symbolic link or an irregular file (a named pipe, a socket, a
-// device) where the copy would have taken a file or looked for one.
+// A Skipped is a symbolic link or an irregular file (a named pipe, a socket,
+// a device) that [GlobSkipped] left out of a copy.
 type Skipped struct {
 	// Path is the entry's path from the root of fsys.
 	Path string
-	// Mode is the entry's type ([fs.FileMode.Type]): fs.ModeSymlink for
-	// a symbolic link, another type bit for an irregular file.
+	// Mode is the entry's type ([fs.FileMode.Type]), fs.ModeSymlink for a link.
 	Mode fs.FileMode
 }
 
-// GlobSkipped is [Glob], and also returns, sorted by path, the entries that
-// the copy leaves out because they are symbolic links or irregular files,
-// so that a caller can say what it did not copy:
+// GlobSkipped is [Glob], and also returns, sorted by path, the symbolic
+// links and irregular files the copy leaves out, so that a caller can say
+// what it did not copy:
 //
 //	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
 // An entry is skipped where a copy would have taken a regular file or
-// looked further for one: a link or an irregular file that the pattern
-// matches, or that lies in a directory the copy takes whole; a link in
-// the pattern's literal prefix ("manifests" in "manifests/**" or in
-// "manifests/deploy.yaml"); and a link where a directory could hold
-// files the pattern matches, such as any link below the directories
-// before a "**", or "tenants/c" for "tenants/*/inputs.yaml": Glob does
-// not follow a link to learn whether it leads to a directory. An entry
-// that an exclude pattern removes, or that lies in a directory one
-// removes, is not skipped but excluded, and not listed.
-//
-// Flux leaves the same entries out: source-controller archives a
-// checkout's regular files and directories only, so the source that
-// source-watcher copies from never holds a link or an irregular file.
-//
-// skipped is nil when there is none, and whenever err is not nil, as
-// files is.
+// looked further for one: one that the pattern matches or in a directory the
+// copy takes whole; a link in the literal prefix ("manifests" in
+// "manifests/**"); a link where a directory could hold matching files
+// ("tenants/c" for "tenants/*/inputs.yaml"), since Glob follows no link to
+// find out. Excluded entries are not listed. Flux leaves the same entries out:
+// source-controller archives only regular files and directories. skipped is
+// nil when there is none and whenever err is not nil, as files is.
 func GlobSkipped(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
 	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
-// glob is GlobSkipped with a bound of maxWork instead of maxGlobWork,
-// which tests lower; slow walks "dir/**" with doublestar too, for tests
-// that compare it with the walk of expand.
+// glob is GlobSkipped with a bound of maxWork, which tests lower; slow walks
+// "dir/**" with doublestar too, for tests that compare it with expand's walk.
 func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, []Skipped, error) {
 	alts, err := checkGlob(pattern, true)
 	if err != nil {
@@ -128,8 +100,7 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 			return nil, nil, err
 		}
 	}
-	// The non-glob prefix: for a pattern without meta characters, which
-	// names one file or directory, the whole pattern.
+	// The non-glob prefix: the whole of a pattern without meta characters.
 	base := unescapeMeta(pattern)
 	if hasMeta(pattern) {
 		base, _ = doublestar.SplitPattern(pattern)
@@ -170,23 +141,20 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 	return files, skipped, nil
 }
 
-// boundedFS is the file system a Glob reads through: it counts what is
-// read against maxGlobWork, refuses paths deeper than maxGlobDepth, and
-// fails once ctx is done. Every walk of Glob, doublestar's and its own,
-// reads through it, so no loop of theirs escapes the bounds.
+// boundedFS is what every walk of a Glob, doublestar's and its own, reads
+// through, so that none escapes the bounds: it counts work against
+// maxGlobWork, refuses paths deeper than maxGlobDepth, and checks ctx.
 type boundedFS struct {
 	fsys    fs.FS
 	ctx     context.Context
 	pattern string
 	max     int // maxGlobWork, or less in tests
 	left    int // work still allowed
-	// seen, when set, is told the entries of every directory read
-	// (globber.glob sets it while doublestar walks).
+	// seen, set while doublestar walks, is told every directory's entries.
 	seen func(dir string, entries []fs.DirEntry)
 }
 
-// lookup charges a lookup or read of name against the bounds: one per
-// element of name.
+// lookup charges a lookup or read of name, one per element, to the bounds.
 func (b *boundedFS) lookup(name string) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -250,8 +218,7 @@ func (b *boundedFS) ReadLink(name string) (string, error) {
 }
 
 // checkGlob checks a doublestar pattern and returns its brace-free
-// alternatives. When walk is set, the pattern is one to walk and each
-// alternative must be a relative path without empty, "." or ".." elements.
+// alternatives, with walk each a relative path without empty, "." or "..".
 func checkGlob(pattern string, walk bool) ([]string, error) {
 	if len(pattern) > maxGlobLength {
 		return nil, badGlob(shorten(pattern), fmt.Sprintf("must be no more than %d bytes", maxGlobLength))
@@ -276,11 +243,8 @@ func checkGlob(pattern string, walk bool) ([]string, error) {
 	return alts, nil
 }
 
-// collapseDoubleStars replaces each run of "**" elements of alt by one:
-// "**/**" selects what "**" selects, but doublestar walks the tree again for
-// every way of splitting a path between them, which over a deep tree takes
-// hours ("**/**/**/**/*.yaml" over a chain of 30 directories read them
-// hundreds of thousands of times).
+// collapseDoubleStars replaces each run of "**" elements of alt by one, which
+// selects the same but is walked once, not once per split (see maxGlobWork).
 func collapseDoubleStars(alt string) string {
 	if !strings.Contains(alt, "**/**") {
 		return alt
@@ -301,8 +265,7 @@ func badGlob(pattern, rule string) error {
 }
 
 // expandBraces returns the brace-free alternatives of a valid doublestar
-// pattern, and false when there are more than max. The work is bounded by
-// max times the length of the pattern, because it stops at max+1.
+// pattern, or false past max, so its work is at most max times the length.
 func expandBraces(pattern string, max int) ([]string, bool) {
 	var out []string
 	var expand func(s string) bool
@@ -341,9 +304,8 @@ func indexBrace(s string) int {
 	return -1
 }
 
-// classEnd returns the index of the ']' that closes the character class
-// starting at s[open], following doublestar's validation rules (the
-// pattern is known to be valid).
+// classEnd returns the index of the ']' that closes the character class at
+// s[open], by doublestar's rules (the pattern is known to be valid).
 func classEnd(s string, open int) int {
 	i := open + 1
 	if i < len(s) && (s[i] == '^' || s[i] == '!') {
@@ -420,16 +382,13 @@ func (g *globber) glob(alt string) error {
 		return nil
 	}
 	if dir, ok := strings.CutSuffix(alt, "/**"); ok && !g.slow && !hasMeta(dir) {
-		// A directory and everything below it, the usual copy ("@repo/
-		// tenants/team-a/manifests/**"): the files that doublestar selects,
-		// found by expand's plain walk, which is the same walk without
-		// matching each name against the pattern. TestGlobDirectoryTree and
-		// FuzzGlob compare the two; generator's BenchmarkPlan through dirfs
-		// shows what it saves, and docs/performance.md has the figures.
+		// A directory and everything below it, the usual copy: expand's
+		// plain walk finds what doublestar selects without matching each
+		// name (TestGlobDirectoryTree and FuzzGlob compare the two;
+		// generator's BenchmarkPlan through dirfs justifies it).
 		name := unescapeMeta(dir)
 		if name != g.base && g.excluded(name) {
-			// An alternative's directory below the prefix, which
-			// doublestar's walk would pass to excluded too.
+			// As doublestar's walk would exclude it.
 			return nil
 		}
 		info, err := g.lstatPath(name)
@@ -463,8 +422,7 @@ func (g *globber) glob(alt string) error {
 		}
 	}
 	defer func() { g.fsys.seen = nil }()
-	// For a pattern ending in "**", doublestar reports every file below a
-	// matched directory anyway.
+	// A pattern ending in "**" reports every file below a directory anyway.
 	whole := alt != "**" && !strings.HasSuffix(alt, "/**")
 	return doublestar.GlobWalk(g.fsys, alt, func(p string, d fs.DirEntry) error {
 		if g.covered(p) || g.excluded(p) {
@@ -487,10 +445,8 @@ func (g *globber) glob(alt string) error {
 }
 
 // mayHold reports whether a directory at p could hold a file that the
-// pattern of the brace-free elements elems matches: whether p matches the
-// elements before the first "**" and that "**", when p is that deep, or
-// else the first elements of the pattern, as many as p has, when the
-// pattern has more.
+// brace-free elements elems match: whether p matches the elements up to the
+// first "**" when p is that deep, or else as many elements as p has.
 func mayHold(elems []string, p string) bool {
 	n := 1 + strings.Count(p, "/")
 	if i := slices.Index(elems, "**"); i >= 0 && i < n {
@@ -499,8 +455,7 @@ func mayHold(elems []string, p string) bool {
 	return n < len(elems) && doublestar.MatchUnvalidated(strings.Join(elems[:n], "/"), p)
 }
 
-// skip records that p, of type mode, was left out, unless an exclude
-// pattern removes it or one of its directories below the prefix.
+// skip records that p, of type mode, was left out, unless it is excluded.
 func (g *globber) skip(p string, mode fs.FileMode) {
 	if !g.excluded(p) {
 		g.record(p, mode)
@@ -515,9 +470,8 @@ func (g *globber) record(p string, mode fs.FileMode) {
 	g.skipped[p] = mode.Type()
 }
 
-// lstatPath returns the FileInfo of name when no element of it is a
-// symbolic link, and nil when one is (which it records as skipped) or
-// when name does not exist.
+// lstatPath returns the FileInfo of name, or nil when name does not exist
+// or an element of it is a symbolic link (which it records as skipped).
 func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 	for i := 0; i <= len(name); i++ {
 		if i < len(name) && name[i] != '/' {
@@ -550,12 +504,9 @@ func (g *globber) expand(dir string) error {
 	return g.walk(dir)
 }
 
-// walk adds every regular file below dir, a directory, skipping excluded
-// entries and recording the links and irregular files it leaves out: the
-// walk of fs.WalkDir, depth first in name order, without its path.Join of
-// each name (a name read from a directory holds no "/"). It does not
-// descend into symbolic links, and a directory that vanished holds
-// nothing.
+// walk adds every regular file below dir like fs.WalkDir without its
+// path.Join, skipping excluded entries, recording links and irregular files
+// without descending, and taking a vanished directory for empty.
 func (g *globber) walk(dir string) error {
 	entries, err := fs.ReadDir(g.fsys, dir)
 	if err != nil {
@@ -650,8 +601,7 @@ func hasMeta(s string) bool {
 var unescaper = strings.NewReplacer(`\*`, "*", `\?`, "?", `\[`, "[", `\]`, "]", `\{`, "{", `\}`, "}")
 
 // unescapeMeta removes the escapes of meta characters, as doublestar does
-// for the literal parts of a pattern. A name without a backslash is
-// returned as it is: the Replacer would copy it.
+// for literal parts; a name without a backslash is returned without a copy.
 func unescapeMeta(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s

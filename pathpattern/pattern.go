@@ -10,19 +10,16 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
-// MaxLength is the longest pattern or template, in characters (Unicode
-// code points), that [Parse] and [Pattern.Template] accept: the maxLength
-// of source-watcher's .spec.pathPattern and of the copy templates, which
-// Kubernetes counts in characters too, so every pattern the CRD admits is
-// accepted. It bounds what a pattern can ask for: its number of segments
-// (and so the recursion depth of [Pattern.Discover]) and of captures.
+// MaxLength is the longest pattern or template, in characters (code points),
+// that [Parse] and [Pattern.Template] accept: the CRD's maxLength of
+// .spec.pathPattern and of the copy templates, so every pattern the CRD
+// admits is accepted. It bounds the number of segments (the recursion depth
+// of [Pattern.Discover]) and of captures.
 const MaxLength = 1024
 
-// maxBytes is the longest pattern or template, in bytes, that [Parse] and
-// [Pattern.Template] accept, checked before anything else so that refusing
-// a huge input costs nothing. It is the most that [MaxLength] characters
-// take in UTF-8 (four bytes each), so it refuses nothing that MaxLength
-// admits; the cost of matching grows with bytes, and this bounds it.
+// maxBytes is the longest pattern or template in bytes, the most that
+// [MaxLength] characters take in UTF-8. Checked first, so that refusing a
+// huge input costs nothing, it bounds the cost of matching.
 const maxBytes = 4 * MaxLength
 
 // A Pattern is a parsed path pattern such as
@@ -54,18 +51,16 @@ type part struct {
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
 // Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte
-// offset of the problem and the rule broken: more than [MaxLength]
-// characters or 4096 bytes, a NUL byte, invalid UTF-8, a missing or
-// invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a
-// missing closing or opening brace, an empty, invalid or duplicate capture
-// name.
+// offset and the [Rule] broken: more than [MaxLength] characters or 4096
+// bytes, a NUL byte, invalid UTF-8, a missing or invalid "@alias/", an
+// empty, "." or ".." segment, a trailing slash, a missing closing or
+// opening brace, an empty, invalid or duplicate capture name.
 func Parse(pattern string) (*Pattern, error) {
 	if err := checkLength(pattern); err != nil {
 		return nil, err
 	}
-	// No file name holds a NUL byte, so a pattern with one matches nothing,
-	// and a controller that trusts the empty result prunes every artifact:
-	// the hazard the trailing-slash check exists for.
+	// A pattern with a NUL byte matches nothing, and a controller that
+	// trusts the empty result prunes every artifact.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
 		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: RuleNUL}
 	}
@@ -93,8 +88,8 @@ func Parse(pattern string) (*Pattern, error) {
 	}
 }
 
-// MustParse is like [Parse] but panics on error. It is meant for patterns
-// that are literals in tests and examples.
+// MustParse is like [Parse] but panics on error, for literals in tests and
+// examples.
 func MustParse(pattern string) *Pattern {
 	p, err := Parse(pattern)
 	if err != nil {
@@ -103,9 +98,8 @@ func MustParse(pattern string) *Pattern {
 	return p
 }
 
-// checkLength returns a [*SyntaxError] when s, a pattern or a template, is
-// longer than maxBytes bytes or MaxLength characters, at the offset where
-// the limit is crossed, or nil.
+// checkLength returns a [*SyntaxError] at the offset where s crosses
+// maxBytes bytes or MaxLength characters, or nil.
 func checkLength(s string) error {
 	if len(s) > maxBytes {
 		return &SyntaxError{Input: s, Offset: maxBytes, Rule: RuleTooManyBytes}
@@ -140,9 +134,9 @@ func checkUTF8(s string) error {
 	return &SyntaxError{Input: s, Offset: i, Rule: RuleInvalidUTF8}
 }
 
-// splitAlias checks the "@alias/" prefix of s and returns the alias and the
-// offset of what follows the slash. It checks that s is valid UTF-8, so that
-// every offset after it falls on a rune boundary.
+// splitAlias checks that s is valid UTF-8 (so that every later offset falls
+// on a rune boundary) and its "@alias/" prefix, and returns the alias and
+// the offset after the slash.
 func splitAlias(s string) (alias string, rest int, err error) {
 	if err := checkUTF8(s); err != nil {
 		return "", 0, err
@@ -213,9 +207,8 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	return seg, nil
 }
 
-// parseParts splits in[start:end] into literals and captures. For each
-// capture it calls capture with the name and the offset of its '{', which
-// returns the capture index or an error.
+// parseParts splits in[start:end] into literals and captures, calling
+// capture with each name and the offset of its '{' for its index.
 func parseParts(in string, start, end int, capture func(name string, at int) (int, error)) ([]part, error) {
 	var parts []part
 	lit := start
@@ -263,8 +256,7 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 }
 
 // validCaptureName reports whether name matches [A-Za-z_][A-Za-z0-9_]* and
-// is a valid label key, which rules out a leading or trailing '_' and names
-// over 63 characters.
+// is a valid label key (no leading or trailing '_', at most 63 characters).
 func validCaptureName(name string) bool {
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -286,16 +278,12 @@ func (p *Pattern) Captures() []string { return slices.Clone(p.captures) }
 // equal Pattern.
 func (p *Pattern) String() string { return p.src }
 
-// Match reports whether relPath, a slash-separated directory path relative
-// to the alias root, matches the pattern, and returns the raw captured
-// values. It applies the rules of [Pattern.Discover] apart from reading the
-// tree: relPath must satisfy [fs.ValidPath] and not be ".", and a segment
-// with a capture does not match a name starting with "." unless the segment
-// itself starts with a literal ".".
+// Match reports whether relPath, a directory path relative to the alias
+// root, matches the pattern, and returns the raw captured values, by the
+// rules of [Pattern.Discover] short of reading the tree: relPath must
+// satisfy [fs.ValidPath] and not be ".". It allocates only on a match.
 //
 //	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
-//
-// Match allocates only when the path matches.
 func (p *Pattern) Match(relPath string) (map[string]string, bool) {
 	if !p.match(relPath, nil) {
 		return nil, false
@@ -309,8 +297,8 @@ func (p *Pattern) Match(relPath string) (map[string]string, bool) {
 	return c, true
 }
 
-// match reports whether rel matches and, when values is not nil, stores the
-// captured values in it, by capture index.
+// match reports whether rel matches and stores the captured values, by
+// capture index, in values when it is not nil.
 func (p *Pattern) match(rel string, values []string) bool {
 	if rel == "." || !fs.ValidPath(rel) {
 		return false
@@ -330,22 +318,16 @@ func (p *Pattern) match(rel string, values []string) bool {
 	return true
 }
 
-// maxStackParts is how many parts a segment may have before matching it
-// allocates its scratch space on the heap.
+// maxStackParts is how many parts a segment matches with scratch on the stack.
 const maxStackParts = 15
 
-// match reports whether name (one path element) matches the segment, with
-// the semantics of the regular expression that has [^/]+ for each capture:
-// leftmost-first and greedy, so each capture in turn takes the longest value
-// that lets the rest of the segment match. When values is not nil, it
-// stores the captured values there.
-//
-// It runs in time linear in len(name) times the number of parts: a backward
-// pass computes, for each part, the last position where the rest of the
-// segment can start (a capture only needs a non-empty run before that
-// position, so the positions where such a suffix matches always form a
-// prefix of the name); a forward pass then gives each capture that longest
-// value.
+// match reports whether name (one path element) matches the segment as the
+// regular expression with [^/]+ for each capture does: leftmost-first and
+// greedy, each capture taking the longest value that lets the rest match.
+// It stores the values in values when that is not nil. It runs in time
+// linear in len(name) times the parts, with no backtracking: a backward
+// pass finds the last position where each suffix of parts can start, a
+// forward pass gives each capture its longest value.
 func (s *segment) match(name string, values []string) bool {
 	if !s.capture {
 		return name == s.literal
@@ -360,10 +342,8 @@ func (s *segment) match(name string, values []string) bool {
 	} else {
 		last = make([]int, len(s.parts)+1)
 	}
-	// last[j] is the greatest position at which parts[j:] can start, or -1.
-	// For a suffix that starts with a capture, every smaller position works
-	// too; for one that starts with a literal, only positions where the
-	// literal occurs and the rest fits.
+	// last[j] is the greatest position at which parts[j:] can start, or -1;
+	// for a suffix that starts with a capture, every smaller position works too.
 	last[len(s.parts)] = len(name)
 	for j := len(s.parts) - 1; j >= 0; j-- {
 		next := last[j+1]
@@ -412,17 +392,15 @@ func (s *segment) match(name string, values []string) bool {
 }
 
 // overwritten lists the capture names that flux-operator's ExternalArtifact
-// input provider overwrites with the artifact's own values.
+// input provider always overwrites with the artifact's own values.
 var overwritten = []string{"id", "name", "revision"}
 
 // Warnings returns, sorted, the problems with the pattern's capture names
-// that are not errors. Captures become labels of each artifact, and
-// flux-operator's ExternalArtifact input provider turns labels into inputs
-// and then overwrites "id", "name", "namespace" and "revision" with the
-// artifact's own values, so a capture with one of those names is lost as an
-// input. A capture "namespace" is fine when namespace, the artifact's
-// namespace template, is exactly "{namespace}"; pass nil when the artifact
-// has no namespace template. A nil p, no pattern, has no warnings.
+// that are not errors: captures become labels, which flux-operator's
+// ExternalArtifact input provider turns into inputs, overwriting "id",
+// "name", "namespace" and "revision", so a capture with one of those names
+// is lost, unless it is "namespace" and namespace, the artifact's namespace
+// template (nil for none), is exactly "{namespace}". A nil p has none.
 //
 //	ws := p.Warnings(nsTemplate) // [`capture "name" is overwritten ...`]
 func (p *Pattern) Warnings(namespace *Template) []string {

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// maxRefLength is the longest reference, in bytes, that [ParseRef] accepts.
-// A reference is often a template expanded with directory names from the
-// tree, so it is allowed to be longer than a pattern; 4096 bytes is Linux's
-// PATH_MAX, beyond which no file can be opened anyway.
+// maxRefLength is the longest reference in bytes, Linux's PATH_MAX, beyond
+// which no file can be opened; a reference, often a template expanded with
+// names from the tree, may be longer than a pattern.
 const maxRefLength = 4096
 
 // [RuleTooManyBytes] words the limit of references and that of patterns
@@ -28,13 +27,11 @@ type Ref struct {
 //
 //	r, err := pathpattern.ParseRef("@repo/tenants/team-a/namespace-metadata.yaml") // {repo tenants/team-a/namespace-metadata.yaml}
 //
-// The alias follows the pattern grammar. rel is cleaned with [path.Clean]
-// ("a//b/./c/" becomes "a/b/c"); it must not be empty or name the alias
-// root itself, start with "/", contain a ".." element (even one that would
-// clean away) or a NUL byte. Every error is a [*SyntaxError] (wrapping
-// [ErrSyntax]) with the byte offset of the problem and the rule broken:
-// more than 4096 bytes, invalid UTF-8, a missing or invalid
-// "@alias/", a NUL byte, an empty or absolute path, or a ".." element.
+// rel is cleaned with [path.Clean] ("a//b/./c/" becomes "a/b/c"). Every
+// error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and
+// the [Rule] broken: more than 4096 bytes, invalid UTF-8, a missing or
+// invalid "@alias/", a NUL byte, an empty path or one naming the alias root,
+// an absolute path, or a ".." element (even one that would clean away).
 func ParseRef(s string) (Ref, error) {
 	if len(s) > maxRefLength {
 		return Ref{}, &SyntaxError{Input: s, Offset: maxRefLength, Rule: RuleTooManyBytes}

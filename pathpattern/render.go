@@ -22,55 +22,45 @@ type Rendered struct {
 	Index     int    // the output's index in the outputs given to Render
 	Namespace string // rendered, or the namespace given to Render
 	Name      string
-	// Conflict is, when another result has the same namespace and name,
-	// the first such result (in the order of the results), and nil
-	// otherwise. Render reports every conflict as an error; neither object
-	// may be built.
+	// Conflict is the first other result (in result order) with the same
+	// namespace and name, or nil. Render reports it; neither object may be
+	// built.
 	Conflict *Rendered
 }
 
 // Render expands the namespace and name templates of every output for
 // every match, from the normalized values, checks the results, and reports
-// every problem at fldPath.Index(i), i being the output's index (fldPath is
+// every problem at fldPath.Index(i), i the output's index (fldPath is
 // spec.artifacts for an ArtifactGenerator):
 //
 //	rs, errs := pathpattern.Render(ms, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 //
-// namespace is the namespace of the outputs without a namespace template;
-// it may be empty. Templates must be bound to the pattern that produced the
-// matches (or to no pattern, see below).
+// namespace is that of the outputs without a namespace template, and may be
+// empty. The templates must be bound to the matches' pattern (or to none).
 //
-// The result holds one [Rendered] for each output and match whose name is
-// a DNS-1123 subdomain and whose namespace is a DNS-1123 label, ordered by
-// output, then by the path of the match. For the others, it reports a
-// field.Invalid error on fldPath.Index(i).Child("name") or
-// .Child("namespace") with the rendered value and the directory it was
-// rendered from, and leaves them out. An output without a name template is
-// a field.Required error on its name.
+// The result holds one [Rendered] per output and match whose name is a
+// DNS-1123 subdomain and namespace a DNS-1123 label, by output, then by
+// path. Any other is left out and reported as a field.Invalid on its
+// .Child("name") or .Child("namespace") with the value and its directory;
+// an output without a name template is a field.Required on its name.
 //
-// Two results with the same namespace and name, from two directories or
-// two outputs, are both in the result, each with its Conflict set, and
-// reported once for each later one in the order of the results: a
-// field.Duplicate error on the later one's name whose detail names both
-// directories and, when the outputs differ, both of them, e.g.
+// Two results with the same namespace and name, from two directories or two
+// outputs, are both returned with Conflict set, and reported once per later
+// one as a field.Duplicate on its name, naming both directories and, when
+// the outputs differ, both outputs:
 // `directories "a" (spec.artifacts[0]) and "b" (spec.artifacts[1]) render
 // the same namespace "x" and name "y"`.
 //
-// A match with a Problem (see [Pattern.Discover]) is no directory of a
-// tenant: Render renders nothing from it, and reports nothing (Discover
-// did).
+// A match with a Problem (see [Pattern.Discover]) renders nothing and is not
+// reported again. A match with an empty Path stands for no directory (a
+// spec without a pattern): it renders each output once, and its errors name
+// the output instead of a directory, so Render([]Match{{}}, outputs, ...)
+// checks the literal names and namespaces of outputs bound to a nil
+// [*Pattern].
 //
-// A match whose Path is empty stands for no directory: it renders each
-// output once, for a spec without a pattern (source-watcher's artifacts
-// without pathPattern, whose name and namespace are literals), and its
-// errors name the output instead of a directory. Render([]Match{{}},
-// outputs, ...) checks the literal names and namespaces of outputs bound
-// to a nil [*Pattern].
-//
-// The results share the maps of the matches. The errors come in the order
+// The results share the maps of the matches; the errors come in the order
 // of the results. When errs is not empty, the caller must not act on the
-// results that an error touches, and must not delete anything on account
-// of the others.
+// results an error touches, nor delete anything on account of the others.
 func Render(matches []Match, outputs []Output, namespace string, fldPath *field.Path) ([]Rendered, field.ErrorList) {
 	order := make([]int, 0, len(matches))
 	for i := range matches {
@@ -149,9 +139,8 @@ func fromDir(dir, detail string) string {
 	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
 }
 
-// pair names the origins of two results that conflict: their directories,
-// with their outputs when these differ, or only their outputs when they
-// have no directory.
+// pair names the origins of two conflicting results: their directories,
+// with their outputs when these differ, or their outputs without directories.
 func pair(a, b *Rendered, fldPath *field.Path) string {
 	if a.Path == "" || b.Path == "" {
 		return fmt.Sprintf("%s and %s", origin(a, fldPath, true), origin(b, fldPath, true))

@@ -7,10 +7,9 @@ import (
 )
 
 // A Template is a string with captures, such as "{module}" or
-// "@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml", bound
-// to the [Pattern] whose captures it names. The zero value is not valid;
-// use [Pattern.Template]. A Template is immutable and safe for concurrent
-// use.
+// "@repo/tenants/{namespace}/modules/{module}/applier-inputs.yaml", bound to
+// the [Pattern] whose captures it names. The zero value is not valid; use
+// [Pattern.Template]. A Template is immutable and safe for concurrent use.
 type Template struct {
 	src   string
 	parts []part
@@ -22,18 +21,14 @@ type Template struct {
 //
 //	t, err := p.Template("{module}")
 //
-// Everything outside braces is literal, slashes included. A capture that p
-// does not have fails here, before any tree is read. Every error is a
-// [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset of the
-// problem and the rule broken: more than [MaxLength] characters or 4096
-// bytes, invalid UTF-8, a missing closing or opening brace, an
-// empty or invalid capture name, or one that p lacks. A template may name
-// a capture more than once, or none.
-//
-// p may be nil, for a spec without a pattern (source-watcher's artifacts
-// without pathPattern): the template then has no capture to name, so it is
-// a literal, and a brace in it is an error ([RuleUnknownCapture] for a
-// well-formed capture).
+// Everything outside braces is literal, slashes included; a template may
+// name a capture more than once, or none. Every error is a [*SyntaxError]
+// (wrapping [ErrSyntax]) with the byte offset and the [Rule] broken: more
+// than [MaxLength] characters or 4096 bytes, invalid UTF-8, a missing
+// closing or opening brace, an empty or invalid capture name, or one that p
+// lacks, which fails here, before any tree is read. p may be nil, for a
+// spec without a pattern: the template is then a literal, and a brace in it
+// is an error ([RuleUnknownCapture] for a well-formed capture).
 func (p *Pattern) Template(s string) (*Template, error) {
 	if err := checkLength(s); err != nil {
 		return nil, err
@@ -58,8 +53,8 @@ func (p *Pattern) Template(s string) (*Template, error) {
 	return &Template{src: s, parts: parts, names: names}, nil
 }
 
-// MustTemplate is like [Pattern.Template] but panics on error. It is meant
-// for templates that are literals in tests and examples.
+// MustTemplate is like [Pattern.Template] but panics on error, for literals
+// in tests and examples.
 func (p *Pattern) MustTemplate(s string) *Template {
 	t, err := p.Template(s)
 	if err != nil {
@@ -83,20 +78,17 @@ func (t *Template) Captures() []string {
 	return names
 }
 
-// Expand replaces each capture in the template with its value in c. The
-// caller chooses the values: pass [Match].Normalized for object names,
-// namespaces and labels, and [Match].Raw for paths in the source, which
-// must name the directories as they are:
+// Expand replaces each capture in the template with its value in c:
+// [Match].Normalized for object names, namespaces and labels, [Match].Raw
+// for paths in the source, which must name the directories as they are:
 //
 //	name, err := nameTemplate.Expand(m.Normalized)
 //	ref, err := inputsTemplate.Expand(m.Raw)
 //
-// Expand checks nothing about the result (see [Render] and [ParseRef]). The
-// only possible error wraps ErrMissingValue: c has no value for a capture
-// the template names.
+// It checks nothing about the result (see [Render] and [ParseRef]). The only
+// possible error wraps [ErrMissingValue]: c lacks a capture the template names.
 func (t *Template) Expand(c map[string]string) (string, error) {
-	// The length first, so that the result takes one allocation: a plan
-	// expands several templates for each file it copies.
+	// The length first, for one allocation: a plan expands several per file.
 	n := 0
 	for _, pt := range t.parts {
 		if pt.capture < 0 {
