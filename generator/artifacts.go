@@ -26,25 +26,19 @@ import (
 const (
 	// maxInputsBytes bounds an inputsFrom file (tenant-controlled).
 	maxInputsBytes = 1 << 20
-	// maxArtifactFileBytes bounds each file an artifact copies: large
-	// enough for a CustomResourceDefinition, small enough that a tenant
-	// cannot make the controller hash a disk image.
+	// maxArtifactFileBytes bounds each file an artifact copies: enough for a
+	// CustomResourceDefinition, too little for a tenant to make the controller hash a disk image.
 	maxArtifactFileBytes = 8 << 20
 )
 
-// artifacts builds every item that nothing skipped: labels, inputs, files
-// and digest. An item whose inputs or files fail is skipped.
-//
-// Reading inputs, selecting files and reading and hashing them is most of
-// the work of a plan, and each artifact's is independent of the others':
-// they are built in parallel, each with its own errors and warnings, which
-// are merged in item order, so that the plan is the same as a serial one.
-// The artifacts share the plan's budget of work (see planWorkUnits): those
-// that go over their first, equal share are built again, the smallest
-// needs first, as long as what is left holds them.
+// artifacts builds every item that nothing skipped: labels, inputs, files and digest; an item
+// whose inputs or files fail is skipped. Each artifact's build, most of a plan's work, is
+// independent of the others': they run in parallel, each with its own errors and warnings,
+// merged in item order so that the plan is the same as a serial one. They share the plan's
+// budget of work (see planWork): those that go over their first, equal share are built again,
+// the smallest needs first, as long as what is left holds them.
 func (p *planner) artifacts(items []*item) []Artifact {
-	// What a build leaves: only that, not its planner, so that what
-	// the plan holds until every artifact is built stays small.
+	// What a build leaves, not its planner, so that what the plan holds meanwhile stays small.
 	type built struct {
 		done   bool // false: not built (skipped, or the context ended)
 		a      *Artifact
@@ -79,10 +73,8 @@ func (p *planner) artifacts(items []*item) []Artifact {
 			b.a, b.reason = q.artifact(it)
 			b.errs, b.warn = q.errs, q.warn
 			if !b.work.over {
-				// Nothing reads the match's captures again: the artifact
-				// owns the raw ones, and keeping them until the plan ends
-				// grows the live heap with the tenants (BenchmarkPlan's
-				// RSS per tenant).
+				// Nothing reads the captures again (the artifact owns the raw ones): kept,
+				// they grow the live heap with the tenants (BenchmarkPlan's RSS per tenant).
 				it.match.Raw, it.match.Normalized = nil, nil
 			}
 		})
@@ -115,8 +107,8 @@ func (p *planner) artifacts(items []*item) []Artifact {
 			shares[over[j]] = next[k]
 		}
 		if len(again) < len(over) {
-			// The others are over for good: their last build says what
-			// refused them, and the plan what was left.
+			// The others are over for good: their last build says what refused them,
+			// and the plan what was left.
 			p.errs = append(p.errs, workBudgetError(total, left, items, over, needs, again, round == maxWorkRounds))
 		}
 	}
@@ -164,8 +156,7 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 		p.readMetadataFile(it, t)
 	}
 	if filesOK && it.art.inputsFromArtifact {
-		// The artifact's own file: its content once every copy operation
-		// has run, merged and extracted files included.
+		// The artifact's own file after every copy, merged and extracted files included.
 		inputs, inputsOK = p.readArtifactInputs(a, it, t)
 	}
 	if !inputsOK {
@@ -198,10 +189,9 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	return a, ""
 }
 
-// embedderDigest calls the function of WithArtifactDigest with the
-// artifact's file system. A file that the function could not read is an
-// error at the artifact's copy, naming the file, even when the function
-// went on without it; an error of the function itself, or a digest that
+// embedderDigest calls the function of WithArtifactDigest with the artifact's file system. A
+// file that the function could not read is an error at the artifact's copy, naming the file,
+// even when the function went on without it; an error of the function itself, or a digest that
 // is not valid, is an internal error of the artifact.
 func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, files *artifactFS) (digest.Digest, bool) {
 	d, err := f(p.ctx, a, files)
@@ -229,30 +219,25 @@ func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, fi
 	return d, true
 }
 
-// maxFilenameBytes bounds an artifact's Filename: NAME_MAX, the longest
-// name of one file on Linux.
+// maxFilenameBytes bounds an artifact's Filename: NAME_MAX, the longest file name on Linux.
 const maxFilenameBytes = 255
 
 const filenameRule = "must be the name of one file: 1 to 255 bytes, not \".\" or \"..\", without \"/\", \"\\\" or NUL"
 
-// validFilename reports whether name is the name of one file, as
-// source-watcher records the base name of an artifact's path in its
-// storage: an inventory's Filename names a file in the artifact's own
-// directory there, never one elsewhere.
+// validFilename reports whether name is the name of one file, as source-watcher records the
+// base name of an artifact's storage path: an inventory's Filename names a file in the
+// artifact's own directory there, never one elsewhere.
 func validFilename(name string) bool {
 	return name != "" && len(name) <= maxFilenameBytes && name != "." && name != ".." &&
 		!strings.ContainsAny(name, "/\\\x00")
 }
 
-// keepFilenames sets the Filename of each artifact that has none to its
-// previous inventory entry's, when that entry has the artifact's digest:
-// the same content, so the same file, as source-watcher names an
-// artifact's file after a hash of its content. A changed artifact keeps
-// none: the previous file holds other content, which source-watcher's
-// drift check would find corrupted, and delete. A previous Filename that
-// is not the name of one file is not carried over. Where the previous
-// inventory holds an identity twice (it is then invalid), the first entry
-// is the tracked one, as the plan takes it.
+// keepFilenames sets the Filename of each artifact that has none to its previous inventory
+// entry's when that entry has the artifact's digest: the same content, so the same file, as
+// source-watcher names an artifact's file after a hash of its content. A changed artifact keeps
+// none (source-watcher's drift check would find the previous file corrupted, and delete it),
+// nor is a previous Filename that is not the name of one file carried over. Of an identity
+// listed twice (an invalid inventory), the first entry is the tracked one, as the plan takes it.
 func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	if !slices.ContainsFunc(previous, func(e inventory.Entry) bool { return e.Filename != "" }) {
 		return // an inventory without file names, such as tenantkit's own
@@ -277,9 +262,8 @@ func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	}
 }
 
-// readInputs reads an artifact's inputsFrom file from a source into
-// a.Inputs, and returns the inputs by name. A missing file gives no inputs
-// and a warning.
+// readInputs reads an artifact's inputsFrom file from a source into a.Inputs, and returns the
+// inputs by name. A missing file gives no inputs and a warning.
 func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]json.RawMessage, bool) {
 	t := it.art.inputs
 	ref, err := expandRef(t, it.match.Raw)
@@ -303,9 +287,8 @@ func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]
 	return p.setInputs(a, fp, ref, data)
 }
 
-// readArtifactInputs reads an inputsFrom file of the artifact itself,
-// "@artifact/path", from the files its copy operations produced, as
-// readInputs reads one from a source.
+// readArtifactInputs reads an inputsFrom file of the artifact itself, "@artifact/path", from the
+// files its copy operations produced, as readInputs reads one from a source.
 func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (map[string]json.RawMessage, bool) {
 	fp := it.art.inputsPath
 	ref, err := expandRef(it.art.inputs, it.match.Raw)
@@ -330,8 +313,7 @@ func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (ma
 	return p.setInputs(a, fp, ref, data)
 }
 
-// setInputs parses an inputs file into the artifact's inputs, and returns
-// them by name.
+// setInputs parses an inputs file into the artifact's inputs, and returns them by name.
 func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
 	inputs, err := parseInputs(data)
 	if err != nil {
@@ -342,17 +324,10 @@ func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, da
 	return inputs, true
 }
 
-// buildFiles applies an artifact's copy operations in order, as
-// source-watcher applies them to its staging directory: Overwrite puts
-// each selected file at its destination, replacing what an earlier
-// operation put there; Merge merges it into the file already there (see
-// mergeYAML), or puts it there when there is none; Extract puts there the
-// files of each archive it selects (see extractArchive). An operation that
-// selects no file is an error, unless it is optional. A file may not land
-// where the artifact has a directory, nor below one of its files.
-//
-// The content of a copied file is read when the digest is computed; only
-// merged and extracted content is held until then (see maxHeldBytes).
+// buildFiles applies an artifact's copy operations in order, as source-watcher applies them to
+// its staging directory (see [CopyOperation]; mergeYAML, extractArchive). An operation that
+// selects no file is an error, unless it is optional. A copied file's content is read when the
+// digest is computed; only merged and extracted content is held until then (see maxHeldBytes).
 func (p *planner) buildFiles(it *item) (*artifactTree, bool) {
 	t := newArtifactTree()
 	ok := true
@@ -452,12 +427,10 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 	return ok
 }
 
-// warnSkipped warns about each entry that a copy from ref left out of an
-// artifact because it is a symbolic link or not a regular file (see
-// pathpattern.GlobSkipped), naming it, the artifact and why, as
-// "@repo/m/link.yaml: left out of artifact a/app: a symbolic link". An
-// Extract copy with a glob extracts only the tarballs the glob matches,
-// so it warns only about those and about the links on the way to them.
+// warnSkipped warns about each entry that a copy from ref left out of an artifact because it is
+// a symbolic link or not a regular file (pathpattern.GlobSkipped), naming it, the artifact and
+// why (see [CopyOperation]). An Extract copy with a glob extracts only the tarballs the glob
+// matches, so it warns only about those and about the links on the way to them.
 func (p *planner) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {
 	for _, s := range skipped {
 		link := s.Mode == fs.ModeSymlink
@@ -476,10 +449,8 @@ func (p *planner) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, sk
 	}
 }
 
-// quoteIfNeeded returns s, or s quoted when it holds a character that
-// strconv.Quote escapes (a newline, another control character, invalid
-// UTF-8), so that the name of a tenant's file cannot forge a line of a
-// plan's output.
+// quoteIfNeeded returns s, or s quoted when it holds a character that strconv.Quote escapes (a
+// control character, invalid UTF-8), so that a tenant's file name cannot forge a line of output.
 func quoteIfNeeded(s string) string {
 	if q := strconv.Quote(s); q[1:len(q)-1] != s {
 		return q
@@ -487,32 +458,20 @@ func quoteIfNeeded(s string) string {
 	return s
 }
 
-// validDestination reports whether dest is a path that a file of an
-// artifact can have.
+// validDestination reports whether dest is a path that a file of an artifact can have.
 func validDestination(dest string) bool {
 	return fs.ValidPath(dest) && dest != "." && !strings.ContainsRune(dest, 0) && len(dest) <= maxDestinationBytes
 }
 
-// maxDestinationBytes bounds the path of a file in an artifact: Linux's
-// PATH_MAX, as for references (an archive's entries set it).
+// maxDestinationBytes bounds a file's path in an artifact: Linux's PATH_MAX, as for references
+// (an archive's entries set it).
 const maxDestinationBytes = 4096
 
-// destination returns where a copy puts file, one of the files that pattern
-// (a copy's from, below its alias) selects, below to (a path in the
-// artifact, "" for its root; dir when it names a directory). isDir reports
-// whether a path is a directory of the artifact so far. The rule is
-// source-watcher's, cp's:
-//
-//   - pattern without glob characters (escapes removed) that names a file:
-//     to itself, or to/<base name> when to names a directory (it ends with
-//     "/", is the root, or an earlier copy put files below it);
-//   - pattern without glob characters that names a directory:
-//     to/<directory's base name>/<path below it> (cp -r dir to);
-//   - pattern ending in "/**" after a literal prefix: to/<path below the
-//     prefix>;
-//   - any other glob: to/<path from the alias root>.
-//
-// An escaped glob character is a literal: "a\*b.yaml" names the file
+// destination returns where a copy puts file, one of the files that pattern (a copy's from,
+// below its alias) selects, below to (a path in the artifact, "" for its root; dir when it
+// names a directory), by source-watcher's rule, cp's (the table of [CopyOperation]). isDir
+// reports whether a path is a directory of the artifact so far: a to that an earlier copy put
+// files below names one. An escaped glob character is a literal: "a\*b.yaml" names the file
 // "a*b.yaml", which lands at to, not at to/a*b.yaml.
 func destination(to string, dir bool, pattern, file string, isDir func(string) bool) string {
 	if !hasMeta(pattern) {
@@ -535,8 +494,7 @@ func destination(to string, dir bool, pattern, file string, isDir func(string) b
 
 func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
-// hasMeta reports whether a doublestar pattern has an unescaped glob
-// character.
+// hasMeta reports whether a doublestar pattern has an unescaped glob character.
 func hasMeta(pattern string) bool {
 	for i := 0; i < len(pattern); i++ {
 		switch pattern[i] {
@@ -575,15 +533,13 @@ func validGlob(pattern string) error {
 	return nil
 }
 
-// digest reads every file of an artifact and returns the artifact's digest
-// over them and its inputs (see the package documentation, "Artifact
-// digest"). A copied file's content is read, hashed and dropped, one file at
-// a time; a merged or extracted file's is what the artifact holds.
+// digest reads every file of an artifact and returns its digest over them and its inputs (see
+// [Artifact]). A copied file's content is read, hashed and dropped, one file at a time; a
+// merged or extracted file's is what the artifact holds.
 func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
 	d := newDigester()
 	ok := true
-	// The files are read into one buffer, hashed and forgotten: allocating
-	// each is a large share of what a plan allocates (BenchmarkPlan).
+	// One buffer for every file: allocating each is a large share of a plan's (BenchmarkPlan).
 	var buf []byte
 	for i := range files {
 		f := &files[i]
@@ -602,16 +558,12 @@ func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile
 	return d.sum(), ok
 }
 
-// parallel calls f(i) for every i in [0, n) on at most workers
-// goroutines, and returns when every call has. Each call must write only its
-// own results, which the caller then reads in index order: the output does
-// not depend on the scheduling. Once ctx is done, the calls not yet started
-// are skipped.
-//
-// A call that panics stops alone: parallel recovers the panic and returns
-// its value by index (nil when no call panicked), so that one tenant's
-// input cannot take down the controller that embeds the library. Such a
-// call has left its results half done: the caller must not use them.
+// parallel calls f(i) for every i in [0, n) on at most workers goroutines, and returns when
+// every call has. Each call must write only its own results, which the caller then reads in
+// index order: the output does not depend on the scheduling. Once ctx is done, the calls not
+// yet started are skipped. A call that panics stops alone: parallel recovers the panic and
+// returns its value by index (nil when none panicked), so that one tenant's input cannot take
+// down the embedding controller; that call's results are half done: the caller must not use them.
 func parallel(ctx context.Context, workers, n int, f func(i int)) map[int]any {
 	var (
 		next   atomic.Int64
@@ -647,8 +599,7 @@ func parallel(ctx context.Context, workers, n int, f func(i int)) map[int]any {
 	return panics
 }
 
-// workers returns how many goroutines a parallel step of the plan uses
-// (see WithConcurrency).
+// workers returns how many goroutines a parallel step of the plan uses (see WithConcurrency).
 func (p *planner) workers() int {
 	if n := p.g.opts.concurrency; n > 0 {
 		return n
@@ -656,8 +607,7 @@ func (p *planner) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// reasonPanic is why an object whose build panicked is skipped; the plan's
-// errors hold the panic value.
+// reasonPanic is why an object whose build panicked is skipped; the plan's errors hold the value.
 const reasonPanic = "an internal error stopped its build"
 
 // countFunc returns how many elements of s satisfy f.

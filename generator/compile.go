@@ -18,11 +18,10 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// Generator is a compiled [Spec]: every template bound to the pattern, every
-// CEL expression compiled, every field checked. It is immutable and safe
-// for concurrent use: a controller compiles once per spec change and plans
-// on every reconcile, from any goroutine. The zero value is not valid; use
-// [Compile].
+// Generator is a compiled [Spec]: every template bound to the pattern, every CEL expression
+// compiled, every field checked. It is immutable and safe for concurrent use: a controller
+// compiles once per spec change and plans on every reconcile, from any goroutine. The zero
+// value is not valid; use [Compile].
 type Generator struct {
 	opts      options
 	pattern   *pathpattern.Pattern
@@ -41,24 +40,19 @@ type Generator struct {
 	pipeline   nsmeta.Pipeline // validated by Compile; its maps are the generator's own
 	schema     *nsmeta.Schema
 	fromSource *pathpattern.Template
-	// fromArtifact says that fromSource names a file of the artifact,
-	// "@artifact/...", read from the namespace's first artifact once it is
-	// built.
+	// fromArtifact: fromSource is "@artifact/...", read from the namespace's first artifact.
 	fromArtifact bool
 }
 
 // compiledArtifact holds the bound templates of one spec.artifacts entry.
 type compiledArtifact struct {
 	index int
-	// The field paths of spec.artifacts[index], its inputsFrom and its
-	// copy, built once rather than for each item, which would allocate
-	// them again per item (BenchmarkPlan's allocs/op).
+	// spec.artifacts[index], its inputsFrom and copy: built once, not per item (BenchmarkPlan).
 	path, inputsPath, copyPath *field.Path
 	name                       *pathpattern.Template
 	namespace                  *pathpattern.Template // nil: the generator's namespace
 	inputs                     *pathpattern.Template // nil: no inputs
-	// inputsFromArtifact says that inputs names a file of the artifact
-	// itself ("@artifact/..."), read once its copy operations are done.
+	// inputsFromArtifact: inputs is "@artifact/...", read once the copy operations are done.
 	inputsFromArtifact bool
 	copies             []compiledCopy
 }
@@ -68,9 +62,8 @@ type compiledCopy struct {
 	fromPath *field.Path // and its from
 	toPath   *field.Path // and its to
 	from     *pathpattern.Template
-	// toTemplate is the destination when it names a capture, rendered
-	// from each match's raw captures; nil when to is a literal, parsed
-	// once into to and toDir.
+	// toTemplate is the destination when it names a capture, rendered from each match's raw
+	// captures; nil when to is a literal, parsed once into to and toDir.
 	toTemplate *pathpattern.Template
 	to         string // below @artifact/, "" for its root
 	toDir      bool   // to ends with "/" (or is the root): a directory
@@ -86,39 +79,35 @@ var (
 
 const artifactRoot = "@artifact"
 
-// The strategies of a copy operation (source-watcher v2.3's
-// spec.artifacts[].copy[].strategy; empty is Overwrite).
+// The strategies of a copy (source-watcher v2.3's spec.artifacts[].copy[].strategy; empty is
+// Overwrite).
 const (
 	strategyOverwrite = "Overwrite"
 	strategyMerge     = "Merge"
 	strategyExtract   = "Extract"
 )
 
-// controlAnnotations are the annotations that source-watcher v2.3's CRD
-// refuses in spec.commonMetadata.annotations: they steer how one object is
-// applied and pruned, and set on every object at once they would stop
-// pruning or reconciling everything the generator manages.
+// controlAnnotations are refused in spec.commonMetadata.annotations, as by source-watcher v2.3's
+// CRD: they steer how one object is applied and pruned, and on every object at once they would
+// stop pruning or reconciling everything the generator manages.
 var controlAnnotations = []string{
 	"source.extensions.fluxcd.io/prune",
 	"source.extensions.fluxcd.io/reconcile",
 	"source.extensions.fluxcd.io/ssa",
 }
 
-// Compile validates spec and returns the generator it describes, or every
-// problem of the spec as a sorted field.ErrorList with paths under "spec."
-// (or, when an option's value is bad, only those, under the option's
-// name). spec is copied: the
-// caller may reuse it.
+// Compile validates spec and returns the generator it describes, or every problem of the spec
+// as a sorted field.ErrorList with paths under "spec." (or, when an option's value is bad, only
+// those, under the option's name). spec is copied: the caller may reuse it.
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //
-// Compile checks what does not depend on a source: every limit, pattern,
-// enumeration and rule of released source-watcher v2.3's CRD (so that an
-// embedder without the CRD in front of it refuses what the API server
-// would), the pattern, every template against the pattern's captures, the
-// aliases against spec.sources, the copy destinations, the name policy,
-// the schema, the metadata operations, the common metadata and the service
-// account that namespace management requires.
+// Compile checks what does not depend on a source: every limit, pattern, enumeration and rule
+// of released source-watcher v2.3's CRD (so that an embedder without the CRD in front of it
+// refuses what the API server would), the pattern, every template against the pattern's
+// captures, the aliases against spec.sources, the copy destinations, the name policy, the
+// schema, the metadata operations, the common metadata and the service account that namespace
+// management requires.
 func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	spec = deepCopy(spec)
 	g := &Generator{}
@@ -135,8 +124,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	}
 	d, err := finalizer.NewDecider(g.opts.finalizerKinds...)
 	if err != nil {
-		// NewDecider names the kinds "allowedKinds[i]": here they are the
-		// option's arguments.
+		// NewDecider names the kinds "allowedKinds[i]": here, the option's arguments.
 		errs := asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
 		for _, e := range errs {
 			if rest, ok := strings.CutPrefix(e.Field, "allowedKinds"); ok {
@@ -172,8 +160,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
 		errs = append(errs, g.compileNamespaces(&spec)...)
 	}
-	// commonMetadata, the operations and the final metadata are validated
-	// once, here; Plan only applies them.
+	// commonMetadata, the operations and final metadata: validated once, here; Plan applies them.
 	errs = append(errs, g.pipeline.Validate(specPath.Child("commonMetadata"),
 		nsPath.Child("metadata", "from"), field.NewPath("metadata"))...)
 	if len(errs) > 0 {
@@ -184,8 +171,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	return g, nil
 }
 
-// deepCopy copies a spec through JSON, so that no map or slice of the
-// caller's is shared with a Generator.
+// deepCopy copies a spec through JSON, so that a Generator shares no map or slice of the caller's.
 func deepCopy(s Spec) Spec {
 	data, err := json.Marshal(s)
 	if err != nil {
@@ -224,11 +210,9 @@ func (o *options) validate() field.ErrorList {
 	return errs
 }
 
-// The limits and patterns of released source-watcher v2.3's CRD
-// (the validation markers of github.com/fluxcd/source-watcher/api/v2
-// v1beta1), checked here so that an embedder without the CRD in front of
-// it (a preview tool, a test, another controller) refuses what the API
-// server would. interop/sourcewatcher has one case per marker.
+// The limits and patterns of released source-watcher v2.3's CRD (the validation markers of
+// github.com/fluxcd/source-watcher/api/v2 v1beta1; see [Compile] for why they are checked).
+// interop/sourcewatcher has one case per marker.
 const (
 	maxSources         = 1000
 	maxArtifacts       = 1000
@@ -316,9 +300,8 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		tooLong(p.Child("name"), a.Name, maxReferenceBytes)
 		tooLong(p.Child("namespace"), a.Namespace, maxReferenceBytes)
 		if s.PathPattern == "" {
-			// Without a pattern the names are literal: the CRD's rules at
-			// spec level, reported at the artifact's own fields. A name
-			// that names a capture is refused when its template binds.
+			// Without a pattern the names are literal: the CRD's rules, at the artifact's
+			// own fields; a name that names a capture is refused when its template binds.
 			if literal(a.Name) {
 				check(p.Child("name"), a.Name, content.IsDNS1123Subdomain(a.Name))
 			}
@@ -399,16 +382,14 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 	return errs
 }
 
-// literal reports whether a template of at most maxReferenceBytes names no
-// capture.
+// literal reports whether a template of at most maxReferenceBytes names no capture.
 func literal(s string) bool {
 	return s != "" && len(s) <= maxReferenceBytes && !strings.ContainsAny(s, "{}")
 }
 
-// literalPrefix returns the directories of p after its alias and before its
-// first capture, e.g. "tenants" for "@repo/tenants/{namespace}/modules/{module}":
-// those must exist as directories, or the source is not what the pattern
-// expects.
+// literalPrefix returns the directories of p after its alias and before its first capture,
+// e.g. "tenants" for "@repo/tenants/{namespace}/modules/{module}": those must exist as
+// directories, or the source is not what the pattern expects.
 func literalPrefix(p *pathpattern.Pattern) string {
 	rest := strings.TrimPrefix(p.String(), "@"+p.Alias())
 	rest = strings.TrimPrefix(rest, "/")
@@ -422,9 +403,8 @@ func literalPrefix(p *pathpattern.Pattern) string {
 	return strings.Join(dirs, "/")
 }
 
-// bind binds a template to the pattern, reporting a failure at fldPath. A
-// template longer than the CRD allows, which validateShape reported, is not
-// bound.
+// bind binds a template to the pattern, reporting a failure at fldPath. A template longer than
+// the CRD allows, which validateShape reported, is not bound.
 func (g *Generator) bind(errs *field.ErrorList, fldPath *field.Path, s string) *pathpattern.Template {
 	if len(s) > maxReferenceBytes {
 		return nil
@@ -437,9 +417,8 @@ func (g *Generator) bind(errs *field.ErrorList, fldPath *field.Path, s string) *
 	return t
 }
 
-// checkAlias reports a reference template whose alias, when it is literal,
-// is not declared in spec.sources. It returns false when s is not
-// "@alias/path" at all.
+// checkAlias reports a reference template whose literal alias is not declared in spec.sources.
+// It returns false when s is not "@alias/path" at all.
 func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s string) bool {
 	rest, ok := strings.CutPrefix(s, "@")
 	alias, _, found := strings.Cut(rest, "/")
@@ -454,16 +433,12 @@ func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s str
 	return true
 }
 
-// checkRef refuses a reference template t, of text s, that no rendering
-// can make a reference: it parses s itself with pathpattern.ParseRef,
-// each capture "{name}" standing in its text for the part of a path
-// element that it renders (never empty, never "/" or NUL). Without a
-// capture, s is the reference that every plan would parse and refuse;
-// with one, the rules ParseRef checks are broken by the literal text
-// alone, and every rendering keeps it: a ".." element, an empty or
-// absolute path, a NUL byte or invalid UTF-8. Whatever the captures
-// render is checked when a plan renders it, as is a reference whose
-// alias names a capture. t is nil when s failed to bind (reported then).
+// checkRef refuses a reference template t, of text s, that no rendering can make a reference
+// (see [OutputArtifact]). It parses s itself with pathpattern.ParseRef, each capture "{name}"
+// standing for the part of a path element it renders (never empty, "/" or NUL), so only what
+// the literal text breaks in every rendering fails: a ".." element, an empty or absolute path,
+// a NUL byte or invalid UTF-8. What the captures render, and an alias that names a capture,
+// are checked when a plan renders them. t is nil when s failed to bind (reported then).
 func checkRef(errs *field.ErrorList, fldPath *field.Path, s string, t *pathpattern.Template) {
 	if t == nil {
 		return
@@ -476,9 +451,8 @@ func checkRef(errs *field.ErrorList, fldPath *field.Path, s string, t *pathpatte
 	}
 }
 
-// checkSourceAlias checks a reference to a whole source, "@alias" (an
-// artifact's revision or originRevision): the alias must be declared in
-// spec.sources. An empty ref is not set.
+// checkSourceAlias checks a reference to a whole source, "@alias" (an artifact's revision or
+// originRevision): the alias must be declared in spec.sources. An empty ref is not set.
 func (g *Generator) checkSourceAlias(errs *field.ErrorList, fldPath *field.Path, ref string) {
 	if ref == "" {
 		return
@@ -488,9 +462,8 @@ func (g *Generator) checkSourceAlias(errs *field.ErrorList, fldPath *field.Path,
 	}
 }
 
-// isArtifactRef reports whether a reference names the generated artifact,
-// "@artifact/...", as upstream reads inputsFrom and fromSource.path: its
-// alias "artifact" always means the artifact, never a source.
+// isArtifactRef reports whether a reference names the generated artifact, "@artifact/...", as
+// upstream reads inputsFrom and fromSource.path: alias "artifact" is never a source.
 func isArtifactRef(ref string) bool { return strings.HasPrefix(ref, artifactRoot+"/") }
 
 func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
@@ -505,9 +478,8 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 			c.namespace = g.bind(&errs, ap.Child("namespace"), a.Namespace)
 		}
 		if a.InputsFrom != "" {
-			// "@artifact/...": the artifact's own file, once its copy
-			// operations are done, as upstream reads it from the
-			// artifact it has built.
+			// "@artifact/...": the artifact's own file once its copy operations are done,
+			// as upstream reads it from the artifact it has built.
 			c.inputsFromArtifact = isArtifactRef(a.InputsFrom)
 			shaped := c.inputsFromArtifact || g.checkAlias(&errs, c.inputsPath, a.InputsFrom)
 			c.inputs = g.bind(&errs, c.inputsPath, a.InputsFrom)
@@ -553,12 +525,10 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 	return errs
 }
 
-// compileDestination compiles a copy's to. A to that names captures is a
-// template, rendered for each match from its raw captures (as upstream
-// renders it) and checked again then; its text is checked here as a
-// destination all the same, so that a ".." element, which upstream's CRD
-// refuses in to, fails before any tree is read. A literal to is parsed
-// once.
+// compileDestination compiles a copy's to. A to that names captures is a template, rendered for
+// each match from its raw captures (as upstream renders it) and checked again then; its text is
+// checked here all the same, so that a ".." element, which upstream's CRD refuses in to, fails
+// before any tree is read. A literal to is parsed once.
 func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, to string) {
 	if len(to) > maxReferenceBytes {
 		return // validateShape reported it
@@ -578,11 +548,10 @@ func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, 
 	}
 }
 
-// parseDestination parses a copy destination, "@artifact/" or
-// "@artifact/path", with pathpattern.ParseRef, and returns the path below
-// the artifact's root ("" for the root) and whether it names a directory
-// (it ends with "/", or is the root). A path that cleans to the root
-// ("@artifact/.") is the root, as upstream takes it.
+// parseDestination parses a copy destination, "@artifact/" or "@artifact/path", with
+// pathpattern.ParseRef, and returns the path below the artifact's root ("" for the root) and
+// whether it names a directory (it ends with "/", or is the root). A path that cleans to the
+// root ("@artifact/.") is the root, as upstream takes it.
 func parseDestination(to string) (string, bool, error) {
 	if !strings.HasPrefix(to, artifactRoot+"/") {
 		return "", false, errors.New(`must start with "@artifact/"`)
@@ -600,9 +569,8 @@ func parseDestination(to string) (string, bool, error) {
 	return ref.Path, strings.HasSuffix(to, "/"), nil
 }
 
-// onlyDots reports whether every element of a slash path is "." (or
-// empty, between two slashes), so that it names the directory it starts
-// from, without a "..".
+// onlyDots reports whether every element of a relative slash path is "." (or empty, between two
+// slashes): it names the directory it starts from.
 func onlyDots(p string) bool {
 	for e := range strings.SplitSeq(p, "/") {
 		if e != "." && e != "" {
@@ -612,9 +580,8 @@ func onlyDots(p string) bool {
 	return !strings.HasPrefix(p, "/")
 }
 
-// compileNamespaces compiles spec.managedNamespaces: the name policy, the
-// pipeline's operations and final metadata, the schema and the metadata
-// file's template.
+// compileNamespaces compiles spec.managedNamespaces: the name policy, the pipeline's operations
+// and final metadata, the schema and the metadata file's template.
 func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	m := s.ManagedNamespaces
 	if m == nil {
@@ -654,8 +621,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	if fsrc.Path == "" {
 		return errs
 	}
-	// "@artifact/...": a file of the namespace's first artifact, once it
-	// is built (see [MetadataFromSource]).
+	// "@artifact/...": a file of the namespace's first artifact, once built ([MetadataFromSource]).
 	pp := fp.Child("path")
 	g.fromArtifact = isArtifactRef(fsrc.Path)
 	shaped := g.fromArtifact || g.checkAlias(&errs, pp, fsrc.Path)
@@ -669,11 +635,10 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	return errs
 }
 
-// namespaceLevel refuses a fromSource.path that names a capture some
-// artifact's namespace does not name, as upstream's API does ("Only
-// namespace-level captures are allowed"): all the artifacts of a namespace
-// must read the same file. Artifacts in the generator's own namespace (no
-// namespace field) are never managed and do not count.
+// namespaceLevel refuses a fromSource.path that names a capture some artifact's namespace does
+// not name, as upstream's API does ("Only namespace-level captures are allowed"): all the
+// artifacts of a namespace must read the same file. Artifacts in the generator's own namespace
+// (no namespace field) are never managed and do not count.
 func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts []OutputArtifact) field.ErrorList {
 	for _, name := range g.fromSource.Captures() {
 		for i, a := range g.artifacts {
@@ -688,9 +653,8 @@ func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts [
 	return nil
 }
 
-// asFieldErrors spreads the error of a primitive's constructor into field
-// errors: its own field errors when it carries them, or one Invalid error at
-// fldPath.
+// asFieldErrors spreads the error of a primitive's constructor into field errors: its own
+// field errors when it carries them, or one Invalid error at fldPath.
 func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
 	if err == nil {
 		return nil
@@ -718,7 +682,6 @@ func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
 	return field.ErrorList{field.Invalid(fldPath, value, err.Error())}
 }
 
-// Warnings returns the problems of the spec that are not errors, sorted,
-// such as a capture whose name a ResourceSet input provider overwrites.
-// Every plan repeats them.
+// Warnings returns the problems of the spec that are not errors, sorted, such as a capture
+// whose name a ResourceSet input provider overwrites. Every plan repeats them.
 func (g *Generator) Warnings() []string { return slices.Clone(g.warnings) }
