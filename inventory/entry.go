@@ -11,9 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The kinds, groups and API versions that identity, validation and order
-// know by name. An entry of kind Namespace or ExternalArtifact may leave its
-// apiVersion empty, as the ArtifactGenerator's status.inventory does.
+// The kinds, groups and API versions that identity, validation and order know by name.
 const (
 	KindNamespace                = "Namespace"
 	KindExternalArtifact         = "ExternalArtifact"
@@ -26,29 +24,24 @@ const (
 	// GroupAPIExtensions is the group of CustomResourceDefinition.
 	GroupAPIExtensions = "apiextensions.k8s.io"
 
-	// APIVersionNamespace is what an empty apiVersion reads as for a
-	// Namespace.
+	// APIVersionNamespace is what an empty apiVersion reads as for a Namespace.
 	APIVersionNamespace = "v1"
-	// APIVersionExternalArtifact is what an empty apiVersion reads as for
-	// an ExternalArtifact (or an entry without kind).
+	// APIVersionExternalArtifact is what an empty apiVersion reads as for an ExternalArtifact (or
+	// an entry without kind).
 	APIVersionExternalArtifact = GroupSource + "/v1"
 )
 
 const (
-	// maxNameBytes bounds a name, whatever its kind: Kubernetes names are
-	// at most 253 bytes, and so a tenant's directory name costs a bounded
-	// amount to store, compare and print.
+	// maxNameBytes bounds a name, whatever its kind, to Kubernetes' 253 bytes, so that a tenant's
+	// directory name costs a bounded amount to store, compare and print.
 	maxNameBytes = validation.DNS1123SubdomainMaxLength
 
-	// maxFilenameBytes bounds Filename, which the generator writes rather
-	// than a tenant: Linux's PATH_MAX, so any artifact path fits.
+	// maxFilenameBytes bounds Filename, which the generator writes rather than a tenant: Linux's
+	// PATH_MAX, so any artifact path fits.
 	maxFilenameBytes = 4096
 )
 
-// digestHexLen maps each digest algorithm that an entry may use to the
-// length of its hex encoding: the choices of source-watcher's and
-// source-controller's --artifact-digest-algo. Only the format is checked,
-// so blake3 needs no implementation linked in.
+// digestHexLen maps each digest algorithm that an entry may use to the length of its hex.
 var digestHexLen = map[string]int{
 	"sha1":   40,
 	"sha256": 64,
@@ -59,21 +52,17 @@ var digestHexLen = map[string]int{
 
 const digestAlgorithms = "sha1, sha256, sha384, sha512 or blake3"
 
-// Entry is one object that a generator applied, as the ArtifactGenerator
-// records it in status.inventory:
+// Entry is one object that a generator applied, as the ArtifactGenerator records it in
+// status.inventory:
 //
 //	{"kind": "ExternalArtifact", "namespace": "tenant-a", "name": "app",
 //	 "filename": "...", "digest": "sha256:..."}
 //
-// Its identity is its [ID]: group, kind, namespace and name. The API version
-// is not part of it: an object served at v1 and at v2 is one object.
-//
-// An empty Kind reads as ExternalArtifact, the only kind that older
-// inventories held. An empty APIVersion reads as "v1" for a Namespace and
-// "source.toolkit.fluxcd.io/v1" for an ExternalArtifact; every other kind
-// must carry its APIVersion, since the group cannot be guessed.
-//
-// The zero Entry is not valid: it has no name.
+// Its identity is its [ID]: group, kind, namespace and name, not the API version (an object
+// served at v1 and at v2 is one object). An empty Kind reads as ExternalArtifact, the only kind
+// that older inventories held. An empty APIVersion reads as "v1" for a Namespace and
+// "source.toolkit.fluxcd.io/v1" for an ExternalArtifact; every other kind must carry its
+// APIVersion, since the group cannot be guessed. The zero Entry is not valid: it has no name.
 type Entry struct {
 	// APIVersion is "group/version", or "version" for the core group.
 	APIVersion string `json:"apiVersion,omitempty"`
@@ -83,22 +72,21 @@ type Entry struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Name is the object's name.
 	Name string `json:"name"`
-	// Filename is the artifact file of an ExternalArtifact, at most 4096
-	// bytes. It plays no part in identity or change detection.
+	// Filename is the artifact file of an ExternalArtifact, at most 4096 bytes. It plays no part
+	// in identity or change detection.
 	Filename string `json:"filename,omitempty"`
-	// Digest is the digest of what was applied; a changed digest makes
-	// [Diff] report an update. When set it is "<algorithm>:<hex>", with
-	// algorithm sha1, sha256, sha384, sha512 or blake3 and the lower-case
-	// hex of that algorithm's size. It may be empty: a Flux
-	// ResourceInventory carries none, and two empty digests are equal.
+	// Digest is the digest of what was applied; a changed digest makes [Diff] report an update.
+	// When set it is "<algorithm>:<hex>" (see [Entry.Validate]), an algorithm of source-watcher's
+	// --artifact-digest-algo. It may be empty: a Flux ResourceInventory carries none, and two
+	// empty digests are equal, so such an entry is unchanged until it gets a digest, then updated
+	// once. An ArtifactGenerator's CRD requires it: a generator sets it on every entry it
+	// records.
 	Digest digest.Digest `json:"digest,omitempty"`
 }
 
-// ID identifies an object: (group, kind, namespace, name). IDs are
-// comparable and serve as map keys. The core group is "", and Namespace is
-// "" for a cluster-scoped object.
-//
-// The zero ID is not valid.
+// ID identifies an object: (group, kind, namespace, name). IDs are comparable and serve as map
+// keys. The core group is "", and Namespace is "" for a cluster-scoped object. The zero ID is not
+// valid.
 type ID struct {
 	Group     string
 	Kind      string
@@ -106,9 +94,7 @@ type ID struct {
 	Name      string
 }
 
-// ID returns the entry's identity, reading an empty Kind as
-// ExternalArtifact, and taking the group from APIVersion or, when that is
-// empty, from the well-known kind (see [Entry]).
+// ID returns the entry's identity, with an empty Kind and APIVersion read as [Entry] says.
 func (e Entry) ID() ID {
 	kind := e.Kind
 	if kind == "" {
@@ -117,8 +103,7 @@ func (e Entry) ID() ID {
 	return ID{Group: groupOf(e.APIVersion, kind), Kind: kind, Namespace: e.Namespace, Name: e.Name}
 }
 
-// groupOf returns the API group of apiVersion, or of the well-known kind
-// when apiVersion is empty.
+// groupOf returns the API group of apiVersion, or of the well-known kind when it is empty.
 func groupOf(apiVersion, kind string) string {
 	if apiVersion == "" {
 		if kind == KindExternalArtifact {
@@ -132,8 +117,8 @@ func groupOf(apiVersion, kind string) string {
 	return GroupCore
 }
 
-// defaultAPIVersion returns the apiVersion that an empty one reads as for
-// kind, and whether kind is well-known.
+// defaultAPIVersion returns the apiVersion that an empty one reads as for kind, and whether kind
+// is well-known.
 func defaultAPIVersion(kind string) (string, bool) {
 	switch kind {
 	case "", KindExternalArtifact:
@@ -144,11 +129,9 @@ func defaultAPIVersion(kind string) (string, bool) {
 	return "", false
 }
 
-// String returns the ID for people, as Flux names an object in change
-// lines: "Kind/namespace/name", or "Kind/name" for a cluster-scoped object,
-// e.g. "Namespace/tenant-a" or "ExternalArtifact/tenant-a/app". It omits
-// the group, as Flux does, so two IDs may print alike; [ID.FluxID] is the
-// machine form.
+// String returns the ID for people, as Flux names an object in change lines:
+// "Kind/namespace/name", or "Kind/name" for a cluster-scoped object, e.g. "Namespace/tenant-a".
+// It omits the group, as Flux does, so two IDs may print alike; [ID.FluxID] is the machine form.
 func (id ID) String() string {
 	if id.Namespace == "" {
 		return id.Kind + "/" + id.Name
@@ -156,12 +139,12 @@ func (id ID) String() string {
 	return id.Kind + "/" + id.Namespace + "/" + id.Name
 }
 
-// IsNamespace reports whether the ID is a Namespace of the core group; a
-// kind named Namespace in another group is not.
+// IsNamespace reports whether the ID is a Namespace of the core group; a kind named Namespace in
+// another group is not.
 func (id ID) IsNamespace() bool { return id.Group == GroupCore && id.Kind == KindNamespace }
 
-// IsCustomResourceDefinition reports whether the ID is a
-// CustomResourceDefinition of apiextensions.k8s.io.
+// IsCustomResourceDefinition reports whether the ID is a CustomResourceDefinition of
+// apiextensions.k8s.io.
 func (id ID) IsCustomResourceDefinition() bool {
 	return id.Group == GroupAPIExtensions && id.Kind == KindCustomResourceDefinition
 }
@@ -169,17 +152,14 @@ func (id ID) IsCustomResourceDefinition() bool {
 // Validate reports whether the ID could name a Kubernetes object:
 //
 //   - Group, when set, is a DNS-1123 subdomain (at most 253 bytes).
-//   - Kind is set, ASCII and, lower-cased, a DNS-1035 label (at most 63
-//     bytes), the rule Kubernetes applies to the kind of a
-//     CustomResourceDefinition.
-//   - Namespace, when set, is a DNS-1123 label (at most 63 bytes), and is
-//     empty for a Namespace or a CustomResourceDefinition.
-//   - Name is set, at most 253 bytes, and a valid path segment: not "." or
-//     "..", no "/" or "%" (so "_" and ":" are allowed, as in RBAC and
-//     CertificateSigningRequest names).
+//   - Kind is set, ASCII and, lower-cased, a DNS-1035 label (at most 63 bytes), the rule
+//     Kubernetes applies to the kind of a CustomResourceDefinition.
+//   - Namespace, when set, is a DNS-1123 label (at most 63 bytes), and is empty for a Namespace
+//     or a CustomResourceDefinition.
+//   - Name is set, at most 253 bytes, and a valid path segment: not "." or "..", no "/" or "%"
+//     (so "_" and ":" are allowed, as in RBAC and CertificateSigningRequest names).
 //
-// Every broken rule is reported, with its field under fldPath, which may be
-// nil:
+// Every broken rule is reported, with its field under fldPath, which may be nil:
 //
 //	errs := id.Validate(field.NewPath("spec", "target"))
 func (id ID) Validate(fldPath *field.Path) field.ErrorList {
@@ -191,20 +171,15 @@ func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 	return errs
 }
 
-// Validate checks the entry against the rules of [ID.Validate] and these:
-// APIVersion is "version" or "group/version" with a DNS-1035 label as
-// version, and may be empty only for a Namespace or an ExternalArtifact;
-// Filename has at most 4096 bytes; Digest, when set, is "<algorithm>:<hex>"
-// with algorithm sha1, sha256, sha384, sha512 or blake3 and the lower-case
-// hex of its size (40, 64, 96, 128 and 64 characters).
-//
-// Every broken rule is reported, with its field under fldPath, which may be
-// nil:
+// Validate checks the entry against the rules of [ID.Validate] and these: APIVersion is "version"
+// or "group/version" with a DNS-1035 label as version, and may be empty only for a Namespace or
+// an ExternalArtifact; Filename has at most 4096 bytes; Digest, when set, is "<algorithm>:<hex>"
+// with algorithm sha1, sha256, sha384, sha512 or blake3 and the lower-case hex of its size (40,
+// 64, 96, 128 and 64 characters). Each rule bounds its field's length, so that a validated entry
+// costs a bounded amount to store, compare and print, however a tenant names its directory. Every
+// broken rule is reported, with its field under fldPath, which may be nil:
 //
 //	errs := e.Validate(field.NewPath("status", "inventory").Index(3))
-//
-// Each rule also bounds the length of its field, so that a validated entry
-// costs a bounded amount to store, compare and print.
 func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 	if e.valid() {
 		return nil
@@ -229,8 +204,8 @@ func (e Entry) validate(fldPath *field.Path) field.ErrorList {
 	return errs
 }
 
-// validType reports whether validateAPIVersion and validateKind (for a
-// non-empty kind) would find no error.
+// validType reports whether validateAPIVersion and validateKind (for a non-empty kind) would find
+// no error.
 func validType(apiVersion, kind string) bool {
 	if kind != "" && len(apiname.IsKind(kind)) > 0 {
 		return false
@@ -252,12 +227,9 @@ func validName(name string) bool {
 		strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, '%') < 0
 }
 
-// valid reports whether e.Validate would find no error. It allocates
-// nothing, where building the field paths of Validate allocates for every
-// entry: Diff and Collect check every entry with it first and call
-// Validate only for the entries that fail, to word the errors.
-// BenchmarkDiff shows the difference (docs/performance.md has the
-// figures). TestEntryValidate and FuzzFastChecks hold it equal to validate.
+// valid reports whether e.Validate would find no error, without allocating field paths: Diff and
+// Collect call Validate only for the entries it fails, to word the errors (BenchmarkDiff).
+// TestEntryValidate and FuzzFastChecks hold it equal to validate.
 func (e Entry) valid() bool {
 	return validType(e.APIVersion, e.Kind) && e.validObject()
 }
@@ -348,14 +320,12 @@ func validateDigest(errs *field.ErrorList, p *field.Path, d digest.Digest) {
 	*errs = append(*errs, field.Invalid(p, string(d), detail))
 }
 
-// The fast checks below accept exactly what the apimachinery checks
-// accept; the validators call those only to word the error. They exist
-// because Diff validates every entry and the regular expressions behind
-// apimachinery's checks would take most of its time (see BenchmarkDiff).
+// The fast checks below accept exactly what apimachinery's regular expressions accept, which the
+// validators run only to word the error: Diff validates every entry (BenchmarkDiff).
 // TestFastChecks and FuzzFastChecks hold them equal.
 
-// isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? and
-// has at most 63 bytes.
+// isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? and has at most 63
+// bytes.
 func isDNS1123Label(s string) bool {
 	if len(s) == 0 || len(s) > validation.DNS1123LabelMaxLength {
 		return false
@@ -372,9 +342,8 @@ func isDNS1123Label(s string) bool {
 	return true
 }
 
-// isDNS1123Subdomain reports whether s is dot-separated DNS-1123 labels of
-// at most 253 bytes in all (each label may then be longer than 63 bytes, as
-// apimachinery allows).
+// isDNS1123Subdomain reports whether s is dot-separated DNS-1123 labels of at most 253 bytes in
+// all (a label may be longer than 63 bytes, as apimachinery allows).
 func isDNS1123Subdomain(s string) bool {
 	if len(s) == 0 || len(s) > validation.DNS1123SubdomainMaxLength {
 		return false
@@ -393,22 +362,18 @@ func isDNS1123Subdomain(s string) bool {
 	return true
 }
 
-// isDNS1035Label reports whether s matches [a-z]([-a-z0-9]*[a-z0-9])? and
-// has at most 63 bytes.
+// isDNS1035Label reports whether s matches [a-z]([-a-z0-9]*[a-z0-9])? and has at most 63 bytes.
 func isDNS1035Label(s string) bool {
 	return isDNS1123Label(s) && 'a' <= s[0] && s[0] <= 'z'
 }
 
-// isDigest reports whether d is "<algorithm>:" followed by the lower-case
-// hex of that algorithm's size (see digestHexLen).
+// isDigest reports whether d is "<algorithm>:" and the lower-case hex of its size.
 func isDigest(d digest.Digest) bool {
 	algorithm, hex, _ := strings.Cut(string(d), ":")
 	if n, ok := digestHexLen[algorithm]; !ok || len(hex) != n {
 		return false
 	}
-	// A table lookup rather than a branch per byte: on random hex the
-	// branches mispredict, and Diff checks every entry's digest
-	// (BenchmarkDiff; docs/performance.md has the figures).
+	// A table lookup, not a branch per byte, which mispredicts on random hex (BenchmarkDiff).
 	var bad byte
 	for i := 0; i < len(hex); i++ {
 		bad |= notLowerHex[hex[i]]

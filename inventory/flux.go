@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// ResourceRef is one entry of Flux's ResourceInventory, as kustomize-controller
-// and flux-operator record it in status.inventory.entries:
+// ResourceRef is one entry of Flux's ResourceInventory, as kustomize-controller and flux-operator
+// record it in status.inventory.entries:
 //
 //	{"id": "apps_podinfo_apps_Deployment", "v": "v1"}
 type ResourceRef struct {
@@ -19,24 +19,22 @@ type ResourceRef struct {
 	Version string `json:"v"`
 }
 
-// The RBAC kinds whose names cli-utils writes with each ":" as "__" in an
-// id: their names only have to be path segments, and system roles hold ":".
+// The RBAC kinds whose names cli-utils writes with each ":" as "__" in an id: their names only
+// have to be path segments, and system roles hold ":".
 const groupRBAC = "rbac.authorization.k8s.io"
 
 var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true}
 
-// FluxID returns the ID as a Flux ResourceInventory id, exactly as
-// cli-utils' ObjMetadata.String writes it:
-// "<namespace>_<name>_<group>_<kind>", with each ":" of the name written as
-// "__" for the four RBAC kinds of rbac.authorization.k8s.io, and the name
-// as it is for every other kind:
+// FluxID returns the ID as a Flux ResourceInventory id, exactly as cli-utils' ObjMetadata.String
+// writes it: "<namespace>_<name>_<group>_<kind>", each ":" of the name written as "__" for the
+// four RBAC kinds of rbac.authorization.k8s.io only:
 //
 //	tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
 //	_my_role_rbac.authorization.k8s.io_ClusterRole              ClusterRole my_role
 //
-// [ParseID] reads it back, except when the name holds a "__" that reading
-// turns into ":" (see [ToResourceInventory]).
+// [ParseID] reads it back, unless the name holds a "__" that reading turns into ":" (see
+// [ToResourceInventory]).
 func (id ID) FluxID() string {
 	name := id.Name
 	if id.Group == groupRBAC && rbacKinds[id.Kind] {
@@ -45,8 +43,7 @@ func (id ID) FluxID() string {
 	return id.Namespace + "_" + name + "_" + id.Group + "_" + id.Kind
 }
 
-// fluxIDRoundTrips reports whether ParseID reads id.FluxID() back as id:
-// it does unless reading "__" as ":" changes the name written.
+// fluxIDRoundTrips reports whether ParseID reads id.FluxID() back as id.
 func fluxIDRoundTrips(id ID) bool {
 	name := id.Name
 	if id.Group == groupRBAC && rbacKinds[id.Kind] {
@@ -55,22 +52,17 @@ func fluxIDRoundTrips(id ID) bool {
 	return strings.ReplaceAll(name, "__", ":") == id.Name
 }
 
-// ParseID parses a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>",
-// as cli-utils' ParseObjMetadata does: the namespace up to the first "_",
-// the kind after the last, the group after the one before, and the name in
-// between, each "__" of it read as ":", whatever the kind:
+// ParseID parses a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>", as cli-utils'
+// ParseObjMetadata does: the namespace up to the first "_", the kind after the last, the group
+// after the one before, and the name in between, each "__" of it read as ":", whatever the kind:
 //
 //	_team1__Namespace                                          Namespace team1
 //	apps_podinfo_apps_Deployment                               Deployment apps/podinfo
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole  ClusterRole system:controller
 //	_my_role_rbac.authorization.k8s.io_ClusterRole             ClusterRole my_role
 //
-// The name may hold "_", as RBAC and CertificateSigningRequest names may.
-// Where cli-utils reads any string with three "_", ParseID then requires
-// the parts to pass [ID.Validate], the identity of an object that can
-// exist: a kind, a name, a DNS-1123 namespace. [ID.FluxID] formats an ID
-// back.
-//
+// Where cli-utils reads any string with three "_", ParseID also requires the parts to pass
+// [ID.Validate], the identity of an object that can exist: a kind, a name, a DNS-1123 namespace.
 // The error wraps [ErrInvalidID].
 func ParseID(s string) (ID, error) {
 	id, detail := parseID(s)
@@ -108,13 +100,10 @@ func cutLast(s, sep string) (before, after string, found bool) {
 	return s, "", false
 }
 
-// FromResourceInventory converts Flux ResourceInventory entries to entries
-// with APIVersion "<group>/<v>" (or "<v>" for the core group), Kind,
-// Namespace and Name, and no digest, in the order given. Each id must parse
-// with [ParseID], and each v must be a DNS-1035 label, such as "v1beta2".
-//
-// It reports every bad ref, at "entries[i].id" or "entries[i].v", in index
-// order.
+// FromResourceInventory converts Flux ResourceInventory entries to entries with APIVersion
+// "<group>/<v>" (or "<v>" for the core group), Kind, Namespace and Name, and no digest, in the
+// order given. Each id must parse with [ParseID], and each v must be a DNS-1035 label, such as
+// "v1beta2"; it reports every bad ref, at "entries[i].id" or "entries[i].v", in index order.
 //
 //	entries, errs := inventory.FromResourceInventory(ks.Status.Inventory.Entries...)
 func FromResourceInventory(refs ...ResourceRef) ([]Entry, field.ErrorList) {
@@ -135,8 +124,7 @@ func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, field.ErrorList) {
 	return entries, nil
 }
 
-// refToEntry converts the ref found at p, or reports its problems: its id
-// at p.id, its version at p.v.
+// refToEntry converts the ref found at p, or reports its problems at p.id and p.v.
 func refToEntry(p *field.Path, ref ResourceRef) (Entry, field.ErrorList) {
 	var errs field.ErrorList
 	id, detail := parseID(ref.ID)
@@ -156,12 +144,10 @@ func refToEntry(p *field.Path, ref ResourceRef) (Entry, field.ErrorList) {
 	return Entry{APIVersion: apiVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name}, errs
 }
 
-// ResourceRef returns the entry as one Flux ResourceInventory entry: its id
-// written by [ID.FluxID] and the version of its APIVersion (its well-known
-// one when it has none, see [Entry]). [ToResourceInventory] converts a list,
-// checking each entry and sorting them in apply order; ResourceRef checks
-// nothing, so that a caller can keep its own order, such as
-// [SortFluxID]'s. Give it an entry that ToResourceInventory accepts.
+// ResourceRef returns the entry as one Flux ResourceInventory entry: its id written by
+// [ID.FluxID] and the version of its APIVersion (see [Entry] for an empty one). Unlike
+// [ToResourceInventory], it checks and sorts nothing, so that a caller can keep its own order,
+// such as [SortFluxID]'s: give it an entry that ToResourceInventory accepts.
 //
 //	ref := e.ResourceRef() // {"id": "tenant-a_app_apps_Deployment", "v": "v1"}
 func (e Entry) ResourceRef() ResourceRef {
@@ -176,16 +162,12 @@ func (e Entry) ResourceRef() ResourceRef {
 	return ResourceRef{ID: e.ID().FluxID(), Version: version}
 }
 
-// ToResourceInventory converts entries to Flux ResourceInventory entries,
-// ids written by [ID.FluxID], in apply order (see [SortApply]), dropping
-// filenames and digests. An entry without APIVersion gets its well-known
-// one (see [Entry]).
-//
-// Each entry must pass [Entry.Validate], and its id must read back as the
-// same object. That refuses only what cli-utils itself cannot read back:
-// a name holding "__" (which reads as ":"), and for the RBAC kinds a "_"
-// next to a ":" (ClusterRole "a_:b" is written "a___b", read "a:_b"). It
-// reports every bad entry at "entries[i]", in index order.
+// ToResourceInventory converts entries to Flux ResourceInventory entries as [Entry.ResourceRef]
+// does, in apply order ([SortApply]), dropping filenames and digests. Each entry must pass
+// [Entry.Validate], and its id must read back as the same object, which refuses only what
+// cli-utils itself cannot read back: a name holding "__" (which reads as ":"), and for the RBAC
+// kinds a "_" before a ":" (ClusterRole "a_:b" is written "a___b", read "a:_b"). It reports every
+// bad entry at "entries[i]", in index order.
 func ToResourceInventory(entries ...Entry) ([]ResourceRef, field.ErrorList) {
 	var errs field.ErrorList
 	for i, e := range entries {

@@ -6,30 +6,24 @@ import (
 	"github.com/tenantkit/tenantkit/internal/jsonfit"
 )
 
-// UnmarshalLenient reads an inventory as [Unmarshal] does, but one bad
-// entry does not cost the others: it returns every entry that passes
-// [Entry.Validate], the first of each [ID] (so that [Diff] takes the
-// result), and, as a field.ErrorList in document order, the problems of
-// each entry it left out: an element that is not a mapping, or a value of
-// the wrong type, Invalid at its path in the document's words
-// ("status.inventory[0].name: Invalid value: must be a string, found a
-// number"); an invalid field; or a Duplicate at the entry's path. Keys
-// that name no field are ignored, as by Unmarshal.
+// UnmarshalLenient reads an inventory as [Unmarshal] does, but one bad entry does not cost the
+// others: it returns every entry that passes [Entry.Validate], the first of each [ID] (so that
+// [Diff] takes the result), and, as a field.ErrorList in document order, the problems of each
+// entry it left out: an element that is not a mapping, or a value of the wrong type, Invalid at
+// its path in the document's words
+// ("status.inventory[0].name: Invalid value: must be a string, found a number"); an invalid
+// field; or a Duplicate at the entry's path.
 //
-// It is for cleaning up, where a strict read would block garbage
-// collection for as long as the bad entry stays, and an uninstaller would
-// delete nothing: a flux-operator inventory with a duplicate id or a
-// namespace that is not a DNS-1123 label. An entry left out is no longer
-// tracked, so report the errors (an event, a condition): the object it
-// names, if there is one, is left for people. For planning, where an
-// inventory that cannot be read whole must change nothing, use Unmarshal,
-// which refuses it.
+// It is for cleaning up, where a strict read would block garbage collection while the bad entry
+// stays (a flux-operator inventory with a duplicate id or a namespace that is not a DNS-1123
+// label), and an uninstaller would delete nothing. An entry left out is no longer tracked, so
+// report the errors (an event, a condition): the object it names is left for people. For
+// planning, where an inventory that cannot be read whole must change nothing, use Unmarshal.
 //
-// The document is refused whole, with an error wrapping [ErrTooLarge] or
-// [ErrMalformed] and no entries, as by Unmarshal: when it is larger than
-// 8 MiB, not YAML or JSON, or not shaped like an inventory, a list of
-// entries or of refs that is not a list included. Otherwise the entries are
-// non-nil.
+// The document is refused whole, as by Unmarshal (an error wrapping [ErrTooLarge] or
+// [ErrMalformed] and no entries), when it is larger than 8 MiB, not YAML or JSON, or not shaped
+// like an inventory, a list of entries or of refs that is not a list included. Otherwise the
+// entries are non-nil.
 //
 //	entries, dropped, err := inventory.UnmarshalLenient(data)
 func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
@@ -60,16 +54,12 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 	return l.entries, l.errs, nil
 }
 
-// FromResourceInventoryLenient converts Flux ResourceInventory entries as
-// [FromResourceInventory] does, but one bad ref does not cost the others:
-// it returns an entry for each ref whose id and version parse, the first
-// of each [ID], in the order given, and a problem for each ref it left
-// out, at "entries[i].id", "entries[i].v" or, for a Duplicate,
-// "entries[i]", in index order. The entries are non-nil.
-//
-// It is for cleaning up: see [UnmarshalLenient]. flux-operator's
-// uninstaller, given a strict read that refuses the whole inventory,
-// would delete nothing; given this one, it deletes what it can name.
+// FromResourceInventoryLenient converts Flux ResourceInventory entries as [FromResourceInventory]
+// does, but one bad ref does not cost the others: it returns an entry for each ref whose id and
+// version parse, the first of each [ID], in the order given, and a problem for each ref it left
+// out, at "entries[i].id", "entries[i].v" or, for a Duplicate, "entries[i]", in index order. The
+// entries are non-nil. It is for cleaning up, as [UnmarshalLenient] is: an uninstaller deletes
+// what it can name.
 //
 //	entries, dropped := inventory.FromResourceInventoryLenient(rset.Status.Inventory.Entries...)
 func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList) {
@@ -80,8 +70,8 @@ func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList
 	return l.entries, l.errs
 }
 
-// lenientList gathers the entries of a list that pass Validate, the first
-// of each ID, and the problems of the others.
+// lenientList gathers the entries of a list that pass Validate, the first of each ID, and the
+// problems of the others.
 type lenientList struct {
 	p       *field.Path
 	entries []Entry
@@ -108,16 +98,14 @@ func (l *lenientList) add(i int, e Entry) {
 	l.entries = append(l.entries, e)
 }
 
-// drop reports the values of an element that do not decode, each
-// Invalid at its path.
+// drop reports the values of an element that do not decode, each Invalid at its path.
 func (l *lenientList) drop(ps []jsonfit.Problem) {
 	for _, p := range ps {
 		l.errs = append(l.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: p.Field, BadValue: field.OmitValueType{}, Detail: p.Detail})
 	}
 }
 
-// addRef converts the ref at index i and keeps its entry, or reports why
-// not.
+// addRef converts the ref at index i and keeps its entry, or reports why not.
 func (l *lenientList) addRef(i int, ref ResourceRef) {
 	e, errs := refToEntry(l.p.Index(i), ref)
 	if len(errs) > 0 {

@@ -6,13 +6,10 @@ import (
 	"strings"
 )
 
-// The kind table of Flux's apply order: github.com/fluxcd/pkg/ssa
-// ReconcileOrder, as of ssa v0.77.0 (kustomize-controller v1.9, flux-operator
-// with ssa v0.77.0). Kinds in applyFirst come first, in this order; kinds in
-// applyLast come last, in this order; every other kind comes in between.
-// The table is keyed by kind alone, as ssa's is: a kind named Namespace in
-// any group ranks with Namespaces. TestOrderTable pins it, and the
-// interop/flux module checks it against ssa itself.
+// The kind table of Flux's apply order: github.com/fluxcd/pkg/ssa ReconcileOrder as of ssa
+// v0.77.0 (kustomize-controller v1.9, flux-operator). Kinds in applyFirst come first and kinds in
+// applyLast last, each in this order; every other kind comes in between. TestOrderTable pins it,
+// and the interop/flux module checks it against ssa itself.
 var (
 	applyFirst = []string{
 		"CustomResourceDefinition",
@@ -45,9 +42,8 @@ var (
 	}
 )
 
-// kindRank maps a kind of the table to its rank, as ssa numbers them: the
-// kinds of applyFirst negative, those of applyLast positive; every other
-// kind ranks 0.
+// kindRank maps a kind of the table to its rank, as ssa numbers them: applyFirst's negative,
+// applyLast's positive, every other kind 0.
 var kindRank = func() map[string]int {
 	m := make(map[string]int, len(applyFirst)+len(applyLast))
 	for i, k := range applyFirst {
@@ -59,8 +55,8 @@ var kindRank = func() map[string]int {
 	return m
 }()
 
-// compareApply orders IDs for applying, as ssa's sort does: by the rank of
-// the kind, then group, kind, namespace and name.
+// compareApply orders IDs for applying, as ssa's sort does: by the rank of the kind, then group,
+// kind, namespace and name.
 func compareApply(a, b ID) int {
 	if a.Kind != b.Kind {
 		if c := cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]); c != 0 {
@@ -84,46 +80,40 @@ func compareIDs(a, b ID) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// SortApply sorts entries in apply order, the order of Flux's
-// github.com/fluxcd/pkg/ssa: CustomResourceDefinitions, Namespaces,
-// ClusterRoles, the cluster-wide classes, ClusterRoleBindings,
-// ResourceQuotas, ServiceAccounts, Roles, RoleBindings, ConfigMaps,
-// Secrets, Services, LimitRanges, Deployments, StatefulSets, CronJobs,
-// PodDisruptionBudgets, then every other kind, then
-// MutatingWebhookConfigurations and ValidatingWebhookConfigurations last.
-// The table is keyed by kind, as ssa's is; within a rank, entries sort by
-// group, kind, namespace and name of their [ID]. Entries with the same ID
-// keep their relative order.
+// SortApply sorts entries in apply order, the order of Flux's github.com/fluxcd/pkg/ssa:
+// CustomResourceDefinitions, Namespaces, ClusterRoles, the cluster-wide classes,
+// ClusterRoleBindings, ResourceQuotas, ServiceAccounts, Roles, RoleBindings, ConfigMaps, Secrets,
+// Services, LimitRanges, Deployments, StatefulSets, CronJobs, PodDisruptionBudgets, then every
+// other kind, then MutatingWebhookConfigurations and ValidatingWebhookConfigurations. The table
+// is keyed by kind alone, as ssa's is (a kind named Namespace in another group ranks with
+// Namespaces, after the core ones); within a rank, entries sort by group, kind, namespace and
+// name of their [ID]. Entries with the same ID keep their relative order.
 //
 //	inventory.SortApply(entries) // Namespace/tenant-a before ExternalArtifact/tenant-a/app
 func SortApply(entries []Entry) {
 	permute(entries, sortOrder(entries, false))
 }
 
-// SortPrune sorts entries in prune order, the exact reverse of
-// [SortApply], as ssa's DeleteAll sorts: the webhook configurations first,
-// then the kinds outside the table (a Kustomization or HelmRelease before
-// the RoleBinding and ServiceAccount it runs as), then the table's kinds
-// backwards, Namespaces and CustomResourceDefinitions last, after the
-// objects in them. Entries with the same ID keep their relative order.
+// SortPrune sorts entries in prune order, the exact reverse of [SortApply], as ssa's DeleteAll
+// sorts: a Kustomization or HelmRelease before the RoleBinding and ServiceAccount it runs as,
+// Namespaces and CustomResourceDefinitions last, after the objects in them. Entries with the same
+// ID keep their relative order.
 func SortPrune(entries []Entry) {
 	permute(entries, sortOrder(entries, true))
 }
 
-// applyOrder returns the indices of entries in apply order, equal IDs in
-// index order.
+// applyOrder returns the indices of entries in apply order, equal IDs in index order.
 func applyOrder(entries []Entry) []int { return sortOrder(entries, false) }
 
-// sortKey is an entry's place in apply order, computed once per entry
-// rather than once per comparison.
+// sortKey is an entry's place in apply order, computed once per entry, not per comparison.
 type sortKey struct {
 	rank int
 	id   ID
 	i    int // the index, which keeps equal IDs in order
 }
 
-// sortOrder returns the indices of entries in apply order, or prune order
-// when reverse is set, equal IDs in index order either way.
+// sortOrder returns the indices of entries in apply order, or prune order when reverse is set,
+// equal IDs in index order either way.
 func sortOrder(entries []Entry, reverse bool) []int {
 	compare := func(a, b sortKey) int {
 		c := cmp.Compare(a.rank, b.rank)
@@ -139,8 +129,7 @@ func sortOrder(entries []Entry, reverse bool) []int {
 		return c
 	}
 	order := make([]int, len(entries))
-	// The common case, an inventory that Next wrote, is in order already:
-	// one pass without keys, which keeps Diff O(n) on it.
+	// An inventory that Next wrote is in order already: one pass without keys keeps Diff O(n).
 	inOrder := true
 	for i := range order {
 		order[i] = i
@@ -173,11 +162,10 @@ func permute[T any](s []T, order []int) {
 	copy(s, sorted)
 }
 
-// SortFluxID sorts entries by their Flux ResourceInventory id
-// ([ID.FluxID]), byte by byte: the order in which flux-operator records its
-// inventories (its Merge sorts the ids). Entries with the same ID keep
-// their relative order. With [Entry.ResourceRef], it writes an inventory
-// exactly as flux-operator does:
+// SortFluxID sorts entries by their Flux ResourceInventory id ([ID.FluxID]), byte by byte, as
+// flux-operator records its inventories (its Merge sorts the ids). Entries with the same ID keep
+// their relative order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator
+// does:
 //
 //	inventory.SortFluxID(entries) // _tenant-a__Namespace before tenant-a_app_apps_Deployment
 func SortFluxID(entries []Entry) {
@@ -190,26 +178,21 @@ func SortFluxID(entries []Entry) {
 	permute(entries, order)
 }
 
-// fluxStageGroups are the API groups whose objects [PruneStages] deletes
-// first: Flux's appliers, Kustomization and HelmRelease, as flux-operator's
-// ResourceSet stages its garbage collection (its deleteAllStaged).
+// fluxStageGroups are the API groups of Flux's appliers, which [PruneStages] deletes first, as
+// flux-operator's deleteAllStaged does.
 var fluxStageGroups = map[string]bool{
 	"kustomize.toolkit.fluxcd.io": true,
 	"helm.toolkit.fluxcd.io":      true,
 }
 
-// PruneStages splits entries to delete into the stages that flux-operator's
-// ResourceSet deletes them in: first every object of Flux's appliers, the
-// API groups kustomize.toolkit.fluxcd.io and helm.toolkit.fluxcd.io
-// (Kustomizations and HelmReleases), then, once the caller has waited for
-// those to be gone, the rest. An applier can so still run its own garbage
-// collection, under the ServiceAccount and RoleBindings that the second
-// stage deletes. Each stage is in prune order ([SortPrune]), as ssa's
-// DeleteAll sorts it; a stage without entries is left out, so there are at
-// most two, and none for no entries. entries is not modified.
-//
-// flux-operator tells its first stage by the prefix of the apiVersion, so
-// that it also takes a group such as kustomize.toolkit.fluxcd.io.example.com;
+// PruneStages splits entries to delete into the stages that flux-operator's ResourceSet deletes
+// them in: first every object of the API groups kustomize.toolkit.fluxcd.io and
+// helm.toolkit.fluxcd.io (Flux's appliers), then, once the caller has waited for those to be
+// gone, the rest, so that an applier can still run its own garbage collection under the
+// ServiceAccount and RoleBindings of the second stage. Each stage is in prune order
+// ([SortPrune]); a stage without entries is left out, so there are at most two, and none for no
+// entries. entries is not modified. flux-operator tells its first stage by the prefix of the
+// apiVersion, which also takes a group such as kustomize.toolkit.fluxcd.io.example.com;
 // PruneStages compares the group exactly.
 //
 //	for _, stage := range inventory.PruneStages(deletions) {

@@ -14,14 +14,12 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// maxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more
-// than five times etcd's default limit of 1.5 MiB on a stored object, so
-// any inventory that a cluster holds fits, even printed as YAML, while a
-// wrong file cannot make the decoder allocate without bound.
+// maxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more than five times etcd's
+// default limit of 1.5 MiB on a stored object, so any inventory that a cluster holds fits, even
+// printed as YAML, while a wrong file cannot make the decoder allocate without bound.
 const maxDocumentBytes = 8 << 20
 
-// Unmarshal reads an inventory from a YAML or JSON document of one of these
-// shapes:
+// Unmarshal reads an inventory from a YAML or JSON document of one of these shapes:
 //
 //	[{kind, namespace, name, ...}, ...]          a list of entries
 //	{status: {inventory: [{...}, ...]}}          an ArtifactGenerator
@@ -29,39 +27,32 @@ const maxDocumentBytes = 8 << 20
 //	{entries: [{id, v}, ...]}                    a Flux ResourceInventory
 //	{kind: List, items: [{...}]}                 a List holding exactly one object above
 //
-// Entries get an explicit kind ExternalArtifact when theirs is empty; Flux
-// refs are converted as [FromResourceInventory] does. Every entry must pass
-// [Entry.Validate]; duplicates are left to [Diff]. An entry without a
-// digest is valid (see [Entry]). A key of an entry or ref that names none
-// of its fields is ignored, as encoding/json and Flux ignore it; keys
-// match a field's name exactly, as the API server matches them ("Name" is
+// Entries get an explicit kind ExternalArtifact when theirs is empty; Flux refs are converted as
+// [FromResourceInventory] does. Every entry must pass [Entry.Validate]; duplicates are left to
+// [Diff]. A key of an entry or ref that names none of its fields is ignored, as encoding/json and
+// Flux ignore it; keys match a field's name exactly, as the API server matches them ("Name" is
 // not "name", and is ignored).
 //
-// An ArtifactGenerator, Kustomization, ResourceSet or FluxInstance without
-// status.inventory, or with a null one, such as one that has applied
-// nothing yet, is an empty inventory, as Flux reads it. Any other document
-// is malformed, never an empty inventory by accident: a List of none or of
-// several objects (what kubectl get prints for a kind), an object of
-// another kind (a Namespace, a NamespaceList) or one that is no Kubernetes
-// object, a string.
+// An ArtifactGenerator, Kustomization, ResourceSet or FluxInstance without status.inventory, or
+// with a null one, is an empty inventory, as Flux reads it. Any other document is malformed,
+// never an empty inventory by accident: a List of none or of several objects (what kubectl get
+// prints for a kind), an object of another kind or one that is no Kubernetes object.
 //
 //	entries, err := inventory.Unmarshal(data)
 //
-// Unmarshal returns an error wrapping [ErrTooLarge] for a document of more
-// than 8 MiB (any inventory a cluster holds fits), [ErrMalformed] for one
-// that does not decode to a shape above, saying what it found at its path
-// in the document's words, every value of the wrong type named (the first
-// ten), or the field.ErrorList of every invalid entry, at its path in the
-// document (e.g. "status.inventory[2].digest",
-// "items[0].status.inventory[2].digest" or "[0].name"), aggregated with
-// ToAggregate:
+// Unmarshal returns an error wrapping [ErrTooLarge] for a document of more than 8 MiB,
+// [ErrMalformed] for one that does not decode to a shape above, saying what it found at its path
+// in the document's words, every value of the wrong type named (the first ten), or the
+// field.ErrorList of every invalid entry, at its path in the document (e.g.
+// "items[0].status.inventory[2].digest" or "[0].name"), aggregated with ToAggregate:
 //
 //	inventory: malformed document: items[0]: found an object of kind Namespace, which records no inventory; want ...
 //	inventory: malformed document: status.inventory[0].name: must be a string, found a number
 //	[0].name: Required value
 //
-// YAML aliases and nesting are bounded by the YAML decoder; a YAML stream
-// of more than one document is malformed.
+// A YAML stream of more than one document is malformed, and so is one whose aliases expand it
+// past 10 times its size (64 KiB at least), so that decoding costs at most a small multiple of
+// reading; nesting is bounded by the YAML decoder.
 func Unmarshal(data []byte) ([]Entry, error) {
 	doc, err := document(data)
 	if err != nil {
@@ -89,23 +80,21 @@ func Unmarshal(data []byte) ([]Entry, error) {
 	return unmarshalEntries(loc.path, loc.list)
 }
 
-// inventoryKinds are the kinds whose objects record an inventory in
-// status.inventory: one of them without it has applied nothing yet.
+// inventoryKinds are the kinds whose objects record an inventory in status.inventory: one of them
+// without it has applied nothing yet.
 var inventoryKinds = []string{"ArtifactGenerator", "FluxInstance", "Kustomization", "ResourceSet"}
 
-// located is where a document holds its inventory: a list of entries, or
-// of Flux refs, at path; no list for an object that has applied nothing
-// yet.
+// located is where a document holds its inventory: a list of entries, or of Flux refs, at path;
+// no list for an object that has applied nothing yet.
 type located struct {
 	path *field.Path
 	list []any
 	refs bool
 }
 
-// locate finds the inventory in v, a document's value (as jsonfit.Parse
-// returns it) at path base (nil for the document itself), in one of the
-// shapes [Unmarshal] lists, or returns an error wrapping ErrMalformed that
-// says, at the path, what it found.
+// locate finds the inventory in v, a document's value (from jsonfit.Parse) at path base (nil for
+// the document), in one of the shapes [Unmarshal] lists, or returns an error wrapping
+// ErrMalformed that says, at the path, what it found.
 func locate(base *field.Path, v any) (located, error) {
 	if list, ok := v.([]any); ok {
 		return located{path: base, list: list}, nil
@@ -166,9 +155,8 @@ func locate(base *field.Path, v any) (located, error) {
 	return located{}, malformed(p, "must be a list of entries or a mapping with entries, not %s", jsonfit.Kind(inv))
 }
 
-// stringAt returns the string at key of obj, a mapping at path p: "" when
-// it is absent or null, an error wrapping ErrMalformed when it is not a
-// string.
+// stringAt returns the string at key of obj, a mapping at path p: "" when it is absent or null,
+// an error wrapping ErrMalformed when it is not a string.
 func stringAt(obj map[string]any, p *field.Path, key string) (string, error) {
 	v := obj[key]
 	s, ok := v.(string)
@@ -178,9 +166,7 @@ func stringAt(obj map[string]any, p *field.Path, key string) (string, error) {
 	return s, nil
 }
 
-// mappingAt returns the mapping at key of obj, a mapping at path p: nil
-// when it is absent or null, an error wrapping ErrMalformed when it is not
-// a mapping.
+// mappingAt is stringAt for a mapping, nil when absent or null.
 func mappingAt(obj map[string]any, p *field.Path, key string) (map[string]any, error) {
 	v := obj[key]
 	m, ok := v.(map[string]any)
@@ -190,8 +176,7 @@ func mappingAt(obj map[string]any, p *field.Path, key string) (map[string]any, e
 	return m, nil
 }
 
-// listAt returns the list at key of obj, a mapping at path p: nil when it
-// is absent or null, an error wrapping ErrMalformed when it is not a list.
+// listAt is stringAt for a list, nil when absent or null.
 func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
 	v := obj[key]
 	l, ok := v.([]any)
@@ -201,19 +186,16 @@ func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
 	return l, nil
 }
 
-// malformed returns an error wrapping ErrMalformed with the problem at
-// path p (nil for the document).
+// malformed returns an error wrapping ErrMalformed with the problem at path p (nil for the
+// document).
 func malformed(p *field.Path, format string, args ...any) error {
 	var ps jsonfit.Summary
 	ps.Add(jsonfit.Problem{Field: pathString(p), Detail: fmt.Sprintf(format, args...)})
 	return malformedValues(&ps)
 }
 
-// malformedValues returns an error wrapping ErrMalformed with values that
-// do not decode, each at its path, the first ten named (jsonfit.Summary
-// keeps no more, whatever the document):
-//
-//	inventory: malformed document: status.inventory[0].name: must be a string, found a number
+// malformedValues returns an error wrapping ErrMalformed with values that do not decode, each at
+// its path, the first ten named (jsonfit.Summary keeps no more, whatever the document).
 func malformedValues(ps *jsonfit.Summary) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 }
@@ -226,11 +208,9 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// decodeEntry decodes el, an element of a list of entries at path p, as
-// an entry (its kind ExternalArtifact when it has none), or returns what
-// does not fit, in the document's words: an element that is not a
-// mapping, a field of the wrong type. Keys that name no field are
-// ignored.
+// decodeEntry decodes el, an element of a list of entries at path p, as an entry (its kind
+// ExternalArtifact when it has none), or returns what does not fit, in the document's words: an
+// element that is not a mapping, a field of the wrong type. Unknown keys are ignored.
 func decodeEntry(p *field.Path, el any) (Entry, []jsonfit.Problem) {
 	var e Entry
 	if _, ok := el.(map[string]any); !ok {
@@ -245,8 +225,7 @@ func decodeEntry(p *field.Path, el any) (Entry, []jsonfit.Problem) {
 	return e, nil
 }
 
-// decodeRef decodes el, an element of a list of Flux refs at path p, as a
-// ref, or returns what does not fit, as decodeEntry.
+// decodeRef decodes el, an element of a list of Flux refs at path p, as decodeEntry does.
 func decodeRef(p *field.Path, el any) (ResourceRef, []jsonfit.Problem) {
 	var ref ResourceRef
 	if _, ok := el.(map[string]any); !ok {
@@ -266,10 +245,9 @@ func listKind(kind string) string {
 	return kind
 }
 
-// document returns the value of an inventory document of YAML or JSON,
-// as jsonfit.Parse reads it, bounded to maxDocumentBytes and to one YAML
-// document, or an error wrapping ErrTooLarge, or a yamlError, which wraps
-// ErrMalformed, in the document's words.
+// document returns the value of an inventory document of YAML or JSON, as jsonfit.Parse reads it,
+// bounded to maxDocumentBytes and to one YAML document, or an error wrapping ErrTooLarge, or a
+// yamlError, which wraps ErrMalformed.
 func document(data []byte) (any, error) {
 	if len(data) > maxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
@@ -283,9 +261,8 @@ func document(data []byte) (any, error) {
 		if js, err = yaml.YAMLToJSONStrict(data); err != nil {
 			return nil, &yamlError{err: err}
 		}
-		// sigs.k8s.io/yaml reads the first document and silently drops
-		// the rest: the entries dropped would be tracked no more, their
-		// objects left behind for ever.
+		// sigs.k8s.io/yaml silently drops every document but the first: their entries would be
+		// tracked no more, their objects left behind for ever.
 		if err := yamldoc.Single(data); err != nil {
 			return nil, &yamlError{context: "must hold one YAML document: ", err: err}
 		}
@@ -298,9 +275,8 @@ func document(data []byte) (any, error) {
 	return doc, nil
 }
 
-// unmarshalEntries decodes a list of entries found at p: an error
-// wrapping ErrMalformed when an element does not decode, or the
-// field.ErrorList of the entries that do not validate.
+// unmarshalEntries decodes a list of entries found at p: an error wrapping ErrMalformed when an
+// element does not decode, or the field.ErrorList of the entries that do not validate.
 func unmarshalEntries(p *field.Path, list []any) ([]Entry, error) {
 	entries := make([]Entry, len(list))
 	var ps jsonfit.Summary
