@@ -9,29 +9,21 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// Detail returns what err says is wrong with a YAML stream, in the
-// stream's words, for a message that names the file before it:
+// Detail returns what err says is wrong with a YAML stream, in the stream's words, for a
+// message that names the file before it:
 //
 //	must be valid YAML: line 3: did not find expected node content
 //
-// err is an error of this package's checks ([Documents], [Single],
-// [CheckExpansion], [CheckKeys]) or of a YAML decoder: go.yaml.in/yaml v2
-// or v3, alone or under sigs.k8s.io/yaml.
-//
-// This package's own errors say what is wrong already, and Detail returns
-// their text. The decoders' need rewording: go.yaml.in/yaml reports a
-// syntax error only as text, "yaml: line 3: did not find expected node
-// content", with no type that holds the line or the problem, so the
-// "yaml: " that names the package is cut from that text, here and nowhere
-// else in the module, and "must be valid YAML: " put before it.
-// sigs.k8s.io/yaml's wrapping ("error converting YAML to JSON: ...") is
-// left behind by unwrapping to the decoder's error; a wrapping of this
-// package's, the document a problem is in ("document 2: "), is kept.
-// The decoders' typed errors are read by their fields: a
-// [yamlv2.TypeError] lists repeated keys ("line 6: key "a" already set in
-// map"); a [json.UnsupportedValueError] is a number JSON cannot hold
-// (.inf, .nan). A mapping key that is a mapping or a sequence, which
-// yaml/v2 quotes as a Go value, is named as such.
+// err is an error of this package's checks ([Documents], [Single], [CheckExpansion],
+// [CheckKeys]), whose text Detail returns, or of a YAML decoder: go.yaml.in/yaml v2 or v3,
+// alone or under sigs.k8s.io/yaml. go.yaml.in/yaml reports a syntax error only as text ("yaml:
+// line 3: ..."), with no type that holds the line, so its "yaml: " is cut from that text, here
+// and nowhere else in the module, and "must be valid YAML: " put before it. sigs.k8s.io/yaml's
+// "error converting YAML to JSON: " is left behind by unwrapping; this package's "document 2: "
+// is kept. Typed errors are read by their fields: a [yamlv2.TypeError] lists repeated keys
+// ("line 6: key "a" already set in map"); a [json.UnsupportedValueError] is a number JSON
+// cannot hold (.inf, .nan). A mapping key that is a mapping or a sequence, which yaml/v2
+// quotes as a Go value, is named as such.
 //
 //	fmt.Sprintf("%s: %s", file, yamldoc.Detail(err))
 func Detail(err error) string {
@@ -59,9 +51,8 @@ func Detail(err error) string {
 	return "must be valid YAML: " + text
 }
 
-// A documentError is an error of one document of a stream, which
-// [Documents] names by its number, from 1, since the error's own line is
-// counted from the document's start.
+// A documentError is an error of one document of a stream, which [Documents] names by its
+// number, from 1, since the error's own line is counted from the document's start.
 type documentError struct {
 	n   int
 	err error

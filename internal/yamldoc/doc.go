@@ -1,66 +1,51 @@
-// Package yamldoc holds the checks that every YAML stream the module reads
-// passes before it is decoded: how far its aliases expand it, and whether
-// it holds more than one document; and the wording of a stream's errors.
+// Package yamldoc holds the checks that every YAML stream the module reads passes before it is
+// decoded: how far its aliases expand it, whether it holds more than one document, whether its
+// keys stay distinct as JSON keys; and the wording of a stream's errors.
 //
-// The module decodes YAML with sigs.k8s.io/yaml, which decodes with
-// go.yaml.in/yaml/v2. These checks parse with go.yaml.in/yaml/v3 instead,
-// whose node API keeps aliases as references, so that nothing is expanded
-// before the bound is checked; yaml/v2 has no such API.
+// The module decodes YAML with sigs.k8s.io/yaml over go.yaml.in/yaml/v2. These checks parse
+// with go.yaml.in/yaml/v3 instead, whose node API keeps aliases as references, so that nothing
+// is expanded before the bound is checked; yaml/v2 has no such API.
 //
 // # Alias expansion
 //
-// The YAML decoders the module builds on (go.yaml.in/yaml/v2, and
-// sigs.k8s.io/yaml over it) bound how many nodes aliases produce, not how
-// many bytes: one long string reused through aliases multiplies what
-// decoding costs, and what an error quoting it prints. [CheckExpansion]
-// refuses a stream whose aliases expand it to more than [ExpansionRatio]
-// (10) times its size, or [MinExpansion] (64 KiB) for a smaller one, in time
-// and memory linear in its size. NamespaceMetadata files
-// (nsmeta.ParseFile), inventories (inventory.Unmarshal) and every file the
-// plan tool reads pass through it.
+// The decoders bound how many nodes aliases produce, not how many bytes. [CheckExpansion]
+// refuses a stream whose aliases expand it to more than [ExpansionRatio] (10) times its size,
+// or [MinExpansion] (64 KiB) for a smaller one, in time and memory linear in its size.
+// NamespaceMetadata files (nsmeta.ParseFile), inventories (inventory.Unmarshal) and every
+// file the plan tool reads pass through it.
 //
 // # Documents
 //
-// The decoders read the first document of a stream and silently drop the
-// rest: sigs.k8s.io/yaml always, and a reader that splits a stream on "---"
-// lines when a piece holds a "..." end marker followed by another document.
-// What they drop could be an inventory's entries, or a namespace with prune
-// disabled, so the module's readers refuse such a stream, through [Single].
+// The decoders read the first document of a stream and silently drop the rest: sigs.k8s.io/yaml
+// always, and a reader that splits a stream on "---" lines when a piece holds a "..." end
+// marker followed by another document. What they drop could be an inventory's entries, or a
+// namespace with prune disabled, so the module's readers refuse such a stream, through
+// [Single] and [Documents]. Documents also refuses, naming it, each line that can end a
+// document where a line-based reader sees none:
 //
-// A line can also end a document where a line-based reader sees none, and
-// [Documents] refuses each such line, naming it:
-//
-//   - a directive, any line that starts with "%" (%YAML 1.1, %TAG):
-//     inside a document, yaml/v2 takes it for the document's end, and
-//     "a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}. Every directive is
-//     refused, at the head of a stream too; so is a quoted string's
-//     continuation line that starts with "%", which a decoder reads as
-//     text;
-//   - a line break other than "\n" and "\r\n" (a carriage return alone,
-//     NEL, LS, PS), where yaml/v2 starts a new line that may be a document
-//     marker, a directive or the end of a comment;
-//   - a line that starts with "---#", which apimachinery's YAML reader
-//     takes for a separator and a comment and yaml/v2 reads as text.
+//   - a directive, any line that starts with "%" (%YAML 1.1, %TAG): inside a document,
+//     yaml/v2 takes it for the document's end, and "a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}.
+//     Every directive is refused, at the head of a stream too; so is a quoted string's
+//     continuation line that starts with "%", which a decoder reads as text;
+//   - a line break other than "\n" and "\r\n" (a carriage return alone, NEL, LS, PS), where
+//     yaml/v2 starts a new line that may be a document marker, a directive or a comment's end;
+//   - a line that starts with "---#", which apimachinery's YAML reader takes for a separator
+//     and a comment and yaml/v2 reads as text.
 //
 // # Keys
 //
-// sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a
-// boolean) and then formats them as JSON keys, so keys that differ in YAML
-// can share a JSON key ("1" and 1), and which value survives depends on
-// Go's map order. [CheckKeys] refuses such a stream; a scan of its lines
-// skips the decode when every key is surely a string. [Documents] runs it
-// after [CheckExpansion].
+// sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a boolean) and then
+// formats them as JSON keys, so keys that differ in YAML can share a JSON key ("1" and 1), and
+// which value survives depends on Go's map order. [CheckKeys] refuses such a stream;
+// [Documents] runs it after [CheckExpansion].
 //
 // # Errors in the file's words
 //
-// The decoders' errors name the decoder ("yaml: line 3: ...") and the
-// wrapping of sigs.k8s.io/yaml ("error converting YAML to JSON: ..."), and
-// show some problems as Go values. [Detail] words every error of reading
-// a stream, the decoders' and this package's, as a message that follows
-// the file's name: "must be valid YAML: line 3: did not find expected
-// node content". NamespaceMetadata files (nsmeta.ParseFile), generator
-// files and the plan tool's inputs (agmanifest.Parse) and inventories
-// (inventory.Unmarshal) report their YAML errors through it.
+// [Detail] words every error of reading a stream, the decoders' ("yaml: line 3: ...", "error
+// converting YAML to JSON: ...") and this package's, as a message that follows the file's
+// name: "must be valid YAML: line 3: did not find expected node content". NamespaceMetadata
+// files, generator files, the plan tool's inputs (agmanifest.Parse) and inventories report
+// their YAML errors through it.
 //
 // # Concurrency
 //

@@ -13,15 +13,11 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// Documents splits a YAML stream into its documents, leaving out empty ones
-// (separators, comments), after [CheckExpansion] and then [CheckKeys] have
-// accepted the whole stream. The stream is split on "---" lines; a "..."
-// end marker inside a piece would make a YAML decoder read the first
-// document and silently drop the rest, so a piece holding more than one
-// document is an error: what it hides could be a namespace with prune
-// disabled, or a second generator. So is a line that a YAML decoder reads
-// as a directive, or where it and a line-based split disagree on a
-// document marker (see checkLineStarts).
+// Documents splits a YAML stream on "---" lines into its documents, leaving out empty ones
+// (separators, comments), after [CheckExpansion] and then [CheckKeys] have accepted the whole
+// stream. A piece holding more than one document (after a "..." end marker) is an error, and
+// so is each line of the package documentation's "Documents": a decoder would silently drop
+// what follows, which could be a namespace with prune disabled, or a second generator.
 func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
@@ -38,36 +34,21 @@ func Documents(data []byte) ([][]byte, error) {
 	return readDocuments(data)
 }
 
-// errDirective refuses a YAML directive line (%YAML, %TAG, or any line
-// that starts with "%"). Inside a document, go.yaml.in/yaml/v2 (under
-// sigs.k8s.io/yaml) takes a directive for the end of the document and
-// silently drops the rest of the stream: "a: 1\n%YAML 1.1\nb: 2\n" reads
-// as {a: 1}. The module's files never need one, so every directive is
-// refused, at the head of the stream too.
+// errDirective refuses a line that starts with "%", a directive to yaml/v2, which ends the
+// document there; the module's files never need one.
 var errDirective = errors.New(`must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows`)
 
-// errCommentedSeparator refuses a line that starts with "---#". A YAML
-// decoder reads it as text ("---#x: 1" is a key), since a comment needs a
-// space before it; apimachinery's YAML reader, which splits the stream,
-// takes it for a separator and a comment, so the text would be in no
-// document.
+// errCommentedSeparator refuses a line that starts with "---#": text to a decoder ("---#x: 1"
+// is a key), a separator to apimachinery's YAML reader, so the text would be in no document.
 var errCommentedSeparator = errors.New(`must not start with "---#": a YAML decoder reads it as text, not as a separator and a comment; put a space before the "#"`)
 
-// errLineBreak refuses a line break that YAML 1.1 knows and a line-based
-// reader does not: a carriage return not followed by a newline, NEL
-// (U+0085), LS (U+2028) or PS (U+2029). go.yaml.in/yaml/v2 starts a new
-// line there, so that what follows may be a document marker or a
-// directive (the rest of the stream silently dropped), or end a comment
-// (its text read as YAML), where the split, and this package's checks,
-// see one line.
+// errLineBreak refuses a line break that YAML 1.1 knows and a line-based reader does not: a
+// carriage return not followed by a newline, NEL (U+0085), LS (U+2028) or PS (U+2029).
 var errLineBreak = errors.New(`must not hold a line break other than a newline (a carriage return alone, NEL, LS or PS): YAML starts a new line there, which a line-based reader does not see; inside a double-quoted string, write it escaped ("\u2028")`)
 
-// checkLineStarts refuses a stream with a line break other than "\n" and
-// "\r\n" (errLineBreak), so that its lines are YAML's lines, or with a
-// line that starts with "%" (errDirective) or "---#"
-// (errCommentedSeparator). The error names the line and its first 64
-// bytes. A continuation line of a quoted string that starts with "%" is
-// refused too, though a decoder reads it as text: indent it.
+// checkLineStarts refuses a stream with a line break other than "\n" and "\r\n"
+// (errLineBreak), so that its lines are YAML's lines, or with a line that starts with "%"
+// (errDirective) or "---#" (errCommentedSeparator), naming the line and its first 64 bytes.
 func checkLineStarts(data []byte) error {
 	n := 0
 	for line := range bytes.Lines(data) {
@@ -93,17 +74,11 @@ func checkLineStarts(data []byte) error {
 	return nil
 }
 
-// plainDocument returns what readDocuments returns for data without a line
-// that starts with "---", "..." or "%", and without a carriage return
-// (which the YAML reader drops before a newline) or the line breaks NEL,
-// LS and PS (checkLineStarts refuses those): the whole stream as one document,
-// ended by a newline, or none when every line is blank. ok is false for any
-// other stream, which readDocuments splits. Such a stream is almost every
-// file a plan reads (inputs files, NamespaceMetadata files), which the YAML
-// reader would copy line by line through a buffer: generator's
-// BenchmarkHostileTenants/realistic shows what this saves, and
-// docs/performance.md has the figures. FuzzPlainDocument checks that both
-// give the same documents.
+// plainDocument returns what readDocuments returns for data without a line that starts with
+// "---", "..." or "%", a carriage return, NEL, LS or PS: the whole stream as one document,
+// ended by a newline, or none when every line is blank; ok is false for any other stream.
+// That is almost every file a plan reads, which the YAML reader would copy line by line
+// (generator's BenchmarkHostileTenants/realistic); FuzzPlainDocument checks that both agree.
 func plainDocument(data []byte) (doc []byte, ok bool) {
 	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
 		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
@@ -126,19 +101,16 @@ func plainDocument(data []byte) (doc []byte, ok bool) {
 	return data[:len(data):len(data)], true
 }
 
-// readDocuments is Documents once the stream's expansion is checked: the
-// stream split by apimachinery's YAML reader.
+// readDocuments is Documents once the stream is checked: split by apimachinery's YAML reader.
 func readDocuments(data []byte) ([][]byte, error) {
 	var src io.Reader = bytes.NewReader(data)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		// The YAML reader drops a last line that has no newline and ends
-		// exactly where a fill of the bufio buffer ends. It ends every line
-		// it returns with a newline anyway, so adding one changes no
-		// document.
+		// The YAML reader drops a last line without a newline that ends where a bufio fill
+		// ends; it ends every line with a newline anyway, so adding one changes no document.
 		src = io.MultiReader(src, strings.NewReader("\n"))
 	}
-	// A buffer the size of a small file, not bufio's 4 KiB default: inputs
-	// files are a few hundred bytes, and a plan reads one per artifact.
+	// A buffer the size of a small file, not bufio's 4 KiB: a plan reads an inputs file per
+	// artifact, of a few hundred bytes.
 	r := utilyaml.NewYAMLReader(bufio.NewReaderSize(src, min(len(data)+1, 4096)))
 	var docs [][]byte
 	for {
@@ -163,13 +135,11 @@ func readDocuments(data []byte) ([][]byte, error) {
 	}
 }
 
-// Aligned returns doc, the first document that [Documents] returned for
-// data, preceded by one newline for each line of data before it (comments,
-// separators, empty documents), so that a decoder's errors for it name
-// lines of data. It returns doc itself when no line precedes it.
+// Aligned returns doc, the first document that [Documents] returned for data, preceded by one
+// newline for each line of data before it (comments, separators, empty documents), so that a
+// decoder's errors for it name lines of data. It returns doc itself when no line precedes it.
 func Aligned(data, doc []byte) []byte {
-	// The lines of data before its first line of content are separators or
-	// belong to empty documents; that line is doc's first line of content.
+	// The lines of data before its first line of content are blank; that line is doc's first.
 	n := 0
 	for line := range bytes.Lines(data) {
 		if !isBlank(line) {
@@ -189,9 +159,8 @@ func Aligned(data, doc []byte) []byte {
 	return append(bytes.Repeat([]byte("\n"), n), doc...)
 }
 
-// isBlank reports whether line counts for nothing in a document: spaces, a
-// comment, a document marker, or a separator that apimachinery's YAML
-// reader splits a stream on ("---", then only spaces or a comment).
+// isBlank reports whether line counts for nothing in a document: spaces, a comment, a document
+// marker, or a separator that apimachinery's YAML reader splits on ("---", spaces, a comment).
 func isBlank(line []byte) bool {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
@@ -212,8 +181,7 @@ func hasEndMarker(doc []byte) bool {
 	return false
 }
 
-// stripComments drops comment-only lines and document markers, so that a
-// piece of separators and comments counts as empty.
+// stripComments drops blank lines, so that a piece of separators and comments counts as empty.
 func stripComments(doc []byte) []byte {
 	var out []byte
 	for line := range bytes.Lines(doc) {

@@ -11,56 +11,43 @@ import (
 
 // The bound on alias expansion: see [CheckExpansion].
 const (
-	// ExpansionRatio is how many times its own size a YAML stream may
-	// expand to through aliases.
+	// ExpansionRatio is how many times its own size a YAML stream may expand to through aliases.
 	ExpansionRatio = 10
-	// MinExpansion is the expanded size that any stream may reach, so that
-	// a small document can still reuse an anchor many times.
+	// MinExpansion is the expanded size that any stream may reach, so that a small document can
+	// still reuse an anchor many times.
 	MinExpansion = 64 << 10
 )
 
-// ErrExpansion is returned by [CheckExpansion] for a stream whose aliases
-// expand it past the bound.
+// ErrExpansion is returned by [CheckExpansion] for a stream whose aliases expand it past the
+// bound.
 var ErrExpansion = errors.New("YAML aliases must expand a document to no more than 10 times its size (64 KiB at least)")
 
-// CheckExpansion returns nil when the YAML stream in data, with every alias
-// replaced by what its anchor holds, stays within ExpansionRatio times
-// len(data) bytes, or MinExpansion bytes for a smaller stream. It returns
-// an error wrapping ErrExpansion for a stream that expands further, or an
-// alias inside its own anchor (which would expand for ever), and the
-// parser's error for a stream that is not YAML.
+// CheckExpansion returns nil when the YAML stream in data, with every alias replaced by what
+// its anchor holds, stays within ExpansionRatio times len(data) bytes, or MinExpansion bytes
+// for a smaller stream. It returns an error wrapping ErrExpansion for a stream that expands
+// further, or an alias inside its own anchor (which would expand for ever), and the parser's
+// error for a stream that is not YAML.
 //
-// Why: the decoders the module builds on (yaml/v2, and sigs.k8s.io/yaml over
-// it) bound how many nodes aliases produce, not how many bytes, so one long
-// string reused through aliases multiplies memory, time and the errors that
-// quote it, as the small inputs and NamespaceMetadata files of issue 18 did
-// (generator's TestParseInputsExpansionRefused and nsmeta's
-// TestParseFileExpansion keep them). Every YAML document the module reads
-// from a tenant or a file passes here before it is decoded, so what
-// decoding it costs is at most a small multiple of what a document of the
-// same size without aliases could cost.
+// Why: yaml/v2 and sigs.k8s.io/yaml bound how many nodes aliases produce, not how many bytes,
+// so one long string reused through aliases multiplies memory, time and the errors that quote
+// it (issue 18: generator's TestParseInputsExpansionRefused, nsmeta's TestParseFileExpansion).
+// Every YAML document the module reads passes here before it is decoded, so decoding it costs
+// at most a small multiple of what a document of the same size without aliases could.
 //
-// The expanded size counts each scalar as its value's length plus one, and
-// each mapping and sequence as two plus its contents: a lower bound of the
-// bytes the document would take written without aliases, so a document
-// without aliases is never refused. An alias counts as the expanded size of
-// its anchor, computed once per anchor, so the check takes time and memory
-// linear in len(data) however the aliases nest.
-//
-// A stream without both an anchor ("&") and an alias ("*") character has no
-// alias and is not parsed. Any other is parsed with go.yaml.in/yaml/v3's
-// node API, which keeps aliases as references; so a stream that this parser
-// refuses is refused, even if the caller's decoder might accept it, since
-// then the bound could not be checked. Nesting deeper than 10,000 levels
-// fails in the parser.
+// The expanded size counts a scalar as its length plus one, a mapping or sequence as two plus
+// its contents: a lower bound of the document written without aliases, so a document without
+// aliases is never refused. An anchor's size is computed once, so the check takes time and
+// memory linear in len(data) however the aliases nest. A stream without both "&" and "*" has
+// no alias and is not parsed; any other is parsed with go.yaml.in/yaml/v3's node API, and
+// refused if that parser refuses it, even if the caller's decoder might accept it, since then
+// the bound could not be checked. Nesting deeper than 10,000 levels fails in the parser.
 func CheckExpansion(data []byte) (err error) {
 	if !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
 		return nil
 	}
 	defer func() {
-		// The parser reports errors by panicking and recovering internally;
-		// a panic that escapes it is a bug in the parser, which hostile input
-		// must not turn into a crash.
+		// The parser panics and recovers internally; a panic that escapes it is a parser
+		// bug, which hostile input must not turn into a crash.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: %v", r)
 		}
@@ -79,8 +66,7 @@ func CheckExpansion(data []byte) (err error) {
 		if err != nil {
 			return err
 		}
-		// An alias may refer to an anchor of an earlier document of the
-		// stream, so the documents are measured together.
+		// An alias may refer to an anchor of an earlier document: measure them together.
 		size, err := e.size(&doc)
 		if e.total += size; errors.Is(err, errLimit) || e.total > e.limit {
 			return fmt.Errorf("%w: %d bytes expand to more than %d", ErrExpansion, len(data), e.limit)
@@ -94,8 +80,8 @@ func CheckExpansion(data []byte) (err error) {
 // expansion measures the expanded size of the documents of one stream.
 type expansion struct {
 	limit, total int64
-	// sizes holds the expanded size of every anchored node measured so far,
-	// or -1 while it is being measured (an alias to it then is a cycle).
+	// sizes holds the expanded size of every anchored node measured so far, or -1 while it is
+	// being measured (an alias to it then is a cycle).
 	sizes map[*yamlv3.Node]int64
 }
 
@@ -105,9 +91,9 @@ var errCycle = errors.New("an alias must not refer to a node that contains it")
 // errLimit stops a measure that has passed the limit.
 var errLimit = errors.New("limit passed")
 
-// size returns the expanded size of n, or an error once it passes the limit
-// (errLimit) or meets a cycle (errCycle). Its recursion is as deep as the
-// document nests, which the parser bounds.
+// size returns the expanded size of n, or an error once it passes the limit (errLimit) or
+// meets a cycle (errCycle). Its recursion is as deep as the document nests, which the parser
+// bounds.
 func (e *expansion) size(n *yamlv3.Node) (int64, error) {
 	if n.Kind == yamlv3.AliasNode && n.Alias != nil {
 		n = n.Alias

@@ -13,13 +13,12 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// ErrKeys is returned by [CheckKeys] for a stream with a mapping whose keys
-// sigs.k8s.io/yaml cannot turn into distinct JSON keys.
+// ErrKeys is returned by [CheckKeys] for a stream with a mapping whose keys sigs.k8s.io/yaml
+// cannot turn into distinct JSON keys.
 var ErrKeys = errors.New("YAML mapping keys must stay distinct as JSON keys")
 
-// checkStream runs the checks that [Documents] makes of a whole stream
-// before it splits it: [CheckExpansion] first, since [CheckKeys] may decode
-// the stream, then [CheckKeys].
+// checkStream runs the checks that [Documents] makes of a whole stream: [CheckExpansion]
+// first, since [CheckKeys] may decode the stream, then CheckKeys.
 func checkStream(data []byte) error {
 	if err := CheckExpansion(data); err != nil {
 		return err
@@ -27,32 +26,24 @@ func checkStream(data []byte) error {
 	return CheckKeys(data)
 }
 
-// CheckKeys returns nil when every mapping of the YAML stream in data has
-// keys that sigs.k8s.io/yaml turns into distinct JSON keys. It returns an
-// error wrapping ErrKeys that names the line of a key, the key, the other
-// key and the JSON key they share, such as
+// CheckKeys returns nil when every mapping of the YAML stream in data has keys that
+// sigs.k8s.io/yaml turns into distinct JSON keys. It returns an error wrapping ErrKeys that
+// names the line of a key, the key, the other key and the JSON key they share, such as
 //
 //	YAML mapping keys must stay distinct as JSON keys: line 2: key "1" and key 1 (an integer) of line 1 both become the JSON key "1"
 //
 // or a key that no JSON key can hold (null, an integer above 2^63-1).
 //
-// Why: sigs.k8s.io/yaml decodes with go.yaml.in/yaml/v2, which reads a
-// plain key by YAML 1.1's rules (1 is an integer, yes, on and true are the
-// boolean true, ~ is null), into a Go map keyed by those values, and then
-// formats each key as a string. Keys that differ in YAML but format alike
-// (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and which
-// value survives depends on Go's map order: the same file would give
-// different results from one run to the next. The error for two keys no
-// JSON key can hold varies the same way.
+// Why: yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes, on and true the
+// boolean true; ~ null) into a Go map, then formats each key as a string. Keys that differ in
+// YAML but format alike (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and
+// which value survives depends on Go's map order, so the same file would give different
+// results from one run to the next; so would the error for two keys no JSON key can hold.
 //
-// The check decodes what the module's readers decode: the stream whole
-// (its first document), and each piece that [Documents] splits it into.
-// A document that yaml/v2 cannot decode is left to the caller's decoder,
-// which fails on it too. A stream whose every key is a plain or quoted
-// scalar that YAML 1.1 surely reads as a string, with no flow collection,
-// tag, anchor or "?" and ":" indicator where a key could be, is accepted
-// by a scan of its lines, without decoding it; any other stream is
-// decoded.
+// The check decodes what the module's readers decode: the stream whole (its first document),
+// and each piece that [Documents] splits it into; a document that yaml/v2 cannot decode is
+// left to the caller's decoder, which fails on it too. A stream whose every key a scan of its
+// lines shows to be a string (stringKeysOnly) is accepted without decoding.
 func CheckKeys(data []byte) error {
 	if stringKeysOnly(data) {
 		return nil
@@ -91,17 +82,15 @@ func CheckKeys(data []byte) error {
 	return fmt.Errorf("%w: %s", ErrKeys, found[0].text)
 }
 
-// A keyProblem is a collision of two keys of one mapping, or a key that no
-// JSON key can hold.
+// A keyProblem is a collision of two keys of one mapping, or a key that no JSON key can hold.
 type keyProblem struct {
 	line int // of the key, in the stream; 0 when unknown
 	text string
 }
 
-// jsonKey returns the JSON key that sigs.k8s.io/yaml v1.6.0 makes of a key
-// that yaml/v2 decoded (convertToJSONableObject), and false for a key it
-// refuses: null, a uint64 (an integer above the range of int64), or any
-// other type.
+// jsonKey returns the JSON key that sigs.k8s.io/yaml v1.6.0 makes of a key that yaml/v2
+// decoded (convertToJSONableObject), and false for a key it refuses: null, a uint64 (an
+// integer above the range of int64), or any other type.
 func jsonKey(k any) (string, bool) {
 	switch k := k.(type) {
 	case string:
@@ -111,8 +100,7 @@ func jsonKey(k any) (string, bool) {
 	case int64: // only on 32-bit systems
 		return strconv.FormatInt(k, 10), true
 	case float64:
-		// Formatted at float32 precision, as sigs.k8s.io/yaml does: 0.1
-		// and 0.10000000149 become the same key.
+		// At float32 precision, as sigs.k8s.io/yaml: 0.1 and 0.10000000149 are one key.
 		switch s := strconv.FormatFloat(k, 'g', -1, 32); s {
 		case "+Inf":
 			return ".inf", true
@@ -129,8 +117,7 @@ func jsonKey(k any) (string, bool) {
 	return "", false
 }
 
-// describeKey writes a decoded key for an error message: a string quoted,
-// anything else with its type, as YAML 1.1 read it.
+// describeKey writes a decoded key for a message: a string quoted, anything else with its type.
 func describeKey(k any) string {
 	switch k := k.(type) {
 	case string:
@@ -161,14 +148,12 @@ func describeKey(k any) string {
 	return fmt.Sprintf("%v (a %T)", k, k)
 }
 
-// unsupported marks, in the result of exactProblems, keys that no JSON key
-// can hold.
+// unsupported marks, in the result of exactProblems, keys that no JSON key can hold.
 const unsupported = "\x00unsupported"
 
-// exactProblems walks v, a document as yaml/v2 decodes it into any, and
-// returns the JSON keys that two keys of one of its mappings share, with
-// unsupported when a mapping holds a key that no JSON key can hold. This is
-// the decision of [CheckKeys]; locate only finds the lines.
+// exactProblems walks v, a document as yaml/v2 decodes it into any, and returns the JSON keys
+// that two keys of one of its mappings share, with unsupported when a mapping holds a key that
+// no JSON key can hold. This is the decision of [CheckKeys]; locate only finds the lines.
 func exactProblems(v any) map[string]bool {
 	var found map[string]bool
 	var walk func(v any)
@@ -212,11 +197,10 @@ func setKey(m map[string]bool, k string) map[string]bool {
 	return m
 }
 
-// locate decodes doc again, keeping the line of each key, and returns the
-// problems of its mappings whose JSON keys exact holds, with lines counted
-// from offset. Should it find none (it decodes into other Go types, so an
-// edge of yaml/v2 could differ), it returns one problem without a line,
-// built from exact alone, so that the decision never depends on it.
+// locate decodes doc again, keeping the line of each key, and returns the problems of its
+// mappings whose JSON keys exact holds, lines counted from offset. Should it find none (it
+// decodes into other Go types, so an edge of yaml/v2 could differ), it returns one problem
+// without a line, built from exact alone, so that the decision never depends on it.
 func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	var root valueAt
 	var found []keyProblem
@@ -237,9 +221,8 @@ func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	return []keyProblem{{text: fmt.Sprintf("two keys of one mapping both become the JSON key %q", keys[0])}}
 }
 
-// keyAt is a mapping key as yaml/v2 decodes it into any, with its line. A
-// null key never reaches UnmarshalYAML (yaml/v2 sets null itself), so its
-// line stays 0.
+// keyAt is a mapping key as yaml/v2 decodes it into any, with its line; 0 for a null key,
+// which never reaches UnmarshalYAML (yaml/v2 sets null itself).
 type keyAt struct {
 	v    any
 	line int
@@ -256,15 +239,14 @@ func (k *keyAt) UnmarshalYAML(unmarshal func(any) error) error {
 		// would make keyAt unhashable.
 		return errors.New("a mapping key must be a scalar")
 	}
-	// yaml/v2 tells a node's line only in its errors: decoding a scalar
-	// into a struct is one.
+	// yaml/v2 tells a node's line only in its errors: decoding a scalar into a struct is one.
 	var probe struct{}
 	k.line = errorLine(unmarshal(&probe))
 	return nil
 }
 
-// valueAt is a node as yaml/v2 decodes it, keeping only what locate needs:
-// the keys of a mapping with their lines, and the items of a sequence.
+// valueAt is a node as yaml/v2 decodes it, keeping only what locate needs: the keys of a
+// mapping with their lines, and the items of a sequence.
 type valueAt struct {
 	line  int // of a mapping
 	keys  map[keyAt]valueAt
@@ -273,8 +255,7 @@ type valueAt struct {
 
 // UnmarshalYAML implements yaml/v2's Unmarshaler.
 func (v *valueAt) UnmarshalYAML(unmarshal func(any) error) error {
-	// The probes read no more than the node's own children, so a document
-	// is decoded in time linear in its expanded size.
+	// The probes read only the node's own children: decoding is linear in the expanded size.
 	var m map[skip]skip
 	if unmarshal(&m) == nil {
 		var n int
@@ -347,17 +328,15 @@ func (v *valueAt) problems(offset int, exact map[string]bool, found *[]keyProble
 	}
 }
 
-// A piece is a document of a stream as [Documents] splits it, with the
-// number of lines of the stream before it.
+// A piece is a document as [Documents] splits a stream, with the number of lines before it.
 type piece struct {
 	data []byte
 	line int
 }
 
-// splitPieces splits data on "---" separator lines as [Documents] does
-// (apimachinery's YAML reader), keeping each piece's offset in lines. It
-// returns false for a stream with a "---" line that the reader refuses,
-// since [Documents] then refuses the stream.
+// splitPieces splits data on "---" separator lines as [Documents] does (apimachinery's YAML
+// reader), keeping each piece's offset in lines. It returns false for a stream with a "---"
+// line that the reader refuses, since Documents then refuses the stream.
 func splitPieces(data []byte) ([]piece, bool) {
 	var pieces []piece
 	start, startLine, n := 0, 0, 0
@@ -385,28 +364,22 @@ func splitPieces(data []byte) ([]piece, bool) {
 	return pieces, true
 }
 
-// stringKeysOnly reports whether a scan of data's lines shows that yaml/v2
-// decodes every mapping key of every document of it (and of every piece of
-// it) to a string; false means only that it cannot tell. It must never
-// report true for a stream with another key: FuzzStringKeysOnly checks
-// that.
+// stringKeysOnly reports whether a scan of data's lines shows that yaml/v2 decodes every
+// mapping key of every document (and piece) of it to a string; false means only that it
+// cannot tell. It must never report true for a stream with another key: FuzzStringKeysOnly
+// checks that.
 //
-// An implicit key sits on one line (the parser requires it), at a node's
-// start: the line's start, after a block indicator ("- ", "? ", ": "), or
-// after the ": " of a key before it on the line. A plain key is a string
-// when yaml/v2's resolver would read it as one: its first character rules
-// out a number, and it is none of YAML 1.1's spellings of a boolean or
-// null. A quoted key is a string. Anything else at a node's start that
-// could make a key of another type, or hide one, is a reason to decode: a
-// flow collection ("{", "["), a tag ("!"), an anchor ("&"), an alias
-// ("*"), an explicit key ("?") or value (":"). So is input that the parser
-// reads other than line by line as this scan does: UTF-16 (bytes 0xFE and
-// 0xFF, which UTF-8 never holds), and the line breaks of YAML 1.1 beyond
-// "\n" and "\r" (U+0085, U+2028, U+2029).
+// An implicit key sits on one line at a node's start: the line's start, after a block
+// indicator ("- ", "? ", ": "), or after the ": " of a key before it on the line. A quoted key
+// is a string; a plain key is one when its first character rules out a number and it is none
+// of YAML 1.1's spellings of a boolean or null. Anything else at a node's start that could
+// make or hide a key of another type is a reason to decode: a flow collection ("{", "["), a
+// tag ("!"), an anchor ("&"), an alias ("*"), an explicit key ("?") or value (":"). So is
+// input the parser reads other than line by line: UTF-16 (bytes 0xFE and 0xFF, never in
+// UTF-8), and YAML 1.1's line breaks beyond "\n" and "\r" (U+0085, U+2028, U+2029).
 func stringKeysOnly(data []byte) bool {
-	// The scan runs on every file the module reads, so it finds bytes with
-	// bytes.IndexByte (vectorised), and reads the bytes of a line between
-	// a key and the next ":" no further: BenchmarkStringKeysOnly.
+	// It runs on every file the module reads, so it finds bytes with bytes.IndexByte and
+	// reads a line no further than each key's ":" (BenchmarkStringKeysOnly).
 	if bytes.IndexByte(data, 0xFE) >= 0 || bytes.IndexByte(data, 0xFF) >= 0 ||
 		hasSequence(data, "\xC2\x85") || hasSequence(data, "\xE2\x80\xA8") || hasSequence(data, "\xE2\x80\xA9") {
 		return false
@@ -433,8 +406,7 @@ func stringKeysOnly(data []byte) bool {
 	return true
 }
 
-// hasSequence reports whether data holds seq, a sequence of bytes that
-// starts with one that no other byte of it repeats.
+// hasSequence reports whether data holds seq, whose first byte no other byte of it repeats.
 func hasSequence(data []byte, seq string) bool {
 	for {
 		i := bytes.IndexByte(data, seq[0])
@@ -448,8 +420,7 @@ func hasSequence(data []byte, seq string) bool {
 	}
 }
 
-// lineKeysOnly reports whether the keys that line may hold are surely
-// strings: see stringKeysOnly.
+// lineKeysOnly reports whether the keys that line may hold are surely strings (stringKeysOnly).
 func lineKeysOnly(line []byte) bool {
 	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")) // a byte order mark
 	if len(line) >= 3 && (string(line[:3]) == "---" || string(line[:3]) == "...") && (len(line) == 3 || isBlankByte(line[3])) {
@@ -467,16 +438,13 @@ func lineKeysOnly(line []byte) bool {
 		var rest []byte
 		switch line[0] {
 		case '{', '[':
-			// A flow collection may hold keys of any type, on this line
-			// or the next ones, unless it is a sequence of plain scalars
-			// or an empty mapping that closes on this line, as in
-			// "dependsOn: [a, b]" or "labels: {}".
+			// A flow collection may hold keys of any type unless it is a sequence of plain
+			// scalars or an empty mapping closing on this line ("dependsOn: [a, b]", "labels: {}").
 			return closedFlow(line)
 		case '!', '&', '*', '?', ':':
 			return false
 		case '#', '|', '>':
-			// A comment, or a block scalar's header: no key follows on
-			// this line.
+			// A comment, or a block scalar's header: no key follows on this line.
 			return true
 		case '"', '\'':
 			end := quotedEnd(line)
@@ -504,10 +472,9 @@ func lineKeysOnly(line []byte) bool {
 	}
 }
 
-// closedFlow reports whether line, which starts with "[" or "{", is all of
-// a flow sequence of plain scalars or an empty flow mapping, followed by
-// blanks. Without quotes, nested collections, comments or ":" on the line,
-// the first closing bracket closes the collection, and it holds no key.
+// closedFlow reports whether line, which starts with "[" or "{", is all of a flow sequence of
+// plain scalars or an empty flow mapping, followed by blanks. Without quotes, nested
+// collections, comments or ":" on the line, the first closing bracket closes it, keyless.
 func closedFlow(line []byte) bool {
 	closing := byte(']')
 	if line[0] == '{' {
@@ -526,9 +493,8 @@ func closedFlow(line []byte) bool {
 	return false // it goes on to the next lines
 }
 
-// trimBlanks returns b without its leading spaces and tabs. (A loop, not
-// bytes.TrimLeft, which builds a set of its cutset on every call:
-// BenchmarkStringKeysOnly shows the difference.)
+// trimBlanks returns b without its leading spaces and tabs; a loop, not bytes.TrimLeft, which
+// builds a set of its cutset on every call (BenchmarkStringKeysOnly).
 func trimBlanks(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		b = b[1:]
@@ -544,12 +510,11 @@ func trimTrailingBlanks(b []byte) []byte {
 	return b
 }
 
-// isBlankByte reports whether c separates tokens on a line. NUL counts, as
-// the parser counts it with the blanks.
+// isBlankByte reports whether c separates tokens on a line; NUL counts, as for the parser.
 func isBlankByte(c byte) bool { return c == ' ' || c == '\t' || c == 0 }
 
-// quotedEnd returns the index just past the quoted scalar that line starts
-// with, or -1 when it does not end on this line.
+// quotedEnd returns the index just past the quoted scalar that line starts with, or -1 when it
+// does not end on this line.
 func quotedEnd(line []byte) int {
 	q := line[0]
 	for i := 1; i < len(line); i++ {
@@ -565,9 +530,9 @@ func quotedEnd(line []byte) int {
 	return -1
 }
 
-// plainKeyEnd returns the index of the ":" that ends the plain key line
-// starts with, one followed by a blank or the line's end, or -1 when there
-// is none before the line or a comment ends.
+// plainKeyEnd returns the index of the ":" that ends the plain key line starts with, one
+// followed by a blank or the line's end, or -1 when there is none before the line or a
+// comment ends.
 func plainKeyEnd(line []byte) int {
 	for from := 0; ; {
 		i := bytes.IndexByte(line[from:], ':')
@@ -599,11 +564,9 @@ func hasComment(b []byte) bool {
 	return false
 }
 
-// plainStringKey reports whether yaml/v2 resolves the plain scalar key to
-// a string. Its resolver reads a scalar as a string outright unless its
-// first character is a sign, a digit, a ".", or the first letter of a
-// boolean or null spelling; for those letters, only the exact spellings
-// below are something else.
+// plainStringKey reports whether yaml/v2 resolves the plain scalar key to a string: outright
+// unless its first character is a sign, a digit, a ".", or the first letter of a boolean or
+// null spelling; for those letters, only the exact spellings below are something else.
 func plainStringKey(key []byte) bool {
 	if len(key) == 0 {
 		return false
