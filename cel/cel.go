@@ -26,14 +26,12 @@ type Program struct {
 	limited *limitedPrograms
 }
 
-// costLimit is the limit of every Program's shared plan, never written: a variable only
-// because cel-go's tracker holds a pointer.
+// costLimit is the shared plans' limit, never written: a variable for cel-go's tracker's pointer.
 var costLimit uint64 = CostLimit
 
-// limitedPrograms pools plans of one program, each with a cost limit of its own that
-// EvalLimited sets. cel-go fixes the limit when it plans (each evaluation's tracker copies the
-// plan's pointer), so a limit that changes between evaluations needs one plan per evaluation
-// in flight, planned when the pool runs short.
+// limitedPrograms pools plans of one program for EvalLimited, each with a cost limit of its
+// own: cel-go fixes a plan's limit (each evaluation's tracker copies its pointer), so a limit
+// that changes between evaluations needs a plan per evaluation in flight.
 type limitedPrograms struct {
 	plan func(limit *uint64) (cel.Program, error)
 	pool sync.Pool // of *limitedProgram
@@ -128,9 +126,8 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		limited: &limitedPrograms{plan: plan}}, nil
 }
 
-// issuesError turns cel-go's issues into a CompileError with the first one's position.
-// cel-go renders each as "ERROR: <input>:L:C: msg", the source line and a caret; only the
-// upper-case "ERROR: " goes.
+// issuesError turns cel-go's issues into a CompileError at the first one's position, without
+// the upper-case "ERROR: " of cel-go's "ERROR: <input>:L:C: msg", source line and caret.
 func issuesError(expr string, iss *cel.Issues) *CompileError {
 	detail := iss.Err().Error() // sorts the issues by position
 	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
@@ -199,8 +196,7 @@ func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit
 	return p.eval(ctx, lp.prg, limit, vars)
 }
 
-// eval evaluates prg, a plan of p with the cost limit limit, within the time budget, and
-// returns its result and its cost.
+// eval evaluates prg, p planned with the cost limit limit, and returns its result and cost.
 func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars map[string]string) (bool, uint64, error) {
 	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
 	defer cancel()

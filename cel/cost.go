@@ -20,8 +20,7 @@ import (
 // their arguments (a sort, a set comparison, a search) have a charge known before the call: it
 // is refused with ErrCostLimit over callLimit, charged otherwise. The charges are cel-go's, so
 // Kubernetes', where those count the work, higher where cel-go undercounts (the package doc's
-// Charges). Strings are counted in bytes, known without reading them, where cel-go counts
-// code points, allocating four bytes per code point each time a call is charged.
+// Charges); strings in bytes, since counting code points allocates four bytes for each.
 
 const (
 	// tzCost is the charge of a timestamp accessor given a time zone name: cel-go loads the zone
@@ -133,8 +132,7 @@ var builtins = func() map[string]*builtin {
 		"contains": charged("contains", func(args []ref.Val, _ ref.Val) uint64 {
 			return satMul(traverse(sizeOf(args[0])), traverse(sizeOf(args[1])))
 		}),
-		// matches on a pattern that is not a constant, charged for compiling it too
-		// (pattern.go); a constant one is charged by constantPatterns (guard.go).
+		// matches on a pattern that is not a constant, charged for compiling it (pattern.go).
 		"matches": {name: "matches", before: matchesCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return matchesCost(args) }, detail: matchesDetail},
 		"_<_":     charged("<", compareScalars),
 		"_<=_":    charged("<=", compareScalars),
@@ -199,8 +197,7 @@ var constantFunctions = map[string]bool{
 	"bool": true, "dyn": true, "type": true, "_[_]": true,
 }
 
-// callCost is the charge of a call of function, or false for a function the cost model does
-// not list, which cel-go charges itself.
+// callCost is the charge of a call of function, or false for one the cost model leaves to cel-go.
 func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
 	b, ok := builtins[function]
 	if !ok {
@@ -214,8 +211,7 @@ func traverse(n uint64) uint64 {
 	return uint64(math.Ceil(float64(n) * stringCostFactor))
 }
 
-// sizeOf is the size cel-go charges by: the bytes of a string or bytes, the elements of a list
-// or map, and 1 for anything else.
+// sizeOf is cel-go's measure: bytes of a string or bytes, elements of a list or map, else 1.
 func sizeOf(v ref.Val) uint64 {
 	switch v := v.(type) {
 	case types.String:
@@ -404,8 +400,7 @@ func censusOf(l ref.Val) (census, bool) {
 	return c, visits > 0
 }
 
-// weight is the most that comparing v with another value reads: its bytes and elements, all
-// the way down.
+// weight is the most that comparing v with another value reads: its bytes and elements, nested.
 func weight(v ref.Val, visits *uint64) uint64 {
 	switch v := v.(type) {
 	case types.String:
@@ -492,8 +487,7 @@ func describe(v ref.Val) string {
 	return "a " + v.Type().TypeName()
 }
 
-// distinctCost is the charge of distinct: cel-go's, or, when more, 0.1 a byte that comparing
-// each element with the ones kept before it can read.
+// distinctCost is the charge of distinct: cel-go's, or, when more, 0.1 a byte its comparisons read.
 func distinctCost(args []ref.Val) uint64 {
 	celgo := selfCompareCost(args[0])
 	if celgo > CostLimit {
@@ -507,9 +501,8 @@ func distinctCost(args []ref.Val) uint64 {
 	return max(celgo, traverse(selfWork(c)))
 }
 
-// sortCost is the charge of sorting by keys: cel-go's, or, when more, 0.1 a byte its
-// comparisons can read: at most about 2*n*log2(n) pairs, each reading at most the second
-// longest key.
+// sortCost is the charge of sorting by keys: cel-go's, or, when more, 0.1 a byte of at most
+// about 2*n*log2(n) comparisons, each reading at most the second longest key.
 func sortCost(keys ref.Val) uint64 {
 	celgo := selfCompareCost(keys)
 	if celgo > CostLimit {
@@ -576,8 +569,8 @@ func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	}
 }
 
-// flattenCost is the charge of flatten: cel-go's (the depth times the list's elements) or the
-// result's elements, when more.
+// flattenCost is the charge of flatten: cel-go's (depth times elements), or the result's
+// elements when more.
 func flattenCost(args []ref.Val) uint64 {
 	depth, ok := flattenDepth(args)
 	if !ok {
@@ -607,9 +600,8 @@ func flattenDetail(args []ref.Val) string {
 	return fmt.Sprintf("%s flattened through more than %d lists", describe(args[0]), maxVisits)
 }
 
-// flattenedSize counts the elements of l flattened to depth, reading the size of the lists at
-// the last level, not their elements. Each element read counts against visits; past them, the
-// count is math.MaxUint64.
+// flattenedSize counts the elements of l flattened to depth, reading the last level's sizes only.
+// Each element read counts against visits; past them, the count is math.MaxUint64.
 func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
 	lister, ok := l.(traits.Lister)
 	if !ok {

@@ -24,9 +24,8 @@
 //
 //   - the CEL standard library, with matches (RE2 syntax) and the has, all, exists,
 //     exists_one, map and filter macros;
-//   - cel-go's strings extension at version 2, as Kubernetes pins it (charAt, indexOf,
-//     lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim, join, format,
-//     strings.quote);
+//   - cel-go's strings extension at version 2, as Kubernetes pins it (charAt, indexOf, lastIndexOf,
+//     lowerAscii, upperAscii, replace, split, substring, trim, join, format, strings.quote);
 //   - cel-go's sets extension (sets.contains, sets.equivalent, sets.intersects);
 //   - cel-go's lists extension at version 3 (slice, flatten, distinct, lists.range, reverse,
 //     sort, sortBy), with lists.range capped at 10,000 elements;
@@ -48,25 +47,20 @@
 //     cel-go (and so Kubernetes) charges it except where Charges says otherwise, alike whether
 //     the checker resolved its overload or cel-go dispatches it at run time on dyn values;
 //   - a call whose work can grow faster than its arguments, or that reads more than their sizes
-//     show, is charged before it runs, and refused when that charge alone is over half the cost
-//     limit: distinct, sort, sortBy, sets.contains, sets.equivalent, sets.intersects, in, ==
-//     and != (of lists and maps), flatten, indexOf, lastIndexOf and matches. cel-go charges a
-//     call only after it returns, so such a call may run for seconds before the limit stops
-//     it; here it is refused at once, by a message that names the function, its charge and its
-//     arguments. A call within half the limit runs and is charged, so an evaluation does at
-//     most one and a half times its limit of work (BenchmarkRuntimePatterns builds that worst
-//     case). A refusal ends the evaluation as the cost limit does: || and && do not absorb it;
-//   - matches on a pattern that is not a constant of the expression (a variable's value, or a
-//     string built from one) compiles it at every call, work its length does not show (\pL
-//     alone appends 659 ranges; case folding and counted repetitions multiply too). Such a
-//     call is also charged for compiling, from one scan of the pattern's text, linear in its
-//     length, made before anything is parsed, and refused over half the limit, so a tenant's
-//     value of Unicode classes under 'x'.matches(value) is refused before it compiles (issue
-//     34's inputs are regression tests). A constant pattern is compiled once, when the program
-//     is made, and charged for matching only;
-//   - replace, join, format and strings.quote refuse, before allocating, to produce a string
-//     longer than [MaxStringBytes] (1 MiB), so that a short expression cannot allocate
-//     gigabytes before the cost is counted;
+//     show, is charged before it runs and refused when that alone is over half the cost limit:
+//     distinct, sort, sortBy, sets.contains, sets.equivalent, sets.intersects, in, == and != (of
+//     lists and maps), flatten, indexOf, lastIndexOf and matches. cel-go charges a call after
+//     it returns, so it may run for seconds first; the refusal names the function, its charge
+//     and its arguments. So an evaluation does at most one and a half times its limit of work
+//     (BenchmarkRuntimePatterns builds that worst case); a refusal ends it as the cost limit
+//     does: || and && do not absorb it;
+//   - matches on a pattern that is not a constant (built from a variable's value) compiles it
+//     at every call, work its length does not show (\pL alone appends 659 ranges), so the call
+//     is also charged for compiling, from one linear scan of the text before anything is parsed,
+//     and refused over half the limit before it compiles (issue 34's inputs are regression
+//     tests). A constant pattern is compiled once and charged for matching only;
+//   - replace, join, format and strings.quote refuse, before allocating, a string over
+//     [MaxStringBytes] (1 MiB), so a short expression cannot allocate gigabytes uncharged;
 //   - the comprehensions (all, exists, exists_one, map, filter, sortBy) are charged step by
 //     step, as in Kubernetes, whatever their range; their macros expand so that cel-go's cost
 //     tracker takes linear time over them, not quadratic (macros in env.go);
@@ -94,10 +88,8 @@
 //
 //   - Strings are counted in bytes, where cel-go counts code points: the same for ASCII, more
 //     for other text, and known without reading the string.
-//   - size of a string, and int, uint, double, duration and timestamp of a string, read it:
-//     0.1 a byte (cel-go: 1).
-//   - + of two lists: the elements of the result (cel-go: 1, for a list it builds lazily,
-//     which every later use reads whole).
+//   - size, int, uint, double, duration and timestamp of a string read it: 0.1 a byte (cel-go: 1).
+//   - + of two lists: the result's elements (cel-go: 1, for a lazy list later uses read whole).
 //   - == and != of lists and maps: one a pair of elements, and 0.1 a byte of the strings
 //     compared (cel-go: 0.1 an element).
 //   - in, sets.contains, sets.equivalent, sets.intersects, distinct, sort and sortBy: cel-go's
@@ -110,16 +102,13 @@
 //     instruction matching a class of more than four ranges counts 2 to 5 times (3 for \pL),
 //     a case-insensitive literal twice (instWeight in env.go).
 //   - matches on a pattern that is not a constant: compiling it too, before it compiles (see
-//     Bounds). cel-go, and Kubernetes with it, compiles and matches, then charges by the
-//     lengths of string and pattern: 551 for 'x'.matches(value) over 200 "[\pL\pN\pP]",
-//     charged 422,076 here and refused under a NamespaceMetadata file's budget
-//     (TestRuntimePatternAsKubernetes).
-//   - A timestamp accessor given a time zone name, which loads the zone at every call: 200
-//     (cel-go: 1).
-//   - The strings extension at version 2 is charged as cel-go charges it from version 5 on
-//     (version 2 charges 1 a call, Kubernetes some functions by an estimator of its own):
-//     indexOf and lastIndexOf, the string's bytes times the substring's, where Kubernetes
-//     charges the string's bytes.
+//     Bounds). cel-go, so Kubernetes, compiles and matches, then charges by the lengths of string
+//     and pattern: 551 for 'x'.matches(value) over 200 "[\pL\pN\pP]", 422,076 here, refused under
+//     a NamespaceMetadata file's budget (TestRuntimePatternAsKubernetes).
+//   - A timestamp accessor given a time zone name, which loads the zone each call: 200 (cel-go: 1).
+//   - The strings extension as cel-go charges it from version 5 on (version 2 charges 1 a call,
+//     Kubernetes some functions by its own estimator): indexOf and lastIndexOf the string's
+//     bytes times the substring's, where Kubernetes charges the string's bytes.
 //
 // Kubernetes runs every rule of an object with the whole PerCallLimit and takes its cost from
 // the object's budget (RuntimeCELCostBudget) after it ran, so an object may spend its budget
@@ -137,8 +126,7 @@
 //
 //   - [ErrInvalid]: the expression does not compile; the error is a [*CompileError].
 //   - [ErrInvalidVariable]: the calling code declared a variable that cannot be one.
-//   - [ErrEval]: the evaluation failed (a missing variable, a runtime error), never a silent
-//     false.
+//   - [ErrEval]: the evaluation failed (a missing variable, a runtime error); never a silent false.
 //   - [ErrCostLimit]: a bound stopped the evaluation, the same way on every machine.
 //
 // The exception is an evaluation stopped by the caller's context, which wraps the context's

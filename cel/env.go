@@ -33,10 +33,9 @@ const (
 	CostLimit = 1_000_000
 
 	// TimeBudget bounds the wall-clock time of one evaluation: a backstop, several times what
-	// one within the cost limit takes, should an evaluation take much longer than its cost says
-	// (a slow machine, work the cost model misses). It is fixed: a caller that wants less
-	// passes a context with a deadline. [Program.Eval] says how it applies and what its expiry
-	// returns.
+	// one within the cost limit takes, should one take much longer than its cost says (a slow
+	// machine, work the cost model misses). It is fixed (a caller wanting less passes a
+	// deadline); [Program.Eval] says how it applies and what its expiry returns.
 	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and strings.quote may produce
@@ -61,12 +60,11 @@ const (
 
 	// regexMultiplier scales cel-go's charge of matches (a tenth of the string's bytes times a
 	// quarter of the pattern's size) to its time: matches is charged that product times
-	// regexMultiplier, or cel-go's charge (each factor rounded up) when more, as for a short
-	// string. Go's regexp runs a pattern it can run neither in one pass nor by backtracking on
-	// its NFA, where a unit of cel-go's charge takes about four times the CPU of a unit of
-	// comprehension steps (BenchmarkBuiltins). Kubernetes charges cel-go's, by the pattern's
-	// length: '[a-z]{100}y' over 256 KiB is charged 78,645 there (11 bytes), 2,700,094 here
-	// (103 instructions), and refused.
+	// regexMultiplier, or cel-go's (each factor rounded up) when more, as for a short string.
+	// Go's regexp runs a pattern it can run neither in one pass nor by backtracking on its NFA,
+	// where a unit of cel-go's charge takes about four times the CPU comprehension steps take
+	// (BenchmarkBuiltins). Kubernetes charges cel-go's, by length: '[a-z]{100}y' over 256 KiB is
+	// 78,645 there (11 bytes), 2,700,094 here (103 instructions), and refused.
 	regexMultiplier = 4
 
 	// alwaysVariable is a hidden variable, true in every evaluation, that an expression cannot
@@ -203,9 +201,8 @@ func regexSize(pattern string) int {
 
 // instWeight is what matching a rune instruction of ranges ranges takes, case-insensitive
 // when folds is set, in steps of matching one of a range or two ("a", "[a-z]", "."). Go's
-// regexp searches a class of more than four ranges by halves, a step for about every five
-// halvings, and folds a case-insensitive literal at every step (BenchmarkBuiltins'
-// matches_counted_* rows).
+// regexp searches a class of over four ranges by halves, a step for about every five halvings,
+// and folds a case-insensitive literal at every step (BenchmarkBuiltins' matches_counted_*).
 func instWeight(ranges uint64, folds bool) uint64 {
 	switch {
 	case folds && ranges <= 1:
@@ -216,8 +213,7 @@ func instWeight(ranges uint64, folds bool) uint64 {
 	return 1 + uint64(bits.Len64(ranges)+4)/5
 }
 
-// matchCost is the charge of matches, with size for the pattern (regexSize): see
-// regexMultiplier.
+// matchCost is the charge of matches, with size for the pattern (regexSize): see regexMultiplier.
 func matchCost(subject, size int) uint64 {
 	str := (1 + float64(subject)) * stringCostFactor
 	re := float64(size) * regexCostFactor
@@ -273,12 +269,11 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 //
 // cel-go v0.29's cost tracker keeps a stack of the values it has seen, where a call finds its
 // arguments. A loop condition's value is pushed and never taken; a variable, when evaluated,
-// removes its previous value and everything above it, and reads the whole stack when it
-// finds none. cel-go's own conditions leave two entries a step, which every later step reads
-// through: time quadratic in the steps for a cost that grows linearly (issue 18's rule). A
-// bare identifier finds its previous value on top at every step and clears what the step
-// before left, so time grows linearly (BenchmarkEvalComprehension). A step's charge is
-// cel-go's, one unit more or less.
+// removes its previous value and all above it, or reads the whole stack when it finds none.
+// cel-go's own conditions leave two entries a step, which every later step reads through:
+// time quadratic in the steps for a linear cost (issue 18's rule). A bare identifier finds
+// its previous value on top and clears what the step before left, so time grows linearly
+// (BenchmarkEvalComprehension). A step's charge is cel-go's, one unit more or less.
 //
 // The expansions, with @result the accumulator:
 //
@@ -360,9 +355,8 @@ func filterMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast
 	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
 }
 
-// sortBy is the lists extension's list.sortBy(e, key), expanded as the extension does (the
-// list bound once, then sorted by the keys a map over it computes) with the map of mapMacro.
-// Defined later, it replaces the extension's macro of the same name.
+// sortBy is list.sortBy(e, key), expanded as the lists extension does (the list bound once,
+// then sorted by the keys a mapMacro over it computes); defined later, it replaces the extension's.
 func sortBy() cel.Macro {
 	return cel.ReceiverMacro("sortBy", 2, func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
 		switch target.Kind() {

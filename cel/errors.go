@@ -8,8 +8,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// The sentinels, one per failure a caller acts on differently; the rule that failed is in the
-// message, not in a sentinel of its own.
+// The sentinels, one per failure a caller acts on differently; the message names the rule.
 var (
 	// ErrInvalid reports an expression that does not compile (see [Compile]). The expression
 	// is at fault; fix the policy.
@@ -23,11 +22,10 @@ var (
 	// runtime error such as division by zero or a bad regular expression, or a non-bool result.
 	ErrEval = errors.New("cel: runtime error")
 
-	// ErrCostLimit reports an evaluation stopped by one of its bounds, which the message names:
-	// the runtime cost limit, one call whose charge alone is over half of it, or a string
-	// function's size limit. They are counted, not timed, so they stop an evaluation the same
-	// way on every machine: the input or the policy is too expensive, and a retry does not
-	// help. The time budget is no such bound: see [Program.Eval].
+	// ErrCostLimit reports an evaluation stopped by a bound, which the message names: the cost
+	// limit, one call charged over half of it, or a string function's size limit. Bounds are
+	// counted, not timed, so they stop an evaluation alike on every machine: the input or policy
+	// is too costly, and a retry does not help. The time budget is not one: see [Program.Eval].
 	ErrCostLimit = errors.New("cel: cost limit exceeded")
 )
 

@@ -16,12 +16,10 @@ import (
 // whichever overload runs, and every call checked before it runs is planned as a checkedCall.
 
 // programOptions are the options that bound a program of e compiled as a: the cost limit, the
-// interrupt checks, the checks before calls and the charges. An evaluation's cost limit is
-// *limit, read by its tracker and by every check before a call, so that a limitedProgram can
-// change it between evaluations.
+// interrupt checks, the checks before calls and the charges. The cost limit is *limit, read by
+// each evaluation's tracker and checks, so that a limitedProgram can change it between them.
 func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
-	// matches on a constant pattern is charged by its regexSize, computed once, here; on any
-	// other pattern, by builtins.
+	// matches on a constant pattern is charged by its regexSize, computed here once.
 	sizes := constantPatterns(a.NativeRep().Expr())
 	constant := func(args []ref.Val, _ ref.Val) *uint64 {
 		pattern, _ := args[1].(types.String)
@@ -122,8 +120,7 @@ func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *u
 	return &c
 }
 
-// guard replaces, when a program is planned, each call that is checked
-// before it runs by a checkedCall, under the cost limit *limit.
+// guard plans each call that is checked before it runs as a checkedCall under cost limit *limit.
 func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 	return func(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
 		call, ok := i.(interpreter.InterpretableCall)

@@ -14,46 +14,33 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 )
 
-// This file charges matches on a pattern that is not a constant of the
-// expression: one the evaluation builds, or a variable's value. cel-go
-// compiles such a pattern at every call, and charges the call after it
-// returns, by the lengths of the string and the pattern; but the work of
-// compiling a pattern is not in its length. Go's regexp/syntax appends
-// every range of a Unicode class escape (\pL has hundreds) and sorts
-// them, folds each code point of a case-insensitive range one at a time,
-// and copies what a counted repetition repeats. Parsing a pattern is
-// already that work, so the charge comes from one scan of its text
-// (scanPattern), linear in its length, that bounds what the parser, the
-// compiler and the matcher will do: the call is refused, before anything
-// is compiled, when its charge is over the evaluation's cost limit, and
-// is charged it after it ran otherwise.
+// This file charges matches on a pattern that is not a constant of the expression (built by
+// the evaluation, or a variable's value). cel-go compiles it at every call and charges after,
+// by the lengths of string and pattern, but compiling is work the length does not show:
+// regexp/syntax appends every range of a Unicode class escape and sorts them, folds each code
+// point of a case-insensitive range, and copies what a counted repetition repeats. Parsing is
+// already that work, so the charge comes from one scan of the text (scanPattern), linear in
+// its length, that bounds what the parser, the compiler and the matcher will do; the call is
+// refused before anything is compiled when that is over callLimit.
 
-// patternBound is what scanPattern finds in a pattern: bounds of the work
-// of compiling it (regexp.Compile: parse, simplify, compile, and the
-// one-pass analysis of an anchored pattern) and of the program it
-// compiles to.
+// patternBound is what scanPattern finds: upper bounds of the work of regexp.Compile (parse,
+// simplify, compile, and the one-pass analysis of an anchored pattern) and of its program.
 type patternBound struct {
 	// bytes is the length of the pattern.
 	bytes uint64
-	// atoms is how many nodes the parser makes, at most: literals,
-	// classes, groups, repetitions and assertions.
+	// atoms counts the parser's nodes: literals, classes, groups, repetitions, assertions.
 	atoms uint64
-	// ranges is how many ranges of code points the parser appends to
-	// character classes, at most: class escapes append their tables.
+	// ranges counts the ranges the parser appends to classes, class escapes' tables included.
 	ranges uint64
-	// sorts bounds the work of sorting the ranges of classes: n*log2(n)
-	// for each sort of n ranges (each bracketed class, each class escape
-	// with its case folding, the classes of each alternation, which the
-	// parser merges).
+	// sorts is n*log2(n) for each sort of n ranges: each bracketed class, each class escape
+	// with its folding, the classes of each alternation, which the parser merges.
 	sorts uint64
-	// folds is how many code points the parser folds one at a time, at
-	// most: each code point of a case-insensitive range, and each
-	// case-insensitive literal.
+	// folds counts the code points the parser folds one at a time: each of a case-insensitive
+	// range, and each case-insensitive literal.
 	folds uint64
 	// prog bounds the compiled program.
 	prog progSize
-	// anchored is whether the pattern may start with ^ or \A, which makes
-	// regexp.Compile try its one-pass analysis.
+	// anchored: the pattern may start with ^ or \A, so regexp.Compile tries one-pass analysis.
 	anchored bool
 	// widest is the most ranges a rune instruction holds.
 	widest uint64
@@ -63,11 +50,9 @@ type patternBound struct {
 type progSize struct {
 	// insts is how many instructions it has, at most.
 	insts uint64
-	// weighted is insts with each instruction weighted by what matching
-	// it takes (instWeight).
+	// weighted is insts with each instruction weighted by instWeight.
 	weighted uint64
-	// runes is how many ranges its rune instructions hold together,
-	// counting each copy that a repetition makes.
+	// runes is how many ranges its rune instructions hold, each repetition's copy counted.
 	runes uint64
 	// others is how many of its instructions are not rune instructions.
 	others uint64
@@ -89,22 +74,18 @@ func (a progSize) times(n uint64) progSize {
 // control is n instructions that are not rune instructions.
 func control(n uint64) progSize { return progSize{insts: n, weighted: n, others: n} }
 
-// The work of compiling a pattern, in steps of about the same time, and
-// the steps a unit of cost buys. BenchmarkPatternCharge fits them, as
-// BenchmarkBuiltins fits the other charges: compiling the largest pattern
-// of each family of patternFamilies within CostLimit takes at most about
-// what CostLimit buys of the other functions.
+// The work of compiling a pattern, in steps of about the same time, and the steps a unit of
+// cost buys, fitted by BenchmarkPatternCharge so that compiling the largest pattern of each of
+// patternFamilies within CostLimit takes at most about what CostLimit buys of other functions.
 const (
-	// compileSteps is the work of compiling any pattern, onePassBase that
-	// of starting the one-pass analysis of an anchored one.
+	// compileSteps is the work of compiling any pattern, onePassBase that of starting the
+	// one-pass analysis of an anchored one.
 	compileSteps = 1500
 	onePassBase  = 1000
 	// byteSteps is the work of reading a byte of the pattern.
 	byteSteps = 10
-	// nodeSteps is the work of a node or an instruction of a small
-	// pattern; each grows by one step for every nodeGrowth of them, as
-	// the parser's and the compiler's tables outgrow the processor's
-	// caches.
+	// nodeSteps is the work of a node or an instruction of a small pattern; each grows by one
+	// step for every nodeGrowth of them, as the tables outgrow the processor's caches.
 	nodeSteps  = 250
 	nodeGrowth = 384
 	// rangeSteps is the work of appending a range to a class.
@@ -113,16 +94,14 @@ const (
 	sortSteps = 10
 	// foldSteps is the work of folding a code point.
 	foldSteps = 25
-	// onePassSteps is the work of the one-pass analysis copying a range
-	// of a rune instruction, mergeSteps that of merging it at another
-	// instruction.
+	// onePassSteps is the work of the one-pass analysis copying a range of a rune
+	// instruction, mergeSteps that of merging it at another instruction.
 	onePassSteps = 15
 	mergeSteps   = 1
 
 	stepsPerUnit = 100
 
-	// onePassLimit is the number of instructions from which Go's regexp
-	// no longer tries its one-pass analysis.
+	// onePassLimit is the instruction count from which Go's regexp skips one-pass analysis.
 	onePassLimit = 1000
 )
 
@@ -135,9 +114,8 @@ func (b patternBound) compileCost() uint64 {
 	steps = satAdd(steps, satMul(b.sorts, sortSteps))
 	steps = satAdd(steps, satMul(b.folds, foldSteps))
 	if b.anchored {
-		// The analysis copies the ranges of every rune instruction and
-		// merges them at the others; it runs only on a program of fewer
-		// than onePassLimit instructions.
+		// The analysis copies every rune instruction's ranges and merges them at the others,
+		// on a program of fewer than onePassLimit instructions only.
 		runes := min(b.prog.runes, satMul(onePassLimit, b.widest))
 		steps = satAdd(steps, satAdd(onePassBase, satMul(runes, onePassSteps)))
 		merges := satMul(runes, min(b.prog.others, onePassLimit))
@@ -146,19 +124,16 @@ func (b patternBound) compileCost() uint64 {
 	return satAdd(steps/stepsPerUnit, min(1, steps%stepsPerUnit))
 }
 
-// size is the size the charge of matching counts for the pattern, as
-// regexSize is for a constant one: its length, or the weighted
-// instructions of its program when that is more.
+// size is the size the charge of matching counts, as regexSize is for a constant pattern:
+// its length, or its program's weighted instructions when more.
 func (b patternBound) size() uint64 {
 	return max(b.bytes, b.prog.weighted)
 }
 
-// runtimeMatchCost is the charge of matches on a pattern that is not a
-// constant: compiling it, and matching it as a constant pattern of its
-// size is charged (matchCost).
+// runtimeMatchCost is the charge of matches on a pattern that is not a constant: compiling
+// it, and matching it as a constant pattern of its size is charged (matchCost).
 func runtimeMatchCost(subject, pattern string) uint64 {
-	// The length first: the charge is at least what it says, and a
-	// pattern whose length alone is over any limit is not scanned.
+	// The length first: a pattern whose length alone is over any limit is not scanned.
 	if c := matchCost(len(subject), len(pattern)); c > CostLimit {
 		return c
 	}
@@ -169,9 +144,8 @@ func runtimeMatchCost(subject, pattern string) uint64 {
 // sizeInt is n as an int, saturating.
 func sizeInt(n uint64) int { return int(min(n, math.MaxInt)) }
 
-// matchesCost is the charge of a call of matches whose pattern is not a
-// constant, from its arguments; 1 for arguments that are not strings,
-// which the call refuses.
+// matchesCost is the charge of matches on a pattern that is not a constant; 1 for arguments
+// that are not strings, which the call refuses.
 func matchesCost(args []ref.Val) uint64 {
 	s, ok1 := args[0].(types.String)
 	p, ok2 := args[1].(types.String)
@@ -181,8 +155,7 @@ func matchesCost(args []ref.Val) uint64 {
 	return runtimeMatchCost(string(s), string(p))
 }
 
-// matchesDetail describes a call of matches refused before it compiled
-// its pattern.
+// matchesDetail describes a call of matches refused before it compiled its pattern.
 func matchesDetail(args []ref.Val) string {
 	s, _ := args[0].(types.String)
 	p, _ := args[1].(types.String)
@@ -194,20 +167,16 @@ func matchesDetail(args []ref.Val) string {
 		describe(args[0]), len(p), b.compileCost(), matchCost(len(s), sizeInt(b.size())))
 }
 
-// scanPattern bounds the work of compiling pattern, in one pass over its
-// text that follows Go's regexp/syntax parser (with the flags
-// regexp.Compile gives it, syntax.Perl) without building anything. Where
-// the text is not a valid pattern the parser stops with an error; the
-// scan goes on, reading the rest as literals, which only adds to the
-// bound. Case folding, once a group turns it on, stays on to the end of
-// the pattern here, which also only adds.
+// scanPattern bounds the work of compiling pattern, in one pass over its text that follows
+// Go's regexp/syntax parser (with syntax.Perl, as regexp.Compile) without building anything.
+// Where the parser would stop with an error, the scan reads the rest as literals, and case
+// folding, once a group turns it on, stays on to the end: both only add to the bound.
 func scanPattern(pattern string) patternBound {
 	var s scanner
 	s.scan(pattern)
 	return s.b
 }
 
-// scan scans pattern (scanPattern).
 func (s *scanner) scan(pattern string) {
 	s.b = patternBound{bytes: uint64(len(pattern))}
 	s.groups = append(s.groups[:0], scanGroup{})
@@ -259,8 +228,7 @@ func (s *scanner) scan(pattern string) {
 	}
 	g := s.top()
 	s.merge(g)
-	// The program ends in a match, and starts with a failure (the
-	// instruction at 0, where no jump goes).
+	// The program ends in a match and starts with a failure (at 0, where no jump goes).
 	s.b.prog = g.alts.plus(g.branch()).plus(control(2))
 }
 
@@ -270,22 +238,18 @@ type scanner struct {
 	fold   bool
 	groups []scanGroup // the groups open, the whole pattern first
 
-	// Groups nested more than maxDepth deep have no scanGroup of their
-	// own, so that the scan takes memory bounded whatever the pattern:
-	// deep is how many of them are open, and they add to the innermost
-	// scanGroup, as one sequence, all that they hold. since is the size of
-	// its current alternative when the first of them opened; what it
-	// holds since is a bound of what each of them holds, which a
-	// repetition after it repeats. alternatives is whether the innermost
-	// of them has alternatives, whose classes the parser merges.
+	// Groups nested more than maxDepth deep have no scanGroup, so that the scan's memory is
+	// bounded whatever the pattern: deep counts those open, and they add all they hold to the
+	// innermost scanGroup, as one sequence. since is its current alternative's size when the
+	// first of them opened; what it holds since bounds what each holds, which a repetition
+	// repeats. alternatives is whether the innermost has alternatives, whose classes merge.
 	deep         int
 	since        progSize
 	alternatives bool
 }
 
-// maxDepth bounds the groups that have a scanGroup. The parser refuses a
-// capture or an operator nested more than 1000 deep, but not a group
-// without a capture that holds only another.
+// maxDepth bounds the groups that have a scanGroup. The parser refuses a capture or an
+// operator nested more than 1000 deep, but not a non-capturing group that holds only another.
 const maxDepth = 1000
 
 // open scans the opening of a group, a capture or not.
@@ -312,8 +276,7 @@ func (s *scanner) open(capture bool) {
 func (s *scanner) alternative() {
 	g := s.top()
 	if s.deep > 0 {
-		// As many instructions as alternatives, counted in sequence:
-		// the alternation, and a no-op for an empty one.
+		// Each alternative, in sequence: one alternation instruction, and a no-op if empty.
 		g.cur = g.cur.plus(control(2))
 		g.last = progSize{}
 		s.alternatives = true
@@ -324,23 +287,21 @@ func (s *scanner) alternative() {
 	g.branches++
 }
 
-// scanGroup is a group being scanned: the alternatives before the current
-// one, the current one, and its last atom, which a repetition repeats.
+// scanGroup is a group being scanned: the alternatives before the current one, the current
+// one, and its last atom, which a repetition repeats.
 type scanGroup struct {
 	alts, cur, last progSize
 	capture         bool
 	// branches is how many alternatives it has, less one.
 	branches uint64
-	// classRanges is how many ranges its classes and literals hold,
-	// those of the groups within it included: what the parser can merge
-	// into one class, and sort, when it has alternatives.
+	// classRanges is how many ranges its classes and literals hold, nested groups included:
+	// what the parser can merge into one class, and sort, when it has alternatives.
 	classRanges uint64
 }
 
 func (s *scanner) top() *scanGroup { return &s.groups[len(s.groups)-1] }
 
-// branch is the size of g's current alternative: an empty one compiles to
-// a no-op.
+// branch is the size of g's current alternative: an empty one compiles to a no-op.
 func (g *scanGroup) branch() progSize {
 	if g.cur.insts == 0 {
 		return control(1)
@@ -393,8 +354,7 @@ func (s *scanner) merge(g *scanGroup) {
 	}
 }
 
-// openGroup scans the opening of a group at the start of t, or a change of
-// flags, and returns the rest.
+// openGroup scans a group's opening, or a change of flags, at the start of t; returns the rest.
 func (s *scanner) openGroup(t string) string {
 	if len(t) < 2 || t[1] != '?' {
 		s.open(true)
@@ -433,16 +393,14 @@ func (s *scanner) openGroup(t string) string {
 	return t[1:]
 }
 
-// closeGroup ends the innermost open group, or does nothing for a )
-// without one, which the parser refuses.
+// closeGroup ends the innermost open group, if any: the parser refuses a ) without one.
 func (s *scanner) closeGroup() {
 	if s.deep > 0 {
 		s.deep--
 		s.b.atoms = satAdd(s.b.atoms, 1)
 		g := s.top()
 		if s.alternatives {
-			// The parser merges the classes of the group's alternatives
-			// as it closes it.
+			// The parser merges the classes of the group's alternatives as it closes it.
 			s.b.ranges = satAdd(s.b.ranges, g.classRanges)
 			s.sort(g.classRanges)
 			s.alternatives = false
@@ -458,8 +416,7 @@ func (s *scanner) closeGroup() {
 	s.merge(&g)
 	size := g.alts.plus(g.branch())
 	if g.capture {
-		// Its two instructions, and as much again for the parser's
-		// bookkeeping of a capture (its index, its name).
+		// Its two instructions, and as much again for the parser's bookkeeping (index, name).
 		size = size.plus(control(2))
 		s.b.atoms = satAdd(s.b.atoms, 2)
 	}
@@ -468,10 +425,9 @@ func (s *scanner) closeGroup() {
 	s.atom(size)
 }
 
-// repeat repeats the last atom: at least lo times and at most hi, or
-// without bound for hi < 0 (lo 0 and hi -1 for *, + and ?, which compile
-// to the atom and at most two instructions). A repetition with nothing to
-// repeat, which the parser refuses, repeats nothing.
+// repeat repeats the last atom at least lo times and at most hi, or without bound for hi < 0
+// (lo 0 and hi -1 for *, + and ?, which compile to the atom and at most two instructions).
+// With nothing to repeat, which the parser refuses, it repeats nothing.
 func (s *scanner) repeat(lo, hi int) {
 	s.b.atoms = satAdd(s.b.atoms, 1)
 	g := s.top()
@@ -482,8 +438,7 @@ func (s *scanner) repeat(lo, hi int) {
 	case hi == 0:
 		size = control(1)
 	default:
-		// x{lo,hi} is lo copies of x and hi-lo optional copies; the
-		// parser refuses lo over hi.
+		// x{lo,hi} is lo copies of x and hi-lo optional ones; the parser refuses lo over hi.
 		hi = max(hi, lo)
 		size = g.last.times(uint64(hi)).plus(control(2 * uint64(hi-lo)))
 	}
@@ -500,8 +455,8 @@ func skipNonGreedy(t string) string {
 	return t
 }
 
-// parseRepeat parses {lo}, {lo,} or {lo,hi} at the start of t, as the
-// parser does; a count the parser refuses (over 1000) counts as 1000.
+// parseRepeat parses {lo}, {lo,} or {lo,hi} at the start of t, as the parser does; a count
+// the parser refuses (over 1000) counts as 1000.
 func parseRepeat(t string) (lo, hi int, rest string, ok bool) {
 	u := t[1:]
 	lo, u, ok = parseCount(u)
@@ -531,8 +486,7 @@ func parseRepeat(t string) (lo, hi int, rest string, ok bool) {
 // maxRepeat is the largest count of a repetition the parser accepts.
 const maxRepeat = 1000
 
-// parseCount parses a decimal count without leading zeros, as the parser
-// does; a count over maxRepeat is maxRepeat+1.
+// parseCount parses a decimal count without leading zeros as the parser does, up to maxRepeat+1.
 func parseCount(t string) (n int, rest string, ok bool) {
 	if t == "" || t[0] < '0' || t[0] > '9' || len(t) >= 2 && t[0] == '0' && t[1] >= '0' && t[1] <= '9' {
 		return 0, "", false
@@ -579,10 +533,9 @@ func (s *scanner) escape(t string) string {
 	return rest
 }
 
-// Perl and POSIX groups (\d, [:alpha:]) hold at most 4 ranges of ASCII,
-// 5 when negated. Folded, each code point of theirs from A (the first that
-// folds) to the end of ASCII is folded, at most 63, into at most 18
-// ranges, 19 when negated (TestFoldedGroupBound checks them all).
+// Perl and POSIX groups (\d, [:alpha:]) hold at most 4 ranges of ASCII, 5 when negated.
+// Folded, each of their code points from A (the first that folds) to the end of ASCII, at most
+// 63, is folded into at most 18 ranges, 19 when negated (TestFoldedGroupBound checks them all).
 const (
 	groupRanges     = 5
 	groupFolds      = 63
@@ -602,8 +555,7 @@ func (s *scanner) group() uint64 {
 	return groupFoldRanges
 }
 
-// unicodeClass counts the class escape \p or \P at the start of t and
-// returns the ranges it adds and the rest of t.
+// unicodeClass counts the class escape \p or \P at the start of t; returns its ranges and the rest.
 func (s *scanner) unicodeClass(t string) (uint64, string) {
 	u := t[2:]
 	var name string
@@ -624,8 +576,7 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 	name = strings.TrimPrefix(name, "^")
 	c, ok := unicodeTables().names[canonicalName(name)]
 	if !ok {
-		// The parser refuses a name it does not know; should it know
-		// one that this does not, the largest table stands for it.
+		// A name the parser knows and this does not (it refuses others): the largest table.
 		c = unicodeTables().largest
 	}
 	if !s.fold || c.folds == 0 {
@@ -634,9 +585,8 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 		s.b.ranges = satAdd(s.b.ranges, n)
 		return n, u
 	}
-	// The table and its orbits in a class of their own, which the parser
-	// reuses (its appends are counted with its sort), sorted, then
-	// appended, or their negation.
+	// The table and its orbits in a class of their own, which the parser reuses (its appends
+	// counted with its sort), sorted, then appended, or their negation.
 	n := satAdd(c.ranges, c.folds)
 	s.sort(n)
 	s.b.sorts = satAdd(s.b.sorts, n)
@@ -648,9 +598,8 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 func (s *scanner) class(t string) string {
 	u := t[1:]
 	n := uint64(0)
-	// A class of at most two code points, or two pairs of them, that fold
-	// to each other ([Aa], [\x{100}-\x{101}]) is a case-insensitive
-	// literal to the parser.
+	// A class of at most two code points, or two pairs, that fold to each other ([Aa],
+	// [\x{100}-\x{101}]) is a case-insensitive literal to the parser.
 	items, literal := 0, true
 	if u != "" && u[0] == '^' {
 		n++ // the newline that the negation keeps out
@@ -711,17 +660,15 @@ func (s *scanner) class(t string) string {
 	return u
 }
 
-// classRange counts the range lo-hi of a class and returns the ranges it
-// adds.
+// classRange counts the range lo-hi of a class and returns the ranges it adds.
 func (s *scanner) classRange(lo, hi rune) uint64 {
 	if !s.fold || lo <= minFold && hi >= maxFold || hi < minFold || lo > maxFold {
 		s.b.ranges = satAdd(s.b.ranges, 1)
 		return 1
 	}
-	// The parser folds each code point from max(lo, minFold) to
-	// min(hi, maxFold) (appendFoldedRange); the parts outside are a range
-	// each. A code point that folds adds at most three more, and breaks
-	// the range it extends at most once.
+	// The parser folds each code point from max(lo, minFold) to min(hi, maxFold)
+	// (appendFoldedRange), the parts outside a range each. A code point that folds adds at
+	// most three more, and breaks the range it extends at most once.
 	lo, hi = max(lo, minFold), min(hi, maxFold)
 	folds := uint64(max(0, hi-lo+1))
 	n := satAdd(3, satMul(4, folding(lo, hi)))
@@ -737,8 +684,7 @@ const (
 	maxFold = 0x1e943
 )
 
-// foldingCodePoints are the code points whose case folding is not
-// themselves, in order.
+// foldingCodePoints are the code points that fold to another, in order.
 var foldingCodePoints = sync.OnceValue(func() []rune {
 	var f []rune
 	for c := rune(minFold); c <= maxFold; c++ {
@@ -766,10 +712,9 @@ func classChar(t string) (rune, string) {
 	return r, t[size:]
 }
 
-// parseEscape reads the escape at the start of t as the parser does (an
-// octal, hexadecimal, C or punctuation escape), and returns its code
-// point and the rest. An escape the parser refuses reads as its first two
-// bytes.
+// parseEscape reads the escape at the start of t as the parser does (octal, hexadecimal, C
+// or punctuation) and returns its code point and the rest; one the parser refuses reads as
+// its first two bytes.
 func parseEscape(t string) (rune, string) {
 	if len(t) < 2 {
 		return '\\', t[1:]
@@ -820,20 +765,16 @@ func unhex(c byte) rune {
 	return -1
 }
 
-// tableCost is what a Unicode class escape appends: the ranges of its
-// table, and of its table of fold orbits, strides expanded.
+// tableCost is what a class escape appends: its table's and fold orbits' ranges, strides expanded.
 type tableCost struct{ ranges, folds uint64 }
 
-// classTables are the names a class escape may give, as the parser
-// canonicalizes them (canonicalName), with their costs, and the largest
-// of these costs.
+// classTables are the class names (canonicalName) with their costs, and the largest cost.
 type classTables struct {
 	names   map[string]tableCost
 	largest tableCost
 }
 
-// unicodeTables are the class tables: the categories and their aliases,
-// the scripts, and Any, Assigned and ASCII.
+// unicodeTables are the categories and their aliases, the scripts, and Any, Assigned and ASCII.
 var unicodeTables = sync.OnceValue(func() classTables {
 	m := map[string]tableCost{}
 	// Where two names meet, the costlier stands.
@@ -861,8 +802,7 @@ var unicodeTables = sync.OnceValue(func() classTables {
 	return classTables{names: m, largest: largest}
 })
 
-// The tables of the names that package unicode does not have, as
-// regexp/syntax defines them.
+// The tables of the names package unicode does not have, as regexp/syntax defines them.
 var (
 	anyTable = &unicode.RangeTable{
 		R16: []unicode.Range16{{Lo: 0, Hi: 1<<16 - 1, Stride: 1}},
@@ -874,8 +814,8 @@ var (
 	}}
 )
 
-// expanded is how many ranges the parser appends for t: one for each
-// range of stride 1, one for each code point of the others.
+// expanded is how many ranges the parser appends for t: one for each range of stride 1, one
+// for each code point of the others.
 func expanded(t *unicode.RangeTable) uint64 {
 	if t == nil {
 		return 0
@@ -898,9 +838,8 @@ func strided(lo, hi, stride uint64) uint64 {
 	return (hi-lo)/stride + 1
 }
 
-// canonicalName is the parser's canonical form of a class name: an upper
-// case letter, then lower case ones, without underscores, spaces and
-// hyphens.
+// canonicalName is the parser's canonical form of a class name: an upper case letter, then
+// lower case ones, without underscores, spaces and hyphens.
 func canonicalName(name string) string {
 	canonical := func(i int, c byte) bool {
 		switch {
