@@ -13,18 +13,13 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// Sentinel errors. Problems that map onto the fields of an object (a
-// NamespaceMetadata file's fields, a schema, a name policy, a pipeline) are
-// not errors but a field.ErrorList; these sentinels are for the rest. A
-// NamePolicy.Check stopped by its context returns an error wrapping the
-// context's error instead.
+// Sentinel errors, for what is not a problem of an object's fields (those
+// come as a field.ErrorList). A NamePolicy.Check stopped by its context
+// returns an error wrapping the context's error instead.
 var (
-	// ErrInvalidFile reports data that is not a NamespaceMetadata document
-	// at all: too large, not YAML, a duplicate key, aliases that expand too
-	// far, a directive, more than one document, or a document that is not
-	// a mapping. Every such error of ParseFile is a [*FileError], whose
-	// Detail says which. (A file without a document lacks its type
-	// fields: field errors, not this.)
+	// ErrInvalidFile reports data that is not a NamespaceMetadata document at
+	// all; [ParseFile] returns it in a [*FileError] whose Detail says why. (A
+	// file without a document lacks its type fields: field errors, not this.)
 	ErrInvalidFile = errors.New("nsmeta: invalid NamespaceMetadata file")
 
 	// ErrInvalidName reports a namespace name that is not a DNS-1123 label.
@@ -35,17 +30,14 @@ var (
 	ErrNameNotAllowed = errors.New("nsmeta: namespace name must be accepted by an allowedNames rule")
 )
 
-// A FileError reports data that [ParseFile] refuses as a whole: it is not
-// a NamespaceMetadata document at all. Detail says what is wrong, in the
-// file's words, with the line when one line is to blame, and without the
-// package's name or the YAML decoder's, so that a caller can show it after
-// the file's name:
+// A FileError reports data that [ParseFile] refuses as a whole. Detail says
+// why in the file's words, with the line when one line is to blame and
+// without the package's or the YAML decoder's names, for a caller to show
+// after the file's name:
 //
 //	must be valid YAML: line 3: did not find expected node content
 //
-// A FileError unwraps to [ErrInvalidFile], and to the error it reports,
-// if any (the decoder's, or yamldoc's, such as its alias expansion
-// error).
+// It unwraps to [ErrInvalidFile], and to the error it reports, if any.
 type FileError struct {
 	// Detail is what is wrong with the file, lower case, without a
 	// trailing period.
@@ -57,8 +49,7 @@ type FileError struct {
 // "nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document".
 func (e *FileError) Error() string { return ErrInvalidFile.Error() + ": " + e.Detail }
 
-// Unwrap returns [ErrInvalidFile], and the error that Detail reports, if
-// any.
+// Unwrap returns [ErrInvalidFile], and the error that Detail reports, if any.
 func (e *FileError) Unwrap() []error {
 	if e.err == nil {
 		return []error{ErrInvalidFile}
@@ -67,8 +58,7 @@ func (e *FileError) Unwrap() []error {
 }
 
 // sortErrors sorts errs in place by field, type, detail and value, so that
-// output never depends on map iteration order, and returns it; it returns
-// nil for an empty list, so that callers can test the result against nil.
+// output never depends on map order, and returns it, or nil for an empty list.
 func sortErrors(errs field.ErrorList) field.ErrorList {
 	if len(errs) == 0 {
 		return nil
@@ -86,10 +76,8 @@ func sortErrors(errs field.ErrorList) field.ErrorList {
 	return errs
 }
 
-// nameError reports a namespace name that a NamePolicy refuses. Err says
-// which rule set refused it: ErrInvalidName (DNS-1123 label rules),
-// ErrProtectedName (the protected names) or ErrNameNotAllowed (allowedNames);
-// Reasons says why, one entry per broken rule.
+// nameError reports a name that a NamePolicy refuses: Err is the sentinel of
+// the rule set that refused it, Reasons one entry per broken rule.
 type nameError struct {
 	Name    string
 	Err     error

@@ -21,61 +21,35 @@ const (
 	fileKind       = "NamespaceMetadata"
 )
 
-// maxFileSize bounds a NamespaceMetadata file, which a tenant writes: a real
-// file is a few hundred bytes, and annotations alone may hold at most 256 KiB.
-// The size is checked before any parsing. source-watcher reads at most as
-// much (maxInputsFileSize).
+// maxFileSize bounds a tenant's NamespaceMetadata file, checked before any
+// parsing: a real file is a few hundred bytes, annotations alone hold at most
+// 256 KiB, and source-watcher reads at most as much (maxInputsFileSize).
 const maxFileSize = 1 << 20
 
-// ParseFile parses and validates a NamespaceMetadata file:
-//
-//	apiVersion: source.extensions.fluxcd.io/v1beta1
-//	kind: NamespaceMetadata
-//	metadata:
-//	  labels:
-//	    team: payments
-//	  annotations:
-//	    my.org.io/observability: Enabled
-//
-// It reads the file as the schema that source-watcher v2.3 publishes for it
-// says (docs/namespacemetadata-v1beta1.json):
-//
-//   - apiVersion and kind are required, with exactly the values above;
-//   - no other field is allowed, at the top level or under metadata: a
-//     typo such as metadata.lables is an error that names it;
-//   - a label or annotation value must be a YAML string: an unquoted true,
-//     1, 1.0 or null is an error (quote it, as in a Kubernetes manifest).
-//
-// Beyond the schema, keys must not repeat; a key that YAML reads as a
-// number or a boolean is its text (7: seven is the label "7"); every key
-// and value must be valid by [Metadata.Validate]; and the file must be at
-// most 1 MiB, have aliases that expand it at most 10 times (64 KiB at
-// least), and hold exactly one YAML document, with no directive (%YAML):
-// source-watcher's decoder would silently read the first of several
-// documents, nothing from "---\n---\nmetadata: ...", and nothing after a
-// directive. An empty file, or one of comments only, or whose document
-// is null, lacks the type fields: one error at apiVersion says what the
-// file holds and what it needs. The returned maps are never nil.
+// ParseFile parses and validates a NamespaceMetadata file (see the package
+// documentation) as source-watcher v2.3's published schema says
+// (docs/namespacemetadata-v1beta1.json): apiVersion and kind are required,
+// with exactly their one value; no other field is allowed, at the top level
+// or under metadata (metadata.lables is an error that names it); label and
+// annotation values must be YAML strings (quote an unquoted true, 1, 1.0 or
+// null, as in a Kubernetes manifest). Beyond the schema, keys must not
+// repeat; a key that YAML reads as a number or a boolean is its text (7:
+// seven is the label "7"); every key and value must pass [Metadata.Validate].
+// The returned maps are never nil.
 //
 //	m, errs, err := nsmeta.ParseFile(data)
 //
-// Options: none applies; WithCache has no effect here, and any other option
-// is a Forbidden error at its name ("WithStrict: Forbidden: does not apply
-// to ParseFile").
-//
-// ParseFile returns one of two kinds of failure, never both:
-//
-//   - err, a [*FileError] wrapping ErrInvalidFile, for data that is not a
-//     NamespaceMetadata document at all: more than 1 MiB; not YAML (with
-//     its line), a key that is null or repeats, nesting deeper than 10,000
-//     levels; aliases that expand the file too far; a directive, or a line
-//     break other than a newline; more than one document, or one behind an
-//     empty first document; a document that is not a mapping. Its Detail
-//     words the problem without the decoder's names ("must be valid YAML:
-//     line 3: did not find expected node content");
-//   - errs, the sorted list of every field that breaks the rules above,
-//     with paths rooted at the document (metadata.labels[team], kind); a
-//     bad value is shown by its first 64 bytes when it is longer.
+// A failure is one of two kinds, never both: err, a [*FileError] wrapping
+// ErrInvalidFile, for data that is not a NamespaceMetadata document at all
+// (over 1 MiB; not YAML, with its line; a null or repeated key; nesting over
+// 10,000 levels; aliases that expand it over 10 times, 64 KiB at least; a
+// directive or a line break other than a newline; more than one document,
+// or one behind an empty first; not a mapping); or errs, the sorted list of
+// every field that breaks the rules above, at paths rooted at the document
+// (metadata.labels[team]), a bad value shown by its first 64 bytes. An empty
+// file, or one of comments only, or whose document is null, is one error at
+// apiVersion that says what it holds and needs. No option applies: WithCache
+// has no effect, any other is a Forbidden error at its name.
 func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	var o options
 	if errs := o.apply(opts, "ParseFile"); len(errs) > 0 {
@@ -106,40 +80,29 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	return m, nil, nil
 }
 
-// errHiddenDocument refuses a stream whose first document is empty and
-// whose second is not, such as "---\n---\nmetadata: ...": the decoder
-// reads only the first, so source-watcher reads no metadata at all from it,
-// which is surely not what the tenant meant. ParseFile returns it in a
-// FileError.
+// errHiddenDocument, in a FileError, refuses a stream whose first document
+// is empty and whose second is not, such as "---\n---\nmetadata: ...": the
+// decoder reads only the first, so source-watcher reads no metadata at all.
 var errHiddenDocument = errors.New("the first YAML document is empty and the metadata is in the next one, which is never read; remove the separator before it")
 
-// hidesDocument reports whether the first document of data, which decodes
-// to nothing, hides doc, the one document of data with content that
-// yamldoc.Documents found: it does unless doc is itself null.
+// hidesDocument reports whether data's empty first document hides doc, its
+// one document with content (yamldoc.Documents): it does unless doc is null.
 func hidesDocument(data, doc []byte) bool {
 	var v any
 	err := yaml.Unmarshal(yamldoc.Aligned(data, doc), &v)
 	return err != nil || v != nil
 }
 
-// decode returns the mapping of the first document of data, whose
-// non-empty documents are docs: nil for a file without a document, or
-// whose document is null, so that ParseFile reports it as such.
-//
-// data is decoded whole, as source-watcher decodes it, so that the
-// decoder's errors name lines of data, by one sigs.k8s.io/yaml call, into
-// an untyped value rather than a struct, so that fromDocument reports
-// every unknown field and every value that is not a string at its path:
-// decoding into a struct would stop at the first unknown field, and would
-// turn an unquoted true or 1 into a string. Strict decoding makes a
-// duplicate key an error; nesting deeper than 10,000 levels fails in the
-// decoder.
+// decode returns the mapping of data's first document (docs are its
+// non-empty ones), nil when there is none or it is null. It decodes data
+// whole, as source-watcher does, so that errors name its lines; strictly, so
+// that a duplicate key is an error; and untyped, since a struct would stop at
+// the first unknown field and turn an unquoted true or 1 into a string.
+// Nesting deeper than 10,000 levels fails in the decoder.
 func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	defer func() {
-		// yaml/v2, under sigs.k8s.io/yaml, reports errors by panicking and
-		// recovering internally; a panic that escapes it is a bug in the
-		// parser, and a tenant's file must not crash the controller
-		// because of it.
+		// A panic escaping yaml/v2 is a parser bug; a tenant's file must
+		// not crash the controller because of it.
 		if r := recover(); r != nil {
 			root, err = nil, &FileError{Detail: fmt.Sprintf("must be valid YAML: the YAML parser failed: %v", r)}
 		}
@@ -161,10 +124,8 @@ func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	}
 }
 
-// invalidYAML returns the FileError that reports err, an error of
-// yamldoc's checks or of the YAML decoder, in the file's words
-// (yamldoc.Detail): "must be valid YAML: line 3: did not find expected
-// node content", without the decoder's names.
+// invalidYAML reports err, of yamldoc's checks or the YAML decoder, as a
+// FileError in the file's words, without the decoder's names (yamldoc.Detail).
 func invalidYAML(err error) *FileError {
 	return &FileError{Detail: yamldoc.Detail(err), err: err}
 }
@@ -176,11 +137,10 @@ func useNumber(d *json.Decoder) *json.Decoder {
 	return d
 }
 
-// noDocument reports a file that asks for nothing: empty or of comments
-// and separators only (noDocs), or whose one document is null. It is one error, at
-// apiVersion, that says what the file holds, rather than the two that
-// fromDocument would report for the missing type fields, which would name
-// no value found:
+// noDocument reports a file that asks for nothing, empty or of comments and
+// separators only (noDocs) or whose one document is null, as one error at
+// apiVersion that says what the file holds and needs, rather than the two
+// that fromDocument would report for the missing type fields:
 //
 //	apiVersion: Required value: the file is empty or holds only comments and separators; a NamespaceMetadata file needs apiVersion "source.extensions.fluxcd.io/v1beta1" and kind "NamespaceMetadata"
 func noDocument(noDocs bool) *field.Error {

@@ -9,13 +9,10 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// externalFinalizerAnnotation is the annotation through which an external
-// finalizer (a ResourceSet) takes over the deletion of a namespace. The
-// generator's own desired state must never set it, or it could hand off a
-// namespace to itself and leak it. It is finalizer.Annotation, the one
-// exported name of the key, copied here because nsmeta imports no sibling
-// but cel; package generator's TestCompileRefusesExternalFinalizer checks
-// that the two are equal.
+// externalFinalizerAnnotation is finalizer.Annotation, copied because nsmeta
+// imports no sibling but cel (generator's TestCompileRefusesExternalFinalizer
+// checks they are equal). The generator's desired state must never set it,
+// or it could hand a namespace off to itself and leak it.
 const externalFinalizerAnnotation = "source.extensions.fluxcd.io/externalFinalizer"
 
 // Metadata is the labels and annotations of a namespace. A nil map and an
@@ -26,24 +23,20 @@ type Metadata struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// Validate checks every key and value with apimachinery's rules: label keys
-// are qualified names and label values at most 63 characters of
-// [A-Za-z0-9_.-] (metav1validation.ValidateLabelName,
-// validation.IsValidLabelValue); annotation keys are qualified names,
-// case-insensitively, and all annotations together hold at most 256 KiB
-// (apivalidation.ValidateAnnotations). Errors name the key under fldPath:
+// Validate checks every key and value with apimachinery's rules and returns
+// the sorted list of errors, each at its key under fldPath, or nil: label
+// keys are qualified names and label values at most 63 characters of
+// [A-Za-z0-9_.-]; annotation keys are qualified names, case-insensitively,
+// and all annotations together hold at most 256 KiB. A bad key or value is
+// shown by its first 64 bytes when it is longer.
 //
 //	m.Validate(field.NewPath("spec", "commonMetadata")) // spec.commonMetadata.labels[team]: Invalid value: ...
-//
-// A bad key or value is shown by its first 64 bytes when it is longer. The
-// list is sorted; it is nil when m is valid.
 func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	labels := fldPath.Child("labels")
 	for k, v := range m.Labels {
 		p := labels.Key(k)
-		// The two halves of metav1validation.ValidateLabels, called per key
-		// so that each error names its key rather than the whole map.
+		// metav1validation.ValidateLabels per key, so that errors name the key.
 		errs = append(errs, metav1validation.ValidateLabelName(k, p)...)
 		for _, msg := range validation.IsValidLabelValue(v) {
 			errs = append(errs, field.Invalid(p, v, msg))
@@ -51,8 +44,7 @@ func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 	}
 	annotations := fldPath.Child("annotations")
 	for _, fe := range apivalidation.ValidateAnnotations(m.Annotations, annotations) {
-		// ValidateAnnotations reports a bad key with the key as the value and
-		// the map as the field: move it to the key.
+		// A bad key comes with the map as its field: move it to the key.
 		if k, ok := fe.BadValue.(string); ok && fe.Type == field.ErrorTypeInvalid {
 			fe.Field = annotations.Key(k).String()
 		}

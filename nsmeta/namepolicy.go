@@ -18,22 +18,17 @@ import (
 // receives the namespace name.
 const nameVariable = "ns"
 
-// defaultProtectedNames returns the namespaces that a NamePolicy refuses
-// whatever its rules say, unless WithoutDefaultProtectedNames drops them:
-// the four that released source-watcher v2.3 always refuses (default,
-// flux-system, kube-public, kube-system) and kube-node-lease, Kubernetes'
-// own namespace for the nodes' heartbeats, which source-watcher would
-// manage. A tenant must never be able to claim one, nor a pruning
-// generator delete it.
+// defaultProtectedNames returns the names a NamePolicy refuses whatever its
+// rules, unless WithoutDefaultProtectedNames drops them, so that no tenant
+// claims one nor a pruning generator deletes it (see the package doc).
 func defaultProtectedNames() []string {
 	return []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 }
 
 // NamePolicy is the compiled form of spec.managedNamespaces.allowedNames: the
-// namespace names a generator may create and manage.
-//
-// The zero value is not valid; use NewNamePolicy. A NamePolicy is immutable
-// and safe for concurrent use.
+// namespace names a generator may create and manage. The zero value is not
+// valid; use NewNamePolicy. A NamePolicy is immutable and safe for
+// concurrent use.
 type NamePolicy struct {
 	rules     []*cel.Program
 	protected []string // sorted
@@ -41,22 +36,17 @@ type NamePolicy struct {
 
 // NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL
 // expressions over the string variable "ns", found under fldPath
-// (spec.managedNamespaces in an ArtifactGenerator):
+// (spec.managedNamespaces):
 //
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
 //		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("platform"))
 //
-// The protected names are default, flux-system, kube-node-lease,
-// kube-public and kube-system, and those of [WithProtectedNames];
-// [WithoutDefaultProtectedNames] drops the former. Released source-watcher
-// v2.3 always refuses the same but kube-node-lease, which tenantkit
-// refuses too, being stricter (see the package documentation).
-// Options: those two and [WithCache]; any other is an error at its name.
-// An empty list, an empty expression or one that does not compile (with
-// line:column and a caret) is an error at fldPath.allowedNames or
-// fldPath.allowedNames[i]; a protected name that is not a DNS-1123 label is
-// an error at protectedNames[i]. It returns a nil NamePolicy and the sorted
-// list of every problem, or a nil list.
+// Options: [WithProtectedNames], [WithoutDefaultProtectedNames] and
+// [WithCache]; any other is an error at its name. An empty list, an empty
+// expression or one that does not compile (with line:column and a caret) is
+// an error at fldPath.allowedNames or fldPath.allowedNames[i]; a protected
+// name that is not a DNS-1123 label is an error at protectedNames[i]. It
+// returns a nil NamePolicy and the sorted list of every problem, or a nil list.
 func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (*NamePolicy, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames", "WithoutDefaultProtectedNames")
@@ -95,19 +85,14 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 	return policy, nil
 }
 
-// Check reports whether the policy allows name, in three steps, and returns
-// nil when it does:
-//
-//  1. name must be a DNS-1123 label (at most 63 characters, so the rules
-//     only ever see a bounded input);
-//  2. name must not be protected;
-//  3. at least one allowedNames rule must return true for it.
-//
-// A refusal is an error wrapping [ErrInvalidName], [ErrProtectedName] or
-// [ErrNameNotAllowed], whose message quotes the name and gives the reasons,
-// one per broken rule. A rule that fails to evaluate counts as not
-// returning true, and its error is among the reasons. When ctx ends before
-// a rule allows the name, the error wraps ctx.Err().
+// Check returns nil when the policy allows name: it must be a DNS-1123
+// label (at most 63 characters, so the rules only see a bounded input), not
+// protected, and accepted by at least one allowedNames rule, checked in that
+// order. A refusal is an error wrapping [ErrInvalidName], [ErrProtectedName]
+// or [ErrNameNotAllowed] that quotes the name and gives the reasons, one per
+// broken rule; a rule that fails to evaluate counts as not returning true,
+// its error among the reasons. When ctx ends before a rule allows the name,
+// the error wraps ctx.Err().
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {

@@ -8,13 +8,10 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile].
-// [WithCache] applies to the constructors (ParseFile ignores it);
-// [WithStrict] to CompileSchema only; [WithProtectedNames] and
-// [WithoutDefaultProtectedNames] to NewNamePolicy only; none to ParseFile.
-// An option given to a function it does not apply to is a Forbidden error
-// at the option's name, such as "WithStrict: Forbidden: does not apply to
-// ParseFile".
+// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile]; each
+// option says which it applies to. An option given to a function it does
+// not apply to is a Forbidden error at the option's name, such as
+// "WithStrict: Forbidden: does not apply to ParseFile".
 type Option func(*options)
 
 type options struct {
@@ -26,20 +23,19 @@ type options struct {
 }
 
 // WithCache compiles the CEL rules through c, so that a controller that
-// sees the same policy on every reconcile compiles each rule once. A nil c
-// compiles every rule afresh, which is also the default.
+// sees the same policy on every reconcile compiles each rule once; a nil c,
+// the default, compiles every rule afresh. It applies to CompileSchema and
+// NewNamePolicy; ParseFile ignores it.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithCache(cache))
 func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict makes [Schema.Apply] report a key that the schema does not
-// list as a Forbidden error, for a platform that wants a mistake in a
-// tenant's file to fail loudly, instead of dropping the key with a
-// warning. source-watcher ignores an unlisted key, which is why dropping
-// it is the default. It applies to CompileSchema only; [ParseFile] reads
-// every file as strictly as source-watcher's schema for it says.
+// WithStrict makes [Schema.Apply] report an unlisted key as a Forbidden
+// error instead of dropping it with a warning as source-watcher does, for a
+// platform that wants a tenant's mistake to fail loudly. It applies to
+// CompileSchema only.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
@@ -47,26 +43,22 @@ func WithStrict() Option {
 }
 
 // WithProtectedNames adds names to the protected namespace names, typically
-// the namespace of the generator itself when it is not one of the
-// defaults. It applies to NewNamePolicy only.
+// the generator's own namespace. It applies to NewNamePolicy only; a name
+// that is not a DNS-1123 label is an error at protectedNames[i], a path of
+// the option rather than of a field.
 //
 //	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
-//
-// Each name must be a DNS-1123 label; a bad one is an error at
-// protectedNames[i], a path of the option rather than of a field.
 func WithProtectedNames(names ...string) Option {
 	return func(o *options) {
 		o.protected, o.given = append(o.protected, names...), append(o.given, "WithProtectedNames")
 	}
 }
 
-// WithoutDefaultProtectedNames drops the default protected names (default,
-// flux-system, kube-node-lease, kube-public and kube-system) from the
-// protected names; together with [WithProtectedNames] it replaces the
-// list. It applies to NewNamePolicy only. Released source-watcher v2.3
-// always refuses default, flux-system, kube-public and kube-system: a
-// policy that drops one of them manages a namespace source-watcher never
-// would.
+// WithoutDefaultProtectedNames drops the five default protected names; with
+// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
+// only. A policy that drops one of source-watcher's four (default,
+// flux-system, kube-public, kube-system) manages a namespace source-watcher
+// never would:
 //
 //	// source-watcher's four, without tenantkit's kube-node-lease:
 //	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
@@ -77,9 +69,8 @@ func WithoutDefaultProtectedNames() Option {
 	}
 }
 
-// apply applies opts and reports each option that does not apply to
-// constructor, whose own options other than WithCache are allowed, as a
-// Forbidden error at the option's name.
+// apply applies opts and reports each given option not in allowed (WithCache
+// always is) as a Forbidden error at its name.
 func (o *options) apply(opts []Option, constructor string, allowed ...string) field.ErrorList {
 	for _, opt := range opts {
 		opt(o)

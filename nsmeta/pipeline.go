@@ -9,8 +9,7 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// Strategy says how an Operation combines its metadata with the metadata
-// built so far.
+// Strategy says how an Operation combines its metadata with what came before.
 type Strategy string
 
 // The three strategies of spec.managedNamespaces.metadata.from[].strategy.
@@ -39,26 +38,18 @@ const (
 
 // Operation is one entry of spec.managedNamespaces.metadata.from: it applies
 // its labels and annotations with Strategy to Namespace, or to every
-// namespace when Namespace is "*". Strategy and Namespace are required, so
-// the zero value is not valid (see [Pipeline.Validate]).
+// namespace when Namespace is "*". Both are required, so the zero value is
+// not valid ([Pipeline.Validate]).
 type Operation struct {
 	Strategy  Strategy `json:"strategy"`
 	Namespace string   `json:"namespace"`
 	Metadata           // labels and annotations, inline as in the API
 }
 
-// Pipeline builds the metadata of a namespace in four steps:
-//
-//  1. common: Common, spec.commonMetadata;
-//  2. source: the metadata read from the tenant's NamespaceMetadata file,
-//     after Schema.Apply, overriding;
-//  3. from[i]: each of Operations in list order, when its namespace is the
-//     one being resolved or "*";
-//  4. final: Final, the caller's own metadata (ownership labels), which
-//     nothing can override.
-//
-// Fill in the steps, check them once with [Pipeline.Validate], then call
-// [Pipeline.Resolve] for each namespace:
+// Pipeline builds the metadata of a namespace in the four steps of the
+// package documentation: Common, the tenant's file, each of Operations in
+// order, and Final, which nothing overrides. Check the steps once with
+// [Pipeline.Validate], then call [Pipeline.Resolve] per namespace:
 //
 //	p := nsmeta.Pipeline{Common: common, Operations: ops, Final: owner}
 //	errs := p.Validate(field.NewPath("spec", "commonMetadata"),
@@ -84,21 +75,15 @@ type Result struct {
 	Origin Metadata
 }
 
-// Validate checks every step of p, each under its own field path: Common
-// under common, Operations under operations (the path of the list), Final
-// under final, the path of whatever the caller built it from. It returns
-// the sorted list of every problem, or nil:
-//
-//   - every step's labels and annotations must pass [Metadata.Validate];
-//   - an operation's strategy is required and must be Reset, Override or
-//     Merge (from[1].strategy: Unsupported value: "Replace": supported
-//     values: "Reset", "Override", "Merge"); its namespace is required and
-//     must be "*" or a DNS-1123 label;
-//   - no step may set the externalFinalizer annotation
-//     (source.extensions.fluxcd.io/externalFinalizer) to a non-empty value
-//     (a Forbidden error at its key): that key belongs to the external
-//     finalizer, and a generator that set it in its own desired state could
-//     hand a namespace off to itself.
+// Validate checks every step of p, each under the path the caller built it
+// from (operations: the list's), and returns the sorted list of every
+// problem, or nil. Every step's metadata must pass [Metadata.Validate]. An
+// operation's strategy and namespace are required: Reset, Override or Merge
+// (from[1].strategy: Unsupported value: "Replace": supported values:
+// "Reset", "Override", "Merge"), and "*" or a DNS-1123 label. No step may
+// set the externalFinalizer annotation to a non-empty value (a Forbidden
+// error at its key): it belongs to the external finalizer, and a generator
+// that set it could hand a namespace off to itself.
 func (p Pipeline) Validate(common, operations, final *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, validateStep(p.Common, common)...)
@@ -141,26 +126,20 @@ func reserved(fldPath *field.Path) *field.Error {
 		"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it")
 }
 
-// Resolve builds the metadata of namespace from fromSource, the validated
-// metadata of its NamespaceMetadata file (the zero Metadata when it has
-// none), through the four steps of [Pipeline]. It neither modifies its
-// input nor returns maps that share storage with it or with the pipeline;
-// its result depends only on its inputs. The maps of the result are never
-// nil.
+// Resolve builds the metadata of namespace through the steps of p from
+// fromSource, the validated metadata of its file (zero when it has none). Its
+// result depends only on its inputs, its maps are never nil, and it neither
+// modifies its input nor shares storage with it or with the pipeline.
 //
 //	r, errs := p.Resolve("tenant-a", fromFile)
 //	r.Labels["tier"]        // "silver"
 //	r.Origin.Labels["tier"] // "from[2]"
 //
-// Resolve only applies the steps: check them once with [Pipeline.Validate]
-// first (an operation with another strategy than the three does nothing
-// here). It checks neither fromSource's syntax (ParseFile did) nor
-// namespace (that is [NamePolicy.Check]'s job). Its one error: a result
-// that carries a non-empty externalFinalizer annotation, which only
-// fromSource can have set once the steps are valid, is refused with a
-// Forbidden error at
-// metadata.annotations[source.extensions.fluxcd.io/externalFinalizer], the
-// path of the key in a NamespaceMetadata file.
+// It checks neither the steps ([Pipeline.Validate]: an unknown strategy does
+// nothing here), nor fromSource's syntax, nor namespace ([NamePolicy.Check]).
+// Its one error: a non-empty externalFinalizer annotation in the result,
+// which only fromSource can have set, is a Forbidden error at
+// metadata.annotations[source.extensions.fluxcd.io/externalFinalizer].
 func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
 	// Size the maps for every key that may be set, so that they never grow.
 	nl := len(p.Common.Labels) + len(fromSource.Labels) + len(p.Final.Labels)

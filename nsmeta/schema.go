@@ -19,26 +19,16 @@ import (
 // the value of a label or annotation.
 const valueVariable = "value"
 
-// costBudget is the CEL cost that the rules evaluated for one
-// NamespaceMetadata file may spend together (Schema.Apply), in the units
-// of package cel, where cel.CostLimit (1,000,000) bounds one evaluation:
-// each evaluation runs with the smaller of cel.CostLimit and what the
-// rules before it left. Without it, every key of a file could spend
-// cel.CostLimit, so a hostile file's CPU time would grow with its keys
-// (cel's BenchmarkHostilePlan); with it, a file's rules cost at most the
-// budget, counted, not timed, however hostile the file (generator's
-// BenchmarkHostileTenants; docs/performance.md has the figures). A
-// realistic file, two or three dozen keys with short values checked by CEL
-// rules, spends at most a tenth of it (TestSchemaApplyBudget).
+// costBudget is the CEL cost, in package cel's units, that the rules
+// evaluated for one file may spend together ([Schema.Apply]), so that a
+// hostile file's CPU time does not grow with its keys (see Bounds in doc.go).
 const costBudget = 100_000
 
 // Schema is the compiled form of
 // spec.managedNamespaces.metadata.fromSource.allowedLabels and
-// allowedAnnotations: for each allowed key, a rule that its value must
-// pass, a CEL expression over the string variable "value".
-//
-// The zero value is not valid; use CompileSchema. A Schema is immutable and
-// safe for concurrent use.
+// allowedAnnotations: a CEL rule over "value" per allowed key. The zero value
+// is not valid; use CompileSchema. A Schema is immutable and safe for
+// concurrent use.
 type Schema struct {
 	labels, annotations map[string]rule
 	strict              bool
@@ -51,27 +41,21 @@ type rule struct {
 	what string
 }
 
-// CompileSchema compiles the rules of allowedLabels and allowedAnnotations,
-// each a map from a key to a rule for its value, found under fldPath
-// (spec.managedNamespaces.metadata.fromSource in an ArtifactGenerator). A
-// rule is a boolean CEL expression over the string variable "value", as
-// in source-watcher v2.3:
+// CompileSchema compiles every rule of allowedLabels and allowedAnnotations,
+// each a map from a key to a boolean CEL expression over the string variable
+// "value", found under fldPath (spec.managedNamespaces.metadata.fromSource):
 //
 //	s, errs := nsmeta.CompileSchema(nil, map[string]string{
 //		"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`,
 //	}, field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
 //
 // Options: [WithStrict], [WithCache]; any other is an error at its name.
-// Every key must be a valid label or annotation key; every CEL expression
-// must be non-empty and compile (cel.Compile: at most 5 KiB, type-checked,
-// bool output). Otherwise it returns a nil Schema and the sorted list of
-// every bad key and rule, at fldPath.allowedLabels[key] or
-// fldPath.allowedAnnotations[key], with the rule as the value and why it
-// fails in the detail: CEL compile errors with line:column and a caret.
-// The list is nil when the schema compiles.
-//
-// Every rule is compiled here, once, as source-watcher compiles its rules
-// when a reconcile starts: a bad rule is an error of the spec.
+// Every key must be a valid label or annotation key, every expression
+// non-empty and compile (cel.Compile: at most 5 KiB, type-checked, bool
+// output); otherwise it returns a nil Schema and the sorted list of every
+// bad key and rule at fldPath.allowedLabels[key] or
+// fldPath.allowedAnnotations[key], the rule as the value and why as the
+// detail (CEL compile errors with line:column and a caret), else a nil list.
 func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...Option) (*Schema, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "CompileSchema", "WithStrict")
@@ -110,32 +94,24 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 }
 
 // Apply checks m, the metadata of a NamespaceMetadata file, against the
-// schema and returns the metadata it keeps, warnings and errors:
+// schema and returns the metadata it keeps (maps never nil), warnings and
+// errors, both sorted, errors nil when there are none:
 //
 //	kept, warnings, errs := s.Apply(ctx, fromFile)
 //
-// A key the schema lists is kept when its rule returns true. When the rule
-// returns false, or fails to evaluate (a runtime error, the cost limit, a
-// cancelled ctx), the key is dropped and reported as an error naming the
-// key, its value and the rule: a rule that fails never lets a key through.
-// A key the schema does not list is dropped with a warning, or reported as a
-// Forbidden error under [WithStrict].
+// A listed key is kept when its rule returns true; when the rule returns
+// false or fails to evaluate (a runtime error, the cost limit, a cancelled
+// ctx), the key is dropped and reported as an error naming the key, its
+// value (its first 64 bytes) and the rule. An unlisted key is dropped with a
+// warning, or is a Forbidden error under [WithStrict]. Paths are the file's
+// (metadata.labels[team]); key and value syntax is ParseFile's to check.
 //
-// The rules evaluated for m share one budget of 100,000 units of CEL cost
-// (package cel's units; one evaluation alone may spend up to
-// cel.CostLimit, 1,000,000), charged key by key: labels, then
-// annotations, each in sorted order. Each rule runs with the smaller of
-// cel.CostLimit and what the keys before it left; one that does not finish
-// within it fails to evaluate, an error at its key naming the rule, the
-// value's size, the budget and what was left of it; once nothing is left,
-// every later key whose rule costs anything fails alike. The budget is
-// counted, not timed: the same file always fails at the same key, on every
-// machine.
-//
-// Paths are those of the file, metadata.labels[team]; a value is shown by
-// its first 64 bytes when it is longer; warnings and errors are sorted,
-// and errors nil when there are none. Apply does not check key and value
-// syntax: ParseFile did. The maps of kept are never nil.
+// The rules share a budget of 100,000 units of CEL cost, charged key by key
+// (labels, then annotations, each sorted): each rule runs with the smaller
+// of cel.CostLimit and what is left; one that does not finish is an error at
+// its key naming the rule, the value's size, the budget and what was left,
+// as is every later key whose rule costs anything. The same file always
+// fails at the same key, on every machine.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept, warnings, errs, _ := s.apply(ctx, m)
 	return kept, warnings, errs
