@@ -16,11 +16,9 @@ import (
 )
 
 // Lookup finds the object a reference names in the cluster. UID returns the
-// object's current UID, or an error that wraps [ErrNotFound] when the object
-// or its kind does not exist, or [ErrForbidden] when the cluster forbids
-// reading it. Any other error means "cannot tell": [Decider.Decide] returns
-// it, and the namespace is kept.
-//
+// object's current UID, or an error wrapping [ErrNotFound] when the object or
+// its kind does not exist, or [ErrForbidden] when reading it is forbidden; any
+// other error means "cannot tell", and [Decider.Decide] keeps the namespace.
 // The package documentation shows a controller-runtime implementation.
 type Lookup interface {
 	UID(ctx context.Context, r Reference) (string, error)
@@ -39,9 +37,8 @@ func (f LookupFunc) UID(ctx context.Context, r Reference) (string, error) {
 type Outcome int
 
 // The outcomes of [Decider.Decide]. Only HandedOff releases the generator
-// from deleting the namespace. Undecided and Forbidden come with an error and
-// mean neither delete nor release: keep the namespace and retry. Every other
-// outcome leaves the generator accountable: delete the namespace.
+// from deleting the namespace; Undecided and Forbidden come with an error:
+// keep the namespace and retry; every other outcome: delete the namespace.
 const (
 	Undecided       Outcome = iota // the lookup failed; Decide returned its error
 	Absent                         // no annotation, or an empty value
@@ -75,16 +72,15 @@ type Verdict struct {
 	// Reference is the parsed annotation value; zero when the annotation is
 	// absent, "self" or malformed.
 	Reference Reference
-	// Reason explains the outcome in one line, for people, fit for an
-	// inventory Release or Keep reason and a condition message, for example
-	// "handed off to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants
-	// (uid 0d1e...)". Every verdict has one.
+	// Reason explains the outcome in one line, fit for an inventory Release
+	// or Keep reason and a condition message: "handed off to
+	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e...)".
+	// Every verdict has one.
 	Reason string
 }
 
 // HandedOff reports whether the namespace was handed off: the generator must
-// not delete it, only stop tracking it. Every other verdict leaves the generator
-// accountable or, with an error, undecided.
+// not delete it, only stop tracking it.
 func (v Verdict) HandedOff() bool { return v.Outcome == HandedOff }
 
 // Decider decides whether a namespace was handed off to an external
@@ -97,18 +93,12 @@ type Decider struct {
 }
 
 // NewDecider returns a Decider that lets only the allowed kinds, by API
-// group and kind (the version does not matter), take a hand-off: a
-// reference to any other kind is not a hand-off, and the generator stays
-// accountable ([KindNotAllowed]). With no kind, every kind may take one.
-// For flux-operator's ResourceSet:
+// group and kind (not version), take a hand-off; a reference to any other
+// kind leaves the generator accountable ([KindNotAllowed]). With no kind,
+// every kind may, and whoever may annotate a namespace can keep it for ever
+// (see Hostile annotations in the package documentation): name the kinds.
 //
 //	finalizer.NewDecider(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
-//
-// Name the kinds. Whoever may annotate a namespace can otherwise point its
-// finalizer at any object that outlives it, and keep it for ever: a
-// cluster-scoped object, an object in another namespace, or an object of a
-// kind the generator may not read, whose every lookup is Forbidden. With
-// the list, only objects of those kinds, outside the namespace, can keep it.
 //
 // It returns an error when a group or kind breaks the rules the API server
 // applies (all of them, sorted, under "allowedKinds").
@@ -147,27 +137,18 @@ func NewDecider(allowed ...schema.GroupKind) (*Decider, error) {
 }
 
 // Decide is for the generator, about to delete a namespace it manages: it
-// reads the externalFinalizer annotation from the live namespace's
-// annotations and tells whether the deletion was handed off, for example
-// d.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup).
+// tells from the live namespace's externalFinalizer annotation whether the
+// deletion was handed off, by the table of the package documentation:
 //
-// The namespace is handed off only when the value parses, names an object
-// outside the namespace of an allowed kind, l finds that object, and its UID
-// is the referenced one. Otherwise the generator stays accountable, with the
-// reason in the verdict: the annotation is absent or empty, "self" or
-// malformed; it names the namespace itself or an object inside it, which
-// cannot outlive the namespace, so nothing would ever delete it
-// ([InsideNamespace]); it names a kind that the Decider does not allow; l
-// reports [ErrNotFound] (the finalizer is gone) or another UID (the finalizer
-// was recreated and may never track the namespace). Decide calls l only for
-// the last two.
+//	verdict, err := d.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup)
 //
-// An error from l that wraps [ErrForbidden] is returned as it is, with a
-// Forbidden verdict whose reason names the RBAC the caller lacks; any other
-// error is returned wrapped, with an Undecided verdict. Either way the caller
-// must keep the namespace and retry, never delete it. Decide also returns an
-// error when namespace is not a namespace name, and when it needs a lookup and
-// l is nil.
+// It is handed off only when the value names an object of an allowed kind
+// outside the namespace, and l, called only then, finds it with the
+// referenced UID. An error from l wrapping [ErrForbidden] is returned as it
+// is, with a Forbidden verdict naming the RBAC the caller lacks; any other is
+// returned wrapped, with an Undecided verdict: either way the caller must keep
+// the namespace and retry, never delete it. Decide also returns an error when
+// namespace is not a namespace name, and when it needs a lookup and l is nil.
 func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]string, l Lookup) (Verdict, error) {
 	if msgs := validation.IsDNS1123Label(namespace); len(msgs) > 0 {
 		err := fmt.Errorf("finalizer: namespace %s: %s", quote(namespace), strings.Join(msgs, "; "))

@@ -8,35 +8,28 @@ import (
 	"strings"
 )
 
-// Sentinel errors, one per failure that a caller handles differently. Match
-// them with [errors.Is]: the errors returned by this package wrap them with
-// the detail.
+// Sentinel errors, one per failure that a caller handles differently, which
+// this package's errors wrap with the detail: match them with [errors.Is].
 var (
-	// ErrInvalid is what every *[ParseError] unwraps to: the value is not a
-	// reference.
+	// ErrInvalid is what every *[ParseError] unwraps to: not a reference.
 	ErrInvalid = errors.New("finalizer: invalid reference")
 
 	// ErrNotFound is what a [Lookup] wraps when the referenced object, or
-	// its kind, does not exist in the cluster: the finalizer is gone. It is
-	// the one not-found error of tenantkit: package generator's
-	// ObjectReader returns it too, so that a controller maps Kubernetes'
-	// NotFound to one error.
+	// its kind, does not exist: the finalizer is gone. It is tenantkit's one
+	// not-found error (package generator's ObjectReader returns it too).
 	ErrNotFound = errors.New("finalizer: object not found")
 
-	// ErrForbidden is what a [Lookup] wraps when the cluster forbids reading
-	// the referenced object: the caller lacks RBAC "get" on its kind, so
-	// whether the namespace was handed off cannot be told.
+	// ErrForbidden is what a [Lookup] wraps when the caller lacks RBAC "get"
+	// on the referenced kind, so a hand-off cannot be told.
 	ErrForbidden = errors.New("finalizer: forbidden")
 
 	// ErrStamp is what [Stamp] wraps when the desired Namespace cannot be
-	// stamped: the annotation holds a value other than [Self], or the
-	// Namespace carries other labels or annotations, which belong to the
-	// generator.
+	// stamped: the annotation is not [Self], or the Namespace carries other
+	// labels or annotations, which belong to the generator.
 	ErrStamp = errors.New("finalizer: cannot stamp namespace")
 )
 
-// errNilLookup is returned by [Decider.Decide] when it needs a lookup and has
-// none: a programming error.
+// errNilLookup is Decide's error when it needs a lookup and has none.
 var errNilLookup = errors.New("finalizer: lookup must not be nil")
 
 // The rules that a *ParseError names, read after
@@ -104,13 +97,12 @@ func (e *ParseError) detail() string {
 // Unwrap returns [ErrInvalid].
 func (e *ParseError) Unwrap() error { return ErrInvalid }
 
-// quoteLimit is how many bytes of an over-long value a message shows. Values in
-// messages come from annotations that the cluster's users control; a message
-// must not carry 256 KiB of them into logs, events and conditions.
+// quoteLimit is how many bytes of an over-long value a message shows: a value
+// from an annotation may hold 256 KiB, too much for logs, events and conditions.
 const quoteLimit = 64
 
-// quote quotes s with %q semantics, cutting a value longer than maxLength to its
-// first quoteLimit bytes and its length.
+// quote quotes s, cutting a value longer than maxLength to its first
+// quoteLimit bytes and its length.
 func quote(s string) string {
 	if len(s) <= maxLength {
 		return strconv.Quote(s)

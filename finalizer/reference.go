@@ -11,19 +11,16 @@ import (
 // The annotation's vocabulary.
 const (
 	// Annotation is the key of the namespace annotation that names the
-	// external finalizer, the object that takes over deleting the
-	// namespace.
+	// external finalizer, the object that takes over deleting the namespace.
 	Annotation = "source.extensions.fluxcd.io/externalFinalizer"
 
-	// Self is the placeholder value that the finalizing controller replaces
-	// with its own reference when it applies the namespace (see [Stamp]). It
-	// is not a reference: [Parse] refuses it.
+	// Self is the placeholder that the finalizing controller replaces with its
+	// own reference ([Stamp]); it is not a reference, and [Parse] refuses it.
 	Self = "self"
 )
 
-// Segment bounds. The group and the name are DNS-1123 subdomains and the
-// namespace a DNS-1123 label (apimachinery's limits); a version and a
-// lower-cased kind are DNS-1035 labels, so 63 bytes each; a Kubernetes UID is a 36-byte UUID, and 128 bytes leave room for other
+// Segment bounds, apimachinery's for DNS-1123 and DNS-1035 names; a
+// Kubernetes UID is a 36-byte UUID, and 128 bytes leave room for other
 // identifiers while keeping a forged value small.
 const (
 	maxGroupLength     = validation.DNS1123SubdomainMaxLength
@@ -34,21 +31,18 @@ const (
 	maxUIDLength       = 128
 )
 
-// maxLength is the length in bytes of the longest valid reference: the sum of
-// the segment bounds and the five separators. Parse rejects a longer value
-// before it looks at its segments: the annotation is set by whoever may patch the
-// namespace, and the API server accepts values of up to 256 KiB.
+// maxLength is the longest valid reference, the segment bounds and five
+// separators: Parse rejects a longer value before splitting it, since the
+// annotation is set by whoever may patch the namespace, up to 256 KiB.
 const maxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
 
 // Reference identifies the external finalizer of a namespace: an object by
-// API group, version, kind, namespace, name and UID. Its text form, the
-// annotation value, is "group/version/kind/namespace/name/uid", for example
-// "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-...".
-//
-// Group is empty for the core API group and Namespace is empty for a
-// cluster-scoped object. Reference is comparable and safe to copy and share.
-// The zero value is not a valid reference; obtain one from [Parse], or fill in
-// the fields and check them with [Reference.Validate].
+// API group (empty for the core group), version, kind, namespace (empty for
+// a cluster-scoped object), name and UID. Its text form, the annotation
+// value, is "group/version/kind/namespace/name/uid". Reference is comparable
+// and safe to copy and share. The zero value is not a valid reference;
+// obtain one from [Parse], or fill in the fields and check them with
+// [Reference.Validate].
 type Reference struct {
 	Group     string
 	Version   string
@@ -58,14 +52,11 @@ type Reference struct {
 	UID       string
 }
 
-// Parse parses an externalFinalizer annotation value of the form
-// "group/version/kind/namespace/name/uid" (see the package documentation for
-// the grammar), for example Parse("/v1/ConfigMap/flux-system/rset/abc").
-//
-// Every failure is a *[ParseError] that names the segment and the rule, and
-// unwraps to [ErrInvalid], the placeholder [Self] included. Parse reports the
-// first failing segment, in segment order. The returned strings share memory
-// with s.
+// Parse parses an externalFinalizer annotation value (the grammar is in the
+// package documentation), for example Parse("/v1/ConfigMap/flux-system/rset/abc").
+// Every failure, the placeholder [Self] included, is a *[ParseError] naming
+// the first failing segment, in segment order, and its rule, which unwraps to
+// [ErrInvalid]. The returned strings share memory with s.
 func Parse(s string) (Reference, error) {
 	if s == Self {
 		return Reference{}, &ParseError{Value: s, Rule: ruleSelf}
@@ -100,19 +91,16 @@ func Parse(s string) (Reference, error) {
 }
 
 // ReferenceFor returns the reference to the finalizing object itself, the
-// owner that [Stamp] writes and [Release] looks for: its group, version and
-// kind, its namespace ("" when it is cluster-scoped), name and UID, as a
-// controller has them for the object it reconciles, for example
+// owner that [Stamp] writes and [Release] looks for (namespace "" when it is
+// cluster-scoped):
 //
 //	owner, err := finalizer.ReferenceFor(fluxcdv1.GroupVersion.WithKind("ResourceSet"),
 //		obj.GetNamespace(), obj.GetName(), string(obj.GetUID()))
 //
 // A typed object read through controller-runtime has an empty
-// GroupVersionKind: pass the kind's own, as above. ReferenceFor returns
-// the reference, or a *[ParseError] (unwrapping to [ErrInvalid]) naming
-// the first segment that breaks the rules of [Parse]: an empty version,
-// kind, name or UID among them, so that an object not yet created (no UID)
-// cannot take over a namespace.
+// GroupVersionKind: pass the kind's own, as above. The error is the
+// *[ParseError] of the first segment that breaks the rules of [Parse], an
+// empty UID among them, so that an object not yet created cannot take over.
 func ReferenceFor(gvk schema.GroupVersionKind, namespace, name, uid string) (Reference, error) {
 	r := Reference{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: namespace, Name: name, UID: uid}
 	if err := r.Validate(); err != nil {
@@ -127,10 +115,9 @@ func (r Reference) String() string {
 	return r.Group + "/" + r.Version + "/" + r.Kind + "/" + r.Namespace + "/" + r.Name + "/" + r.UID
 }
 
-// Validate reports whether r follows the rules that [Parse] applies, returning
-// nil or a *[ParseError] (unwrapping to [ErrInvalid]) whose Value is r.String(), for
-// example Reference{Version: "v1", Kind: "ConfigMap"}.Validate() fails on the
-// name.
+// Validate returns nil when r follows the rules of [Parse], or a *[ParseError]
+// whose Value is r.String(): Reference{Version: "v1", Kind: "ConfigMap"}
+// fails on the name.
 func (r Reference) Validate() error {
 	if segment, rule := r.check(); rule != "" {
 		return &ParseError{Value: r.String(), Segment: segment, Rule: rule}
@@ -139,8 +126,7 @@ func (r Reference) Validate() error {
 }
 
 // GroupVersionKind returns the API group, version and kind as apimachinery's
-// type, for example to set on an unstructured or PartialObjectMetadata object
-// before a Get.
+// type, to set on an unstructured or PartialObjectMetadata object for a Get.
 func (r Reference) GroupVersionKind() schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
 }
@@ -159,9 +145,8 @@ func (r Reference) Object() string {
 	return s + r.Name
 }
 
-// check applies the segment rules in segment order and returns the first
-// failing segment with its rule. Group, version and kind follow the rules the
-// API server applies to the types it serves (package internal/apiname).
+// check returns the first failing segment, in segment order, with its rule;
+// group, version and kind follow package internal/apiname.
 func (r Reference) check() (Segment, string) {
 	if msgs := apiname.IsGroup(r.Group); len(msgs) > 0 {
 		return SegmentGroup, strings.Join(msgs, "; ")
@@ -200,9 +185,8 @@ func (r Reference) check() (Segment, string) {
 	return SegmentNone, ""
 }
 
-// isUID reports whether u consists of printable ASCII characters other than
-// space and "/": no whitespace, no control characters, nothing that could hide
-// in a log line or split the value.
+// isUID reports whether u is printable ASCII other than space and "/":
+// nothing that could hide in a log line or split the value.
 func isUID(u string) bool {
 	for i := range len(u) {
 		if c := u[i]; c <= ' ' || c > '~' || c == '/' {

@@ -5,17 +5,14 @@ import (
 	"strconv"
 )
 
-// StampedBy tells who stamped a live namespace: it reads the
-// externalFinalizer annotation from the namespace's annotations and returns
-// the reference it holds, and true. An absent or empty annotation, or the
-// placeholder [Self] that nobody replaced, is no stamp: the zero Reference,
-// false and no error. A value that is not a reference returns false and
-// the *[ParseError] of [Parse], which unwraps to [ErrInvalid]. For example
+// StampedBy tells who stamped a live namespace: the reference that its
+// externalFinalizer annotation holds, and true. An absent or empty
+// annotation, or [Self], is no stamp: the zero Reference, false and no error.
+// A value that is not a reference returns false and the *[ParseError] of
+// [Parse]. Whether it is a hand-off is for [Decider.Decide], which looks the
+// object up.
 //
 //	owner, ok, err := finalizer.StampedBy(ns.GetAnnotations())
-//
-// StampedBy says what the annotation names, not whether it is a hand-off:
-// that is for [Decider.Decide], which looks the object up.
 func StampedBy(annotations map[string]string) (Reference, bool, error) {
 	value := annotations[Annotation]
 	if value == "" || value == Self {
@@ -35,20 +32,17 @@ type ReleaseResult int
 
 // The results of [Release].
 const (
-	// NotStamped: the annotation is absent, empty or the placeholder
-	// [Self]; there is nothing to release.
+	// NotStamped: the annotation is absent, empty or [Self]: nothing to release.
 	NotStamped ReleaseResult = iota + 1
 	// Released: the annotation named the owner, and Release removed it.
 	Released
 	// OtherOwner: the annotation names another object, whose hand-off is
-	// not the owner's to undo. It is left alone.
+	// not the owner's to undo.
 	OtherOwner
-	// OtherUID: the annotation names the owner's object with another UID:
-	// an earlier incarnation, which [Decider.Decide] already treats as no
-	// hand-off (Recreated), or a later one. It is left alone.
+	// OtherUID: the annotation names the owner's object with another UID, an
+	// earlier incarnation (for Decide, Recreated) or a later one.
 	OtherUID
-	// MalformedStamp: the annotation is not a reference, which Decide
-	// already treats as no hand-off. It is left alone.
+	// MalformedStamp: the annotation is not a reference (for Decide, Malformed).
 	MalformedStamp
 )
 
@@ -70,31 +64,24 @@ func (r ReleaseResult) String() string {
 }
 
 // Release is for the finalizing controller when it stops finalizing a
-// namespace that it stamped and will not delete: the namespace left its
-// desired state with pruning disabled, say, or its service account cannot
-// be impersonated when the owner is deleted. It removes the
-// externalFinalizer annotation from the live namespace's annotations, but
-// only when the annotation names owner: the same API group, kind,
-// namespace, name and UID (the version is not compared: an object served
-// at v1 and at v2 is one object). The generator is then accountable for the
-// namespace again. Another owner's stamp, a stamp of the owner's object
-// with another UID (a recreated owner) and a value that is not a reference
-// are left alone, and the result says which.
-//
-// Release returns a new map and never modifies annotations: when Released,
-// a copy without the annotation; otherwise a copy of annotations (nil for
-// nil). owner must be valid, or Release returns its *[ParseError] from
-// [Reference.Validate], nil and the zero ReleaseResult. For example
+// namespace it stamped and will not delete (see the package documentation):
+// it removes the externalFinalizer annotation only when it names owner by
+// API group, kind, namespace, name and UID (not version: an object served at
+// v1 and v2 is one object), and the generator is accountable again. Any
+// other stamp is left alone, and the result says why. Release returns a new
+// map and never modifies annotations: a copy without the annotation when
+// Released, otherwise a copy (nil for nil). owner must be valid, or Release
+// returns its *[ParseError] from [Reference.Validate], nil and the zero
+// ReleaseResult.
 //
 //	annotations, result, err := finalizer.Release(ns.GetAnnotations(), owner)
 //
-// Write the release so that it cannot undo a stamp made since the read:
-// a JSON patch that tests the value it removes,
+// Write the release so that it cannot undo a stamp made since the read: an
+// update with the namespace's resourceVersion, or a JSON patch that tests
+// the value it removes:
 //
 //	[{"op": "test", "path": "/metadata/annotations/source.extensions.fluxcd.io~1externalFinalizer", "value": "<owner>"},
 //	 {"op": "remove", "path": "/metadata/annotations/source.extensions.fluxcd.io~1externalFinalizer"}]
-//
-// or an update with the namespace's resourceVersion.
 func Release(annotations map[string]string, owner Reference) (map[string]string, ReleaseResult, error) {
 	if err := owner.Validate(); err != nil {
 		return nil, 0, err

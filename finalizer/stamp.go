@@ -6,38 +6,29 @@ import (
 	"strings"
 )
 
-// Stamp is for the finalizing controller (a ResourceSet, say) about to apply a
-// desired Namespace: it replaces the placeholder [Self] in the externalFinalizer
-// annotation with the owner's reference, for example
+// Stamp is for the finalizing controller (a ResourceSet, say) about to apply
+// a desired Namespace: it replaces the placeholder [Self] in the
+// externalFinalizer annotation with the owner's reference, for example
 // Stamp(nil, map[string]string{Annotation: Self}, owner) returns
 // map[string]string{Annotation: owner.String()}.
 //
-// labels and annotations are the desired Namespace's metadata as rendered
-// from the platform team's manifest, with the owner labels that the
-// controller adds to every object it applies, or without them: Flux's
-// ssa.ResourceManager.SetOwnerLabels writes "<owner group>/name" and
-// "<owner group>/namespace", and flux-operator's ResourceSet uses the owner
-// group "resourceset.fluxcd.controlplane.io", the owner's lower-cased kind
-// and its API group. So Stamp accepts, besides the annotation, the labels
+// labels and annotations are the Namespace's metadata as rendered from the
+// platform team's manifest. A value other than [Self], or any other label or
+// annotation (the generator's), is an error wrapping [ErrStamp], except the
+// owner labels that Flux's ssa.ResourceManager.SetOwnerLabels writes for an
+// owner of a named API group, with exactly these values, so that
+// flux-operator may stamp before or after adding them
+// (resourceset.fluxcd.controlplane.io/name and /namespace for a ResourceSet,
+// whose spec.commonMetadata is refused):
 //
 //	<lower-case kind>.<group>/name       owner.Name
 //	<lower-case kind>.<group>/namespace  owner.Namespace ("" for a cluster-scoped owner)
 //
-// with exactly those values, for an owner of a named API group:
-// resourceset.fluxcd.controlplane.io/name and /namespace for a
-// ResourceSet. flux-operator may therefore stamp before or after
-// SetOwnerLabels. Any other metadata is refused, the ResourceSet's
-// spec.commonMetadata among it: flux-operator must stamp before it adds
-// that, or leave it off the Namespace.
-//
 // owner must be valid, or Stamp returns its *[ParseError] from
-// [Reference.Validate]. When the annotation is absent or empty, the namespace
-// is not handed off and Stamp returns a copy of annotations (nil for nil).
-// Otherwise the value must be [Self] and the namespace must carry no other
-// label or annotation (its metadata belongs to the generator), or Stamp
-// returns an error wrapping [ErrStamp]; the result holds the stamped
-// annotation only, and the caller keeps its labels. Stamp returns a new map
-// and never modifies its arguments.
+// [Reference.Validate]. An absent or empty annotation is no hand-off: Stamp
+// returns a copy of annotations (nil for nil). A stamped result holds the
+// annotation only; the caller keeps its labels. Stamp returns a new map and
+// never modifies its arguments.
 func Stamp(labels, annotations map[string]string, owner Reference) (map[string]string, error) {
 	if err := owner.Validate(); err != nil {
 		return nil, err
