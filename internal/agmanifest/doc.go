@@ -14,23 +14,19 @@
 //	list      = {apiVersion: ANY, kind: List | ArtifactGeneratorList,
 //	             metadata: ANY, items: [generator]}          exactly one item
 //
-// That is a manifest as written, or as kubectl get artifactgenerator NAME -o yaml prints it,
-// or, without a name, the List kubectl prints holding exactly one. The metadata the API server
-// sets ([ServerSetMetadata]) and the whole status are ignored. Everything else is decoded
-// strictly into [Manifest]: the spec into the caller's type, generator.Spec, so that this
-// package imports no tenantkit package above it.
+// That is a manifest as written or as kubectl get artifactgenerator NAME -o yaml prints it (a
+// List holding exactly one without NAME). Server-set metadata ([ServerSetMetadata]) and the
+// status are ignored; the rest is decoded strictly into [Manifest], the spec into the caller's
+// type (generator.Spec), so that this package imports no tenantkit package above it.
 //
 // # Strict decoding
 //
-// [Unmarshal] and [Strict] decode into any Go value as encoding/json does, with three
-// differences: an object key that names no field of a struct is an error
-// ("spec.artifacts[0].copy[0].frm: unknown field"), names match exactly (as the API server
-// matches them; encoding/json matches in any case), and a value of the wrong type is an error
-// that says what it found ("spec.managedNamespaces.prune: must be a boolean, found a string").
-// Every problem is reported, sorted by path, the first ten named in the message. A
-// json.Unmarshaler takes any value; an encoding.TextUnmarshaler takes a string, its error
-// reported at the path. The decoder is internal/jsonfit's, which inventory.Unmarshal uses too,
-// there ignoring unknown fields.
+// [Unmarshal] and [Strict] decode into any Go value as encoding/json does, except that a key
+// that names no field is an error ("spec.artifacts[0].copy[0].frm: unknown field"), names
+// match exactly (as the API server matches them; encoding/json matches in any case), and a
+// value of the wrong type says what it found ("spec.managedNamespaces.prune: must be a
+// boolean, found a string"). Every problem is reported, sorted by path, the first ten named.
+// The decoder is internal/jsonfit's, which inventory.Unmarshal uses too.
 //
 // # Bounds
 //
@@ -40,9 +36,8 @@
 //
 // # Errors
 //
-// Every error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or [ErrFields]; its
-// message is in the words of the file, never of Go, without the package name, so that a tool
-// prints it as it is.
+// Every error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or [ErrFields], its
+// message in the file's words, never Go's, without the package name: a tool prints it as is.
 //
 // # Concurrency
 //

@@ -60,11 +60,9 @@ func Unmarshal(data []byte, ptr any) error {
 }
 
 // Strict decodes v, a value as [Parse] returns it, into the value that ptr points to when v
-// fits it: every object key names a field of its struct (exactly, not in any case), and every
-// value has the JSON type of its field. Otherwise it decodes nothing and returns an error
-// wrapping [ErrFields] with every problem, each at its path below path (nil for the
-// document's root). A null leaves its target as it is, as encoding/json does. ptr must be a
-// non-nil pointer.
+// fits it (see the package documentation). Otherwise it decodes nothing and returns an error
+// wrapping [ErrFields] with every problem, each at its path below path (nil for the root). A
+// null leaves its target as it is, as in encoding/json. ptr must be a non-nil pointer.
 func Strict(v any, path *field.Path, ptr any) error {
 	var ps problems
 	decodeInto(v, path, ptr, &ps)
