@@ -1,8 +1,7 @@
 // Package exportedinputs is the one definition of an ExternalArtifact's status.exportedInputs,
-// for both its writer and its reader, so that they agree by construction: package generator's
-// inputsFrom reader decodes the JSON of every inputs file with [Decode] before it exports it,
-// and generator.ReadExportedInputs, the reader that a ResourceSetInputProvider embeds, is
-// Decode too.
+// for its writer and its reader, so that they agree by construction: generator's inputsFrom
+// decodes every inputs file's JSON with [Decode] before it exports it, and
+// generator.ReadExportedInputs, which a ResourceSetInputProvider embeds, is Decode too.
 //
 // # Syntax
 //
@@ -22,17 +21,16 @@
 // Each rule bounds what whoever writes the status (or a tenant's inputs file) can make its
 // reader hold:
 //
-//   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it, the text a Kubernetes client
-//     sends: an object larger than etcd's default limit of 1.5 MiB cannot be stored, and the
-//     rest of the ExternalArtifact needs room. The inputs file is also at most 1 MiB, but its
-//     YAML can grow as JSON (quotes around a key, an alias), so the JSON has its own bound.
+//   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it: an object larger than etcd's
+//     default limit of 1.5 MiB cannot be stored, and the rest of the ExternalArtifact needs
+//     room. The inputs file's YAML can grow as JSON (quoted keys, aliases), so the JSON has
+//     its own bound.
 //   - Nested at most [MaxDepth] (10,000) deep, the object itself counting one: encoding/json's
 //     own limit, which the writer's decoder applies.
 //   - Each name at most once in its object, at every depth: Go's decoder would keep the last
-//     of two, and which one a writer meant cannot be told. The writer's YAML decoder refuses
-//     duplicate keys already.
-//   - Valid UTF-8 throughout, as RFC 8259 requires: Go's encoder writes nothing else, and Go's
-//     decoder would replace a bad byte silently.
+//     of two, and which one a writer meant cannot be told.
+//   - Valid UTF-8 throughout, as RFC 8259 requires: Go's decoder would replace a bad byte
+//     silently.
 //
 // Values are kept as compact JSON text, never decoded into Go values, so that a number keeps
 // every digit (an int64 beyond 2^53 or a long decimal would lose some as a float64) and a

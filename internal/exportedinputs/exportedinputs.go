@@ -26,10 +26,9 @@ const jsonSpace = " \t\r\n"
 // from whoever writes the status.
 const quoteLimit = 64
 
-// Decode reads the JSON of a status.exportedInputs object: one object of input names to values
-// (see the package documentation for the rules), or an absent, empty or null value, which is
-// no inputs. It returns a new, non-nil map whose values are compact copies of the text, sharing
-// no memory with data, or nil and an error that names the rule broken.
+// Decode reads the JSON of a status.exportedInputs object (see the package documentation for
+// the rules). It returns a new, non-nil map, empty for no inputs, whose values are compact
+// copies of the text, sharing no memory with data, or nil and an error naming the rule broken.
 //
 //	inputs, err := exportedinputs.Decode([]byte(`{"replicas":3,"image":{"tag":"1.8.2"}}`))
 func Decode(data []byte) (map[string]json.RawMessage, error) {
