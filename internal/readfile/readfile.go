@@ -49,13 +49,12 @@ func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
 	return nil
 }
 
-// RefusesLinks, embedded in the type of a file system (under an unexported alias, so that it
-// is no exported field), tells [ReadChecked], through the method it promotes, which no type
-// outside this module can declare, whether that file system's Open does by itself what
-// [CheckPath] checks for. When it is true, a name that Open opens must be one whose every
-// element fs.Lstat describes without error, none a symbolic link, each before the last a
-// directory and the last the file opened: Open fails for a name with a link in any element,
-// the last included, as package dirfs's FS does, and generator's dirCache over one.
+// RefusesLinks, embedded in a file system's type under an unexported alias (so that it is no
+// exported field), tells [ReadChecked], through a method no type outside this module can
+// declare, whether that file system's Open does by itself what [CheckPath] checks: when true,
+// every name that Open opens has elements that fs.Lstat describes without error, none a
+// symbolic link (the last included), each before the last a directory and the last the file
+// opened, as with package dirfs's FS and generator's dirCache over one.
 //
 //	type linkRefusal = readfile.RefusesLinks
 //	type FS struct {
@@ -78,12 +77,10 @@ func OpenRefusesLinks(fsys fs.FS) bool {
 
 // ReadChecked is [CheckPath] then [Read]: it returns the file's content or the first error.
 // When fsys's Open refuses links itself ([OpenRefusesLinks]), it reads first and calls
-// CheckPath only when the read fails, to return the error that CheckPath and Read would have:
-// a file that such an Open opens and that Read finds regular and of at most maxBytes passes
-// every check of CheckPath. Through dirfs, that spares an open, an fstat and a close per
-// element that no cache of the caller answers (generator's TestPlanFileSystemCalls counts
-// them); a named pipe or a device is then opened (dirfs opens a pipe without waiting) before
-// Read refuses it, unread.
+// CheckPath only when the read fails, with the same result, since a regular file of at most
+// maxBytes that such an Open opens passes every check of CheckPath; through dirfs that spares
+// an open, an fstat and a close per element (generator's TestPlanFileSystemCalls). A named
+// pipe or a device is then opened (dirfs opens a pipe without waiting) before Read refuses it.
 func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	if OpenRefusesLinks(fsys) {
 		if data, err := Read(fsys, name, maxBytes, buf); err == nil {
@@ -97,11 +94,10 @@ func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, e
 }
 
 // Read opens name, checks that the opened file is a regular file of at most maxBytes bytes,
-// and reads it whole into buf[:0], which it grows when the file does not fit: the content is
-// only valid until buf is used again. A file that holds more than maxBytes bytes when read is
-// an error wrapping ErrTooLarge, one that is not a regular file one wrapping ErrNotRegular,
-// each in an *fs.PathError naming name; the file system's errors come as it returns them.
-// Read does not check the elements of name (see CheckPath).
+// and reads it whole into buf[:0], grown when the file does not fit: the content is valid
+// until buf is used again. A file of more than maxBytes bytes when read is an error wrapping
+// ErrTooLarge, one that is not regular one wrapping ErrNotRegular, each an *fs.PathError naming
+// name; the file system's errors come as it returns them. Read does not check name's elements.
 func Read(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -146,10 +142,9 @@ func tooLarge(maxBytes int64) error {
 	return Errorf(ErrTooLarge, "must be no more than %d bytes", maxBytes)
 }
 
-// readAll is io.ReadAll into buf[:0], grown first to size+1 bytes (size as Stat reported it)
-// as os.ReadFile does, so that a whole file takes one allocation and two reads. A file that
-// grew since Stat is still read to its end, or to limit bytes, without io.LimitReader's
-// allocation.
+// readAll is io.ReadAll into buf[:0], grown first to size+1 bytes (Stat's size) as os.ReadFile
+// does, for one allocation and two reads; a file that grew since Stat is still read to its
+// end, or to limit bytes, without io.LimitReader's allocation.
 func readAll(r io.Reader, buf []byte, size, limit int64) ([]byte, error) {
 	data := buf[:0]
 	if want := min(size+1, limit); int64(cap(data)) < want {
