@@ -8,11 +8,9 @@
 //
 // # Alias expansion
 //
-// The decoders bound how many nodes aliases produce, not how many bytes. [CheckExpansion]
+// The decoders bound how many nodes aliases produce, not how many bytes: [CheckExpansion]
 // refuses a stream whose aliases expand it to more than [ExpansionRatio] (10) times its size,
 // or [MinExpansion] (64 KiB) for a smaller one, in time and memory linear in its size.
-// NamespaceMetadata files (nsmeta.ParseFile), inventories (inventory.Unmarshal) and every
-// file the plan tool reads pass through it.
 //
 // # Documents
 //
@@ -34,18 +32,15 @@
 //
 // # Keys
 //
-// sigs.k8s.io/yaml reads keys by YAML 1.1's rules (1 is an integer, yes a boolean) and then
-// formats them as JSON keys, so keys that differ in YAML can share a JSON key ("1" and 1), and
-// which value survives depends on Go's map order. [CheckKeys] refuses such a stream;
-// [Documents] runs it after [CheckExpansion].
+// [CheckKeys] refuses keys that differ in YAML but share a JSON key ("1" and 1), whose
+// surviving value would depend on Go's map order; [Documents] runs it after [CheckExpansion].
 //
 // # Errors in the file's words
 //
 // [Detail] words every error of reading a stream, the decoders' ("yaml: line 3: ...", "error
 // converting YAML to JSON: ...") and this package's, as a message that follows the file's
-// name: "must be valid YAML: line 3: did not find expected node content". NamespaceMetadata
-// files, generator files, the plan tool's inputs (agmanifest.Parse) and inventories report
-// their YAML errors through it.
+// name: "must be valid YAML: line 3: did not find expected node content". The module's
+// readers report their YAML errors through it.
 //
 // # Concurrency
 //

@@ -34,11 +34,10 @@ func checkStream(data []byte) error {
 //
 // or a key that no JSON key can hold (null, an integer above 2^63-1).
 //
-// Why: yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes, on and true the
-// boolean true; ~ null) into a Go map, then formats each key as a string. Keys that differ in
-// YAML but format alike (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and
-// which value survives depends on Go's map order, so the same file would give different
-// results from one run to the next; so would the error for two keys no JSON key can hold.
+// Why: sigs.k8s.io/yaml's yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes,
+// on and true the boolean true; ~ null), then formats it as a string. Keys that format alike
+// (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and which value survives
+// depends on Go's map order: the same file would give different results from run to run.
 //
 // The check decodes what the module's readers decode: the stream whole (its first document),
 // and each piece that [Documents] splits it into; a document that yaml/v2 cannot decode is
@@ -371,12 +370,10 @@ func splitPieces(data []byte) ([]piece, bool) {
 //
 // An implicit key sits on one line at a node's start: the line's start, after a block
 // indicator ("- ", "? ", ": "), or after the ": " of a key before it on the line. A quoted key
-// is a string; a plain key is one when its first character rules out a number and it is none
-// of YAML 1.1's spellings of a boolean or null. Anything else at a node's start that could
-// make or hide a key of another type is a reason to decode: a flow collection ("{", "["), a
-// tag ("!"), an anchor ("&"), an alias ("*"), an explicit key ("?") or value (":"). So is
-// input the parser reads other than line by line: UTF-16 (bytes 0xFE and 0xFF, never in
-// UTF-8), and YAML 1.1's line breaks beyond "\n" and "\r" (U+0085, U+2028, U+2029).
+// is a string; a plain key is one unless it may be a number or is a YAML 1.1 boolean or null
+// (plainStringKey). Anything else at a node's start that could make or hide another key is a
+// reason to decode ("{", "[", "!", "&", "*", "?", ":"); so is input the parser reads other
+// than line by line: UTF-16 (0xFE, 0xFF) and the line breaks U+0085, U+2028 and U+2029.
 func stringKeysOnly(data []byte) bool {
 	// It runs on every file the module reads, so it finds bytes with bytes.IndexByte and
 	// reads a line no further than each key's ":" (BenchmarkStringKeysOnly).
