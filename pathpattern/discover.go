@@ -30,52 +30,46 @@ type Match struct {
 	// source-watcher does, each a valid label value: use them for names,
 	// namespaces and labels.
 	Normalized map[string]string
-	// Problem is empty for a matching directory. Otherwise it is the rule
-	// that Path, found where the pattern needs a directory, breaks ("must be
-	// a directory, not a symbolic link", see [Pattern.Discover]), and Raw and
-	// Normalized hold only the values captured on the way (unchecked): the
-	// entry names the objects the caller cannot know about, none to build.
+	// Problem is empty for a matching directory, or else the rule Path breaks
+	// ("must be a directory, not a symbolic link", see [Pattern.Discover]):
+	// Raw and Normalized hold the values captured on the way (unchecked), to
+	// name the objects the caller cannot know about, none to build.
 	Problem string
 }
 
 // Discover returns every directory of fsys, rooted at the pattern's alias,
 // that matches the pattern, in byte-lexical order of Path, and in errs the
-// problems of the directories it left out, at fldPath (the pathPattern field):
+// problems of those it left out, at fldPath (the pathPattern field):
 //
 //	ms, errs, err := p.Discover(os.DirFS(checkout), field.NewPath("spec", "pathPattern"))
 //
 // The root of fsys (which may be a symbolic link: the caller chose it) and
-// the fixed prefix (the literal segments before the first capture,
-// "tenants" in "@repo/tenants/{namespace}") must be directories, or err is
-// an [*fs.PathError] naming one and wrapping [ErrSourceShape], with no
-// result: an empty result from a source moved or given one level too deep
-// would make the caller delete every tenant's objects. Below the prefix, an
-// empty or missing directory is no match.
+// the fixed prefix (the literal segments before the first capture) must be
+// directories, or err is an [*fs.PathError] naming one and wrapping
+// [ErrSourceShape], with no result: an empty result from a source moved or
+// given one level too deep would make the caller delete every tenant's
+// objects. Below the prefix, an empty or missing directory is no match.
 //
 // Only directories match, and no symbolic link is followed. A literal
 // segment costs one [fs.Lstat], a capture segment one [fs.ReadDir], and no
-// other directory is read. A capture segment skips files, names that are
-// not valid UTF-8 (no [fs.FS] path), and names starting with "." unless the
-// segment starts with a literal ".".
+// other directory is read. A capture segment skips files, names that are not
+// valid UTF-8, and names starting with "." unless it starts with a literal ".".
 //
-// Below the prefix, a file, named pipe or symbolic link at a literal
-// segment, or a link whose name a capture segment matches, may stand where
-// a tenant's directory was: it is neither read nor skipped but returned as a
-// [Match] with Problem set and the values captured on the way, so that the
-// caller keeps what a directory there could have rendered, and reported in
-// errs as a field.Invalid naming its path, the rule and the segment. Links
-// are recognised through [fs.Lstat], so fsys must implement [fs.ReadLinkFS]
-// ([os.DirFS], [os.Root.FS], [fs.Sub] and [testing/fstest.MapFS] do); one
-// that does not is trusted to hold none.
+// Below the prefix, a file, pipe or symbolic link at a literal segment, or a
+// link that a capture segment matches, may stand where a tenant's directory
+// was: it is neither read nor skipped but returned as a [Match] with Problem
+// set, so that the caller keeps what a directory there could have rendered,
+// and reported in errs. Links are recognised with [fs.Lstat], so fsys must
+// implement [fs.ReadLinkFS] ([os.DirFS], [os.Root.FS], [fs.Sub] and
+// [testing/fstest.MapFS] do); one that does not is trusted to hold none.
 //
 // A matching directory with a capture whose normalized value is not a label
-// value is left out and reported in errs as a field.Invalid naming the
-// directory and the capture; errs holds all of them and all problems, in
-// path order. Any other error, such as an I/O error of fsys or a panic of
-// fsys below a directory that the first capture segment matches (named with
-// the panic's value), ends the walk: err wraps it, with no result. When err
-// is not nil or errs is not empty, the caller must delete nothing on account
-// of the result.
+// value is left out and reported in errs; errs holds these and the problems,
+// each a field.Invalid, in path order. Any other error, such as an I/O error
+// or a panic of fsys below a directory that the first capture segment
+// matches, ends the walk: err wraps it (or names the directory and the
+// panic's value), with no result. When err is not nil or errs is not empty,
+// the caller must delete nothing on account of the result.
 func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
 	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
 	dir, err := d.checkPrefix()

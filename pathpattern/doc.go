@@ -5,8 +5,7 @@
 //
 // # Patterns
 //
-// The grammar, compatible with source-watcher's ArtifactGenerator
-// .spec.pathPattern:
+// The grammar, compatible with source-watcher's .spec.pathPattern:
 //
 //	pattern  = "@" alias "/" segment { "/" segment }
 //	alias    = [a-z0-9]([a-z0-9_-]*[a-z0-9])?
@@ -14,33 +13,28 @@
 //	capture  = "{" name "}"                   name: [A-Za-z_][A-Za-z0-9_]*, a valid label key
 //	literal  = any UTF-8 except "/", "{", "}" and NUL
 //
-// A capture matches like the regular expression [^/]+, and several captures
-// in one segment leftmost-first and greedy, like (?P<a>[^/]+)-(?P<b>[^/]+):
-// "x-y-z" against "{a}-{b}" gives a="x-y" and b="z". Everything else is
-// literal, "*" and "." included. [Parse] reports a malformed pattern as a
-// [*SyntaxError] with the byte offset and the [Rule] it breaks, one constant
-// per rule, so that a caller can word them its own way; the message reads:
+// Captures match like the regular expression [^/]+, leftmost-first and
+// greedy: "x-y-z" against "{a}-{b}" gives a="x-y" and b="z". Everything else
+// is literal, "*" and "." included. [Parse] reports a malformed pattern as a
+// [*SyntaxError] with the byte offset and the [Rule] it breaks:
 //
 //	pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
 //
 // # Discovery
 //
 // [Pattern.Discover] walks an [io/fs.FS] rooted at the alias and returns a
-// [Match] for each matching directory, in byte-lexical path order, reading
-// no directory that cannot lead to a match. Only directories match and no
-// symbolic link is followed; a source of the wrong shape is an error and a
-// link or file where a directory should be is a problem, never a silent
-// deletion (its doc has the rules). [Pattern.Match] applies them to one
-// path; [Pattern.Warnings] names captures that flux-operator overwrites.
+// [Match] per matching directory, in byte-lexical path order, reading only
+// what can still match. Only directories match and no symbolic link is
+// followed; a link or file where a directory should be is a problem, never a
+// silent deletion. [Pattern.Match] applies the same rules to one path.
 //
 // # Compatibility with source-watcher
 //
-// source-watcher (internal/controller/artifactgenerator_pathpattern.go)
-// tests every directory that filepath.WalkDir finds against a regular
-// expression. On the patterns both accept, the captured values, their
-// lowercasing, the verdict on a value (content.IsLabelValue) and the length
-// in characters (the CRD's maxLength of 1024) are the same, and neither
-// follows symbolic links. The differences, each intended:
+// source-watcher (artifactgenerator_pathpattern.go) tests every directory
+// that filepath.WalkDir finds against a regular expression. On the patterns
+// both accept, the captured values, their lowercasing, the verdict on a
+// value (content.IsLabelValue) and the length in characters are the same,
+// and neither follows symbolic links. The differences, each intended:
 //
 //   - Patterns that can never match are refused by [Parse]: a trailing
 //     slash, an empty, "." or ".." segment, a NUL byte; source-watcher
@@ -63,23 +57,20 @@
 //     reports; source-watcher passes it by and prunes what the directory it
 //     replaced generated. The root given to Discover may be a link
 //     (source-watcher's walk finds nothing below one).
-//   - Aliases: [Parse] checks that an alias is well formed, and the caller
-//     checks the alias against its sources; source-watcher fails when the
-//     alias has no source.
+//   - Aliases: [Parse] checks their form and the caller checks the alias
+//     against its sources; source-watcher fails when it has no source.
 //   - Templates: one naming a capture the pattern lacks fails when bound
 //     ([Pattern.Template]); source-watcher fails at the first match.
-//   - Collisions: [Render] marks both objects that render the same
-//     namespace and name and reports every such pair; source-watcher stops
-//     at the first.
+//   - Collisions: [Render] marks both objects of every pair that render the
+//     same namespace and name; source-watcher stops at the first.
 //
 // # Templates and rendering
 //
-// [Pattern.Template] binds a template such as "{module}" to a pattern;
-// [Template.Expand] fills it from a [Match]. [Render] is the one renderer of
-// objects: it expands the templates of several [Output] kinds (spec.artifacts
-// entries) over all matches and checks the results. source-watcher's
-// artifacts without pathPattern are static: bind their literal templates to
-// a nil [*Pattern] and [Render] one empty [Match]:
+// [Pattern.Template] binds a template such as "{module}" to a pattern, and
+// [Render], the one renderer of objects, expands the templates of several
+// [Output] kinds (spec.artifacts entries) over all matches. For static
+// artifacts (no pathPattern), bind templates to a nil [*Pattern] and
+// [Render] one empty [Match]:
 //
 //	var none *pathpattern.Pattern
 //	name, err := none.Template("platform")
@@ -98,15 +89,13 @@
 //
 // Every input a tenant or a spec controls is bounded:
 //
-//   - patterns and templates: [MaxLength] (1024) characters, as the CRD
-//     counts, and 4096 bytes, checked first. The length bounds the
-//     segments, the recursion depth of discovery and the captures; matching
-//     is linear, with no backtracking.
-//   - references and globs: 4096 bytes, Linux's PATH_MAX, beyond which no
-//     file can be opened.
+//   - patterns and templates: [MaxLength] characters, as the CRD counts,
+//     and 4096 bytes; the length bounds the segments, the depth of discovery
+//     and the captures, and matching is linear, with no backtracking.
+//   - references and globs: 4096 bytes, Linux's PATH_MAX.
 //   - globs: 64 brace alternatives, each a walk of its own; 1,000,000 units
-//     of work and 256 path elements deep, or [ErrTooLarge], since several
-//     "**" walk a deep tree again for every way of splitting a path.
+//     of work and 256 elements deep ([ErrTooLarge]), since several "**" walk
+//     a deep tree again for every way of splitting a path.
 //   - files: the size given to [ReadFile] (1 MiB by default).
 //
 // # Errors

@@ -48,8 +48,7 @@ type SyntaxError struct {
 // value is no rule.
 type Rule int
 
-// The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate]
-// enforce.
+// The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate] enforce.
 const (
 	RuleTooLong        Rule = iota + 1 // more than MaxLength characters (a pattern or template)
 	RuleTooManyBytes                   // more than 4096 bytes (a pattern, template or reference)

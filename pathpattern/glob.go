@@ -17,11 +17,10 @@ import (
 // multiply quickly ("{a,b}" ten times is 1024).
 const maxAlternatives = 64
 
-// maxGlobWork bounds the work of one [Glob] call, and so its result: one
-// unit per directory entry read and per element of a path looked up or read.
-// Several "**" ("**/a/**/a/**/*.yaml") walk a deep tree again for every way
-// of splitting a path, for hours without a bound; a million is twice what a
-// "**" over 10,000 tenants takes. TestGlobBounds stops a hostile tree.
+// maxGlobWork bounds the work of one [Glob] call, and so its result: a unit
+// per directory entry read and per path element looked up. Several "**" walk
+// a deep tree again for every way of splitting a path, for hours unbounded
+// (TestGlobBounds); a million is twice what a "**" over 10,000 tenants takes.
 const maxGlobWork = 1_000_000
 
 // maxGlobDepth is how many path elements deep [Glob] looks: far deeper than
@@ -32,17 +31,15 @@ const maxGlobDepth = 256
 // reference, a glob is usually a template expanded with names from the tree.
 const maxGlobLength = maxRefLength
 
-// Glob returns the sorted paths of the regular files of fsys that a copy
-// from pattern would take, leaving out those that an exclude pattern
-// removes:
+// Glob returns, sorted, the regular files of fsys that a copy from pattern
+// would take, less those that an exclude pattern removes:
 //
 //	files, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
-// The syntax is doublestar's: "*", "?", "[class]", "{a,b}" and "**" for any
-// number of directories, which io/fs.Glob lacks (source-watcher uses it, so
-// there "**" acts like "*"); consecutive "**" act as one. pattern is
-// relative to the root of fsys, without an empty, "." or ".." element. A
-// matched directory contributes every regular file below it, like "cp -r".
+// The syntax is doublestar's, with "**", which io/fs.Glob lacks (used by
+// source-watcher, where "**" acts like "*"); consecutive "**" act as one.
+// pattern is relative to fsys, without an empty, "." or ".." element. A
+// matched directory gives every regular file below it, like "cp -r".
 // Symbolic links (recognised as in [Pattern.Discover]) and irregular files
 // are never followed or returned: [GlobSkipped] lists them.
 //
@@ -76,20 +73,19 @@ type Skipped struct {
 //
 //	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
-// An entry is skipped where a copy would have taken a regular file or
-// looked further for one: one that the pattern matches or in a directory the
-// copy takes whole; a link in the literal prefix ("manifests" in
-// "manifests/**"); a link where a directory could hold matching files
-// ("tenants/c" for "tenants/*/inputs.yaml"), since Glob follows no link to
-// find out. Excluded entries are not listed. Flux leaves the same entries out:
-// source-controller archives only regular files and directories. skipped is
-// nil when there is none and whenever err is not nil, as files is.
+// An entry is skipped where a copy would have taken a regular file or looked
+// for one: matched, in a directory taken whole, in the literal prefix, or
+// where a directory could hold matching files ("tenants/c" for
+// "tenants/*/inputs.yaml"), since Glob follows no link to find out. Excluded
+// entries are not listed. Flux leaves the same entries out: source-controller
+// archives only regular files and directories. skipped is nil when there is
+// none and whenever err is not nil, as files is.
 func GlobSkipped(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
 	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
-// glob is GlobSkipped with a bound of maxWork, which tests lower; slow walks
-// "dir/**" with doublestar too, for tests that compare it with expand's walk.
+// glob is GlobSkipped with a bound of maxWork; with slow, tests walk "dir/**"
+// with doublestar too.
 func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, []Skipped, error) {
 	alts, err := checkGlob(pattern, true)
 	if err != nil {
@@ -218,7 +214,7 @@ func (b *boundedFS) ReadLink(name string) (string, error) {
 }
 
 // checkGlob checks a doublestar pattern and returns its brace-free
-// alternatives, with walk each a relative path without empty, "." or "..".
+// alternatives; with walk, each must be relative, without "", "." or "..".
 func checkGlob(pattern string, walk bool) ([]string, error) {
 	if len(pattern) > maxGlobLength {
 		return nil, badGlob(shorten(pattern), fmt.Sprintf("must be no more than %d bytes", maxGlobLength))
@@ -288,8 +284,7 @@ func expandBraces(pattern string, max int) ([]string, bool) {
 	return out, expand(pattern)
 }
 
-// indexBrace returns the index of the first '{' of s that is neither
-// escaped nor inside a character class, or -1.
+// indexBrace returns the index of the first unescaped '{' outside a class, or -1.
 func indexBrace(s string) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -322,8 +317,7 @@ func classEnd(s string, open int) int {
 	return len(s)
 }
 
-// braceGroup returns the index of the '}' that closes the '{' at s[open]
-// and the indexes of the commas that separate its alternatives.
+// braceGroup returns the index of the '}' closing the '{' at s[open] and its commas.
 func braceGroup(s string, open int) (closing int, commas []int) {
 	depth := 0
 	for i := open + 1; i < len(s); i++ {
@@ -382,10 +376,9 @@ func (g *globber) glob(alt string) error {
 		return nil
 	}
 	if dir, ok := strings.CutSuffix(alt, "/**"); ok && !g.slow && !hasMeta(dir) {
-		// A directory and everything below it, the usual copy: expand's
-		// plain walk finds what doublestar selects without matching each
-		// name (TestGlobDirectoryTree and FuzzGlob compare the two;
-		// generator's BenchmarkPlan through dirfs justifies it).
+		// The usual copy, a whole directory: expand's plain walk finds what
+		// doublestar selects without matching each name (compared by
+		// TestGlobDirectoryTree and FuzzGlob; justified by BenchmarkPlan).
 		name := unescapeMeta(dir)
 		if name != g.base && g.excluded(name) {
 			// As doublestar's walk would exclude it.

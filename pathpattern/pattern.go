@@ -11,10 +11,9 @@ import (
 )
 
 // MaxLength is the longest pattern or template, in characters (code points),
-// that [Parse] and [Pattern.Template] accept: the CRD's maxLength of
-// .spec.pathPattern and of the copy templates, so every pattern the CRD
-// admits is accepted. It bounds the number of segments (the recursion depth
-// of [Pattern.Discover]) and of captures.
+// that [Parse] and [Pattern.Template] accept: the CRD's maxLength, so every
+// pattern the CRD admits is accepted. It bounds the number of segments (the
+// recursion depth of [Pattern.Discover]) and of captures.
 const MaxLength = 1024
 
 // maxBytes is the longest pattern or template in bytes, the most that
@@ -134,9 +133,8 @@ func checkUTF8(s string) error {
 	return &SyntaxError{Input: s, Offset: i, Rule: RuleInvalidUTF8}
 }
 
-// splitAlias checks that s is valid UTF-8 (so that every later offset falls
-// on a rune boundary) and its "@alias/" prefix, and returns the alias and
-// the offset after the slash.
+// splitAlias checks that s is valid UTF-8 (so offsets fall on runes) and its
+// "@alias/" prefix, and returns the alias and the offset after the slash.
 func splitAlias(s string) (alias string, rest int, err error) {
 	if err := checkUTF8(s); err != nil {
 		return "", 0, err
@@ -278,10 +276,9 @@ func (p *Pattern) Captures() []string { return slices.Clone(p.captures) }
 // equal Pattern.
 func (p *Pattern) String() string { return p.src }
 
-// Match reports whether relPath, a directory path relative to the alias
-// root, matches the pattern, and returns the raw captured values, by the
-// rules of [Pattern.Discover] short of reading the tree: relPath must
-// satisfy [fs.ValidPath] and not be ".". It allocates only on a match.
+// Match reports whether relPath, a directory path relative to the alias root
+// ([fs.ValidPath], not "."), matches by the rules of [Pattern.Discover] (reading
+// no tree), and returns the raw captured values; it allocates only on a match.
 //
 //	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
 func (p *Pattern) Match(relPath string) (map[string]string, bool) {
@@ -321,13 +318,11 @@ func (p *Pattern) match(rel string, values []string) bool {
 // maxStackParts is how many parts a segment matches with scratch on the stack.
 const maxStackParts = 15
 
-// match reports whether name (one path element) matches the segment as the
-// regular expression with [^/]+ for each capture does: leftmost-first and
-// greedy, each capture taking the longest value that lets the rest match.
-// It stores the values in values when that is not nil. It runs in time
-// linear in len(name) times the parts, with no backtracking: a backward
-// pass finds the last position where each suffix of parts can start, a
-// forward pass gives each capture its longest value.
+// match reports whether name (one path element) matches the segment like
+// the regular expression with [^/]+ per capture, leftmost-first and greedy,
+// storing the values in values when not nil. It takes time linear in
+// len(name) times the parts: a backward pass finds where each suffix of parts
+// can start at the latest, a forward pass gives each capture its longest value.
 func (s *segment) match(name string, values []string) bool {
 	if !s.capture {
 		return name == s.literal

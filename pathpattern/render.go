@@ -28,10 +28,9 @@ type Rendered struct {
 	Conflict *Rendered
 }
 
-// Render expands the namespace and name templates of every output for
-// every match, from the normalized values, checks the results, and reports
-// every problem at fldPath.Index(i), i the output's index (fldPath is
-// spec.artifacts for an ArtifactGenerator):
+// Render expands the namespace and name templates of every output for every
+// match, from the normalized values, checks the results, and reports every
+// problem at fldPath.Index(i), i the output's index (spec.artifacts[i]):
 //
 //	rs, errs := pathpattern.Render(ms, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 //
@@ -52,11 +51,10 @@ type Rendered struct {
 // the same namespace "x" and name "y"`.
 //
 // A match with a Problem (see [Pattern.Discover]) renders nothing and is not
-// reported again. A match with an empty Path stands for no directory (a
-// spec without a pattern): it renders each output once, and its errors name
-// the output instead of a directory, so Render([]Match{{}}, outputs, ...)
-// checks the literal names and namespaces of outputs bound to a nil
-// [*Pattern].
+// reported again. A match with an empty Path, no directory, renders each
+// output once, with errors naming the output, so Render([]Match{{}}, outputs,
+// ...) checks the literal names and namespaces of outputs bound to a nil
+// [*Pattern], for a spec without a pattern.
 //
 // The results share the maps of the matches; the errors come in the order
 // of the results. When errs is not empty, the caller must not act on the
@@ -139,8 +137,7 @@ func fromDir(dir, detail string) string {
 	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
 }
 
-// pair names the origins of two conflicting results: their directories,
-// with their outputs when these differ, or their outputs without directories.
+// pair names the directories of two conflicting results, or their outputs, or both.
 func pair(a, b *Rendered, fldPath *field.Path) string {
 	if a.Path == "" || b.Path == "" {
 		return fmt.Sprintf("%s and %s", origin(a, fldPath, true), origin(b, fldPath, true))

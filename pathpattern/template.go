@@ -21,14 +21,13 @@ type Template struct {
 //
 //	t, err := p.Template("{module}")
 //
-// Everything outside braces is literal, slashes included; a template may
-// name a capture more than once, or none. Every error is a [*SyntaxError]
-// (wrapping [ErrSyntax]) with the byte offset and the [Rule] broken: more
-// than [MaxLength] characters or 4096 bytes, invalid UTF-8, a missing
-// closing or opening brace, an empty or invalid capture name, or one that p
-// lacks, which fails here, before any tree is read. p may be nil, for a
-// spec without a pattern: the template is then a literal, and a brace in it
-// is an error ([RuleUnknownCapture] for a well-formed capture).
+// Everything outside braces is literal, slashes included; a capture may be
+// named more than once, or none. Every error is a [*SyntaxError] (wrapping
+// [ErrSyntax]) with the byte offset and the [Rule] broken: more than
+// [MaxLength] characters or 4096 bytes, invalid UTF-8, a missing closing or
+// opening brace, an empty or invalid capture name, or one that p lacks
+// (before any tree is read). A nil p, no pattern, makes a literal template,
+// in which a capture is [RuleUnknownCapture].
 func (p *Pattern) Template(s string) (*Template, error) {
 	if err := checkLength(s); err != nil {
 		return nil, err
