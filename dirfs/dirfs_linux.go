@@ -15,22 +15,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// On Linux, a name is opened with one openat2 system call from the root
-// directory's descriptor, which refuses a link in any element
-// (RESOLVE_NO_SYMLINKS, magic links included) and any step out of the
-// directory (RESOLVE_BENEATH). Where openat2 is missing (before Linux 5.6)
-// or refused (a seccomp filter answering ENOSYS or EPERM), found once per
-// process, the name is walked one element at a time with openat and
-// O_NOFOLLOW, each directory opened with O_PATH from the one before it:
-// link-free too, at the cost of two system calls per directory on the way.
+// On Linux, a name is opened with one openat2 call, or walked with openat
+// where openat2 is missing or refused: see the package documentation.
 
 const (
 	resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
-	// openFlags are added to every open but with O_PATH (which openat2
-	// refuses with any flag but O_CLOEXEC, O_DIRECTORY and O_NOFOLLOW):
+	// openFlags go with every open but an O_PATH one (openat2 refuses them):
 	// O_NOCTTY, so that no terminal becomes the process's; O_LARGEFILE,
-	// which the openat2 wrapper does not add on 32-bit systems as open
-	// does.
+	// which the openat2 wrapper, unlike open, does not add on 32-bit systems.
 	openFlags = unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_LARGEFILE
 
 	fileFlags = unix.O_RDONLY | unix.O_NONBLOCK // a FIFO opens without waiting for a writer
@@ -38,10 +30,8 @@ const (
 	pathFlags = unix.O_PATH | unix.O_NOFOLLOW // to fstat, the last element itself
 )
 
-// maxName is the length of the longest name Linux resolves: PATH_MAX (4096)
-// bytes, its terminating NUL included. A longer name fails with
-// ENAMETOOLONG before any call, so that walking it, whose elements could
-// each be short enough, gives openat2's answer.
+// maxName is the longest name Linux resolves, PATH_MAX less its NUL; a longer
+// one fails with ENAMETOOLONG before any call, so that a walk answers as openat2 does.
 const maxName = unix.PathMax - 1
 
 type sysFS struct {
@@ -51,8 +41,7 @@ type sysFS struct {
 	cleanup runtime.Cleanup
 }
 
-// open is Open; with walk, the FS never calls openat2, as where it is
-// missing (tests compare the two).
+// open is Open; with walk, the FS never calls openat2 (tests compare the two).
 func open(dir string, walk bool) (*FS, error) {
 	var fd int
 	err := ignoringEINTR(func() (err error) {
@@ -72,10 +61,9 @@ var openat2 struct {
 	ok   bool
 }
 
-// haveOpenat2 reports whether openat2 works, asking once per process:
-// whether it opens the directory fd itself, which it cannot refuse but
-// for the reasons that make an FS walk names instead (ENOSYS, EPERM from a
-// seccomp filter, EINVAL from a kernel that lacks a flag).
+// haveOpenat2 reports, once per process, whether openat2 opens fd itself,
+// which fails only for the reasons to walk names instead: ENOSYS, EPERM
+// (seccomp) or EINVAL (a kernel lacking a flag).
 func haveOpenat2(fd int) bool {
 	openat2.once.Do(func() {
 		how := unix.OpenHow{Flags: withOpenFlags(unix.O_PATH | unix.O_DIRECTORY), Resolve: resolveFlags}
@@ -111,9 +99,8 @@ func (s *sysFS) close() error {
 	return nil
 }
 
-// resolve opens name with flags, following no link: one openat2 call, or
-// a walk (see walkOpen). The error is ErrLink for a link met, or the
-// system's.
+// resolve opens name with flags, following no link, with openat2 or
+// walkOpen; the error is ErrLink for a link met, or the system's.
 func (s *sysFS) resolve(name string, flags int) (int, error) {
 	if len(name) > maxName {
 		return -1, unix.ENAMETOOLONG
@@ -138,10 +125,9 @@ func (s *sysFS) resolve(name string, flags int) (int, error) {
 	return fd, err
 }
 
-// walkOpen opens name below the directory root one element at a time: each
-// directory on the way with O_PATH, which needs no permission to read it
-// (as a path walk needs none), the last element with flags; all with
-// O_NOFOLLOW. It gives what openat2 gives, and the same errors.
+// walkOpen opens name below root one element at a time with O_NOFOLLOW:
+// each directory on the way with O_PATH, which needs no read permission (as
+// a path walk needs none), the last with flags. It gives openat2's answers.
 func walkOpen(root int, name string, flags int) (int, error) {
 	dir := root
 	defer func() {
@@ -197,13 +183,9 @@ func (s *sysFS) open(name string) (fs.File, error) {
 	return &file{fd: fd, name: name, fsys: s}, nil
 }
 
-// readDir reads the directory name with getdents64 on its descriptor, as
-// (*os.File).ReadDir does, but without an *os.File: that costs an fcntl
-// (os.NewFile asks for the descriptor's flags), and two allocations per
-// entry (its dirent and name) besides the wrapper of each. Here a
-// directory's names share one string, and its entries one array. A plan
-// reads every directory of every tenant: generator's BenchmarkPlan through
-// dirfs shows what this saves, and docs/performance.md has the figures.
+// readDir reads the directory name with getdents64 like (*os.File).ReadDir
+// without its fcntl and two allocations per entry: names share one string,
+// entries one array (generator's BenchmarkPlan through dirfs justifies it).
 func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 	fd, err := s.resolve(name, dirFlags)
 	if err != nil {
@@ -241,9 +223,8 @@ func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 			}
 			mode, ok := direntType(typ)
 			if !ok {
-				// DT_UNKNOWN, from a file system that does not say:
-				// fstatat of the name in the directory, which meets no
-				// link on the way, as package os does with lstat.
+				// DT_UNKNOWN: fstatat of the name in the directory, which
+				// meets no link on the way, as package os does with lstat.
 				var st unix.Stat_t
 				err := ignoringEINTR(func() error { return unix.Fstatat(fd, string(ent), &st, unix.AT_SYMLINK_NOFOLLOW) })
 				if err == unix.ENOENT {
@@ -263,15 +244,13 @@ func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 	return s.direntList(name, names, ends, types), nil
 }
 
-// direntBuffers holds the buffers of readDir's getdents64 calls, of the
-// size package os reads directories with.
+// direntBuffers holds readDir's getdents64 buffers, of package os's size.
 var direntBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 8192)
 	return &b
 }}
 
-// direntList returns the entries of the directory dir read by readDir:
-// their names, one after the other in names, end at ends.
+// direntList returns readDir's entries of dir, whose names in names end at ends.
 func (s *sysFS) direntList(dir string, names []byte, ends []int, types []fs.FileMode) []fs.DirEntry {
 	if len(ends) == 0 {
 		return []fs.DirEntry{}
@@ -288,11 +267,9 @@ func (s *sysFS) direntList(dir string, names []byte, ends []int, types []fs.File
 	return list
 }
 
-// parseDirent reads the first linux_dirent64 record of buf: d_ino (8
-// bytes), d_off (8), d_reclen (2), d_type (1), then d_name, ended by a NUL
-// byte. It returns the name (nil for ".", ".." and a record of inode 0),
-// the type, and the records after it; ok is false for a record that does
-// not fit buf, which getdents64 never returns.
+// parseDirent reads the first linux_dirent64 record of buf (d_ino, d_off,
+// d_reclen, d_type, d_name) and returns its name (nil for ".", ".." and inode
+// 0), type and the rest; ok is false for a record that does not fit buf.
 func parseDirent(buf []byte) (name []byte, typ byte, rest []byte, ok bool) {
 	const nameOffset = 19
 	if len(buf) < nameOffset {
@@ -313,8 +290,7 @@ func parseDirent(buf []byte) (name []byte, typ byte, rest []byte, ok bool) {
 	return name, rec[18], buf[reclen:], true
 }
 
-// direntType returns the type bits of a d_type, or false for DT_UNKNOWN
-// (or a value Linux does not define).
+// direntType returns the type bits of a d_type, or false for DT_UNKNOWN.
 func direntType(typ byte) (fs.FileMode, bool) {
 	switch typ {
 	case unix.DT_REG:
@@ -335,10 +311,8 @@ func direntType(typ byte) (fs.FileMode, bool) {
 	return 0, false
 }
 
-// entries wraps the entries of the directory dir that os.File.ReadDir
-// returns: their Info would call os.Lstat of the directory's name joined
-// with theirs, a path from the working directory that can follow links.
-// The wrappers are allocated together.
+// entries wraps the entries of dir from os.File.ReadDir, whose Info would
+// os.Lstat a path from the working directory, which can follow links.
 func (s *sysFS) entries(dir string, list []fs.DirEntry) []fs.DirEntry {
 	wrapped := make([]dirEntry, len(list))
 	for i, e := range list {
@@ -412,8 +386,8 @@ func cutLast(name string) (dir, elem string, ok bool) {
 	return name[:i], name[i+1:], true
 }
 
-// readlinkat reads the link elem of dir, growing its buffer up to PATH_MAX
-// bytes, the longest target Linux stores.
+// readlinkat reads the link elem of dir, growing its buffer up to PATH_MAX,
+// the longest target Linux stores.
 func readlinkat(dir int, elem string) (string, error) {
 	for size := 128; ; size *= 2 {
 		buf := make([]byte, size)
@@ -445,10 +419,9 @@ func ignoringEINTR(f func() error) error {
 	}
 }
 
-// file is an open file: a descriptor, read with read(2) and described with
-// fstat(2). An *os.File would cost two system calls more to open (its
-// flags read, and an epoll registration that fails for a regular file) and
-// a finalizer. Reading it as a directory wraps it in an *os.File then.
+// file is an open descriptor, read with read(2) and fstat(2): an *os.File
+// would cost two system calls more (fcntl, and an epoll registration that
+// fails for a regular file) and a finalizer. ReadDir wraps it in one.
 type file struct {
 	fd   int // -1 once closed
 	name string

@@ -11,19 +11,11 @@ import (
 	"syscall"
 )
 
-// Elsewhere than on Linux, an FS reads through an os.Root, which never
-// leaves the directory but follows links that stay inside it. So before
-// each operation it checks every element of the name with the root's
-// Lstat, refusing a link (and, on Windows, a mount point or junction,
-// which Lstat reports as irregular), and after opening a file it checks
-// that the file opened is the one that Lstat saw (os.SameFile). This
-// refuses every link that is in place before the operation; a link swapped
-// in for a directory on the way while the operation runs can still be
-// followed, to somewhere inside the directory. See the package
-// documentation.
+// Elsewhere than on Linux, an FS checks each name with the os.Root's Lstat
+// and each file opened with os.SameFile (see the package documentation); on
+// Windows, a mount point or junction, which Lstat calls irregular, is a link.
 
-// errChanged is the error of an open whose file is not the one that the
-// name's check saw: the tree changed during the open.
+// errChanged is the error of an open whose file is not the one check saw.
 var errChanged = errors.New("dirfs: file changed while it was opened")
 
 type sysFS struct {
@@ -86,8 +78,8 @@ func underlying(err error) error {
 }
 
 // openChecked opens name after check, refusing what is neither a regular
-// file nor a directory (opening a FIFO would wait for a writer), and
-// checks that the file opened is the one check saw.
+// file nor a directory (a FIFO would wait for a writer), and checks that the
+// file opened is the one check saw.
 func (s *sysFS) openChecked(op, name string, wantDir bool) (*os.File, error) {
 	info, err := s.check(op, name)
 	if err != nil {
