@@ -9,21 +9,18 @@ import (
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
-// collect diffs the desired entries against the previous inventory,
-// decides what happens to every object with the decision table and fills
-// in the decisions.
+// collect diffs the desired entries against the previous inventory, decides what happens to
+// every object with the decision table and fills in the decisions.
 func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
 	g := p.g
 	changes, derrs := inventory.Diff(previous, desired)
 	if len(derrs) > 0 {
-		// The desired entries are built here and valid: the previous
-		// inventory is not.
+		// The desired entries are built here and valid: the previous inventory is not.
 		res.Errors = append(res.Errors, derrs...)
 		return p.collectInvalid(res, desired, previous, skips)
 	}
 	d := newDecider(g, p.snap, skips, changes.Stale, false)
-	// The table decides namespace pruning (its first row): inventory's own
-	// rule is off.
+	// The table decides namespace pruning (its first row): inventory's own rule is off.
 	opts := []inventory.Option{inventory.WithGuard(d.guard), inventory.WithNamespacePrune()}
 	if g.opts.allowDeleteAll {
 		opts = append(opts, inventory.WithAllowDeleteAll())
@@ -34,10 +31,8 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	if len(res.Errors) > 0 {
 		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
 	}
-	// inventory's deletion guards refuse a pass that would delete more than
-	// WithMaxDeletions allows, or every object of the previous inventory
-	// (what a wrong source or pattern looks like); the decisions come back
-	// complete, each deletion kept, and the refusal is an error of the spec.
+	// A refusal of inventory's deletion guards (WithMaxDeletions, WithAllowDeleteAll) comes back
+	// with every decision, each deletion kept; it is an error of the spec.
 	decisions, err := inventory.Collect(p.ctx, changes, opts...)
 	var refused *inventory.RefusedError
 	switch {
@@ -68,10 +63,9 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	return nil
 }
 
-// desiredDecisions returns the decisions of the desired objects, in apply
-// order, each adjusted to its live copy by the decision table, and leaves
-// the namespaces that are not applied out of res.Namespaces: their entries
-// stay desired, so that Next tracks them.
+// desiredDecisions returns the decisions of the desired objects, in apply order, each adjusted
+// to its live copy by the decision table, and leaves the namespaces that are not applied out of
+// res.Namespaces: their entries stay desired, so that Next tracks them.
 func (p *planner) desiredDecisions(res *Plan, changes inventory.Changes) []inventory.Decision {
 	d := &decider{g: p.g, snap: p.snap}
 	byName := make(map[string]*Namespace, len(res.Namespaces))
@@ -101,9 +95,8 @@ func (p *planner) desiredDecisions(res *Plan, changes inventory.Changes) []inven
 	return ds
 }
 
-// skipDecisions returns a Skip decision for each skipped object, tracked or
-// not, in apply order, and the tracked entries among them (in stale), which
-// the next inventory keeps as they are.
+// skipDecisions returns a Skip decision for each skipped object, tracked or not, in apply
+// order, and the tracked ones' entries (in stale), which the next inventory keeps as they are.
 func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry) ([]inventory.Decision, []inventory.Entry) {
 	tracked := map[inventory.ID]inventory.Entry{}
 	for _, e := range stale {
@@ -131,23 +124,20 @@ func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry
 	return ds, kept
 }
 
-// reasonInvalidInventory is why a plan over a previous inventory that does
-// not validate keeps what it no longer desires.
+// reasonInvalidInventory is why a plan over an invalid previous inventory keeps what is stale.
 const reasonInvalidInventory = "the previous inventory has errors"
 
-// collectInvalid decides a plan whose previous inventory does not validate
-// (an entry that fails inventory.Entry.Validate, an identity listed twice;
-// the errors are in res.Errors at "old[i]"). It fails closed and heals:
-// every desired object gets its decision against the valid tracked entry
-// with its identity, if any, and is recorded in the next inventory, so
-// that whatever the embedder applies is tracked; every tracked entry that
-// is not desired, valid or not, is kept, as it is, in the next inventory,
-// and nothing is deleted or read; an invalid entry whose identity a desired
-// object has is replaced by the desired entry, so that a malformed digest
-// is written afresh.
+// collectInvalid decides a plan whose previous inventory does not validate (an entry that fails
+// inventory.Entry.Validate, an identity listed twice; the errors are in res.Errors at
+// "old[i]"). It fails closed and heals: every desired object gets its decision against the
+// valid tracked entry with its identity, if any, and is recorded in the next inventory, so that
+// whatever the embedder applies is tracked; every tracked entry not desired, valid or not, is
+// kept as it is in the next inventory, and nothing is deleted or read; an invalid entry whose
+// identity a desired object has is replaced by the desired entry, so a malformed digest is
+// written afresh.
 func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
-	// Each entry is checked alone, and an identity is invalid from its
-	// second occurrence on, as inventory.Diff reports them.
+	// Each entry is checked alone; an identity is invalid from its second occurrence on, as
+	// inventory.Diff reports them.
 	valid := make([]inventory.Entry, 0, len(previous))
 	var invalid []inventory.Entry
 	seen := make(map[inventory.ID]bool, len(previous))
@@ -179,8 +169,7 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	skipped, keptSkipped := skipDecisions(skips, changes.Stale)
 	res.Decisions = append(res.Decisions, skipped...)
 	next := append(slices.Clone(desired), keptSkipped...)
-	// Every other tracked entry not desired, the invalid ones included, is
-	// kept as it is, in prune order.
+	// Every other tracked entry not desired, invalid ones included, is kept as is, in prune order.
 	var kept []inventory.Decision
 	for _, e := range changes.Stale {
 		if _, skip := skips[e.ID()]; !skip {
@@ -196,16 +185,14 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	for _, d := range kept {
 		next = append(next, d.Entry)
 	}
-	// The next inventory holds every entry, not compacted by identity
-	// (inventory.Next drops a second entry with an identity): nothing
-	// tracked is lost, a duplicate included.
+	// The next inventory holds every entry, not compacted by identity as inventory.Next would:
+	// nothing tracked is lost, a duplicate included.
 	inventory.SortApply(next)
 	res.previous = next
 	return nil
 }
 
-// sortPrune returns decisions in the prune order of their entries
-// (inventory.SortPrune), those with one identity in their order.
+// sortPrune returns decisions in their entries' prune order (inventory.SortPrune), stably.
 func sortPrune(ds []inventory.Decision) []inventory.Decision {
 	byID := make(map[inventory.ID][]inventory.Decision, len(ds))
 	var ids []inventory.Entry // one per identity

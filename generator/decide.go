@@ -12,27 +12,19 @@ import (
 	"github.com/tenantkit/tenantkit/nsmeta"
 )
 
-// This file is the decision table: every rule that decides what a plan or
-// Finalize does with an object, given what it desires, what the previous
-// inventory tracked and what the snapshot read of the live cluster. One
-// table, evaluated in order, first match wins; the package documentation
-// lists the rows by name (TestDecisionRowsDocumented holds it to them).
-//
-// Around the table, inventory.Collect applies its generic rules to stale
-// objects: WithKeepAll (a plan with errors keeps every one, "desired state
-// has errors"), a namespace that a desired object lives in is kept, and one
-// that holds a kept stale object is kept; then its deletion guard.
+// This file is the decision table: every rule that decides what a plan or Finalize does with an
+// object, from what it desires, what the previous inventory tracked and what the snapshot read;
+// in order, first match wins. The package documentation ("Decisions") lists the rows, held to
+// them by TestDecisionRowsDocumented, and inventory.Collect's generic rules around them.
 
 // scope is the kind of object a row decides.
 type scope int
 
 const (
-	// staleObject is an object that the previous inventory tracks and the
-	// pass no longer desires: the rows are inventory.Collect's guard, in a
-	// plan and in Finalize.
+	// staleObject is tracked by the previous inventory and no longer desired: the rows are
+	// inventory.Collect's guard, in a plan and in Finalize.
 	staleObject scope = iota
-	// desiredNamespace and desiredArtifact adjust the decision that
-	// inventory.Diff made of a desired object to its live copy.
+	// desiredNamespace and desiredArtifact adjust inventory.Diff's decision to the live copy.
 	desiredNamespace
 	desiredArtifact
 )
@@ -41,13 +33,11 @@ const (
 type rule struct {
 	name  string // what the documentation calls it, unique
 	scope scope
-	// action is the decision; zero keeps the action inventory.Diff decided
-	// (desired objects).
+	// action is the decision; zero keeps inventory.Diff's (desired objects).
 	action inventory.Action
 	// match reports whether the row decides s, and why.
 	match func(s *subject) (reason string, ok bool)
-	// failed marks a row whose reason is an error: inventory.Collect keeps
-	// the object with "guard failed: " and the reason.
+	// failed: the reason is an error; inventory.Collect keeps the object with "guard failed: ".
 	failed bool
 	// notApplied marks a desired namespace that is not applied.
 	notApplied bool
@@ -55,8 +45,7 @@ type rule struct {
 
 // rules is the decision table.
 var rules = []rule{
-	// Stale objects, in prune order (every ExternalArtifact before the
-	// namespaces), after inventory.Collect's generic rules.
+	// Stale objects, in prune order (artifacts before namespaces), after Collect's generic rules.
 	{name: "namespace pruning is off", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
 		return "namespace pruning is off", s.id.IsNamespace() && !(s.d.g.managed && s.d.g.prune)
 	}},
@@ -115,11 +104,9 @@ var rules = []rule{
 		v, _ := s.verdict()
 		return v.Reason + "; released: the generator is deleted", v.HandedOff() && s.d.finalize
 	}},
-	// Kept, not released: the hand-off holds only while its object exists
-	// with that UID, so every pass decides again. Once the external
-	// finalizer has deleted the namespace, the next pass finds it gone and
-	// drops it; if the finalizer object goes first, the next pass deletes
-	// the namespace itself.
+	// Kept, not released: the hand-off holds only while its object exists with that UID, so
+	// every pass decides again: once the finalizer has deleted the namespace, the next pass
+	// drops it; if the finalizer object goes first, the next pass deletes the namespace.
 	{name: "handed off", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
 		v, _ := s.verdict()
 		return v.Reason + "; kept in the inventory while the hand-off holds", v.HandedOff()
@@ -163,8 +150,7 @@ var rules = []rule{
 	}},
 	{name: "namespace as the inventory says", scope: desiredNamespace, match: always},
 
-	// Desired ExternalArtifacts: applying one that another generator's
-	// label names changes its live label.
+	// Desired ExternalArtifacts: applying one that another generator's label names relabels it.
 	{name: "artifact taken over, unchanged", scope: desiredArtifact, action: inventory.Update, match: func(s *subject) (string, bool) {
 		why := s.takenOver()
 		return why, why != "" && s.action == inventory.Unchanged
@@ -187,8 +173,8 @@ func errText(prefix string, err error) (string, bool) {
 	return prefix + err.Error(), true
 }
 
-// exclusionRow is the row of one of Flux's delete exclusions: a stale
-// object whose live copy carries it is released.
+// exclusionRow is the row of a Flux delete exclusion: a stale object whose live copy carries it
+// is released.
 func exclusionRow(name string, list []exclusion) rule {
 	return rule{name: name, scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
 		what, where := s.liveMatch(list)
@@ -196,8 +182,7 @@ func exclusionRow(name string, list []exclusion) rule {
 	}}
 }
 
-// decide returns the first row of scope sc that s matches, with its
-// action and reason.
+// decide returns the first row of scope sc that s matches, with its action and reason.
 func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 	for i := range rules {
 		r := &rules[i]
@@ -216,11 +201,9 @@ func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 	return nil, inventory.Keep, "no rule matches"
 }
 
-// deleteExclusions are the live-object conventions of Flux (fluxcd/pkg/ssa's
-// delete options, as kustomize-controller and source-watcher set them): a
-// stale object whose live copy carries one of these keys, as a label or an
-// annotation, with a non-empty value equal to the given one in any case, is
-// released, never deleted.
+// deleteExclusions are Flux's live-object conventions (fluxcd/pkg/ssa's delete options): a
+// stale object whose live copy carries one, as a label or an annotation, with a non-empty value
+// equal to the given one in any case, is released, never deleted.
 var deleteExclusions = slices.Concat(pruneDisabled, reconcileDisabled, ssaIgnore)
 
 var (
@@ -229,13 +212,11 @@ var (
 	ssaIgnore         = conventions("ssa", "Ignore", "server-side apply ignores it")
 )
 
-// exclusion is one convention: the key, the value that sets it (in any
-// case) and what it means, for reasons.
+// exclusion is one convention: the key, the value that sets it (in any case) and what it means.
 type exclusion struct{ key, value, what string }
 
-// fluxPrefixes are the prefixes of Flux's live-object conventions that a
-// plan reads: source-watcher's own, and kustomize-controller's, which a
-// namespace that a Kustomization once applied may still carry.
+// fluxPrefixes are the prefixes of Flux's conventions that a plan reads: source-watcher's, and
+// kustomize-controller's, which a namespace that a Kustomization once applied may still carry.
 var fluxPrefixes = []string{"source.extensions.fluxcd.io", "kustomize.toolkit.fluxcd.io"}
 
 // conventions returns one rule per Flux prefix for the key "<prefix>/name".
@@ -248,20 +229,17 @@ func conventions(name, value, what string) []exclusion {
 }
 
 var (
-	// applyExclusions keep a namespace from being applied: the exclusion
-	// selector that source-watcher gives fluxcd/pkg/ssa's Apply, which
-	// matches the desired object and the live one.
+	// applyExclusions keep a namespace from being applied: the exclusion selector that
+	// source-watcher gives fluxcd/pkg/ssa's Apply, matching the desired and the live object.
 	applyExclusions = slices.Concat(reconcileDisabled, ssaIgnore)
-	// ifNotPresent applies a namespace only when it does not exist: ssa's
-	// IfNotPresent selector, which source-watcher matches on the desired
-	// and the live namespace.
+	// ifNotPresent applies a namespace only when it does not exist: ssa's IfNotPresent
+	// selector, which source-watcher matches on the desired and the live namespace.
 	ifNotPresent = conventions("ssa", "IfNotPresent", "applied only if absent")
 )
 
-// matchConvention returns the first rule of list that labels or
-// annotations match, with a non-empty value equal to the rule's in any
-// case: what the rule means, and where it matched, as "label key: value";
-// or two empty strings.
+// matchConvention returns the first rule of list that labels or annotations match, with a
+// non-empty value equal to the rule's in any case: what the rule means, and where it matched,
+// as "label key: value"; or two empty strings.
 func matchConvention(labels, annotations map[string]string, list []exclusion) (what, where string) {
 	for _, x := range list {
 		for _, m := range []struct {
@@ -276,22 +254,18 @@ func matchConvention(labels, annotations map[string]string, list []exclusion) (w
 	return "", ""
 }
 
-// decider is the decision table's state for one pass: what the rows read
-// besides the object itself.
+// decider is the decision table's state for one pass: what the rows read besides the object.
 type decider struct {
 	g     *Generator
 	snap  *snapshot
 	skips map[inventory.ID]skippedObject
 	// finalize is set for Finalize: the generator is being deleted.
 	finalize bool
-	// deleting holds the stale objects this pass deletes so far, in prune
-	// order: an ExternalArtifact deleted before its namespace does not keep
-	// it.
+	// deleting holds the stale objects this pass deletes so far, in prune order: an
+	// ExternalArtifact deleted before its namespace does not keep it.
 	deleting map[inventory.ID]bool
-	// stale holds the namespaces that this pass no longer desires (stale,
-	// not skipped); removal, for those looked at, whether this pass removes
-	// them (deletes them or lets a hand-off take them) rather than
-	// releasing them.
+	// stale holds the namespaces this pass no longer desires (not skipped); removal, for those
+	// looked at, whether it removes them (deletes, or lets a hand-off take) rather than releases.
 	stale   map[string]bool
 	removal map[string]bool
 }
@@ -323,8 +297,8 @@ func (d *decider) guard(_ context.Context, e inventory.Entry) (inventory.Action,
 	return action, reason, nil
 }
 
-// desired adjusts the decision that inventory.Diff made of a desired
-// object to its live copy. ns is the desired namespace of a Namespace.
+// desired adjusts the decision that inventory.Diff made of a desired object to its live copy.
+// ns is the desired namespace of a Namespace.
 func (d *decider) desired(dec *inventory.Decision, ns *Namespace) *rule {
 	s := &subject{d: d, id: dec.Entry.ID(), action: dec.Action, ns: ns}
 	sc := desiredArtifact
@@ -344,21 +318,17 @@ func (d *decider) why() string {
 	return "no longer desired"
 }
 
-// protected reports whether a stale namespace is one that no generator may
-// delete: a name that the name policy protects whatever its rules say
-// (default, flux-system, Kubernetes' own and the generator's, see
-// nsmeta.NewNamePolicy). Such a namespace is never desired; it can be
-// tracked only by an inventory that another controller wrote.
+// protected reports whether a stale namespace has a name that the name policy protects whatever
+// its rules say (see nsmeta.NewNamePolicy), which no generator may delete. Such a namespace is
+// never desired; only an inventory that another controller wrote can track it.
 func (d *decider) protected(name string) bool {
 	return d.g.policy != nil && errors.Is(d.g.policy.Check(d.snap.ctx, name), nsmeta.ErrProtectedName)
 }
 
-// removing reports whether this pass removes the stale namespace ns: it
-// does unless it releases it (a protected name, a live copy that disables
-// pruning or that another generator labelled). A namespace it deletes,
-// keeps until an ExternalArtifact leaves it, or lets a hand-off take, is
-// one it removes: nothing in it outlives the generator's intent. An error
-// reading its live copy is returned.
+// removing reports whether this pass removes the stale namespace ns, that is, does not release
+// it (a protected name, a live copy that disables pruning or that another generator labelled):
+// deleting it, keeping it until no ExternalArtifact lives in it, or a hand-off, removes it. An
+// error reading its live copy is returned.
 func (d *decider) removing(ns string) (bool, error) {
 	if r, ok := d.removal[ns]; ok {
 		return r, nil
@@ -376,8 +346,7 @@ func (d *decider) removing(ns string) (bool, error) {
 	return r, nil
 }
 
-// subject is one object before the table, with what the rows read of it,
-// each fact once.
+// subject is one object before the table, with what the rows read of it, each fact once.
 type subject struct {
 	d      *decider
 	id     inventory.ID
@@ -415,10 +384,9 @@ func (s *subject) liveMatch(list []exclusion) (what, where string) {
 	return matchConvention(l.Labels, l.Annotations, list)
 }
 
-// ownership says whether a desired namespace that exists is adopted (no
-// generator's label) or taken over (another's): its Conflict and the
-// decision's reason. Ownership can be told only with a UID of this
-// generator's own (WithUID).
+// ownership says whether a desired namespace that exists is adopted (no generator's label) or
+// taken over (another's): its Conflict and the decision's reason. It can be told only with
+// this generator's own UID (WithUID).
 func (s *subject) ownership() (conflict, why string) {
 	uid := s.d.g.opts.uid
 	if uid == "" || !s.live().found {
@@ -441,10 +409,8 @@ func (s *subject) drift() string {
 	return drift(s.ns, s.live().Object)
 }
 
-// takenOver says that a desired ExternalArtifact's live copy names another
-// generator, or "". Ownership can be told only with a UID (WithUID); the
-// plan has then read the live copy of every artifact it applies
-// (liveArtifacts), and this reads it from the snapshot.
+// takenOver says that a desired ExternalArtifact's live copy names another generator, or "";
+// only with a UID (WithUID), with which liveArtifacts read every applied artifact's live copy.
 func (s *subject) takenOver() string {
 	uid := s.d.g.opts.uid
 	if uid == "" {
@@ -456,8 +422,7 @@ func (s *subject) takenOver() string {
 	return ""
 }
 
-// otherOwner returns the generator that the GeneratorLabel of a live copy
-// names, when it is not uid, or "".
+// otherOwner returns the generator a live copy's GeneratorLabel names when it is not uid, or "".
 func otherOwner(l liveObject, uid string) string {
 	if owner := l.Labels[GeneratorLabel]; l.found && owner != "" && owner != uid {
 		return owner
@@ -465,8 +430,7 @@ func otherOwner(l liveObject, uid string) string {
 	return ""
 }
 
-// lodger names the first live ExternalArtifact in a stale namespace that
-// this pass does not delete, or "".
+// lodger names the first live ExternalArtifact of a stale namespace not deleted here, or "".
 func (s *subject) lodger() string {
 	for _, a := range s.d.snap.artifacts(s.id.Name).objects {
 		aid := a.ID
@@ -485,10 +449,9 @@ func (s *subject) lodger() string {
 	return ""
 }
 
-// removed returns why the external finalizer of a stale namespace is no
-// hand-off because it lives in, or is, another namespace that this pass
-// removes too, or "": two removed tenants whose namespaces name each
-// other's objects would otherwise keep each other for ever.
+// removed returns why the external finalizer of a stale namespace is no hand-off because it
+// lives in, or is, another namespace that this pass removes too, or "": two removed tenants
+// whose namespaces name each other's objects would otherwise keep each other for ever.
 func (s *subject) removed() (string, error) {
 	if !s.removedDone {
 		s.removedWhy, s.removedErr = s.findRemoved()
@@ -517,10 +480,8 @@ func (s *subject) findRemoved() (string, error) {
 	return fmt.Sprintf("external finalizer %s (uid %s) is not a hand-off: it %s, which this generator removes too (no longer desired)", r.Object(), r.UID, what), nil
 }
 
-// verdict is the external finalizer's verdict on a stale namespace, with
-// the generator's finalizer.Decider (the kinds of WithFinalizerKinds; a
-// reference into the namespace itself is never a hand-off), its lookups
-// through the snapshot.
+// verdict is the generator's finalizer.Decider's verdict on a stale namespace (a reference into
+// the namespace itself is never a hand-off), its lookups through the snapshot.
 func (s *subject) verdict() (finalizer.Verdict, error) {
 	if !s.verdictDone {
 		s.verdictOutcome, s.verdictErr = s.d.g.decider.Decide(s.d.snap.ctx, s.id.Name, s.live().Annotations, finalizer.LookupFunc(s.d.snap.lookup))

@@ -15,27 +15,23 @@ import (
 	"github.com/tenantkit/tenantkit/internal/exportedinputs"
 )
 
-// ReadExportedInputs reads an ExternalArtifact's status.exportedInputs, the
-// other half of [Artifact.Inputs]: data is its JSON, an object of input
-// names to values, and the result maps each name to its value as compact
-// JSON. An absent, empty or null status.exportedInputs is no inputs: an
-// empty, non-nil map.
+// ReadExportedInputs reads an ExternalArtifact's status.exportedInputs, the other half of
+// [Artifact.Inputs]: data is its JSON, an object of input names to values, and the result maps
+// each name to its value as compact JSON. An absent, empty or null status.exportedInputs is no
+// inputs: an empty, non-nil map.
 //
-// It applies the rules that the plan applies to every inputsFrom file
-// before it exports it, from one definition, so that whatever a plan
-// exports reads back the same: at most 1 MiB of JSON (measured as a
-// Kubernetes client sends it, compact; indented text may be refused), each
-// name at most once in its object at every depth, nested at most 10,000
-// deep, valid UTF-8. Values stay JSON text, so a number keeps every digit.
-// The error names the input and the offset where a rule broke, for
-// example
+// It applies the rules that the plan applies to every inputsFrom file before it exports it,
+// from one definition, so that whatever a plan exports reads back the same: at most 1 MiB of
+// JSON (measured as a Kubernetes client sends it, compact; indented text may be refused), each
+// name at most once in its object at every depth, nested at most 10,000 deep, valid UTF-8.
+// Values stay JSON text, so a number keeps every digit. The error names the input and the
+// offset where a rule broke, for example
 //
 //	input "image": name "tag" must be listed once in its object, found again at offset 20
 //
-// With a controller-runtime client, read the field as raw JSON where you
-// can. An unstructured.Unstructured has decoded it already, keeping the
-// last of two equal names and turning numbers into int64 or float64, so
-// its JSON is checked as it was kept:
+// With a controller-runtime client, read the field as raw JSON where you can. An
+// unstructured.Unstructured has decoded it already, keeping the last of two equal names and
+// turning numbers into int64 or float64, so its JSON is checked as it was kept:
 //
 //	v, _, _ := unstructured.NestedFieldNoCopy(ea.Object, "status", "exportedInputs")
 //	data, err := json.Marshal(v)
@@ -44,9 +40,8 @@ func ReadExportedInputs(data []byte) (map[string]json.RawMessage, error) {
 	return exportedinputs.Decode(data)
 }
 
-// ExternalArtifactInputs is what a ResourceSetInputProvider of type
-// ExternalArtifact reads of one ExternalArtifact it selected, for
-// [ProviderInputs].
+// ExternalArtifactInputs is what a ResourceSetInputProvider of type ExternalArtifact reads of
+// one ExternalArtifact it selected, for [ProviderInputs].
 type ExternalArtifactInputs struct {
 	// Namespace and Name are the ExternalArtifact's.
 	Namespace string
@@ -55,56 +50,49 @@ type ExternalArtifactInputs struct {
 	Labels map[string]string
 	// Revision is its status.artifact.revision; empty when it has none.
 	Revision string
-	// ExportedInputs is the JSON of its status.exportedInputs, read by
-	// [ReadExportedInputs]; empty when it has none.
+	// ExportedInputs is its status.exportedInputs JSON ([ReadExportedInputs]); empty when none.
 	ExportedInputs json.RawMessage
 }
 
-// ProviderInput is the input set that [ProviderInputs] makes of one
-// ExternalArtifact: one element of a ResourceSetInputProvider's
-// status.exportedInputs.
+// ProviderInput is the input set that [ProviderInputs] makes of one ExternalArtifact: one
+// element of a ResourceSetInputProvider's status.exportedInputs.
 type ProviderInput struct {
 	// Namespace and Name are the ExternalArtifact's.
 	Namespace string
 	Name      string
 	// Inputs maps each input name to its value as compact JSON.
 	Inputs map[string]json.RawMessage
-	// Overridden lists, sorted, the names of exported inputs that the
-	// provider's own inputs replaced with another value: a warning for
-	// whoever wrote the inputs file. An exported input replaced with the
-	// same value (a "namespace" that is the artifact's own) is not listed.
+	// Overridden lists, sorted, the names of exported inputs that the provider's own inputs
+	// replaced with another value: a warning for whoever wrote the inputs file. One replaced
+	// with the same value (a "namespace" that is the artifact's own) is not listed.
 	Overridden []string
 }
 
-// ProviderInputs makes the input sets that a ResourceSetInputProvider of
-// type ExternalArtifact exports for the ExternalArtifacts it selected: for
-// each, its exported inputs, with the provider's own inputs merged on top,
-// for they need priority. The provider's own inputs are those
-// flux-operator's provider exports today: the artifact's labels, then
+// ProviderInputs makes the input sets that a ResourceSetInputProvider of type ExternalArtifact
+// exports for the ExternalArtifacts it selected: for each, its exported inputs with the
+// provider's own inputs merged on top, for they need priority. The provider's own inputs are
+// those flux-operator's provider exports today: the artifact's labels, then
 //
 //	id         adler32 of "<namespace>/<name>", in decimal, as flux-operator's inputs.ID
 //	name       the artifact's name
 //	namespace  the artifact's namespace
 //	revision   status.artifact.revision, when it is set
 //
-// each a JSON string; a later one replaces an earlier one of the same name
-// (a label "name" gives way to the artifact's name). Each exported input
-// that they replace with another value is listed in the set's Overridden.
+// each a JSON string; a later one replaces an earlier one of the same name (a label "name"
+// gives way to the artifact's name). Each exported input that they replace with another value
+// is listed in the set's Overridden.
 //
-// The sets come sorted by namespace, then name, as flux-operator sorts the
-// artifacts before it applies its filter's limit: apply the limit to the
-// result. An artifact listed twice (two selectors match it) counts once,
-// as the first listed.
+// The sets come sorted by namespace, then name, as flux-operator sorts the artifacts before it
+// applies its filter's limit: apply the limit to the result. An artifact listed twice (two
+// selectors match it) counts once, as the first listed.
 //
-// Every artifact must have a namespace that is a DNS-1123 label, a name
-// that is a DNS-1123 subdomain, valid labels and exported inputs that
-// [ReadExportedInputs] accepts. Otherwise ProviderInputs returns no sets and
-// every problem, at "artifacts[i]" in the order given, for one bad artifact
-// must not make the provider export the others alone: a ResourceSet would
-// then delete what it rendered for the missing one. Nothing is modified.
+// Every artifact must have a namespace that is a DNS-1123 label, a name that is a DNS-1123
+// subdomain, valid labels and exported inputs that [ReadExportedInputs] accepts. Otherwise
+// ProviderInputs returns no sets and every problem, at "artifacts[i]" in the order given: were
+// the others exported alone, a ResourceSet would delete what it rendered for the missing one.
+// Nothing is modified.
 //
-// For flux-operator, each set becomes a ResourceSetInput with its
-// defaults:
+// For flux-operator, each set becomes a ResourceSetInput with its defaults:
 //
 //	m := make(map[string]any, len(set.Inputs))
 //	for k, v := range set.Inputs {

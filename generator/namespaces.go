@@ -34,8 +34,8 @@ type builtNamespace struct {
 	reason string
 }
 
-// buildNamespaces calls build for each namespace, in parallel, each with
-// its own planner: a build that panics is an error of its own.
+// buildNamespaces calls build for each namespace, in parallel, each with its own planner: a
+// build that panics is an error of its own.
 func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build func(q *planner, ns string, users []*item) (*Namespace, string)) []builtNamespace {
 	out := make([]builtNamespace, len(names))
 	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
@@ -44,8 +44,7 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 		ns, reason := build(q, names[i], byNS[names[i]])
 		out[i].ns, out[i].reason = ns, reason
 	})
-	// A build that panicked is an error of its own, and nothing else of it
-	// counts: its errors and warnings may be half done.
+	// Nothing else of a build that panicked counts: its errors and warnings may be half done.
 	for i, v := range panics {
 		q := p.fork()
 		q.errs = append(q.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
@@ -55,8 +54,7 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 	return out
 }
 
-// skipNamespace records in skipped a namespace that fails, and skips its
-// artifacts.
+// skipNamespace records in skipped a namespace that fails, and skips its artifacts.
 func skipNamespace(skipped map[string]string, ns, reason string, users []*item) {
 	skipped[ns] = reason
 	for _, it := range users {
@@ -66,13 +64,13 @@ func skipNamespace(skipped map[string]string, ns, reason string, users []*item) 
 	}
 }
 
-// checkNamespace checks what a namespace's name and directories decide,
-// before its metadata: it returns why the namespace fails, or "".
+// checkNamespace checks what a namespace's name and directories decide, before its metadata:
+// it returns why the namespace fails, or "".
 func (p *planner) checkNamespace(ns string, users []*item) string {
 	g := p.g
 	first := users[0]
-	// Directories that differ only in case render one namespace: which of
-	// them owns it, and whose metadata file counts, would be arbitrary.
+	// Directories that differ only in case render one namespace: which of them owns it, and
+	// whose metadata file counts, would be arbitrary.
 	firstRaw, _ := first.art.namespace.Expand(first.match.Raw)
 	for _, u := range users[1:] {
 		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
@@ -84,8 +82,8 @@ func (p *planner) checkNamespace(ns string, users []*item) string {
 	if err := g.policy.Check(p.ctx, ns); err != nil {
 		fp := first.art.path.Child("namespace")
 		if !isNameRefusal(err) {
-			// Not a verdict on the name (cel's time budget ran out): an
-			// internal error, and the namespace waits for the next plan.
+			// Not a verdict on the name (cel's time budget ran out): an internal error,
+			// and the namespace waits for the next plan.
 			p.errs = append(p.errs, field.InternalError(fp, fmt.Errorf("rendered from directory %q: %w", first.match.Path, err)))
 			return "its name could not be checked"
 		}
@@ -95,8 +93,7 @@ func (p *planner) checkNamespace(ns string, users []*item) string {
 	return ""
 }
 
-// resolveNamespace reads a namespace's metadata file, if any, and runs
-// the metadata pipeline.
+// resolveNamespace reads a namespace's metadata file, if any, and runs the metadata pipeline.
 func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string) {
 	fromFile, file, ok := p.namespaceFile(ns, users)
 	if !ok {
@@ -118,17 +115,14 @@ func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string
 	return &Namespace{Name: ns, Labels: r.Labels, Annotations: r.Annotations, Origin: r.Origin, Digest: nsmeta.Digest(r.Metadata)}, ""
 }
 
-// maxMetadataFileSize bounds the NamespaceMetadata file read for a
-// namespace: 1 MiB, the most that nsmeta.ParseFile accepts, so that a larger
-// file is refused before it is read whole.
+// maxMetadataFileSize bounds a namespace's NamespaceMetadata file: 1 MiB, the most that
+// nsmeta.ParseFile accepts, so that a larger file is refused before it is read whole.
 const maxMetadataFileSize = 1 << 20
 
-// namespaceFile reads, parses and checks a namespace's NamespaceMetadata
-// file. ok is false when the file had errors or does not exist: a spec that
-// names a file per namespace makes it required, as source-watcher does, so
-// that a tenant whose file went missing (a rename, a typo in the spec) is
-// not planned without the metadata it asks for. file names the file read,
-// if any.
+// namespaceFile reads, parses and checks a namespace's NamespaceMetadata file, and names the
+// file read, if any. ok is false when the file had errors or does not exist: a spec that names
+// a file per namespace makes it required, as source-watcher does, so that a tenant whose file
+// went missing (a rename, a typo in the spec) is not planned without the metadata it asks for.
 func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, file string, ok bool) {
 	t := p.g.fromSource
 	if t == nil {
@@ -143,8 +137,8 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
 		return nsmeta.Metadata{}, "", false
 	}
-	// Every directory of the namespace must name the same file, or which
-	// file holds its metadata would depend on the order of directories.
+	// Every directory of the namespace must name the same file, or which file holds its
+	// metadata would depend on the order of directories.
 	for _, u := range users[1:] {
 		other, err := expandRef(t, u.match.Raw)
 		if err == nil && other != ref {
@@ -170,11 +164,10 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 	return p.parseNamespaceFile(ref, data, "")
 }
 
-// parseNamespaceFile parses and checks a namespace's NamespaceMetadata
-// file, read from ref. from, when the file is an artifact's, says whose
-// ("namespace "a", artifact a/api (directory "tenants/a/apps/api")"), so
-// that every error and warning of the file names it: "@artifact/ns.yaml"
-// alone names no tenant.
+// parseNamespaceFile parses and checks a namespace's NamespaceMetadata file, read from ref.
+// from, when the file is an artifact's, says whose ("namespace "a", artifact a/api (directory
+// "tenants/a/apps/api")"), so that every error and warning of the file names it:
+// "@artifact/ns.yaml" alone names no tenant.
 func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from string) (md nsmeta.Metadata, file string, ok bool) {
 	fail := func(errs ...*field.Error) (nsmeta.Metadata, string, bool) {
 		for _, e := range errs {
@@ -184,9 +177,8 @@ func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from stri
 	}
 	md, ferrs, err := nsmeta.ParseFile(data)
 	if err != nil {
-		// The file as a whole: the field is the file itself, and the
-		// detail what is wrong with it, in the file's words (ParseFile's
-		// errors are FileErrors; its text names the package).
+		// The file as a whole: the field is the file, the detail what is wrong with it in
+		// the file's words (a FileError's Detail; its text names the package).
 		detail := err.Error()
 		if fe, ok := errors.AsType[*nsmeta.FileError](err); ok {
 			detail = fe.Detail
@@ -213,9 +205,8 @@ func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from stri
 }
 
 // inFile returns e with its field path prefixed by a tenant's file, e.g.
-// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]", and,
-// when from says whose file it is, its detail followed by from in
-// parentheses.
+// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]", and, when from says whose
+// file it is, its detail followed by from in parentheses.
 func inFile(file, from string, e *field.Error) *field.Error {
 	c := *e
 	if c.Field == "" || c.Field == "<nil>" {
@@ -229,8 +220,8 @@ func inFile(file, from string, e *field.Error) *field.Error {
 	return &c
 }
 
-// isNameRefusal reports whether a name policy's error is its verdict on
-// the name, rather than a failure to reach one.
+// isNameRefusal reports whether a name policy's error is its verdict on the name, rather than
+// a failure to reach one.
 func isNameRefusal(err error) bool {
 	return errors.Is(err, nsmeta.ErrInvalidName) || errors.Is(err, nsmeta.ErrProtectedName) || errors.Is(err, nsmeta.ErrNameNotAllowed)
 }

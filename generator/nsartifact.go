@@ -11,11 +11,10 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// artifactMeta is the NamespaceMetadata file of a namespace whose
-// fromSource.path names a file of the artifact ("@artifact/..."): which
-// artifact it is read from, and what the artifact's build read of it. The
-// build of its artifact writes it, and nothing else, while the artifacts
-// are built in parallel; the namespace reads it once they are.
+// artifactMeta is the NamespaceMetadata file of a namespace whose fromSource.path names a file
+// of the artifact ("@artifact/..."): which artifact it is read from, and what that artifact's
+// build read of it. Only that build writes it, while the artifacts are built in parallel; the
+// namespace reads it once they are.
 type artifactMeta struct {
 	it    *item           // the namespace's first artifact
 	ref   pathpattern.Ref // the file, rendered from that artifact's captures
@@ -26,21 +25,19 @@ type artifactMeta struct {
 	dir   bool  // ref names a directory of the artifact
 }
 
-// build builds the namespaces and the artifacts that the items render, in
-// one order, the one that a NamespaceMetadata file in the artifact
-// ("@artifact/...") needs, as upstream:
+// build builds the namespaces and the artifacts that the items render, in one order, the one
+// that a NamespaceMetadata file in the artifact ("@artifact/...") needs, as upstream:
 //
-//  1. each namespace is checked (its name, its directories) and, when its
-//     metadata file is in a source, resolved, in parallel; one that fails
-//     skips its artifacts, which are not built;
+//  1. each namespace is checked (its name, its directories) and, when its metadata file is in
+//     a source, resolved, in parallel; one that fails skips its artifacts, which are not built;
 //  2. the artifacts are built, in parallel;
-//  3. each namespace whose metadata file is in an artifact reads it from
-//     its first artifact (designate) and is resolved, in parallel;
-//  4. the live copy of each namespace is read, one at a time in name
-//     order, so that a Cluster need not be safe for concurrent use.
+//  3. each namespace whose metadata file is in an artifact reads it from its first artifact
+//     (designate) and is resolved, in parallel;
+//  4. the live copy of each namespace is read, one at a time in name order, so that a Cluster
+//     need not be safe for concurrent use.
 //
-// A namespace that fails in 3 or 4 skips its artifacts, built or not.
-// skipped holds each namespace that failed, with the reason.
+// A namespace that fails in 3 or 4 skips its artifacts, built or not. skipped holds each
+// namespace that failed, with the reason.
 func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Artifact, skipped map[string]string) {
 	g := p.g
 	skipped = map[string]string{}
@@ -101,8 +98,7 @@ func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Arti
 		}
 		skipNamespace(skipped, ns, "the live namespace cannot be read", byNS[ns])
 	}
-	// The artifacts of a namespace that failed once they were built are
-	// skipped all the same.
+	// The artifacts of a namespace that failed after they were built are skipped all the same.
 	type key struct{ namespace, name string }
 	drop := map[key]bool{}
 	for _, ns := range pending {
@@ -121,12 +117,10 @@ func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Arti
 	return namespaces, artifacts, skipped
 }
 
-// designate chooses the artifact that a namespace's metadata file is read
-// from: the first, as upstream's reconcile meets them, of the artifacts in
-// the namespace, by directory in the order a walk of the source visits
-// them (see walkOrder), then by spec.artifacts entry; and it renders the
-// file's path from that artifact's raw captures. It returns why the
-// namespace fails, or "".
+// designate chooses the artifact that a namespace's metadata file is read from: the first, as
+// upstream's reconcile meets them, of the namespace's artifacts, by directory in the order a
+// walk of the source visits them (see walkOrder), then by spec.artifacts entry; and it renders
+// the file's path from that artifact's raw captures. It returns why the namespace fails, or "".
 func (p *planner) designate(ns string, users []*item) string {
 	first := users[0]
 	for _, u := range users[1:] {
@@ -149,11 +143,10 @@ func (p *planner) designate(ns string, users []*item) string {
 	return ""
 }
 
-// walkOrder compares two slash paths in the order in which a walk of their
-// tree visits them, depth first with each directory's entries by name (as
-// filepath.WalkDir, with which upstream discovers its directories): element
-// by element, a path before the paths below it. It differs from the byte
-// order of the paths: "a/z" comes before "a-b/z".
+// walkOrder compares two slash paths in the order in which a walk of their tree visits them,
+// depth first with each directory's entries by name (as filepath.WalkDir, with which upstream
+// discovers its directories): element by element, a path before the paths below it. It differs
+// from the paths' byte order: "a/z" comes before "a-b/z".
 func walkOrder(a, b string) int {
 	for {
 		ae, arest, amore := strings.Cut(a, "/")
@@ -173,9 +166,8 @@ func walkOrder(a, b string) int {
 	}
 }
 
-// readMetadataFile reads, during the build of an artifact, the namespace
-// metadata file that is read from it, if any, from its files once its copy
-// operations are done.
+// readMetadataFile reads, during an artifact's build, the namespace metadata file read from it,
+// if any, from its files once its copy operations are done.
 func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 	m := p.metaFrom[it] // written before the artifacts are built, read-only now
 	if m == nil {
@@ -192,9 +184,8 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 	}
 }
 
-// metaSource returns the artifact a namespace reads its NamespaceMetadata
-// file from (see designate), and its name for messages: "artifact a/api
-// (directory "tenants/a/apps/api")".
+// metaSource returns the artifact a namespace reads its NamespaceMetadata file from (see
+// designate), and its name for messages: "artifact a/api (directory "tenants/a/apps/api")".
 func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 	var m *artifactMeta
 	for _, u := range users {
@@ -209,10 +200,9 @@ func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 	return m, fmt.Sprintf("artifact %s/%s (directory %q)", it.namespace, it.name, it.match.Path)
 }
 
-// artifactNamespaceFile returns the metadata of a namespace's
-// NamespaceMetadata file read from its first artifact (see designate). The
-// namespace fails when that artifact does, or when the file is missing or
-// bad.
+// artifactNamespaceFile returns the metadata of a namespace's NamespaceMetadata file read from
+// its first artifact (see designate). The namespace fails when that artifact does, or when the
+// file is missing or bad.
 func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
 	fp := nsPath.Child("metadata", "fromSource", "path")
 	m, in := p.metaSource(users)
@@ -225,8 +215,7 @@ func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metada
 	case it.skip != "":
 		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, which is not built: %s", ns, in, it.skip))
 	case !m.read:
-		// Built, but the build stopped before its files were done: its
-		// error is the artifact's.
+		// Built, but the build stopped before its files were done: its error is the artifact's.
 		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, whose files are not built", ns, in))
 	case m.dir:
 		return fail(fmt.Sprintf("must be a file of %s, not a directory", in))
