@@ -84,21 +84,19 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 //	ErrAsApplied                               read as desired: applied as the inventory says
 //
 // The keys are read as label or annotation, the value in any case, under both Flux prefixes
-// (source.extensions.fluxcd.io and kustomize.toolkit.fluxcd.io). A namespace that is not applied
-// is left out of [Plan.Namespaces], its decision [inventory.Unchanged] with the reason, e.g.
+// (source.extensions.fluxcd.io and kustomize.toolkit.fluxcd.io). A namespace not applied is
+// left out of [Plan.Namespaces], its decision [inventory.Unchanged] with the reason, e.g.
 // "reconciliation is disabled on the live namespace (annotation
 // source.extensions.fluxcd.io/reconcile: disabled); not applied, still tracked"; its entry, with
 // the desired digest, stays in the next inventory, it is never deleted for it, and its
-// artifacts are applied as usual. An adoption or a takeover is applied like any namespace: its
-// [Namespace.Conflict] is the reason of source-watcher's Warning event, and its decision's
-// reason and a plan warning ("Adopted: namespace tenant-a is not managed by any generator and
-// is adopted") say more. Ownership is told by [WithUID]'s UID: without it, no namespace is
-// adopted or taken over. Drift is a desired label or annotation that the live namespace lacks
-// or holds with another value; the reason names the first three keys of each kind, sorted. Keys
-// only the live namespace has are not drift (other controllers set them). A tracked namespace
-// whose digest changed is an update anyway. Without an ObjectReader nothing is read: a desired
-// namespace is applied as the inventory says, unless its desired metadata disables
-// reconciliation.
+// artifacts are applied as usual. An adoption or a takeover is applied like any namespace, with
+// its [Namespace.Conflict], reason and a plan warning ("Adopted: namespace tenant-a is not
+// managed by any generator and is adopted"); without [WithUID]'s UID, none is told. Drift is a
+// desired label or annotation that the live namespace lacks or holds with another value (the
+// reason names the first three keys of each kind, sorted); keys only the live namespace has
+// are not (other controllers set them). A tracked namespace whose digest changed is an update
+// anyway. Without an ObjectReader nothing is read: a desired namespace is applied as the
+// inventory says, unless its desired metadata disables reconciliation.
 //
 // Then, with a UID, it reads the live copy of each ExternalArtifact it applies, once, one at a
 // time by namespace and name, tracked or not (another generator can relabel an artifact this

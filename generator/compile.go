@@ -79,8 +79,7 @@ var (
 
 const artifactRoot = "@artifact"
 
-// The strategies of a copy (source-watcher v2.3's spec.artifacts[].copy[].strategy; empty is
-// Overwrite).
+// A copy's strategies (source-watcher v2.3's spec.artifacts[].copy[].strategy; "" Overwrite).
 const (
 	strategyOverwrite = "Overwrite"
 	strategyMerge     = "Merge"
@@ -103,11 +102,10 @@ var controlAnnotations = []string{
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //
 // Compile checks what does not depend on a source: every limit, pattern, enumeration and rule
-// of released source-watcher v2.3's CRD (so that an embedder without the CRD in front of it
-// refuses what the API server would), the pattern, every template against the pattern's
-// captures, the aliases against spec.sources, the copy destinations, the name policy, the
-// schema, the metadata operations, the common metadata and the service account that namespace
-// management requires.
+// of released source-watcher v2.3's CRD (so that an embedder without the CRD refuses what the
+// API server would), the pattern, every template against its captures, the aliases, the copy
+// destinations, the name policy, the schema, the metadata operations, the common metadata and
+// the service account that namespace management requires.
 func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	spec = deepCopy(spec)
 	g := &Generator{}
@@ -210,9 +208,8 @@ func (o *options) validate() field.ErrorList {
 	return errs
 }
 
-// The limits and patterns of released source-watcher v2.3's CRD (the validation markers of
-// github.com/fluxcd/source-watcher/api/v2 v1beta1; see [Compile] for why they are checked).
-// interop/sourcewatcher has one case per marker.
+// The limits and patterns of released source-watcher v2.3's CRD (its v1beta1 validation
+// markers; see [Compile] for why), each a case of interop/sourcewatcher.
 const (
 	maxSources         = 1000
 	maxArtifacts       = 1000
@@ -228,8 +225,7 @@ var (
 	sourceKinds       = []string{"Bucket", "ExternalArtifact", "GitRepository", "HelmChart", "OCIRepository"}
 )
 
-// validateShape checks the required fields, the CRD's limits and patterns,
-// and the fields no primitive checks.
+// validateShape checks required fields, the CRD's limits and patterns, and what no primitive does.
 func validateShape(s *Spec, o *options) field.ErrorList {
 	var errs field.ErrorList
 	tooLong := func(p *field.Path, v string, limit int) {
@@ -433,12 +429,11 @@ func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s str
 	return true
 }
 
-// checkRef refuses a reference template t, of text s, that no rendering can make a reference
-// (see [OutputArtifact]). It parses s itself with pathpattern.ParseRef, each capture "{name}"
-// standing for the part of a path element it renders (never empty, "/" or NUL), so only what
-// the literal text breaks in every rendering fails: a ".." element, an empty or absolute path,
-// a NUL byte or invalid UTF-8. What the captures render, and an alias that names a capture,
-// are checked when a plan renders them. t is nil when s failed to bind (reported then).
+// checkRef refuses a reference template t, of text s, that no rendering can make valid (see
+// [OutputArtifact]): it parses s with pathpattern.ParseRef, each capture "{name}" standing for
+// the part of a path element it renders (never empty, "/" or NUL), so only what the literal
+// text breaks in every rendering fails: a ".." element, an empty or absolute path, a NUL byte
+// or invalid UTF-8. t is nil when s failed to bind (reported then).
 func checkRef(errs *field.ErrorList, fldPath *field.Path, s string, t *pathpattern.Template) {
 	if t == nil {
 		return
@@ -478,8 +473,7 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 			c.namespace = g.bind(&errs, ap.Child("namespace"), a.Namespace)
 		}
 		if a.InputsFrom != "" {
-			// "@artifact/...": the artifact's own file once its copy operations are done,
-			// as upstream reads it from the artifact it has built.
+			// "@artifact/...": the artifact's own file once built, as upstream reads it.
 			c.inputsFromArtifact = isArtifactRef(a.InputsFrom)
 			shaped := c.inputsFromArtifact || g.checkAlias(&errs, c.inputsPath, a.InputsFrom)
 			c.inputs = g.bind(&errs, c.inputsPath, a.InputsFrom)
@@ -525,10 +519,9 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 	return errs
 }
 
-// compileDestination compiles a copy's to. A to that names captures is a template, rendered for
-// each match from its raw captures (as upstream renders it) and checked again then; its text is
-// checked here all the same, so that a ".." element, which upstream's CRD refuses in to, fails
-// before any tree is read. A literal to is parsed once.
+// compileDestination compiles a copy's to, parsed once when literal. One that names captures
+// is a template, rendered from each match's raw captures (as upstream does) and checked then;
+// its text is checked here too, so a ".." element (upstream's CRD refuses it) fails at once.
 func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, to string) {
 	if len(to) > maxReferenceBytes {
 		return // validateShape reported it
@@ -549,9 +542,8 @@ func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, 
 }
 
 // parseDestination parses a copy destination, "@artifact/" or "@artifact/path", with
-// pathpattern.ParseRef, and returns the path below the artifact's root ("" for the root) and
-// whether it names a directory (it ends with "/", or is the root). A path that cleans to the
-// root ("@artifact/.") is the root, as upstream takes it.
+// pathpattern.ParseRef into the path below the artifact's root and whether it names a directory
+// (it ends with "/" or is the root: "", as "@artifact/." is, as upstream takes it).
 func parseDestination(to string) (string, bool, error) {
 	if !strings.HasPrefix(to, artifactRoot+"/") {
 		return "", false, errors.New(`must start with "@artifact/"`)
@@ -635,10 +627,9 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	return errs
 }
 
-// namespaceLevel refuses a fromSource.path that names a capture some artifact's namespace does
-// not name, as upstream's API does ("Only namespace-level captures are allowed"): all the
-// artifacts of a namespace must read the same file. Artifacts in the generator's own namespace
-// (no namespace field) are never managed and do not count.
+// namespaceLevel refuses, as upstream's API does ("Only namespace-level captures are
+// allowed"), a fromSource.path naming a capture that some artifact's namespace does not, so
+// that a namespace's artifacts read one file. Those with no namespace (never managed) don't count.
 func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts []OutputArtifact) field.ErrorList {
 	for _, name := range g.fromSource.Captures() {
 		for i, a := range g.artifacts {

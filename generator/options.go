@@ -129,18 +129,10 @@ func WithConcurrency(n int) Option {
 // another digest, as source-watcher's holds that of the tarball its storage writes: f archives
 // the files as the embedder does, so that an inventory the embedder wrote reads back unchanged.
 //
-//	g, errs := generator.Compile(spec, generator.WithArtifactDigest(
-//		func(ctx context.Context, a *generator.Artifact, files fs.FS) (digest.Digest, error) {
-//			dir, err := os.MkdirTemp("", "artifact-")
-//			if err != nil {
-//				return "", err
-//			}
-//			defer os.RemoveAll(dir)
-//			if err := os.CopyFS(dir, files); err != nil {
-//				return "", err
-//			}
-//			return archive(ctx, dir) // the tarball's digest, as storage writes it
-//		}))
+//	g, errs := generator.Compile(spec, generator.WithArtifactDigest(archive))
+//
+// where archive writes files into a staging directory (os.MkdirTemp, os.CopyFS) and returns
+// the digest of the tarball its storage makes of it (see ExampleWithArtifactDigest).
 //
 // A plan calls f once for each artifact it builds, once its copy operations and inputs are
 // done, on the plan's goroutines (see the package documentation, "Concurrency"): f must be safe
@@ -151,8 +143,7 @@ func WithConcurrency(n int) Option {
 // an unchanged artifact keeps its previous entry's (see [Artifact.Filename]). files holds
 // exactly the artifact's files at their destinations, with the directories above them and
 // those that archives hold (see [Artifact]); each Open of a copied file reads it anew from its
-// source, as the plan does, link-free and at most 8 MiB. f's digest must be valid
-// (digest.Digest.Validate).
+// source, link-free and at most 8 MiB. f's digest must be valid (digest.Digest.Validate).
 //
 // An error or a panic of f, a digest that is not valid, a Filename that is not the name of one
 // file (1 to 255 bytes, not "." or "..", without "/", "\" or NUL), or a file of files that

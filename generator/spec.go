@@ -37,17 +37,16 @@ type SourceReference struct {
 
 // OutputArtifact is one entry of spec.artifacts: templates over the pattern's captures.
 //
-// inputsFrom, a copy's from and fromSource.path reference a file or directory: "@alias/path"
-// with an alias declared in spec.sources, or "@artifact/path" for a file of the artifact (not a
+// inputsFrom, a copy's from and fromSource.path reference a file or directory: "@alias/path",
+// the alias declared in spec.sources, or "@artifact/path", a file of the artifact (not for a
 // copy's from). A plan renders them from each match's raw captures and parses them with
 // pathpattern.ParseRef: the path must not be empty or name the alias root ("@git/", "@git/."),
-// start with "/", hold a ".." element or a NUL byte. Compile refuses a reference that no
-// rendering can make valid, with an error at its field naming the value and the rule: one
-// without a capture that breaks a rule ("@git/../escape.yaml", even without a pattern), and one
-// whose literal text breaks it whatever its captures render
-// ("@git/tenants/{tenant}/../inputs.yaml"). What only the captures can break, and an alias that
-// names a capture, are checked when a plan renders them: an error of that artifact or
-// namespace, as for copy destinations ([CopyOperation]).
+// start with "/", hold a ".." element or a NUL byte. Compile refuses, at the field, naming the
+// value and the rule, a reference that no rendering can make valid: one without a capture that
+// breaks a rule ("@git/../escape.yaml", even without a pattern), or whose literal text breaks
+// one whatever its captures render ("@git/tenants/{tenant}/../inputs.yaml"). What only the
+// captures can break, and an alias that names a capture, fail when a plan renders them: an
+// error of that artifact or namespace, as for copy destinations ([CopyOperation]).
 type OutputArtifact struct {
 	// Name renders from normalized captures, e.g. "{module}".
 	Name string `json:"name"`
@@ -56,7 +55,7 @@ type OutputArtifact struct {
 	Namespace string `json:"namespace,omitempty"`
 	// InputsFrom is an "@alias/path" template of a YAML mapping whose values become the
 	// artifact's exported inputs, or "@artifact/path", the artifact's own file once its copy
-	// operations are done.
+	// operations are done (merged and extracted files included).
 	InputsFrom string `json:"inputsFrom,omitempty"`
 	// Revision is "@alias", the source whose revision the artifact takes instead of one
 	// computed from its content. Compile checks the alias is declared; a plan computes none.
@@ -85,11 +84,10 @@ type OutputArtifact struct {
 // file: an error of the artifact, as writing it into upstream's staging directory fails.
 //
 // A symbolic link or an irregular file (a named pipe, a socket, a device) that a copy would
-// take is left out, as are the files a link leads to, and a warning of the plan names each,
-// with the artifact and why: "@repo/m/link.yaml: left out of artifact a/app: a symbolic link"
-// (see pathpattern.GlobSkipped for which entries count). Upstream leaves out the same without a
-// word: source-controller's artifacts, which source-watcher copies from, hold only regular
-// files and directories.
+// take is left out, as are the files a link leads to, and a plan warning names each, with the
+// artifact and why: "@repo/m/link.yaml: left out of artifact a/app: a symbolic link" (see
+// pathpattern.GlobSkipped). Upstream leaves them out without a word: source-controller's
+// artifacts, which source-watcher copies from, hold only regular files and directories.
 //
 // With a pattern, to may name captures, like from: "@artifact/{app}/" is rendered from each
 // match's raw captures, as upstream renders it. Compile refuses a ".." element in to (upstream's
@@ -107,21 +105,17 @@ type OutputArtifact struct {
 //	                     (.tar.gz or .tgz, in any case) that from selects, each
 //	                     entry at to/<its name>, to always a directory
 //
-// Merge merges every document of both files, in order, into one document; a document that is
-// not a mapping, or a file that is not YAML, is an error of the artifact naming the file. A
-// merged mapping's keys are in yaml/v2's natural order, as upstream writes them, put in that
-// order from their byte order by a stable sort, so that keys this order cannot sort
-// consistently (see docs/differences.md) come out the same on every plan. Extract with a glob
-// extracts the tarballs that the glob matches and skips every other file; without one, from
-// must name a tarball, not another file or a directory. An archive must not hold an absolute
-// path, a ".." element, a NUL byte or a backslash in a name, a symbolic or hard link, a device,
-// a FIFO or a socket: each is an error of the artifact naming the archive, the entry and the
-// rule. The bounds are listed in docs/differences.md.
-//
+// Merge merges every document of both files, in order, into one; a document that is not a
+// mapping, or a file that is not YAML, is an error of the artifact naming the file. A merged
+// mapping's keys are in yaml/v2's natural order, as upstream writes them, sorted stably from
+// their byte order so that keys this order cannot sort consistently come out the same on every
+// plan. Extract with a glob extracts the tarballs it matches and skips every other file;
+// without one, from must name a tarball, not another file or a directory. An archive must not
+// hold an absolute path, a ".." element, a NUL byte or a backslash in a name, a symbolic or
+// hard link, a device, a FIFO or a socket: each is an error of the artifact naming the
+// archive, the entry and the rule. docs/differences.md lists the bounds and the key order.
 // [Artifact.Files] reports, for a merged file, the last file merged into it, and for an
-// extracted file, its archive. An inputsFrom of "@artifact/path" (the path may name captures)
-// is read from the artifact's files once its copy operations are done, merged and extracted
-// files included.
+// extracted file, its archive.
 type CopyOperation struct {
 	// From is "@alias/glob", a template rendered from raw captures.
 	From string `json:"from"`
@@ -175,22 +169,22 @@ type NamespaceMetadata struct {
 // MetadataFromSource is the metadata block's fromSource: the tenant's NamespaceMetadata file
 // and the schema its keys must pass.
 //
-// fromSource.path may name a file of the artifact, "@artifact/path" (the path may name
-// captures), as upstream allows. The file is read, as upstream reads it, from the namespace's
-// first artifact once its copy operations are done (merged and extracted files included): the
-// first, of the artifacts whose namespace renders it, in the order in which a walk of the
-// source meets their directories (depth first, each directory's entries by name, as
-// filepath.WalkDir goes: "a/z" before "a-b/z"), then by spec.artifacts entry; its path is
-// rendered from that artifact's raw captures. The other artifacts' files do not count. A plan
-// checks each namespace's name and directories first, builds the artifacts of those that pass,
-// and decides each namespace's metadata once its first artifact is built. The namespace fails,
-// with its artifacts (skipped, and kept when tracked), and an error at fromSource.path that
-// names the rendered path, when the first artifact fails ("namespace "tenant-a" reads its
-// NamespaceMetadata file from artifact tenant-a/api (directory "tenants/tenant-a/apps/api"),
-// which is not built: its files cannot be read"), when it lacks the file ("must exist: the
-// NamespaceMetadata file of namespace "tenant-a", in artifact tenant-a/api ..."), when the path
-// is a directory of it, or when the file is refused as a source's would be. Upstream fails the
-// whole reconcile in each of those cases; here the other tenants proceed.
+// As upstream, fromSource.path may name a file of the artifact, "@artifact/path" (the path may
+// name captures), read from the namespace's first artifact once its copy operations are done
+// (merged and extracted files included): the first, of the artifacts whose namespace renders
+// it, in the order a walk of the source meets their directories (depth first, each directory's
+// entries by name, as filepath.WalkDir: "a/z" before "a-b/z"), then by spec.artifacts entry;
+// its path is rendered from that artifact's raw captures, and no other artifact's files count.
+// A plan checks each namespace's name and directories first, builds the artifacts of those
+// that pass, and decides each namespace's metadata once its first artifact is built. The
+// namespace fails, with its artifacts (skipped, kept when tracked), and an error at
+// fromSource.path naming the rendered path, when the first artifact fails ("namespace
+// "tenant-a" reads its NamespaceMetadata file from artifact tenant-a/api (directory
+// "tenants/tenant-a/apps/api"), which is not built: its files cannot be read"), when it lacks
+// the file ("must exist: the NamespaceMetadata file of namespace "tenant-a", in artifact
+// tenant-a/api ..."), when the path is a directory of it, or when the file is refused as a
+// source's would be. Upstream fails the whole reconcile in each case; the other tenants here
+// proceed.
 type MetadataFromSource struct {
 	// Path is an "@alias/path" template of a source's file that names only captures every
 	// artifact's namespace names, so that all the artifacts of a namespace read the same file;
