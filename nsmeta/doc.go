@@ -7,14 +7,12 @@
 // result for the inventory as source-watcher does.
 //
 // It does no Kubernetes I/O. A controller compiles the platform's policy
-// once, when the spec changes:
+// once, when the spec changes, then calls it once per namespace:
 //
 //	schema, errs := nsmeta.CompileSchema(allowedLabels, allowedAnnotations, fromSourcePath)
 //	names, errs := nsmeta.NewNamePolicy(allowedNames, managedNamespacesPath)
 //	pipeline := nsmeta.Pipeline{Common: common, Operations: from, Final: ownership}
 //	errs = pipeline.Validate(commonMetadataPath, fromPath, ownershipPath)
-//
-// and then calls it once per namespace:
 //
 //	fromFile, errs, err := nsmeta.ParseFile(data)   // the tenant's file, if any
 //	kept, warnings, errs := schema.Apply(ctx, fromFile)
@@ -35,31 +33,29 @@
 //	    my.org.io/observability: Enabled
 //
 // [ParseFile] reads it as source-watcher v2.3's published schema says
-// (docs/namespacemetadata-v1beta1.json): stricter than decoding it into
-// source-watcher's Go type with sigs.k8s.io/yaml, which takes a file without
-// type fields, ignores unknown fields, matches field names
-// case-insensitively, keeps the last of a repeated key, reads an unquoted
-// number or boolean value as its text and an empty file as asking for
-// nothing (TestParseFileAsUpstreamType). A file ParseFile accepts, the Go
-// type reads the same. ParseFile also refuses a key or value the API server
-// would refuse (the Go type takes it; applying the namespace fails later),
-// and a file the Go type silently reads fewer keys from: more than one
-// document, one behind an empty document or a %YAML directive, a line break
-// other than a newline (package internal/yamldoc). A missing file is the
-// caller's to report.
+// (docs/namespacemetadata-v1beta1.json), stricter than source-watcher's Go
+// type decoded with sigs.k8s.io/yaml, which takes a file without type fields,
+// ignores unknown fields, matches field names case-insensitively, keeps the
+// last of a repeated key, and reads an unquoted number or boolean value as
+// its text and an empty file as asking for nothing
+// (TestParseFileAsUpstreamType). The Go type reads a file ParseFile accepts
+// the same. ParseFile also refuses a key or value the API server would
+// refuse (the Go type takes it, and applying the namespace fails), and a file
+// the Go type silently reads fewer keys from: more than one document, one
+// behind an empty document or a %YAML directive, a line break other than a
+// newline (package internal/yamldoc). A missing file is the caller's to report.
 //
 // # Schema
 //
 // The platform's allowedLabels and allowedAnnotations map a key to a rule,
 // as source-watcher v2.3's do: a boolean CEL expression over the string
-// variable "value", within the bounds of package cel:
+// variable "value", within the bounds of package cel, that [CompileSchema]
+// compiles once, as source-watcher does when a reconcile starts:
 //
 //	team: 'value in ["payments", "search"]'
 //	my.org.io/cost-center: 'value.matches("^cc-[0-9]{4}$")'
 //
-// [CompileSchema] compiles every rule, as source-watcher does when a
-// reconcile starts; [Schema.Apply] keeps a listed key whose value passes.
-// Where the schema differs from source-watcher's:
+// Where [Schema.Apply] differs from source-watcher:
 //
 //   - an unlisted key (every key, when the map is empty or absent) is dropped
 //     with a warning (source-watcher ignores it silently), or is an error
@@ -85,9 +81,8 @@
 //	             Merge     add only the operation's keys that are absent
 //	final      the caller's own metadata (ownership labels), which nothing overrides
 //
-// The result records, per key, the step that last set it (the names on the
-// left), so that a platform team can see why a namespace carries a label.
-// It never carries the externalFinalizer annotation ([Pipeline.Validate]).
+// The result records per key the step that last set it (the names on the
+// left), and never carries the externalFinalizer annotation.
 //
 // # Name policy
 //
@@ -122,9 +117,8 @@
 //     few hundred bytes; annotations alone hold at most 256 KiB);
 //   - YAML nesting deeper than 10,000 levels is an error;
 //   - YAML aliases may expand a file to at most 10 times its size (64 KiB
-//     for a smaller file), checked in linear time and memory before decoding
-//     (package internal/yamldoc), as the decoder bounds only how many nodes
-//     aliases produce (TestParseFileExpansion);
+//     for a smaller file), checked in linear time and memory before decoding,
+//     as the decoder bounds only the nodes they produce (TestParseFileExpansion);
 //   - an error shows at most the first 64 bytes of a value, and its length;
 //   - annotations hold at most 256 KiB together, label values 63 characters;
 //   - CEL rules are bounded by package cel (5 KiB per expression, a
@@ -136,21 +130,19 @@
 // The budget keeps a plan of many hostile tenants short (generator's
 // BenchmarkHostileTenants): without it a hostile file's CPU time grows with
 // its keys. It is counted, not timed, so a file that runs out fails at the
-// same key on every machine, never losing a key silently. One evaluation
-// does at most one and a half times the budget (cel refuses a call charged
-// over half an evaluation's limit); a realistic file of two or three dozen
-// short values spends at most a tenth (TestSchemaApplyBudget). It is a
-// hundredth of Kubernetes' RuntimeCELCostBudget for one object, as a
-// controller checks thousands of files per reconcile, and unlike it every
-// key after the budget ran out is an error.
+// same key on every machine, never losing a key silently; one evaluation
+// does at most one and a half times it (cel refuses a call charged over half
+// its limit), and a realistic file spends at most a tenth
+// (TestSchemaApplyBudget). It is a hundredth of Kubernetes'
+// RuntimeCELCostBudget for one object, as a controller checks thousands of
+// files per reconcile.
 //
 // # Errors
 //
 // Problems that map onto the fields of an object come as a sorted
 // field.ErrorList, nil when there is none, at the caller's field path or,
 // for a tenant's file, rooted at the document (metadata.labels[team]). Other
-// failures wrap a sentinel of errors.go, listed by each function. An
-// [Option] given to a function it does not apply to is an error at its name.
+// failures wrap a sentinel of errors.go, listed by each function.
 //
 // # Concurrency
 //

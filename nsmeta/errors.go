@@ -13,13 +13,11 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// Sentinel errors, for what is not a problem of an object's fields (those
-// come as a field.ErrorList). A NamePolicy.Check stopped by its context
-// returns an error wrapping the context's error instead.
+// Sentinel errors, for what is not a problem of an object's fields (a
+// field.ErrorList). A Check stopped by its context wraps the context's error.
 var (
 	// ErrInvalidFile reports data that is not a NamespaceMetadata document at
-	// all; [ParseFile] returns it in a [*FileError] whose Detail says why. (A
-	// file without a document lacks its type fields: field errors, not this.)
+	// all, in a [*FileError]; a file without a document gets field errors.
 	ErrInvalidFile = errors.New("nsmeta: invalid NamespaceMetadata file")
 
 	// ErrInvalidName reports a namespace name that is not a DNS-1123 label.
@@ -84,8 +82,7 @@ type nameError struct {
 	Reasons []string
 }
 
-// Error returns the sentinel's text, the quoted name (its first 64 bytes
-// when it is longer) and the reasons.
+// Error returns the sentinel's text, the quoted name (cut to 64 bytes) and the reasons.
 func (e *nameError) Error() string {
 	return fmt.Sprintf("%v: %q: %s", e.Err, quote.Value(e.Name), strings.Join(e.Reasons, "; "))
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// The type fields of a NamespaceMetadata file: required, with these
-// values. nsmeta reads no other type.
+// The type fields of a NamespaceMetadata file, required with these values.
 const (
 	fileAPIVersion = "source.extensions.fluxcd.io/v1beta1"
 	fileKind       = "NamespaceMetadata"
@@ -95,10 +94,9 @@ func hidesDocument(data, doc []byte) bool {
 
 // decode returns the mapping of data's first document (docs are its
 // non-empty ones), nil when there is none or it is null. It decodes data
-// whole, as source-watcher does, so that errors name its lines; strictly, so
-// that a duplicate key is an error; and untyped, since a struct would stop at
-// the first unknown field and turn an unquoted true or 1 into a string.
-// Nesting deeper than 10,000 levels fails in the decoder.
+// whole, as source-watcher does, so that errors name its lines (and nesting
+// over 10,000 levels fails); strictly, so that a duplicate key is an error;
+// and untyped, as a struct would stop at the first unknown field.
 func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	defer func() {
 		// A panic escaping yaml/v2 is a parser bug; a tenant's file must

@@ -51,7 +51,6 @@ func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 		errs = append(errs, fe)
 	}
 	for _, fe := range errs {
-		// Show a long bad key or value by its first 64 bytes.
 		if v, ok := fe.BadValue.(string); ok {
 			fe.BadValue = quote.Value(v)
 		}

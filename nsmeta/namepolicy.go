@@ -14,8 +14,7 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// nameVariable is the CEL variable through which an allowedNames rule
-// receives the namespace name.
+// nameVariable is the CEL variable that holds the name an allowedNames rule checks.
 const nameVariable = "ns"
 
 // defaultProtectedNames returns the names a NamePolicy refuses whatever its
@@ -25,10 +24,9 @@ func defaultProtectedNames() []string {
 	return []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 }
 
-// NamePolicy is the compiled form of spec.managedNamespaces.allowedNames: the
-// namespace names a generator may create and manage. The zero value is not
-// valid; use NewNamePolicy. A NamePolicy is immutable and safe for
-// concurrent use.
+// NamePolicy is the compiled form of spec.managedNamespaces.allowedNames.
+// The zero value is not valid; use NewNamePolicy. A NamePolicy is immutable
+// and safe for concurrent use.
 type NamePolicy struct {
 	rules     []*cel.Program
 	protected []string // sorted
@@ -85,14 +83,12 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 	return policy, nil
 }
 
-// Check returns nil when the policy allows name: it must be a DNS-1123
-// label (at most 63 characters, so the rules only see a bounded input), not
-// protected, and accepted by at least one allowedNames rule, checked in that
-// order. A refusal is an error wrapping [ErrInvalidName], [ErrProtectedName]
-// or [ErrNameNotAllowed] that quotes the name and gives the reasons, one per
-// broken rule; a rule that fails to evaluate counts as not returning true,
-// its error among the reasons. When ctx ends before a rule allows the name,
-// the error wraps ctx.Err().
+// Check returns nil when the policy allows name: a DNS-1123 label (at most
+// 63 characters, so the rules see a bounded input), not protected, and
+// accepted by an allowedNames rule, checked in that order. A refusal wraps
+// [ErrInvalidName], [ErrProtectedName] or [ErrNameNotAllowed] and gives the
+// name and one reason per broken rule (a rule that fails to evaluate does
+// not accept, its error a reason). When ctx ends first, the error wraps ctx.Err().
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {

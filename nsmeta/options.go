@@ -22,10 +22,9 @@ type options struct {
 	given              []string // the names of the options given, in order
 }
 
-// WithCache compiles the CEL rules through c, so that a controller that
-// sees the same policy on every reconcile compiles each rule once; a nil c,
-// the default, compiles every rule afresh. It applies to CompileSchema and
-// NewNamePolicy; ParseFile ignores it.
+// WithCache compiles the CEL rules through c, so that a controller compiles
+// each rule of a policy once; a nil c, the default, compiles them afresh. It
+// applies to CompileSchema and NewNamePolicy; ParseFile ignores it.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithCache(cache))
 func WithCache(c *cel.Cache) Option {
@@ -33,19 +32,17 @@ func WithCache(c *cel.Cache) Option {
 }
 
 // WithStrict makes [Schema.Apply] report an unlisted key as a Forbidden
-// error instead of dropping it with a warning as source-watcher does, for a
-// platform that wants a tenant's mistake to fail loudly. It applies to
-// CompileSchema only.
+// error, to fail a tenant's mistake loudly, instead of dropping it with a
+// warning (source-watcher ignores it). It applies to CompileSchema only.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
 }
 
-// WithProtectedNames adds names to the protected namespace names, typically
-// the generator's own namespace. It applies to NewNamePolicy only; a name
-// that is not a DNS-1123 label is an error at protectedNames[i], a path of
-// the option rather than of a field.
+// WithProtectedNames adds protected namespace names, typically the
+// generator's own namespace, to NewNamePolicy only; a name that is not a
+// DNS-1123 label is an error at protectedNames[i], the option's own path.
 //
 //	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
 func WithProtectedNames(names ...string) Option {
@@ -54,11 +51,9 @@ func WithProtectedNames(names ...string) Option {
 	}
 }
 
-// WithoutDefaultProtectedNames drops the five default protected names; with
-// [WithProtectedNames] it replaces the list. It applies to NewNamePolicy
-// only. A policy that drops one of source-watcher's four (default,
-// flux-system, kube-public, kube-system) manages a namespace source-watcher
-// never would:
+// WithoutDefaultProtectedNames drops the five default protected names from
+// NewNamePolicy; with [WithProtectedNames] it replaces the list. A policy
+// that drops one of source-watcher's four manages a namespace it never would:
 //
 //	// source-watcher's four, without tenantkit's kube-node-lease:
 //	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),

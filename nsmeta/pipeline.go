@@ -137,8 +137,8 @@ func reserved(fldPath *field.Path) *field.Error {
 //
 // It checks neither the steps ([Pipeline.Validate]: an unknown strategy does
 // nothing here), nor fromSource's syntax, nor namespace ([NamePolicy.Check]).
-// Its one error: a non-empty externalFinalizer annotation in the result,
-// which only fromSource can have set, is a Forbidden error at
+// Its one error: a non-empty externalFinalizer annotation in the result, from
+// fromSource, is a Forbidden error at
 // metadata.annotations[source.extensions.fluxcd.io/externalFinalizer].
 func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
 	// Size the maps for every key that may be set, so that they never grow.

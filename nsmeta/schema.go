@@ -15,8 +15,7 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// valueVariable is the CEL variable through which a schema rule receives
-// the value of a label or annotation.
+// valueVariable is the CEL variable that holds the value a schema rule checks.
 const valueVariable = "value"
 
 // costBudget is the CEL cost, in package cel's units, that the rules
@@ -53,9 +52,9 @@ type rule struct {
 // Every key must be a valid label or annotation key, every expression
 // non-empty and compile (cel.Compile: at most 5 KiB, type-checked, bool
 // output); otherwise it returns a nil Schema and the sorted list of every
-// bad key and rule at fldPath.allowedLabels[key] or
-// fldPath.allowedAnnotations[key], the rule as the value and why as the
-// detail (CEL compile errors with line:column and a caret), else a nil list.
+// bad key and rule at fldPath.allowedLabels[key] or allowedAnnotations[key],
+// the rule as the value (compile errors with line:column and a caret), else
+// a nil list.
 func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...Option) (*Schema, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "CompileSchema", "WithStrict")
@@ -99,19 +98,17 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 //
 //	kept, warnings, errs := s.Apply(ctx, fromFile)
 //
-// A listed key is kept when its rule returns true; when the rule returns
-// false or fails to evaluate (a runtime error, the cost limit, a cancelled
-// ctx), the key is dropped and reported as an error naming the key, its
+// A listed key is kept when its rule returns true; when it returns false or
+// fails to evaluate (a runtime error, the cost limit, a cancelled ctx), the
+// key is dropped, with an error at its path in the file naming the key, its
 // value (its first 64 bytes) and the rule. An unlisted key is dropped with a
-// warning, or is a Forbidden error under [WithStrict]. Paths are the file's
-// (metadata.labels[team]); key and value syntax is ParseFile's to check.
-//
-// The rules share a budget of 100,000 units of CEL cost, charged key by key
-// (labels, then annotations, each sorted): each rule runs with the smaller
-// of cel.CostLimit and what is left; one that does not finish is an error at
-// its key naming the rule, the value's size, the budget and what was left,
-// as is every later key whose rule costs anything. The same file always
-// fails at the same key, on every machine.
+// warning, or is a Forbidden error under [WithStrict]. Key and value syntax
+// is ParseFile's to check. The rules share a budget of 100,000 units of CEL
+// cost, charged key by key (labels, then annotations, each sorted): each rule
+// runs with the smaller of cel.CostLimit and what is left; one that does not
+// finish is an error at its key naming the rule, the value's size, the budget
+// and what was left, as is every later key whose rule costs anything. The
+// same file always fails at the same key, on every machine.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept, warnings, errs, _ := s.apply(ctx, m)
 	return kept, warnings, errs
@@ -125,7 +122,6 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 		errs     field.ErrorList
 	)
 	p := field.NewPath("metadata")
-	// spent is the cost of the rules evaluated so far, out of costBudget.
 	var spent uint64
 	for _, part := range [...]struct {
 		what, list string
