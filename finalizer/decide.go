@@ -32,8 +32,7 @@ func (f LookupFunc) UID(ctx context.Context, r Reference) (string, error) {
 	return f(ctx, r)
 }
 
-// Outcome is what [Decider.Decide] found, one value per branch. The zero
-// value is Undecided.
+// Outcome is what [Decider.Decide] found, one value per branch; zero is Undecided.
 type Outcome int
 
 // The outcomes of [Decider.Decide]. Only HandedOff releases the generator
@@ -72,10 +71,9 @@ type Verdict struct {
 	// Reference is the parsed annotation value; zero when the annotation is
 	// absent, "self" or malformed.
 	Reference Reference
-	// Reason explains the outcome in one line, fit for an inventory Release
-	// or Keep reason and a condition message: "handed off to
-	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e...)".
-	// Every verdict has one.
+	// Reason explains the outcome in one line, fit for an inventory reason
+	// and a condition message; every verdict has one. For example "handed off
+	// to fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants (uid 0d1e...)".
 	Reason string
 }
 
@@ -83,10 +81,9 @@ type Verdict struct {
 // not delete it, only stop tracking it.
 func (v Verdict) HandedOff() bool { return v.Outcome == HandedOff }
 
-// Decider decides whether a namespace was handed off to an external
-// finalizer, under one policy: which kinds may take a hand-off. Build it once
-// with [NewDecider]; it is immutable and safe for concurrent use. The zero
-// Decider allows every kind, like NewDecider().
+// Decider decides hand-offs under one policy, the kinds that may take one.
+// Build it once with [NewDecider]; it is immutable and safe for concurrent
+// use. The zero Decider allows every kind, like NewDecider().
 type Decider struct {
 	allowed     map[schema.GroupKind]bool // nil: every kind
 	allowedText string                    // the allowed kinds, sorted, for reasons

@@ -39,14 +39,12 @@
 // # The finalizing controller's side
 //
 // The platform team puts a Namespace in the finalizing controller's desired
-// state with the annotation set to "self" and no other metadata. Before it
-// applies that Namespace, the controller stamps its own reference
-// ([ReferenceFor]) into it with [Stamp]. [StampedBy] tells who stamped a
-// live namespace. A controller that stops finalizing a namespace it will not
-// delete (it left the desired state with pruning disabled, or its service
-// account cannot be impersonated when the owner is deleted) calls [Release],
-// which removes only its own stamp, so that the generator is accountable
-// for the namespace again at once.
+// state with the annotation "self" and no other metadata; the controller
+// stamps its own reference ([ReferenceFor]) into it with [Stamp] before
+// applying it. [StampedBy] tells who stamped a live namespace. A controller
+// that will not delete a namespace it finalizes (pruning disabled, or its
+// service account cannot be impersonated) calls [Release], which removes only
+// its own stamp: the generator is accountable for the namespace again at once.
 //
 // # Deciding
 //
@@ -97,9 +95,8 @@
 // [ErrNotFound] and Forbidden to [ErrForbidden]; any other error stays as it
 // is and makes [Decider.Decide] keep the namespace:
 //
-//	// apierrors, meta and metav1 are k8s.io/apimachinery's, client is
-//	// controller-runtime's. reader is mgr.GetAPIReader(): an uncached read
-//	// does not start an informer for whatever kind an annotation names.
+//	// reader is mgr.GetAPIReader(): an uncached read starts no informer for
+//	// whatever kind an annotation names; client is controller-runtime's.
 //	lookup := finalizer.LookupFunc(func(ctx context.Context, r finalizer.Reference) (string, error) {
 //		obj := &metav1.PartialObjectMetadata{}
 //		obj.SetGroupVersionKind(r.GroupVersionKind())
@@ -128,12 +125,11 @@
 //
 // # Bounds
 //
-// The annotation is written by whoever may patch the namespace, and the API
-// server accepts values of up to 256 KiB. [Parse] rejects a value longer than
-// 828 bytes, the longest valid reference (the grammar's segment bounds and 5
-// separators), before splitting it. Messages quote at most the first 64
-// bytes of an over-long value, and list at most ten keys of a map, so that
-// they stay fit for logs, events and conditions.
+// The annotation is written by whoever may patch the namespace, up to 256 KiB.
+// [Parse] rejects a value over 828 bytes, the longest valid reference, before
+// splitting it. Messages quote at most the first 64 bytes of an over-long
+// value and list at most ten keys of a map, to stay fit for logs, events and
+// conditions.
 //
 // # Concurrency
 //

@@ -44,8 +44,7 @@ const (
 	ruleUID       = `must consist of printable ASCII characters other than space and "/"`
 )
 
-// Segment names a segment of a reference, in the order the segments appear in
-// "group/version/kind/namespace/name/uid".
+// Segment names a segment of a reference, numbered in the order they appear.
 type Segment int
 
 // The segments of a reference. SegmentNone marks an error about the whole value:
@@ -80,8 +79,7 @@ type ParseError struct {
 }
 
 // Error returns `finalizer: invalid reference "<value>": <segment>: <rule>`,
-// without the segment for SegmentNone, with the value quoted and, when longer
-// than 828 bytes (the longest valid reference), cut short.
+// without the segment for SegmentNone, the value cut short past 828 bytes.
 func (e *ParseError) Error() string {
 	return ErrInvalid.Error() + " " + e.detail()
 }

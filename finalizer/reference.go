@@ -36,13 +36,11 @@ const (
 // annotation is set by whoever may patch the namespace, up to 256 KiB.
 const maxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
 
-// Reference identifies the external finalizer of a namespace: an object by
-// API group (empty for the core group), version, kind, namespace (empty for
-// a cluster-scoped object), name and UID. Its text form, the annotation
-// value, is "group/version/kind/namespace/name/uid". Reference is comparable
-// and safe to copy and share. The zero value is not a valid reference;
-// obtain one from [Parse], or fill in the fields and check them with
-// [Reference.Validate].
+// Reference identifies the external finalizer of a namespace by API group
+// ("" for the core group), version, kind, namespace ("" when cluster-scoped),
+// name and UID; its String is the annotation value. It is comparable and
+// safe to copy and share. The zero value is not valid; obtain one from
+// [Parse], or fill in the fields and check them with [Reference.Validate].
 type Reference struct {
 	Group     string
 	Version   string

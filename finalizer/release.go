@@ -64,15 +64,13 @@ func (r ReleaseResult) String() string {
 }
 
 // Release is for the finalizing controller when it stops finalizing a
-// namespace it stamped and will not delete (see the package documentation):
-// it removes the externalFinalizer annotation only when it names owner by
-// API group, kind, namespace, name and UID (not version: an object served at
-// v1 and v2 is one object), and the generator is accountable again. Any
-// other stamp is left alone, and the result says why. Release returns a new
-// map and never modifies annotations: a copy without the annotation when
-// Released, otherwise a copy (nil for nil). owner must be valid, or Release
-// returns its *[ParseError] from [Reference.Validate], nil and the zero
-// ReleaseResult.
+// namespace it stamped and will not delete: it removes the externalFinalizer
+// annotation only when it names owner by API group, kind, namespace, name
+// and UID (not version: one object may be served at v1 and v2); any other
+// stamp is left alone, and the result says why. It returns a new map, never
+// modifying annotations: a copy without the annotation when Released,
+// otherwise a copy (nil for nil). An invalid owner returns its *[ParseError]
+// from [Reference.Validate], nil and the zero ReleaseResult.
 //
 //	annotations, result, err := finalizer.Release(ns.GetAnnotations(), owner)
 //
