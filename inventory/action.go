@@ -5,12 +5,9 @@ import (
 	"strings"
 )
 
-// Action is what a pass does with one entry. [Diff] sorts desired entries into [Create], [Update]
-// and [Unchanged]; [Collect] decides [Delete], [Release] or [Keep] for each stale one. [Skip] is
-// the caller's: an object that an error touches, which a pass neither applies nor deletes
-// (package generator decides it).
-//
-// The zero Action is not valid; a [Guard] that returns it gets its entry kept.
+// Action is what a pass does with one entry: [Diff] sorts desired entries into [Create], [Update]
+// and [Unchanged], [Collect] decides [Delete], [Release] or [Keep] for each stale one, and [Skip]
+// is the caller's. The zero Action is not valid; a [Guard] that returns it gets its entry kept.
 type Action int
 
 // The actions: three for desired entries, three for stale ones, and Skip.
@@ -21,17 +18,16 @@ const (
 	Update
 	// Unchanged is a tracked entry with the same digest.
 	Unchanged
-	// Delete deletes a stale entry; it leaves the inventory only once the deletion is confirmed
-	// (see [Next]).
+	// Delete deletes a stale entry, which leaves the inventory once [Next] sees it confirmed.
 	Delete
 	// Release stops tracking a stale entry without deleting it: prune policy off, pruning
 	// disabled on the object, or handed off to another finalizer.
 	Release
-	// Keep keeps tracking a stale entry without deleting it: still in use, a guard said so or
-	// failed, or the deletion guard refused.
+	// Keep keeps tracking a stale entry without deleting it: still in use, a guard's Keep or
+	// error, or the deletion guard's refusal.
 	Keep
-	// Skip neither applies nor deletes an entry that an error touches; it stays in the inventory
-	// if it was tracked. [Collect] never decides it; a guard that returns it keeps its entry.
+	// Skip neither applies nor deletes an entry that an error touches; a tracked one stays
+	// tracked. Package generator decides it, [Collect] never; a guard's Skip keeps its entry.
 	Skip
 )
 
@@ -45,8 +41,7 @@ var actionNames = [...]string{
 	Skip:      "skip",
 }
 
-// Flux's change-line verbs for the first four and for Skip; "released" and "kept" are not Flux's,
-// whose "skipped" would not tell them apart.
+// Flux's change-line verbs, but "released" and "kept", which Flux's "skipped" would confuse.
 var actionVerbs = [...]string{
 	Create:    "created",
 	Update:    "configured",
@@ -77,8 +72,7 @@ func (a Action) Verb() string {
 	return actionVerbs[a]
 }
 
-// MarshalText returns the action's name ([Action.String]), or an error wrapping
-// [ErrInvalidAction] for an invalid action.
+// MarshalText returns [Action.String], or an error wrapping [ErrInvalidAction] if a is invalid.
 func (a Action) MarshalText() ([]byte, error) {
 	if !a.valid() {
 		return nil, fmt.Errorf("%w %d: must be one of %s", ErrInvalidAction, int(a), strings.Join(actionNames[1:], ", "))
@@ -86,8 +80,7 @@ func (a Action) MarshalText() ([]byte, error) {
 	return []byte(actionNames[a]), nil
 }
 
-// UnmarshalText reads an action's name ([Action.String]), or fails, wrapping [ErrInvalidAction],
-// for any other text.
+// UnmarshalText reads an [Action.String]; other text fails, wrapping [ErrInvalidAction].
 func (a *Action) UnmarshalText(text []byte) error {
 	for i, name := range actionNames {
 		if i > 0 && string(text) == name {
@@ -102,13 +95,11 @@ func (a *Action) UnmarshalText(text []byte) error {
 type Decision struct {
 	Entry  Entry  `json:"entry"`
 	Action Action `json:"action"`
-	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app". Collect sets it for
-	// Release and Keep (and Delete when a guard gave one); a caller may set it for any action,
-	// e.g. the error of a deletion that failed.
+	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app": Collect sets it for
+	// Release, Keep and a guard's Delete; a caller may set it for any action.
 	Reason string `json:"reason,omitempty"`
-	// Result is what deleting the entry of a [Delete] decision came to: Collect leaves it zero
-	// (not tried yet); the caller sets it, and [Next] and [Decision.String] follow it. It means
-	// nothing for another action.
+	// Result is what deleting the entry of a [Delete] decision came to, which the caller sets
+	// (Collect leaves it zero) and [Next] and [Decision.String] follow; meaningless otherwise.
 	Result Result `json:"result,omitempty"`
 }
 
@@ -150,8 +141,7 @@ func joinReason(what, why string) string {
 }
 
 // Result is what deleting the entry of a [Delete] decision came to, as a staged deleter such as
-// flux-operator's records it in [Decision.Result]. The zero Result is "not tried": [Next] then
-// asks its deleted function.
+// flux-operator's records it. The zero Result is "not tried": [Next] asks its deleted function.
 type Result int
 
 // The results of a deletion.
@@ -162,8 +152,7 @@ const (
 	// fluxcd.controlplane.io/prune: disabled, which flux-operator's deleter honours). It is
 	// released: the entry leaves the inventory, the object stays.
 	PruningDisabled
-	// DeletionFailed: the deletion returned an error. The entry stays in the inventory, so the
-	// next pass tries again.
+	// DeletionFailed: the deletion returned an error; the entry stays, for the next pass.
 	DeletionFailed
 )
 
@@ -175,9 +164,8 @@ var resultNames = [...]string{
 
 func (r Result) valid() bool { return r >= Deleted && r <= DeletionFailed }
 
-// String returns the result in lower-case words, as JSON carries it: "deleted",
-// "pruning disabled" or "deletion failed", or "Result(n)" for any other value, the zero Result
-// included.
+// String returns the result as JSON carries it, "deleted", "pruning disabled" or
+// "deletion failed", or "Result(n)" for any other value, the zero Result included.
 func (r Result) String() string {
 	if !r.valid() {
 		return fmt.Sprintf("Result(%d)", int(r))
@@ -185,9 +173,8 @@ func (r Result) String() string {
 	return resultNames[r]
 }
 
-// MarshalText returns the result's words ([Result.String]), or an error wrapping
-// [ErrInvalidAction] for a value that is not a result; a Decision's zero Result is omitted from
-// its JSON instead.
+// MarshalText returns [Result.String], or an error wrapping [ErrInvalidAction] for a value that
+// is not a result (a Decision omits its zero Result from JSON).
 func (r Result) MarshalText() ([]byte, error) {
 	if !r.valid() {
 		return nil, fmt.Errorf("%w: result %d: must be one of %s", ErrInvalidAction, int(r), strings.Join(resultNames[1:], ", "))
@@ -195,8 +182,7 @@ func (r Result) MarshalText() ([]byte, error) {
 	return []byte(resultNames[r]), nil
 }
 
-// UnmarshalText reads a result's words ([Result.String]), or fails, wrapping [ErrInvalidAction],
-// for any other text.
+// UnmarshalText reads a [Result.String]; other text fails, wrapping [ErrInvalidAction].
 func (r *Result) UnmarshalText(text []byte) error {
 	for i, name := range resultNames {
 		if i > 0 && string(text) == name {

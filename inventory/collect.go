@@ -15,37 +15,31 @@ import (
 // entry, in this order:
 //
 //  1. With [WithKeepAll], Keep, with its reason.
-//  2. A Namespace (core group) that a desired entry lives in is Keep, with the reason
-//     "in use by " and the first such entry in apply order, e.g.
-//     "in use by ExternalArtifact/tenant-a/app".
+//  2. A Namespace (core group) that a desired entry lives in is Keep, naming the first such entry
+//     in apply order: "in use by ExternalArtifact/tenant-a/app".
 //  3. Without [WithNamespacePrune], a Namespace is Release: "namespace pruning is off".
 //  4. Each [Guard] runs in turn, until one returns [Release] or [Keep] (with its reason, or
 //     "released by a guard" or "kept by a guard" when it gave none). A guard error, or any other
 //     action, keeps the entry with the reason "guard failed: " and what went wrong; a context
 //     done before a guard runs keeps it with "guard not run: " and the context's error.
-//  5. A Namespace that holds a stale entry decided Keep or Release above is Keep, e.g.
-//     "in use by ExternalArtifact/tenant-a/old, which is kept": deleting it would delete that
-//     entry. A released entry holds its Namespace for that pass only: once untracked, a later
-//     pass deletes the Namespace and the object with it; a caller that must preserve such objects
-//     guards the Namespace itself.
+//  5. A Namespace that holds a stale entry decided Keep or Release above is Keep, since deleting
+//     it would delete that entry: "in use by ExternalArtifact/tenant-a/old, which is kept". A
+//     released entry holds its Namespace for that pass only (a later pass deletes both); a caller
+//     that must preserve such objects guards the Namespace itself.
 //  6. Otherwise, Delete, with the reason the first guard that returned Delete gave, if any.
 //
-// Then the deletion guard looks at all the deletions at once: it refuses the pass with
-// [WithMaxDeletions](n) when there are more than n, and, without [WithAllowDeleteAll], when they
-// are every entry the inventory tracked. A refused pass deletes nothing, not even in part (which
-// n to delete would be arbitrary): each Delete turns into Keep with the reason
-// "deletion refused: " and the rule, which names the option that allows the pass, and Collect
-// returns the decisions with a [*RefusedError] (wrapping [ErrDeletionRefused]) giving the rule
-// and counts. A caller records the decisions as usual ([Next]) and reports the error.
+// Then the deletion guard refuses the pass when there are more than n deletions with
+// [WithMaxDeletions](n), or, without [WithAllowDeleteAll], when they are every tracked entry. A
+// refused pass deletes nothing, not even in part (which n to delete would be arbitrary): each
+// Delete becomes Keep with the reason "deletion refused: " and the rule, and Collect returns the
+// decisions, to record ([Next]), with a [*RefusedError] (wrapping [ErrDeletionRefused]).
 //
 // For an invalid option, Collect returns an error wrapping [ErrInvalidOption]; for an entry of
 // changes that fails [Entry.Validate], or an [ID] listed twice in changes (a Duplicate at the
 // second, such as "stale[1]"), the field.ErrorList of every problem, aggregated with ToAggregate.
-// Even then it returns each stale entry decided Keep with the error as its reason, so that a
-// caller that goes on to [Next] loses nothing.
-//
-// Collect calls the guards from the calling goroutine, one at a time; it is safe for concurrent
-// use when the guards are.
+// Even then it returns each stale entry decided Keep with the error as its reason, so that [Next]
+// loses nothing. Collect calls the guards from the calling goroutine, one at a time; it is safe
+// for concurrent use when the guards are.
 //
 //	decisions, err := inventory.Collect(ctx, changes,
 //		inventory.WithGuard(pruneAnnotation), inventory.WithMaxDeletions(10))
@@ -83,8 +77,7 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 		}
 	}
 
-	// held maps a namespace to the first stale entry in it, in prune order, that is kept or
-	// released.
+	// held maps a namespace to the first stale entry in it, in prune order, kept or released.
 	held := make(map[string]Decision)
 	ds := make([]Decision, len(sorted))
 	deletes := 0

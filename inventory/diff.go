@@ -7,9 +7,8 @@ import (
 )
 
 // Changes is the difference between an inventory and a desired state: Create, Update and
-// Unchanged hold desired entries in apply order, Stale the inventory's entries that are no longer
-// desired, in prune order. From [Diff], every list is non-nil, so that JSON shows an empty one as
-// [].
+// Unchanged hold desired entries in apply order, Stale the inventory's entries no longer desired,
+// in prune order. From [Diff], every list is non-nil, so that JSON shows an empty one as [].
 type Changes struct {
 	// Create holds desired entries that the inventory does not track.
 	Create []Entry
@@ -24,8 +23,7 @@ type Changes struct {
 // Diff compares the previous inventory old with the desired entries, by [ID]: a desired entry is
 // created when old does not hold its ID, updated when old holds it with another digest (an empty
 // digest is a digest), and unchanged otherwise; an entry of old that is not desired is stale. The
-// version is not compared: an entry that moves from v1beta1 to v1 with the same digest is
-// unchanged.
+// version is not compared: an entry moved from v1beta1 to v1 with its digest is unchanged.
 //
 // Both lists must pass [Entry.Validate] and hold no [ID] twice. Otherwise Diff returns no changes
 // and every problem, at "old[i]" and "desired[i]", old first, each list in index order: an

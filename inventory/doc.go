@@ -28,11 +28,9 @@
 //	algorithm  = "sha1" | "sha256" | "sha384" | "sha512" | "blake3"   (40, 64, 96, 128, 64 hex)
 //
 // Its identity is an [ID], (group, kind, namespace, name), without the version. An empty kind
-// reads as ExternalArtifact, and only a Namespace or an ExternalArtifact may omit its apiVersion,
-// for any other kind's group cannot be guessed (see [Entry]); [ID.IsNamespace] tells a core
-// Namespace from a kind of that name in another group. Only a digest's format is checked, so no
-// hash implementation is linked in. A digest may be empty, as in a Flux ResourceInventory, and
-// two empty digests are equal. Every string is bounded ([Entry.Validate]).
+// reads as ExternalArtifact, and only a Namespace or an ExternalArtifact may omit its apiVersion
+// (see [Entry]). Only a digest's format is checked, so no hash implementation is linked in; a
+// digest may be empty, as in a Flux ResourceInventory. Each string is bounded ([Entry.Validate]).
 //
 // # Flux ResourceInventory
 //
@@ -45,30 +43,24 @@
 // for ":" (written so for the RBAC kinds only), and a name may hold "_". Where cli-utils reads
 // any string with three "_", ParseID also requires an identity that an object can have
 // ([ID.Validate]). [FromResourceInventory] and [ToResourceInventory] convert whole lists, so that
-// those inventories can be diffed too, and [Entry.ResourceRef] one entry; [SortFluxID] puts
-// entries in the order flux-operator records. [Unmarshal] reads either kind of inventory from
-// YAML or JSON, bounded to 8 MiB, which any inventory a cluster holds fits; an object without
-// status.inventory (a fresh generator or Kustomization) is an empty inventory. The module
-// interop/flux runs cli-utils and ssa side by side with this package on tables and random inputs.
+// those inventories can be diffed too, and [SortFluxID] puts entries in the order flux-operator
+// records. [Unmarshal] reads either kind of inventory from YAML or JSON, bounded to 8 MiB. The
+// module interop/flux runs cli-utils and ssa beside this package on tables and random inputs.
 //
 // # Reading to clean up
 //
-// The reads above are strict, as planning needs: one invalid entry refuses the whole list, and
-// [Diff] refuses an ID held twice, so that a pass that cannot read what it tracks changes
-// nothing. To clean up, that would block garbage collection for as long as the bad entry stays:
-// [UnmarshalLenient] and [FromResourceInventoryLenient] return the valid entries, the first of
-// each ID, with a field.ErrorList naming each entry they left out.
+// The reads above refuse a whole list for one invalid entry, and [Diff] one that holds an ID
+// twice, so that a pass that cannot read what it tracks changes nothing. To clean up, where that
+// would block garbage collection, [UnmarshalLenient] and [FromResourceInventoryLenient] keep the
+// valid entries and name the others.
 //
 // # Order
 //
-// Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), as
-// kustomize-controller and flux-operator apply: CustomResourceDefinitions and Namespaces first,
-// webhook configurations last. Prune order ([SortPrune]) is its exact reverse, as ssa's
-// DeleteAll: a Kustomization, HelmRelease or ResourceSet goes before the RoleBinding and
-// ServiceAccount it runs as, so it can still clean up after itself, and Namespaces and CRDs go
-// after the objects in them. [Diff] returns desired entries in apply order and stale ones in
-// prune order; [Collect] decides in prune order; [Next] returns the inventory in apply order.
-// Nothing depends on map order.
+// Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), and prune
+// order ([SortPrune]) its exact reverse, as ssa's DeleteAll: an applier before the RoleBinding it
+// runs as, Namespaces and CRDs after the objects in them. [Diff] returns desired entries in apply
+// order and stale ones in prune order, [Collect] decides in prune order, and [Next] returns the
+// inventory in apply order. Nothing depends on map order.
 //
 // # Garbage collection
 //
@@ -79,20 +71,16 @@
 // inventory without a confirmed deletion or a Release, so an entry whose deletion failed is
 // retried on the next pass, as kustomize-controller does.
 //
-// Options are off unless given. Stale Namespaces are released, not deleted, unless
-// [WithNamespacePrune] is given (the ArtifactGenerator's managedNamespaces.prune). A pass that
-// would delete every entry the inventory tracked, which is what an empty or unreadable source or
-// a wrong pattern looks like, is refused unless [WithAllowDeleteAll] is given: Flux, which prunes
-// everything on an empty source, behaves as with it. [WithMaxDeletions] caps the deletions of a
-// pass, and [WithKeepAll] keeps every stale entry of a desired state that has errors.
+// Options are off unless given: stale Namespaces are released unless [WithNamespacePrune], and a
+// pass that would delete every tracked entry (an empty or unreadable source, a wrong pattern) is
+// refused unless [WithAllowDeleteAll]; Flux, which prunes everything on an empty source, behaves
+// as with it. See also [WithMaxDeletions] and [WithKeepAll].
 //
 // # A controller that applies in steps
 //
-// A controller that applies in steps and records its inventory as it goes, as flux-operator's
-// ResourceSet does, records the [Union] of the previous inventory and what it has applied so far,
-// so that a step that fails leaves nothing untracked. [PruneStages] stages its garbage
-// collection, Flux's appliers first, and the deleter records what each deletion came to in
-// [Decision.Result] ([Deleted], [PruningDisabled] or [DeletionFailed]), which [Next] follows:
+// A controller that applies in steps, as flux-operator's ResourceSet does, records the [Union] of
+// its previous inventory and what it has applied so far, stages its garbage collection with
+// [PruneStages], and records what each deletion came to in [Decision.Result] for [Next]:
 //
 //	decisions, err := inventory.Collect(ctx, changes, inventory.WithNamespacePrune())
 //	// for each stage of PruneStages(the Delete entries): delete, set each Result, wait
@@ -108,27 +96,18 @@
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
 //	ExternalArtifact/tenant-c/app skipped (its namespace is refused)
 //
-// Actions marshal to JSON by name ([Action.String]). [Skip] is for a caller that composes a pass
-// of its own, as package generator does; Diff and Collect never return it.
-//
 // # Errors
 //
-// Problems with entries come as a field.ErrorList, every problem with its path
-// ("desired[3].digest", "status.inventory.entries[1].id") and type, in list and index order:
-// [Diff], [FromResourceInventory] and [ToResourceInventory] return it; [Collect] and [Unmarshal],
-// which can fail otherwise too, return its ToAggregate; the lenient reads return it beside the
-// entries they kept. The sentinels ([ErrInvalidID], [ErrInvalidOption], [ErrDeletionRefused],
-// [ErrInvalidAction], [ErrMalformed], [ErrTooLarge]) are for the other failures; a malformed
-// document is said so at the path of the value, in its own words
-// ("status.inventory[0].name: must be a string, found a number"), never in the decoder's. A
-// duplicate names its object for people:
+// Problems with entries come as a field.ErrorList, each with its path ("desired[3].digest") and
+// type, in list and index order ([Collect] and [Unmarshal] return its ToAggregate); sentinels
+// ([ErrInvalidID], ...) are for other failures. A malformed document is said so at the path of
+// the value, in its own words, never in the decoder's. A duplicate names its object for people:
 //
 //	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //
 // # Concurrency
 //
-// Every function is safe for concurrent use: none keeps state between calls or modifies its
-// arguments, except [SortApply], [SortPrune] and [SortFluxID], which sort the slice they are
-// given, and [Union], which calls the sort it is given on a slice of its own. [Collect] runs the
-// guards one at a time on the calling goroutine.
+// Every function is safe for concurrent use ([Collect] when its guards are): none keeps state
+// between calls or modifies its arguments, except [SortApply], [SortPrune] and [SortFluxID],
+// which sort the slice they are given, and [Union], which sorts a slice of its own.
 package inventory

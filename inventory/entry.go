@@ -26,8 +26,7 @@ const (
 
 	// APIVersionNamespace is what an empty apiVersion reads as for a Namespace.
 	APIVersionNamespace = "v1"
-	// APIVersionExternalArtifact is what an empty apiVersion reads as for an ExternalArtifact (or
-	// an entry without kind).
+	// APIVersionExternalArtifact is what an empty apiVersion reads as for an ExternalArtifact.
 	APIVersionExternalArtifact = GroupSource + "/v1"
 )
 
@@ -76,17 +75,15 @@ type Entry struct {
 	// in identity or change detection.
 	Filename string `json:"filename,omitempty"`
 	// Digest is the digest of what was applied; a changed digest makes [Diff] report an update.
-	// When set it is "<algorithm>:<hex>" (see [Entry.Validate]), an algorithm of source-watcher's
-	// --artifact-digest-algo. It may be empty: a Flux ResourceInventory carries none, and two
-	// empty digests are equal, so such an entry is unchanged until it gets a digest, then updated
-	// once. An ArtifactGenerator's CRD requires it: a generator sets it on every entry it
-	// records.
+	// When set it is "<algorithm>:<hex>" ([Entry.Validate]), an algorithm of source-watcher's
+	// --artifact-digest-algo. It may be empty, as in a Flux ResourceInventory: two empty digests
+	// are equal, so such an entry is unchanged until it gets one, then updated once. An
+	// ArtifactGenerator's CRD requires it: a generator sets it on every entry it records.
 	Digest digest.Digest `json:"digest,omitempty"`
 }
 
-// ID identifies an object: (group, kind, namespace, name). IDs are comparable and serve as map
-// keys. The core group is "", and Namespace is "" for a cluster-scoped object. The zero ID is not
-// valid.
+// ID identifies an object, (group, kind, namespace, name), and serves as a map key. The core
+// group is "", and so is Namespace for a cluster-scoped object. The zero ID is not valid.
 type ID struct {
 	Group     string
 	Kind      string
@@ -117,8 +114,7 @@ func groupOf(apiVersion, kind string) string {
 	return GroupCore
 }
 
-// defaultAPIVersion returns the apiVersion that an empty one reads as for kind, and whether kind
-// is well-known.
+// defaultAPIVersion returns what an empty apiVersion reads as for kind, and whether it is known.
 func defaultAPIVersion(kind string) (string, bool) {
 	switch kind {
 	case "", KindExternalArtifact:
@@ -139,8 +135,8 @@ func (id ID) String() string {
 	return id.Kind + "/" + id.Namespace + "/" + id.Name
 }
 
-// IsNamespace reports whether the ID is a Namespace of the core group; a kind named Namespace in
-// another group is not.
+// IsNamespace reports whether the ID is a core Namespace, not a kind of that name in another
+// group.
 func (id ID) IsNamespace() bool { return id.Group == GroupCore && id.Kind == KindNamespace }
 
 // IsCustomResourceDefinition reports whether the ID is a CustomResourceDefinition of
@@ -204,8 +200,7 @@ func (e Entry) validate(fldPath *field.Path) field.ErrorList {
 	return errs
 }
 
-// validType reports whether validateAPIVersion and validateKind (for a non-empty kind) would find
-// no error.
+// validType reports whether validateAPIVersion and validateKind (of a kind) find no error.
 func validType(apiVersion, kind string) bool {
 	if kind != "" && len(apiname.IsKind(kind)) > 0 {
 		return false
@@ -324,8 +319,7 @@ func validateDigest(errs *field.ErrorList, p *field.Path, d digest.Digest) {
 // validators run only to word the error: Diff validates every entry (BenchmarkDiff).
 // TestFastChecks and FuzzFastChecks hold them equal.
 
-// isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? and has at most 63
-// bytes.
+// isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? in at most 63 bytes.
 func isDNS1123Label(s string) bool {
 	if len(s) == 0 || len(s) > validation.DNS1123LabelMaxLength {
 		return false

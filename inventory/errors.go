@@ -7,9 +7,8 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// Sentinel errors, which the errors of this package wrap with detail: match them with
-// [errors.Is]. Problems with the entries of a list come as a field.ErrorList instead (see the
-// package doc).
+// Sentinel errors, which this package's errors wrap with detail: match them with [errors.Is].
+// Problems with the entries of a list come as a field.ErrorList instead.
 var (
 	// ErrInvalidID is returned by [ParseID] for a Flux id that does not parse.
 	ErrInvalidID = errors.New("inventory: invalid id")
@@ -18,12 +17,10 @@ var (
 	// negative [WithMaxDeletions].
 	ErrInvalidOption = errors.New("inventory: invalid option")
 
-	// ErrDeletionRefused is wrapped by the [*RefusedError] that [Collect] returns when its
-	// deletion guard refuses a pass.
+	// ErrDeletionRefused is wrapped by the [*RefusedError] of a pass that [Collect] refuses.
 	ErrDeletionRefused = errors.New("inventory: deletion refused")
 
-	// ErrInvalidAction is returned by the text methods of [Action] and [Result] for a value that
-	// is none of theirs.
+	// ErrInvalidAction is returned by the text methods of [Action] and [Result] for other values.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
 	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML or JSON, or not
@@ -38,8 +35,7 @@ var (
 // decisions, each deletion kept; it unwraps to [ErrDeletionRefused]. A tool that sets the guard
 // with its own flags words the refusal with [RefusedError.Rule].
 type RefusedError struct {
-	// Deletions is how many objects the pass would have deleted, and Tracked how many the
-	// inventory tracked.
+	// Deletions is how many objects the pass would have deleted; Tracked, how many were tracked.
 	Deletions, Tracked int
 	// Max is the maximum of [WithMaxDeletions] that Deletions exceeds, or -1 when the pass would
 	// delete every tracked object and [WithAllowDeleteAll] was not given.
@@ -71,9 +67,8 @@ func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
 }
 
 // A yamlError reports a document that is not one YAML document: ErrMalformed, the context if any,
-// and the problem in the document's words (yamldoc.Detail), not the decoder's
-// ("yaml: line 2: ..."). It unwraps to ErrMalformed and to the error it reports (such as
-// yamldoc.ErrExpansion):
+// and the problem in the document's words (yamldoc.Detail), not the decoder's ("yaml: ..."). It
+// unwraps to ErrMalformed and to the error it reports (such as yamldoc.ErrExpansion):
 //
 //	inventory: malformed document: must be valid YAML: line 2: did not find expected node content
 type yamlError struct {

@@ -25,16 +25,14 @@ const groupRBAC = "rbac.authorization.k8s.io"
 
 var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true}
 
-// FluxID returns the ID as a Flux ResourceInventory id, exactly as cli-utils' ObjMetadata.String
-// writes it: "<namespace>_<name>_<group>_<kind>", each ":" of the name written as "__" for the
-// four RBAC kinds of rbac.authorization.k8s.io only:
+// FluxID returns the ID as a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>",
+// exactly as cli-utils' ObjMetadata.String writes it: each ":" of the name as "__" for the four
+// RBAC kinds of rbac.authorization.k8s.io only. [ParseID] reads it back, unless the name holds a
+// "__" that reading turns into ":" (see [ToResourceInventory]).
 //
 //	tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
 //	_my_role_rbac.authorization.k8s.io_ClusterRole              ClusterRole my_role
-//
-// [ParseID] reads it back, unless the name holds a "__" that reading turns into ":" (see
-// [ToResourceInventory]).
 func (id ID) FluxID() string {
 	name := id.Name
 	if id.Group == groupRBAC && rbacKinds[id.Kind] {
@@ -52,18 +50,16 @@ func fluxIDRoundTrips(id ID) bool {
 	return strings.ReplaceAll(name, "__", ":") == id.Name
 }
 
-// ParseID parses a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>", as cli-utils'
-// ParseObjMetadata does: the namespace up to the first "_", the kind after the last, the group
-// after the one before, and the name in between, each "__" of it read as ":", whatever the kind:
+// ParseID parses a Flux ResourceInventory id as cli-utils' ParseObjMetadata does: the namespace
+// up to the first "_", the kind after the last, the group after the one before, and the name in
+// between, each "__" of it read as ":", whatever the kind. Where cli-utils reads any string with
+// three "_", ParseID also requires an identity that can exist ([ID.Validate]); errors wrap
+// [ErrInvalidID].
 //
 //	_team1__Namespace                                          Namespace team1
 //	apps_podinfo_apps_Deployment                               Deployment apps/podinfo
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole  ClusterRole system:controller
 //	_my_role_rbac.authorization.k8s.io_ClusterRole             ClusterRole my_role
-//
-// Where cli-utils reads any string with three "_", ParseID also requires the parts to pass
-// [ID.Validate], the identity of an object that can exist: a kind, a name, a DNS-1123 namespace.
-// The error wraps [ErrInvalidID].
 func ParseID(s string) (ID, error) {
 	id, detail := parseID(s)
 	if detail != "" {
@@ -144,10 +140,9 @@ func refToEntry(p *field.Path, ref ResourceRef) (Entry, field.ErrorList) {
 	return Entry{APIVersion: apiVersion, Kind: id.Kind, Namespace: id.Namespace, Name: id.Name}, errs
 }
 
-// ResourceRef returns the entry as one Flux ResourceInventory entry: its id written by
-// [ID.FluxID] and the version of its APIVersion (see [Entry] for an empty one). Unlike
-// [ToResourceInventory], it checks and sorts nothing, so that a caller can keep its own order,
-// such as [SortFluxID]'s: give it an entry that ToResourceInventory accepts.
+// ResourceRef returns the entry as one Flux ResourceInventory entry: its id by [ID.FluxID] and
+// its APIVersion's version (see [Entry] for an empty one). It checks and sorts nothing, so that a
+// caller keeps its own order: give it an entry that [ToResourceInventory] accepts.
 //
 //	ref := e.ResourceRef() // {"id": "tenant-a_app_apps_Deployment", "v": "v1"}
 func (e Entry) ResourceRef() ResourceRef {

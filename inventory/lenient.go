@@ -10,20 +10,17 @@ import (
 // others: it returns every entry that passes [Entry.Validate], the first of each [ID] (so that
 // [Diff] takes the result), and, as a field.ErrorList in document order, the problems of each
 // entry it left out: an element that is not a mapping, or a value of the wrong type, Invalid at
-// its path in the document's words
-// ("status.inventory[0].name: Invalid value: must be a string, found a number"); an invalid
-// field; or a Duplicate at the entry's path.
+// its path in the document's words (e.g. "must be a string, found a number"); an invalid field;
+// or a Duplicate at the entry's path.
 //
-// It is for cleaning up, where a strict read would block garbage collection while the bad entry
-// stays (a flux-operator inventory with a duplicate id or a namespace that is not a DNS-1123
-// label), and an uninstaller would delete nothing. An entry left out is no longer tracked, so
-// report the errors (an event, a condition): the object it names is left for people. For
-// planning, where an inventory that cannot be read whole must change nothing, use Unmarshal.
+// It is for cleaning up, where a strict read would block garbage collection while a bad entry
+// stays (a duplicate id, a namespace that is not a DNS-1123 label); for planning, use Unmarshal.
+// An entry left out is no longer tracked, so report the errors (an event, a condition): the
+// object it names is left for people.
 //
-// The document is refused whole, as by Unmarshal (an error wrapping [ErrTooLarge] or
-// [ErrMalformed] and no entries), when it is larger than 8 MiB, not YAML or JSON, or not shaped
-// like an inventory, a list of entries or of refs that is not a list included. Otherwise the
-// entries are non-nil.
+// As by Unmarshal, a document larger than 8 MiB, not YAML or JSON, or not shaped like an
+// inventory (a list that is not a list included) is refused whole, with an error wrapping
+// [ErrTooLarge] or [ErrMalformed] and no entries; otherwise the entries are non-nil.
 //
 //	entries, dropped, err := inventory.UnmarshalLenient(data)
 func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
@@ -58,8 +55,7 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 // does, but one bad ref does not cost the others: it returns an entry for each ref whose id and
 // version parse, the first of each [ID], in the order given, and a problem for each ref it left
 // out, at "entries[i].id", "entries[i].v" or, for a Duplicate, "entries[i]", in index order. The
-// entries are non-nil. It is for cleaning up, as [UnmarshalLenient] is: an uninstaller deletes
-// what it can name.
+// entries are non-nil. It is for cleaning up, as [UnmarshalLenient] is.
 //
 //	entries, dropped := inventory.FromResourceInventoryLenient(rset.Status.Inventory.Entries...)
 func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList) {
@@ -70,8 +66,8 @@ func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList
 	return l.entries, l.errs
 }
 
-// lenientList gathers the entries of a list that pass Validate, the first of each ID, and the
-// problems of the others.
+// lenientList gathers a list's entries that pass Validate, the first of each ID, and the others'
+// problems.
 type lenientList struct {
 	p       *field.Path
 	entries []Entry

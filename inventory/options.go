@@ -39,9 +39,8 @@ func WithGuard(g Guard) Option {
 	}
 }
 
-// WithNamespacePrune lets [Collect] delete stale Namespaces (the ArtifactGenerator's
-// managedNamespaces.prune: true). Without it, each that no desired entry uses is released: it
-// stops being tracked and stays in the cluster.
+// WithNamespacePrune lets [Collect] delete stale Namespaces, as an ArtifactGenerator's
+// managedNamespaces.prune: true does; without it, each that no desired entry uses is released.
 func WithNamespacePrune() Option {
 	return func(o *options) { o.nsPrune = true }
 }

@@ -96,8 +96,7 @@ func SortApply(entries []Entry) {
 
 // SortPrune sorts entries in prune order, the exact reverse of [SortApply], as ssa's DeleteAll
 // sorts: a Kustomization or HelmRelease before the RoleBinding and ServiceAccount it runs as,
-// Namespaces and CustomResourceDefinitions last, after the objects in them. Entries with the same
-// ID keep their relative order.
+// Namespaces and CRDs last, after the objects in them. Equal IDs keep their relative order.
 func SortPrune(entries []Entry) {
 	permute(entries, sortOrder(entries, true))
 }
@@ -163,9 +162,8 @@ func permute[T any](s []T, order []int) {
 }
 
 // SortFluxID sorts entries by their Flux ResourceInventory id ([ID.FluxID]), byte by byte, as
-// flux-operator records its inventories (its Merge sorts the ids). Entries with the same ID keep
-// their relative order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator
-// does:
+// flux-operator records its inventories (its Merge sorts the ids); equal IDs keep their relative
+// order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator does:
 //
 //	inventory.SortFluxID(entries) // _tenant-a__Namespace before tenant-a_app_apps_Deployment
 func SortFluxID(entries []Entry) {
@@ -186,14 +184,12 @@ var fluxStageGroups = map[string]bool{
 }
 
 // PruneStages splits entries to delete into the stages that flux-operator's ResourceSet deletes
-// them in: first every object of the API groups kustomize.toolkit.fluxcd.io and
-// helm.toolkit.fluxcd.io (Flux's appliers), then, once the caller has waited for those to be
-// gone, the rest, so that an applier can still run its own garbage collection under the
-// ServiceAccount and RoleBindings of the second stage. Each stage is in prune order
-// ([SortPrune]); a stage without entries is left out, so there are at most two, and none for no
-// entries. entries is not modified. flux-operator tells its first stage by the prefix of the
-// apiVersion, which also takes a group such as kustomize.toolkit.fluxcd.io.example.com;
-// PruneStages compares the group exactly.
+// them in: first the objects of kustomize.toolkit.fluxcd.io and helm.toolkit.fluxcd.io (Flux's
+// appliers), then, once the caller has waited for those to be gone, the rest, so that an applier
+// can still clean up under the ServiceAccount and RoleBindings of the second stage. Each stage is
+// in prune order ([SortPrune]); an empty stage is left out. entries is not modified.
+// flux-operator tells its first stage by the apiVersion's prefix, which also takes a group such
+// as kustomize.toolkit.fluxcd.io.example.com; PruneStages compares the group exactly.
 //
 //	for _, stage := range inventory.PruneStages(deletions) {
 //		// delete the stage, record each Result, wait for the stage to be gone

@@ -6,10 +6,9 @@ package inventory
 // [SortFluxID], as flux-operator writes one; nil sorts as SortApply. Entries are not validated,
 // and neither list is modified.
 //
-// It is the inventory that a controller records while it applies in steps (see the package doc),
-// so that an apply that fails half way leaves nothing it applied untracked, and nothing it
-// tracked forgotten. After the last step and garbage collection, [Next] gives the inventory to
-// keep.
+// It is the inventory a controller records while it applies in steps (see the package doc): a
+// failed apply leaves nothing it applied untracked, nothing it tracked forgotten. After the last
+// step and garbage collection, [Next] gives the inventory to keep.
 //
 //	status.Inventory = inventory.Union(previous, applied, inventory.SortFluxID)
 func Union(base, overlay []Entry, order func([]Entry)) []Entry {

@@ -43,16 +43,16 @@ const maxDocumentBytes = 8 << 20
 // Unmarshal returns an error wrapping [ErrTooLarge] for a document of more than 8 MiB,
 // [ErrMalformed] for one that does not decode to a shape above, saying what it found at its path
 // in the document's words, every value of the wrong type named (the first ten), or the
-// field.ErrorList of every invalid entry, at its path in the document (e.g.
-// "items[0].status.inventory[2].digest" or "[0].name"), aggregated with ToAggregate:
+// field.ErrorList of every invalid entry at its path ("items[0].status.inventory[2].digest"),
+// aggregated with ToAggregate:
 //
 //	inventory: malformed document: items[0]: found an object of kind Namespace, which records no inventory; want ...
 //	inventory: malformed document: status.inventory[0].name: must be a string, found a number
 //	[0].name: Required value
 //
-// A YAML stream of more than one document is malformed, and so is one whose aliases expand it
-// past 10 times its size (64 KiB at least), so that decoding costs at most a small multiple of
-// reading; nesting is bounded by the YAML decoder.
+// A YAML stream of more than one document is malformed, as is one whose aliases expand it past 10
+// times its size (64 KiB at least), so that decoding costs a bounded multiple of reading; the
+// YAML decoder bounds nesting.
 func Unmarshal(data []byte) ([]Entry, error) {
 	doc, err := document(data)
 	if err != nil {
@@ -186,7 +186,7 @@ func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
 	return l, nil
 }
 
-// malformed returns an error wrapping ErrMalformed with the problem at path p (nil for the
+// malformed returns an error wrapping ErrMalformed with the problem at path p (nil: the
 // document).
 func malformed(p *field.Path, format string, args ...any) error {
 	var ps jsonfit.Summary
@@ -245,9 +245,8 @@ func listKind(kind string) string {
 	return kind
 }
 
-// document returns the value of an inventory document of YAML or JSON, as jsonfit.Parse reads it,
-// bounded to maxDocumentBytes and to one YAML document, or an error wrapping ErrTooLarge, or a
-// yamlError, which wraps ErrMalformed.
+// document returns an inventory document's value, as jsonfit.Parse reads it, bounded to
+// maxDocumentBytes and one YAML document, or an error wrapping ErrTooLarge or ErrMalformed.
 func document(data []byte) (any, error) {
 	if len(data) > maxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, must be no more than %d", ErrTooLarge, len(data), maxDocumentBytes)
