@@ -16,71 +16,41 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// The budgets of Merge. Decoding YAML into maps takes many times the
-// file's size in time and memory, and how many times depends on how many
-// nodes (scalars, mappings, sequences) the file holds as much as on its
-// bytes: a flow sequence "[1,1,1,...]" holds a node for every two bytes,
-// and the decoders it goes through (sigs.k8s.io/yaml decodes YAML with
-// yaml/v2, converts it to JSON and decodes that; encodeMerged does the
-// reverse) each build all of them. So every merge is charged, before
-// anything is decoded, what its two files cost to decode: one unit for
-// each YAML node, as countMergeNodes counts them without decoding, and one
-// for every 64 bytes (a key's twice), with what a file's aliases add as
-// they are expanded (see mergeCharge). A node costs the decoders about as
-// much as 64 bytes of text (BenchmarkHostileMerge). The charge must fit
-// three budgets:
-//
-//   - each file: at most maxMergeUnits, so that one merge costs a
-//     bounded, small amount (a file of 1 MiB is 16,384 units of bytes,
-//     and may hold 1,024 nodes; a smaller one more);
-//   - each artifact: the merges of one artifact together at most
-//     maxArtifactMergeUnits, so that a tenant cannot multiply that amount
-//     by merging many files;
-//   - each plan: the merges that the plan's workers run at the same time
-//     together at most one artifact's budget (mergeGate, see planBudget),
-//     so that a plan's memory does not grow with its worker count. A
-//     merge waits for its charge to be free, and never fails for this
-//     budget.
-//
-// A merge that a budget refuses is an error of its artifact naming the
-// budget, the file and its size; nothing of it is decoded, the copy
-// operation stops there (the artifact fails, and its other files would
-// only cost more), and other artifacts proceed. The budgets are counted,
-// never timed: a file passes or fails the same way on every machine.
-// Within them, a merge writes the same bytes as before they existed: they
-// refuse a merge, and never change its output.
-//
-// The node count is an upper bound, which counts more than the nodes a
-// realistic values file holds (the words of a comment after a quote
-// character in it, or of a quoted or block scalar, count as nodes); the
-// budget of a file leaves room for that on the largest values files that
-// charts ship (BenchmarkHostileMerge's realistic file).
+// The budgets of Merge. Decoding YAML into maps costs many times a file's
+// size, as much per node as per byte ("[1,1,1,...]" is a node every two
+// bytes, and each decoder on the way, encodeMerged's too, builds them all).
+// So before anything is decoded, a merge is charged a unit for each YAML
+// node (see mergeCharge) and for every 64 bytes, about what a node costs
+// (BenchmarkHostileMerge), against the budgets of a file (maxMergeUnits),
+// of an artifact (maxArtifactMergeUnits) and of a plan (mergeGate, which
+// makes a merge wait, never fail). A refused merge is an error of its
+// artifact naming the budget, the file and its size: nothing of it is
+// decoded, its copy operation stops, and other artifacts proceed. The
+// budgets are counted, never timed (a file passes or fails alike on every
+// machine), and never change a merge's output.
 const (
-	// maxMergeBytes bounds each file that a Merge copy reads, the file it
-	// merges and the file it merges into: 1 MiB, the bound of every other
-	// YAML file the plan decodes (inputs, NamespaceMetadata). The per-file
-	// bound of copied files (8 MiB), which are only hashed, would be far
-	// too much here.
+	// maxMergeBytes bounds both files of a merge: 1 MiB, as every YAML file
+	// the plan decodes (inputs, NamespaceMetadata); the 8 MiB of a copied
+	// file, which is only hashed, would be far too much here.
 	maxMergeBytes = 1 << 20
-	// mergeUnitBytes is how many bytes a merge charges as one unit, as
-	// much as a node.
+	// mergeUnitBytes is how many bytes a merge charges as one unit.
 	mergeUnitBytes = 64
 	// maxMergeUnits bounds the charge of each file that a Merge copy
-	// decodes: 17,408 units, a file of maxMergeBytes and 1,024 nodes.
+	// decodes, so that one merge costs a small, bounded amount: 17,408
+	// units, a file of maxMergeBytes and 1,024 nodes, room enough for what
+	// the node count adds on the largest chart values files
+	// (BenchmarkHostileMerge's realistic file).
 	maxMergeUnits = 17_408
-	// maxMergedBytes bounds the file that a merge writes: 4 MiB, four
-	// times a file it reads, since block style takes more bytes than flow
-	// style, and indentation grows with nesting. Its encoding costs about
-	// as much as decoding a file at its budget, and a merge refuses it
-	// before it encodes it when the bound is sure to be passed (see
-	// encodedSizeAtLeast). Within maxArtifactFileBytes, the bound of every
-	// file of an artifact.
+	// maxMergedBytes bounds the file that a merge writes, within
+	// maxArtifactFileBytes: 4 MiB, four times a file it reads, as block
+	// style and indentation take more bytes than flow style. A merge
+	// refuses it before encoding when it is sure to be passed
+	// (encodedSizeAtLeast).
 	maxMergedBytes = 4 * maxMergeBytes
-	// maxArtifactMergeUnits bounds the charges of the merges of one
-	// artifact together: four files at their budget, or two merges of two
-	// such files, several times what a chain of merges over the largest
-	// chart values files takes, and few enough that one artifact's merges
-	// cost about as much as extracting its archives at their bounds.
+	// maxArtifactMergeUnits bounds the merges of one artifact together, so
+	// that many files do not multiply a merge's cost: four files at their
+	// budget, several times a chain of merges over the largest chart values
+	// files, about what extracting its archives at their bounds costs.
 	maxArtifactMergeUnits = 4 * maxMergeUnits
 )
 
@@ -90,8 +60,7 @@ var errMergeBudget = errors.New("merge budget exceeded")
 // mergeCost is what a merge decodes: bytes and YAML nodes.
 type mergeCost struct {
 	bytes, nodes int64
-	// more says that the count stopped past a budget (see aliasCost):
-	// there are more.
+	// more says that the count stopped past a budget (see aliasCost).
 	more bool
 }
 
@@ -99,8 +68,7 @@ func (c mergeCost) add(d mergeCost) mergeCost {
 	return mergeCost{bytes: c.bytes + d.bytes, nodes: c.nodes + d.nodes, more: c.more || d.more}
 }
 
-// units is what c is charged: a unit for each node and for every
-// mergeUnitBytes bytes, started.
+// units is what c is charged: a unit per node and per mergeUnitBytes started.
 func (c mergeCost) units() int64 {
 	return c.nodes + (c.bytes+mergeUnitBytes-1)/mergeUnitBytes
 }
@@ -115,16 +83,11 @@ func (c mergeCost) describe() string {
 }
 
 // merge merges the YAML file src into old, the file at its destination,
-// and puts the result there, as source-watcher's Merge strategy does when
-// the destination exists (see mergeYAML). The merged file reports src as
-// its source.
-//
-// Before it decodes anything, it charges both files to the budgets (see
-// maxMergeUnits): a file over its budget, or a merge that would take the
-// artifact past its own, is an error wrapping errMergeBudget; then it
-// waits until the plan's gate has room for the charge. It returns ctx's
-// error when ctx ends first, and stops between the steps of a merge once
-// ctx has ended.
+// and puts the result there, reporting src as its source, as
+// source-watcher's Merge strategy does (see mergeYAML). Before decoding, it
+// charges both files (see maxMergeUnits): a file or an artifact over its
+// budget is an error wrapping errMergeBudget; then it waits for room in the
+// plan's gate. Once ctx has ended, it returns ctx's error.
 func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS, src pathpattern.Ref) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -179,7 +142,7 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 }
 
 // gatedMerge is mergeYAML once the plan's gate has let charge through,
-// which it gives back when the merge ends, however it ends.
+// which it gives back however the merge ends.
 func gatedMerge(ctx context.Context, charge int64, base, overlay []byte) ([]byte, error) {
 	gate := mergeGateOf(ctx)
 	if err := gate.acquire(ctx, charge); err != nil {
@@ -189,8 +152,7 @@ func gatedMerge(ctx context.Context, charge int64, base, overlay []byte) ([]byte
 	return mergeYAML(ctx, base, overlay)
 }
 
-// checkMergeFile checks the charge of one file against the budget of a
-// file; which names the file.
+// checkMergeFile checks one file's charge, which names it, against a file's budget.
 func checkMergeFile(c mergeCost, which string) error {
 	if c.units() <= maxMergeUnits {
 		return nil
@@ -199,14 +161,11 @@ func checkMergeFile(c mergeCost, which string) error {
 		errMergeBudget, which, maxMergeUnits, mergeUnitBytes, c.describe())
 }
 
-// mergeCharge returns what decoding data costs a merge: its bytes and
-// countMergeNodes' bound on its nodes, and for a stream with aliases, the
-// bytes and nodes that expanding them adds. It decodes nothing but a
-// stream that has both an anchor ("&") and an alias ("*") character, and
-// that only once countMergeNodes has found it within the budget of a
-// file; it then returns the parser's error for a stream that
-// go.yaml.in/yaml/v3 cannot parse (yamldoc.CheckExpansion refuses it
-// too).
+// mergeCharge returns what decoding data costs a merge: its bytes,
+// countMergeNodes' bound on its nodes, and what expanding aliases adds. It
+// parses only a stream with both "&" and "*" that is within a file's
+// budget so far, and then returns the error of one that go.yaml.in/yaml/v3
+// cannot parse (as yamldoc.CheckExpansion does).
 func mergeCharge(data []byte) (mergeCost, error) {
 	c := mergeCost{bytes: int64(len(data)), nodes: countMergeNodes(data)}
 	if c.units() > maxMergeUnits || !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
@@ -217,59 +176,32 @@ func mergeCharge(data []byte) (mergeCost, error) {
 }
 
 // countMergeNodes returns an upper bound on the nodes that go.yaml.in/yaml/v2
-// (under sigs.k8s.io/yaml) parses in the YAML stream data, an alias
-// counting as one node, in one pass over its bytes, without allocating.
+// (under sigs.k8s.io/yaml) parses in the YAML stream data, an alias counting
+// as one, in one pass without allocating: yaml/v2 makes a node of each
+// token that holds content (a scalar, an alias, a node property), of each
+// collection, and of each empty scalar an indicator leaves ("a:", "- ",
+// "{a}", an empty document). It counts:
 //
-// yaml/v2 makes a node of each token that holds content (a scalar, an
-// alias, a node property), of each collection (a flow one at its "[" or
-// "{", a block one at its first "-" or key), and of each empty scalar that
-// an indicator leaves ("a:" with no value, "- " with no entry, "{a}", an
-// empty document). The count is:
+//   - one for the stream, and one for each word: a run of bytes neither
+//     blank (space, tab, line break) nor a separator ("[", "]", "{", "}",
+//     ",", "?", and a ":" that may be a value indicator);
+//   - what an indicator may make or leave that no word counts: "[" two (the
+//     list, a one-pair mapping "[a: 1]" in it), "{" two (the mapping, an
+//     empty value), "," one (the same for the next entry), "?" three, "-"
+//     before a blank one, and a value ":" one unless a word follows on its
+//     line (an empty value, or the next lines' collection) and one more
+//     unless a word ends right before it (an empty key);
+//   - surcharges for what decoding costs beyond nodes: a key one more per 64
+//     of its bytes, which each step handles again; "[", "{" and "- -" three
+//     more, as a level of nesting costs several nodes (nesting by lines
+//     costs indentation, which the bytes bound); a document start ("---"
+//     and a blank at a line's start) docNodes, as each is decoded afresh.
 //
-//   - one for each word: a run of bytes that are neither blank (space,
-//     tab, line break) nor a separator ("[", "]", "{", "}", ",", "?", and
-//     ":" where it may be a value indicator), since every token that holds
-//     content starts a word;
-//   - one for the stream: its first document's root;
-//   - for each indicator, the nodes that no word counts and that it may
-//     make or leave: "[" two (the list, and a mapping of one pair as its
-//     first entry, "[a: 1]"), "{" two (the mapping, and its first key's
-//     empty value), "," one (the same for the next entry), "?" three (a
-//     mapping, an empty key and an empty value); "-" followed by a blank
-//     one (an empty entry, or a mapping or a list in the entry); a ":"
-//     that may be a value indicator one unless a word follows on the same
-//     line (an empty value, or the mapping or list of the next lines),
-//     and one more unless a word ends right before it (an empty key).
-//
-// A block collection needs no count of its own: it is a document's root,
-// or what an indicator before it leaves without a word after it ("a:" and
-// the next lines, "- " and the rest of the line), or a node's properties
-// ("a: !!map" and the next lines), each counted. So a mapping of plain
-// keys and values, as values files are written, counts its nodes.
-//
-// Surcharges make the count follow what decoding costs, not only the
-// nodes: a key counts a unit more for every 64 of its bytes, which every
-// step hashes, compares or copies again, as a unit of bytes (see
-// mergeCharge) counts a value's; "[" and "{" count three more each, and
-// so does a "-" entry whose
-// content is a list on the same line ("- - x"), since each level of
-// nesting costs the decoders several times what a node costs (nesting on
-// separate lines costs the square of its depth in indentation, which the
-// budget of bytes bounds); and a document start ("---" and a blank at the
-// start of a line) counts docNodes, since each document is decoded afresh
-// (see decodeMergeFile).
-//
-// A comment, from a "#" after a blank to the end of its line, is skipped
-// up to its first quote character, if it holds one, and counted from
-// there: a "#" inside a quoted scalar is text, and the scalar could end
-// at that quote, with more tokens after it on the same line; before it,
-// whatever YAML makes of the text holds no token. "[]" and "{}" (blanks
-// inside allowed) count one node, as they nest nothing. Bytes that might
-// start a line break other than "\n" and "\r" (NEL, LS, PS) count as
-// blanks that end a comment, and everything else is counted, whatever it
-// is inside (quoted and block scalars included), so the count can only be
-// too high. Fuzzing checks it against the nodes that yaml/v3 parses and
-// yaml/v2 decodes (FuzzCountMergeNodes).
+// A comment ("#" after a blank) is skipped up to its first quote, if any,
+// which could end a quoted scalar the "#" was in. "[]" and "{}" count one.
+// A byte that may start NEL, LS or PS is a blank that ends a comment;
+// everything else is counted, inside scalars too, so the count can only be
+// too high. FuzzCountMergeNodes checks it against yaml/v3 and yaml/v2.
 func countMergeNodes(data []byte) int64 {
 	n := int64(1)
 	word := false      // inside a word
@@ -291,8 +223,8 @@ func countMergeNodes(data []byte) int64 {
 				prev = ' '
 				continue
 			}
-			// Up to the quote, nothing is a token: a comment's text, or a
-			// quoted scalar's, which the quote may end.
+			// Up to the quote, nothing is a token (a comment's text, or a
+			// quoted scalar's, which the quote may end).
 			i = j
 			c = data[i]
 			word = false
@@ -345,9 +277,8 @@ func countMergeNodes(data []byte) int64 {
 // docNodes is what a document start counts (see countMergeNodes).
 const docNodes = 8
 
-// mayBreak reports whether c may be or start a line break for YAML: "\n",
-// "\r", or the first byte of NEL (U+0085), LS (U+2028) or PS (U+2029),
-// which are two other code points' too; or NUL, which ends yaml/v2's input.
+// mayBreak reports whether c may be or start a line break for YAML ("\n",
+// "\r", or NEL's, LS's or PS's first byte), or is NUL, which ends yaml/v2's input.
 func mayBreak(c byte) bool { return c == '\n' || c == '\r' || c == 0xC2 || c == 0xE2 || c == 0 }
 
 // blankAt reports whether data ends at i or holds a blank there, as YAML's
@@ -356,9 +287,8 @@ func blankAt(data []byte, i int) bool {
 	return i >= len(data) || data[i] == ' ' || data[i] == '\t' || mayBreak(data[i])
 }
 
-// isSeparator reports whether c ends a word and starts the next one: the
-// flow indicators, and "?", which yaml/v2 takes for a key indicator
-// anywhere in a flow collection.
+// isSeparator reports whether c ends a word and starts the next: a flow
+// indicator, or "?", a key indicator anywhere in a flow collection.
 func isSeparator(c byte) bool {
 	switch c {
 	case ',', '[', ']', '{', '}', '?':
@@ -368,11 +298,10 @@ func isSeparator(c byte) bool {
 }
 
 // mayBeValue reports whether the ":" at data[i] may be a value indicator
-// for yaml/v2: followed by a blank (or, conservatively, a separator), or
-// where a token may start in a flow collection: after a blank, a
-// separator, another ":" or a quote, or after an alias or an anchor,
-// whose name a ":" ends. Elsewhere it is inside a word ("http://x",
-// "image:tag"), which is one plain scalar.
+// for yaml/v2: before a blank (or, conservatively, a separator), or where a
+// flow token may start: after a blank, a separator, a ":" or a quote, or
+// ending an alias's or anchor's name. Elsewhere it is inside one plain
+// scalar ("http://x", "image:tag").
 func mayBeValue(data []byte, i int, word bool, first, prev byte) bool {
 	if blankAt(data, i+1) || isSeparator(data[i+1]) || !word {
 		return true
@@ -385,8 +314,7 @@ func mayBeValue(data []byte, i int, word bool, first, prev byte) bool {
 }
 
 // emptyAfter returns 0 when a word starts on the same line after the blanks
-// at data[i:], so that the indicator before them has a value or an entry,
-// and 1 otherwise.
+// at data[i:] (the indicator before them has a value), and 1 otherwise.
 func emptyAfter(data []byte, i int) int64 {
 	i = skipBlanks(data, i)
 	if i == len(data) || mayBreak(data[i]) {
@@ -408,9 +336,8 @@ func skipBlanks(data []byte, i int) int {
 	return i
 }
 
-// commentEnd returns where the comment that starts at data[i] ends (a
-// line break, or the end of data), or, with false, where the first quote
-// character before that is (see countMergeNodes).
+// commentEnd returns where the comment at data[i] ends (a line break, or the
+// end of data), or, with false, where a quote before that is.
 func commentEnd(data []byte, i int) (int, bool) {
 	for j := i + 1; j < len(data); j++ {
 		switch c := data[j]; {
@@ -430,22 +357,17 @@ func emptyFlow(data []byte, i int) bool {
 	return j < len(data) && (data[i] == '[' && data[j] == ']' || data[i] == '{' && data[j] == '}')
 }
 
-// aliasCost returns what expanding the aliases of data adds to what
-// decoding it costs: for each alias, the nodes and bytes of the node it
-// refers to, less the one node and the bytes that the alias itself
-// counted. A node's bytes are yamldoc.CheckExpansion's measure: a
-// scalar's value and one, and two for a collection, plus its contents.
-// It stops once the sum passes limit units, with the cost so far and more
-// set.
-// The stream is
-// parsed with go.yaml.in/yaml/v3's node API, which keeps aliases as
-// references, as yamldoc.CheckExpansion parses it; each anchor is measured
-// once.
+// aliasCost returns what expanding data's aliases adds to decoding it: for
+// each alias, the nodes and bytes of the node it refers to, less the node
+// and bytes the alias counted. Bytes are yamldoc.CheckExpansion's measure
+// (a scalar's value and one, two for a collection, plus its contents), and
+// it parses as CheckExpansion does, with go.yaml.in/yaml/v3's node API,
+// which keeps aliases as references; each anchor is measured once. It stops
+// once the sum passes limit units, with the cost so far and more set.
 func aliasCost(data []byte, limit int64) (cost mergeCost, err error) {
 	defer func() {
-		// The parser reports errors by panicking and recovering internally;
-		// a panic that escapes it is a bug in the parser, which hostile
-		// input must not turn into a crash.
+		// A panic that escapes the parser is its bug, which hostile input
+		// must not turn into a crash.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: %v", r)
 		}
@@ -471,9 +393,8 @@ func aliasCost(data []byte, limit int64) (cost mergeCost, err error) {
 
 // aliasSizes measures the nodes that aliases refer to, once each.
 type aliasSizes struct {
-	// sizes holds the expanded cost of each anchored node measured so far,
-	// or a negative nodes count while it is being measured (an alias to it
-	// then is a cycle, which yaml/v3 refuses before this).
+	// sizes holds the expanded cost of each anchored node measured so far;
+	// negative nodes while it is measured (an alias to it is then a cycle).
 	sizes map[*yamlv3.Node]mergeCost
 	// more says that a node was left out, past the budgets.
 	more bool
@@ -498,10 +419,9 @@ func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit int64) {
 	}
 }
 
-// size returns the expanded cost of n: its nodes and bytes with every
-// alias below it replaced by what it refers to. Its recursion is as deep as
-// the document nests, which the parser bounds; a cycle counts as nothing
-// (yaml/v3 refuses such a stream when it decodes it).
+// size returns the expanded cost of n, every alias below it replaced by
+// what it refers to. It recurses as deep as the document nests, which the
+// parser bounds; a cycle counts nothing (yaml/v3 refuses it on decoding).
 func (a *aliasSizes) size(n *yamlv3.Node) mergeCost {
 	if n.Kind == yamlv3.AliasNode {
 		if n.Alias == nil {
@@ -548,21 +468,16 @@ func (e *mergeError) Error() string {
 func (e *mergeError) Unwrap() error { return e.err }
 
 // mergeYAML returns overlay's YAML merged over base's, byte for byte as
-// source-watcher v2.3 writes it: each file's documents are decoded with
-// sigs.k8s.io/yaml into maps and merged in order into one; then overlay's
-// map is merged over base's, recursively, as Helm merges values files
-// (see mergeMaps); and the result is encoded as sigs.k8s.io/yaml encodes
-// it, one document, keys sorted, in an order that does not change from run
-// to run (encodeMerged). A document that is not a mapping (a list, a
-// string) is an error; an empty or null one adds nothing. Decoding is
-// sigs.k8s.io/yaml's (not strict: a duplicate key takes its last value;
-// numbers pass through float64), which is what upstream decodes with.
-//
-// Before decoding, yamldoc.Documents bounds alias expansion and refuses a
-// document hidden after a "..." end marker, which upstream's decoder would
-// drop. Nesting is bounded by the decoders, to 10,000 levels. mergeYAML
-// charges nothing: its caller does (see artifactTree.merge). Between
-// documents and steps it returns ctx's error once ctx has ended.
+// source-watcher v2.3 writes it: each file's documents decoded as upstream
+// decodes them, with sigs.k8s.io/yaml (a duplicate key takes its last
+// value; numbers pass through float64), and merged in order; overlay's map
+// merged over base's (mergeMaps); the result one document, keys sorted
+// alike on every run (encodeMerged). A document that is not a mapping is
+// an error; an empty or null one adds nothing. yamldoc.Documents first
+// bounds alias expansion and refuses a document after a "..." end marker,
+// which upstream would drop; the decoders bound nesting to 10,000 levels.
+// It charges nothing (see artifactTree.merge), and returns ctx's error
+// between steps once ctx has ended.
 func mergeYAML(ctx context.Context, base, overlay []byte) ([]byte, error) {
 	b, err := decodeMergeFile(ctx, base)
 	if err != nil {
@@ -589,8 +504,7 @@ func mergeYAML(ctx context.Context, base, overlay []byte) ([]byte, error) {
 // errMergedTooLarge refuses a merged file larger than maxMergedBytes.
 var errMergedTooLarge = fmt.Errorf("the merged file must be no more than %d bytes", maxMergedBytes)
 
-// sideError is err of one side of a merge: a mergeError, unless it is the
-// context's.
+// sideError is err of one side of a merge: a mergeError, unless ctx's.
 func sideError(err error, overlay bool) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -598,8 +512,7 @@ func sideError(err error, overlay bool) error {
 	return &mergeError{overlay: overlay, err: err}
 }
 
-// decodeMergeFile decodes a file's YAML documents into maps and merges
-// them, in order, into one.
+// decodeMergeFile decodes a file's YAML documents and merges them in order.
 func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 	docs, err := yamldoc.Documents(data)
 	if err != nil {
@@ -620,19 +533,17 @@ func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 			}
 			return nil, err
 		}
-		// Into out, which holds only what this file's documents decoded
-		// to, so that many documents cost their size, not its square.
+		// In place, so that many documents cost their size, not its square.
 		mergeInto(out, m)
 	}
 	return out, nil
 }
 
-// mergeMaps returns overlay merged over base, neither of which it
-// changes: a key that both hold as maps is merged recursively; otherwise
-// overlay's value wins, lists and nulls included. This is source-watcher's
-// merge, which follows Helm's merge of values files (except that a null
-// sets the key to null instead of deleting it). Its recursion is as deep
-// as the maps, which the decoders bound.
+// mergeMaps returns overlay merged over base, changing neither, as
+// source-watcher merges (Helm's merge of values files, but a null sets the
+// key to null instead of deleting it): a key both hold as maps is merged
+// recursively, as deep as the decoders bound; otherwise overlay's value
+// wins, lists and nulls included.
 func mergeMaps(base, overlay map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(overlay))
 	for k, v := range base {
@@ -650,10 +561,8 @@ func mergeMaps(base, overlay map[string]any) map[string]any {
 	return out
 }
 
-// mergeInto merges overlay over dst as mergeMaps does, changing dst (and
-// the maps it holds) in place instead of copying it: the result is
-// mergeMaps(dst, overlay). overlay's maps become dst's, so the caller
-// must not use overlay afterwards.
+// mergeInto makes dst mergeMaps(dst, overlay) in place. overlay's maps
+// become dst's, so the caller must not use overlay afterwards.
 func mergeInto(dst, overlay map[string]any) {
 	for k, v := range overlay {
 		if om, ok := v.(map[string]any); ok {
@@ -666,12 +575,11 @@ func mergeInto(dst, overlay map[string]any) {
 	}
 }
 
-// mergeGate is a plan's budget of merges that run at the same time: a
-// semaphore weighted by what each merge is charged, with room for one
-// artifact's budget, which serves merges in the order they asked. Each
-// merge's charge fits an artifact's budget, so each eventually gets its
-// turn, and holds it only while it decodes and encodes. The zero value is
-// not valid; use newMergeGate. A nil *mergeGate lets every merge through.
+// mergeGate is a plan's budget of merges that run at once: a semaphore
+// weighted by each merge's charge, with room for one artifact's budget, so
+// that every merge fits and gets its turn, in the order asked, while it
+// decodes and encodes. The zero value is not valid; use newMergeGate. A
+// nil *mergeGate lets every merge through.
 type mergeGate struct {
 	mu      sync.Mutex
 	free    int64 // units
@@ -734,8 +642,7 @@ func (g *mergeGate) release(c int64) {
 	g.mu.Unlock()
 }
 
-// serve hands room to the waiters, in order, while the first one fits.
-// g.mu is held.
+// serve hands room to the waiters, in order, while the first fits; g.mu is held.
 func (g *mergeGate) serve() {
 	for len(g.waiters) > 0 && g.waiters[0].units <= g.free {
 		w := g.waiters[0]
@@ -745,23 +652,15 @@ func (g *mergeGate) serve() {
 	}
 }
 
-// planBudget is what the artifacts that a plan builds at the same time
-// share, so that the plan's memory does not grow with its worker count
-// beyond what one artifact's bounds allow:
-//
-//   - merges, the memory of their decoding and encoding while they run:
-//     together at most one artifact's budget of merges (mergeGate);
-//   - the content of merged and extracted files, which an artifact holds
-//     until its digest is computed (maxHeldBytes): each artifact may hold
-//     smallHeld bytes, maxHeldBytes shared by the workers, and one
-//     artifact at a time, the one that holds the large token, up to
-//     maxHeldBytes. An artifact that needs more waits for the token, which
-//     it keeps until it is built (see artifactLease).
-//
-// So the held content of a plan is at most twice maxHeldBytes, whatever
-// its worker count. Neither budget makes an artifact fail: it makes it
-// wait. No wait can close a cycle: a merge takes its units only while it
-// decodes and encodes, and gives them back before it asks for the token.
+// planBudget is what the artifacts a plan builds at once share, so that the
+// plan's memory does not grow with its worker count: merges running
+// together have one artifact's budget (mergeGate); of the merged and
+// extracted content held until an artifact is hashed (maxHeldBytes), each
+// artifact may hold smallHeld bytes, maxHeldBytes shared by the workers,
+// and the one artifact holding the large token, until it is built, up to
+// maxHeldBytes. So a plan holds at most twice maxHeldBytes. Neither budget
+// fails an artifact, only makes it wait, and no wait closes a cycle: a
+// merge gives its units back before it asks for the token.
 type planBudget struct {
 	merges    *mergeGate
 	large     chan struct{} // holds a value while an artifact holds the token
@@ -779,16 +678,16 @@ type planBudgetKey struct{}
 type artifactLeaseKey struct{}
 
 // withPlanBudget returns ctx with a new planBudget for workers workers,
-// the one that every artifact built under it shares (see artifacts).
+// which every artifact built under it shares (see artifacts).
 func withPlanBudget(ctx context.Context, workers int) context.Context {
 	b := &planBudget{merges: newMergeGate(), large: make(chan struct{}, 1), smallHeld: maxHeldBytes / int64(max(workers, 1))}
 	return context.WithValue(ctx, planBudgetKey{}, b)
 }
 
 // withArtifactLease returns ctx with the lease of one artifact of ctx's
-// plan, with work as its share of the plan's work (nil for no bound), and
-// the function that gives back what the artifact took of the plan's
-// budget once it is built, which the caller must call.
+// plan, work its share of the plan's work (nil for no bound), and the
+// function, which the caller must call once it is built, that gives back
+// what it took.
 func withArtifactLease(ctx context.Context, work *workShare) (context.Context, func()) {
 	plan, _ := ctx.Value(planBudgetKey{}).(*planBudget)
 	l := &artifactLease{plan: plan, work: work}
@@ -800,8 +699,7 @@ func withArtifactLease(ctx context.Context, work *workShare) (context.Context, f
 	}
 }
 
-// mergeGateOf returns the mergeGate of ctx's plan, or nil when it has
-// none.
+// mergeGateOf returns the mergeGate of ctx's plan, or nil.
 func mergeGateOf(ctx context.Context) *mergeGate {
 	if b, _ := ctx.Value(planBudgetKey{}).(*planBudget); b != nil {
 		return b.merges
@@ -809,12 +707,11 @@ func mergeGateOf(ctx context.Context) *mergeGate {
 	return nil
 }
 
-// holdRoom waits until the artifact that t is may hold n more bytes of
-// content, as its plan's budget shares them (see planBudget): at once
-// while t holds no more than smallHeld bytes with them, or once it holds
-// the large token. It returns ctx's error when ctx ends first. Without a
-// lease in ctx (a tree built outside a plan), it lets everything through;
-// maxHeldBytes still bounds the tree (see artifactTree.put).
+// holdRoom waits until t's artifact may hold n more bytes (see
+// planBudget): at once within smallHeld, or once it holds the large token;
+// it returns ctx's error when ctx ends first. Without a lease in ctx (a
+// tree built outside a plan) it lets all through; maxHeldBytes still
+// bounds the tree (see artifactTree.put).
 func holdRoom(ctx context.Context, t *artifactTree, n int64) error {
 	l, _ := ctx.Value(artifactLeaseKey{}).(*artifactLease)
 	if l == nil || l.plan == nil || l.large || t.held+n <= l.plan.smallHeld {
