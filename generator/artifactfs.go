@@ -11,17 +11,13 @@ import (
 	"time"
 )
 
-// artifactFS is the file system of one built artifact, what
-// [WithArtifactDigest]'s function reads: its files at their destinations,
-// and its directories, the root "." among them. A copied file is read from
-// its source on each Open (pathpattern.ReadFile, link-free, at most
-// maxArtifactFileBytes), so that the plan holds no more of it than it
-// does to hash it; a merged or extracted file is the content the
-// artifact holds. Directory listings are sorted by name; times are zero.
-//
-// It is safe for concurrent use, as its sources are. A file that cannot
-// be read is recorded (readErrors): the plan reports it, and the artifact
-// fails, whatever the digest function made of the error.
+// artifactFS is the file system of one built artifact that
+// [WithArtifactDigest]'s function reads (see [Artifact]). A copied file is
+// read from its source on each Open (artifactFile.content, at most
+// maxArtifactFileBytes), so that the plan holds no more of it than to hash
+// it. It is safe for concurrent use, as its sources are. A file that
+// cannot be read is recorded (readErrors): the plan reports it and fails
+// the artifact, whatever the digest function made of the error.
 type artifactFS struct {
 	files map[string]*artifactFile // by destination
 	// dirs maps every directory of the artifact ("." for its root) to the
@@ -79,21 +75,18 @@ func (a *artifactFS) Open(name string) (fs.File, error) {
 	return &artifactOpenFile{Reader: bytes.NewReader(data), info: info}, nil
 }
 
-// load reads a file's content and makes its information. Its mode is 0755
-// when the file is executable (a copied file whose source has an execute
-// bit, an extracted one whose archive entry has), and 0644 otherwise, a
-// merged file's among them: upstream's staging directory keeps a source's
-// or an entry's mode, and its storage's archive keeps only whether a file
-// is executable; os.CopyFS too keeps only the execute bits.
+// load reads a file's content and makes its information: mode 0755 when
+// its source or archive entry has an execute bit, 0644 otherwise (a merged
+// file's too), as upstream's storage archive and os.CopyFS keep only
+// whether a file is executable.
 func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
 	data, err := f.content(maxArtifactFileBytes, nil)
 	var perm fs.FileMode
 	switch {
 	case err != nil:
 	case !f.own:
-		// Glob selected the file without a link on the way, and the tree
-		// does not change while a plan reads it, so this is the file just
-		// read.
+		// Glob found no link on the way, and the tree does not change
+		// while a plan reads it: this is the file just read.
 		var info fs.FileInfo
 		if info, err = fs.Stat(f.fsys, f.src.Path); err == nil {
 			perm = info.Mode().Perm()

@@ -18,45 +18,33 @@ import (
 )
 
 // The bounds of Extract, for all the archives of one artifact together, so
-// that a tenant's archives cost at most so much however many there are.
-// Each archive is also a file an artifact reads, at most
-// maxArtifactFileBytes, and so is each file in it.
+// that a tenant's archives cost so much at most however many there are.
+// Each archive, and each file in it, is also at most maxArtifactFileBytes.
 const (
-	// maxArchiveEntries bounds the entries (files, directories and any
-	// other) of an artifact's archives: far more than a chart or a
-	// manifest bundle holds.
+	// maxArchiveEntries bounds the entries of any type of an artifact's
+	// archives: far more than a chart or a manifest bundle holds.
 	maxArchiveEntries = 10_000
 	// maxExtractedBytes bounds the bytes of the files in an artifact's
-	// archives: the content extracted, which the artifact holds (see
-	// maxHeldBytes).
+	// archives, which the artifact holds (see maxHeldBytes).
 	maxExtractedBytes = 64 << 20
-	// maxDecompressedBytes bounds the bytes that decompressing an
-	// artifact's archives produces, headers, padding and the data of
-	// entries that are not files included: a gzip bomb stops here. Besides
-	// the files' bytes, 16 MiB: more than the headers, PAX records and
-	// padding of maxArchiveEntries entries whose names hold
-	// maxArchiveNameBytes take, and little enough that records the tar
-	// reader decodes and drops (a PAX record may hold 1 MiB) cost a
-	// fraction of what the files do.
+	// maxDecompressedBytes bounds all that decompressing an artifact's
+	// archives produces (a gzip bomb stops here): the files and 16 MiB, more
+	// than the headers of maxArchiveEntries entries and their names take,
+	// and few enough that records the tar reader drops (a PAX record may
+	// hold 1 MiB) cost a fraction of the files.
 	maxDecompressedBytes = maxExtractedBytes + 16<<20
-	// maxArchiveNameBytes bounds the bytes of the names of an artifact's
-	// archives' entries: an average of about 400 bytes for 10,000
-	// entries, several times what charts and manifest bundles use. Each
-	// name is read, checked, cleaned and joined to the destination, and
-	// the tree's files are sorted by it, so the work of an archive grows
-	// with its names' bytes, which the entry and byte bounds alone let
-	// reach 40 MB.
+	// maxArchiveNameBytes bounds the names of an artifact's archives'
+	// entries (400 bytes each for 10,000, several times what charts use):
+	// an archive's work grows with them, which the other bounds let reach 40 MB.
 	maxArchiveNameBytes = 4 << 20
-	// maxArchiveDirs bounds the directories that an artifact's archives
-	// make, those that their names imply included: a name of 2,048
-	// elements makes 2,048, and the tree records each by its path, which
-	// can be 4 KiB. As many as the entries.
+	// maxArchiveDirs bounds the directories an artifact's archives make,
+	// those their names imply included (a name of 2,048 elements makes
+	// 2,048, each recorded by a path of up to 4 KiB): as many as entries.
 	maxArchiveDirs = maxArchiveEntries
 )
 
-// tarballExtensions are the names of the files that Extract extracts, in
-// any case: gzip-compressed tar archives, as `flux build artifact` and
-// `helm package` write them.
+// tarballExtensions, in any case, name the archives Extract extracts, as
+// `flux build artifact` and `helm package` write them.
 var tarballExtensions = []string{".tar.gz", ".tgz"}
 
 // isTarball reports whether name is a tarball's, by its extension.
@@ -70,12 +58,11 @@ func isTarball(name string) bool {
 	return false
 }
 
-// archivesOf returns the archives that an Extract copy from pattern
-// extracts, of the files that pathpattern.Glob selected for it, as
-// source-watcher chooses them: a pattern with glob characters extracts the
-// tarballs it matches itself, silently skipping other files and the files
-// below a directory it matches; a pattern without them must name a tarball,
-// not another file or a directory.
+// archivesOf returns the archives, of the files pathpattern.Glob selected,
+// that an Extract copy from pattern extracts, as source-watcher chooses
+// them: a glob pattern, the tarballs it matches itself, silently skipping
+// other files and those below a directory it matches; a literal pattern
+// must name a tarball, not another file or a directory.
 func archivesOf(pattern string, files []string) ([]string, error) {
 	if !hasMeta(pattern) {
 		lit := unescape(pattern)
@@ -98,17 +85,12 @@ func archivesOf(pattern string, files []string) ([]string, error) {
 }
 
 // extractArchive puts the files of the archive src below to (a directory
-// of the artifact, "" for its root), as source-watcher extracts a tarball
-// into its staging directory: each entry at to/<its name>, later ones
-// replacing earlier ones (of this archive or of anything copied before).
-// It reads the archive whole, at most maxArtifactFileBytes. The
-// directories that the entries make, their names' parents included,
-// count against maxArchiveDirs.
-//
-// Its work is linear in the archive's size and its names' bytes: each
-// entry's name is checked and cleaned in one pass or a few, and the tree
-// finds the directories above it from its parent up, stopping at the
-// first it knows (see artifactTree.checkParents).
+// of the artifact, "" for its root) as source-watcher extracts a tarball
+// into its staging directory: each entry at to/<its name>, replacing what
+// was there. It reads the archive whole, at most maxArtifactFileBytes; the
+// directories the entries make count against maxArchiveDirs. Its work is
+// linear in the archive's size and names' bytes (see
+// artifactTree.checkParents).
 func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
 	data, err := pathpattern.ReadFile(fsys, src.Path, maxArtifactFileBytes)
 	if err != nil {
@@ -178,19 +160,11 @@ func (e *archiveError) Unwrap() error { return e.err }
 var errDecompressed = errors.New("decompressed past its bound")
 
 // untar reads data, a gzip-compressed tar archive, and calls visit with
-// each file and directory it holds, in archive order, until visit or the
-// archive fails. It stops at the archive's end-of-archive marker, as
-// upstream's reader does, leaving any data after it unread.
-//
-// An entry's name must not be empty or absolute, nor contain a NUL byte,
-// a backslash or a ".." element; it is cleaned ("./a/" is "a"). An entry
-// is a file or a directory as upstream's reader takes it (from its type
-// and mode); a symbolic link, a hard link, a device, a FIFO or a socket is
-// an error. The entries count against t's bounds (maxArchiveEntries,
-// maxArchiveNameBytes, maxExtractedBytes, maxDecompressedBytes), and each
-// file must hold no more than maxArtifactFileBytes. Every error is an
-// *archiveError; once ctx has ended, between entries and while it
-// decompresses, one that wraps ctx's error.
+// each file and directory in archive order until visit or the archive
+// fails, stopping at the end-of-archive marker as upstream's reader does.
+// Each entry must pass checkEntry, and counts against t's bounds (see
+// maxArchiveEntries), a file at most maxArtifactFileBytes. Every error is
+// an *archiveError, wrapping ctx's once ctx has ended.
 func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archiveEntry) error) error {
 	gz, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -214,10 +188,9 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 		if t.names += int64(len(hdr.Name)); t.names > maxArchiveNameBytes {
 			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the names of the entries of an artifact's archives must hold no more than %d bytes in all", maxArchiveNameBytes)}
 		}
-		// Each entry costs the plan's share a unit, and one for every
-		// mergeUnitBytes of its name, which the directories it implies
-		// are made from; a file's content is charged as it decompresses,
-		// and must fit what the share has left before it is allocated.
+		// An entry costs the share a unit, and one per mergeUnitBytes of
+		// its name (its directories' source); a file's content is charged
+		// as it decompresses, and must fit the share before it is allocated.
 		share := workShareOf(ctx)
 		if err := share.charge(1+int64(len(hdr.Name))/mergeUnitBytes, "the entry and its name"); err != nil {
 			return &archiveError{entry: hdr.Name, rule: "cannot be extracted", err: err}
@@ -236,8 +209,7 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 			if err := share.check((hdr.Size+extractUnitBytes-1)/extractUnitBytes, fmt.Sprintf("a file of %d bytes", hdr.Size)); err != nil {
 				return &archiveError{entry: hdr.Name, rule: "cannot be extracted", err: err}
 			}
-			// The artifact holds what it extracts: its plan's budget must
-			// have room for it before it is read.
+			// The plan's budget must have room for what is held, before it is read.
 			if err := holdRoom(ctx, t, hdr.Size); err != nil {
 				return &archiveError{rule: "extraction stopped", err: err}
 			}
@@ -252,7 +224,9 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 	}
 }
 
-// checkEntry checks an entry's name and type.
+// checkEntry checks an entry's name (not empty, relative, without a NUL, a
+// backslash or a ".." element; then cleaned: "./a/" is "a") and its type
+// (a file or a directory, as upstream's reader takes it).
 func checkEntry(hdr *tar.Header) (archiveEntry, error) {
 	name := hdr.Name
 	fail := func(rule string) (archiveEntry, error) {
@@ -276,8 +250,7 @@ func checkEntry(hdr *tar.Header) (archiveEntry, error) {
 		}
 	}
 	e := archiveEntry{header: name, name: path.Clean(name)}
-	// The type as upstream's reader decides it: by the mode that the
-	// header's type flag and mode bits give.
+	// The type as upstream's reader decides it, by the header's mode.
 	mode := hdr.FileInfo().Mode()
 	switch {
 	case hdr.Typeflag == tar.TypeLink:
@@ -297,8 +270,7 @@ func checkEntry(hdr *tar.Header) (archiveEntry, error) {
 	return e, nil
 }
 
-// entryKind names the kind of an entry that is neither a file nor a
-// directory.
+// entryKind names the kind of an entry that is neither file nor directory.
 func entryKind(mode fs.FileMode) string {
 	switch {
 	case mode&fs.ModeCharDevice != 0:

@@ -10,23 +10,19 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// maxHeldBytes bounds the content of merged and extracted files that an
-// artifact holds in memory until its digest is computed: a copied file is
-// read when it is hashed, but a merged or extracted one exists nowhere
-// else. 64 MiB is far more than the charts and manifests an artifact
-// carries, and little enough that a plan building one artifact per core
-// stays within a controller's memory.
+// maxHeldBytes bounds the merged and extracted content, which exists
+// nowhere else, that an artifact holds until it is hashed: 64 MiB, far
+// more than its charts and manifests, and little enough for a controller's
+// memory with one artifact per core.
 const maxHeldBytes = 64 << 20
 
-// artifactFile is one file of an artifact being built: where it lands, and
-// where its content comes from.
+// artifactFile is one file of an artifact being built.
 type artifactFile struct {
 	dest string
 	// src is what [File.Source] reports: the file copied there, the last
 	// file merged into it, or the archive it was extracted from.
 	src pathpattern.Ref
-	// fsys is src's file system, which a copied file's content is read
-	// from.
+	// fsys is src's file system, a copied file's content's.
 	fsys fs.FS
 	// data is the content of a merged or extracted file, which is not
 	// src's bytes; own says that data is the content, empty or not.
@@ -38,15 +34,10 @@ type artifactFile struct {
 }
 
 // content returns the file's content, refusing more than maxBytes. A
-// copied file is read into buf, which may be nil, and its content is only
-// valid until buf is used again.
-//
-// A copied file is one that pathpattern.Glob selected: a regular file,
-// reached without a symbolic link when Glob listed its directories. It is
-// read without checking the elements of its path again (readfile.Read, not
-// pathpattern.ReadFile): the plan's dirCache would answer those checks from
-// the very listings Glob read. The opened file is checked as ReadFile
-// checks it, and dirfs refuses a link on the way when it opens it.
+// copied file is read into buf, which may be nil, and is valid until buf is
+// used again; pathpattern.Glob found it without a link, so readfile.Read
+// does not check its path's elements again (the dirCache would answer from
+// Glob's own listings), only the opened file, and dirfs refuses a link.
 func (f *artifactFile) content(maxBytes int64, buf []byte) ([]byte, error) {
 	if !f.own {
 		return readfile.Read(f.fsys, f.src.Path, maxBytes, buf)
@@ -61,16 +52,14 @@ func (f *artifactFile) content(maxBytes int64, buf []byte) ([]byte, error) {
 // as upstream's staging directory holds them.
 type artifactTree struct {
 	files map[string]artifactFile
-	// dirs holds every directory of the artifact: those above its files,
-	// and those that archives create.
+	// dirs holds every directory of the artifact, above its files or
+	// from archives.
 	dirs map[string]bool
 	held int64 // bytes of data held by files
-	// mergeSpent is what the artifact's merges were charged, in units
-	// (see maxMergeUnits).
+	// mergeSpent is what its merges were charged (see maxMergeUnits).
 	mergeSpent int64
-	// extracted, entries, names and decompressed count what the
-	// artifact's archives held, all of them together, and archiveDirs the
-	// directories they made (see extractArchive).
+	// extracted, entries, names, decompressed and archiveDirs count what
+	// all the artifact's archives held and made (see extractArchive).
 	extracted    int64
 	entries      int
 	names        int64
@@ -79,8 +68,7 @@ type artifactTree struct {
 }
 
 func newArtifactTree() *artifactTree {
-	// dirs is made when the first directory is: most artifacts of a
-	// monorepo have none, and reading a nil map is fine.
+	// dirs is made with the first directory: most artifacts have none.
 	return &artifactTree{files: map[string]artifactFile{}}
 }
 
@@ -88,8 +76,7 @@ func newArtifactTree() *artifactTree {
 func (t *artifactTree) isDir(path string) bool { return t.dirs[path] }
 
 // put puts f at f.dest, replacing the file there. As in a staging
-// directory, a file cannot replace a directory or land below a file; the
-// error says why.
+// directory, a file cannot replace a directory or land below a file.
 func (t *artifactTree) put(f *artifactFile) error {
 	if t.dirs[f.dest] {
 		return fmt.Errorf("%q is a directory of the artifact", f.dest)
@@ -124,13 +111,10 @@ func (t *artifactTree) mkdir(dir string) error {
 }
 
 // checkParents returns an error when a directory above path is a file.
-//
-// It and addParents walk up from path's parent and stop at the first
-// directory of the artifact: every directory above a directory is one too
-// (addParents records them all), and none of them is a file (put and mkdir
-// refuse that), so a path below a known directory costs one lookup, not
-// one for each of its elements, each hashing a prefix as long as itself,
-// which made an archive of deep names take the square of their length.
+// It and addParents walk up from path's parent and stop at the first known
+// directory, above which all are directories, none a file: a path below
+// one costs one lookup, not one per element, each hashing its prefix,
+// which would take the square of a deep name's length.
 func (t *artifactTree) checkParents(path string) error {
 	for i := strings.LastIndexByte(path, '/'); i >= 0; i = strings.LastIndexByte(path[:i], '/') {
 		if t.dirs[path[:i]] {

@@ -11,42 +11,27 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The plan's budget of work. The budgets of a file and of an artifact
-// (maxMergeUnits, maxArtifactMergeUnits, the bounds of Extract) keep one
-// tenant's artifact small; they do not keep a plan of many hostile
-// tenants short, since each may spend them all. So a plan also charges
-// what its artifacts' merges and extractions cost, in one unit, against
-// one budget: planWorkUnits, and namespaceWorkUnits more for each
-// namespace it builds artifacts for, so that the budget grows with the
-// tenants the platform lets in (allowedNames) and not with the modules a
-// tenant adds.
+// The plan's budget of work. The bounds of a file and of an artifact keep
+// one tenant's artifact small, not a plan of many hostile tenants short, so
+// a plan also charges its artifacts' merges and extractions, in one unit,
+// against planWorkUnits and namespaceWorkUnits more per namespace it builds
+// artifacts for: it grows with the tenants let in (allowedNames), not with
+// the modules a tenant adds.
 //
-// The budget is shared deterministically, the smallest needs first: the
-// plan builds every artifact with an equal share of it (at most what an
-// artifact's own bounds allow, maxArtifactWorkUnits). An artifact whose
-// work would go over its share is refused at the merge, the archive entry
-// or the bytes that would, before they run, and so is known to need at
-// least what it spent and what was refused. Then, while any went over (at
-// most maxWorkRounds builds in all), the plan builds them again, smallest
-// need first, as many as what is left of the budget holds, each with its
-// need and an equal part of what their needs leave (nextShares); the
-// others fail with the error of their last build, which names the share,
-// what it had left, and what the refused work counts, and the plan has an
-// error that names them with what was left. So an artifact fails for this budget only when the plan's
-// work as a whole is over it, the largest needs first; when all need the
-// same, as many as the budget holds are built, in item order; and a plan
-// of small artifacts never builds one twice. Everything is counted, never
-// timed: which artifacts fail depends on the files only, never on the
-// machine, its load, the worker count or the order of the builds.
+// It is shared deterministically (see the package documentation, "Cost"):
+// the first build gives each artifact an equal share, at most
+// maxArtifactWorkUnits, refusing work over it before it runs, so the
+// artifact is known to need at least what it spent and what was refused;
+// up to maxWorkRounds builds in all then build those again as nextShares
+// says, and the others fail with their last build's error (the share, what
+// it had left, what the refused work counts) and a plan error naming them.
+// A plan of small artifacts never builds one twice, and nothing is timed.
 //
-// A unit is a unit of a merge's charge (a YAML node or mergeUnitBytes of
-// its files, see maxMergeUnits), extractUnitBytes bytes that an archive
-// decompresses to, or an archive entry and each mergeUnitBytes of its
-// name: about the same work (BenchmarkHostileMerge,
-// BenchmarkHostileExtract). The budget is a judgement between what a plan
-// of 1,000 tenants that are all hostile may cost (BenchmarkHostileMergePlan)
-// and how many merges over large chart values files (BenchmarkHostileMerge's
-// realistic file) a plan can hold; docs/performance.md has the figures.
+// A unit is a unit of a merge's charge (see maxMergeUnits), extractUnitBytes
+// decompressed, or an archive entry and each mergeUnitBytes of its name,
+// about the same work (BenchmarkHostileMerge, BenchmarkHostileExtract). The
+// budget is a judgement between the cost of 1,000 hostile tenants
+// (BenchmarkHostileMergePlan) and the large chart values merges a plan holds.
 const (
 	planWorkUnits      = 250_000
 	namespaceWorkUnits = 256
@@ -56,24 +41,20 @@ const (
 	maxArtifactWorkUnits = maxArtifactMergeUnits + maxDecompressedBytes/extractUnitBytes
 )
 
-// errWorkBudget is wrapped by the error of work that an artifact's share
-// of the plan's budget refuses.
+// errWorkBudget is wrapped by the error of work an artifact's share refuses.
 var errWorkBudget = errors.New("work budget exceeded")
 
 // workShare is an artifact's share of its plan's budget of work, and what
-// the artifact spent of it. A nil *workShare (an artifact built outside a
-// plan) lets all work through.
+// it spent. A nil *workShare (outside a plan) lets all work through.
 type workShare struct {
 	limit int64 // units
 	spent int64
-	// over says that work was refused for going over limit, and need
-	// what the artifact is then known to need: what it spent and the
-	// refused work.
+	// over says that work was refused for going over limit, and need is
+	// then what the artifact spent and the refused work.
 	over bool
 	need int64
-	// total, left and artifacts describe the plan's budget in messages:
-	// its units, what was left of them for the build that gave this
-	// share, and how many artifacts that build shared it among.
+	// total, left and artifacts describe, for messages, the plan's budget,
+	// what was left of it for this build, and among how many artifacts.
 	total, left int64
 	artifacts   int
 }
@@ -119,8 +100,7 @@ func workShareOf(ctx context.Context) *workShare {
 	return nil
 }
 
-// planWork is the budget of work of a plan that builds artifacts for
-// namespaces namespaces.
+// planWork is the budget of a plan building artifacts for namespaces namespaces.
 func planWork(namespaces int) int64 {
 	return planWorkUnits + namespaceWorkUnits*int64(namespaces)
 }
@@ -134,14 +114,12 @@ func firstShare(budget int64, n int) int64 {
 	return min(maxArtifactWorkUnits, budget/int64(n))
 }
 
-// nextShares returns which of the artifacts over their shares, known to
-// need needs, to build again, by their index in needs, and the share of
-// each, with left units of the plan's budget left: the smallest needs
-// first, ties in the order of needs, for as long as what is left holds
-// them; then each gets its
-// need and an equal part of what their needs leave, at most
-// maxArtifactWorkUnits. Each build again spends its share anew, so the
-// rounds end: what is left shrinks, or a need grows.
+// nextShares returns which artifacts over their shares, known to need
+// needs, to build again (by index in needs), and each one's share, with
+// left units left: smallest needs first, ties in order, while left holds
+// them; each gets its need and an equal part of the rest, at most
+// maxArtifactWorkUnits. Each build spends its share anew, so the rounds
+// end: what is left shrinks, or a need grows.
 func nextShares(needs []int64, left int64) (again []int, shares []int64) {
 	order := make([]int, len(needs))
 	for i := range order {
@@ -162,14 +140,13 @@ func nextShares(needs []int64, left int64) (again []int, shares []int64) {
 	return again, shares
 }
 
-// maxWorkRounds bounds the builds of a plan's artifacts: the first, and
-// those again of the artifacts over their shares (see planWorkUnits).
+// maxWorkRounds bounds the builds of a plan's artifacts, the first included.
 const maxWorkRounds = 8
 
 // workBudgetError is the plan's error for the artifacts of items at the
-// indices over, known to need needs, that the plan did not build again
-// (all but those of again, sorted) with left of its budget of total units
-// left, or, when last, because it built them maxWorkRounds times.
+// indices over, known to need needs, not built again (all but again,
+// sorted) with left of total units left, or, when last, after
+// maxWorkRounds builds.
 func workBudgetError(total, left int64, items []*item, over []int, needs []int64, again []int, last bool) *field.Error {
 	var names []string
 	for j, i := range over {
