@@ -11,7 +11,8 @@ import (
 	"github.com/opencontainers/go-digest"
 )
 
-// digester computes an artifact's digest (see [Artifact]): files first, in destination order, then the inputs.
+// digester computes an artifact's digest (see [Artifact]) of its files,
+// added in destination order, then its inputs.
 type digester struct {
 	h   hash.Hash
 	buf []byte
@@ -29,9 +30,7 @@ func (d *digester) file(path string, content []byte) {
 	d.h.Write(content)
 }
 
-// inputs adds the inputs, when there are any: NUL "inputs" NUL, then for
-// each key in byte order: key length NUL key NUL value length NUL value,
-// the value as compact JSON.
+// inputs adds the inputs, when there are any, by key, after the files.
 func (d *digester) inputs(in map[string]json.RawMessage) {
 	if len(in) == 0 {
 		return

@@ -10,42 +10,27 @@ import (
 	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
-// dirCache wraps a source file system for the length of one plan and
-// remembers what it has learnt of the tree: the Lstat of each directory it
-// has seen (not a symbolic link to one), and the names of the directories
-// among the entries of those it has read.
-//
-// The files a plan names itself (inputs files, NamespaceMetadata files)
-// are read with pathpattern.ReadFile, which refuses a path with a symbolic
-// link anywhere in it by calling Lstat on each of its elements (not through
-// package dirfs, whose Open refuses links itself: the cache says so too,
-// see linkRefusal), and pathpattern.Glob checks the directories of a
-// copy's prefix the same way:
-// the same directories (tenants, tenants/team-a, tenants/team-a/modules,
-// ...) are checked again for every file below them, and on an os.Root an
-// Lstat of a name of d elements opens each of its directories in turn. The
-// cache answers them after the first, and answers the Lstat of a directory
-// from the entries of the directory that holds it, once that was read.
-// (The files a copy selects are read without those checks: see
-// artifactFile.content.) TestPlanFileSystemCalls counts and bounds the
-// file-system calls of a plan through root.FS() with the cache, and
-// BenchmarkPlan shows what it saves; docs/performance.md has the figures.
-//
-// It never reads a file: opening one asks the file system, and
+// dirCache wraps a source file system for one plan and remembers the Lstat
+// of each directory it has seen (not a link to one) and which entries of
+// the directories it has read are directories. pathpattern.ReadFile and
+// pathpattern.Glob refuse links by an Lstat of each element of a path (on
+// an os.Root, each opens every directory of the name), again for every file
+// below the same directories; the cache answers after the first time, or
+// from the parent's listing (TestPlanFileSystemCalls bounds the calls). It
+// never reads a file: opening one asks the file system, and
 // pathpattern.ReadFile checks the opened file again. It relies, as
 // pathpattern does, on a tree that does not change while a plan reads it.
-// A dirCache is safe for concurrent use, as the plan's workers share it:
-// one lock guards its records.
+// It is safe for concurrent use by the plan's workers: one lock guards its
+// records.
 type dirCache struct {
 	fsys fs.FS
 	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is
 	// fsys's Open, so that pathpattern.ReadFile, given the cache of a
 	// dirfs FS, reads a file without the Lstat of each element first.
 	linkRefusal
-	// entryTypes is whether fsys reports links (fs.ReadLinkFS), so that
-	// its Lstat says what its directories' entries say: otherwise
-	// fs.Lstat is Stat, which takes a link to a directory for the
-	// directory, and the cache answers only from the Lstats it made.
+	// entryTypes is whether fsys reports links (fs.ReadLinkFS); otherwise
+	// fs.Lstat is Stat, which follows a link to a directory, and the cache
+	// answers only from the Lstats it made, not from listings.
 	entryTypes bool
 
 	mu   sync.RWMutex
@@ -53,12 +38,9 @@ type dirCache struct {
 }
 
 // dirRecord is what the cache knows of one directory: its Lstat, once
-// asked, and its entries, once read. The cache keeps a record per
-// directory, not per name: an entry of a directory read is found in its
-// directory's record by binary search, so that reading a directory adds
-// one key to the map, not one per entry, each a joined path.
-// BenchmarkPlan through dirfs shows what this saves, and
-// docs/performance.md has the figures.
+// asked, and its entries, once read, found by binary search, so that a
+// directory read adds one map key, not a joined path per entry
+// (BenchmarkPlan through dirfs).
 type dirRecord struct {
 	self    *statInfo   // nil until Lstat
 	entries []entryInfo // the entries that are directories, sorted by name; nil until read
@@ -73,14 +55,10 @@ func newDirCache(fsys fs.FS) *dirCache {
 	return &dirCache{fsys: fsys, linkRefusal: refuses, entryTypes: links, dirs: map[string]*dirRecord{}}
 }
 
-// statInfo is what the cache keeps of a FileInfo: all of it but Sys, which
-// no reader of the cache uses, in 64 bytes rather than the 200 of an
-// os.FileInfo with its syscall.Stat_t: a plan keeps one for every
-// directory it has seen (BenchmarkPlan's plan-RSS-KiB/tenant).
-//
-// The cache holds pointers, so that answering an Lstat allocates nothing,
-// where holding values would box one into an fs.FileInfo for every answer
-// (BenchmarkPlan's allocs/op shows the difference).
+// statInfo is a FileInfo without Sys, which no reader of the cache uses,
+// far smaller than an os.FileInfo with its syscall.Stat_t: a plan keeps one
+// per directory seen. The cache holds pointers, so that answering an Lstat
+// boxes nothing into an fs.FileInfo (BenchmarkPlan).
 type statInfo struct {
 	name    string
 	size    int64
@@ -99,13 +77,10 @@ func (s statInfo) ModTime() time.Time { return s.modTime }
 func (s statInfo) IsDir() bool        { return s.mode.IsDir() }
 func (s statInfo) Sys() any           { return nil }
 
-// entryInfo is what the cache keeps of an entry of a directory read that
-// is itself a directory: its name, in 16 bytes (a statInfo takes 64, and
-// its time a pointer for the collector to follow). Its size, permissions
-// and time are zero: nothing in a plan reads them from the Lstat of a
-// directory. The entries of one directory are allocated together. The
-// cache keeps only the entries that are directories, a few per tenant,
-// not every entry (see ReadDir).
+// entryInfo is what the cache keeps of an entry that is a directory (see
+// ReadDir): its name alone, smaller than a statInfo; its size, permissions
+// and time are zero, as nothing in a plan reads them of a directory. The
+// entries of one directory are allocated together.
 type entryInfo struct{ name string }
 
 func (e *entryInfo) Name() string       { return e.name }
@@ -116,7 +91,7 @@ func (e *entryInfo) IsDir() bool        { return true }
 func (e *entryInfo) Sys() any           { return nil }
 
 // load returns what the cache knows of name: its own Lstat, or its entry
-// in the directory that holds it, when that was read.
+// in its directory's listing.
 func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -154,13 +129,10 @@ func (c *dirCache) recordLocked(name string) *dirRecord {
 
 func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
 
-// ReadDir is fs.ReadDir of the wrapped file system; it remembers the name
-// of each entry that is a directory, for Lstat. An entry that is not is
-// asked of the file system when its Lstat is: the files of a directory
-// read are those a copy selects, which the plan reads without an Lstat
-// (see artifactFile.content), so that remembering them would hold memory
-// for nothing: more resident memory per tenant (BenchmarkPlan through
-// dirfs, plan-RSS-KiB/tenant) for no file-system call spared
+// ReadDir is fs.ReadDir of the wrapped file system; it remembers the
+// entries that are directories, for Lstat. Files are a copy's, read
+// without an Lstat (see artifactFile.content): remembering them would hold
+// memory per tenant (BenchmarkPlan) and spare no call
 // (TestPlanFileSystemCalls).
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
@@ -206,8 +178,7 @@ func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	return info, err
 }
 
-// Stat follows a link; for a directory that is not a link it is the same as
-// Lstat.
+// Stat follows a link; for a directory that is not one it is Lstat.
 func (c *dirCache) Stat(name string) (fs.FileInfo, error) {
 	if info, ok := c.load(name); ok && info.IsDir() {
 		return info, nil

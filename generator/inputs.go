@@ -14,17 +14,14 @@ import (
 )
 
 // parseInputs reads an inputsFrom file: one YAML (or JSON) document that is
-// a mapping. Each value is kept as JSON, as the ArtifactGenerator copies it
-// to ExternalArtifact.status.exportedInputs. It is decoded by
-// sigs.k8s.io/yaml alone, after yamldoc.Documents has bounded what its
-// aliases expand to and split off empty documents. Duplicate keys are
-// errors; an error's line is the file's. The JSON is then read as
-// ReadExportedInputs reads the status (internal/exportedinputs' Decode):
-// at most 1 MiB of it, nested at most 10,000 deep, so that the reader
-// accepts whatever the writer exports.
-//
-// parseInputsFast reads the files of a common subset of YAML without the
-// decoders, with the same results; parseInputsSlow reads every other one.
+// a mapping, each value kept as JSON, as the ArtifactGenerator copies it to
+// ExternalArtifact.status.exportedInputs. parseInputsFast reads a common
+// subset; parseInputsSlow decodes the rest with sigs.k8s.io/yaml, after
+// yamldoc.Documents has bounded alias expansion and split off empty
+// documents. Duplicate keys are errors, at the file's line. The JSON is
+// read as ReadExportedInputs reads the status (exportedinputs.Decode: at
+// most 1 MiB, nested at most 10,000 deep), so that the reader accepts
+// whatever the writer exports.
 func parseInputs(data []byte) (map[string]json.RawMessage, error) {
 	if inputs, ok := parseInputsFast(data); ok {
 		return inputs, nil
@@ -55,10 +52,9 @@ func parseInputsSlow(data []byte) (map[string]json.RawMessage, error) {
 }
 
 // inputsObject returns what json.Marshal writes of inputs that parseInputs
-// returned, nil when there are none: an object of the names in byte order
-// and the values as they are, which are compact and escaped as json.Marshal
-// escapes (FuzzParseInputs checks that the two agree). It saves the
-// reflection of json.Marshal on every artifact.
+// returned, nil when there are none, without its reflection on every
+// artifact: the names in byte order and the values as they are, compact
+// and escaped alike (FuzzParseInputs checks that the two agree).
 func inputsObject(inputs map[string]json.RawMessage) json.RawMessage {
 	if len(inputs) == 0 {
 		return nil
@@ -85,8 +81,7 @@ func inputsObject(inputs map[string]json.RawMessage) json.RawMessage {
 }
 
 // plainKey reports whether json.Marshal writes k as it is between quotes:
-// printable ASCII other than the quote, the backslash and the three
-// characters it escapes for HTML.
+// printable ASCII but the quote, the backslash and "<", ">" and "&".
 func plainKey(k string) bool {
 	for i := 0; i < len(k); i++ {
 		switch c := k[i]; {

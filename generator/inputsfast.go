@@ -9,10 +9,9 @@ import (
 	"github.com/tenantkit/tenantkit/internal/exportedinputs"
 )
 
-// parseInputsFast reads the inputs files that tenants almost always write
-// without a YAML decoder, and returns what parseInputsSlow returns for
-// them; for any other file it returns false, and parseInputs reads the
-// file with the decoders. It accepts this subset of YAML, read line by line:
+// parseInputsFast reads, without a YAML decoder, the inputs files tenants
+// almost always write, and returns what parseInputsSlow returns for them;
+// for any other file it returns false. It accepts, line by line:
 //
 //	file     = { blank } mapping(n) { blank }     ; at least one key
 //	mapping(n) = { n spaces, key ":" ( " " { " " } inline | [ comment ] EOL block(n) ) }
@@ -30,18 +29,14 @@ import (
 //
 // with every line of one mapping or sequence at the same indentation, each
 // key once in its mapping, nesting at most maxFastDepth deep, and the JSON
-// no longer than exportedinputs.MaxBytes. Within the subset, YAML 1.1 reads
-// every plain scalar as a string and every integer as the same digits, and
-// no character needs escaping in JSON (json.Marshal escapes "<", ">" and
-// "&"), so the JSON is the text itself. Anything else (tabs, carriage
-// returns, a byte order mark, other bytes, document markers, directives,
-// anchors, tags, flow collections with content, floats, multi-line
-// scalars, null values) is left to the decoders, and so are their errors.
-//
-// Why: decoding every module's inputs file with sigs.k8s.io/yaml is a
-// large part of a plan; BenchmarkPlan through dirfs shows what this saves.
-// FuzzParseInputsFast checks that, whenever this accepts a file,
-// parseInputsSlow returns the same map, byte for byte.
+// within exportedinputs.MaxBytes. There YAML 1.1 reads plain scalars as
+// strings and integers as their digits, and nothing needs escaping in JSON
+// (json.Marshal escapes "<", ">" and "&"), so the JSON is the text itself.
+// Anything else (tabs, carriage returns, a BOM, other bytes, markers,
+// directives, anchors, tags, flow content, floats, multi-line scalars,
+// nulls) is left to the decoders, errors included. It spares a plan
+// decoding every module's inputs file (BenchmarkPlan); FuzzParseInputsFast
+// checks that parseInputsSlow returns the same map, byte for byte.
 func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
 	var p fastInputs
 	for line := range bytes.Lines(data) {
@@ -71,8 +66,7 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
 	if size > exportedinputs.MaxBytes {
 		return nil, false
 	}
-	// The values share one array, which the plan holds as long as the
-	// artifact: one allocation, not one a value.
+	// The values, held as long as the artifact, share one allocation.
 	inputs := make(map[string]json.RawMessage, len(entries))
 	all := make([]byte, 0, values)
 	for _, e := range entries {
@@ -83,7 +77,7 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
 }
 
 // maxFastDepth bounds how deep parseInputsFast nests mappings, the file's
-// own counting one; a deeper file is left to the decoders.
+// counting one; a deeper file is left to the decoders.
 const maxFastDepth = 16
 
 // maxFastKey bounds a key: yaml/v2 refuses an implicit key of more than
@@ -142,8 +136,8 @@ func (p *fastInputs) mapping(indent, depth int) ([]fastEntry, bool) {
 	return entries, true
 }
 
-// block reads the value of a key of a mapping indented by indent that has
-// nothing after its ":": a sequence or a mapping on the lines that follow.
+// block reads the value of a key indented by indent with nothing after its
+// ":": a sequence or a mapping on the following lines.
 func (p *fastInputs) block(indent, depth int) ([]byte, bool) {
 	if p.next == len(p.lines) || depth == maxFastDepth {
 		return nil, false
@@ -178,7 +172,7 @@ func (p *fastInputs) block(indent, depth int) ([]byte, bool) {
 }
 
 // inlineValue returns the JSON of the value that starts text, the rest of
-// its line, which may hold a comment after it.
+// its line, which may end in a comment.
 func inlineValue(text []byte) ([]byte, bool) {
 	if len(text) == 0 {
 		return nil, false // null
@@ -243,15 +237,14 @@ func intLen(text []byte) int {
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// isComment reports whether rest, what follows a value on its line, is
-// empty, spaces, or a comment.
+// isComment reports whether rest, after a value, is spaces or a comment.
 func isComment(rest []byte) bool {
 	t := bytes.TrimLeft(rest, " ")
 	return len(t) == 0 || t[0] == '#' && len(t) < len(rest)
 }
 
-// special reports whether YAML 1.1 could read the plain scalar s as
-// something other than a string: a boolean or null, in any case.
+// special reports whether YAML 1.1 could read the plain scalar s as a
+// boolean or null.
 func special(s []byte) bool {
 	if len(s) > len("false") {
 		return false
