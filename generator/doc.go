@@ -1,11 +1,9 @@
-// Package generator composes the tenantkit packages into the
-// tenant-provisioning rules of an ArtifactGenerator: compile a spec once,
-// then plan every reconcile, from the sources, the previous inventory and
-// what a small interface reads of the live cluster. It is the one package
-// that imports its siblings (pathpattern, nsmeta, inventory, finalizer and
-// cel): the rules that span them live here, once, so that every embedder
-// (source-watcher, flux-operator, a preview tool) gets them by import
-// instead of re-writing them.
+// Package generator composes the tenantkit packages (pathpattern, nsmeta,
+// inventory, finalizer and cel) into the tenant-provisioning rules of an
+// ArtifactGenerator, once, so that every embedder (source-watcher,
+// flux-operator, a preview tool) imports them instead of re-writing them:
+// compile a spec once, then plan every reconcile from the sources, the
+// previous inventory and what a small interface reads of the live cluster.
 //
 //	g, errs := generator.Compile(spec, generator.WithUID(uid), generator.WithNamespace("flux-system"))
 //	// errs: every problem of the spec, under "spec."
@@ -19,29 +17,17 @@
 // Kubernetes I/O stays with the caller: sources are fs.FS values, one per
 // alias, and the cluster is a [Cluster] of three one-method interfaces.
 //
-// # Without a pattern
-//
-// spec.pathPattern is optional, as in source-watcher. Without it, each
-// spec.artifacts entry is one artifact: its name, namespace, inputsFrom,
-// copy froms and the metadata file's path are literals (a capture in them
-// is an error of Compile), its name must be a DNS-1123 subdomain and its
-// namespace a DNS-1123 label, it has no path and no captures, and no
-// source is walked to discover tenants. Errors name the entry, e.g.
-// "spec.artifacts[0] and spec.artifacts[1] render the same namespace
-// "tenant-a" and name "app"".
-//
 // # Rules
 //
 // Every rule fails closed: when a plan cannot tell whether deleting is safe,
 // it keeps.
 //
-//  1. An artifact whose namespace is refused (name policy, protected name),
-//     whose namespace's metadata failed (its NamespaceMetadata file, when
-//     fromSource names one, missing, unreadable or refused by the schema),
-//     whose namespace or name collides
-//     with another's, or whose own rendering, inputs or copy failed is never
-//     created or updated: it is [inventory.Skip], with the reason, and kept
-//     in the inventory when tracked. The valid ones proceed.
+//  1. An artifact whose namespace is refused (name policy, protected name)
+//     or its metadata failed (the NamespaceMetadata file fromSource names is
+//     missing, unreadable or refused by the schema), whose namespace or name
+//     collides with another's, or whose rendering, inputs or copy failed is
+//     never created or updated: it is [inventory.Skip], with the reason, and
+//     kept in the inventory when tracked. The valid ones proceed.
 //  2. The source of the pattern must be a directory, and so must every
 //     directory of the pattern's fixed prefix ("tenants" in
 //     "@repo/tenants/{namespace}/modules/{module}"), none a symbolic link;
@@ -49,8 +35,7 @@
 //     needs a directory, or a link or a file at a literal segment, is an
 //     error naming its path (pathpattern.Match.Problem), never a tenant
 //     that went away: every tracked object a directory there could have
-//     rendered (a tenant's namespace and artifacts, a module's artifact) is
-//     skipped, kept: `directory "tenants/a" cannot be read: ...`.
+//     rendered is skipped, kept: `directory "tenants/a" cannot be read: ...`.
 //  3. A plan with errors deletes nothing. A plan that would delete every
 //     object of a non-empty previous inventory deletes nothing and has an
 //     error, unless [WithAllowDeleteAll]; so does one that would delete
@@ -78,6 +63,12 @@
 //     value and its directory. Two artifacts, of one spec.artifacts entry
 //     or of two, that render the same namespace and name are one error
 //     naming both directories (and both entries), and both are skipped.
+//     spec.pathPattern is optional, as in source-watcher: without it, no
+//     source is walked, and each spec.artifacts entry is one artifact
+//     without path or captures, its name, namespace, inputsFrom, copy froms
+//     and metadata file path literals (a capture in them is an error of
+//     Compile); errors name the entry ("spec.artifacts[0] and
+//     spec.artifacts[1] render the same namespace "tenant-a" and name "app"").
 //  8. A namespace is deleted only when no ExternalArtifact lives in it any
 //     more, other than those this plan deletes ([ArtifactLister]).
 //  9. Copy operations follow source-watcher's destination rule (see
@@ -95,32 +86,22 @@
 //	  metadata.fromSource        path, and allowedLabels and allowedAnnotations as CEL expressions over value
 //	  metadata.from              the Reset, Override and Merge operations
 //
-// Compile refuses what the released CRD refuses (every validation marker
-// and rule, each at its field path), so that an embedder without the CRD
-// in front of it says what the API server would. default, kube-system,
-// kube-public and flux-system are always refused, as upstream refuses
-// them; so are kube-node-lease and the generator's own namespace
-// ([WithNamespace]), a difference. Namespace management requires
-// spec.serviceAccountName or [WithDefaultServiceAccount].
-// spec.commonMetadata.annotations must not set
-// source.extensions.fluxcd.io/ssa, /prune or /reconcile (set on every
-// object, they would stop the pruning or the reconciling of everything the
-// generator manages). The artifact fields are source-watcher's: revision
-// and originRevision ("@alias", declared in spec.sources), inputsFrom of the
-// artifact itself ("@artifact/path"), and copy's optional and strategy
-// ("Overwrite", "Merge" or "Extract", see [CopyOperation]).
+// [Compile] refuses what the released CRD refuses, each at its field path.
+// default, kube-system, kube-public and flux-system are refused as upstream
+// refuses them; so are kube-node-lease and the generator's own namespace, a
+// difference ([ManagedNamespaces]). The artifact fields are source-watcher's
+// ([OutputArtifact], [CopyOperation]).
 //
 // # Decisions
 //
 // One table decides every object, first match wins, in a plan and in
-// [Generator.Finalize] alike: Finalize is a pass that desires nothing, its
-// deletions' reason "the generator is deleted", and a hand-off releases.
-// Around it, inventory.Collect keeps every stale object of a plan with
-// errors, a namespace a desired object lives in, and one that holds a
-// stale object kept or released; then the deletion guard ([WithMaxDeletions],
-// [WithAllowDeleteAll]; not in Finalize) looks at the deletions. Each row's
-// name leads its test case (TestDecisionRows); "diff" keeps what
-// inventory.Diff decided:
+// [Generator.Finalize] alike (a pass that desires nothing, its deletions'
+// reason "the generator is deleted", where a hand-off releases). Around it,
+// inventory.Collect keeps every stale object of a plan with errors, a
+// namespace a desired object lives in, and one that holds a stale object
+// kept or released; then the deletion guard (rule 3; not in Finalize) looks
+// at the deletions. Each row's name leads its test case (TestDecisionRows);
+// "diff" keeps what inventory.Diff decided:
 //
 //	row                                       decision
 //	stale objects, in prune order:
@@ -167,31 +148,26 @@
 //
 // A [Generator] is immutable and safe for concurrent use; so is [Plan.Next]
 // on a plan that nobody modifies. Plan builds namespaces and artifacts on
-// GOMAXPROCS goroutines, or as many as [WithConcurrency] says; its output
-// does not depend on their number or their scheduling. They read the sources
-// at once, so each source's fs.FS must be safe for concurrent use, as those
-// of os.DirFS, os.Root and fstest.MapFS are. A panic while building one
-// namespace or artifact (in a source's file system, say) stops that build
-// alone: the object is skipped, and the plan has an internal error naming it
-// and the panic value. A panic while discovering is an internal error of the
-// pattern, and the plan then builds and deletes nothing, as for any error
-// there. Plan and [Generator.Finalize] call the [Cluster] on the calling
-// goroutine, one object at a time, so it need not be safe for concurrent
-// use.
+// GOMAXPROCS goroutines ([WithConcurrency]), its output independent of
+// their number and scheduling, so each source's fs.FS must be safe for
+// concurrent use, as os.DirFS's, os.Root's and fstest.MapFS's are. A panic
+// while building one object skips it, with an internal error naming it and
+// the panic value; one while discovering is an internal error of the
+// pattern, and the plan builds and deletes nothing. Plan and
+// [Generator.Finalize] call the [Cluster] on the calling goroutine, one
+// object at a time, so it need not be safe for concurrent use.
 //
 // # Cost
 //
-// A plan reads every file that its artifacts copy, and hashes it, on every
-// core it may use; BenchmarkPlan compares it with that floor, and
-// docs/performance.md holds the current figures. It holds a copied file's
-// content only while hashing it (a merged or extracted file's from the copy
-// that makes it until the artifact is hashed), and keeps of each artifact
-// its name, labels, captures, inputs, file count and digest: the list of
-// its files only under [WithFileLists].
-//
-// A tenant's Merge and Extract copies are charged before they run, per
-// file, per artifact and per plan; the plan's budget (250,000 units, 256
-// more a namespace) goes to the smallest needs first, so an artifact fails
-// for it, named and kept, only when the plan as a whole is over it, the
-// largest first, alike on every machine and worker count.
+// A plan reads and hashes every file its artifacts copy, on every core it
+// may use (BenchmarkPlan compares it with that floor; docs/performance.md
+// has the figures). It holds a copied file only while hashing it, merged or
+// extracted content until its artifact is hashed, and keeps of each
+// artifact its name, labels, captures, inputs, file count and digest (its
+// file list only under [WithFileLists]). Merge and Extract copies are
+// charged before they run, per file, per artifact and per plan; the plan's
+// budget (250,000 units, 256 more a namespace) goes to the smallest needs
+// first, so an artifact fails for it, named and kept, only when the plan as
+// a whole is over it, the largest first, alike on every machine and
+// worker count.
 package generator
