@@ -1,8 +1,7 @@
-// Package agmanifest reads the ArtifactGenerator manifests that the preview tool
-// (examples/plan, -generator) and the policy tests (generator/generatortest, a suite's
-// generator:) plan with, so that both accept the same files and refuse them in the same words.
-// It also holds the strict decoder both use for their other files (the tool's -inventory, a
-// suite), which names the path of every field that does not fit.
+// Package agmanifest reads the ArtifactGenerator manifests that the preview tool (examples/plan
+// -generator) and the policy tests (generatortest, a suite's generator:) plan with, so that
+// both accept and refuse the same files in the same words. It also holds the strict decoder
+// both use for other files (the tool's -inventory, a suite), naming every field that does not fit.
 //
 // # Manifests
 //
@@ -15,8 +14,7 @@
 //	             metadata: ANY, items: [generator]}          exactly one item
 //
 // That is a manifest as written or as kubectl get artifactgenerator NAME -o yaml prints it (a
-// List holding exactly one without NAME). Server-set metadata ([ServerSetMetadata]) and the
-// status are ignored; the rest is decoded strictly into [Manifest], the spec into the caller's
+// List holding exactly one without NAME), read into [Manifest] with the spec as the caller's
 // type (generator.Spec), so that this package imports no tenantkit package above it.
 //
 // # Strict decoding
@@ -30,8 +28,7 @@
 //
 // # Bounds
 //
-// A document passes the module's YAML checks first (internal/yamldoc): aliases bounded, one
-// document, no directive or stray line break, keys that stay distinct as JSON keys. The YAML
+// A document passes internal/yamldoc's checks first (aliases, documents, keys); the YAML
 // decoder bounds nesting (10,000 levels); the caller bounds the size of what it reads.
 //
 // # Errors

@@ -25,13 +25,11 @@ var (
 // maxNamed is how many objects of a List a message names; the rest are left out.
 const maxNamed = 10
 
-// Problem is one field of a document that does not fit its Go type: its path, e.g.
-// "spec.sources[0].alais" ("" for the document itself), and what is wrong, e.g. "unknown
-// field", "must be a boolean, found a string". It is internal/jsonfit's, as is the decoder.
+// Problem is one field of a document that does not fit its Go type (internal/jsonfit's): its
+// path ("" for the document) and what is wrong, e.g. "spec.sources[0].alais: unknown field".
 type Problem = jsonfit.Problem
 
-// Error is an error of this package. Its message is in the file's words, without the
-// package's name.
+// Error is an error of this package, its message in the file's words, without the package name.
 type Error struct {
 	// Err is the sentinel: ErrSyntax, ErrNotGenerator or ErrFields.
 	Err error

@@ -41,11 +41,10 @@ var ServerSetMetadata = []string{
 	"generation", "managedFields", "ownerReferences", "resourceVersion", "selfLink",
 }
 
-// Decode reads an ArtifactGenerator manifest (see the package documentation): one object, or
-// a List holding exactly one. The type fields must be the ArtifactGenerator's; the server-set
-// fields of metadata and the whole status are ignored; every other field is decoded strictly,
-// so that a typo in the spec never silently drops a policy. The error is an [*Error] wrapping
-// [ErrSyntax], [ErrNotGenerator] or [ErrFields].
+// Decode reads an ArtifactGenerator manifest (see the package documentation). The type fields
+// must be the ArtifactGenerator's ([Find]); [ServerSetMetadata] and the status are ignored;
+// every other field is decoded strictly, so that a typo in the spec never silently drops a
+// policy. The error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or [ErrFields].
 //
 //	m, err := agmanifest.Decode[generator.Spec](data) // "spec.artifacts[0].copy[0].frm: unknown field"
 func Decode[S any](data []byte) (*Manifest[S], error) {
@@ -89,11 +88,10 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 	return &m, nil
 }
 
-// Find returns the ArtifactGenerator that doc, a document as [Parse] returns it, is, or that
-// the List doc holds, with its path (nil, or "items[0]"). Type fields that are not the
-// ArtifactGenerator's, a value that is not a mapping, or a List that holds none or several, is
-// an error wrapping [ErrNotGenerator] that names what it found and what it expected; a List
-// with a field a List does not have, one wrapping [ErrFields].
+// Find returns the ArtifactGenerator that doc (as [Parse] returns it) is, or that the List doc
+// holds, with its path (nil, or "items[0]"). Other type fields, a value that is not a mapping,
+// or a List that holds none or several is an error wrapping [ErrNotGenerator] naming what it
+// found and expected; a List with a field a List does not have, one wrapping [ErrFields].
 func Find(doc any) (map[string]any, *field.Path, error) {
 	obj, ok := doc.(map[string]any)
 	if !ok {

@@ -11,11 +11,9 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// Parse reads one YAML or JSON document into the values encoding/json gives an any, numbers
-// as json.Number: map[string]any, []any, string, json.Number, bool or nil. What is not one
-// document (none, several, a repeated key, aliases that expand it too far) is an error
-// wrapping [ErrSyntax], in the file's words, not the YAML decoder's ("must be valid YAML:
-// line 2: did not find expected node content").
+// Parse reads one YAML or JSON document into the values encoding/json gives an any, numbers as
+// json.Number. What is not one document is an error wrapping [ErrSyntax] in the file's words,
+// not the YAML decoder's ("must be valid YAML: line 2: did not find expected node content").
 //
 //	doc, err := agmanifest.Parse(data)
 func Parse(data []byte) (any, error) {
@@ -40,8 +38,7 @@ func Parse(data []byte) (any, error) {
 
 // SyntaxError returns the *Error wrapping ErrSyntax that reports err, an error of yamldoc's
 // checks or of the YAML decoder, on one line in the file's words (yamldoc.Detail: "must be
-// valid YAML: line 2: ...", without "yaml: " or "error converting YAML to JSON"); it unwraps
-// to err too.
+// valid YAML: line 2: ..."); it unwraps to err too.
 func SyntaxError(err error) *Error {
 	return &Error{Err: ErrSyntax, Problems: []Problem{{Detail: yamldoc.Detail(err)}}, cause: err}
 }
