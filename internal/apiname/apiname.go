@@ -15,10 +15,9 @@ func IsGroup(group string) []string {
 	return validation.IsDNS1123Subdomain(group)
 }
 
-// IsVersion returns nil when version is a DNS-1035 label, the rule for a
-// CustomResourceDefinition's spec.versions[].name and an APIService's spec.version, and
-// apimachinery's messages otherwise. IsVersion("v1alpha") and IsVersion("v1") return nil;
-// IsVersion("V1") does not.
+// IsVersion returns nil when version is a DNS-1035 label, the rule for a CustomResourceDefinition's
+// spec.versions[].name and an APIService's spec.version, and apimachinery's messages otherwise.
+// IsVersion("v1alpha") and IsVersion("v1") return nil; IsVersion("V1") does not.
 func IsVersion(version string) []string {
 	return validation.IsDNS1035Label(version)
 }

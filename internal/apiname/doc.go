@@ -1,11 +1,10 @@
 // Package apiname checks the API group, version and kind of a Kubernetes object type with the
-// rules the API server applies, in one place for the packages that store or name object types
-// (finalizer and inventory).
+// API server's rules, in one place for the packages that store or name them (finalizer, inventory).
 //
 // # Rules
 //
-// The API server serves a kind from a CustomResourceDefinition or an aggregated APIService;
-// the built-in kinds meet the same rules. They are those of k8s.io/apiextensions-apiserver's
+// The API server serves a kind from a CustomResourceDefinition or an aggregated APIService, so
+// the rules, which the built-in kinds meet too, are those of k8s.io/apiextensions-apiserver's
 // ValidateCustomResourceDefinitionSpec and ValidateCustomResourceDefinitionNames, and of
 // kube-aggregator's ValidateAPIService:
 //
@@ -22,9 +21,9 @@
 //
 // # Errors
 //
-// Like apimachinery's IsDNS1123Label, each check returns the broken rules as messages, nil when
-// there is none, and leaves field paths and error types to its caller. An empty version or
-// kind breaks the rules; a caller that reports a missing value as required checks for "" first.
+// Like apimachinery's IsDNS1123Label, each check returns the broken rules as messages (nil for
+// none), leaving field paths and error types to its caller. An empty version or kind breaks
+// the rules: a caller that reports a missing value as required checks for "" first.
 //
 // # Concurrency
 //
