@@ -18,19 +18,16 @@
 //
 // # Bounds
 //
-// Each rule bounds what whoever writes the status (or a tenant's inputs file) can make its
-// reader hold:
+// Each rule bounds what the status's writer (or a tenant's inputs file) can make a reader hold:
 //
-//   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it: an object larger than etcd's
-//     default limit of 1.5 MiB cannot be stored, and the rest of the ExternalArtifact needs
-//     room. The inputs file's YAML can grow as JSON (quoted keys, aliases), so the JSON has
-//     its own bound.
+//   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it: etcd stores no object above
+//     1.5 MiB by default, and the rest of the ExternalArtifact needs room; the inputs file's
+//     YAML can grow as JSON (quoted keys, aliases), so the JSON has its own bound.
 //   - Nested at most [MaxDepth] (10,000) deep, the object itself counting one: encoding/json's
 //     own limit, which the writer's decoder applies.
 //   - Each name at most once in its object, at every depth: Go's decoder would keep the last
 //     of two, and which one a writer meant cannot be told.
-//   - Valid UTF-8 throughout, as RFC 8259 requires: Go's decoder would replace a bad byte
-//     silently.
+//   - Valid UTF-8, as RFC 8259 requires: Go's decoder would replace a bad byte silently.
 //
 // Values are kept as compact JSON text, never decoded into Go values, so that a number keeps
 // every digit (an int64 beyond 2^53 or a long decimal would lose some as a float64) and a

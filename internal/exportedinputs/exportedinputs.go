@@ -14,16 +14,14 @@ const (
 	// MaxBytes bounds the JSON of the whole object, as [Encode] writes it (package doc, "Bounds").
 	MaxBytes = 1 << 20
 
-	// MaxDepth bounds how deep values nest, the object itself counting one: encoding/json's
-	// own limit, which the writer's decoder applies.
+	// MaxDepth bounds how deep values nest, the object counting one (package doc, "Bounds").
 	MaxDepth = 10000
 )
 
 // jsonSpace is JSON's whitespace (RFC 8259), narrower than Unicode's.
 const jsonSpace = " \t\r\n"
 
-// quoteLimit is how many bytes of a name a message quotes: names come from a tenant's file or
-// from whoever writes the status.
+// quoteLimit is how many bytes of a name a message quotes: names are hostile input.
 const quoteLimit = 64
 
 // Decode reads the JSON of a status.exportedInputs object (see the package documentation for
@@ -90,10 +88,9 @@ func Decode(data []byte) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// Encode returns the JSON of inputs as a Kubernetes client sends it, and as [MaxBytes]
-// measures it: compact, names in byte order, "<", ">" and "&" escaped. It returns an error when
-// a value is not JSON, and when the text is longer than MaxBytes. Decode(Encode(in)) returns
-// in, its values compacted.
+// Encode returns the JSON of inputs as a Kubernetes client sends it and [MaxBytes] measures
+// it: compact, names in byte order, "<", ">" and "&" escaped; an error when a value is not JSON
+// or the text is longer than MaxBytes. Decode(Encode(in)) returns in, its values compacted.
 func Encode(inputs map[string]json.RawMessage) ([]byte, error) {
 	if inputs == nil {
 		inputs = map[string]json.RawMessage{}
@@ -115,9 +112,8 @@ type level struct {
 	names   map[string]struct{} // an object's names so far
 }
 
-// skipValue reads the tokens of the value of the input called name, checking how deep it nests
-// and that no object in it lists a name twice. It keeps a stack rather than recursing, so
-// that its own depth does not grow with the value's.
+// skipValue reads the tokens of input name's value, checking its depth and that no object in it
+// lists a name twice, with a stack so that its own depth does not grow with the value's.
 func skipValue(dec *json.Decoder, data []byte, name string) error {
 	var stack []level
 	for {
@@ -164,9 +160,8 @@ func skipValue(dec *json.Decoder, data []byte, name string) error {
 	}
 }
 
-// syntaxError words a decoder error about the token after offset before, naming the input
-// when there is one, with the token's offset in data: the decoder's own offsets count from
-// where it started to read a value.
+// syntaxError words a decoder error about the token after offset before, naming the input if
+// any, with the token's offset in data (the decoder's own count from the value's start).
 func syntaxError(name string, data []byte, before int64, err error) error {
 	var se *json.SyntaxError
 	switch {
