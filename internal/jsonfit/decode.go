@@ -42,9 +42,8 @@ func Join(ps []Problem) string {
 	return s.String()
 }
 
-// Summary gathers the problems of a document for one message: it keeps the ten that its
-// message names and counts the rest, so that a document with a million problems costs ten.
-// The zero value is an empty summary.
+// Summary gathers a document's problems for one message: it keeps the ten its message names
+// and counts the rest, so that a million problems cost ten. The zero value is empty.
 //
 //	var s jsonfit.Summary
 //	s.Add(jsonfit.Decode(v, p, &e, jsonfit.IgnoreUnknown)...)
@@ -80,10 +79,9 @@ func (s *Summary) String() string {
 	return b.String()
 }
 
-// Parse reads one JSON value into the values [Decode] takes, those that encoding/json gives
-// an any with numbers as json.Number: map[string]any, []any, string, json.Number, bool or
-// nil. Its error is encoding/json's: the caller passes JSON it has checked or made (from
-// YAML, say), and words its own error when it has not.
+// Parse reads one JSON value into the values [Decode] takes, as encoding/json gives an any
+// with numbers as json.Number: map[string]any, []any, string, json.Number, bool or nil. Its
+// error is encoding/json's: the caller passes JSON it checked or made, or words its own.
 //
 //	v, err := jsonfit.Parse([]byte(`{"name": "a"}`))
 func Parse(js []byte) (any, error) {
@@ -105,16 +103,14 @@ type Unknown bool
 const (
 	// RefuseUnknown reports each such key as a Problem, "unknown field".
 	RefuseUnknown Unknown = false
-	// IgnoreUnknown leaves each such key out, as encoding/json ignores it; a key that names a
-	// field in another case is one of them.
+	// IgnoreUnknown leaves each such key out, even one that names a field in another case.
 	IgnoreUnknown Unknown = true
 )
 
-// Decode decodes v, a value as [Parse] returns it, into the value that ptr points to, when v
-// fits it: every value has the JSON type of its field, and, with [RefuseUnknown], every object
-// key names a field of its struct exactly. Otherwise it decodes nothing and returns every
-// problem, each at its path below path (nil for the document's root), in the document's
-// order, the keys of an object sorted. ptr must be a non-nil pointer.
+// Decode decodes v, a value as [Parse] returns it, into the value that ptr points to when v
+// fits it (see the package documentation). Otherwise it decodes nothing and returns every
+// problem at its path below path (nil for the root), in the document's order, the keys of an
+// object sorted. ptr must be a non-nil pointer.
 //
 //	ps := jsonfit.Decode(v, field.NewPath("spec"), &spec, jsonfit.RefuseUnknown)
 func Decode(v any, path *field.Path, ptr any, unknown Unknown) []Problem {
@@ -252,9 +248,8 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// jsonFields returns the JSON names of the fields of struct type t, with their types, as
-// encoding/json names them: a field's tag, or its name without one; the fields of an embedded
-// struct without a tag name are promoted.
+// jsonFields returns the JSON names of struct type t's fields with their types, as
+// encoding/json names them (tag, else name), promoting an untagged embedded struct's fields.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
