@@ -9,9 +9,8 @@ import (
 // than a label value may have (63 characters), so a rejected label value is shown whole.
 const MaxBytes = 64
 
-// Value returns s when it has at most MaxBytes bytes. Otherwise it returns the first MaxBytes
-// bytes of s, cut back to the start of a UTF-8 character, followed by "... (N bytes)", N being
-// len(s):
+// Value returns s when it has at most MaxBytes bytes, or else its first MaxBytes bytes, cut
+// back to the start of a UTF-8 character, followed by "... (N bytes)", N being len(s):
 //
 //	quote.Value(strings.Repeat("x", 100000)) // "xxxx...xxxx... (100000 bytes)", 64 x's
 //
