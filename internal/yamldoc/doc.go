@@ -1,6 +1,5 @@
 // Package yamldoc holds the checks that every YAML stream the module reads passes before it is
-// decoded: how far its aliases expand it, whether it holds more than one document, whether its
-// keys stay distinct as JSON keys; and the wording of a stream's errors.
+// decoded (aliases, documents, keys), and the wording of a stream's errors.
 //
 // The module decodes YAML with sigs.k8s.io/yaml over go.yaml.in/yaml/v2. These checks parse
 // with go.yaml.in/yaml/v3 instead, whose node API keeps aliases as references, so that nothing
@@ -8,27 +7,26 @@
 //
 // # Alias expansion
 //
-// The decoders bound how many nodes aliases produce, not how many bytes: [CheckExpansion]
+// The decoders bound how many nodes aliases produce, not how many bytes, so one long string
+// reused through aliases multiplies memory, time and the errors that quote it. [CheckExpansion]
 // refuses a stream whose aliases expand it to more than [ExpansionRatio] (10) times its size,
 // or [MinExpansion] (64 KiB) for a smaller one, in time and memory linear in its size.
 //
 // # Documents
 //
-// The decoders read the first document of a stream and silently drop the rest: sigs.k8s.io/yaml
-// always, and a reader that splits a stream on "---" lines when a piece holds a "..." end
-// marker followed by another document. What they drop could be an inventory's entries, or a
-// namespace with prune disabled, so the module's readers refuse such a stream, through
-// [Single] and [Documents]. Documents also refuses, naming it, each line that can end a
-// document where a line-based reader sees none:
+// The decoders read a stream's first document and silently drop the rest: sigs.k8s.io/yaml
+// always, and a reader splitting on "---" lines when a piece holds a "..." end marker and
+// another document. What they drop could be an inventory's entries or a namespace with prune
+// disabled, so the module's readers refuse such a stream ([Single], [Documents]); Documents
+// also refuses each line that can end a document where a line-based reader sees none:
 //
-//   - a directive, any line that starts with "%" (%YAML 1.1, %TAG): inside a document,
-//     yaml/v2 takes it for the document's end, and "a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}.
-//     Every directive is refused, at the head of a stream too; so is a quoted string's
-//     continuation line that starts with "%", which a decoder reads as text;
+//   - a directive, any line that starts with "%" (%YAML 1.1, %TAG), which yaml/v2 takes for the
+//     document's end ("a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}), even at the head of a stream
+//     or as a quoted string's continuation line (which a decoder reads as text);
 //   - a line break other than "\n" and "\r\n" (a carriage return alone, NEL, LS, PS), where
 //     yaml/v2 starts a new line that may be a document marker, a directive or a comment's end;
-//   - a line that starts with "---#", which apimachinery's YAML reader takes for a separator
-//     and a comment and yaml/v2 reads as text.
+//   - a line that starts with "---#", a separator and a comment to apimachinery's YAML reader,
+//     text to yaml/v2.
 //
 // # Keys
 //
@@ -37,10 +35,9 @@
 //
 // # Errors in the file's words
 //
-// [Detail] words every error of reading a stream, the decoders' ("yaml: line 3: ...", "error
-// converting YAML to JSON: ...") and this package's, as a message that follows the file's
-// name: "must be valid YAML: line 3: did not find expected node content". The module's
-// readers report their YAML errors through it.
+// [Detail] words every error of reading a stream, the decoders' ("yaml: line 3: ...") and this
+// package's, as a message that follows the file's name ("must be valid YAML: line 3: did not
+// find expected node content"); the module's readers report their YAML errors through it.
 //
 // # Concurrency
 //

@@ -34,21 +34,17 @@ func Documents(data []byte) ([][]byte, error) {
 	return readDocuments(data)
 }
 
-// errDirective refuses a line that starts with "%", a directive to yaml/v2, which ends the
-// document there; the module's files never need one.
+// errDirective refuses a directive line (package doc, "Documents"); the module's files need none.
 var errDirective = errors.New(`must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows`)
 
-// errCommentedSeparator refuses a line that starts with "---#": text to a decoder ("---#x: 1"
-// is a key), a separator to apimachinery's YAML reader, so the text would be in no document.
+// errCommentedSeparator refuses a line that starts with "---#" (package doc, "Documents").
 var errCommentedSeparator = errors.New(`must not start with "---#": a YAML decoder reads it as text, not as a separator and a comment; put a space before the "#"`)
 
-// errLineBreak refuses a line break that YAML 1.1 knows and a line-based reader does not: a
-// carriage return not followed by a newline, NEL (U+0085), LS (U+2028) or PS (U+2029).
+// errLineBreak refuses a line break that YAML 1.1 knows and a line-based reader does not.
 var errLineBreak = errors.New(`must not hold a line break other than a newline (a carriage return alone, NEL, LS or PS): YAML starts a new line there, which a line-based reader does not see; inside a double-quoted string, write it escaped ("\u2028")`)
 
-// checkLineStarts refuses a stream with a line break other than "\n" and "\r\n"
-// (errLineBreak), so that its lines are YAML's lines, or with a line that starts with "%"
-// (errDirective) or "---#" (errCommentedSeparator), naming the line and its first 64 bytes.
+// checkLineStarts refuses a stream whose lines are not YAML's (errLineBreak) or with a line
+// that starts with "%" or "---#", naming the line and its first 64 bytes.
 func checkLineStarts(data []byte) error {
 	n := 0
 	for line := range bytes.Lines(data) {
@@ -75,10 +71,10 @@ func checkLineStarts(data []byte) error {
 }
 
 // plainDocument returns what readDocuments returns for data without a line that starts with
-// "---", "..." or "%", a carriage return, NEL, LS or PS: the whole stream as one document,
-// ended by a newline, or none when every line is blank; ok is false for any other stream.
-// That is almost every file a plan reads, which the YAML reader would copy line by line
-// (generator's BenchmarkHostileTenants/realistic); FuzzPlainDocument checks that both agree.
+// "---", "..." or "%", a carriage return, NEL, LS or PS: the whole stream as one document ended
+// by a newline, or none when every line is blank; ok is false otherwise. Almost every file a
+// plan reads is spared the YAML reader's copy (generator's BenchmarkHostileTenants/realistic);
+// FuzzPlainDocument checks that both agree.
 func plainDocument(data []byte) (doc []byte, ok bool) {
 	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
 		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
@@ -109,8 +105,7 @@ func readDocuments(data []byte) ([][]byte, error) {
 		// ends; it ends every line with a newline anyway, so adding one changes no document.
 		src = io.MultiReader(src, strings.NewReader("\n"))
 	}
-	// A buffer the size of a small file, not bufio's 4 KiB: a plan reads an inputs file per
-	// artifact, of a few hundred bytes.
+	// A small file's size, not bufio's 4 KiB: a plan reads an inputs file per artifact.
 	r := utilyaml.NewYAMLReader(bufio.NewReaderSize(src, min(len(data)+1, 4096)))
 	var docs [][]byte
 	for {

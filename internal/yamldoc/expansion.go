@@ -18,36 +18,28 @@ const (
 	MinExpansion = 64 << 10
 )
 
-// ErrExpansion is returned by [CheckExpansion] for a stream whose aliases expand it past the
-// bound.
+// ErrExpansion is returned by [CheckExpansion] for a stream whose aliases expand it too far.
 var ErrExpansion = errors.New("YAML aliases must expand a document to no more than 10 times its size (64 KiB at least)")
 
 // CheckExpansion returns nil when the YAML stream in data, with every alias replaced by what
 // its anchor holds, stays within ExpansionRatio times len(data) bytes, or MinExpansion bytes
 // for a smaller stream. It returns an error wrapping ErrExpansion for a stream that expands
 // further, or an alias inside its own anchor (which would expand for ever), and the parser's
-// error for a stream that is not YAML.
-//
-// Why: yaml/v2 and sigs.k8s.io/yaml bound how many nodes aliases produce, not how many bytes,
-// so one long string reused through aliases multiplies memory, time and the errors that quote
-// it (issue 18: generator's TestParseInputsExpansionRefused, nsmeta's TestParseFileExpansion).
-// Every YAML document the module reads passes here before it is decoded, so decoding it costs
-// at most a small multiple of what a document of the same size without aliases could.
+// error for a stream that is not YAML. Every YAML document the module reads passes here before
+// it is decoded, so decoding costs at most a small multiple of a same-size document without
+// aliases (issue 18: generator's TestParseInputsExpansionRefused, nsmeta's TestParseFileExpansion).
 //
 // The expanded size counts a scalar as its length plus one, a mapping or sequence as two plus
-// its contents: a lower bound of the document written without aliases, so a document without
-// aliases is never refused. An anchor's size is computed once, so the check takes time and
-// memory linear in len(data) however the aliases nest. A stream without both "&" and "*" has
-// no alias and is not parsed; any other is parsed with go.yaml.in/yaml/v3's node API, and
-// refused if that parser refuses it, even if the caller's decoder might accept it, since then
-// the bound could not be checked. Nesting deeper than 10,000 levels fails in the parser.
+// its contents: a lower bound of the document written without aliases, which is never refused.
+// An anchor is measured once, so the check is linear in len(data) however aliases nest. A
+// stream without both "&" and "*" is not parsed; any other that go.yaml.in/yaml/v3 refuses is
+// refused, since its bound could not be checked. Nesting over 10,000 levels fails in the parser.
 func CheckExpansion(data []byte) (err error) {
 	if !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
 		return nil
 	}
 	defer func() {
-		// The parser panics and recovers internally; a panic that escapes it is a parser
-		// bug, which hostile input must not turn into a crash.
+		// A panic that escapes the parser is its bug, which hostile input must not make a crash.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: %v", r)
 		}
@@ -80,8 +72,7 @@ func CheckExpansion(data []byte) (err error) {
 // expansion measures the expanded size of the documents of one stream.
 type expansion struct {
 	limit, total int64
-	// sizes holds the expanded size of every anchored node measured so far, or -1 while it is
-	// being measured (an alias to it then is a cycle).
+	// sizes holds each anchored node's expanded size, or -1 while measured (an alias: a cycle).
 	sizes map[*yamlv3.Node]int64
 }
 
@@ -91,9 +82,8 @@ var errCycle = errors.New("an alias must not refer to a node that contains it")
 // errLimit stops a measure that has passed the limit.
 var errLimit = errors.New("limit passed")
 
-// size returns the expanded size of n, or an error once it passes the limit (errLimit) or
-// meets a cycle (errCycle). Its recursion is as deep as the document nests, which the parser
-// bounds.
+// size returns the expanded size of n, or errLimit once past the limit, or errCycle. Its
+// recursion is as deep as the document nests, which the parser bounds.
 func (e *expansion) size(n *yamlv3.Node) (int64, error) {
 	if n.Kind == yamlv3.AliasNode && n.Alias != nil {
 		n = n.Alias

@@ -39,10 +39,9 @@ func checkStream(data []byte) error {
 // (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and which value survives
 // depends on Go's map order: the same file would give different results from run to run.
 //
-// The check decodes what the module's readers decode: the stream whole (its first document),
-// and each piece that [Documents] splits it into; a document that yaml/v2 cannot decode is
-// left to the caller's decoder, which fails on it too. A stream whose every key a scan of its
-// lines shows to be a string (stringKeysOnly) is accepted without decoding.
+// It decodes what the module's readers decode, the stream whole (its first document) and each
+// piece [Documents] splits it into, leaving a document yaml/v2 cannot decode to the caller's
+// decoder, which fails too; a stream whose keys a scan shows to be strings is not decoded.
 func CheckKeys(data []byte) error {
 	if stringKeysOnly(data) {
 		return nil
@@ -87,9 +86,8 @@ type keyProblem struct {
 	text string
 }
 
-// jsonKey returns the JSON key that sigs.k8s.io/yaml v1.6.0 makes of a key that yaml/v2
-// decoded (convertToJSONableObject), and false for a key it refuses: null, a uint64 (an
-// integer above the range of int64), or any other type.
+// jsonKey returns the JSON key that sigs.k8s.io/yaml v1.6.0 makes of a key yaml/v2 decoded
+// (convertToJSONableObject), or false for one it refuses: null, a uint64 (> 2^63-1), any other.
 func jsonKey(k any) (string, bool) {
 	switch k := k.(type) {
 	case string:
@@ -150,9 +148,8 @@ func describeKey(k any) string {
 // unsupported marks, in the result of exactProblems, keys that no JSON key can hold.
 const unsupported = "\x00unsupported"
 
-// exactProblems walks v, a document as yaml/v2 decodes it into any, and returns the JSON keys
-// that two keys of one of its mappings share, with unsupported when a mapping holds a key that
-// no JSON key can hold. This is the decision of [CheckKeys]; locate only finds the lines.
+// exactProblems returns the JSON keys that two keys of one mapping of v, a yaml/v2 document,
+// share, and unsupported for a key no JSON key can hold: the decision; locate only finds lines.
 func exactProblems(v any) map[string]bool {
 	var found map[string]bool
 	var walk func(v any)
@@ -162,8 +159,7 @@ func exactProblems(v any) map[string]bool {
 			var seen map[string]bool
 			for k, e := range v {
 				if _, ok := k.(string); !ok && seen == nil {
-					// Only a mapping with a key that is not a string can
-					// collide: distinct strings stay distinct.
+					// Only a mapping with a non-string key can collide.
 					seen = make(map[string]bool, len(v))
 					for k := range v {
 						s, ok := jsonKey(k)
@@ -196,10 +192,10 @@ func setKey(m map[string]bool, k string) map[string]bool {
 	return m
 }
 
-// locate decodes doc again, keeping the line of each key, and returns the problems of its
-// mappings whose JSON keys exact holds, lines counted from offset. Should it find none (it
-// decodes into other Go types, so an edge of yaml/v2 could differ), it returns one problem
-// without a line, built from exact alone, so that the decision never depends on it.
+// locate decodes doc again, keeping each key's line, and returns the problems of its mappings
+// whose JSON keys exact holds, lines counted from offset. Should it find none (an edge of
+// yaml/v2 could differ for other Go types), it returns one problem without a line, built from
+// exact alone, so that the decision never depends on it.
 func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	var root valueAt
 	var found []keyProblem
@@ -234,8 +230,7 @@ func (k *keyAt) UnmarshalYAML(unmarshal func(any) error) error {
 	}
 	switch k.v.(type) {
 	case map[any]any, []any:
-		// yaml/v2 refuses these keys when it decodes into any; here they
-		// would make keyAt unhashable.
+		// yaml/v2 refuses these keys into any; here they would make keyAt unhashable.
 		return errors.New("a mapping key must be a scalar")
 	}
 	// yaml/v2 tells a node's line only in its errors: decoding a scalar into a struct is one.
@@ -333,9 +328,8 @@ type piece struct {
 	line int
 }
 
-// splitPieces splits data on "---" separator lines as [Documents] does (apimachinery's YAML
-// reader), keeping each piece's offset in lines. It returns false for a stream with a "---"
-// line that the reader refuses, since Documents then refuses the stream.
+// splitPieces splits data on "---" lines as [Documents] does, keeping each piece's line offset,
+// or returns false for a "---" line the YAML reader refuses (Documents refuses the stream).
 func splitPieces(data []byte) ([]piece, bool) {
 	var pieces []piece
 	start, startLine, n := 0, 0, 0
@@ -364,9 +358,8 @@ func splitPieces(data []byte) ([]piece, bool) {
 }
 
 // stringKeysOnly reports whether a scan of data's lines shows that yaml/v2 decodes every
-// mapping key of every document (and piece) of it to a string; false means only that it
-// cannot tell. It must never report true for a stream with another key: FuzzStringKeysOnly
-// checks that.
+// mapping key of every document (and piece) of it to a string; false means only that it cannot
+// tell. It must never report true for another key (FuzzStringKeysOnly).
 //
 // An implicit key sits on one line at a node's start: the line's start, after a block
 // indicator ("- ", "? ", ": "), or after the ": " of a key before it on the line. A quoted key
@@ -510,8 +503,7 @@ func trimTrailingBlanks(b []byte) []byte {
 // isBlankByte reports whether c separates tokens on a line; NUL counts, as for the parser.
 func isBlankByte(c byte) bool { return c == ' ' || c == '\t' || c == 0 }
 
-// quotedEnd returns the index just past the quoted scalar that line starts with, or -1 when it
-// does not end on this line.
+// quotedEnd returns the index just past the quoted scalar line starts with, or -1 if it goes on.
 func quotedEnd(line []byte) int {
 	q := line[0]
 	for i := 1; i < len(line); i++ {
@@ -527,9 +519,8 @@ func quotedEnd(line []byte) int {
 	return -1
 }
 
-// plainKeyEnd returns the index of the ":" that ends the plain key line starts with, one
-// followed by a blank or the line's end, or -1 when there is none before the line or a
-// comment ends.
+// plainKeyEnd returns the index of the ":" (then a blank or the line's end) that ends the plain
+// key line starts with, or -1 when there is none before the line or a comment ends.
 func plainKeyEnd(line []byte) int {
 	for from := 0; ; {
 		i := bytes.IndexByte(line[from:], ':')

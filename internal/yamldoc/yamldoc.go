@@ -9,8 +9,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 )
 
-// ErrMoreDocuments is returned by [Single] for a stream with a non-empty document after its
-// first one.
+// ErrMoreDocuments is returned by [Single] for a non-empty document after the first one.
 var ErrMoreDocuments = errors.New("a non-empty YAML document follows the first one")
 
 // Single returns nil when data holds at most one non-empty YAML document, its first: empty
@@ -18,13 +17,12 @@ var ErrMoreDocuments = errors.New("a non-empty YAML document follows the first o
 // when a non-empty document, or text that is not YAML, follows the first one, and the parser's
 // error when the first document itself is not YAML, or when the parser meets the bad text
 // while it reads the first document (an unterminated string). The first document is the one
-// that sigs.k8s.io/yaml decodes, so a stream that passes loses nothing to it. As in
-// [CheckExpansion], nothing is expanded, a document of any kind (mapping, list, scalar) counts
-// the same, and the parser's bound on nesting applies.
+// that sigs.k8s.io/yaml decodes, so a stream that passes loses nothing to it. Nothing is
+// expanded, a document of any kind (mapping, list, scalar) counts the same, and the parser's
+// bound on nesting applies, as in [CheckExpansion].
 func Single(data []byte) (err error) {
 	defer func() {
-		// The parser panics and recovers internally; a panic that escapes it is a parser
-		// bug, which hostile input must not turn into a crash.
+		// A panic that escapes the parser is its bug, which hostile input must not make a crash.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: %v", r)
 		}
