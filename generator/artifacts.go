@@ -31,12 +31,11 @@ const (
 	maxArtifactFileBytes = 8 << 20
 )
 
-// artifacts builds every item that nothing skipped: labels, inputs, files and digest; an item
-// whose inputs or files fail is skipped. Each artifact's build, most of a plan's work, is
-// independent of the others': they run in parallel, each with its own errors and warnings,
-// merged in item order so that the plan is the same as a serial one. They share the plan's
-// budget of work (see planWork): those that go over their first, equal share are built again,
-// the smallest needs first, as long as what is left holds them.
+// artifacts builds every item that nothing skipped (labels, inputs, files, digest); one whose
+// inputs or files fail is skipped. The builds run in parallel, each with its own errors and
+// warnings, merged in item order so the plan is the same as a serial one, and share the plan's
+// budget of work (planWork): those over their first, equal share are built again, the smallest
+// needs first, as long as what is left holds them.
 func (p *planner) artifacts(items []*item) []Artifact {
 	// What a build leaves, not its planner, so that what the plan holds meanwhile stays small.
 	type built struct {
@@ -78,8 +77,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 				it.match.Raw, it.match.Normalized = nil, nil
 			}
 		})
-		// A build that panicked is an error of its own, and nothing else
-		// of it counts: its errors, warnings and artifact may be half done.
+		// A panicked build's errors, warnings and artifact may be half done: only its panic counts.
 		for k, v := range panics {
 			it := items[pending[k]]
 			out[pending[k]] = built{done: true, reason: reasonPanic, errs: field.ErrorList{field.InternalError(it.art.path,
@@ -107,8 +105,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 			shares[over[j]] = next[k]
 		}
 		if len(again) < len(over) {
-			// The others are over for good: their last build says what refused them,
-			// and the plan what was left.
+			// The others are over for good: their last build and the plan's error say why.
 			p.errs = append(p.errs, workBudgetError(total, left, items, over, needs, again, round == maxWorkRounds))
 		}
 	}
@@ -189,10 +186,9 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	return a, ""
 }
 
-// embedderDigest calls the function of WithArtifactDigest with the artifact's file system. A
-// file that the function could not read is an error at the artifact's copy, naming the file,
-// even when the function went on without it; an error of the function itself, or a digest that
-// is not valid, is an internal error of the artifact.
+// embedderDigest calls WithArtifactDigest's function with the artifact's file system. A file it
+// could not read is an error at the artifact's copy naming the file, even if it went on without
+// it; its own error, or an invalid digest, is an internal error of the artifact.
 func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, files *artifactFS) (digest.Digest, bool) {
 	d, err := f(p.ctx, a, files)
 	bad, readErrs := files.readErrors()
@@ -224,20 +220,17 @@ const maxFilenameBytes = 255
 
 const filenameRule = "must be the name of one file: 1 to 255 bytes, not \".\" or \"..\", without \"/\", \"\\\" or NUL"
 
-// validFilename reports whether name is the name of one file, as source-watcher records the
-// base name of an artifact's storage path: an inventory's Filename names a file in the
-// artifact's own directory there, never one elsewhere.
+// validFilename reports whether name is one file's name, as source-watcher records the base
+// name of an artifact's storage path: never a file outside the artifact's own directory.
 func validFilename(name string) bool {
 	return name != "" && len(name) <= maxFilenameBytes && name != "." && name != ".." &&
 		!strings.ContainsAny(name, "/\\\x00")
 }
 
-// keepFilenames sets the Filename of each artifact that has none to its previous inventory
-// entry's when that entry has the artifact's digest: the same content, so the same file, as
-// source-watcher names an artifact's file after a hash of its content. A changed artifact keeps
-// none (source-watcher's drift check would find the previous file corrupted, and delete it),
-// nor is a previous Filename that is not the name of one file carried over. Of an identity
-// listed twice (an invalid inventory), the first entry is the tracked one, as the plan takes it.
+// keepFilenames sets the Filename of each artifact that has none to its previous entry's when
+// that has the artifact's digest: source-watcher names the file after a hash of its content. A
+// changed artifact keeps none (source-watcher's drift check would delete the old file as
+// corrupted), nor is an invalid one carried over. Of an identity listed twice, the first counts.
 func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	if !slices.ContainsFunc(previous, func(e inventory.Entry) bool { return e.Filename != "" }) {
 		return // an inventory without file names, such as tenantkit's own
@@ -324,10 +317,9 @@ func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, da
 	return inputs, true
 }
 
-// buildFiles applies an artifact's copy operations in order, as source-watcher applies them to
-// its staging directory (see [CopyOperation]; mergeYAML, extractArchive). An operation that
-// selects no file is an error, unless it is optional. A copied file's content is read when the
-// digest is computed; only merged and extracted content is held until then (see maxHeldBytes).
+// buildFiles applies an artifact's copy operations in order, as source-watcher does to its
+// staging directory ([CopyOperation]); one that selects no file is an error unless optional.
+// Copied files are read at digest time; only merged and extracted content is held (maxHeldBytes).
 func (p *planner) buildFiles(it *item) (*artifactTree, bool) {
 	t := newArtifactTree()
 	ok := true
@@ -467,12 +459,11 @@ func validDestination(dest string) bool {
 // (an archive's entries set it).
 const maxDestinationBytes = 4096
 
-// destination returns where a copy puts file, one of the files that pattern (a copy's from,
-// below its alias) selects, below to (a path in the artifact, "" for its root; dir when it
-// names a directory), by source-watcher's rule, cp's (the table of [CopyOperation]). isDir
-// reports whether a path is a directory of the artifact so far: a to that an earlier copy put
-// files below names one. An escaped glob character is a literal: "a\*b.yaml" names the file
-// "a*b.yaml", which lands at to, not at to/a*b.yaml.
+// destination returns where a copy puts file, one that pattern (a copy's from, below its
+// alias) selects, below to (a path in the artifact, "" for its root; dir when it names a
+// directory), by source-watcher's (cp's) rule, [CopyOperation]'s table; isDir reports whether a
+// path is a directory of the artifact so far. An escaped glob character is a literal:
+// "a\*b.yaml" names the file "a*b.yaml", which lands at to, not at to/a*b.yaml.
 func destination(to string, dir bool, pattern, file string, isDir func(string) bool) string {
 	if !hasMeta(pattern) {
 		lit := unescape(pattern)
@@ -533,9 +524,8 @@ func validGlob(pattern string) error {
 	return nil
 }
 
-// digest reads every file of an artifact and returns its digest over them and its inputs (see
-// [Artifact]). A copied file's content is read, hashed and dropped, one file at a time; a
-// merged or extracted file's is what the artifact holds.
+// digest returns an artifact's digest over its files and inputs ([Artifact]), reading, hashing
+// and dropping one copied file at a time; merged and extracted content is the artifact's own.
 func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
 	d := newDigester()
 	ok := true
@@ -559,11 +549,10 @@ func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile
 }
 
 // parallel calls f(i) for every i in [0, n) on at most workers goroutines, and returns when
-// every call has. Each call must write only its own results, which the caller then reads in
-// index order: the output does not depend on the scheduling. Once ctx is done, the calls not
-// yet started are skipped. A call that panics stops alone: parallel recovers the panic and
-// returns its value by index (nil when none panicked), so that one tenant's input cannot take
-// down the embedding controller; that call's results are half done: the caller must not use them.
+// every call has. Each call writes only its own results, which the caller reads in index order,
+// so the output does not depend on the scheduling; once ctx is done, calls not started are
+// skipped. A call that panics stops alone (one tenant's input must not kill the controller):
+// its value is returned by index (nil when none panicked), and its results must not be used.
 func parallel(ctx context.Context, workers, n int, f func(i int)) map[int]any {
 	var (
 		next   atomic.Int64

@@ -24,11 +24,10 @@ type ObjectReader interface {
 }
 
 // ErrAsApplied is what an [ObjectReader] returns for an object it does not know and assumes to
-// exist as this generator applies it: a preview given no cluster (the preview tool without
-// -cluster, a policy test without cluster:). A desired namespace then reads as desired, with the
-// labels and annotations of [Plan.Namespaces], neither adopted nor drifted; any other object
-// reads as existing with no labels or annotations, so nothing is released or kept for what its
-// live copy says. One plan answers what, with an empty Cluster, would need a plan made first.
+// exist as this generator applies it, so that a preview given no cluster (the preview tool
+// without -cluster, a policy test without cluster:) needs one plan, not two. A desired
+// namespace then reads as desired ([Plan.Namespaces]): neither adopted nor drifted; any other
+// object reads as existing with no labels or annotations: nothing is released or kept for them.
 var ErrAsApplied = errors.New("assumed to exist as this generator applies it")
 
 // readObject reads the live copy of id through r, taking [ErrAsApplied] at its word: desired,
@@ -114,9 +113,8 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 // UID no artifact is read. When ctx ends during these reads, as during the namespaces', Plan
 // returns ctx's error and no plan.
 type Cluster struct {
-	// Objects reads the live labels and annotations of each desired namespace before it is
-	// applied (adoption, drift, not applied), of each desired ExternalArtifact (taken over)
-	// when the generator has a UID, and of a stale object before it is deleted. Without it, a
+	// Objects reads the live labels and annotations of each desired namespace, each desired
+	// ExternalArtifact (with a UID) and each stale object before its deletion. Without it, a
 	// plan applies every desired object as the inventory says, and deletes nothing.
 	Objects ObjectReader
 	// Artifacts lists the live ExternalArtifacts of a namespace before it is deleted.
@@ -126,8 +124,7 @@ type Cluster struct {
 }
 
 // contained returns c with each part wrapped so that a panic in the caller's code, panic(nil)
-// included, is an error of the one read that panicked: its object is kept, as for any failed
-// read, and a controller without its own recover does not die of it.
+// included, is an error of that read (its object kept), not the death of the controller.
 func (c Cluster) contained() Cluster {
 	if c.Objects != nil {
 		r := c.Objects

@@ -128,16 +128,13 @@ func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry
 const reasonInvalidInventory = "the previous inventory has errors"
 
 // collectInvalid decides a plan whose previous inventory does not validate (an entry that fails
-// inventory.Entry.Validate, an identity listed twice; the errors are in res.Errors at
-// "old[i]"). It fails closed and heals: every desired object gets its decision against the
-// valid tracked entry with its identity, if any, and is recorded in the next inventory, so that
-// whatever the embedder applies is tracked; every tracked entry not desired, valid or not, is
-// kept as it is in the next inventory, and nothing is deleted or read; an invalid entry whose
-// identity a desired object has is replaced by the desired entry, so a malformed digest is
-// written afresh.
+// inventory.Entry.Validate, an identity listed twice; errors in res.Errors at "old[i]"). It
+// fails closed and heals: each desired object is decided against the valid tracked entry of
+// its identity, if any, and recorded in the next inventory, so whatever the embedder applies is
+// tracked; every tracked entry not desired, valid or not, is kept as it is, nothing deleted or
+// read; an invalid entry gives way to a desired one of its identity (a bad digest rewritten).
 func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
-	// Each entry is checked alone; an identity is invalid from its second occurrence on, as
-	// inventory.Diff reports them.
+	// Each entry is checked alone, an identity invalid from its second occurrence, as Diff says.
 	valid := make([]inventory.Entry, 0, len(previous))
 	var invalid []inventory.Entry
 	seen := make(map[inventory.ID]bool, len(previous))
@@ -185,8 +182,7 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	for _, d := range kept {
 		next = append(next, d.Entry)
 	}
-	// The next inventory holds every entry, not compacted by identity as inventory.Next would:
-	// nothing tracked is lost, a duplicate included.
+	// Not compacted by identity as inventory.Next would: nothing tracked is lost, nor a duplicate.
 	inventory.SortApply(next)
 	res.previous = next
 	return nil

@@ -21,8 +21,7 @@ import (
 type scope int
 
 const (
-	// staleObject is tracked by the previous inventory and no longer desired: the rows are
-	// inventory.Collect's guard, in a plan and in Finalize.
+	// staleObject is tracked and no longer desired: the rows are inventory.Collect's guard.
 	staleObject scope = iota
 	// desiredNamespace and desiredArtifact adjust inventory.Diff's decision to the live copy.
 	desiredNamespace
@@ -104,9 +103,8 @@ var rules = []rule{
 		v, _ := s.verdict()
 		return v.Reason + "; released: the generator is deleted", v.HandedOff() && s.d.finalize
 	}},
-	// Kept, not released: the hand-off holds only while its object exists with that UID, so
-	// every pass decides again: once the finalizer has deleted the namespace, the next pass
-	// drops it; if the finalizer object goes first, the next pass deletes the namespace.
+	// Kept, not released: the hand-off holds only while its object exists with that UID, so each
+	// pass decides again, dropping the namespace once it is gone, deleting it if the object goes.
 	{name: "handed off", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
 		v, _ := s.verdict()
 		return v.Reason + "; kept in the inventory while the hand-off holds", v.HandedOff()

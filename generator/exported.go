@@ -20,12 +20,11 @@ import (
 // each name to its value as compact JSON. An absent, empty or null status.exportedInputs is no
 // inputs: an empty, non-nil map.
 //
-// It applies the rules that the plan applies to every inputsFrom file before it exports it,
-// from one definition, so that whatever a plan exports reads back the same: at most 1 MiB of
-// JSON (measured as a Kubernetes client sends it, compact; indented text may be refused), each
-// name at most once in its object at every depth, nested at most 10,000 deep, valid UTF-8.
-// Values stay JSON text, so a number keeps every digit. The error names the input and the
-// offset where a rule broke, for example
+// It applies the plan's rules for an exported inputsFrom file, from one definition, so that
+// whatever a plan exports reads back the same: at most 1 MiB of JSON (compact, as a Kubernetes
+// client sends it; indented text may be refused), each name at most once in its object at every
+// depth, nested at most 10,000 deep, valid UTF-8. Values stay JSON text, so a number keeps
+// every digit. The error names the input and the offset where a rule broke, for example
 //
 //	input "image": name "tag" must be listed once in its object, found again at offset 20
 //
@@ -62,16 +61,15 @@ type ProviderInput struct {
 	Name      string
 	// Inputs maps each input name to its value as compact JSON.
 	Inputs map[string]json.RawMessage
-	// Overridden lists, sorted, the names of exported inputs that the provider's own inputs
-	// replaced with another value: a warning for whoever wrote the inputs file. One replaced
-	// with the same value (a "namespace" that is the artifact's own) is not listed.
+	// Overridden lists, sorted, the exported inputs the provider's own replaced with another
+	// value (not with the same, as the artifact's own "namespace"): a warning for their author.
 	Overridden []string
 }
 
 // ProviderInputs makes the input sets that a ResourceSetInputProvider of type ExternalArtifact
-// exports for the ExternalArtifacts it selected: for each, its exported inputs with the
-// provider's own inputs merged on top, for they need priority. The provider's own inputs are
-// those flux-operator's provider exports today: the artifact's labels, then
+// exports for the ExternalArtifacts it selected: each one's exported inputs with the provider's
+// own merged on top, for they need priority; they are what flux-operator's provider exports
+// today: the artifact's labels, then
 //
 //	id         adler32 of "<namespace>/<name>", in decimal, as flux-operator's inputs.ID
 //	name       the artifact's name
@@ -79,12 +77,10 @@ type ProviderInput struct {
 //	revision   status.artifact.revision, when it is set
 //
 // each a JSON string; a later one replaces an earlier one of the same name (a label "name"
-// gives way to the artifact's name). Each exported input that they replace with another value
-// is listed in the set's Overridden.
-//
-// The sets come sorted by namespace, then name, as flux-operator sorts the artifacts before it
-// applies its filter's limit: apply the limit to the result. An artifact listed twice (two
-// selectors match it) counts once, as the first listed.
+// gives way to the artifact's name), and each exported input they replace with another value
+// is listed in the set's Overridden. The sets come sorted by namespace, then name, as
+// flux-operator sorts the artifacts before its filter's limit: apply the limit to the result.
+// An artifact listed twice (two selectors match it) counts once, as the first listed.
 //
 // Every artifact must have a namespace that is a DNS-1123 label, a name that is a DNS-1123
 // subdomain, valid labels and exported inputs that [ReadExportedInputs] accepts. Otherwise

@@ -26,11 +26,9 @@ const reasonFinalize = "the generator is deleted"
 // manages and prunes namespaces, released when its name is protected or its external finalizer
 // took the hand-off, and kept while an ExternalArtifact that this plan does not delete lives in
 // it. Deleting the generator permits deleting everything it tracks: the delete-all refusal
-// ([WithAllowDeleteAll]) and [WithMaxDeletions] do not apply.
-//
-// [Plan.Next] then holds what is kept and every deletion not confirmed. When it is empty, the
-// object may drop its finalizer; otherwise Finalize runs again on the next reconcile with Next
-// as previous.
+// ([WithAllowDeleteAll]) and [WithMaxDeletions] do not apply. [Plan.Next] then holds what is
+// kept and every deletion not confirmed: when it is empty, the object may drop its finalizer;
+// otherwise Finalize runs again on the next reconcile with Next as previous.
 //
 // A previous inventory that is not valid (an entry that fails [inventory.Entry.Validate], an
 // identity listed twice) has its problems in [Plan.Errors], at "old[i]" as [inventory.Diff]

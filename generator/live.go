@@ -19,11 +19,11 @@ const (
 	reasonOwnershipConflict = "OwnershipConflict"
 )
 
-// liveState reads the live copy of a desired namespace into the snapshot and sets ns.Conflict,
-// with the warning of an adoption or a takeover, unless the namespace is not applied (the rows
-// of desiredNamespace); without an ObjectReader only the desired metadata counts. A read that
-// fails otherwise than with finalizer.ErrNotFound is an error at "cluster[<name>]", and ok is
-// false: the namespace is skipped (neither applied nor deleted).
+// liveState reads a desired namespace's live copy into the snapshot and sets ns.Conflict, with
+// an adoption's or a takeover's warning, unless it is not applied (the desiredNamespace rows;
+// without an ObjectReader, by its desired metadata). A read that fails otherwise than with
+// finalizer.ErrNotFound is an error at "cluster[<name>]", and ok is false: the namespace is
+// skipped (neither applied nor deleted).
 func (p *planner) liveState(ns *Namespace) (ok bool) {
 	s := &subject{d: &decider{g: p.g, snap: p.snap}, id: inventory.ID{Kind: namespaceKind, Name: ns.Name}, ns: ns}
 	if err := s.live().err; err != nil && !errors.Is(err, errNoReader) {
@@ -91,13 +91,11 @@ func firstFew(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxDriftKeys], ", "), len(names)-maxDriftKeys)
 }
 
-// liveArtifacts reads the live copy of each artifact the plan applies, tracked or not (see
-// [Cluster] for why), one at a time in the order of arts (namespace, then name), and returns
-// arts without those whose read failed (skipped, kept when tracked, an error at
-// "cluster[<namespace>/<name>]"); one that another generator's label names is taken over, with
-// its Conflict and a warning. Nothing is read without an ObjectReader or a UID (ownership
-// cannot be told then). When ctx ends, reading stops and arts is returned as it is: Plan
-// returns ctx's error.
+// liveArtifacts reads the live copy of each artifact the plan applies, tracked or not, one at a
+// time in the order of arts (namespace, then name), as [Cluster] says, and returns arts without
+// those whose read failed (skipped, kept when tracked); one that another generator's label
+// names is taken over, with its Conflict and a warning. Nothing is read without an ObjectReader
+// or a UID. When ctx ends, reading stops and arts is returned as it is: Plan returns ctx's error.
 func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
 	uid := p.g.opts.uid
 	if p.snap.cluster.Objects == nil || uid == "" || len(arts) == 0 {

@@ -13,11 +13,9 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// managedNamespaces returns the managed namespaces that the items render,
-// in name order, and the items that render each, in item order.
+// managedNamespaces returns the managed namespaces the items render, sorted, and each one's items.
 func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
-	// Only namespaces that an artifact's namespace template renders are
-	// managed; the name policy refuses the generator's own.
+	// Only what a namespace template renders is managed; the name policy refuses the generator's.
 	byNS := map[string][]*item{}
 	for _, it := range items {
 		if it.art.namespace != nil {
@@ -64,8 +62,7 @@ func skipNamespace(skipped map[string]string, ns, reason string, users []*item) 
 	}
 }
 
-// checkNamespace checks what a namespace's name and directories decide, before its metadata:
-// it returns why the namespace fails, or "".
+// checkNamespace returns why a namespace's name or directories fail it, before its metadata, or "".
 func (p *planner) checkNamespace(ns string, users []*item) string {
 	g := p.g
 	first := users[0]
@@ -119,10 +116,9 @@ func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string
 // nsmeta.ParseFile accepts, so that a larger file is refused before it is read whole.
 const maxMetadataFileSize = 1 << 20
 
-// namespaceFile reads, parses and checks a namespace's NamespaceMetadata file, and names the
-// file read, if any. ok is false when the file had errors or does not exist: a spec that names
-// a file per namespace makes it required, as source-watcher does, so that a tenant whose file
-// went missing (a rename, a typo in the spec) is not planned without the metadata it asks for.
+// namespaceFile reads, parses and checks a namespace's NamespaceMetadata file, if any, and
+// names it. ok is false when the file had errors or does not exist: as source-watcher, a file
+// named per namespace is required, lest a tenant whose file went missing be planned without it.
 func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, file string, ok bool) {
 	t := p.g.fromSource
 	if t == nil {
@@ -165,9 +161,8 @@ func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, f
 }
 
 // parseNamespaceFile parses and checks a namespace's NamespaceMetadata file, read from ref.
-// from, when the file is an artifact's, says whose ("namespace "a", artifact a/api (directory
-// "tenants/a/apps/api")"), so that every error and warning of the file names it:
-// "@artifact/ns.yaml" alone names no tenant.
+// from, for an artifact's file, says whose ("namespace "a", artifact a/api (directory
+// "tenants/a/apps/api")") in its every error and warning: "@artifact/ns.yaml" names no tenant.
 func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from string) (md nsmeta.Metadata, file string, ok bool) {
 	fail := func(errs ...*field.Error) (nsmeta.Metadata, string, bool) {
 		for _, e := range errs {
@@ -204,9 +199,8 @@ func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from stri
 	return kept, ref.String(), true
 }
 
-// inFile returns e with its field path prefixed by a tenant's file, e.g.
-// "@repo/tenants/a/namespace-metadata.yaml:metadata.labels[team]", and, when from says whose
-// file it is, its detail followed by from in parentheses.
+// inFile returns e with its field path prefixed by a tenant's file ("@repo/t/a/ns.yaml:" before
+// "metadata.labels[team]") and, when from is set, its detail followed by "(<from>)".
 func inFile(file, from string, e *field.Error) *field.Error {
 	c := *e
 	if c.Field == "" || c.Field == "<nil>" {
@@ -220,8 +214,7 @@ func inFile(file, from string, e *field.Error) *field.Error {
 	return &c
 }
 
-// isNameRefusal reports whether a name policy's error is its verdict on the name, rather than
-// a failure to reach one.
+// isNameRefusal reports whether a name policy's error is its verdict, not a failure to reach one.
 func isNameRefusal(err error) bool {
 	return errors.Is(err, nsmeta.ErrInvalidName) || errors.Is(err, nsmeta.ErrProtectedName) || errors.Is(err, nsmeta.ErrNameNotAllowed)
 }

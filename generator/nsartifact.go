@@ -11,10 +11,9 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// artifactMeta is the NamespaceMetadata file of a namespace whose fromSource.path names a file
-// of the artifact ("@artifact/..."): which artifact it is read from, and what that artifact's
-// build read of it. Only that build writes it, while the artifacts are built in parallel; the
-// namespace reads it once they are.
+// artifactMeta is a namespace's NamespaceMetadata file in an artifact ("@artifact/..."): which
+// artifact, and what its build read of it. Only that build writes it, while the artifacts are
+// built in parallel; the namespace reads it once they are.
 type artifactMeta struct {
 	it    *item           // the namespace's first artifact
 	ref   pathpattern.Ref // the file, rendered from that artifact's captures
@@ -33,8 +32,7 @@ type artifactMeta struct {
 //  2. the artifacts are built, in parallel;
 //  3. each namespace whose metadata file is in an artifact reads it from its first artifact
 //     (designate) and is resolved, in parallel;
-//  4. the live copy of each namespace is read, one at a time in name order, so that a Cluster
-//     need not be safe for concurrent use.
+//  4. the live copy of each namespace is read, one at a time in name order (see [Cluster]).
 //
 // A namespace that fails in 3 or 4 skips its artifacts, built or not. skipped holds each
 // namespace that failed, with the reason.
@@ -117,10 +115,9 @@ func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Arti
 	return namespaces, artifacts, skipped
 }
 
-// designate chooses the artifact that a namespace's metadata file is read from: the first, as
-// upstream's reconcile meets them, of the namespace's artifacts, by directory in the order a
-// walk of the source visits them (see walkOrder), then by spec.artifacts entry; and it renders
-// the file's path from that artifact's raw captures. It returns why the namespace fails, or "".
+// designate chooses the artifact a namespace's metadata file is read from, the first as
+// upstream's reconcile meets them (by directory in walkOrder, then by spec.artifacts entry), and
+// renders the file's path from its raw captures. It returns why the namespace fails, or "".
 func (p *planner) designate(ns string, users []*item) string {
 	first := users[0]
 	for _, u := range users[1:] {
@@ -143,10 +140,9 @@ func (p *planner) designate(ns string, users []*item) string {
 	return ""
 }
 
-// walkOrder compares two slash paths in the order in which a walk of their tree visits them,
-// depth first with each directory's entries by name (as filepath.WalkDir, with which upstream
-// discovers its directories): element by element, a path before the paths below it. It differs
-// from the paths' byte order: "a/z" comes before "a-b/z".
+// walkOrder compares two slash paths in the order a walk of their tree visits them, depth first
+// with each directory's entries by name (as filepath.WalkDir, with which upstream discovers its
+// directories): element by element, a path before those below it, so "a/z" before "a-b/z".
 func walkOrder(a, b string) int {
 	for {
 		ae, arest, amore := strings.Cut(a, "/")
@@ -201,8 +197,7 @@ func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 }
 
 // artifactNamespaceFile returns the metadata of a namespace's NamespaceMetadata file read from
-// its first artifact (see designate). The namespace fails when that artifact does, or when the
-// file is missing or bad.
+// its first artifact (designate); it fails when that artifact does, or the file is missing or bad.
 func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
 	fp := nsPath.Child("metadata", "fromSource", "path")
 	m, in := p.metaSource(users)

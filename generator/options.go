@@ -39,9 +39,7 @@ type options struct {
 // artifactDigestFunc is the function of [WithArtifactDigest].
 type artifactDigestFunc = func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)
 
-// GeneratorLabel carries the UID of the generator that applies an object: the generator sets it
-// on every namespace and artifact it manages ([WithUID]), and never deletes an object whose
-// live copy names another generator.
+// GeneratorLabel carries the UID of the generator that applies an object (see [WithUID]).
 const GeneratorLabel = "source.extensions.fluxcd.io/generator"
 
 // WithUID sets the generator's own UID, a valid label value: every namespace and artifact it
@@ -57,9 +55,8 @@ func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
 
-// WithDefaultServiceAccount sets the controller's default service account (source-watcher's
-// --default-service-account), which satisfies spec.managedNamespaces' need of one when
-// spec.serviceAccountName is empty, as upstream's flag does.
+// WithDefaultServiceAccount sets the default service account (source-watcher's flag
+// --default-service-account) that managing namespaces needs when spec.serviceAccountName is empty.
 func WithDefaultServiceAccount(name string) Option {
 	return func(o *options) { o.defaultServiceAccount = name }
 }
@@ -75,14 +72,12 @@ func WithFinalMetadata(labels, annotations map[string]string) Option {
 }
 
 // WithStrict makes a key of a tenant's NamespaceMetadata file that the schema does not list an
-// error of its namespace (as [nsmeta.WithStrict] does); by default it is dropped with a
-// warning, where upstream ignores it.
+// error of its namespace ([nsmeta.WithStrict]); by default it is dropped (upstream ignores it).
 func WithStrict() Option { return func(o *options) { o.strict = true } }
 
 // WithAllowDeleteAll allows a plan to delete every object of a non-empty previous inventory.
-// By default such a plan deletes nothing and reports a Forbidden error at "spec": it is what a
-// wrong source, path or pattern looks like, whether nothing is desired or every tenant is
-// renamed. The plan passes it on as [inventory.WithAllowDeleteAll].
+// By default such a plan deletes nothing and reports a Forbidden error at "spec", for it is
+// what a wrong source, path or pattern looks like. It is [inventory.WithAllowDeleteAll].
 func WithAllowDeleteAll() Option { return func(o *options) { o.allowDeleteAll = true } }
 
 // WithMaxDeletions refuses a plan that would delete more than n objects: it deletes none and
@@ -92,18 +87,16 @@ func WithMaxDeletions(n int) Option {
 	return func(o *options) { o.maxDeletions, o.maxSet = n, true }
 }
 
-// WithCache compiles the spec's CEL expressions through c, so that a controller compiling the
-// same spec on every reconcile compiles each expression once. A nil c compiles afresh, the
-// default.
+// WithCache compiles the spec's CEL expressions through c, so that compiling the same spec on
+// every reconcile compiles each expression once. A nil c, the default, compiles afresh.
 func WithCache(c *cel.Cache) Option { return func(o *options) { o.cache = c } }
 
 // WithFinalizerKinds allows only these kinds as a namespace's external finalizer, e.g.
 // flux-operator's ResourceSet (schema.GroupKind{Group: "fluxcd.controlplane.io", Kind:
-// "ResourceSet"}): a reference to any other kind is not a hand-off, and the generator stays
-// accountable for the namespace. By default any kind is allowed, so any object that exists with
-// the stamped UID keeps a namespace (a ConfigMap in another tenant's namespace, ClusterRole
-// admin): name the kinds. The list must not be empty, each group and kind valid
-// (finalizer.NewDecider).
+// "ResourceSet"}): a reference to another kind is no hand-off, and the generator stays
+// accountable for the namespace. By default any object that exists with the stamped UID keeps
+// a namespace (a ConfigMap in another tenant's namespace, ClusterRole admin): name the kinds.
+// The list must not be empty, each group and kind valid (finalizer.NewDecider).
 func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 	return func(o *options) { o.finalizerKinds = append([]schema.GroupKind{}, kinds...) }
 }
@@ -113,10 +106,9 @@ func WithFinalizerKinds(kinds ...schema.GroupKind) Option {
 // their number ([Artifact.FileCount]) and digest, not a name per file (BenchmarkPlan).
 func WithFileLists() Option { return func(o *options) { o.fileLists = true } }
 
-// WithConcurrency bounds to n the goroutines on which a plan discovers the pattern's
-// directories and builds namespaces and artifacts, for a controller that plans several
-// generators at once or shares its cores; a plan is the same whatever n is. n must be at least
-// 1. By default a plan uses GOMAXPROCS goroutines, as read when it starts.
+// WithConcurrency bounds to n, at least 1, the goroutines on which a plan discovers the
+// pattern's directories and builds namespaces and artifacts (by default GOMAXPROCS, read when
+// it starts), for a controller that shares its cores; a plan is the same whatever n is.
 //
 //	g, errs := generator.Compile(spec, generator.WithConcurrency(2))
 func WithConcurrency(n int) Option {

@@ -25,8 +25,7 @@ type snapshot struct {
 	uids    map[finalizer.Reference]liveUID
 }
 
-// liveObject is one object's live copy: found, not found, or an error (a failed read, or
-// errNoReader).
+// liveObject is one object's live copy: found, not found, or an error (errNoReader included).
 type liveObject struct {
 	Object
 	found bool
@@ -58,8 +57,7 @@ func newSnapshot(ctx context.Context, cluster Cluster) *snapshot {
 		lists: map[string]liveList{}, uids: map[finalizer.Reference]liveUID{}}
 }
 
-// object returns the live copy of id, reading it the first time. desired,
-// when not nil, is what [ErrAsApplied] reads as (see readObject).
+// object returns id's live copy, read the first time; desired is what [ErrAsApplied] reads as.
 func (s *snapshot) object(id inventory.ID, desired *Object) liveObject {
 	if c, ok := s.objects[id]; ok {
 		return liveObject{Object: Object{ID: id, Labels: c.labels, Annotations: c.annotations}, found: c.found, err: c.err}

@@ -2,12 +2,11 @@ package generator
 
 import "github.com/tenantkit/tenantkit/nsmeta"
 
-// Spec is the spec of an ArtifactGenerator, as far as planning needs it: released
-// source-watcher v2.3's (source.extensions.fluxcd.io/v1beta1, the Go module
-// github.com/fluxcd/source-watcher/api/v2) with its JSON field names, so that a controller can
-// convert its API object field by field and a tool can decode a manifest's spec into it;
-// interop/sourcewatcher decodes released manifests with both and compares every field. Compile
-// validates it; the zero Spec is not valid (it has no pattern).
+// Spec is the spec of an ArtifactGenerator, as far as planning needs it: released source-watcher
+// v2.3's (source.extensions.fluxcd.io/v1beta1, module github.com/fluxcd/source-watcher/api/v2),
+// with its JSON field names, so that a controller converts its API object field by field and a
+// tool decodes a manifest's spec into it (interop/sourcewatcher decodes released manifests with
+// both, comparing every field). Compile validates it; the zero Spec is not valid (no pattern).
 type Spec struct {
 	// ServiceAccountName is the account the controller impersonates, a DNS-1123 label.
 	// Managing namespaces requires it, or [WithDefaultServiceAccount], as upstream.
@@ -50,8 +49,7 @@ type SourceReference struct {
 type OutputArtifact struct {
 	// Name renders from normalized captures, e.g. "{module}".
 	Name string `json:"name"`
-	// Namespace renders from normalized captures, e.g. "{namespace}"; empty means the
-	// generator's namespace ([WithNamespace]).
+	// Namespace renders from normalized captures, e.g. "{namespace}"; "" is [WithNamespace]'s.
 	Namespace string `json:"namespace,omitempty"`
 	// InputsFrom is an "@alias/path" template of a YAML mapping whose values become the
 	// artifact's exported inputs, or "@artifact/path", the artifact's own file once its copy
@@ -89,10 +87,9 @@ type OutputArtifact struct {
 // pathpattern.GlobSkipped). Upstream leaves them out without a word: source-controller's
 // artifacts, which source-watcher copies from, hold only regular files and directories.
 //
-// With a pattern, to may name captures, like from: "@artifact/{app}/" is rendered from each
-// match's raw captures, as upstream renders it. Compile refuses a ".." element in to (upstream's
-// CRD does); a rendered to that is not a valid destination is an error of that artifact, naming
-// its directory.
+// With a pattern, to may name captures, like from, rendered from each match's raw captures as
+// upstream does ("@artifact/{app}/"). Compile refuses a ".." element in to (upstream's CRD does);
+// a rendered to that is no valid destination is an error of that artifact, naming its directory.
 //
 // A copy's strategy says what it does with the files it selects, as source-watcher v2.3 does:
 //
@@ -147,8 +144,8 @@ type CopyOperation struct {
 // expressions say, as upstream refuses them; tenantkit also refuses kube-node-lease and the
 // generator's own namespace ([WithNamespace]).
 type ManagedNamespaces struct {
-	// AllowedNames are CEL expressions over the string variable ns; a namespace is allowed when
-	// one returns true. Required.
+	// AllowedNames are CEL expressions over the string variable ns; one returning true allows a
+	// name. Required.
 	AllowedNames []string `json:"allowedNames"`
 	// Prune says whether namespaces that no artifact uses any more, or all of them when the
 	// generator is deleted, are deleted. Required: a nil Prune is an error, as in the CRD.
@@ -183,8 +180,7 @@ type NamespaceMetadata struct {
 // "tenants/tenant-a/apps/api"), which is not built: its files cannot be read"), when it lacks
 // the file ("must exist: the NamespaceMetadata file of namespace "tenant-a", in artifact
 // tenant-a/api ..."), when the path is a directory of it, or when the file is refused as a
-// source's would be. Upstream fails the whole reconcile in each case; the other tenants here
-// proceed.
+// source's would be. Upstream fails the whole reconcile in each case; here the others proceed.
 type MetadataFromSource struct {
 	// Path is an "@alias/path" template of a source's file that names only captures every
 	// artifact's namespace names, so that all the artifacts of a namespace read the same file;
