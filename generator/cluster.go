@@ -107,11 +107,10 @@ func (f ArtifactListerFunc) ExternalArtifacts(ctx context.Context, namespace str
 //	                                              generator <uid> and is taken over"); unchanged becomes update
 //	the read fails                                skipped (kept when tracked); an error at "cluster[<namespace>/<name>]"
 //
-// [Artifact.Conflict] is the reason of the Warning event source-watcher records on each
-// artifact it takes over; its event on the generator, "ownership conflict detected for N
-// ExternalArtifact(s)", an embedder counts from [Plan.Artifacts]. Without an ObjectReader or a
-// UID no artifact is read. When ctx ends during these reads, as during the namespaces', Plan
-// returns ctx's error and no plan.
+// [Artifact.Conflict] is the reason of source-watcher's Warning event on each artifact it takes
+// over; its event on the generator, "ownership conflict detected for N ExternalArtifact(s)", an
+// embedder counts from [Plan.Artifacts]. Without an ObjectReader or a UID no artifact is read.
+// When ctx ends during any of these reads, Plan returns ctx's error and no plan.
 type Cluster struct {
 	// Objects reads the live labels and annotations of each desired namespace, each desired
 	// ExternalArtifact (with a UID) and each stale object before its deletion. Without it, a

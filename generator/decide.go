@@ -323,10 +323,9 @@ func (d *decider) protected(name string) bool {
 	return d.g.policy != nil && errors.Is(d.g.policy.Check(d.snap.ctx, name), nsmeta.ErrProtectedName)
 }
 
-// removing reports whether this pass removes the stale namespace ns, that is, does not release
-// it (a protected name, a live copy that disables pruning or that another generator labelled):
-// deleting it, keeping it until no ExternalArtifact lives in it, or a hand-off, removes it. An
-// error reading its live copy is returned.
+// removing reports whether this pass removes (deletes, keeps until no ExternalArtifact lives in
+// it, or hands off) rather than releases the stale namespace ns (a protected name, a live copy
+// that disables pruning or that another generator labelled), or an error reading its live copy.
 func (d *decider) removing(ns string) (bool, error) {
 	if r, ok := d.removal[ns]; ok {
 		return r, nil

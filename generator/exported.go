@@ -16,9 +16,8 @@ import (
 )
 
 // ReadExportedInputs reads an ExternalArtifact's status.exportedInputs, the other half of
-// [Artifact.Inputs]: data is its JSON, an object of input names to values, and the result maps
-// each name to its value as compact JSON. An absent, empty or null status.exportedInputs is no
-// inputs: an empty, non-nil map.
+// [Artifact.Inputs]: data is its JSON, an object of input names to values; the result maps each
+// name to its value as compact JSON: an empty, non-nil map when the field is absent, empty or null.
 //
 // It applies the plan's rules for an exported inputsFrom file, from one definition, so that
 // whatever a plan exports reads back the same: at most 1 MiB of JSON (compact, as a Kubernetes
