@@ -43,7 +43,6 @@ func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Arti
 		return nil, p.artifacts(items), skipped
 	}
 	names, byNS := p.managedNamespaces(items)
-	p.metaFrom = map[*item]*artifactMeta{}
 	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
 		if reason := q.checkNamespace(ns, users); reason != "" || g.fromArtifact {
 			return nil, reason
@@ -136,7 +135,7 @@ func (p *planner) designate(ns string, users []*item) string {
 			fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return "its metadata has errors"
 	}
-	p.metaFrom[first] = &artifactMeta{it: first, ref: ref}
+	first.meta = &artifactMeta{it: first, ref: ref}
 	return ""
 }
 
@@ -165,7 +164,7 @@ func walkOrder(a, b string) int {
 // readMetadataFile reads, during an artifact's build, the namespace metadata file read from it,
 // if any, from its files once its copy operations are done.
 func (p *planner) readMetadataFile(it *item, t *artifactTree) {
-	m := p.metaFrom[it] // written before the artifacts are built, read-only now
+	m := it.meta // set before the artifacts are built, read-only now
 	if m == nil {
 		return
 	}
@@ -185,7 +184,7 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 	var m *artifactMeta
 	for _, u := range users {
-		if m = p.metaFrom[u]; m != nil {
+		if m = u.meta; m != nil {
 			break
 		}
 	}

@@ -210,10 +210,6 @@ type planner struct {
 	snap    *snapshot // what the plan read of the live cluster
 	errs    field.ErrorList
 	warn    []string
-
-	// metaFrom holds each namespace metadata file read from an artifact,
-	// by that artifact (see build).
-	metaFrom map[*item]*artifactMeta
 }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
@@ -223,6 +219,9 @@ type item struct {
 	name      string
 	namespace string
 	skip      string // why it is not built; "" when it is
+	// meta is the NamespaceMetadata file that its namespace reads from this
+	// artifact, when it is the one designate chose; nil otherwise.
+	meta *artifactMeta
 }
 
 // Plan plans one reconcile:
