@@ -189,8 +189,8 @@ var builtins = func() map[string]*builtin {
 
 // constantFunctions are the functions whose work does not depend on their arguments' sizes,
 // which cel-go charges 1 a call: logic, arithmetic, comparisons of fixed-size values,
-// bool(string), dyn and type. A comprehension's range is charged by its own call (rangeCall),
-// index by the attribute it is part of.
+// bool(string), dyn and type. A comprehension's range is charged by its steps, as cel-go
+// charges them; index by the attribute it is part of.
 var constantFunctions = map[string]bool{
 	"!_": true, "-_": true, "_%_": true, "_&&_": true, "_*_": true, "_-_": true, "_/_": true,
 	"_?_:_": true, "_||_": true, "@not_strictly_false": true, "__not_strictly_false__": true,

@@ -6,7 +6,8 @@ import "github.com/tenantkit/tenantkit/nsmeta"
 // v2.3's (source.extensions.fluxcd.io/v1beta1, module github.com/fluxcd/source-watcher/api/v2),
 // with its JSON field names, so that a controller converts its API object field by field and a
 // tool decodes a manifest's spec into it (interop/sourcewatcher decodes released manifests with
-// both, comparing every field). Compile validates it; the zero Spec is not valid (no pattern).
+// both, comparing every field). Compile validates it; the zero Spec is not valid (no sources,
+// no artifacts).
 type Spec struct {
 	// ServiceAccountName is the account the controller impersonates, a DNS-1123 label.
 	// Managing namespaces requires it, or [WithDefaultServiceAccount], as upstream.

@@ -23,11 +23,12 @@ var (
 	// ErrInvalidAction is returned by the text methods of [Action] and [Result] for other values.
 	ErrInvalidAction = errors.New("inventory: invalid action")
 
-	// ErrMalformed is returned by [Unmarshal] for a document that is not YAML or JSON, or not
-	// shaped like an inventory.
+	// ErrMalformed is returned by [Unmarshal] and [UnmarshalLenient] for a document that is
+	// not YAML or JSON, or not shaped like an inventory.
 	ErrMalformed = errors.New("inventory: malformed document")
 
-	// ErrTooLarge is returned by [Unmarshal] for a document longer than 8 MiB.
+	// ErrTooLarge is returned by [Unmarshal] and [UnmarshalLenient] for a document longer
+	// than 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )
 
