@@ -50,7 +50,8 @@ func WithUID(uid string) Option { return func(o *options) { o.uid = uid } }
 
 // WithNamespace sets the generator's own namespace, a DNS-1123 label: the namespace of
 // artifacts without a namespace template, and never a managed one: a protected name that no
-// tenant can claim (upstream protects flux-system only, see docs/differences.md).
+// tenant can claim, where upstream protects only its four fixed names, flux-system among them,
+// whatever namespace the generator is in (see docs/differences.md).
 func WithNamespace(namespace string) Option {
 	return func(o *options) { o.namespace = namespace }
 }
