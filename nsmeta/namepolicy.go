@@ -88,7 +88,9 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 // accepted by an allowedNames rule, checked in that order. A refusal wraps
 // [ErrInvalidName], [ErrProtectedName] or [ErrNameNotAllowed] and gives the
 // name and one reason per broken rule (a rule that fails to evaluate does
-// not accept, its error a reason). When ctx ends first, the error wraps ctx.Err().
+// not accept, its error a reason). When ctx ends first, the error wraps ctx.Err(); when a
+// rule runs out of [cel.TimeBudget], a backstop that depends on the machine's load, it wraps
+// context.DeadlineExceeded: neither is a verdict on the name, and the caller retries.
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {

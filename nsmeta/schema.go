@@ -108,7 +108,9 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 // runs with the smaller of cel.CostLimit and what is left; one that does not
 // finish is an error at its key naming the rule, the value's size, the budget
 // and what was left, as is every later key whose rule costs anything. The
-// same file always fails at the same key, on every machine.
+// same file always fails at the same key, on every machine. A rule stopped by
+// ctx, or by [cel.TimeBudget] (a backstop that depends on the machine's load),
+// is an internal error at its key rather than a verdict on the value.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept, warnings, errs, _ := s.apply(ctx, m)
 	return kept, warnings, errs
