@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 
 	"sigs.k8s.io/yaml"
 
@@ -49,47 +47,6 @@ func parseInputsSlow(data []byte) (map[string]json.RawMessage, error) {
 		return nil, fmt.Errorf("must be a YAML mapping of input names to values, not %s", jsonKind(t))
 	}
 	return exportedinputs.Decode(j)
-}
-
-// inputsObject returns what json.Marshal writes of inputs that parseInputs
-// returned, nil when there are none, without its reflection on every
-// artifact: the names in byte order and the values as they are, compact
-// and escaped alike (FuzzParseInputs checks that the two agree).
-func inputsObject(inputs map[string]json.RawMessage) json.RawMessage {
-	if len(inputs) == 0 {
-		return nil
-	}
-	keys := slices.Sorted(maps.Keys(inputs))
-	n := 1 // the braces and, for each input, its quotes, colon and comma
-	for _, k := range keys {
-		n += len(k) + len(inputs[k]) + 4
-	}
-	b := append(make([]byte, 0, n), '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if plainKey(k) {
-			b = append(append(append(b, '"'), k...), '"')
-		} else {
-			q, _ := json.Marshal(k) // a string always encodes
-			b = append(b, q...)
-		}
-		b = append(append(b, ':'), inputs[k]...)
-	}
-	return append(b, '}')
-}
-
-// plainKey reports whether json.Marshal writes k as it is between quotes:
-// printable ASCII but the quote, the backslash and "<", ">" and "&".
-func plainKey(k string) bool {
-	for i := 0; i < len(k); i++ {
-		switch c := k[i]; {
-		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
 }
 
 func jsonKind(j []byte) string {

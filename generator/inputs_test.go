@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -190,34 +189,5 @@ func TestArtifactInputsCaptures(t *testing.T) {
 	want := map[string]string{"tenant-a/app": `{"tag":"a"}`, "tenant-b/web": `{"tag":"b"}`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("inputs (-want +got):\n%s", diff)
-	}
-}
-
-// TestInputsObject: an artifact's Inputs is what json.Marshal writes of
-// the parsed inputs, keys that json.Marshal escapes included, and nil
-// when there are none.
-func TestInputsObject(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ name, data string }{
-		{"none", "{}\n"},
-		{"plain keys, every kind of value", "b: [1, {x: y}]\na: 'text'\nc: null\n"},
-		{"keys json.Marshal escapes", "\"a<b\": 1\n\"é\": 2\n\"q\\\"\": 3\n\"\\u2028\": 4\n\"\\t\": 5\n"},
-		{"values json.Marshal escapes", "html: \"<&>\"\nsep: \"\\u2028\"\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			in, err := parseInputs([]byte(tt.data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, _ := json.Marshal(in)
-			if len(in) == 0 {
-				want = nil
-			}
-			if got := inputsObject(in); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
-				t.Errorf("inputsObject() = %#q, want %#q", got, want)
-			}
-		})
 	}
 }
