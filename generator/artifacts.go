@@ -308,14 +308,12 @@ func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (ma
 
 // setInputs parses an inputs file into the artifact's inputs, and returns them by name.
 func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
-	inputs, err := parseInputs(data)
-	if err == nil && len(inputs) > 0 {
-		a.Inputs, err = json.Marshal(inputs) // valid JSON values: it does not fail
-	}
+	inputs, object, err := parseInputs(data)
 	if err != nil {
 		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
+	a.Inputs = object
 	return inputs, true
 }
 

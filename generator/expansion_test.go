@@ -20,7 +20,7 @@ func TestParseInputsExpansionRefused(t *testing.T) {
 	for i := 0; b.Len() < 56_000; i++ {
 		fmt.Fprintf(&b, "in%d: *s\n", i)
 	}
-	if _, err := parseInputs([]byte(b.String())); !errors.Is(err, yamldoc.ErrExpansion) {
+	if _, _, err := parseInputs([]byte(b.String())); !errors.Is(err, yamldoc.ErrExpansion) {
 		t.Fatalf("parseInputs() = %v, want %v", err, yamldoc.ErrExpansion)
 	}
 }

@@ -81,7 +81,7 @@ func TestExportedInputsWriterBounds(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			in, err := parseInputs([]byte(tt.data))
+			in, _, err := parseInputs([]byte(tt.data))
 			if tt.err != "" {
 				if err == nil || err.Error() != tt.err || in != nil {
 					t.Fatalf("parseInputs() = %d inputs, %v; want %s", len(in), err, tt.err)
@@ -115,7 +115,7 @@ func FuzzExportedInputsRoundTrip(f *testing.F) {
 		f.Add([]byte(tt.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		written, err := parseInputs(data)
+		written, _, err := parseInputs(data)
 		if err != nil {
 			return
 		}

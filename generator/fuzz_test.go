@@ -147,10 +147,10 @@ func FuzzParseInputs(f *testing.F) {
 		f.Add([]byte(tt.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, err := parseInputs(data)
+		in, object, err := parseInputs(data)
 		if err != nil {
-			if in != nil {
-				t.Fatalf("parseInputs() = %v with error %v", in, err)
+			if in != nil || object != nil {
+				t.Fatalf("parseInputs() = %v, %s with error %v", in, object, err)
 			}
 			return
 		}
@@ -166,7 +166,10 @@ func FuzzParseInputs(f *testing.F) {
 		if err != nil {
 			t.Fatalf("json.Marshal(%v): %v", in, err)
 		}
-		again, err := parseInputs(js)
+		if len(in) == 0 && object != nil || len(in) > 0 && string(object) != string(js) {
+			t.Fatalf("parseInputs() object %s, json.Marshal of its values %s", object, js)
+		}
+		again, _, err := parseInputs(js)
 		if err != nil {
 			t.Fatalf("parseInputs(%s) of accepted inputs: %v", js, err)
 		}

@@ -66,7 +66,7 @@ func TestHostileParseInputs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			hostile.NoPanic(t, func() {
-				got, err := parseInputs([]byte(tt.data))
+				got, _, err := parseInputs([]byte(tt.data))
 				if tt.known != "" && err == nil {
 					knownIssue(t, tt.known)
 				}
@@ -105,7 +105,7 @@ func TestParseInputsLongJSONLine(t *testing.T) {
 	if len(data) != 4096 {
 		t.Fatalf("test data is %d bytes", len(data))
 	}
-	got, err := parseInputs([]byte(data))
+	got, _, err := parseInputs([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}

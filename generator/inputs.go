@@ -19,12 +19,21 @@ import (
 // documents. Duplicate keys are errors, at the file's line. The JSON is
 // read as ReadExportedInputs reads the status (exportedinputs.Decode: at
 // most 1 MiB, nested at most 10,000 deep), so that the reader accepts
-// whatever the writer exports.
-func parseInputs(data []byte) (map[string]json.RawMessage, error) {
-	if inputs, ok := parseInputsFast(data); ok {
-		return inputs, nil
+// whatever the writer exports. It returns the values by name and the object
+// that json.Marshal writes of them, nil when there are none.
+func parseInputs(data []byte) (map[string]json.RawMessage, json.RawMessage, error) {
+	if inputs, object, ok := parseInputsFast(data); ok {
+		return inputs, object, nil
 	}
-	return parseInputsSlow(data)
+	inputs, err := parseInputsSlow(data)
+	if err != nil || len(inputs) == 0 {
+		return inputs, nil, err
+	}
+	object, err := json.Marshal(inputs)
+	if err != nil {
+		return nil, nil, err // not reached: the values are JSON
+	}
+	return inputs, object, nil
 }
 
 // parseInputsSlow is parseInputs with the decoders, for every file.

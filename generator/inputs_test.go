@@ -43,7 +43,7 @@ func TestParseInputs(t *testing.T) {
 	for _, tt := range parseInputsTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseInputs([]byte(tt.data))
+			got, _, err := parseInputs([]byte(tt.data))
 			if err != nil {
 				t.Fatalf("parseInputs() error = %v", err)
 			}
@@ -64,7 +64,7 @@ func BenchmarkParseInputs(b *testing.B) {
 		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := parseInputs(data); err != nil {
+				if _, _, err := parseInputs(data); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -36,14 +36,15 @@ import (
 // directives, anchors, tags, flow content, floats, multi-line scalars,
 // nulls) is left to the decoders, errors included. It spares a plan
 // decoding every module's inputs file (BenchmarkPlan); FuzzParseInputsFast
-// checks that parseInputsSlow returns the same map, byte for byte.
-func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
+// checks that parseInputsSlow returns the same map, byte for byte, and
+// that the object is json.Marshal's of it.
+func parseInputsFast(data []byte) (map[string]json.RawMessage, json.RawMessage, bool) {
 	var p fastInputs
 	for line := range bytes.Lines(data) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		for _, c := range line {
 			if c < ' ' || c > '~' {
-				return nil, false
+				return nil, nil, false
 			}
 		}
 		text := bytes.TrimLeft(line, " ")
@@ -52,28 +53,34 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, bool) {
 		}
 	}
 	if len(p.lines) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	entries, ok := p.mapping(p.lines[0].indent, 1)
 	if !ok || p.next < len(p.lines) {
-		return nil, false
+		return nil, nil, false
 	}
-	size, values := 1+len(entries), 0 // "{", "}" and the commas
+	size := 1 + len(entries) // "{", "}" and the commas
 	for _, e := range entries {
 		size += len(e.key) + 3 + len(e.value) // "key":value
-		values += len(e.value)
 	}
 	if size > exportedinputs.MaxBytes {
-		return nil, false
+		return nil, nil, false
 	}
-	// The values, held as long as the artifact, share one allocation.
+	// The object, as json.Marshal writes the map (entries sorted, nothing
+	// to escape), and the values as parts of it: one allocation, held as
+	// long as the artifact.
+	object := append(make([]byte, 0, size), '{')
 	inputs := make(map[string]json.RawMessage, len(entries))
-	all := make([]byte, 0, values)
-	for _, e := range entries {
-		all = append(all, e.value...)
-		inputs[e.key] = all[len(all)-len(e.value) : len(all) : len(all)]
+	for i, e := range entries {
+		if i > 0 {
+			object = append(object, ',')
+		}
+		object = append(append(append(object, '"'), e.key...), '"', ':')
+		start := len(object)
+		object = append(object, e.value...)
+		inputs[e.key] = object[start:len(object):len(object)]
 	}
-	return inputs, true
+	return inputs, append(object, '}'), true
 }
 
 // maxFastDepth bounds how deep parseInputsFast nests mappings, the file's

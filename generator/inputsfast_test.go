@@ -112,7 +112,7 @@ func TestParseInputsFast(t *testing.T) {
 	for _, tt := range parseInputsFastTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := parseInputsFast([]byte(tt.data))
+			got, _, ok := parseInputsFast([]byte(tt.data))
 			if tt.want == "" {
 				if ok || got != nil {
 					t.Fatalf("parseInputsFast() = %s, %v; want a fallback", mustJSON(t, got), ok)
@@ -137,14 +137,14 @@ func TestParseInputsFast(t *testing.T) {
 	t.Run("JSON as long as an inputs object may be", func(t *testing.T) {
 		t.Parallel()
 		value := strings.Repeat("x", exportedinputs.MaxBytes-len(`{"a":""}`))
-		got, ok := parseInputsFast([]byte("a: " + value + "\n"))
+		got, _, ok := parseInputsFast([]byte("a: " + value + "\n"))
 		if want := `"` + value + `"`; !ok || len(got) != 1 || string(got["a"]) != want {
 			t.Errorf("parseInputsFast() = %d inputs, %v; want a %d-byte string", len(got), ok, len(value))
 		}
 	})
 	t.Run("deepest accepted", func(t *testing.T) {
 		t.Parallel()
-		if _, ok := parseInputsFast([]byte(deepBlock(maxFastDepth))); !ok {
+		if _, _, ok := parseInputsFast([]byte(deepBlock(maxFastDepth))); !ok {
 			t.Errorf("parseInputsFast() falls back for a file nested %d deep", maxFastDepth)
 		}
 	})
@@ -161,7 +161,7 @@ func FuzzParseInputsFast(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fast, ok := parseInputsFast(data)
+		fast, object, ok := parseInputsFast(data)
 		slow, err := parseInputsSlow(data)
 		if ok {
 			if err != nil {
@@ -170,12 +170,15 @@ func FuzzParseInputsFast(f *testing.F) {
 			if diff := cmp.Diff(rawStrings(slow), rawStrings(fast)); diff != "" {
 				t.Fatalf("parseInputsFast() and parseInputsSlow() differ (-slow +fast):\n%s", diff)
 			}
+			if want, _ := json.Marshal(slow); string(object) != string(want) {
+				t.Fatalf("parseInputsFast() object %s, json.Marshal of parseInputsSlow() %s", object, want)
+			}
 			return
 		}
-		if fast != nil {
-			t.Fatalf("parseInputsFast() = %s with a fallback", mustJSON(t, fast))
+		if fast != nil || object != nil {
+			t.Fatalf("parseInputsFast() = %s, %s with a fallback", mustJSON(t, fast), object)
 		}
-		got, gotErr := parseInputs(data)
+		got, _, gotErr := parseInputs(data)
 		if fmt.Sprint(gotErr) != fmt.Sprint(err) || !cmp.Equal(rawStrings(got), rawStrings(slow)) || (got == nil) != (slow == nil) {
 			t.Fatalf("parseInputs() = %s, %v; parseInputsSlow() = %s, %v", mustJSON(t, got), gotErr, mustJSON(t, slow), err)
 		}
@@ -224,7 +227,7 @@ func TestTreeInputs(t *testing.T) {
 	t.Parallel()
 	files := treeInputs(t)
 	for _, s := range files {
-		if _, ok := parseInputsFast([]byte(s)); !ok {
+		if _, _, ok := parseInputsFast([]byte(s)); !ok {
 			t.Errorf("parseInputsFast(%q) falls back", s)
 		}
 	}

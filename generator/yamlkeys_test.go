@@ -13,7 +13,7 @@ import (
 func TestParseInputsKeyCollision(t *testing.T) {
 	t.Parallel()
 	data := "# inputs\nreplicas: 3\n1: one\n\"1\": uno\n"
-	_, err := parseInputs([]byte(data))
+	_, _, err := parseInputs([]byte(data))
 	want := `YAML mapping keys must stay distinct as JSON keys: line 4: key "1" and key 1 (an integer) of line 3 both become the JSON key "1"`
 	if err == nil || err.Error() != want {
 		t.Fatalf("parseInputs() = %v, want %s", err, want)
