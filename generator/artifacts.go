@@ -31,19 +31,18 @@ const (
 	maxArtifactFileBytes = 8 << 20
 )
 
-// artifacts builds every item that nothing skipped (labels, inputs, files, digest); one whose
-// inputs or files fail is skipped. The builds run in parallel, each with its own errors and
-// warnings, merged in item order so the plan is the same as a serial one, and share the plan's
-// budget of work (planWork): those over their first, equal share are built again, the smallest
-// needs first, as long as what is left holds them.
-func (p *planner) artifacts(items []*item) []Artifact {
-	// What a build leaves, not its planner, so that what the plan holds meanwhile stays small.
+// artifacts builds every item that skipped does not hold (labels, inputs, files, digest), and
+// adds to skipped those whose inputs or files fail, and to found their errors and warnings. The
+// builds run in parallel, each a task, their findings added in item order so the plan is the same
+// as a serial one, and share the plan's budget of work (planWork): those over their first, equal
+// share are built again, the smallest needs first, as long as what is left holds them.
+func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Artifact {
+	// What a build leaves, not its task, so that what the plan holds meanwhile stays small.
 	type built struct {
 		done   bool // false: not built (skipped, or the context ended)
 		a      *Artifact
 		reason string // why a is nil
-		errs   field.ErrorList
-		warn   []string
+		found  findings
 		work   workShare
 	}
 	out := make([]built, len(items))
@@ -51,7 +50,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 	var pending []int
 	namespaces := map[string]bool{}
 	for i, it := range items {
-		if it.skip == "" {
+		if skipped.reason(it.namespace, it.name) == "" {
 			pending = append(pending, i)
 			namespaces[it.namespace] = true
 		}
@@ -65,12 +64,12 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		panics := parallel(p.ctx, p.workers(), len(pending), func(k int) {
 			it, b := items[pending[k]], &out[pending[k]]
 			*b = built{done: true, work: workShare{limit: shares[pending[k]], total: total, left: left, artifacts: len(pending)}}
-			q := p.fork()
+			t := p.task()
 			var release func()
-			q.ctx, release = withArtifactLease(ctx, &b.work)
+			t.ctx, release = withArtifactLease(ctx, &b.work)
 			defer release()
-			b.a, b.reason = q.artifact(it)
-			b.errs, b.warn = q.errs, q.warn
+			b.a, b.reason = t.artifact(it)
+			b.found = t.findings
 			if !b.work.over {
 				// Nothing reads the captures again (the artifact owns the raw ones): kept,
 				// they grow the live heap with the tenants (BenchmarkPlan's RSS per tenant).
@@ -80,8 +79,8 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		// A panicked build's errors, warnings and artifact may be half done: only its panic counts.
 		for k, v := range panics {
 			it := items[pending[k]]
-			out[pending[k]] = built{done: true, reason: reasonPanic, errs: field.ErrorList{field.InternalError(it.art.path,
-				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v))}}
+			out[pending[k]] = built{done: true, reason: reasonPanic, found: findings{errs: field.ErrorList{field.InternalError(it.art.path,
+				fmt.Errorf("artifact %s/%s (directory %q): panic: %v", it.namespace, it.name, it.match.Path, v))}}}
 		}
 		var over []int
 		var needs []int64
@@ -106,7 +105,7 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		}
 		if len(again) < len(over) {
 			// The others are over for good: their last build and the plan's error say why.
-			p.errs = append(p.errs, workBudgetError(total, left, items, over, needs, again, round == maxWorkRounds))
+			found.errs = append(found.errs, workBudgetError(total, left, items, over, needs, again, round == maxWorkRounds))
 		}
 	}
 	var result []Artifact // nil when there is none, as a plan's lists are
@@ -117,11 +116,11 @@ func (p *planner) artifacts(items []*item) []Artifact {
 		if !b.done {
 			continue
 		}
-		p.errs, p.warn = append(p.errs, b.errs...), append(p.warn, b.warn...)
+		found.add(b.found)
 		if b.a != nil {
 			result = append(result, *b.a)
 		} else {
-			items[i].skip = b.reason
+			skipped.artifact(items[i], b.reason)
 		}
 		items[i].match.Raw, items[i].match.Normalized = nil, nil
 	}
@@ -135,10 +134,10 @@ func (p *planner) artifacts(items []*item) []Artifact {
 }
 
 // artifact builds one artifact, or returns why it cannot.
-func (p *planner) artifact(it *item) (*Artifact, string) {
-	labels := cloneLabels(p.g.common)
+func (t *task) artifact(it *item) (*Artifact, string) {
+	labels := cloneLabels(t.g.common)
 	maps.Copy(labels, it.match.Normalized)
-	maps.Copy(labels, p.g.final)
+	maps.Copy(labels, t.g.final)
 	a := &Artifact{
 		Name: it.name, Namespace: it.namespace, Path: it.match.Path,
 		Captures: it.match.Raw, Labels: labels,
@@ -146,15 +145,15 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	var inputs map[string]json.RawMessage // what a.Inputs holds, for the digest
 	inputsOK := true
 	if it.art.inputs != nil && !it.art.inputsFromArtifact {
-		inputs, inputsOK = p.readInputs(a, it, it.art.inputsPath)
+		inputs, inputsOK = t.readInputs(a, it, it.art.inputsPath)
 	}
-	t, filesOK := p.buildFiles(it)
+	tree, filesOK := t.buildFiles(it)
 	if filesOK {
-		p.readMetadataFile(it, t)
+		readMetadataFile(it, tree)
 	}
 	if filesOK && it.art.inputsFromArtifact {
 		// The artifact's own file after every copy, merged and extracted files included.
-		inputs, inputsOK = p.readArtifactInputs(a, it, t)
+		inputs, inputsOK = t.readArtifactInputs(a, it, tree)
 	}
 	if !inputsOK {
 		return nil, "its inputs have errors"
@@ -162,23 +161,23 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 	if !filesOK {
 		return nil, "its copy operations have errors"
 	}
-	files := t.sorted()
+	files := tree.sorted()
 	a.FileCount = len(files)
-	if p.g.opts.fileLists {
+	if t.g.opts.fileLists {
 		a.Files = make([]File, len(files))
 		for i := range files {
 			a.Files[i] = File{Path: files[i].dest, Source: files[i].src}
 		}
 	}
-	if f := p.g.opts.artifactDigest; f != nil {
-		d, ok := p.embedderDigest(f, a, it, newArtifactFS(t, files))
+	if f := t.g.opts.artifactDigest; f != nil {
+		d, ok := t.embedderDigest(f, a, it, newArtifactFS(tree, files))
 		if !ok {
 			return nil, "its digest cannot be computed"
 		}
 		a.Digest = d
 		return a, ""
 	}
-	d, ok := p.digest(inputs, files, it.art.copyPath)
+	d, ok := t.digest(inputs, files, it.art.copyPath)
 	if !ok {
 		return nil, "its files cannot be read"
 	}
@@ -189,13 +188,13 @@ func (p *planner) artifact(it *item) (*Artifact, string) {
 // embedderDigest calls WithArtifactDigest's function with the artifact's file system. A file it
 // could not read is an error at the artifact's copy naming the file, even if it went on without
 // it; its own error, or an invalid digest, is an internal error of the artifact.
-func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, files *artifactFS) (digest.Digest, bool) {
-	d, err := f(p.ctx, a, files)
+func (t *task) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, files *artifactFS) (digest.Digest, bool) {
+	d, err := f(t.ctx, a, files)
 	bad, readErrs := files.readErrors()
 	if len(bad) > 0 {
 		// The function's error, if any, is most likely these.
 		for i, file := range bad {
-			p.errs = append(p.errs, field.Invalid(it.art.copyPath, file.src.String(), readErrs[i].Error()))
+			t.errs = append(t.errs, field.Invalid(it.art.copyPath, file.src.String(), readErrs[i].Error()))
 		}
 		return "", false
 	}
@@ -208,7 +207,7 @@ func (p *planner) embedderDigest(f artifactDigestFunc, a *Artifact, it *item, fi
 		err = fmt.Errorf("the digest function set Filename %q: %s", a.Filename, filenameRule)
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.InternalError(it.art.path,
+		t.errs = append(t.errs, field.InternalError(it.art.path,
 			fmt.Errorf("artifact %s/%s (directory %q): digest: %w", a.Namespace, a.Name, it.match.Path, err)))
 		return "", false
 	}
@@ -257,60 +256,60 @@ func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 
 // readInputs reads an artifact's inputsFrom file from a source into a.Inputs, and returns the
 // inputs by name. A missing file gives no inputs and a warning.
-func (p *planner) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]json.RawMessage, bool) {
-	t := it.art.inputs
-	ref, err := expandRef(t, it.match.Raw)
+func (t *task) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]json.RawMessage, bool) {
+	tmpl := it.art.inputs
+	ref, err := expandRef(tmpl, it.match.Raw)
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
+		t.errs = append(t.errs, field.Invalid(fp, tmpl.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
 		return nil, false
 	}
-	fsys := p.source(ref.Alias, fp, ref.String())
+	fsys := t.source(ref.Alias, fp, ref.String())
 	if fsys == nil {
 		return nil, false
 	}
 	data, err := pathpattern.ReadFile(fsys, ref.Path, maxInputsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		p.warn = append(p.warn, fmt.Sprintf("%s: inputs file not found; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
+		t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
 		return nil, true
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
-	return p.setInputs(a, fp, ref, data)
+	return t.setInputs(a, fp, ref, data)
 }
 
 // readArtifactInputs reads an inputsFrom file of the artifact itself, "@artifact/path", from the
 // files its copy operations produced, as readInputs reads one from a source.
-func (p *planner) readArtifactInputs(a *Artifact, it *item, t *artifactTree) (map[string]json.RawMessage, bool) {
+func (t *task) readArtifactInputs(a *Artifact, it *item, tree *artifactTree) (map[string]json.RawMessage, bool) {
 	fp := it.art.inputsPath
 	ref, err := expandRef(it.art.inputs, it.match.Raw)
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, it.art.inputs.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
+		t.errs = append(t.errs, field.Invalid(fp, it.art.inputs.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
 		return nil, false
 	}
-	f, ok := t.files[ref.Path]
+	f, ok := tree.files[ref.Path]
 	switch {
-	case !ok && t.dirs[ref.Path]:
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
+	case !ok && tree.dirs[ref.Path]:
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
 		return nil, false
 	case !ok:
-		p.warn = append(p.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
+		t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
 		return nil, true
 	}
 	data, err := f.content(maxInputsBytes, nil)
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
-	return p.setInputs(a, fp, ref, data)
+	return t.setInputs(a, fp, ref, data)
 }
 
 // setInputs parses an inputs file into the artifact's inputs, and returns them by name.
-func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
+func (t *task) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
 	inputs, object, err := parseInputs(data)
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
 	a.Inputs = object
@@ -320,26 +319,26 @@ func (p *planner) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, da
 // buildFiles applies an artifact's copy operations in order, as source-watcher does to its
 // staging directory ([CopyOperation]); one that selects no file is an error unless optional.
 // Copied files are read at digest time; only merged and extracted content is held (maxHeldBytes).
-func (p *planner) buildFiles(it *item) (*artifactTree, bool) {
-	t := newArtifactTree()
+func (t *task) buildFiles(it *item) (*artifactTree, bool) {
+	tree := newArtifactTree()
 	ok := true
 	for i := range it.art.copies {
-		if p.ctx.Err() != nil {
-			return t, false // the plan has ended: Plan returns its error
+		if t.ctx.Err() != nil {
+			return tree, false // the plan has ended: Plan returns its error
 		}
 		c := &it.art.copies[i]
-		if !p.applyCopy(it, c, t) {
+		if !t.applyCopy(it, c, tree) {
 			ok = false
 		}
 	}
-	return t, ok
+	return tree, ok
 }
 
-// applyCopy applies one copy operation to t, reporting its errors.
-func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
+// applyCopy applies one copy operation to tree, reporting its errors.
+func (t *task) applyCopy(it *item, c *compiledCopy, tree *artifactTree) bool {
 	ok := true
 	fail := func(fp *field.Path, value, detail string) {
-		p.errs = append(p.errs, field.Invalid(fp, value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
+		t.errs = append(t.errs, field.Invalid(fp, value, fmt.Sprintf("rendered from directory %q: %s", it.match.Path, detail)))
 		ok = false
 	}
 	from, err := c.from.Expand(it.match.Raw)
@@ -365,16 +364,16 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 			return false
 		}
 	}
-	fsys := p.source(ref.Alias, c.fromPath, from)
+	fsys := t.source(ref.Alias, c.fromPath, from)
 	if fsys == nil {
 		return false
 	}
-	files, skipped, err := pathpattern.GlobSkipped(p.ctx, fsys, ref.Path, c.exclude...)
+	files, skipped, err := pathpattern.GlobSkipped(t.ctx, fsys, ref.Path, c.exclude...)
 	if err != nil {
 		fail(c.fromPath, from, err.Error())
 		return false
 	}
-	p.warnSkipped(it, c, ref, skipped)
+	t.warnSkipped(it, c, ref, skipped)
 	if len(files) == 0 {
 		if !c.optional { // an optional copy that selects nothing copies nothing
 			fail(c.fromPath, from, "selects no file")
@@ -389,7 +388,7 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 		}
 		for _, f := range archives {
 			src := pathpattern.Ref{Alias: ref.Alias, Path: f}
-			if err := p.extractArchive(t, fsys, src, to); err != nil {
+			if err := extractArchive(t.ctx, tree, fsys, src, to); err != nil {
 				fail(c.fromPath, src.String(), err.Error())
 				return false
 			}
@@ -397,14 +396,14 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 		return ok
 	}
 	for _, f := range files {
-		dest := destination(to, toDir, ref.Path, f, t.isDir)
+		dest := destination(to, toDir, ref.Path, f, tree.isDir)
 		if !validDestination(dest) {
 			fail(c.fromPath, from, fmt.Sprintf("file %q would land at %q, which is not a valid path in the artifact", f, dest))
 			continue
 		}
 		src := pathpattern.Ref{Alias: ref.Alias, Path: f}
-		if old, ok := t.files[dest]; ok && c.strategy == strategyMerge {
-			if err := t.merge(p.ctx, &old, fsys, src); err != nil {
+		if old, ok := tree.files[dest]; ok && c.strategy == strategyMerge {
+			if err := tree.merge(t.ctx, &old, fsys, src); err != nil {
 				fail(c.fromPath, src.String(), fmt.Sprintf("merging into %q: %v", dest, err))
 				if errors.Is(err, errMergeBudget) || errors.Is(err, errWorkBudget) {
 					return false // the artifact fails: its other files would only cost more
@@ -412,7 +411,7 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 			}
 			continue
 		}
-		if err := t.put(&artifactFile{dest: dest, src: src, fsys: fsys}); err != nil {
+		if err := tree.put(&artifactFile{dest: dest, src: src, fsys: fsys}); err != nil {
 			fail(c.fromPath, src.String(), fmt.Sprintf("landing at %q: %v", dest, err))
 		}
 	}
@@ -423,7 +422,7 @@ func (p *planner) applyCopy(it *item, c *compiledCopy, t *artifactTree) bool {
 // a symbolic link or not a regular file (pathpattern.GlobSkipped), naming it, the artifact and
 // why (see [CopyOperation]). An Extract copy with a glob extracts only the tarballs the glob
 // matches, so it warns only about those and about the links on the way to them.
-func (p *planner) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {
+func (t *task) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {
 	for _, s := range skipped {
 		link := s.Mode == fs.ModeSymlink
 		if c.strategy == strategyExtract && hasMeta(ref.Path) {
@@ -437,7 +436,7 @@ func (p *planner) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, sk
 			why = "a symbolic link"
 		}
 		src := pathpattern.Ref{Alias: ref.Alias, Path: s.Path}
-		p.warn = append(p.warn, fmt.Sprintf("%s: left out of artifact %s/%s: %s", quoteIfNeeded(src.String()), it.namespace, it.name, why))
+		t.warn = append(t.warn, fmt.Sprintf("%s: left out of artifact %s/%s: %s", quoteIfNeeded(src.String()), it.namespace, it.name, why))
 	}
 }
 
@@ -526,7 +525,7 @@ func validGlob(pattern string) error {
 
 // digest returns an artifact's digest over its files and inputs ([Artifact]), reading, hashing
 // and dropping one copied file at a time; merged and extracted content is the artifact's own.
-func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
+func (t *task) digest(inputs map[string]json.RawMessage, files []artifactFile, fp *field.Path) (digest.Digest, bool) {
 	d := newDigester()
 	ok := true
 	// One buffer for every file: allocating each is a large share of a plan's (BenchmarkPlan).
@@ -535,7 +534,7 @@ func (p *planner) digest(inputs map[string]json.RawMessage, files []artifactFile
 		f := &files[i]
 		data, err := f.content(maxArtifactFileBytes, buf)
 		if err != nil {
-			p.errs = append(p.errs, field.Invalid(fp, f.src.String(), err.Error()))
+			t.errs = append(t.errs, field.Invalid(fp, f.src.String(), err.Error()))
 			ok = false
 			continue
 		}

@@ -11,15 +11,15 @@ import (
 
 // collect diffs the desired entries against the previous inventory, decides what happens to
 // every object with the decision table and fills in the decisions.
-func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
+func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skipped skips) error {
 	g := p.g
 	changes, derrs := inventory.Diff(previous, desired)
 	if len(derrs) > 0 {
 		// The desired entries are built here and valid: the previous inventory is not.
 		res.Errors = append(res.Errors, derrs...)
-		return p.collectInvalid(res, desired, previous, skips)
+		return p.collectInvalid(res, desired, previous, skipped)
 	}
-	d := newDecider(g, p.snap, skips, changes.Stale, false)
+	d := newDecider(g, p.snap, skipped, changes.Stale, false)
 	// The table decides namespace pruning (its first row): inventory's own rule is off.
 	opts := []inventory.Option{inventory.WithGuard(d.guard), inventory.WithNamespacePrune()}
 	if g.opts.allowDeleteAll {
@@ -48,15 +48,15 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skips 
 	res.desired, res.collected = desired, decisions
 
 	desiredDecisions := p.desiredDecisions(res, changes)
-	if n := len(desiredDecisions) + len(skips) + len(decisions); n > 0 {
+	if n := len(desiredDecisions) + len(skipped) + len(decisions); n > 0 {
 		res.Decisions = make([]inventory.Decision, 0, n)
 	}
 	res.Decisions = append(res.Decisions, desiredDecisions...)
-	skipped, _ := skipDecisions(skips, changes.Stale)
-	res.Decisions = append(res.Decisions, skipped...)
+	skipDs, _ := skipDecisions(skipped, changes.Stale)
+	res.Decisions = append(res.Decisions, skipDs...)
 	for _, d := range decisions {
 		// A skipped object's decision is its Skip, above.
-		if _, skip := skips[d.Entry.ID()]; !skip {
+		if _, skip := skipped[d.Entry.ID()]; !skip {
 			res.Decisions = append(res.Decisions, d)
 		}
 	}
@@ -97,13 +97,13 @@ func (p *planner) desiredDecisions(res *Plan, changes inventory.Changes) []inven
 
 // skipDecisions returns a Skip decision for each skipped object, tracked or not, in apply
 // order, and the tracked ones' entries (in stale), which the next inventory keeps as they are.
-func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry) ([]inventory.Decision, []inventory.Entry) {
+func skipDecisions(skipped skips, stale []inventory.Entry) ([]inventory.Decision, []inventory.Entry) {
 	tracked := map[inventory.ID]inventory.Entry{}
 	for _, e := range stale {
 		tracked[e.ID()] = e
 	}
-	entries := make([]inventory.Entry, 0, len(skips))
-	for id, s := range skips {
+	entries := make([]inventory.Entry, 0, len(skipped))
+	for id, s := range skipped {
 		e := s.entry
 		if t, ok := tracked[id]; ok {
 			e = t
@@ -114,7 +114,7 @@ func skipDecisions(skips map[inventory.ID]skippedObject, stale []inventory.Entry
 	var ds []inventory.Decision
 	var kept []inventory.Entry
 	for _, e := range entries {
-		reason := skips[e.ID()].reason
+		reason := skipped[e.ID()].reason
 		if _, ok := tracked[e.ID()]; ok {
 			reason += "; kept in the inventory"
 			kept = append(kept, e)
@@ -133,7 +133,7 @@ const reasonInvalidInventory = "the previous inventory has errors"
 // its identity, if any, and recorded in the next inventory, so whatever the embedder applies is
 // tracked; every tracked entry not desired, valid or not, is kept as it is, nothing deleted or
 // read; an invalid entry gives way to a desired one of its identity (a bad digest rewritten).
-func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skips map[inventory.ID]skippedObject) error {
+func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skipped skips) error {
 	// Each entry is checked alone, an identity invalid from its second occurrence, as Diff says.
 	valid := make([]inventory.Entry, 0, len(previous))
 	var invalid []inventory.Entry
@@ -163,13 +163,13 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	}
 	desiredDecisions := p.desiredDecisions(res, changes)
 	res.Decisions = append(res.Decisions, desiredDecisions...)
-	skipped, keptSkipped := skipDecisions(skips, changes.Stale)
-	res.Decisions = append(res.Decisions, skipped...)
+	skipDs, keptSkipped := skipDecisions(skipped, changes.Stale)
+	res.Decisions = append(res.Decisions, skipDs...)
 	next := append(slices.Clone(desired), keptSkipped...)
 	// Every other tracked entry not desired, invalid ones included, is kept as is, in prune order.
 	var kept []inventory.Decision
 	for _, e := range changes.Stale {
-		if _, skip := skips[e.ID()]; !skip {
+		if _, skip := skipped[e.ID()]; !skip {
 			kept = append(kept, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; nothing is deleted"})
 		}
 	}

@@ -49,7 +49,7 @@ var rules = []rule{
 		return "namespace pruning is off", s.id.IsNamespace() && !(s.d.g.managed && s.d.g.prune)
 	}},
 	{name: "skipped", scope: staleObject, action: inventory.Keep, match: func(s *subject) (string, bool) {
-		o, ok := s.d.skips[s.id]
+		o, ok := s.d.skipped[s.id]
 		return "skipped: " + o.reason, ok
 	}},
 	{name: "protected namespace", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
@@ -254,9 +254,9 @@ func matchConvention(labels, annotations map[string]string, list []exclusion) (w
 
 // decider is the decision table's state for one pass: what the rows read besides the object.
 type decider struct {
-	g     *Generator
-	snap  *snapshot
-	skips map[inventory.ID]skippedObject
+	g       *Generator
+	snap    *snapshot
+	skipped skips
 	// finalize is set for Finalize: the generator is being deleted.
 	finalize bool
 	// deleting holds the stale objects this pass deletes so far, in prune order: an
@@ -269,12 +269,12 @@ type decider struct {
 }
 
 // newDecider returns the decider of a pass over the stale entries.
-func newDecider(g *Generator, snap *snapshot, skips map[inventory.ID]skippedObject, staleEntries []inventory.Entry, finalize bool) *decider {
-	d := &decider{g: g, snap: snap, skips: skips, finalize: finalize, deleting: map[inventory.ID]bool{},
+func newDecider(g *Generator, snap *snapshot, skipped skips, staleEntries []inventory.Entry, finalize bool) *decider {
+	d := &decider{g: g, snap: snap, skipped: skipped, finalize: finalize, deleting: map[inventory.ID]bool{},
 		stale: map[string]bool{}, removal: map[string]bool{}}
 	for _, e := range staleEntries {
 		if id := e.ID(); id.IsNamespace() {
-			if _, skipped := skips[id]; !skipped {
+			if _, ok := skipped[id]; !ok {
 				d.stale[id.Name] = true
 			}
 		}

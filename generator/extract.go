@@ -91,7 +91,7 @@ func archivesOf(pattern string, files []string) ([]string, error) {
 // directories the entries make count against maxArchiveDirs. Its work is
 // linear in the archive's size and names' bytes (see
 // artifactTree.checkParents).
-func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
+func extractArchive(ctx context.Context, t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
 	data, err := pathpattern.ReadFile(fsys, src.Path, maxArtifactFileBytes)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func (p *planner) extractArchive(t *artifactTree, fsys fs.FS, src pathpattern.Re
 	if err := t.mkdir(to); err != nil {
 		return fmt.Errorf("cannot extract into %q: %w", to, err)
 	}
-	return untar(p.ctx, data, t, func(e archiveEntry) error {
+	return untar(ctx, data, t, func(e archiveEntry) error {
 		if e.name == "." { // the archive's root directory: to itself
 			return nil
 		}

@@ -286,8 +286,7 @@ func TestHostileExtractDeepNames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tr := newArtifactTree()
-			p := &planner{ctx: context.Background()}
-			err := p.extractArchive(tr, fstest.MapFS{"a.tgz": {Data: tt.archive}}, pathpattern.Ref{Alias: "repo", Path: "a.tgz"}, "")
+			err := extractArchive(context.Background(), tr, fstest.MapFS{"a.tgz": {Data: tt.archive}}, pathpattern.Ref{Alias: "repo", Path: "a.tgz"}, "")
 			if tt.wantRule == "" {
 				if err != nil || len(tr.files) != tt.files || tr.archiveDirs != 2000 {
 					t.Fatalf("extractArchive() = %v: %d files, %d directories; want %d files below 2000", err, len(tr.files), tr.archiveDirs, tt.files)

@@ -24,10 +24,10 @@ const (
 // without an ObjectReader, by its desired metadata). A read that fails otherwise than with
 // finalizer.ErrNotFound is an error at "cluster[<name>]", and ok is false: the namespace is
 // skipped (neither applied nor deleted).
-func (p *planner) liveState(ns *Namespace) (ok bool) {
-	s := &subject{d: &decider{g: p.g, snap: p.snap}, id: inventory.ID{Kind: namespaceKind, Name: ns.Name}, ns: ns}
+func (t *task) liveState(ns *Namespace) (ok bool) {
+	s := &subject{d: &decider{g: t.g, snap: t.snap}, id: inventory.ID{Kind: namespaceKind, Name: ns.Name}, ns: ns}
 	if err := s.live().err; err != nil && !errors.Is(err, errNoReader) {
-		p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(ns.Name),
+		t.errs = append(t.errs, field.InternalError(field.NewPath("cluster").Key(ns.Name),
 			fmt.Errorf("reading the live namespace: %w", err)))
 		return false
 	}
@@ -37,11 +37,11 @@ func (p *planner) liveState(ns *Namespace) (ok bool) {
 	switch conflict, _ := s.ownership(); conflict {
 	case reasonAdopted:
 		ns.Conflict = conflict
-		p.warn = append(p.warn, fmt.Sprintf("%s: namespace %s is not managed by any generator and is adopted",
+		t.warn = append(t.warn, fmt.Sprintf("%s: namespace %s is not managed by any generator and is adopted",
 			reasonAdopted, ns.Name))
 	case reasonOwnershipConflict:
 		ns.Conflict = conflict
-		p.warn = append(p.warn, fmt.Sprintf("%s: namespace %s is managed by generator %s and is taken over",
+		t.warn = append(t.warn, fmt.Sprintf("%s: namespace %s is managed by generator %s and is taken over",
 			reasonOwnershipConflict, ns.Name, s.live().Labels[GeneratorLabel]))
 	}
 	return true
@@ -92,53 +92,38 @@ func firstFew(names []string) string {
 }
 
 // liveArtifacts reads the live copy of each artifact the plan applies, tracked or not, one at a
-// time in the order of arts (namespace, then name), as [Cluster] says, and returns arts without
-// those whose read failed (skipped, kept when tracked); one that another generator's label
-// names is taken over, with its Conflict and a warning. Nothing is read without an ObjectReader
-// or a UID. When ctx ends, reading stops and arts is returned as it is: Plan returns ctx's error.
-func (p *planner) liveArtifacts(items []*item, arts []Artifact) []Artifact {
+// time in the order of arts (namespace, then name), as [Cluster] says, and returns skipped with
+// those whose read failed (an error each; they are neither applied nor deleted); one that another
+// generator's label names is taken over, with its Conflict and a warning. Nothing is read without
+// an ObjectReader or a UID. When ctx ends, reading stops: Plan returns ctx's error.
+func (p *planner) liveArtifacts(arts []Artifact, skipped skips) ([]Artifact, skips, findings) {
 	uid := p.g.opts.uid
 	if p.snap.cluster.Objects == nil || uid == "" || len(arts) == 0 {
-		return arts
+		return arts, skipped, findings{}
 	}
-	type key struct{ namespace, name string }
-	var failed map[key]bool
+	var found findings
+	skipped = skipped.clone()
 	for i := range arts {
 		a := &arts[i]
-		if p.ctx.Err() != nil {
-			return arts
+		if p.ctx.Err() != nil || skipped.has(a.Namespace, a.Name) {
+			continue
 		}
-		id := inventory.ID{Group: artifactGroup, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name}
-		live := p.snap.object(id, nil)
+		e := newArtifactEntry(a.Namespace, a.Name)
+		live := p.snap.object(e.ID(), nil)
 		switch {
 		case live.err != nil && p.ctx.Err() != nil:
-			return arts
+			continue
 		case live.err != nil:
-			p.errs = append(p.errs, field.InternalError(field.NewPath("cluster").Key(a.Namespace+"/"+a.Name),
+			found.errs = append(found.errs, field.InternalError(field.NewPath("cluster").Key(a.Namespace+"/"+a.Name),
 				fmt.Errorf("reading the live ExternalArtifact: %w", live.err)))
-			if failed == nil {
-				failed = map[key]bool{}
-			}
-			failed[key{a.Namespace, a.Name}] = true
+			skipped.add(e, "the live ExternalArtifact cannot be read")
 			continue
 		}
 		if owner := otherOwner(live, uid); owner != "" {
 			a.Conflict = reasonOwnershipConflict
-			p.warn = append(p.warn, fmt.Sprintf("%s: ExternalArtifact %s/%s is managed by generator %s and is taken over",
+			found.warn = append(found.warn, fmt.Sprintf("%s: ExternalArtifact %s/%s is managed by generator %s and is taken over",
 				reasonOwnershipConflict, a.Namespace, a.Name, owner))
 		}
 	}
-	if len(failed) == 0 {
-		return arts
-	}
-	for _, it := range items {
-		if it.skip == "" && failed[key{it.namespace, it.name}] {
-			it.skip = "the live ExternalArtifact cannot be read"
-		}
-	}
-	arts = slices.DeleteFunc(arts, func(a Artifact) bool { return failed[key{a.Namespace, a.Name}] })
-	if len(arts) == 0 {
-		arts = nil // as a plan's lists are when empty
-	}
-	return arts
+	return arts, skipped, found
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // managedNamespaces returns the managed namespaces the items render, sorted, and each one's items.
-func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item) {
+func managedNamespaces(items []*item) ([]string, map[string][]*item) {
 	// Only what a namespace template renders is managed; the name policy refuses the generator's.
 	byNS := map[string][]*item{}
 	for _, it := range items {
@@ -27,85 +27,75 @@ func (p *planner) managedNamespaces(items []*item) ([]string, map[string][]*item
 
 // builtNamespace is the result of building one namespace.
 type builtNamespace struct {
-	q      *planner // nil: not built, the context ended
+	t      *task // nil: not built, the context ended
 	ns     *Namespace
 	reason string
 }
 
-// buildNamespaces calls build for each namespace, in parallel, each with its own planner: a
-// build that panics is an error of its own.
-func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build func(q *planner, ns string, users []*item) (*Namespace, string)) []builtNamespace {
+// buildNamespaces calls build for each namespace, in parallel, each with its own task: a build
+// that panics is an error of its own.
+func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build func(t *task, ns string, users []*item) (*Namespace, string)) []builtNamespace {
 	out := make([]builtNamespace, len(names))
 	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
-		q := p.fork()
-		out[i].q = q
-		ns, reason := build(q, names[i], byNS[names[i]])
-		out[i].ns, out[i].reason = ns, reason
+		t := p.task()
+		out[i].t = t
+		out[i].ns, out[i].reason = build(t, names[i], byNS[names[i]])
 	})
 	// Nothing else of a build that panicked counts: its errors and warnings may be half done.
 	for i, v := range panics {
-		q := p.fork()
-		q.errs = append(q.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
+		t := p.task()
+		t.errs = append(t.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
 			fmt.Errorf("namespace %q: panic: %v", names[i], v)))
-		out[i] = builtNamespace{q: q, reason: reasonPanic}
+		out[i] = builtNamespace{t: t, reason: reasonPanic}
 	}
 	return out
 }
 
-// skipNamespace records in skipped a namespace that fails, and skips its artifacts.
-func skipNamespace(skipped map[string]string, ns, reason string, users []*item) {
-	skipped[ns] = reason
-	for _, it := range users {
-		if it.skip == "" {
-			it.skip = fmt.Sprintf("namespace %q: %s", ns, reason)
-		}
-	}
-}
-
 // checkNamespace returns why a namespace's name or directories fail it, before its metadata, or "".
-func (p *planner) checkNamespace(ns string, users []*item) string {
-	g := p.g
+func (t *task) checkNamespace(ns string, users []*item) string {
+	g := t.g
 	first := users[0]
 	// Directories that differ only in case render one namespace: which of them owns it, and
 	// whose metadata file counts, would be arbitrary.
 	firstRaw, _ := first.art.namespace.Expand(first.match.Raw)
 	for _, u := range users[1:] {
 		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
-			p.errs = append(p.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf(
+			t.errs = append(t.errs, field.Invalid(first.art.path.Child("namespace"), ns, fmt.Sprintf(
 				"directories %q and %q render the same namespace from %q and %q, which differ in case", first.match.Path, u.match.Path, firstRaw, raw)))
 			return fmt.Sprintf("directories %q and %q collide", first.match.Path, u.match.Path)
 		}
 	}
-	if err := g.policy.Check(p.ctx, ns); err != nil {
+	if err := g.policy.Check(t.ctx, ns); err != nil {
 		fp := first.art.path.Child("namespace")
 		if !isNameRefusal(err) {
 			// Not a verdict on the name (cel's time budget ran out): an internal error,
 			// and the namespace waits for the next plan.
-			p.errs = append(p.errs, field.InternalError(fp, fmt.Errorf("rendered from directory %q: %w", first.match.Path, err)))
+			t.errs = append(t.errs, field.InternalError(fp, fmt.Errorf("rendered from directory %q: %w", first.match.Path, err)))
 			return "its name could not be checked"
 		}
-		p.errs = append(p.errs, field.Invalid(fp, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
+		t.errs = append(t.errs, field.Invalid(fp, ns, fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return "refused by the name policy"
 	}
 	return ""
 }
 
 // resolveNamespace reads a namespace's metadata file, if any, and runs the metadata pipeline.
-func (p *planner) resolveNamespace(ns string, users []*item) (*Namespace, string) {
-	fromFile, file, ok := p.namespaceFile(ns, users)
+// skipped says which artifacts are not built, for a file in an artifact.
+func (t *task) resolveNamespace(ns string, users []*item, skipped skips) (*Namespace, string) {
+	fromFile, file, ok := t.namespaceFile(ns, users, skipped)
 	if !ok {
 		return nil, "its metadata has errors"
 	}
-	r, errs := p.g.pipeline.Resolve(ns, fromFile)
+	r, errs := t.g.pipeline.Resolve(ns, fromFile)
 	if len(errs) > 0 {
 		// Only the tenant's file can have caused them.
 		var from string
-		if p.g.fromArtifact {
-			_, in := p.metaSource(users)
+		if t.g.fromArtifact {
+			_, in := metaSource(users)
 			from = fmt.Sprintf("namespace %q, %s", ns, in)
 		}
 		for _, e := range errs {
-			p.errs = append(p.errs, inFile(file, from, e))
+			t.errs = append(t.errs, inFile(file, from, e))
 		}
 		return nil, "its metadata has errors"
 	}
@@ -119,54 +109,54 @@ const maxMetadataFileSize = 1 << 20
 // namespaceFile reads, parses and checks a namespace's NamespaceMetadata file, if any, and
 // names it. ok is false when the file had errors or does not exist: as source-watcher, a file
 // named per namespace is required, lest a tenant whose file went missing be planned without it.
-func (p *planner) namespaceFile(ns string, users []*item) (md nsmeta.Metadata, file string, ok bool) {
-	t := p.g.fromSource
-	if t == nil {
+func (t *task) namespaceFile(ns string, users []*item, skipped skips) (md nsmeta.Metadata, file string, ok bool) {
+	tmpl := t.g.fromSource
+	if tmpl == nil {
 		return nsmeta.Metadata{}, "", true
 	}
-	if p.g.fromArtifact {
-		return p.artifactNamespaceFile(ns, users)
+	if t.g.fromArtifact {
+		return t.artifactNamespaceFile(ns, users, skipped)
 	}
 	fp := nsPath.Child("metadata", "fromSource", "path")
-	ref, err := expandRef(t, users[0].match.Raw)
+	ref, err := expandRef(tmpl, users[0].match.Raw)
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
+		t.errs = append(t.errs, field.Invalid(fp, tmpl.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
 		return nsmeta.Metadata{}, "", false
 	}
 	// Every directory of the namespace must name the same file, or which file holds its
 	// metadata would depend on the order of directories.
 	for _, u := range users[1:] {
-		other, err := expandRef(t, u.match.Raw)
+		other, err := expandRef(tmpl, u.match.Raw)
 		if err == nil && other != ref {
-			p.errs = append(p.errs, field.Invalid(fp, t.String(), fmt.Sprintf(
+			t.errs = append(t.errs, field.Invalid(fp, tmpl.String(), fmt.Sprintf(
 				"namespace %q gets its metadata from two files: %q (directory %q) and %q (directory %q)", ns, ref, users[0].match.Path, other, u.match.Path)))
 			return nsmeta.Metadata{}, "", false
 		}
 	}
-	fsys := p.source(ref.Alias, fp, ref.String())
+	fsys := t.source(ref.Alias, fp, ref.String())
 	if fsys == nil {
 		return nsmeta.Metadata{}, "", false
 	}
 	data, err := pathpattern.ReadFile(fsys, ref.Path, maxMetadataFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), fmt.Sprintf(
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), fmt.Sprintf(
 			"must exist: the NamespaceMetadata file of namespace %q, rendered from directory %q: %v", ns, users[0].match.Path, err)))
 		return nsmeta.Metadata{}, "", false
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, ref.String(), err.Error()))
+		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nsmeta.Metadata{}, "", false
 	}
-	return p.parseNamespaceFile(ref, data, "")
+	return t.parseNamespaceFile(ref, data, "")
 }
 
 // parseNamespaceFile parses and checks a namespace's NamespaceMetadata file, read from ref.
 // from, for an artifact's file, says whose ("namespace "a", artifact a/api (directory
 // "tenants/a/apps/api")") in its every error and warning: "@artifact/ns.yaml" names no tenant.
-func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from string) (md nsmeta.Metadata, file string, ok bool) {
+func (t *task) parseNamespaceFile(ref pathpattern.Ref, data []byte, from string) (md nsmeta.Metadata, file string, ok bool) {
 	fail := func(errs ...*field.Error) (nsmeta.Metadata, string, bool) {
 		for _, e := range errs {
-			p.errs = append(p.errs, inFile(ref.String(), from, e))
+			t.errs = append(t.errs, inFile(ref.String(), from, e))
 		}
 		return nsmeta.Metadata{}, "", false
 	}
@@ -183,15 +173,15 @@ func (p *planner) parseNamespaceFile(ref pathpattern.Ref, data []byte, from stri
 	if len(ferrs) > 0 {
 		return fail(ferrs...)
 	}
-	if p.g.schema == nil {
+	if t.g.schema == nil {
 		return md, ref.String(), true
 	}
-	kept, warnings, errs := p.g.schema.Apply(p.ctx, md)
+	kept, warnings, errs := t.g.schema.Apply(t.ctx, md)
 	for _, w := range warnings {
 		if from != "" {
 			w += " (" + from + ")"
 		}
-		p.warn = append(p.warn, ref.String()+": "+w)
+		t.warn = append(t.warn, ref.String()+": "+w)
 	}
 	if len(errs) > 0 {
 		return fail(errs...)

@@ -2,7 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -24,8 +23,17 @@ type artifactMeta struct {
 	dir   bool  // ref names a directory of the artifact
 }
 
-// build builds the namespaces and the artifacts that the items render, in one order, the one
-// that a NamespaceMetadata file in the artifact ("@artifact/...") needs, as upstream:
+// buildResult is what build returns.
+type buildResult struct {
+	namespaces []Namespace // to apply, by name
+	artifacts  []Artifact  // built, by namespace and name; Plan drops those skipped since
+	skipped    skips
+	findings
+}
+
+// build builds the namespaces and the artifacts that the items render, those skipped aside, in
+// one order, the one that a NamespaceMetadata file in the artifact ("@artifact/...") needs, as
+// upstream:
 //
 //  1. each namespace is checked (its name, its directories) and, when its metadata file is in
 //     a source, resolved, in parallel; one that fails skips its artifacts, which are not built;
@@ -34,90 +42,78 @@ type artifactMeta struct {
 //     (designate) and is resolved, in parallel;
 //  4. the live copy of each namespace is read, one at a time in name order (see [Cluster]).
 //
-// A namespace that fails in 3 or 4 skips its artifacts, built or not. skipped holds each
-// namespace that failed, with the reason.
-func (p *planner) build(items []*item) (namespaces []Namespace, artifacts []Artifact, skipped map[string]string) {
+// A namespace that fails in 3 or 4 skips its artifacts, built or not.
+func (p *planner) build(items []*item, skipped skips) buildResult {
 	g := p.g
-	skipped = map[string]string{}
+	r := buildResult{skipped: skipped.clone()}
 	if !g.managed || g.policy == nil {
-		return nil, p.artifacts(items), skipped
+		r.artifacts = p.artifacts(items, r.skipped, &r.findings)
+		return r
 	}
-	names, byNS := p.managedNamespaces(items)
-	checked := p.buildNamespaces(names, byNS, func(q *planner, ns string, users []*item) (*Namespace, string) {
-		if reason := q.checkNamespace(ns, users); reason != "" || g.fromArtifact {
+	names, byNS := managedNamespaces(items)
+	checked := p.buildNamespaces(names, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
+		if reason := t.checkNamespace(ns, users); reason != "" || g.fromArtifact {
 			return nil, reason
 		}
-		return q.resolveNamespace(ns, users)
+		return t.resolveNamespace(ns, users, nil)
 	})
 	var pending []string // the namespaces that have not failed, in name order
 	built := map[string]*Namespace{}
 	for i, c := range checked {
-		if c.q == nil {
+		if c.t == nil {
 			continue // not built: the context ended
 		}
-		p.merge(c.q)
+		r.add(c.t.findings)
 		ns := names[i]
 		if c.reason == "" && g.fromArtifact {
-			c.reason = p.designate(ns, byNS[ns])
+			c.reason = designate(g, ns, byNS[ns], &r.findings)
 		}
 		if c.reason != "" {
-			skipNamespace(skipped, ns, c.reason, byNS[ns])
+			r.skipped.namespace(ns, c.reason, byNS[ns])
 			continue
 		}
 		pending = append(pending, ns)
 		built[ns] = c.ns
 	}
 
-	artifacts = p.artifacts(items)
+	r.artifacts = p.artifacts(items, r.skipped, &r.findings)
 
 	if g.fromArtifact {
-		resolved := p.buildNamespaces(pending, byNS, (*planner).resolveNamespace)
-		for i, r := range resolved {
-			if r.q == nil {
+		resolved := p.buildNamespaces(pending, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
+			return t.resolveNamespace(ns, users, r.skipped)
+		})
+		for i, c := range resolved {
+			if c.t == nil {
 				continue
 			}
-			p.merge(r.q)
-			if r.ns == nil {
-				skipNamespace(skipped, pending[i], r.reason, byNS[pending[i]])
+			r.add(c.t.findings)
+			if c.ns == nil {
+				r.skipped.namespace(pending[i], c.reason, byNS[pending[i]])
 				continue
 			}
-			built[pending[i]] = r.ns
+			built[pending[i]] = c.ns
 		}
 	}
+	t := p.task()
 	for _, ns := range pending {
 		b := built[ns]
 		if b == nil {
 			continue // failed above, or not built: the context ended
 		}
-		if p.liveState(b) {
-			namespaces = append(namespaces, *b)
+		if t.liveState(b) {
+			r.namespaces = append(r.namespaces, *b)
 			continue
 		}
-		skipNamespace(skipped, ns, "the live namespace cannot be read", byNS[ns])
+		r.skipped.namespace(ns, "the live namespace cannot be read", byNS[ns])
 	}
-	// The artifacts of a namespace that failed after they were built are skipped all the same.
-	type key struct{ namespace, name string }
-	drop := map[key]bool{}
-	for _, ns := range pending {
-		if _, failed := skipped[ns]; failed {
-			for _, it := range byNS[ns] {
-				drop[key{it.namespace, it.name}] = true
-			}
-		}
-	}
-	if len(drop) > 0 {
-		artifacts = slices.DeleteFunc(artifacts, func(a Artifact) bool { return drop[key{a.Namespace, a.Name}] })
-		if len(artifacts) == 0 {
-			artifacts = nil
-		}
-	}
-	return namespaces, artifacts, skipped
+	r.add(t.findings)
+	return r
 }
 
 // designate chooses the artifact a namespace's metadata file is read from, the first as
 // upstream's reconcile meets them (by directory in walkOrder, then by spec.artifacts entry), and
 // renders the file's path from its raw captures. It returns why the namespace fails, or "".
-func (p *planner) designate(ns string, users []*item) string {
+func designate(g *Generator, ns string, users []*item, found *findings) string {
 	first := users[0]
 	for _, u := range users[1:] {
 		c := walkOrder(u.match.Path, first.match.Path)
@@ -125,13 +121,13 @@ func (p *planner) designate(ns string, users []*item) string {
 			first = u
 		}
 	}
-	t := p.g.fromSource
+	t := g.fromSource
 	ref, err := expandRef(t, first.match.Raw)
 	if err == nil && ref.Alias != "artifact" {
 		err = fmt.Errorf("must name a file of the artifact, %q", artifactRoot+"/...")
 	}
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(nsPath.Child("metadata", "fromSource", "path"), t.String(),
+		found.errs = append(found.errs, field.Invalid(nsPath.Child("metadata", "fromSource", "path"), t.String(),
 			fmt.Sprintf("rendered from directory %q: %v", first.match.Path, err)))
 		return "its metadata has errors"
 	}
@@ -163,7 +159,7 @@ func walkOrder(a, b string) int {
 
 // readMetadataFile reads, during an artifact's build, the namespace metadata file read from it,
 // if any, from its files once its copy operations are done.
-func (p *planner) readMetadataFile(it *item, t *artifactTree) {
+func readMetadataFile(it *item, t *artifactTree) {
 	m := it.meta // set before the artifacts are built, read-only now
 	if m == nil {
 		return
@@ -181,7 +177,7 @@ func (p *planner) readMetadataFile(it *item, t *artifactTree) {
 
 // metaSource returns the artifact a namespace reads its NamespaceMetadata file from (see
 // designate), and its name for messages: "artifact a/api (directory "tenants/a/apps/api")".
-func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
+func metaSource(users []*item) (*artifactMeta, string) {
 	var m *artifactMeta
 	for _, u := range users {
 		if m = u.meta; m != nil {
@@ -197,17 +193,16 @@ func (p *planner) metaSource(users []*item) (*artifactMeta, string) {
 
 // artifactNamespaceFile returns the metadata of a namespace's NamespaceMetadata file read from
 // its first artifact (designate); it fails when that artifact does, or the file is missing or bad.
-func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metadata, string, bool) {
+func (t *task) artifactNamespaceFile(ns string, users []*item, skipped skips) (nsmeta.Metadata, string, bool) {
 	fp := nsPath.Child("metadata", "fromSource", "path")
-	m, in := p.metaSource(users)
-	it := m.it
+	m, in := metaSource(users)
 	fail := func(detail string) (nsmeta.Metadata, string, bool) {
-		p.errs = append(p.errs, field.Invalid(fp, m.ref.String(), detail))
+		t.errs = append(t.errs, field.Invalid(fp, m.ref.String(), detail))
 		return nsmeta.Metadata{}, "", false
 	}
-	switch {
-	case it.skip != "":
-		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, which is not built: %s", ns, in, it.skip))
+	switch reason := skipped.reason(m.it.namespace, m.it.name); {
+	case reason != "":
+		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, which is not built: %s", ns, in, reason))
 	case !m.read:
 		// Built, but the build stopped before its files were done: its error is the artifact's.
 		return fail(fmt.Sprintf("namespace %q reads its NamespaceMetadata file from %s, whose files are not built", ns, in))
@@ -218,5 +213,5 @@ func (p *planner) artifactNamespaceFile(ns string, users []*item) (nsmeta.Metada
 	case !m.found:
 		return fail(fmt.Sprintf("must exist: the NamespaceMetadata file of namespace %q, in %s", ns, in))
 	}
-	return p.parseNamespaceFile(m.ref, m.data, fmt.Sprintf("namespace %q, %s", ns, in))
+	return t.parseNamespaceFile(m.ref, m.data, fmt.Sprintf("namespace %q, %s", ns, in))
 }

@@ -200,17 +200,35 @@ const (
 	reasonDesiredErrors = "desired state has errors"
 )
 
-// planner is what the steps of one plan share: the generator, the context,
-// the sources and the live snapshot, read-only, and the errors and warnings
-// they find (a parallel step forks it and merges the forks in order).
+// planner is what every step of one plan reads, and no step changes: the generator, the
+// context, the sources and the snapshot of the live cluster.
 type planner struct {
 	g       *Generator
 	ctx     context.Context
 	sources map[string]fs.FS
-	snap    *snapshot // what the plan read of the live cluster
-	errs    field.ErrorList
-	warn    []string
+	snap    *snapshot
 }
+
+// findings are the errors and warnings that one step of a plan, or one object's share of a
+// parallel step, found; Plan reports those of every step, sorted.
+type findings struct {
+	errs field.ErrorList
+	warn []string
+}
+
+func (f *findings) add(o findings) {
+	f.errs = append(f.errs, o.errs...)
+	f.warn = append(f.warn, o.warn...)
+}
+
+// task is one step of a plan, or one object's share of a parallel step: its own copy of the
+// planner, whose context it may narrow, and what it found.
+type task struct {
+	planner
+	findings
+}
+
+func (p *planner) task() *task { return &task{planner: *p} }
 
 // item is one match of one spec.artifacts entry: an artifact to build.
 type item struct {
@@ -218,10 +236,58 @@ type item struct {
 	match     pathpattern.Match
 	name      string
 	namespace string
-	skip      string // why it is not built; "" when it is
 	// meta is the NamespaceMetadata file that its namespace reads from this
 	// artifact, when it is the one designate chose; nil otherwise.
 	meta *artifactMeta
+}
+
+// skippedObject is an object that an error touches, and why.
+type skippedObject struct {
+	entry  inventory.Entry
+	reason string
+}
+
+// skips holds the objects that errors touch, by identity: each is [inventory.Skip], neither
+// applied nor deleted. Its reason is the first found, by the first step that found one; add
+// is the only writer, and a step that skips returns a new skips.
+type skips map[inventory.ID]skippedObject
+
+func (s skips) add(e inventory.Entry, reason string) {
+	if _, dup := s[e.ID()]; !dup {
+		s[e.ID()] = skippedObject{entry: e, reason: reason}
+	}
+}
+
+// clone returns a copy of s for a step to add to.
+func (s skips) clone() skips {
+	out := make(skips, len(s))
+	maps.Copy(out, s)
+	return out
+}
+
+// artifact skips an item's artifact.
+func (s skips) artifact(it *item, reason string) {
+	s.add(newArtifactEntry(it.namespace, it.name), reason)
+}
+
+// namespace skips a namespace, and every artifact of it for that reason.
+func (s skips) namespace(ns, reason string, users []*item) {
+	s.add(inventory.Entry{APIVersion: namespaceAPIVersion, Kind: namespaceKind, Name: ns}, reason)
+	for _, it := range users {
+		s.artifact(it, fmt.Sprintf("namespace %q: %s", ns, reason))
+	}
+}
+
+// has reports whether the artifact of namespace and name is skipped.
+func (s skips) has(namespace, name string) bool { return s.reason(namespace, name) != "" }
+
+// reason returns why the artifact of namespace and name is skipped, or "".
+func (s skips) reason(namespace, name string) string {
+	return s[newArtifactEntry(namespace, name).ID()].reason
+}
+
+func newArtifactEntry(namespace, name string) inventory.Entry {
+	return inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: namespace, Name: name}
 }
 
 // Plan plans one reconcile:
@@ -249,34 +315,46 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 			p.sources[alias] = newDirCache(fsys)
 		}
 	}
-	res := &Plan{}
-	items, problems := p.discover()
-	namespaces, artifacts, skippedNamespaces := p.build(items)
+	// The steps, each taking and returning values: discover, build (which reads each
+	// namespace's live copy), read the live artifacts, find what unreadable directories keep,
+	// then decide (collect).
+	d := p.discover()
+	b := p.build(d.items, d.skipped)
 	// Nothing reads the sources again: drop their caches before the rest
 	// of the plan allocates.
 	p.sources = nil
-	artifacts = p.liveArtifacts(items, artifacts)
+	artifacts, skipped, live := p.liveArtifacts(b.artifacts, b.skipped)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// An artifact skipped after it was built (its namespace or its live copy failed) goes.
+	artifacts = slices.DeleteFunc(artifacts, func(a Artifact) bool { return skipped.has(a.Namespace, a.Name) })
+	if len(artifacts) == 0 {
+		artifacts = nil // as a plan's lists are when empty
+	}
+	res := &Plan{Namespaces: b.namespaces, Artifacts: artifacts}
 	// Made at its size: this runs on one core (BenchmarkPlan).
-	res.Namespaces, res.Artifacts = namespaces, artifacts
-	desired := make([]inventory.Entry, 0, len(namespaces)+len(artifacts))
-	for _, ns := range namespaces {
+	desired := make([]inventory.Entry, 0, len(b.namespaces)+len(artifacts))
+	for _, ns := range b.namespaces {
 		desired = append(desired, inventory.Entry{APIVersion: namespaceAPIVersion, Kind: namespaceKind, Name: ns.Name, Digest: ns.Digest})
 	}
 	keepFilenames(artifacts, previous)
 	for _, a := range artifacts {
-		desired = append(desired, inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: a.Namespace, Name: a.Name, Filename: a.Filename, Digest: a.Digest})
+		e := newArtifactEntry(a.Namespace, a.Name)
+		e.Filename, e.Digest = a.Filename, a.Digest
+		desired = append(desired, e)
 	}
-	res.Warnings = append(g.Warnings(), p.warn...)
+	var found findings
+	found.add(d.findings)
+	found.add(b.findings)
+	found.add(live)
+	res.Warnings = append(g.Warnings(), found.warn...)
 	slices.Sort(res.Warnings)
 	res.Warnings = slices.Compact(res.Warnings)
-	res.Errors = p.errs
+	res.Errors = found.errs
 
-	skips := skipped(items, skippedNamespaces)
-	unreadable(g, problems, skips, previous, desired)
-	if err := p.collect(res, desired, previous, skips); err != nil {
+	skipped = unreadable(g, d.problems, skipped, previous, desired)
+	if err := p.collect(res, desired, previous, skipped); err != nil {
 		return nil, err
 	}
 	// A context that ended while the plan read the cluster left objects
@@ -291,49 +369,58 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 
 // source returns the file system of an alias, which must be declared in
 // spec.sources and given to Plan.
-func (p *planner) source(alias string, fldPath *field.Path, value string) fs.FS {
-	if !p.g.aliases[alias] {
-		p.errs = append(p.errs, field.Invalid(fldPath, value, fmt.Sprintf("alias %q must be declared in spec.sources", alias)))
+func (t *task) source(alias string, fldPath *field.Path, value string) fs.FS {
+	if !t.g.aliases[alias] {
+		t.errs = append(t.errs, field.Invalid(fldPath, value, fmt.Sprintf("alias %q must be declared in spec.sources", alias)))
 		return nil
 	}
-	fsys := p.sources[alias]
+	fsys := t.sources[alias]
 	if fsys == nil {
-		p.errs = append(p.errs, field.Invalid(fldPath, value, fmt.Sprintf("alias %q has no source", alias)))
+		t.errs = append(t.errs, field.Invalid(fldPath, value, fmt.Sprintf("alias %q has no source", alias)))
 	}
 	return fsys
 }
 
+// discovery is what discover found.
+type discovery struct {
+	items []*item
+	// problems are, in path order, the matches discovery could not read
+	// where the pattern needs a directory (pathpattern.Match.Problem).
+	problems []pathpattern.Match
+	skipped  skips // the artifacts that collide
+	findings
+}
+
 // discover checks the pattern's source, discovers its matches and renders
-// every artifact's name and namespace (pathpattern.Render). It returns the
-// items, and in path order the matches discovery could not read where the
-// pattern needs a directory (pathpattern.Match.Problem); no item when the
+// every artifact's name and namespace (pathpattern.Render): no item when the
 // source cannot be trusted (an error then keeps everything). Without a
 // pattern, one match without a directory renders each spec.artifacts entry.
-func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
-	g := p.g
+func (p *planner) discover() discovery {
+	g, t := p.g, p.task()
+	d := discovery{skipped: skips{}}
 	var matches []pathpattern.Match
 	if g.pattern == nil {
 		matches = []pathpattern.Match{{Raw: map[string]string{}, Normalized: map[string]string{}}}
 	} else {
 		fp := specPath.Child("pathPattern")
-		fsys := p.source(g.pattern.Alias(), fp, g.pattern.String())
-		if fsys == nil || !p.checkSource(fsys) {
-			return nil, nil
+		fsys := t.source(g.pattern.Alias(), fp, g.pattern.String())
+		if fsys == nil || !t.checkSource(fsys) {
+			return discovery{findings: t.findings}
 		}
 		ms, errs, err := g.pattern.Discover(fsys, fp)
 		switch {
 		case errors.Is(err, pathpattern.ErrSourceShape):
-			p.errs = append(p.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
-			return nil, nil
+			t.errs = append(t.errs, field.Invalid(fp, g.pattern.String(), err.Error()))
+			return discovery{findings: t.findings}
 		case err != nil:
-			p.errs = append(p.errs, field.InternalError(fp, err))
-			return nil, nil
+			t.errs = append(t.errs, field.InternalError(fp, err))
+			return discovery{findings: t.findings}
 		}
-		p.errs = append(p.errs, errs...) // the directories Discover left out, and its problems
+		t.errs = append(t.errs, errs...) // the directories Discover left out, and its problems
 		matches = ms[:0:0]
 		for _, m := range ms {
 			if m.Problem != "" {
-				problems = append(problems, m)
+				d.problems = append(d.problems, m)
 			} else {
 				matches = append(matches, m)
 			}
@@ -347,8 +434,8 @@ func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
 	// Render leaves out what fails to render (no object to decide about),
 	// and marks artifacts sharing a namespace and name: neither is built.
 	rendered, errs := pathpattern.Render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
-	p.errs = append(p.errs, errs...)
-	items = make([]*item, len(rendered))
+	t.errs = append(t.errs, errs...)
+	d.items = make([]*item, len(rendered))
 	for i := range rendered {
 		r := &rendered[i]
 		m := r.Match
@@ -368,36 +455,37 @@ func (p *planner) discover() (items []*item, problems []pathpattern.Match) {
 		it := &item{art: &g.artifacts[r.Index], match: m, name: r.Name, namespace: r.Namespace}
 		if c := r.Conflict; c != nil {
 			if c.Path == "" {
-				it.skip = fmt.Sprintf("spec.artifacts[%d] renders the same namespace and name", c.Index)
+				d.skipped.artifact(it, fmt.Sprintf("spec.artifacts[%d] renders the same namespace and name", c.Index))
 			} else {
-				it.skip = fmt.Sprintf("directory %q renders the same namespace and name", c.Path)
+				d.skipped.artifact(it, fmt.Sprintf("directory %q renders the same namespace and name", c.Path))
 			}
 		}
-		items[i] = it
+		d.items[i] = it
 	}
-	return items, problems
+	d.findings = t.findings
+	return d
 }
 
 // checkSource checks the source as rule 2 of the package documentation
 // says: a misplaced or broken source would otherwise look like a monorepo
 // without tenants, all to be deleted.
-func (p *planner) checkSource(fsys fs.FS) bool {
+func (t *task) checkSource(fsys fs.FS) bool {
 	fp := specPath.Child("pathPattern")
-	alias := "@" + p.g.pattern.Alias()
+	alias := "@" + t.g.pattern.Alias()
 	info, err := fs.Stat(fsys, ".")
 	if err != nil {
-		p.errs = append(p.errs, field.Invalid(fp, p.g.pattern.String(), fmt.Sprintf("source %s: %v", alias, err)))
+		t.errs = append(t.errs, field.Invalid(fp, t.g.pattern.String(), fmt.Sprintf("source %s: %v", alias, err)))
 		return false
 	}
 	if !info.IsDir() {
-		p.errs = append(p.errs, field.Invalid(fp, p.g.pattern.String(), fmt.Sprintf("source %s: root must be a directory", alias)))
+		t.errs = append(t.errs, field.Invalid(fp, t.g.pattern.String(), fmt.Sprintf("source %s: root must be a directory", alias)))
 		return false
 	}
-	if p.g.prefix == "" {
+	if t.g.prefix == "" {
 		return true
 	}
 	dir := ""
-	for seg := range strings.SplitSeq(p.g.prefix, "/") {
+	for seg := range strings.SplitSeq(t.g.prefix, "/") {
 		dir = pathJoin(dir, seg)
 		info, err := fs.Lstat(fsys, dir)
 		var detail string
@@ -416,7 +504,7 @@ func (p *planner) checkSource(fsys fs.FS) bool {
 		default:
 			continue
 		}
-		p.errs = append(p.errs, field.Invalid(fp, p.g.pattern.String(),
+		t.errs = append(t.errs, field.Invalid(fp, t.g.pattern.String(),
 			fmt.Sprintf("directory %s/%s of the pattern's fixed prefix %s", alias, dir, detail)))
 		return false
 	}
@@ -430,19 +518,6 @@ func pathJoin(dir, name string) string {
 	return dir + "/" + name
 }
 
-// fork returns a planner for one task of a parallel step, with its own
-// errors and warnings, which the step merges into p in task order.
-func (p *planner) fork() *planner {
-	q := *p
-	q.errs, q.warn = nil, nil
-	return &q
-}
-
-func (p *planner) merge(q *planner) {
-	p.errs = append(p.errs, q.errs...)
-	p.warn = append(p.warn, q.warn...)
-}
-
 // expandRef expands a reference template from raw captures and parses it.
 func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref, error) {
 	s, err := t.Expand(raw)
@@ -452,39 +527,15 @@ func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref,
 	return pathpattern.ParseRef(s)
 }
 
-// skippedObject is an object that an error touches.
-type skippedObject struct {
-	entry  inventory.Entry
-	reason string
-}
-
-// skipped lists the namespaces and artifacts that were not built, by ID.
-func skipped(items []*item, skippedNamespaces map[string]string) map[inventory.ID]skippedObject {
-	out := map[inventory.ID]skippedObject{}
-	for ns, reason := range skippedNamespaces {
-		e := inventory.Entry{APIVersion: namespaceAPIVersion, Kind: namespaceKind, Name: ns}
-		out[e.ID()] = skippedObject{entry: e, reason: reason}
-	}
-	for _, it := range items {
-		if it.skip == "" {
-			continue
-		}
-		e := inventory.Entry{APIVersion: artifactAPIVersion, Kind: artifactKind, Namespace: it.namespace, Name: it.name}
-		if _, dup := out[e.ID()]; !dup {
-			out[e.ID()] = skippedObject{entry: e, reason: it.skip}
-		}
-	}
-	return out
-}
-
-// unreadable adds to skips what rule 2 of the package documentation keeps:
-// every tracked object not desired that a problem could have rendered, a
-// part its captures cannot render standing for any value, with a reason
-// naming the problem.
-func unreadable(g *Generator, problems []pathpattern.Match, skips map[inventory.ID]skippedObject, previous, desired []inventory.Entry) {
+// unreadable returns skipped and what rule 2 of the package documentation
+// keeps: every tracked object not desired that a problem could have
+// rendered, a part its captures cannot render standing for any value, with a
+// reason naming the problem.
+func unreadable(g *Generator, problems []pathpattern.Match, skipped skips, previous, desired []inventory.Entry) skips {
 	if len(problems) == 0 || len(previous) == 0 {
-		return
+		return skipped
 	}
+	skipped = skipped.clone()
 	const anyValue = "\x00" // no namespace or name holds a NUL byte
 	type key struct{ namespace, name string }
 	artifacts := map[key]string{} // what a problem could render (a part it cannot, anyValue) -> reason
@@ -515,9 +566,6 @@ func unreadable(g *Generator, problems []pathpattern.Match, skips map[inventory.
 		if isDesired[id] {
 			continue
 		}
-		if _, skipped := skips[id]; skipped {
-			continue
-		}
 		var reason string
 		switch {
 		case id.IsNamespace():
@@ -527,9 +575,10 @@ func unreadable(g *Generator, problems []pathpattern.Match, skips map[inventory.
 				artifacts[key{anyValue, id.Name}], artifacts[key{anyValue, anyValue}])
 		}
 		if reason != "" {
-			skips[id] = skippedObject{entry: e, reason: reason}
+			skipped.add(e, reason)
 		}
 	}
+	return skipped
 }
 
 // expandOr expands t from values, or returns or when a capture has none.
