@@ -34,8 +34,7 @@
 //     an alias needs a source. Below the prefix, a link where the pattern
 //     needs a directory, or a link or a file at a literal segment, is an
 //     error naming its path (pathpattern.Match.Problem), never a tenant
-//     that went away: every tracked object a directory there could have
-//     rendered is skipped, kept: `directory "tenants/a" cannot be read: ...`.
+//     that went away: the plan deletes nothing (rule 3).
 //  3. A plan with errors deletes nothing. A plan that would delete every
 //     object of a non-empty previous inventory deletes nothing and has an
 //     error, unless [WithAllowDeleteAll]; so does one that would delete

@@ -4,7 +4,6 @@ package generator
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/dirfs"
 	"github.com/tenantkit/tenantkit/internal/hostile"
@@ -341,16 +342,19 @@ func replaceByLink(t *testing.T, repo, dir string) {
 	symlink(t, moved, filepath.Join(repo, dir))
 }
 
-// kept checks that the plan keeps each of subjects, tracked, skipped for
-// the directory dir that discovery could not read, and deletes nothing.
+// kept checks that the plan has an error naming the directory dir that
+// discovery could not read, keeps each of subjects for it, and deletes
+// nothing.
 func kept(dir string, subjects ...string) func(t *testing.T, p *Plan) {
 	return func(t *testing.T, p *Plan) {
 		t.Helper()
+		if !slices.ContainsFunc(p.Errors, func(e *field.Error) bool { return e.BadValue == dir }) {
+			t.Errorf("no error names %s: %v", dir, p.Errors.ToAggregate())
+		}
 		ds := decisions(p)
 		for _, s := range subjects {
-			d := ds[s]
-			if d.Action != inventory.Skip || !strings.Contains(d.Reason, fmt.Sprintf("directory %q cannot be read", dir)) || !strings.HasSuffix(d.Reason, "; kept in the inventory") {
-				t.Errorf("%s: %s, want skipped because %s cannot be read, and kept", s, d, dir)
+			if d := ds[s]; d.Action != inventory.Keep || d.Reason != reasonDesiredErrors {
+				t.Errorf("%s: %s, want kept because the desired state has errors", s, d)
 			}
 		}
 		for _, d := range p.Decisions {

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -316,8 +315,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 		}
 	}
 	// The steps, each taking and returning values: discover, build (which reads each
-	// namespace's live copy), read the live artifacts, find what unreadable directories keep,
-	// then decide (collect).
+	// namespace's live copy), read the live artifacts, then decide (collect).
 	d := p.discover()
 	b := p.build(d.items, d.skipped)
 	// Nothing reads the sources again: drop their caches before the rest
@@ -353,7 +351,6 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	res.Warnings = slices.Compact(res.Warnings)
 	res.Errors = found.errs
 
-	skipped = unreadable(g, d.problems, skipped, previous, desired)
 	if err := p.collect(res, desired, previous, skipped); err != nil {
 		return nil, err
 	}
@@ -383,11 +380,8 @@ func (t *task) source(alias string, fldPath *field.Path, value string) fs.FS {
 
 // discovery is what discover found.
 type discovery struct {
-	items []*item
-	// problems are, in path order, the matches discovery could not read
-	// where the pattern needs a directory (pathpattern.Match.Problem).
-	problems []pathpattern.Match
-	skipped  skips // the artifacts that collide
+	items   []*item
+	skipped skips // the artifacts that collide
 	findings
 }
 
@@ -416,15 +410,10 @@ func (p *planner) discover() discovery {
 			t.errs = append(t.errs, field.InternalError(fp, err))
 			return discovery{findings: t.findings}
 		}
-		t.errs = append(t.errs, errs...) // the directories Discover left out, and its problems
-		matches = ms[:0:0]
-		for _, m := range ms {
-			if m.Problem != "" {
-				d.problems = append(d.problems, m)
-			} else {
-				matches = append(matches, m)
-			}
-		}
+		// The directories Discover left out, and its problems (a match it could not read where
+		// the pattern needs a directory): errors, so that the plan deletes nothing.
+		t.errs = append(t.errs, errs...)
+		matches = slices.DeleteFunc(ms, func(m pathpattern.Match) bool { return m.Problem != "" })
 	}
 
 	outputs := make([]pathpattern.Output, len(g.artifacts))
@@ -525,69 +514,6 @@ func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref,
 		return pathpattern.Ref{}, err
 	}
 	return pathpattern.ParseRef(s)
-}
-
-// unreadable returns skipped and what rule 2 of the package documentation
-// keeps: every tracked object not desired that a problem could have
-// rendered, a part its captures cannot render standing for any value, with a
-// reason naming the problem.
-func unreadable(g *Generator, problems []pathpattern.Match, skipped skips, previous, desired []inventory.Entry) skips {
-	if len(problems) == 0 || len(previous) == 0 {
-		return skipped
-	}
-	skipped = skipped.clone()
-	const anyValue = "\x00" // no namespace or name holds a NUL byte
-	type key struct{ namespace, name string }
-	artifacts := map[key]string{} // what a problem could render (a part it cannot, anyValue) -> reason
-	namespaces := map[string]string{}
-	for _, m := range problems {
-		reason := fmt.Sprintf("directory %q cannot be read: %s", m.Path, m.Problem)
-		for i := range g.artifacts {
-			a := &g.artifacts[i]
-			ns := g.opts.namespace
-			if a.namespace != nil {
-				ns = expandOr(a.namespace, m.Normalized, anyValue)
-				if _, seen := namespaces[ns]; !seen && g.managed {
-					namespaces[ns] = reason
-				}
-			}
-			k := key{ns, expandOr(a.name, m.Normalized, anyValue)}
-			if _, seen := artifacts[k]; !seen {
-				artifacts[k] = reason
-			}
-		}
-	}
-	isDesired := make(map[inventory.ID]bool, len(desired))
-	for _, e := range desired {
-		isDesired[e.ID()] = true
-	}
-	for _, e := range previous {
-		id := e.ID()
-		if isDesired[id] {
-			continue
-		}
-		var reason string
-		switch {
-		case id.IsNamespace():
-			reason = cmp.Or(namespaces[id.Name], namespaces[anyValue])
-		case id.Group == artifactGroup && id.Kind == artifactKind:
-			reason = cmp.Or(artifacts[key{id.Namespace, id.Name}], artifacts[key{id.Namespace, anyValue}],
-				artifacts[key{anyValue, id.Name}], artifacts[key{anyValue, anyValue}])
-		}
-		if reason != "" {
-			skipped.add(e, reason)
-		}
-	}
-	return skipped
-}
-
-// expandOr expands t from values, or returns or when a capture has none.
-func expandOr(t *pathpattern.Template, values map[string]string, or string) string {
-	s, err := t.Expand(values)
-	if err != nil {
-		return or
-	}
-	return s
 }
 
 // sortErrors sorts errors by field, type, detail and value, and drops

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,9 +202,9 @@ func TestHostileContext(t *testing.T) {
 // TestHostileLinkedTenant: a tenant's directory replaced by a symbolic
 // link (to a copy of itself, so that nothing else changes) or a literal
 // segment of the pattern replaced by a file, committed or not, planned
-// with the first plan's inventory. It used to delete the tenant's objects
-// with exit 0 and no word: it is an error naming the path, exit 1, and
-// every object the directory rendered is kept.
+// with the first plan's inventory: an error naming the path, exit 1, and
+// every object the directory rendered is kept (a plan with errors deletes
+// nothing), never deleted as a tenant that went away.
 func TestHostileLinkedTenant(t *testing.T) {
 	t.Parallel()
 	const sandbox = "tenants/tenant-sandbox"
@@ -243,10 +242,9 @@ func TestHostileLinkedTenant(t *testing.T) {
 			if code != 1 || len(res.Errors) != 1 || !errorsContain(res, "spec.pathPattern", tt.rule) || res.Errors[0].Value != tt.path {
 				t.Fatalf("exit %d, errors %+v (stderr %q); want 1 and one error naming %s", code, res.Errors, stderr, tt.path)
 			}
-			reason := fmt.Sprintf("directory %q cannot be read: %s; kept in the inventory", tt.path, tt.rule)
 			want := []line{
-				{"skip", "Namespace", "", "tenant-sandbox", reason},
-				{"skip", "ExternalArtifact", "tenant-sandbox", "playground", reason},
+				{"keep", "ExternalArtifact", "tenant-sandbox", "playground", "desired state has errors"},
+				{"keep", "Namespace", "", "tenant-sandbox", "desired state has errors"},
 			}
 			if diff := cmp.Diff(want, changes(res), cmp.AllowUnexported(line{})); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
