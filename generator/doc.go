@@ -56,8 +56,8 @@
 //  6. The artifact digest covers the files and the exported inputs: an
 //     inputs-only change is an update (unless [WithArtifactDigest]
 //     computes it, see [Artifact]).
-//  7. Names and namespaces are rendered by pathpattern.Render, the one
-//     renderer: a name must be a DNS-1123 subdomain and a namespace a
+//  7. Names and namespaces are rendered in one place, from the normalized
+//     captures: a name must be a DNS-1123 subdomain and a namespace a
 //     DNS-1123 label, or the artifact is not built and the error names the
 //     value and its directory. Two artifacts, of one spec.artifacts entry
 //     or of two, that render the same namespace and name are one error

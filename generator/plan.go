@@ -386,7 +386,7 @@ type discovery struct {
 }
 
 // discover checks the pattern's source, discovers its matches and renders
-// every artifact's name and namespace (pathpattern.Render): no item when the
+// every artifact's name and namespace (render): no item when the
 // source cannot be trusted (an error then keeps everything). Without a
 // pattern, one match without a directory renders each spec.artifacts entry.
 func (p *planner) discover() discovery {
@@ -416,13 +416,13 @@ func (p *planner) discover() discovery {
 		matches = slices.DeleteFunc(ms, func(m pathpattern.Match) bool { return m.Problem != "" })
 	}
 
-	outputs := make([]pathpattern.Output, len(g.artifacts))
+	outputs := make([]output, len(g.artifacts))
 	for i := range g.artifacts {
-		outputs[i] = pathpattern.Output{Namespace: g.artifacts[i].namespace, Name: g.artifacts[i].name}
+		outputs[i] = output{Namespace: g.artifacts[i].namespace, Name: g.artifacts[i].name}
 	}
 	// Render leaves out what fails to render (no object to decide about),
 	// and marks artifacts sharing a namespace and name: neither is built.
-	rendered, errs := pathpattern.Render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
+	rendered, errs := render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
 	t.errs = append(t.errs, errs...)
 	d.items = make([]*item, len(rendered))
 	for i := range rendered {

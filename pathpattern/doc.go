@@ -1,7 +1,8 @@
 // Package pathpattern finds tenant directories in a source tree with
 // capture patterns such as "@repo/tenants/{namespace}/modules/{module}",
-// renders names and paths from what it captured, and reads tenant files and
-// globs safely, reading only the part of the tree that can still match.
+// expands templates of names and paths from what it captured, and reads
+// tenant files and globs safely, reading only the part of the tree that can
+// still match.
 //
 // # Patterns
 //
@@ -61,20 +62,20 @@
 //     against its sources; source-watcher fails when it has no source.
 //   - Templates: one naming a capture the pattern lacks fails when bound
 //     ([Pattern.Template]); source-watcher fails at the first match.
-//   - Collisions: [Render] marks both objects of every pair that render the
-//     same namespace and name; source-watcher stops at the first.
 //
-// # Templates and rendering
+// Rendering names and namespaces from the captures, checking them and
+// marking collisions is the caller's composition (package generator), and
+// so are its differences from source-watcher.
+//
+// # Templates
 //
 // [Pattern.Template] binds a template such as "{module}" to a pattern, and
-// [Render], the one renderer of objects, expands the templates of several
-// [Output] kinds (spec.artifacts entries) over all matches. For static
-// artifacts (no pathPattern), bind templates to a nil [*Pattern] and
-// [Render] one empty [Match]:
+// [Template.Expand] expands it from a [Match]'s captures. For static
+// artifacts (no pathPattern), bind templates to a nil [*Pattern]: they are
+// literals.
 //
 //	var none *pathpattern.Pattern
 //	name, err := none.Template("platform")
-//	out, errs := pathpattern.Render([]pathpattern.Match{{}}, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 //
 // # References, globs and files
 //

@@ -153,61 +153,6 @@ func ExamplePattern_Warnings() {
 	// capture "name" is overwritten by the artifact's own name in flux-operator's ExternalArtifact inputs; rename the capture
 }
 
-func ExampleRender() {
-	p := pathpattern.MustParse("@repo/{namespace}/{module}")
-	tree := fstest.MapFS{
-		"apps/Auth": {Mode: fs.ModeDir},
-		"apps/auth": {Mode: fs.ModeDir},
-		"apps/db":   {Mode: fs.ModeDir},
-	}
-	matches, _, _ := p.Discover(tree, nil)
-	outputs := []pathpattern.Output{
-		{Namespace: p.MustTemplate("{namespace}"), Name: p.MustTemplate("{module}")},
-		{Name: p.MustTemplate("{namespace}-{module}")}, // in the default namespace
-	}
-	out, errs := pathpattern.Render(matches, outputs, "flux-system", field.NewPath("spec", "artifacts"))
-	for _, r := range out {
-		fmt.Printf("[%d] %s -> %s/%s conflict: %t\n", r.Index, r.Path, r.Namespace, r.Name, r.Conflict != nil)
-	}
-	for _, e := range errs {
-		fmt.Println(e)
-	}
-	// Output:
-	// [0] apps/Auth -> apps/auth conflict: true
-	// [0] apps/auth -> apps/auth conflict: true
-	// [0] apps/db -> apps/db conflict: false
-	// [1] apps/Auth -> flux-system/apps-auth conflict: true
-	// [1] apps/auth -> flux-system/apps-auth conflict: true
-	// [1] apps/db -> flux-system/apps-db conflict: false
-	// spec.artifacts[0].name: Duplicate value: "auth": directories "apps/Auth" and "apps/auth" render the same namespace "apps" and name "auth"
-	// spec.artifacts[1].name: Duplicate value: "apps-auth": directories "apps/Auth" and "apps/auth" render the same namespace "flux-system" and name "apps-auth"
-}
-
-// Without a pattern (source-watcher's artifacts without pathPattern), the
-// templates are literals bound to a nil *Pattern, and one match without a
-// directory renders each output once.
-func ExampleRender_static() {
-	var none *pathpattern.Pattern
-	outputs := []pathpattern.Output{
-		{Name: none.MustTemplate("static-1")},
-		{Namespace: none.MustTemplate("team-a"), Name: none.MustTemplate("static-2")},
-		{Name: none.MustTemplate("Static_3")},
-	}
-	out, errs := pathpattern.Render([]pathpattern.Match{{}}, outputs, "flux-system", field.NewPath("spec", "artifacts"))
-	for _, r := range out {
-		fmt.Printf("[%d] %s/%s\n", r.Index, r.Namespace, r.Name)
-	}
-	fmt.Println(len(errs), errs[0].Field, errs[0].BadValue)
-
-	_, err := none.Template("app-{app}")
-	fmt.Println(err)
-	// Output:
-	// [0] flux-system/static-1
-	// [1] team-a/static-2
-	// 1 spec.artifacts[2].name Static_3
-	// pathpattern: template must name only captures of its pattern: "app" (offset 4 in "app-{app}")
-}
-
 // A caller that words errors its own way switches on the rule.
 func ExampleRule() {
 	for _, pattern := range []string{"@repo/apps/{app", "@repo/apps/{app}/", "@repo/apps/{app}/envs/{app}"} {

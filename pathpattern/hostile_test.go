@@ -371,24 +371,6 @@ func TestHostileDiscover(t *testing.T) {
 	if strings.ContainsAny(msg, "\n\x00") {
 		t.Errorf("error contains a raw newline or NUL: %q", msg)
 	}
-
-	// Three directories lowercase onto the same namespace and name: Render
-	// reports each later one as a duplicate, naming both directories.
-	p := MustParse("@repo/tenants/{namespace}/modules/{module}")
-	_, errs = Render(ms, []Output{{Namespace: p.MustTemplate("{namespace}"), Name: p.MustTemplate("{module}")}}, "", field.NewPath("spec", "artifacts"))
-	var dups []string
-	for _, e := range errs {
-		if e.Type == field.ErrorTypeDuplicate && e.Field == "spec.artifacts[0].name" {
-			dups = append(dups, e.Detail)
-		}
-	}
-	wantDups := []string{
-		`directories "tenants/TEAM-A/modules/APP" and "tenants/Team-A/modules/app" render the same namespace "team-a" and name "app"`,
-		`directories "tenants/TEAM-A/modules/APP" and "tenants/team-a/modules/app" render the same namespace "team-a" and name "app"`,
-	}
-	if diff := cmp.Diff(wantDups, dups); diff != "" {
-		t.Errorf("Render duplicates (-want +got):\n%s\nall errors: %v", diff, errs)
-	}
 }
 
 func TestHostileGlobTree(t *testing.T) {

@@ -84,8 +84,9 @@ func (t *Template) Captures() []string {
 //	name, err := nameTemplate.Expand(m.Normalized)
 //	ref, err := inputsTemplate.Expand(m.Raw)
 //
-// It checks nothing about the result (see [Render] and [ParseRef]). The only
-// possible error wraps [ErrMissingValue]: c lacks a capture the template names.
+// It checks nothing about the result (see [ParseRef]; the caller checks
+// names and namespaces). The only possible error wraps [ErrMissingValue]:
+// c lacks a capture the template names.
 func (t *Template) Expand(c map[string]string) (string, error) {
 	// The length first, for one allocation: a plan expands several per file.
 	n := 0

@@ -135,3 +135,43 @@ func FuzzTemplate(f *testing.F) {
 		}
 	})
 }
+
+func TestTemplateWithoutPattern(t *testing.T) {
+	t.Parallel()
+	var p *Pattern
+	for _, tt := range []struct {
+		name     string
+		template string
+		rule     Rule // 0: valid
+		offset   int
+		value    string
+	}{
+		{name: "literal", template: "static-1"},
+		{name: "literal reference", template: "@repo/apps/auth/**"},
+		{name: "capture", template: "app-{app}", rule: RuleUnknownCapture, offset: 4, value: "app"},
+		{name: "brace alternatives", template: "@repo/{a,b}/*.yaml", rule: RuleInvalidName, offset: 7, value: "a,b"},
+		{name: "unclosed brace", template: "app-{", rule: RuleMissingClose, offset: 4},
+		{name: "unopened brace", template: "app}", rule: RuleMissingOpen, offset: 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tmpl, err := p.Template(tt.template)
+			if tt.rule != 0 {
+				checkSyntaxError(t, err, tt.template, tt.rule, tt.offset, tt.value)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := tmpl.Expand(nil); got != tt.template || err != nil {
+				t.Errorf("Expand(nil) = %q, %v, want the literal", got, err)
+			}
+			if c := tmpl.Captures(); c != nil {
+				t.Errorf("Captures() = %q, want none", c)
+			}
+		})
+	}
+	if w := p.Warnings(nil); w != nil {
+		t.Errorf("Warnings() of no pattern = %q, want none", w)
+	}
+}

@@ -127,11 +127,14 @@ func (s *shared) compute(ctx context.Context) outcome {
 			o.Match[p] = c
 		}
 	}
-	out, errs := pathpattern.Render(o.Matches, []pathpattern.Output{{Namespace: s.ns, Name: s.name}}, "", field.NewPath("spec", "artifacts"))
-	o.Errors = append(o.Errors, fmt.Sprint(errs))
-	for _, r := range out {
-		o.Rendered = append(o.Rendered, r.Namespace+"/"+r.Name)
-		ref, err := s.inputs.Expand(r.Raw)
+	// The shared templates, expanded as the generator renders names and
+	// namespaces (from the normalized captures) and references (from the
+	// raw ones).
+	for _, m := range o.Matches {
+		ns, nsErr := s.ns.Expand(m.Normalized)
+		name, nameErr := s.name.Expand(m.Normalized)
+		o.Rendered = append(o.Rendered, ns+"/"+name+" "+errString(errors.Join(nsErr, nameErr)))
+		ref, err := s.inputs.Expand(m.Raw)
 		o.Refs = append(o.Refs, ref+" "+errString(err))
 	}
 	for _, m := range []nsmeta.Metadata{

@@ -1,4 +1,4 @@
-package pathpattern
+package generator
 
 import (
 	"fmt"
@@ -7,37 +7,38 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// An Output is one kind of object that [Render] renders once per match: the
-// namespace and name templates of an ArtifactGenerator's spec.artifacts[i].
-type Output struct {
-	Namespace *Template // nil: the namespace given to Render
-	Name      *Template
+// An output is one kind of object that [render] renders once per match: the
+// namespace and name templates of a spec.artifacts[i].
+type output struct {
+	Namespace *pathpattern.Template // nil: the namespace given to render
+	Name      *pathpattern.Template
 }
 
-// Rendered is one output rendered from one match.
-type Rendered struct {
-	Match
-	Index     int    // the output's index in the outputs given to Render
-	Namespace string // rendered, or the namespace given to Render
+// renderedObject is one output rendered from one match.
+type renderedObject struct {
+	pathpattern.Match
+	Index     int    // the output's index in the outputs given to render
+	Namespace string // rendered, or the namespace given to render
 	Name      string
 	// Conflict is the first other result (in result order) with the same
-	// namespace and name, or nil. Render reports it; neither object may be
+	// namespace and name, or nil. render reports it; neither object may be
 	// built.
-	Conflict *Rendered
+	Conflict *renderedObject
 }
 
-// Render expands the namespace and name templates of every output for every
-// match, from the normalized values, checks the results, and reports every
-// problem at fldPath.Index(i), i the output's index (spec.artifacts[i]):
-//
-//	rs, errs := pathpattern.Render(ms, outputs, "flux-system", field.NewPath("spec", "artifacts"))
+// render is rule 7 of the package documentation: it expands the namespace
+// and name templates of every output for every match, from the normalized
+// values, checks the results, and reports every problem at
+// fldPath.Index(i), i the output's index (spec.artifacts[i]).
 //
 // namespace is that of the outputs without a namespace template, and may be
 // empty. The templates must be bound to the matches' pattern (or to none).
 //
-// The result holds one [Rendered] per output and match whose name is a
+// The result holds one renderedObject per output and match whose name is a
 // DNS-1123 subdomain and namespace a DNS-1123 label, by output, then by
 // path. Any other is left out and reported as a field.Invalid on its
 // .Child("name") or .Child("namespace") with the value and its directory;
@@ -50,16 +51,17 @@ type Rendered struct {
 // `directories "a" (spec.artifacts[0]) and "b" (spec.artifacts[1]) render
 // the same namespace "x" and name "y"`.
 //
-// A match with a Problem (see [Pattern.Discover]) renders nothing and is not
-// reported again. A match with an empty Path, no directory, renders each
-// output once, with errors naming the output, so Render([]Match{{}}, outputs,
-// ...) checks the literal names and namespaces of outputs bound to a nil
-// [*Pattern], for a spec without a pattern.
+// A match with a Problem (see [pathpattern.Pattern.Discover]) renders
+// nothing and is not reported again. A match with an empty Path, no
+// directory, renders each output once, with errors naming the output, so
+// render([]pathpattern.Match{{}}, outputs, ...) checks the literal names
+// and namespaces of outputs bound to a nil *pathpattern.Pattern, for a spec
+// without a pattern.
 //
 // The results share the maps of the matches; the errors come in the order
 // of the results. When errs is not empty, the caller must not act on the
 // results an error touches, nor delete anything on account of the others.
-func Render(matches []Match, outputs []Output, namespace string, fldPath *field.Path) ([]Rendered, field.ErrorList) {
+func render(matches []pathpattern.Match, outputs []output, namespace string, fldPath *field.Path) ([]renderedObject, field.ErrorList) {
 	order := make([]int, 0, len(matches))
 	for i := range matches {
 		if matches[i].Problem == "" {
@@ -69,7 +71,7 @@ func Render(matches []Match, outputs []Output, namespace string, fldPath *field.
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(matches[a].Path, matches[b].Path) })
 
 	var errs field.ErrorList
-	out := make([]Rendered, 0, len(matches)*len(outputs))
+	out := make([]renderedObject, 0, len(matches)*len(outputs))
 	for i, o := range outputs {
 		op := fldPath.Index(i)
 		namePath, nsPath := op.Child("name"), op.Child("namespace")
@@ -92,7 +94,7 @@ func Render(matches []Match, outputs []Output, namespace string, fldPath *field.
 				}
 				continue
 			}
-			out = append(out, Rendered{Match: m, Index: i, Namespace: ns, Name: name})
+			out = append(out, renderedObject{Match: m, Index: i, Namespace: ns, Name: name})
 		}
 	}
 
@@ -110,7 +112,7 @@ func Render(matches []Match, outputs []Output, namespace string, fldPath *field.
 			out[f].Conflict = r
 		}
 		e := field.Duplicate(fldPath.Index(r.Index).Child("name"), r.Name)
-		e.Detail = fmt.Sprintf("%s render the same %s", pair(&out[f], r, fldPath), objectName(key))
+		e.Detail = fmt.Sprintf("%s render the same %s", renderedPair(&out[f], r, fldPath), objectName(key))
 		errs = append(errs, e)
 	}
 	return out, errs
@@ -118,7 +120,7 @@ func Render(matches []Match, outputs []Output, namespace string, fldPath *field.
 
 // expandChecked expands t from m's normalized values and checks the result
 // with check, returning it or an error at fldPath.
-func expandChecked(t *Template, m Match, fldPath *field.Path, check func(string) []string) (string, *field.Error) {
+func expandChecked(t *pathpattern.Template, m pathpattern.Match, fldPath *field.Path, check func(string) []string) (string, *field.Error) {
 	s, err := t.Expand(m.Normalized)
 	if err != nil {
 		return "", field.Invalid(fldPath, t.String(), fromDir(m.Path, err.Error()))
@@ -137,16 +139,17 @@ func fromDir(dir, detail string) string {
 	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
 }
 
-// pair names the directories of two conflicting results, or their outputs, or both.
-func pair(a, b *Rendered, fldPath *field.Path) string {
+// renderedPair names the directories of two conflicting results, or their
+// outputs, or both.
+func renderedPair(a, b *renderedObject, fldPath *field.Path) string {
 	if a.Path == "" || b.Path == "" {
-		return fmt.Sprintf("%s and %s", origin(a, fldPath, true), origin(b, fldPath, true))
+		return fmt.Sprintf("%s and %s", renderedOrigin(a, fldPath, true), renderedOrigin(b, fldPath, true))
 	}
 	both := a.Index != b.Index
-	return fmt.Sprintf("directories %s and %s", origin(a, fldPath, both), origin(b, fldPath, both))
+	return fmt.Sprintf("directories %s and %s", renderedOrigin(a, fldPath, both), renderedOrigin(b, fldPath, both))
 }
 
-func origin(r *Rendered, fldPath *field.Path, withOutput bool) string {
+func renderedOrigin(r *renderedObject, fldPath *field.Path, withOutput bool) string {
 	switch {
 	case r.Path == "":
 		return fldPath.Index(r.Index).String()

@@ -1,4 +1,4 @@
-package pathpattern
+package generator
 
 import (
 	"errors"
@@ -10,10 +10,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
 // upstreamArtifact is what source-watcher's buildArtifactRequests makes of
-// one match and one spec.artifacts entry, as pathpattern renders it: the
+// one match and one spec.artifacts entry, as render renders it: the
 // name, the labels (the normalized captures) and the copy operation's from
 // and to, expanded from the raw captures.
 type upstreamArtifact struct {
@@ -39,23 +41,24 @@ var upstreamShared = []string{"apps/auth/envs/dev", "apps/auth/envs/prod", "apps
 // upstreamTests are the cases of source-watcher's TestBuildArtifactRequests
 // (fluxcd/source-watcher, internal/controller/
 // artifactgenerator_pathpattern_test.go), one entry per subtest, named as
-// there, with the outcome that pathpattern gives. Where it differs from
-// upstream's, difference names the entry of the package documentation,
-// "Compatibility with source-watcher", that says why. The entries named
+// there, with the outcome that pathpattern's discovery and render give.
+// Where it differs from upstream's, difference names the entry of
+// pathpattern's package documentation ("Compatibility with source-watcher")
+// or the row of docs/differences.md that says why. The entries named
 // "tenantkit: ..." are not upstream's: they show a documented difference
 // that upstream's test does not reach. Not translated: "preserves Exclude
 // and Strategy fields" (the copy operation's other fields are the
 // generator's, not the renderer's).
 var upstreamTests = []struct {
 	name        string
-	tree        []string // directories, and files as "path="; nil for upstreamShared
-	pattern     string   // "" for none: static artifacts
-	names       []string // spec.artifacts[].name
-	from, to    string   // spec.artifacts[].copy[0]
-	rule        Rule     // the SyntaxError of the pattern or a template
-	offset      int      // its offset
-	value       string   // and the value it names
-	sourceShape bool     // Discover fails with ErrSourceShape
+	tree        []string         // directories, and files as "path="; nil for upstreamShared
+	pattern     string           // "" for none: static artifacts
+	names       []string         // spec.artifacts[].name
+	from, to    string           // spec.artifacts[].copy[0]
+	rule        pathpattern.Rule // the SyntaxError of the pattern or a template
+	offset      int              // its offset
+	value       string           // and the value it names
+	sourceShape bool             // Discover fails with pathpattern.ErrSourceShape
 	want        []upstreamArtifact
 	errs        []upstreamErr
 	difference  string
@@ -68,7 +71,7 @@ var upstreamTests = []struct {
 	{
 		name:    "invalid pathPattern format",
 		pattern: "invalid-no-at-sign",
-		rule:    RuleMissingAlias,
+		rule:    pathpattern.RuleMissingAlias,
 		offset:  0,
 	},
 	{
@@ -88,7 +91,7 @@ var upstreamTests = []struct {
 	{
 		name:    "invalid capture label key",
 		pattern: "@repo/apps/{_app}",
-		rule:    RuleInvalidName,
+		rule:    pathpattern.RuleInvalidName,
 		offset:  12,
 		value:   "_app",
 	},
@@ -100,12 +103,12 @@ var upstreamTests = []struct {
 		sourceShape: true,
 		difference:  "A missing, non-directory or symbolic-link root or fixed prefix is an error wrapping [ErrSourceShape]",
 	},
-	{name: "invalid capture syntax/empty capture", pattern: "@repo/apps/{}", rule: RuleEmptyCapture, offset: 11},
-	{name: "invalid capture syntax/unsupported capture name", pattern: "@repo/apps/{app-name}", rule: RuleInvalidName, offset: 12, value: "app-name"},
-	{name: "invalid capture syntax/capture name starts with digit", pattern: "@repo/apps/{1app}", rule: RuleInvalidName, offset: 12, value: "1app"},
-	{name: "invalid capture syntax/missing closing brace", pattern: "@repo/apps/{app", rule: RuleMissingClose, offset: 11},
-	{name: "invalid capture syntax/missing opening brace", pattern: "@repo/apps/app}", rule: RuleMissingOpen, offset: 14},
-	{name: "invalid capture syntax/duplicate capture", pattern: "@repo/apps/{app}/envs/{app}", rule: RuleDuplicateName, offset: 22, value: "app"},
+	{name: "invalid capture syntax/empty capture", pattern: "@repo/apps/{}", rule: pathpattern.RuleEmptyCapture, offset: 11},
+	{name: "invalid capture syntax/unsupported capture name", pattern: "@repo/apps/{app-name}", rule: pathpattern.RuleInvalidName, offset: 12, value: "app-name"},
+	{name: "invalid capture syntax/capture name starts with digit", pattern: "@repo/apps/{1app}", rule: pathpattern.RuleInvalidName, offset: 12, value: "1app"},
+	{name: "invalid capture syntax/missing closing brace", pattern: "@repo/apps/{app", rule: pathpattern.RuleMissingClose, offset: 11},
+	{name: "invalid capture syntax/missing opening brace", pattern: "@repo/apps/app}", rule: pathpattern.RuleMissingOpen, offset: 14},
+	{name: "invalid capture syntax/duplicate capture", pattern: "@repo/apps/{app}/envs/{app}", rule: pathpattern.RuleDuplicateName, offset: 22, value: "app"},
 	{
 		name:    "single capture pattern",
 		pattern: "@repo/apps/{app}",
@@ -123,7 +126,7 @@ var upstreamTests = []struct {
 		name:    "unknown capture placeholder",
 		pattern: "@repo/apps/{app}",
 		names:   []string{"{missing}"},
-		rule:    RuleUnknownCapture,
+		rule:    pathpattern.RuleUnknownCapture,
 		offset:  0,
 		value:   "missing",
 	},
@@ -178,7 +181,7 @@ var upstreamTests = []struct {
 		errs:    []upstreamErr{{field.ErrorTypeInvalid, "spec.artifacts[0].name", "auth..invalid", "apps/auth"}},
 	},
 	{
-		// Upstream stops at the second directory; Render returns both,
+		// Upstream stops at the second directory; render returns both,
 		// marked, and reports the pair.
 		name:    "duplicate names after lowercasing",
 		tree:    []string{"apps/Auth", "apps/auth"},
@@ -189,12 +192,12 @@ var upstreamTests = []struct {
 			{Name: "app-auth", Labels: map[string]string{"app": "auth"}, Conflict: true},
 		},
 		errs:       []upstreamErr{{field.ErrorTypeDuplicate, "spec.artifacts[0].name", "app-auth", "apps/auth"}},
-		difference: "Bad values",
+		difference: "that render the same namespace and name | an error at the first pair",
 	},
 	{
 		name:       "tenantkit: a trailing slash is a parse error",
 		pattern:    "@repo/apps/{app}/",
-		rule:       RuleTrailingSlash,
+		rule:       pathpattern.RuleTrailingSlash,
 		offset:     16,
 		difference: "Patterns that can never match are refused by [Parse]",
 	},
@@ -224,7 +227,7 @@ func upstreamTree(entries []string) fstest.MapFS {
 			fsys[name] = &fstest.MapFile{Data: []byte("test")}
 			continue
 		}
-		fsys[e] = dir()
+		fsys[e] = renderDir()
 	}
 	return fsys
 }
@@ -238,15 +241,15 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 			if tt.difference != "" && !strings.Contains(doc, tt.difference) {
 				t.Errorf("the package documentation does not name the difference %q", tt.difference)
 			}
-			var p *Pattern // nil: static artifacts
+			var p *pathpattern.Pattern // nil: static artifacts
 			if tt.pattern != "" {
 				var err error
-				if p, err = Parse(tt.pattern); err != nil || tt.rule != 0 && len(tt.names) == 0 {
+				if p, err = pathpattern.Parse(tt.pattern); err != nil || tt.rule != 0 && len(tt.names) == 0 {
 					checkSyntaxError(t, err, tt.pattern, tt.rule, tt.offset, tt.value)
 					return
 				}
 			}
-			outputs := make([]Output, len(tt.names))
+			outputs := make([]output, len(tt.names))
 			for i, name := range tt.names {
 				tmpl, err := p.Template(name)
 				if tt.rule != 0 {
@@ -261,7 +264,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 			if tt.rule != 0 {
 				t.Fatalf("no error, want one breaking %q", tt.rule)
 			}
-			matches := []Match{{}}
+			matches := []pathpattern.Match{{}}
 			var errs field.ErrorList
 			if p != nil {
 				tree := tt.tree
@@ -270,11 +273,11 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 				}
 				var err error
 				matches, errs, err = p.Discover(upstreamTree(tree), field.NewPath("spec", "pathPattern"))
-				if tt.sourceShape != errors.Is(err, ErrSourceShape) || !tt.sourceShape && err != nil {
-					t.Fatalf("Discover error %v, want ErrSourceShape: %t", err, tt.sourceShape)
+				if tt.sourceShape != errors.Is(err, pathpattern.ErrSourceShape) || !tt.sourceShape && err != nil {
+					t.Fatalf("Discover error %v, want pathpattern.ErrSourceShape: %t", err, tt.sourceShape)
 				}
 			}
-			rendered, rerrs := Render(matches, outputs, "", field.NewPath("spec", "artifacts"))
+			rendered, rerrs := render(matches, outputs, "", field.NewPath("spec", "artifacts"))
 			errs = append(errs, rerrs...)
 			var got []upstreamArtifact
 			for _, r := range rendered {
@@ -303,23 +306,56 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 	}
 }
 
-// packageDoc returns the text of doc.go with comment markers and line
-// breaks folded into single spaces.
+// packageDoc returns the text of pathpattern's doc.go, which lists the
+// differences of discovery, and of docs/differences.md, which lists those
+// of rendering, with comment markers and line breaks folded into single
+// spaces.
 func packageDoc(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var words []string
-	for line := range strings.Lines(string(data)) {
-		words = append(words, strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "//"))...)
+	for _, name := range []string{"../pathpattern/doc.go", "../docs/differences.md"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			words = append(words, strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "//"))...)
+		}
 	}
 	return strings.Join(words, " ")
 }
 
+// maxSyntaxMessageBytes bounds the message of a syntax error: it quotes at
+// most a bounded prefix of an over-long input (pathpattern's 4096 bytes),
+// and %q at most quadruples it.
+const maxSyntaxMessageBytes = 4*4096 + 512
+
+// checkSyntaxError checks that err is a *pathpattern.SyntaxError for input,
+// wrapping pathpattern.ErrSyntax, that reports rule at offset, naming value
+// when it is set, with a bounded message.
+func checkSyntaxError(t *testing.T, err error, input string, rule pathpattern.Rule, offset int, value string) {
+	t.Helper()
+	var se *pathpattern.SyntaxError
+	if !errors.Is(err, pathpattern.ErrSyntax) || !errors.As(err, &se) || se.Rule != rule {
+		t.Fatalf("error = %v, want a *SyntaxError wrapping ErrSyntax, breaking %q", err, rule)
+	}
+	if !strings.HasPrefix(err.Error(), "pathpattern: "+rule.String()) {
+		t.Errorf("error %q does not word its rule as %q", err, rule)
+	}
+	if se.Input != input || se.Offset != offset {
+		t.Errorf("error at offset %d of %.40q, want offset %d of the input", se.Offset, se.Input, offset)
+	}
+	msg := err.Error()
+	if value != "" && (se.Value != value || !strings.Contains(msg, strconv.Quote(value))) {
+		t.Errorf("error %q names value %q, want %q", msg, se.Value, value)
+	}
+	if !strings.Contains(msg, "offset ") || len(msg) > maxSyntaxMessageBytes {
+		t.Errorf("error %.200q (%d bytes) must give the offset and stay short", msg, len(msg))
+	}
+}
+
 // expandWith expands s, a template of p, from values; "" stays "".
-func expandWith(t *testing.T, p *Pattern, s string, values map[string]string) string {
+func expandWith(t *testing.T, p *pathpattern.Pattern, s string, values map[string]string) string {
 	t.Helper()
 	if s == "" {
 		return ""
