@@ -83,7 +83,7 @@ func (v Verdict) HandedOff() bool { return v.Outcome == HandedOff }
 
 // Decider decides hand-offs under one policy, the kinds that may take one.
 // Build it once with [NewDecider]; it is immutable and safe for concurrent
-// use. The zero Decider allows every kind, like NewDecider().
+// use. The zero Decider allows every kind, like NewDecider(fldPath).
 type Decider struct {
 	allowed     map[schema.GroupKind]bool // nil: every kind
 	allowedText string                    // the allowed kinds, sorted, for reasons
@@ -94,35 +94,38 @@ type Decider struct {
 // kind leaves the generator accountable ([KindNotAllowed]). With no kind,
 // every kind may, and whoever may annotate a namespace can keep it for ever
 // (see Hostile annotations in the package documentation): name the kinds.
+// fldPath is where the caller's list of kinds is:
 //
-//	finalizer.NewDecider(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
+//	d, errs := finalizer.NewDecider(field.NewPath("allowedKinds"), schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
 //
-// It returns an error when a group or kind breaks the rules the API server
-// applies (all of them, sorted, under "allowedKinds").
-func NewDecider(allowed ...schema.GroupKind) (*Decider, error) {
+// A group or kind that breaks the rules the API server applies is a
+// field.Invalid (or, an empty kind, a field.Required) at
+// fldPath.Index(i).Child("group") or .Child("kind"), i the kind's index.
+// It returns a nil Decider and every problem, in the order of the kinds, or
+// a nil list.
+func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, field.ErrorList) {
 	d := &Decider{}
 	if len(allowed) == 0 {
 		return d, nil
 	}
-	p := field.NewPath("allowedKinds")
 	var errs field.ErrorList
 	d.allowed = make(map[schema.GroupKind]bool, len(allowed))
 	for i, gk := range allowed {
 		for _, msg := range apiname.IsGroup(gk.Group) {
-			errs = append(errs, field.Invalid(p.Index(i).Child("group"), gk.Group, msg))
+			errs = append(errs, field.Invalid(fldPath.Index(i).Child("group"), gk.Group, msg))
 		}
 		if gk.Kind == "" {
-			errs = append(errs, field.Required(p.Index(i).Child("kind"), ""))
+			errs = append(errs, field.Required(fldPath.Index(i).Child("kind"), ""))
 		}
 		for _, msg := range apiname.IsKind(gk.Kind) {
 			if gk.Kind != "" {
-				errs = append(errs, field.Invalid(p.Index(i).Child("kind"), gk.Kind, msg))
+				errs = append(errs, field.Invalid(fldPath.Index(i).Child("kind"), gk.Kind, msg))
 			}
 		}
 		d.allowed[gk] = true
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("finalizer: %w", errs.ToAggregate())
+		return nil, errs
 	}
 	names := make([]string, 0, len(d.allowed))
 	for gk := range maps.Keys(d.allowed) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -285,9 +284,9 @@ func TestDecide(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := NewDecider(tt.allowed...)
-			if err != nil {
-				t.Fatal(err)
+			d, errs := NewDecider(field.NewPath("allowedKinds"), tt.allowed...)
+			if errs != nil {
+				t.Fatal(errs)
 			}
 			namespace := tt.namespace
 			if namespace == "" {
@@ -347,9 +346,10 @@ func TestDecideErrors(t *testing.T) {
 func TestNewDecider(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		kinds  []schema.GroupKind
-		fields []string // the fields of the errors, in order; nil: no error
+		name    string
+		fldPath *field.Path // nil: allowedKinds
+		kinds   []schema.GroupKind
+		fields  []string // the fields of the errors, in order; nil: no error
 	}{
 		{name: "no kind: every kind"},
 		{name: "one kind", kinds: []schema.GroupKind{resourceSet}},
@@ -360,42 +360,39 @@ func TestNewDecider(t *testing.T) {
 			kinds:  []schema.GroupKind{resourceSet, {Group: "Flux.io", Kind: "My_Kind"}, {Group: "a.io"}},
 			fields: []string{"allowedKinds[1].group", "allowedKinds[1].kind", "allowedKinds[2].kind"},
 		},
+		{
+			name:    "errors at the caller's path",
+			fldPath: field.NewPath("spec", "finalizer", "kinds"),
+			kinds:   []schema.GroupKind{{Group: "a.io"}},
+			fields:  []string{"spec.finalizer.kinds[0].kind"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := NewDecider(tt.kinds...)
+			fldPath := tt.fldPath
+			if fldPath == nil {
+				fldPath = field.NewPath("allowedKinds")
+			}
+			d, errs := NewDecider(fldPath, tt.kinds...)
 			if tt.fields == nil {
-				if err != nil || d == nil {
-					t.Fatalf("NewDecider() = %v, %v", d, err)
+				if errs != nil || d == nil {
+					t.Fatalf("NewDecider() = %v, %v", d, errs)
 				}
 				return
 			}
-			if d != nil || err == nil {
-				t.Fatalf("NewDecider() = %v, %v; want an error", d, err)
+			if d != nil || errs == nil {
+				t.Fatalf("NewDecider() = %v, %v; want errors", d, errs)
 			}
-			got := errorFields(err)
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Field)
+			}
 			if diff := cmp.Diff(tt.fields, got); diff != "" {
-				t.Errorf("error fields mismatch (-want +got):\n%s\n%v", diff, err)
+				t.Errorf("error fields mismatch (-want +got):\n%s\n%v", diff, errs)
 			}
 		})
 	}
-}
-
-// errorFields returns the fields of the field errors that err aggregates.
-func errorFields(err error) []string {
-	var agg utilerrors.Aggregate
-	if !errors.As(err, &agg) {
-		return nil
-	}
-	var fields []string
-	for _, e := range agg.Errors() {
-		var fe *field.Error
-		if errors.As(e, &fe) {
-			fields = append(fields, fe.Field)
-		}
-	}
-	return fields
 }
 
 func TestLookupFunc(t *testing.T) {
@@ -426,9 +423,9 @@ func TestOutcomeString(t *testing.T) {
 }
 
 func BenchmarkDecide(b *testing.B) {
-	d, err := NewDecider(resourceSet)
-	if err != nil {
-		b.Fatal(err)
+	d, errs := NewDecider(nil, resourceSet)
+	if errs != nil {
+		b.Fatal(errs)
 	}
 	live := map[string]string{Annotation: ownerValue}
 	lookup := LookupFunc(func(context.Context, Reference) (string, error) { return owner.UID, nil })

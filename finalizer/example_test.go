@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenantkit/tenantkit/finalizer"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // resourceSet is flux-operator's ResourceSet kind.
@@ -162,20 +163,20 @@ func ExampleRelease() {
 }
 
 func ExampleNewDecider() {
-	d, err := finalizer.NewDecider(resourceSet)
-	fmt.Println(d != nil, err)
+	d, errs := finalizer.NewDecider(field.NewPath("allowedKinds"), resourceSet)
+	fmt.Println(d != nil, len(errs))
 
-	_, err = finalizer.NewDecider(schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"})
-	fmt.Println(err)
+	_, errs = finalizer.NewDecider(field.NewPath("allowedKinds"), schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "Resource_Set"})
+	fmt.Println(errs.ToAggregate())
 	// Output:
-	// true <nil>
-	// finalizer: allowedKinds[0].kind: Invalid value: "Resource_Set": lower-cased, a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+	// true 0
+	// allowedKinds[0].kind: Invalid value: "Resource_Set": lower-cased, a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
 }
 
 func ExampleDecider_Decide() {
-	d, err := finalizer.NewDecider(resourceSet)
-	if err != nil {
-		panic(err)
+	d, errs := finalizer.NewDecider(field.NewPath("allowedKinds"), resourceSet)
+	if errs != nil {
+		panic(errs.ToAggregate())
 	}
 	// What the cluster holds: the ResourceSet, and kube-root-ca.crt in
 	// tenant-a; live namespace annotations.

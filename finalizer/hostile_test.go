@@ -134,9 +134,9 @@ func TestHostileStamp(t *testing.T) {
 
 func TestHostileDecide(t *testing.T) {
 	t.Parallel()
-	decider, err := NewDecider(resourceSet)
-	if err != nil {
-		t.Fatal(err)
+	decider, errs := NewDecider(nil, resourceSet)
+	if errs != nil {
+		t.Fatal(errs)
 	}
 	refuse := LookupFunc(func(context.Context, Reference) (string, error) {
 		t.Error("Decide looked up a reference it should have refused")

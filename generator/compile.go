@@ -120,16 +120,9 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		// An empty list would allow every kind: the opposite of the option.
 		return nil, field.ErrorList{field.Required(field.NewPath("WithFinalizerKinds"), "must name at least one kind")}
 	}
-	d, err := finalizer.NewDecider(g.opts.finalizerKinds...)
-	if err != nil {
-		// NewDecider names the kinds "allowedKinds[i]": here, the option's arguments.
-		errs := asFieldErrors(err, field.NewPath("WithFinalizerKinds"), nil)
-		for _, e := range errs {
-			if rest, ok := strings.CutPrefix(e.Field, "allowedKinds"); ok {
-				e.Field = "WithFinalizerKinds" + rest
-			}
-		}
-		return nil, errs
+	d, kindErrs := finalizer.NewDecider(field.NewPath("WithFinalizerKinds"), g.opts.finalizerKinds...)
+	if len(kindErrs) > 0 {
+		return nil, kindErrs
 	}
 	g.decider = d
 
@@ -644,7 +637,7 @@ func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts [
 	return nil
 }
 
-// asFieldErrors spreads the error of a primitive's constructor into field errors: its own
+// asFieldErrors spreads the error of a primitive (inventory.Collect's) into field errors: its own
 // field errors when it carries them, or one Invalid error at fldPath.
 func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
 	if err == nil {
