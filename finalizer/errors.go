@@ -44,52 +44,29 @@ const (
 	ruleUID       = `must consist of printable ASCII characters other than space and "/"`
 )
 
-// Segment names a segment of a reference, numbered in the order they appear.
-type Segment int
-
-// The segments of a reference. SegmentNone marks an error about the whole value:
-// its length or its number of segments.
-const (
-	SegmentNone Segment = iota
-	SegmentGroup
-	SegmentVersion
-	SegmentKind
-	SegmentNamespace
-	SegmentName
-	SegmentUID
-)
-
-var segmentNames = [...]string{"value", "group", "version", "kind", "namespace", "name", "uid"}
-
-// String returns the segment's name as in the grammar ("group", "uid"), or
-// "value" for SegmentNone.
-func (s Segment) String() string {
-	if s < 0 || int(s) >= len(segmentNames) {
-		return "segment(" + strconv.Itoa(int(s)) + ")"
-	}
-	return segmentNames[s]
-}
-
 // ParseError reports a value that is not a reference: which segment broke
 // which rule. It unwraps to [ErrInvalid].
 type ParseError struct {
-	Value   string  // the whole value
-	Segment Segment // the failing segment; SegmentNone for the whole value
-	Rule    string  // the rule that failed, e.g. "must not be empty"
+	Value string // the whole value
+	// Segment names the failing segment as the grammar of the package
+	// documentation does: "group", "version", "kind", "namespace", "name"
+	// or "uid"; "" for the whole value (its length, its number of segments).
+	Segment string
+	Rule    string // the rule that failed, e.g. "must not be empty"
 }
 
 // Error returns `finalizer: invalid reference "<value>": <segment>: <rule>`,
-// without the segment for SegmentNone, the value cut short past 828 bytes.
+// without the segment for the whole value, the value cut short past 828 bytes.
 func (e *ParseError) Error() string {
 	return ErrInvalid.Error() + " " + e.detail()
 }
 
 // detail is the error message after its "finalizer: invalid reference " prefix.
 func (e *ParseError) detail() string {
-	if e.Segment == SegmentNone {
+	if e.Segment == "" {
 		return quote(e.Value) + ": " + e.Rule
 	}
-	return quote(e.Value) + ": " + e.Segment.String() + ": " + e.Rule
+	return quote(e.Value) + ": " + e.Segment + ": " + e.Rule
 }
 
 // Unwrap returns [ErrInvalid].

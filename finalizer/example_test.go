@@ -32,15 +32,15 @@ func ExampleParse() {
 		_, err = finalizer.Parse(value)
 		var pe *finalizer.ParseError
 		if errors.As(err, &pe) {
-			fmt.Printf("%v (segment %v, invalid %v)\n", err, pe.Segment, errors.Is(err, finalizer.ErrInvalid))
+			fmt.Printf("%v (segment %q, invalid %v)\n", err, pe.Segment, errors.Is(err, finalizer.ErrInvalid))
 		}
 	}
 	// Output:
 	// ResourceSet flux-system tenants 0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6
 	// v1alpha My-Kind <nil>
-	// finalizer: invalid reference "fluxcd.controlplane.io/v1//flux-system/tenants/0d1e": kind: must not be empty (segment kind, invalid true)
-	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants": must have exactly six segments group/version/kind/namespace/name/uid (segment value, invalid true)
-	// finalizer: invalid reference "self": must be a reference, not the placeholder "self" that the finalizer replaces with one (segment value, invalid true)
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1//flux-system/tenants/0d1e": kind: must not be empty (segment "kind", invalid true)
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants": must have exactly six segments group/version/kind/namespace/name/uid (segment "", invalid true)
+	// finalizer: invalid reference "self": must be a reference, not the placeholder "self" that the finalizer replaces with one (segment "", invalid true)
 }
 
 func ExampleReference_String() {

@@ -145,42 +145,42 @@ func (r Reference) Object() string {
 
 // check returns the first failing segment, in segment order, with its rule;
 // group, version and kind follow package internal/apiname.
-func (r Reference) check() (Segment, string) {
+func (r Reference) check() (segment, rule string) {
 	if msgs := apiname.IsGroup(r.Group); len(msgs) > 0 {
-		return SegmentGroup, strings.Join(msgs, "; ")
+		return "group", strings.Join(msgs, "; ")
 	}
 	if r.Version == "" {
-		return SegmentVersion, ruleEmpty
+		return "version", ruleEmpty
 	}
 	if msgs := apiname.IsVersion(r.Version); len(msgs) > 0 {
-		return SegmentVersion, strings.Join(msgs, "; ")
+		return "version", strings.Join(msgs, "; ")
 	}
 	if r.Kind == "" {
-		return SegmentKind, ruleEmpty
+		return "kind", ruleEmpty
 	}
 	if msgs := apiname.IsKind(r.Kind); len(msgs) > 0 {
-		return SegmentKind, strings.Join(msgs, "; ")
+		return "kind", strings.Join(msgs, "; ")
 	}
 	if r.Namespace != "" {
 		if msgs := validation.IsDNS1123Label(r.Namespace); len(msgs) > 0 {
-			return SegmentNamespace, strings.Join(msgs, "; ")
+			return "namespace", strings.Join(msgs, "; ")
 		}
 	}
 	if r.Name == "" {
-		return SegmentName, ruleEmpty
+		return "name", ruleEmpty
 	}
 	if msgs := validation.IsDNS1123Subdomain(r.Name); len(msgs) > 0 {
-		return SegmentName, strings.Join(msgs, "; ")
+		return "name", strings.Join(msgs, "; ")
 	}
 	switch {
 	case r.UID == "":
-		return SegmentUID, ruleEmpty
+		return "uid", ruleEmpty
 	case len(r.UID) > maxUIDLength:
-		return SegmentUID, ruleUIDLength
+		return "uid", ruleUIDLength
 	case !isUID(r.UID):
-		return SegmentUID, ruleUID
+		return "uid", ruleUID
 	}
-	return SegmentNone, ""
+	return "", ""
 }
 
 // isUID reports whether u is printable ASCII other than space and "/":

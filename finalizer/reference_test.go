@@ -136,7 +136,7 @@ func TestParse(t *testing.T) {
 var invalidTests = []struct {
 	name    string
 	value   string
-	segment Segment
+	segment string
 	rule    string // the whole rule
 	part    string // or a part of it
 }{
@@ -149,51 +149,51 @@ var invalidTests = []struct {
 	{name: "too long", value: longest.String() + "u", rule: ruleTooLong},
 	{name: "far too long", value: strings.Repeat("/", 1<<18), rule: ruleTooLong},
 
-	{name: "leading whitespace", value: " fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/uid", segment: SegmentGroup, part: "RFC 1123"},
-	{name: "leading whitespace, core group", value: " /v1/ConfigMap/flux-system/rset/abc", segment: SegmentGroup, part: "RFC 1123"},
-	{name: "upper-case group", value: "Fluxcd.io/v1/ResourceSet/ns/n/u", segment: SegmentGroup, part: "RFC 1123"},
-	{name: "group too long", value: longSubdomain + "e/v1/K/ns/n/u", segment: SegmentGroup, part: "must be no more than 253 characters"},
+	{name: "leading whitespace", value: " fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/uid", segment: "group", part: "RFC 1123"},
+	{name: "leading whitespace, core group", value: " /v1/ConfigMap/flux-system/rset/abc", segment: "group", part: "RFC 1123"},
+	{name: "upper-case group", value: "Fluxcd.io/v1/ResourceSet/ns/n/u", segment: "group", part: "RFC 1123"},
+	{name: "group too long", value: longSubdomain + "e/v1/K/ns/n/u", segment: "group", part: "must be no more than 253 characters"},
 
-	{name: "empty version", value: "fluxcd.controlplane.io//ResourceSet/flux-system/tenants/uid", segment: SegmentVersion, rule: ruleEmpty},
-	{name: "version without v", value: "/1/K/ns/n/u", segment: SegmentVersion, part: "DNS-1035 label"},
-	{name: "version V1", value: "/V1/K/ns/n/u", segment: SegmentVersion, part: "DNS-1035 label"},
-	{name: "version v1.2", value: "/v1.2/K/ns/n/u", segment: SegmentVersion, part: "DNS-1035 label"},
-	{name: "version v1-", value: "/v1-/K/ns/n/u", segment: SegmentVersion, part: "DNS-1035 label"},
-	{name: "version too long", value: "/v1beta" + strings.Repeat("1", 58) + "/K/ns/n/u", segment: SegmentVersion, part: "must be no more than 63 characters"},
+	{name: "empty version", value: "fluxcd.controlplane.io//ResourceSet/flux-system/tenants/uid", segment: "version", rule: ruleEmpty},
+	{name: "version without v", value: "/1/K/ns/n/u", segment: "version", part: "DNS-1035 label"},
+	{name: "version V1", value: "/V1/K/ns/n/u", segment: "version", part: "DNS-1035 label"},
+	{name: "version v1.2", value: "/v1.2/K/ns/n/u", segment: "version", part: "DNS-1035 label"},
+	{name: "version v1-", value: "/v1-/K/ns/n/u", segment: "version", part: "DNS-1035 label"},
+	{name: "version too long", value: "/v1beta" + strings.Repeat("1", 58) + "/K/ns/n/u", segment: "version", part: "must be no more than 63 characters"},
 
-	{name: "empty kind", value: "fluxcd.controlplane.io/v1//flux-system/tenants/uid", segment: SegmentKind, rule: ruleEmpty},
-	{name: "kind with an underscore", value: "/v1/My_Kind/ns/n/u", segment: SegmentKind, part: "lower-cased, a DNS-1035 label"},
-	{name: "kind with a trailing dash", value: "/v1/Kind-/ns/n/u", segment: SegmentKind, part: "lower-cased, a DNS-1035 label"},
-	{name: "kind with a dot", value: "/v1/ConfigMap.v1/ns/n/u", segment: SegmentKind, part: "lower-cased, a DNS-1035 label"},
-	{name: "kind with a leading digit", value: "/v1/8Thing/ns/n/u", segment: SegmentKind, part: "lower-cased, a DNS-1035 label"},
-	{name: "non-ASCII kind", value: "/v1/Ünit/ns/n/u", segment: SegmentKind, part: "lower-cased, a DNS-1035 label"},
-	{name: "Kelvin sign in the kind", value: "/v1/\u212aind/ns/n/u", segment: SegmentKind, rule: "must be ASCII"},
-	{name: "kind too long", value: "/v1/K" + strings.Repeat("k", 63) + "/ns/n/u", segment: SegmentKind, part: "must be no more than 63 characters"},
+	{name: "empty kind", value: "fluxcd.controlplane.io/v1//flux-system/tenants/uid", segment: "kind", rule: ruleEmpty},
+	{name: "kind with an underscore", value: "/v1/My_Kind/ns/n/u", segment: "kind", part: "lower-cased, a DNS-1035 label"},
+	{name: "kind with a trailing dash", value: "/v1/Kind-/ns/n/u", segment: "kind", part: "lower-cased, a DNS-1035 label"},
+	{name: "kind with a dot", value: "/v1/ConfigMap.v1/ns/n/u", segment: "kind", part: "lower-cased, a DNS-1035 label"},
+	{name: "kind with a leading digit", value: "/v1/8Thing/ns/n/u", segment: "kind", part: "lower-cased, a DNS-1035 label"},
+	{name: "non-ASCII kind", value: "/v1/Ünit/ns/n/u", segment: "kind", part: "lower-cased, a DNS-1035 label"},
+	{name: "Kelvin sign in the kind", value: "/v1/\u212aind/ns/n/u", segment: "kind", rule: "must be ASCII"},
+	{name: "kind too long", value: "/v1/K" + strings.Repeat("k", 63) + "/ns/n/u", segment: "kind", part: "must be no more than 63 characters"},
 
-	{name: "upper-case namespace", value: "/v1/K/Flux-System/n/u", segment: SegmentNamespace, part: "RFC 1123"},
-	{name: "dotted namespace", value: "/v1/K/flux.system/n/u", segment: SegmentNamespace, part: "must not contain dots"},
-	{name: "namespace too long", value: "/v1/K/" + strings.Repeat("n", 64) + "/n/u", segment: SegmentNamespace, part: "must be no more than 63 characters"},
+	{name: "upper-case namespace", value: "/v1/K/Flux-System/n/u", segment: "namespace", part: "RFC 1123"},
+	{name: "dotted namespace", value: "/v1/K/flux.system/n/u", segment: "namespace", part: "must not contain dots"},
+	{name: "namespace too long", value: "/v1/K/" + strings.Repeat("n", 64) + "/n/u", segment: "namespace", part: "must be no more than 63 characters"},
 
-	{name: "empty name", value: "/v1/K/ns//u", segment: SegmentName, rule: ruleEmpty},
-	{name: "upper-case name", value: "/v1/K/ns/Tenants/u", segment: SegmentName, part: "RFC 1123"},
-	{name: "name with leading dash", value: "/v1/K/ns/-tenants/u", segment: SegmentName, part: "RFC 1123"},
-	{name: "name too long", value: "/v1/K/ns/" + longSubdomain + "e/u", segment: SegmentName, part: "must be no more than 253 characters"},
+	{name: "empty name", value: "/v1/K/ns//u", segment: "name", rule: ruleEmpty},
+	{name: "upper-case name", value: "/v1/K/ns/Tenants/u", segment: "name", part: "RFC 1123"},
+	{name: "name with leading dash", value: "/v1/K/ns/-tenants/u", segment: "name", part: "RFC 1123"},
+	{name: "name too long", value: "/v1/K/ns/" + longSubdomain + "e/u", segment: "name", part: "must be no more than 253 characters"},
 
-	{name: "empty uid", value: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/", segment: SegmentUID, rule: ruleEmpty},
-	{name: "trailing whitespace", value: "/v1/ConfigMap/flux-system/rset/abc ", segment: SegmentUID, rule: ruleUID},
-	{name: "trailing newline", value: "/v1/ConfigMap/flux-system/rset/abc\n", segment: SegmentUID, rule: ruleUID},
-	{name: "space in uid", value: "/v1/K/ns/n/a b", segment: SegmentUID, rule: ruleUID},
-	{name: "NUL in uid", value: "/v1/K/ns/n/a\x00", segment: SegmentUID, rule: ruleUID},
-	{name: "DEL in uid", value: "/v1/K/ns/n/a\x7f", segment: SegmentUID, rule: ruleUID},
-	{name: "non-ASCII uid", value: "/v1/K/ns/n/é", segment: SegmentUID, rule: ruleUID},
-	{name: "uid too long", value: "/v1/K/ns/n/" + strings.Repeat("u", 129), segment: SegmentUID, rule: ruleUIDLength},
+	{name: "empty uid", value: "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/", segment: "uid", rule: ruleEmpty},
+	{name: "trailing whitespace", value: "/v1/ConfigMap/flux-system/rset/abc ", segment: "uid", rule: ruleUID},
+	{name: "trailing newline", value: "/v1/ConfigMap/flux-system/rset/abc\n", segment: "uid", rule: ruleUID},
+	{name: "space in uid", value: "/v1/K/ns/n/a b", segment: "uid", rule: ruleUID},
+	{name: "NUL in uid", value: "/v1/K/ns/n/a\x00", segment: "uid", rule: ruleUID},
+	{name: "DEL in uid", value: "/v1/K/ns/n/a\x7f", segment: "uid", rule: ruleUID},
+	{name: "non-ASCII uid", value: "/v1/K/ns/n/é", segment: "uid", rule: ruleUID},
+	{name: "uid too long", value: "/v1/K/ns/n/" + strings.Repeat("u", 129), segment: "uid", rule: ruleUIDLength},
 
-	{name: "first failing segment wins", value: "/X/y_/Z/ns/", segment: SegmentVersion, part: "DNS-1035 label"},
+	{name: "first failing segment wins", value: "/X/y_/Z/ns/", segment: "version", part: "DNS-1035 label"},
 }
 
 // checkParseError fails t unless err is a *ParseError for value with the
 // segment and rule (or part of a rule) given.
-func checkParseError(t *testing.T, err error, value string, segment Segment, rule, part string) {
+func checkParseError(t *testing.T, err error, value string, segment string, rule, part string) {
 	t.Helper()
 	var pe *ParseError
 	if !errors.As(err, &pe) {
@@ -206,7 +206,7 @@ func checkParseError(t *testing.T, err error, value string, segment Segment, rul
 		t.Errorf("ParseError.Value = %q, want %q", pe.Value, value)
 	}
 	if pe.Segment != segment {
-		t.Errorf("ParseError.Segment = %v, want %v", pe.Segment, segment)
+		t.Errorf("ParseError.Segment = %q, want %q", pe.Segment, segment)
 	}
 	switch {
 	case pe.Rule == "":
@@ -240,19 +240,19 @@ func TestValidate(t *testing.T) {
 	tests := []struct {
 		name    string
 		ref     Reference
-		segment Segment
+		segment string
 		rule    string
 		part    string
 	}{
-		{name: "zero", ref: Reference{}, segment: SegmentVersion, rule: ruleEmpty},
-		{name: "no name", ref: Reference{Version: "v1", Kind: "ConfigMap"}, segment: SegmentName, rule: ruleEmpty},
-		{name: "slash in group", ref: Reference{Group: "a/b", Version: "v1", Kind: "K", Name: "n", UID: "u"}, segment: SegmentGroup, part: "RFC 1123"},
-		{name: "slash in version", ref: Reference{Version: "v1/v2", Kind: "K", Name: "n", UID: "u"}, segment: SegmentVersion, part: "DNS-1035"},
-		{name: "slash in kind", ref: Reference{Version: "v1", Kind: "K/L", Name: "n", UID: "u"}, segment: SegmentKind, part: "DNS-1035"},
-		{name: "slash in namespace", ref: Reference{Version: "v1", Kind: "K", Namespace: "a/b", Name: "n", UID: "u"}, segment: SegmentNamespace, part: "RFC 1123"},
-		{name: "slash in name", ref: Reference{Version: "v1", Kind: "K", Name: "a/b", UID: "u"}, segment: SegmentName, part: "RFC 1123"},
-		{name: "slash in uid", ref: Reference{Version: "v1", Kind: "K", Name: "n", UID: "a/b"}, segment: SegmentUID, rule: ruleUID},
-		{name: "self uid is fine, no name", ref: Reference{Version: "v1", Kind: "K", UID: Self}, segment: SegmentName, rule: ruleEmpty},
+		{name: "zero", ref: Reference{}, segment: "version", rule: ruleEmpty},
+		{name: "no name", ref: Reference{Version: "v1", Kind: "ConfigMap"}, segment: "name", rule: ruleEmpty},
+		{name: "slash in group", ref: Reference{Group: "a/b", Version: "v1", Kind: "K", Name: "n", UID: "u"}, segment: "group", part: "RFC 1123"},
+		{name: "slash in version", ref: Reference{Version: "v1/v2", Kind: "K", Name: "n", UID: "u"}, segment: "version", part: "DNS-1035"},
+		{name: "slash in kind", ref: Reference{Version: "v1", Kind: "K/L", Name: "n", UID: "u"}, segment: "kind", part: "DNS-1035"},
+		{name: "slash in namespace", ref: Reference{Version: "v1", Kind: "K", Namespace: "a/b", Name: "n", UID: "u"}, segment: "namespace", part: "RFC 1123"},
+		{name: "slash in name", ref: Reference{Version: "v1", Kind: "K", Name: "a/b", UID: "u"}, segment: "name", part: "RFC 1123"},
+		{name: "slash in uid", ref: Reference{Version: "v1", Kind: "K", Name: "n", UID: "a/b"}, segment: "uid", rule: ruleUID},
+		{name: "self uid is fine, no name", ref: Reference{Version: "v1", Kind: "K", UID: Self}, segment: "name", rule: ruleEmpty},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,7 +271,7 @@ func TestParseErrorMessage(t *testing.T) {
 	}{
 		{
 			name: "segment",
-			err:  &ParseError{Value: "/v1//ns/n/u", Segment: SegmentKind, Rule: ruleEmpty},
+			err:  &ParseError{Value: "/v1//ns/n/u", Segment: "kind", Rule: ruleEmpty},
 			want: `finalizer: invalid reference "/v1//ns/n/u": kind: must not be empty`,
 		},
 		{
@@ -284,11 +284,6 @@ func TestParseErrorMessage(t *testing.T) {
 			err:  &ParseError{Value: strings.Repeat("x", maxLength+1), Rule: ruleTooLong},
 			want: `finalizer: invalid reference "` + strings.Repeat("x", quoteLimit) + `"... (829 bytes): must be no more than 828 bytes`,
 		},
-		{
-			name: "unknown segment",
-			err:  &ParseError{Value: "v", Segment: Segment(42), Rule: ruleEmpty},
-			want: `finalizer: invalid reference "v": segment(42): must not be empty`,
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,19 +295,6 @@ func TestParseErrorMessage(t *testing.T) {
 				t.Errorf("%v does not unwrap to ErrInvalid", tt.err)
 			}
 		})
-	}
-}
-
-func TestSegmentString(t *testing.T) {
-	t.Parallel()
-	want := map[Segment]string{
-		SegmentNone: "value", SegmentGroup: "group", SegmentVersion: "version", SegmentKind: "kind",
-		SegmentNamespace: "namespace", SegmentName: "name", SegmentUID: "uid", Segment(-1): "segment(-1)",
-	}
-	for s, name := range want {
-		if got := s.String(); got != name {
-			t.Errorf("Segment(%d).String() = %q, want %q", int(s), got, name)
-		}
 	}
 }
 
@@ -428,7 +410,7 @@ var referenceForTests = []struct {
 	objName   string
 	uid       string
 	want      Reference
-	segment   Segment // when refused
+	segment   string // when refused
 	rule      string
 }{
 	{
@@ -444,29 +426,29 @@ var referenceForTests = []struct {
 	},
 	{
 		name: "a typed object's empty GroupVersionKind", namespace: "flux-system", objName: "tenants", uid: "u",
-		segment: SegmentVersion, rule: ruleEmpty,
+		segment: "version", rule: ruleEmpty,
 	},
 	{
 		name: "not created yet: no uid", gvk: schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"},
 		namespace: "flux-system", objName: "tenants",
-		segment: SegmentUID, rule: ruleEmpty,
+		segment: "uid", rule: ruleEmpty,
 	},
 	{
 		name: "a uid with a slash", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
 		namespace: "ns", objName: "n", uid: "a/b",
-		segment: SegmentUID, rule: ruleUID,
+		segment: "uid", rule: ruleUID,
 	},
 	{
 		name: "no name", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "ns", uid: "u",
-		segment: SegmentName, rule: ruleEmpty,
+		segment: "name", rule: ruleEmpty,
 	},
 	{
 		name: "an upper-case namespace", gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, namespace: "NS", objName: "n", uid: "u",
-		segment: SegmentNamespace,
+		segment: "namespace",
 	},
 	{
 		name: "a group with a slash", gvk: schema.GroupVersionKind{Group: "a/b", Version: "v1", Kind: "K"}, namespace: "ns", objName: "n", uid: "u",
-		segment: SegmentGroup,
+		segment: "group",
 	},
 }
 
@@ -476,7 +458,7 @@ func TestReferenceFor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := ReferenceFor(tt.gvk, tt.namespace, tt.objName, tt.uid)
-			if tt.segment != SegmentNone {
+			if tt.segment != "" {
 				if got != (Reference{}) {
 					t.Errorf("ReferenceFor() = %+v with its error, want the zero Reference", got)
 				}

@@ -15,7 +15,7 @@ var stampedByTests = []struct {
 	annotations map[string]string
 	want        Reference
 	ok          bool
-	segment     Segment // with rule, when the value is malformed
+	segment     string // with rule, when the value is malformed
 	rule        string
 }{
 	{name: "stamped", annotations: map[string]string{Annotation: ownerValue, "note": "x"}, want: owner, ok: true},
@@ -25,7 +25,7 @@ var stampedByTests = []struct {
 	{name: "self, never stamped", annotations: map[string]string{Annotation: Self}},
 	{name: "malformed", annotations: map[string]string{Annotation: "tenants"}, rule: ruleSegments},
 	{name: "self with a space", annotations: map[string]string{Annotation: "self "}, rule: ruleSegments},
-	{name: "a uid with a space", annotations: map[string]string{Annotation: ownerValue + " "}, segment: SegmentUID, rule: ruleUID},
+	{name: "a uid with a space", annotations: map[string]string{Annotation: ownerValue + " "}, segment: "uid", rule: ruleUID},
 	{name: "256 KiB", annotations: map[string]string{Annotation: strings.Repeat("/", 256<<10)}, rule: ruleTooLong},
 }
 

@@ -202,7 +202,7 @@ func TestStampInvalidOwnerSegment(t *testing.T) {
 	t.Parallel()
 	_, err := Stamp(nil, map[string]string{Annotation: Self}, Reference{Version: "v1", Kind: "K", Name: "n"})
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Segment != SegmentUID || pe.Rule != ruleEmpty {
+	if !errors.As(err, &pe) || pe.Segment != "uid" || pe.Rule != ruleEmpty {
 		t.Fatalf("Stamp() error = %v, want an empty uid *ParseError", err)
 	}
 }

@@ -27,7 +27,7 @@ func TestUpstreamParseExternalFinalizerRef(t *testing.T) {
 		want  finalizer.Reference
 		gvk   string // GroupVersionKind().String()
 		// A rejected value: the segment and the rule of the *ParseError.
-		segment finalizer.Segment
+		segment string
 		rule    string
 	}{
 		{name: "cluster-scoped ResourceSet", value: "fluxcd.controlplane.io/v1/ResourceSet//tenants/1234-uid",
@@ -36,12 +36,12 @@ func TestUpstreamParseExternalFinalizerRef(t *testing.T) {
 		{name: "core group, namespaced", value: "/v1/ConfigMap/flux-system/rset/abc",
 			want: finalizer.Reference{Version: "v1", Kind: "ConfigMap", Namespace: "flux-system", Name: "rset", UID: "abc"},
 			gvk:  "/v1, Kind=ConfigMap"},
-		{name: "the placeholder self", value: "self", segment: finalizer.SegmentNone, rule: `must be a reference, not the placeholder "self" that the finalizer replaces with one`},
-		{name: "five segments", value: "fluxcd.controlplane.io/v1/ResourceSet/tenants/uid", segment: finalizer.SegmentNone, rule: sixSegments},
-		{name: "no uid segment", value: "fluxcd.controlplane.io/v1/ResourceSet//tenants", segment: finalizer.SegmentNone, rule: sixSegments},
-		{name: "empty kind", value: "fluxcd.controlplane.io/v1///tenants/uid", segment: finalizer.SegmentKind, rule: "must not be empty"},
-		{name: "empty uid", value: "fluxcd.controlplane.io/v1/ResourceSet//tenants/", segment: finalizer.SegmentUID, rule: "must not be empty"},
-		{name: "empty version", value: "fluxcd.controlplane.io//ResourceSet//tenants/uid", segment: finalizer.SegmentVersion, rule: "must not be empty"},
+		{name: "the placeholder self", value: "self", segment: "", rule: `must be a reference, not the placeholder "self" that the finalizer replaces with one`},
+		{name: "five segments", value: "fluxcd.controlplane.io/v1/ResourceSet/tenants/uid", segment: "", rule: sixSegments},
+		{name: "no uid segment", value: "fluxcd.controlplane.io/v1/ResourceSet//tenants", segment: "", rule: sixSegments},
+		{name: "empty kind", value: "fluxcd.controlplane.io/v1///tenants/uid", segment: "kind", rule: "must not be empty"},
+		{name: "empty uid", value: "fluxcd.controlplane.io/v1/ResourceSet//tenants/", segment: "uid", rule: "must not be empty"},
+		{name: "empty version", value: "fluxcd.controlplane.io//ResourceSet//tenants/uid", segment: "version", rule: "must not be empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +53,7 @@ func TestUpstreamParseExternalFinalizerRef(t *testing.T) {
 					t.Fatalf("Parse(%q) = %v, %v; want a *ParseError", tt.value, got, err)
 				}
 				if pe.Segment != tt.segment || pe.Rule != tt.rule {
-					t.Errorf("Parse(%q): segment %v, rule %q; want %v, %q", tt.value, pe.Segment, pe.Rule, tt.segment, tt.rule)
+					t.Errorf("Parse(%q): segment %q, rule %q; want %q, %q", tt.value, pe.Segment, pe.Rule, tt.segment, tt.rule)
 				}
 				return
 			}
