@@ -7,11 +7,9 @@ import (
 	"sync"
 )
 
-// Cache maps an expression and its variables to a compiled [Program], for controllers that
-// see the same policies on every reconcile. It holds at most its size in programs, evicting
-// the least recently used. Compile errors are not cached: a failed expression is compiled
-// again next time. The zero value is not valid; use [NewCache]. A Cache is safe for
-// concurrent use.
+// Cache maps an expression and its variables to a compiled [Program], holding at most its size
+// in programs and evicting the least recently used. Compile errors are not cached. The zero
+// value is not valid; use [NewCache]. A Cache is safe for concurrent use.
 type Cache struct {
 	size int
 
@@ -54,8 +52,7 @@ func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 	}
 	c.mu.Unlock()
 
-	// Compile outside the lock, so as not to serialize unrelated lookups. Two goroutines may
-	// compile the same expression at once; the first to finish is kept.
+	// Compile outside the lock; of two goroutines compiling one expression, the first is kept.
 	p, err := Compile(expr, vars...)
 	if err != nil {
 		return nil, err
@@ -83,8 +80,7 @@ func (c *Cache) Len() int {
 	return c.order.Len()
 }
 
-// cacheKey is the sorted variables joined with NUL, then NUL and the expression. Variables are
-// valid identifiers here, which cannot contain NUL, so the key is unambiguous.
+// cacheKey joins the sorted variables and the expression with NUL, which identifiers cannot hold.
 func cacheKey(expr string, vars []string) string {
 	sorted := slices.Clone(vars)
 	slices.Sort(sorted)

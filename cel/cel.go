@@ -22,28 +22,24 @@ type Program struct {
 	prg    cel.Program // planned with the cost limit CostLimit
 	budget time.Duration
 
-	// limited holds plans with a cost limit of their own, for EvalLimited.
-	limited *limitedPrograms
+	limited *limitedPrograms // plans for EvalLimited
 }
 
 // costLimit is the shared plans' limit, never written: a variable for cel-go's tracker's pointer.
 var costLimit uint64 = CostLimit
 
-// limitedPrograms pools plans of one program for EvalLimited, each with a cost limit of its
-// own: cel-go fixes a plan's limit (each evaluation's tracker copies its pointer), so a limit
-// that changes between evaluations needs a plan per evaluation in flight.
+// limitedPrograms pools plans of one program for EvalLimited: cel-go fixes a plan's limit, so
+// a limit that changes between evaluations needs a plan per evaluation in flight.
 type limitedPrograms struct {
 	plan func(limit *uint64) (cel.Program, error)
 	pool sync.Pool // of *limitedProgram
 }
 
-// limitedProgram is one plan and its cost limit, set by the evaluation that holds it.
 type limitedProgram struct {
 	prg   cel.Program
 	limit uint64
 }
 
-// get returns a plan of its own with the cost limit limit.
 func (l *limitedPrograms) get(limit uint64) (*limitedProgram, error) {
 	lp, _ := l.pool.Get().(*limitedProgram)
 	if lp == nil {
@@ -58,10 +54,9 @@ func (l *limitedPrograms) get(limit uint64) (*limitedProgram, error) {
 	return lp, nil
 }
 
-// envOnce builds the shared base environment once; Compile adds variables with Extend, a copy.
+// envOnce builds the base environment once; Compile adds variables with Extend, a copy.
 var envOnce = sync.OnceValues(newEnvironment)
 
-// identifier is the syntax of a declarable variable name.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // reserved are CEL's reserved words and predefined names, which a variable must not shadow.
@@ -102,8 +97,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 	}
 	base, err := envOnce()
 	if err != nil {
-		// The environment is fixed at build time; this is a bug, not bad input.
-		return nil, fmt.Errorf("cel: building the environment: %w", err)
+		return nil, fmt.Errorf("cel: building the environment: %w", err) // a bug, not bad input
 	}
 	env, err := base.env.Extend(decls...)
 	if err != nil {
@@ -127,7 +121,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 }
 
 // issuesError turns cel-go's issues into a CompileError at the first one's position, without
-// the upper-case "ERROR: " of cel-go's "ERROR: <input>:L:C: msg", source line and caret.
+// cel-go's upper-case "ERROR: " prefixes.
 func issuesError(expr string, iss *cel.Issues) *CompileError {
 	detail := iss.Err().Error() // sorts the issues by position
 	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
@@ -175,28 +169,27 @@ func (p *Program) Eval(ctx context.Context, vars map[string]string) (bool, error
 //
 //	ok, cost, err := p.EvalLimited(ctx, vars, left)
 //
-// A caller shares one budget among several evaluations with it, each getting what is left (as
-// nsmeta does among the rules of a namespace's metadata). limit bounds all that CostLimit
-// bounds in Eval, a call checked before it runs included (refused over half of limit), so an
-// evaluation does at most one and a half times limit of work. When limit stops it, the error
-// wraps [ErrCostLimit] and names limit, and cost is more than limit when the runtime cost
-// went over it, or what was charged before the refused call; after any other failure, cost
-// is what was charged until then. The first evaluation below CostLimit plans the program
-// again (cel-go fixes a plan's limit), as does each that runs while all other plans are in use.
+// A caller shares one budget among several evaluations with it, each getting what is left.
+// limit bounds all that CostLimit bounds in Eval (a call checked before it runs is refused
+// over half of limit), so an evaluation does at most one and a half times limit of work. When
+// limit stops it, the error wraps [ErrCostLimit] and names limit, and cost is more than limit
+// when the runtime cost went over it, or what was charged before the refused call; after any
+// other failure, cost is what was charged until then. The first evaluation below CostLimit,
+// and each that runs while all other plans are in use, plans the program again.
 func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit uint64) (bool, uint64, error) {
 	if limit >= CostLimit {
 		return p.eval(ctx, p.prg, CostLimit, vars)
 	}
 	lp, err := p.limited.get(limit)
 	if err != nil {
-		// The program planned once already; this is a bug, not bad input.
+		// The program planned once already: a bug, not bad input.
 		return false, 0, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: planning the program: %v", ErrEval, err)}
 	}
 	defer p.limited.pool.Put(lp)
 	return p.eval(ctx, lp.prg, limit, vars)
 }
 
-// eval evaluates prg, p planned with the cost limit limit, and returns its result and cost.
+// eval evaluates prg, p planned with the cost limit limit.
 func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars map[string]string) (bool, uint64, error) {
 	budgeted, cancel := context.WithTimeoutCause(ctx, p.budget, errBudget)
 	defer cancel()
@@ -216,10 +209,9 @@ func (p *Program) eval(ctx context.Context, prg cel.Program, limit uint64, vars 
 	return bool(b), cost, nil
 }
 
-// errBudget is the cause of a budgeted context whose time ran out.
 var errBudget = errors.New("time budget exhausted")
 
-// classify maps cel-go's error to one that wraps a sentinel or is ctx's, under cost limit limit.
+// classify maps cel-go's error to one that wraps a sentinel or is ctx's.
 func (p *Program) classify(ctx context.Context, err error, limit uint64) error {
 	var cancelled interpreter.EvalCancelledError
 	switch {
@@ -228,11 +220,9 @@ func (p *Program) classify(ctx context.Context, err error, limit uint64) error {
 	case errors.As(err, &cancelled) && cancelled.Cause == refusedCause:
 		return fmt.Errorf("%w: %s", ErrCostLimit, cancelled.Message)
 	case ctx.Err() != nil:
-		// The caller's context ended: its error, not a failure of the policy.
-		return context.Cause(ctx)
+		return context.Cause(ctx) // not a failure of the policy
 	case errors.Is(err, errBudget):
-		// Not ErrCostLimit: how far an evaluation gets in a second depends on the machine and
-		// its load, so this is no verdict, and a retry may succeed.
+		// Not ErrCostLimit: how far an evaluation gets in a second depends on the machine.
 		return fmt.Errorf("cel: must finish within the time budget of %v: %w", p.budget, context.DeadlineExceeded)
 	default:
 		return fmt.Errorf("%w: %v", ErrEval, err)

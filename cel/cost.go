@@ -12,25 +12,16 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// This file is the cost model: what each function of the environment is charged, from the
-// sizes of its arguments (and some of its result), and which calls are refused before they
-// run. Every function is in builtins or constantFunctions (TestEveryFunctionCharged).
-//
-// cel-go charges a call after it returns, so the functions whose work can grow faster than
-// their arguments (a sort, a set comparison, a search) have a charge known before the call: it
-// is refused with ErrCostLimit over callLimit, charged otherwise. The charges are cel-go's, so
-// Kubernetes', where those count the work, higher where cel-go undercounts (the package doc's
-// Charges); strings in bytes, since counting code points allocates four bytes for each.
+// This file is the cost model (the package doc's Bounds and Charges): every function is in
+// builtins or constantFunctions (TestEveryFunctionCharged). Strings count in bytes, since
+// counting code points allocates four bytes for each.
 
 const (
-	// tzCost is the charge of a timestamp accessor given a time zone name: cel-go loads the zone
-	// (time.LoadLocation) at every call, about what 200 units of comprehension steps take
-	// (BenchmarkBuiltins), and charges 1.
+	// tzCost is the charge of a timestamp accessor given a time zone name, which cel-go loads
+	// at every call (time.LoadLocation) and charges 1 (BenchmarkBuiltins).
 	tzCost = 200
 
-	// listCallCost is cel-go's charge of a list function that allocates its result: one for the
-	// call, ten for the list (common.ListCreateBaseCost).
-	listCallCost = 11
+	listCallCost = 11 // cel-go's: one for the call, ten for the list (common.ListCreateBaseCost)
 
 	// maxVisits bounds the values one call's charge reads to weigh nested lists and maps; past
 	// it the call is refused, since a charge not computed cheaply cannot be bounded either.
@@ -39,26 +30,15 @@ const (
 
 // builtin is how one function is charged.
 type builtin struct {
-	// name is the function as an expression writes it, for messages.
-	name string
-
-	// cost is the charge of a call that ran, from its arguments and result.
-	cost func(args []ref.Val, result ref.Val) uint64
-
-	// before, when set, is the charge known before the call, which is refused over callLimit.
-	before func(args []ref.Val) uint64
-
-	// detail, when set, describes the arguments of a refused call (by default, describeArgs).
-	detail func(args []ref.Val) string
-
-	// produces, when set, bounds the string result; the call is refused over MaxStringBytes.
+	name   string                                      // as an expression writes it
+	cost   func(args []ref.Val, result ref.Val) uint64 // of a call that ran
+	before func(args []ref.Val) uint64                 // if set, known first; refused over callLimit
+	detail func(args []ref.Val) string                 // if set, describes a refused call's args
+	// produces, if set, bounds the string result; the call is refused over MaxStringBytes.
 	produces sizeBound
-
-	// prepare, when set, rewrites the arguments of a call not refused, before it runs.
-	prepare func(args []ref.Val) []ref.Val
+	prepare  func(args []ref.Val) []ref.Val // if set, rewrites the args of a call not refused
 }
 
-// checked reports whether calls of b are checked before they run.
 func (b *builtin) checked() bool { return b.before != nil || b.produces != nil || b.prepare != nil }
 
 // check refuses a call of b that must not run under the cost limit limit, or returns nil.
@@ -80,18 +60,15 @@ func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 	return nil
 }
 
-// callLimit is the most one call checked before it runs may be charged under the cost limit
-// limit: half of it. A call is charged after it returns, so an evaluation does at most its
-// limit of work and then one call: at most one and a half times its limit in all.
+// callLimit is the most one call checked before it runs may be charged: half the limit, so an
+// evaluation does at most one and a half times its limit of work (its limit, then one call).
 func callLimit(limit uint64) uint64 { return limit / 2 }
 
-// refuseCall refuses a call of function charged c, over callLimit(limit), described by detail.
 func refuseCall(function string, limit, c uint64, detail string) *refusal {
 	return refuse("%s: cost of one call must be no more than %d, half the cost limit %d, got %d (%s)",
 		function, callLimit(limit), limit, c, detail)
 }
 
-// describeArgs describes each argument by its kind and size.
 func describeArgs(args []ref.Val) string {
 	d := make([]string, len(args))
 	for i, a := range args {
@@ -107,7 +84,6 @@ func preCharged(name string, before func(args []ref.Val) uint64) *builtin {
 	}}
 }
 
-// charged makes a builtin charged after the call only.
 func charged(name string, cost func(args []ref.Val, result ref.Val) uint64) *builtin {
 	return &builtin{name: name, cost: cost}
 }
@@ -159,8 +135,7 @@ var builtins = func() map[string]*builtin {
 		"format":        {name: "format", cost: produce, produces: formatBound},
 		"strings.quote": {name: "strings.quote", cost: transform, produces: quoteBound},
 
-		// The lists extension: slice, reverse and lists.range as cel-go charges them (the
-		// result's size); flatten, distinct and sort before they run.
+		// The lists extension: slice, reverse and lists.range as cel-go charges them.
 		"slice":                 charged("slice", listResult),
 		"reverse":               charged("reverse", listResult),
 		"lists.range":           charged("lists.range", listResult),
@@ -169,7 +144,6 @@ var builtins = func() map[string]*builtin {
 		"sort":                  preCharged("sort", func(args []ref.Val) uint64 { return sortCost(args[0]) }),
 		"@sortByAssociatedKeys": preCharged("sortBy", func(args []ref.Val) uint64 { return sortCost(args[1]) }),
 
-		// The sets extension, before they run.
 		"sets.contains":   preCharged("sets.contains", setsCost(1)),
 		"sets.intersects": preCharged("sets.intersects", setsCost(1)),
 		"sets.equivalent": preCharged("sets.equivalent", setsCost(2)),
@@ -187,17 +161,15 @@ var builtins = func() map[string]*builtin {
 	return m
 }()
 
-// constantFunctions are the functions whose work does not depend on their arguments' sizes,
-// which cel-go charges 1 a call: logic, arithmetic, comparisons of fixed-size values,
-// bool(string), dyn and type. A comprehension's range is charged by its steps, as cel-go
-// charges them; index by the attribute it is part of.
+// constantFunctions are those whose work does not depend on their arguments' sizes, which
+// cel-go charges 1 a call; index is charged by the attribute it is part of.
 var constantFunctions = map[string]bool{
 	"!_": true, "-_": true, "_%_": true, "_&&_": true, "_*_": true, "_-_": true, "_/_": true,
 	"_?_:_": true, "_||_": true, "@not_strictly_false": true, "__not_strictly_false__": true,
 	"bool": true, "dyn": true, "type": true, "_[_]": true,
 }
 
-// callCost is the charge of a call of function, or false for one the cost model leaves to cel-go.
+// callCost is the charge of a call of function, or false for one left to cel-go.
 func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
 	b, ok := builtins[function]
 	if !ok {
@@ -206,7 +178,6 @@ func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
 	return b.cost(args, result), true
 }
 
-// traverse is CEL's charge for reading n bytes: 0.1 a byte, rounded up.
 func traverse(n uint64) uint64 {
 	return uint64(math.Ceil(float64(n) * stringCostFactor))
 }
@@ -226,7 +197,6 @@ func sizeOf(v ref.Val) uint64 {
 	return 1
 }
 
-// readsString charges a call by the bytes of its string argument, or 1.
 func readsString(args []ref.Val, _ ref.Val) uint64 {
 	if s, ok := args[0].(types.String); ok {
 		return max(1, traverse(uint64(len(s))))
@@ -234,7 +204,6 @@ func readsString(args []ref.Val, _ ref.Val) uint64 {
 	return 1
 }
 
-// readsBytes charges a call by the bytes of its bytes argument, or 1.
 func readsBytes(args []ref.Val, _ ref.Val) uint64 {
 	if b, ok := args[0].(types.Bytes); ok {
 		return max(1, traverse(uint64(len(b))))
@@ -242,31 +211,27 @@ func readsBytes(args []ref.Val, _ ref.Val) uint64 {
 	return 1
 }
 
-// compareScalars is cel-go's charge of an ordering: the bytes of the shorter operand.
 func compareScalars(args []ref.Val, _ ref.Val) uint64 {
 	return traverse(min(sizeOf(args[0]), sizeOf(args[1])))
 }
 
-// add charges the concatenation of strings and bytes by the bytes copied, as cel-go does, and
-// of lists by the result's size: cel-go charges 1 for a list it builds lazily, so lists that
-// double at each step would cost nothing while every later use reads them whole.
+// add charges lists by the result's size: cel-go charges 1 for a list it builds lazily, so
+// lists that double at each step would cost nothing while every later use reads them whole.
 func add(args []ref.Val, _ ref.Val) uint64 {
 	switch args[0].(type) {
 	case types.String, types.Bytes:
 		return traverse(satAdd(sizeOf(args[0]), sizeOf(args[1])))
 	case traits.MutableLister:
-		// The accumulator of map and filter, which cel-go appends to.
-		return max(1, sizeOf(args[1]))
+		return max(1, sizeOf(args[1])) // the accumulator of map and filter, appended to
 	case traits.Lister:
 		return max(1, satAdd(sizeOf(args[0]), sizeOf(args[1])))
 	}
 	return 1
 }
 
-// equalCost is the charge of == and !=: cel-go's (0.1 a byte of the shorter string, or 0.1 an
-// element of the shorter list), or, when more, one a pair of elements of lists or maps the
-// comparison can read, as in charges, and 0.1 a byte of their strings: cel-go's 0.1 an
-// element undercounts lists of strings against comprehension steps (BenchmarkBuiltins).
+// equalCost is the charge of == and !=: cel-go's, or, when more, one a pair of elements the
+// comparison can read and 0.1 a byte of their strings, since cel-go's 0.1 an element
+// undercounts lists of strings against comprehension steps (BenchmarkBuiltins).
 func equalCost(args []ref.Val) uint64 {
 	visits := uint64(maxVisits)
 	work := equalWork(args[0], args[1], &visits)
@@ -276,8 +241,8 @@ func equalCost(args []ref.Val) uint64 {
 	return max(traverse(min(sizeOf(args[0]), sizeOf(args[1]))), traverse(work))
 }
 
-// inCost is the charge of in: for a list, cel-go's (one an element) or 0.1 a byte the
-// comparisons can read, when more; for a map, the bytes of a string key, which is hashed.
+// inCost is the charge of in: for a list, cel-go's or 0.1 a byte the comparisons can read,
+// when more; for a map, the bytes of a string key, which is hashed.
 func inCost(args []ref.Val) uint64 {
 	switch c := args[1].(type) {
 	case traits.Lister:
@@ -347,9 +312,8 @@ func equalWork(a, b ref.Val, visits *uint64) uint64 {
 	return 0
 }
 
-// census groups a list's elements by what comparing two of them can read: strings and bytes
-// of one length, lists and maps of one size (nothing else is compared past type and size).
-// Each group holds its count and the most a comparison within it reads.
+// census groups a list's elements of one kind and size (nothing else is compared past them),
+// each group with its count and the most a comparison within it reads.
 type census map[shape]*group
 
 type shape struct {
@@ -359,7 +323,7 @@ type shape struct {
 
 type group struct{ count, weight uint64 }
 
-// censusOf takes the census of l; false when weighing it read more than maxVisits values.
+// censusOf takes the census of l; false past maxVisits values.
 func censusOf(l ref.Val) (census, bool) {
 	c := census{}
 	lister, ok := l.(traits.Lister)
@@ -429,7 +393,6 @@ func weight(v ref.Val, visits *uint64) uint64 {
 	return 1
 }
 
-// pairWork bounds what comparing each element of one list with each of another reads.
 func pairWork(a, b census) uint64 {
 	var work uint64
 	for s, ga := range a {
@@ -440,7 +403,6 @@ func pairWork(a, b census) uint64 {
 	return work
 }
 
-// selfWork bounds what comparing every pair of elements of one list reads.
 func selfWork(a census) uint64 {
 	var work uint64
 	for _, g := range a {
@@ -449,8 +411,7 @@ func selfWork(a census) uint64 {
 	return work
 }
 
-// selfCompareCost is cel-go's charge of distinct and sort: two a pair of elements, and 0.1
-// more when they are strings or bytes.
+// selfCompareCost is cel-go's charge of distinct and sort.
 func selfCompareCost(l ref.Val) uint64 {
 	n := sizeOf(l)
 	factor := 2.0
@@ -463,7 +424,6 @@ func selfCompareCost(l ref.Val) uint64 {
 	return satAdd(scale(satMul(n, n), factor), listCallCost)
 }
 
-// scale multiplies n by f, saturating.
 func scale(n uint64, f float64) uint64 {
 	x := float64(n) * f
 	if x >= math.MaxUint64 {
@@ -472,7 +432,6 @@ func scale(n uint64, f float64) uint64 {
 	return uint64(x)
 }
 
-// describe names a value by its kind and size, for messages.
 func describe(v ref.Val) string {
 	switch v := v.(type) {
 	case types.String:
@@ -487,12 +446,10 @@ func describe(v ref.Val) string {
 	return "a " + v.Type().TypeName()
 }
 
-// distinctCost is the charge of distinct: cel-go's, or, when more, 0.1 a byte its comparisons read.
 func distinctCost(args []ref.Val) uint64 {
 	celgo := selfCompareCost(args[0])
 	if celgo > CostLimit {
-		// Refused as it is: the census of a long list takes time.
-		return celgo
+		return celgo // refused as it is: the census of a long list takes time
 	}
 	c, ok := censusOf(args[0])
 	if !ok {
@@ -531,9 +488,8 @@ func sortCost(keys ref.Val) uint64 {
 	return max(celgo, traverse(satMul(compares, second)))
 }
 
-// setsCost is the charge of the sets functions, which compare each element of one list with
-// each of the other (factor times; sets.equivalent does it both ways): cel-go's, one a pair,
-// or 0.1 a byte the comparisons can read, when more.
+// setsCost is the charge of the sets functions (factor 2 for sets.equivalent, both ways):
+// cel-go's, one a pair, or 0.1 a byte the comparisons can read, when more.
 func setsCost(factor uint64) func(args []ref.Val) uint64 {
 	return func(args []ref.Val) uint64 {
 		celgo := satAdd(1, satMul(factor, satMul(sizeOf(args[0]), sizeOf(args[1]))))
@@ -549,10 +505,9 @@ func setsCost(factor uint64) func(args []ref.Val) uint64 {
 	}
 }
 
-// scanned returns a prepare function for a sets function that scans args[list] once for each
-// element of args[per] (list.Contains): when more than once, it gets the list with its
-// elements already CEL values, since cel-go's list of split's strings, for one, converts an
-// element at every read (BenchmarkHostile, BenchmarkHostilePlan).
+// scanned gives a sets function that scans args[list] once per element of args[per] the list
+// converted to CEL values once: cel-go's list of split's strings converts an element at every
+// read (BenchmarkHostile, BenchmarkHostilePlan).
 func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	return func(args []ref.Val) []ref.Val {
 		l, ok := args[list].(traits.Lister)
@@ -569,8 +524,6 @@ func scanned(list, per int) func(args []ref.Val) []ref.Val {
 	}
 }
 
-// flattenCost is the charge of flatten: cel-go's (depth times elements), or the result's
-// elements when more.
 func flattenCost(args []ref.Val) uint64 {
 	depth, ok := flattenDepth(args)
 	if !ok {
@@ -581,7 +534,6 @@ func flattenCost(args []ref.Val) uint64 {
 	return satAdd(max(satMul(depth, sizeOf(args[0])), out), listCallCost)
 }
 
-// flattenDepth is the depth of a call of flatten.
 func flattenDepth(args []ref.Val) (uint64, bool) {
 	if len(args) < 2 {
 		return 1, true
@@ -590,7 +542,6 @@ func flattenDepth(args []ref.Val) (uint64, bool) {
 	return uint64(d), ok && d >= 0
 }
 
-// flattenDetail describes a call of flatten by its result.
 func flattenDetail(args []ref.Val) string {
 	depth, _ := flattenDepth(args)
 	visits := uint64(maxVisits)
@@ -600,8 +551,7 @@ func flattenDetail(args []ref.Val) string {
 	return fmt.Sprintf("%s flattened through more than %d lists", describe(args[0]), maxVisits)
 }
 
-// flattenedSize counts the elements of l flattened to depth, reading the last level's sizes only.
-// Each element read counts against visits; past them, the count is math.MaxUint64.
+// flattenedSize counts the elements of l flattened to depth, math.MaxUint64 past visits.
 func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
 	lister, ok := l.(traits.Lister)
 	if !ok {
@@ -627,18 +577,15 @@ func flattenedSize(l ref.Val, depth uint64, visits *uint64) uint64 {
 	return n
 }
 
-// listResult is cel-go's charge of a list function: the elements of the result.
 func listResult(_ []ref.Val, result ref.Val) uint64 {
 	return satAdd(sizeOf(result), listCallCost)
 }
 
-// searchCost is the charge of indexOf and lastIndexOf, which compare the substring at every
-// position: cel-go's from strings version 5 on.
+// searchCost is cel-go's charge of indexOf and lastIndexOf from strings version 5 on.
 func searchCost(args []ref.Val) uint64 {
 	return satAdd(1, traverse(satMul(sizeOf(args[0]), sizeOf(args[1]))))
 }
 
-// zoneCost charges a timestamp accessor given a time zone name tzCost, else 1.
 func zoneCost(args []ref.Val, _ ref.Val) uint64 {
 	if len(args) == 2 {
 		if tz, ok := args[1].(types.String); ok && !strings.Contains(string(tz), ":") {

@@ -18,9 +18,8 @@
 //
 // # Environment
 //
-// The environment is pinned so that an expression means the same thing here as in a
-// Kubernetes ValidatingAdmissionPolicy or CRD validation rule (Kubernetes' base CEL
-// environment). It contains exactly:
+// The environment is pinned to Kubernetes' base CEL environment, so that an expression means
+// the same here as in a ValidatingAdmissionPolicy or CRD validation rule. It contains exactly:
 //
 //   - the CEL standard library, with matches (RE2 syntax) and the has, all, exists,
 //     exists_one, map and filter macros;
@@ -32,9 +31,8 @@
 //   - homogeneous aggregate literals, cross-type numeric comparisons and UTC as the default
 //     time zone, as in Kubernetes.
 //
-// Kubernetes' own libraries (isSorted/sum/min/max, URL, IP, CIDR, quantity, authorizer) live
-// in k8s.io/apiserver and are not included: an expression that uses them fails to compile
-// here, it never silently means something else.
+// Kubernetes' own libraries (isSorted/sum/min/max, URL, IP, CIDR, quantity, authorizer) are
+// not included: an expression that uses them fails to compile.
 //
 // # Bounds
 //
@@ -50,30 +48,26 @@
 //     show, is charged before it runs and refused when that alone is over half the cost limit:
 //     distinct, sort, sortBy, sets.contains, sets.equivalent, sets.intersects, in, == and != (of
 //     lists and maps), flatten, indexOf, lastIndexOf and matches. cel-go charges a call after
-//     it returns, so it may run for seconds first; the refusal names the function, its charge
-//     and its arguments. So an evaluation does at most one and a half times its limit of work
-//     (BenchmarkRuntimePatterns builds that worst case); a refusal ends it as the cost limit
-//     does: || and && do not absorb it;
-//   - matches on a pattern that is not a constant (built from a variable's value) compiles it
-//     at every call, work its length does not show (\pL alone appends 659 ranges), so the call
-//     is also charged for compiling, from one linear scan of the text before anything is parsed,
-//     and refused over half the limit before it compiles (issue 34's inputs are regression
-//     tests). A constant pattern is compiled once and charged for matching only;
+//     it returns, so it may run for seconds first. So an evaluation does at most one and a half
+//     times its limit of work (BenchmarkRuntimePatterns builds that worst case); a refusal ends
+//     it as the cost limit does: || and && do not absorb it;
+//   - matches on a pattern that is not a constant compiles it at every call, work its length
+//     does not show (\pL alone appends 659 ranges), so the call is also charged for compiling,
+//     from one linear scan of the text, and refused over half the limit before it compiles
+//     (issue 34's inputs are regression tests). A constant pattern is compiled once;
 //   - replace, join, format and strings.quote refuse, before allocating, a string over
 //     [MaxStringBytes] (1 MiB), so a short expression cannot allocate gigabytes uncharged;
 //   - the comprehensions (all, exists, exists_one, map, filter, sortBy) are charged step by
-//     step, as in Kubernetes, whatever their range; their macros expand so that cel-go's cost
-//     tracker takes linear time over them, not quadratic (macros in env.go);
-//   - [Program.EvalLimited] evaluates under a smaller limit, which bounds all that CostLimit
-//     bounds, and returns the cost charged, so that a caller can share a budget among several
-//     evaluations (nsmeta shares 100,000 units among the rules of a NamespaceMetadata file);
+//     step, as in Kubernetes, and their macros expand so that cel-go's cost tracker takes
+//     linear time over them, not quadratic;
+//   - [Program.EvalLimited] evaluates under a smaller limit, to share a budget among several
+//     evaluations (nsmeta shares 100,000 units among a NamespaceMetadata file's rules);
 //   - each evaluation has a fixed time budget, [TimeBudget] (1 s), which the caller's context
-//     can only shorten; comprehensions check it, and cancellation, every 100 steps. Its expiry
-//     depends on the machine, so it is never a verdict: see [Program.Eval].
+//     can only shorten; comprehensions check it every 100 steps. Its expiry depends on the
+//     machine, so it is never a verdict: see [Program.Eval].
 //
-// The weights are fitted so that a unit of cost buys about the same CPU for the slowest work
-// charged and for compiling a pattern, so CostLimit also bounds an evaluation's time
-// (BenchmarkBuiltins, BenchmarkPatternCharge; docs/performance.md has the figures).
+// A unit of cost buys about the same CPU for the slowest work charged and for compiling a
+// pattern, so CostLimit also bounds an evaluation's time (BenchmarkBuiltins, BenchmarkPatternCharge).
 //
 // An evaluation stopped by a bound returns an error wrapping [ErrCostLimit] whose message
 // names the bound (ExampleProgram_Eval_costLimit shows more):
@@ -97,41 +91,31 @@
 //     when more; in over a map, 0.1 a byte of a string key.
 //   - flatten: the elements of its result, when more than cel-go's (depth times elements).
 //   - matches: four times the product cel-go charges (Go's regexp runs some patterns on its
-//     slower NFA; regexMultiplier in env.go), a short string as cel-go charges it; and by the
-//     compiled size of the pattern where larger than its length, cel-go's measure: an
-//     instruction matching a class of more than four ranges counts 2 to 5 times (3 for \pL),
-//     a case-insensitive literal twice (instWeight in env.go).
-//   - matches on a pattern that is not a constant: compiling it too, before it compiles (see
-//     Bounds). cel-go, so Kubernetes, compiles and matches, then charges by the lengths of string
-//     and pattern: 551 for 'x'.matches(value) over 200 "[\pL\pN\pP]", 422,076 here, refused under
-//     a NamespaceMetadata file's budget (TestRuntimePatternAsKubernetes).
+//     slower NFA), a short string as cel-go charges it; and by the compiled size of the pattern
+//     where larger than its length, cel-go's measure: an instruction matching a class of more
+//     than four ranges counts 2 to 5 times (3 for \pL), a case-insensitive literal twice.
+//   - matches on a pattern that is not a constant: compiling it too (see Bounds). cel-go, so
+//     Kubernetes, charges by the lengths of string and pattern after it ran: 551 for
+//     'x'.matches(value) over 200 "[\pL\pN\pP]", 422,076 here, refused under a NamespaceMetadata
+//     file's budget (TestRuntimePatternAsKubernetes).
 //   - A timestamp accessor given a time zone name, which loads the zone each call: 200 (cel-go: 1).
 //   - The strings extension as cel-go charges it from version 5 on (version 2 charges 1 a call,
 //     Kubernetes some functions by its own estimator): indexOf and lastIndexOf the string's
 //     bytes times the substring's, where Kubernetes charges the string's bytes.
 //
 // Kubernetes runs every rule of an object with the whole PerCallLimit and takes its cost from
-// the object's budget (RuntimeCELCostBudget) after it ran, so an object may spend its budget
-// plus one call's limit. [Program.EvalLimited] runs an evaluation with what is left instead:
-// a rule that Kubernetes would let finish, then fail the object for, stops here.
-//
-// A comprehension step costs one unit less than in Kubernetes for all, one more for
-// exists_one, map and filter (Kubernetes' expansions evaluate other loop conditions), so a
-// comprehension near the cost limit can also pass here and fail there.
+// the object's budget (RuntimeCELCostBudget) after it ran; [Program.EvalLimited] runs with
+// what is left instead: a rule that Kubernetes would let finish, then fail the object for,
+// stops here. A comprehension step costs one unit less than in Kubernetes for all, one more
+// for exists_one, map and filter (Kubernetes' expansions evaluate other loop conditions).
 //
 // # Errors
 //
 // Every error wraps exactly one sentinel, one per failure a caller acts on differently, and
-// its message names the rule that failed:
-//
-//   - [ErrInvalid]: the expression does not compile; the error is a [*CompileError].
-//   - [ErrInvalidVariable]: the calling code declared a variable that cannot be one.
-//   - [ErrEval]: the evaluation failed (a missing variable, a runtime error); never a silent false.
-//   - [ErrCostLimit]: a bound stopped the evaluation, the same way on every machine.
-//
-// The exception is an evaluation stopped by the caller's context, which wraps the context's
-// error, or by the time budget, which wraps context.DeadlineExceeded: either may succeed when
-// tried again. Evaluation errors are [*EvalError] values holding the expression.
+// its message names the rule that failed: [ErrInvalid] (a [*CompileError]),
+// [ErrInvalidVariable], [ErrEval] (never a silent false) or [ErrCostLimit]. The exception is
+// an evaluation stopped by the caller's context or the time budget (see [Program.Eval]).
+// Evaluation errors are [*EvalError] values holding the expression.
 //
 // # Concurrency
 //

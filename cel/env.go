@@ -32,21 +32,17 @@ const (
 	// CostLimit bounds the runtime cost of one evaluation: Kubernetes' PerCallLimit for CEL.
 	CostLimit = 1_000_000
 
-	// TimeBudget bounds the wall-clock time of one evaluation: a backstop, several times what
-	// one within the cost limit takes, should one take much longer than its cost says (a slow
-	// machine, work the cost model misses). It is fixed (a caller wanting less passes a
-	// deadline); [Program.Eval] says how it applies and what its expiry returns.
+	// TimeBudget bounds the wall-clock time of one evaluation: a fixed backstop, several times
+	// what one within the cost limit takes, should the cost model miss work; see [Program.Eval].
 	TimeBudget = time.Second
 
 	// MaxStringBytes bounds the string that replace, join, format and strings.quote may produce
 	// in one call, checked before they allocate: cel-go charges a call only after it returns.
 	MaxStringBytes = 1 << 20
 
-	// interruptCheckFrequency is how often, in comprehension steps, an evaluation checks ctx.
-	interruptCheckFrequency = 100
+	interruptCheckFrequency = 100 // comprehension steps between checks of ctx
 
-	// maxRangeSize caps lists.range, which allocates its whole list.
-	maxRangeSize = 10_000
+	maxRangeSize = 10_000 // lists.range allocates its whole list
 
 	// maxFormatPrecision caps format's precision of a double, without which "%.999999999f"
 	// allocates a gigabyte; cel-go has the same default from strings version 5 on.
@@ -58,28 +54,24 @@ const (
 	// regexCostFactor is CEL's cost per pattern byte (common.RegexStringLengthCostFactor).
 	regexCostFactor = 0.25
 
-	// regexMultiplier scales cel-go's charge of matches (a tenth of the string's bytes times a
-	// quarter of the pattern's size) to its time: matches is charged that product times
-	// regexMultiplier, or cel-go's (each factor rounded up) when more, as for a short string.
-	// Go's regexp runs a pattern it can run neither in one pass nor by backtracking on its NFA,
-	// where a unit of cel-go's charge takes about four times the CPU comprehension steps take
-	// (BenchmarkBuiltins). Kubernetes charges cel-go's, by length: '[a-z]{100}y' over 256 KiB is
-	// 78,645 there (11 bytes), 2,700,094 here (103 instructions), and refused.
+	// regexMultiplier scales cel-go's charge of matches to its time (matchCost): Go's regexp
+	// runs some patterns on its NFA, where a unit of cel-go's charge takes about four times the
+	// CPU of a comprehension step (BenchmarkBuiltins). Kubernetes charges cel-go's, by length:
+	// '[a-z]{100}y' over 256 KiB is 78,645 there, 2,700,094 here (103 instructions), and refused.
 	regexMultiplier = 4
 
-	// alwaysVariable is a hidden variable, true in every evaluation, that an expression cannot
-	// name: the loop condition of the comprehensions that never stop early (macros).
+	// alwaysVariable, true in every evaluation and unnameable in an expression, is the loop
+	// condition of the comprehensions that never stop early (macros).
 	alwaysVariable = "@always"
 
-	// sortByInput names the list that sortBy sorts, bound once.
-	sortByInput = "@__sortBy_input__"
+	sortByInput = "@__sortBy_input__" // the list that sortBy sorts, bound once
 )
 
 // baseOptions are the pinned libraries; see the package documentation.
 func baseOptions() []cel.EnvOption {
 	return []cel.EnvOption{
-		// The standard library without matches and the comprehension macros, which come next:
-		// matches checked, the macros expanded so that the cost tracker takes linear time.
+		// The standard library without matches (checked) and the comprehension macros
+		// (expanded so that the cost tracker takes linear time), which come next.
 		cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().
 			AddExcludedFunctions(env.NewFunction(overloads.Matches)).
 			AddExcludedMacros(operators.All, operators.Exists, operators.ExistsOne, operators.Map, operators.Filter))),
@@ -102,15 +94,13 @@ func baseOptions() []cel.EnvOption {
 // or false when they are not what it declares (cel-go then reports the error).
 type sizeBound func(args []ref.Val) (uint64, bool)
 
-// environment is the base environment, with the implementations of the functions checked
-// before they run (guard) and the trackers that charge every function of the cost model.
+// environment is the base environment, the implementations that guard checks, and the trackers.
 type environment struct {
 	env      *cel.Env
 	impls    map[string]*functions.Overload
 	trackers []interpreter.CostTrackerOption
 }
 
-// newEnvironment builds the base environment.
 func newEnvironment() (*environment, error) {
 	base, err := cel.NewCustomEnv(baseOptions()...)
 	if err != nil {
@@ -129,8 +119,7 @@ func newEnvironment() (*environment, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Each overload's binding under its ID, the function's (a singleton, or dispatch
-		// between the overloads) under its name.
+		// Each overload's binding under its ID, the function's under its name.
 		for _, b := range bindings {
 			e.impls[b.Operator] = b
 		}
@@ -141,8 +130,7 @@ func newEnvironment() (*environment, error) {
 	return e, nil
 }
 
-// impl returns the implementation cel-go's planner would call for an overload of function:
-// the overload's own, or else the function's.
+// impl returns the implementation cel-go's planner would call: the overload's, else the function's.
 func (e *environment) impl(function, overload string) *functions.Overload {
 	if impl, ok := e.impls[overload]; ok && overload != "" {
 		return impl
@@ -150,9 +138,8 @@ func (e *environment) impl(function, overload string) *functions.Overload {
 	return e.impls[function]
 }
 
-// matchesFunction replaces the standard library's matches: the same overloads, compiled at
-// every call, their charge checked before that by the guard (builtins["matches"],
-// matchesCost). A constant pattern is compiled once instead, by matchesOptimization.
+// matchesFunction replaces the standard library's matches, its charge checked first by the
+// guard (matchesCost); matchesOptimization compiles a constant pattern once instead.
 func matchesFunction() cel.EnvOption {
 	impl := func(str, pat ref.Val) ref.Val {
 		s, ok1 := str.(types.String)
@@ -166,18 +153,16 @@ func matchesFunction() cel.EnvOption {
 		}
 		return types.Bool(re.MatchString(string(s)))
 	}
-	// One binding for both overloads, as the standard library has it: an overload named like
-	// its function cannot have a binding of its own.
+	// One binding for both: an overload named like its function cannot have its own.
 	return cel.Function(overloads.Matches,
 		cel.Overload(overloads.Matches, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.MemberOverload(overloads.MatchesString, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.SingletonBinaryBinding(impl))
 }
 
-// regexSize is the size the cost of matching counts for a pattern: its length, as cel-go
-// counts it, or, when larger, its instructions weighted by instWeight, with which the time of
-// matching grows ("[a-z]{1000}" is 11 bytes and over 1,000 instructions). A pattern that does
-// not parse gets its length; matching reports the error.
+// regexSize is a pattern's size for the cost of matching: its length, as cel-go counts it, or
+// its instructions weighted by instWeight when more ("[a-z]{1000}" is 11 bytes, 1,000+
+// instructions). A pattern that does not parse gets its length; matching reports the error.
 func regexSize(pattern string) int {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -199,10 +184,9 @@ func regexSize(pattern string) int {
 	return max(len(pattern), sizeInt(size))
 }
 
-// instWeight is what matching a rune instruction of ranges ranges takes, case-insensitive
-// when folds is set, in steps of matching one of a range or two ("a", "[a-z]", "."). Go's
-// regexp searches a class of over four ranges by halves, a step for about every five halvings,
-// and folds a case-insensitive literal at every step (BenchmarkBuiltins' matches_counted_*).
+// instWeight is the steps of matching a rune instruction of ranges ranges: Go's regexp searches
+// a class of over four ranges by halves, a step for about every five halvings, and folds a
+// case-insensitive literal at every step (BenchmarkBuiltins' matches_counted_*).
 func instWeight(ranges uint64, folds bool) uint64 {
 	switch {
 	case folds && ranges <= 1:
@@ -213,7 +197,8 @@ func instWeight(ranges uint64, folds bool) uint64 {
 	return 1 + uint64(bits.Len64(ranges)+4)/5
 }
 
-// matchCost is the charge of matches, with size for the pattern (regexSize): see regexMultiplier.
+// matchCost is the charge of matches: cel-go's product of a tenth of the string's bytes and a
+// quarter of size (regexSize) times regexMultiplier, or cel-go's rounded-up one when more.
 func matchCost(subject, size int) uint64 {
 	str := (1 + float64(subject)) * stringCostFactor
 	re := float64(size) * regexCostFactor
@@ -221,8 +206,7 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// checkMatchCost refuses a match whose charge alone is over callLimit(limit), limit being the
-// evaluation's cost limit, since cel-go charges a call only after it returns.
+// checkMatchCost refuses a match whose charge alone is over callLimit(limit).
 func checkMatchCost(subject, size int, limit uint64) *refusal {
 	if c := matchCost(subject, size); c > callLimit(limit) {
 		return refuseCall("matches", limit, c, fmt.Sprintf("a %d-byte string and a pattern of size %d", subject, size))
@@ -230,12 +214,11 @@ func checkMatchCost(subject, size int, limit uint64) *refusal {
 	return nil
 }
 
-// constantMatches is the overload of the calls of matches that matchesOptimization replaced:
-// its own, so that the tracker charges them by constantPatterns, not as compiled every call.
+// constantMatches is the overload of the calls that matchesOptimization replaced, so that the
+// tracker does not charge them for compiling.
 const constantMatches = "@matches_constant"
 
-// matchesOptimization compiles a constant pattern once, when the program is made, and checks
-// each call's charge before it runs against the evaluation's cost limit *limit.
+// matchesOptimization compiles a constant pattern once and checks each call's charge against *limit.
 func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 	return &interpreter.RegexOptimization{
 		Function:   "matches",
@@ -267,13 +250,10 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 // cel-go expands them (sortBy too) except that the loop condition is a bare identifier: the
 // accumulator for all and exists, alwaysVariable for the others.
 //
-// cel-go v0.29's cost tracker keeps a stack of the values it has seen, where a call finds its
-// arguments. A loop condition's value is pushed and never taken; a variable, when evaluated,
-// removes its previous value and all above it, or reads the whole stack when it finds none.
-// cel-go's own conditions leave two entries a step, which every later step reads through:
-// time quadratic in the steps for a linear cost (issue 18's rule). A bare identifier finds
-// its previous value on top and clears what the step before left, so time grows linearly
-// (BenchmarkEvalComprehension). A step's charge is cel-go's, one unit more or less.
+// cel-go v0.29's cost tracker keeps a stack of seen values that a variable searches for its
+// previous one; cel-go's own conditions leave two entries a step that every later step reads
+// through, time quadratic in the steps (issue 18's rule). A bare identifier finds its value on
+// top, so time grows linearly (BenchmarkEvalComprehension). A step's charge is cel-go's, ±1.
 //
 // The expansions, with @result the accumulator:
 //
@@ -284,8 +264,7 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 //	map(x, p, f)     init [], condition @always, step p ? @result + [f] : @result, result @result
 //	filter(x, p)     init [], condition @always, step p ? @result + [x] : @result, result @result
 //
-// exists is all over the negated predicate, negated: true as soon as p is true for an
-// element, an error when p is an error for one and true for none, false otherwise, as in CEL.
+// exists is all over the negated predicate, negated, with CEL's results (errors included).
 func macros() []cel.Macro {
 	return []cel.Macro{
 		cel.ReceiverMacro(operators.All, 2, quantifier(operators.All)),
@@ -355,8 +334,8 @@ func filterMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast
 	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
 }
 
-// sortBy is list.sortBy(e, key), expanded as the lists extension does (the list bound once,
-// then sorted by the keys a mapMacro over it computes); defined later, it replaces the extension's.
+// sortBy is list.sortBy(e, key) as the lists extension expands it: the list bound to sortByInput
+// by a comprehension over no elements, the keys by mapMacro. Defined later, it replaces theirs.
 func sortBy() cel.Macro {
 	return cel.ReceiverMacro("sortBy", 2, func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
 		switch target.Kind() {
@@ -370,7 +349,6 @@ func sortBy() cel.Macro {
 			return nil, err
 		}
 		sorted := eh.NewMemberCall("@sortByAssociatedKeys", eh.Copy(list), keys)
-		// A comprehension over no elements, which binds the list to sortByInput.
 		return eh.NewComprehension(eh.NewList(), "#unused", sortByInput, target, eh.NewLiteral(types.False), list, sorted), nil
 	})
 }
@@ -442,16 +420,15 @@ func quoteBound(args []ref.Val) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	// The widest escape, \uXXXX or \xXX, is six bytes for one input byte.
-	return satAdd(satMul(uint64(len(s)), 6), 2), true
+	return satAdd(satMul(uint64(len(s)), 6), 2), true // \uXXXX: six bytes for one input byte
 }
 
-// scalarBound bounds the text of a scalar that format prints: a double at the maximum
-// precision is at most 309 digits, a point and 100 decimals; bytes and strings count by length.
+// scalarBound bounds the text format prints for a scalar: a double at most precision is at
+// most 309 digits, a point and 100 decimals.
 const scalarBound = 512
 
-// valueBound bounds the text format prints for v, giving up once past limit so that a list
-// nested by reference cannot make the bound itself expensive.
+// valueBound bounds the text format prints for v, giving up past limit so that a list nested
+// by reference cannot make the bound itself expensive.
 func valueBound(v ref.Val, limit uint64) uint64 {
 	switch v := v.(type) {
 	case types.String:

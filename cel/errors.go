@@ -10,8 +10,7 @@ import (
 
 // The sentinels, one per failure a caller acts on differently; the message names the rule.
 var (
-	// ErrInvalid reports an expression that does not compile (see [Compile]). The expression
-	// is at fault; fix the policy.
+	// ErrInvalid reports an expression that does not compile (see [Compile]): fix the policy.
 	ErrInvalid = errors.New("cel: invalid expression")
 
 	// ErrInvalidVariable reports a variable name that cannot be declared (see [Compile]). The
@@ -24,8 +23,7 @@ var (
 
 	// ErrCostLimit reports an evaluation stopped by a bound, which the message names: the cost
 	// limit, one call charged over half of it, or a string function's size limit. Bounds are
-	// counted, not timed, so they stop an evaluation alike on every machine: the input or policy
-	// is too costly, and a retry does not help. The time budget is not one: see [Program.Eval].
+	// counted, not timed, so a retry does not help. The time budget is not one: see [Program.Eval].
 	ErrCostLimit = errors.New("cel: cost limit exceeded")
 )
 
@@ -39,8 +37,7 @@ type CompileError struct {
 	// it has no position: the length limit, the output type, a nesting limit.
 	Line, Column int
 
-	// Detail says what is wrong: a rule, or cel-go's messages, each with
-	// <input>:line:column, the source line and a caret under the problem.
+	// Detail is a rule, or cel-go's messages with <input>:line:column, source line and caret.
 	Detail string
 }
 
@@ -71,7 +68,6 @@ func (e *EvalError) Error() string {
 // Unwrap returns Err.
 func (e *EvalError) Unwrap() error { return e.Err }
 
-// quoteExpr keeps messages short when a hostile expression is huge.
 func quoteExpr(s string) string {
 	const max = 256
 	if len(s) <= max {
@@ -89,12 +85,10 @@ func refuse(format string, args ...any) *refusal {
 	return &refusal{msg: fmt.Sprintf(format, args...)}
 }
 
-// refusedCause marks the cancellation of an evaluation by a refusal.
 const refusedCause interpreter.CancellationCause = -1
 
-// abort stops the evaluation as cel-go's tracker does past the cost limit: by a panic that
-// cel-go recovers and returns as the evaluation's error. An error value would not do: && and
-// || absorb one when their other operand decides, turning a refusal into a verdict.
+// abort stops the evaluation by a panic that cel-go recovers, as its tracker does past the
+// cost limit: && and || would absorb an error value, turning a refusal into a verdict.
 func (e *refusal) abort() {
 	panic(interpreter.EvalCancelledError{Cause: refusedCause, Message: e.msg})
 }

@@ -12,14 +12,9 @@ import (
 	"github.com/google/cel-go/interpreter/functions"
 )
 
-// This file applies the cost model (cost.go) to a program: every call is charged by callCost,
-// whichever overload runs, and every call checked before it runs is planned as a checkedCall.
-
-// programOptions are the options that bound a program of e compiled as a: the cost limit, the
-// interrupt checks, the checks before calls and the charges. The cost limit is *limit, read by
-// each evaluation's tracker and checks, so that a limitedProgram can change it between them.
+// programOptions bound a program of e compiled as a by the cost model (cost.go). The cost
+// limit is *limit, read by each evaluation, so that a limitedProgram can change it between them.
 func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
-	// matches on a constant pattern is charged by its regexSize, computed here once.
 	sizes := constantPatterns(a.NativeRep().Expr())
 	constant := func(args []ref.Val, _ ref.Val) *uint64 {
 		pattern, _ := args[1].(types.String)
@@ -35,7 +30,6 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 		cel.CostTrackerOptions(func(t *interpreter.CostTracker) error { t.Limit = limit; return nil }),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
 		cel.CustomDecoratorV2(guard(e, limit)),
-		// Compile a constant pattern once, and refuse a call whose charge alone is over the limit.
 		cel.OptimizeRegex(matchesOptimization(limit)),
 		// cel-go charges a call by its overload's tracker when the checker resolved one, by the
 		// estimator otherwise (dyn values, dispatched at run time): both charge callCost.
@@ -45,7 +39,7 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 	}
 }
 
-// constantPatterns returns the compiled size of each constant pattern of matches in e.
+// constantPatterns returns the regexSize of each constant pattern of matches in e.
 func constantPatterns(e ast.Expr) map[string]int {
 	sizes := map[string]int{}
 	var walk func(e ast.Expr)
@@ -103,13 +97,12 @@ func trackers(env *cel.Env) []interpreter.CostTrackerOption {
 			}))
 		}
 	}
-	// The order of opts does not matter: an overload of several functions (in_list, under @in
-	// and its deprecated spellings) is charged alike under each.
+	// Order does not matter: an overload of several functions (in_list) is charged alike.
 	return opts
 }
 
-// estimator charges by callCost a call that cel-go dispatches at run time (no overload for a
-// tracker); nil leaves a function the cost model does not list to cel-go, which charges 1.
+// estimator charges by callCost a call that cel-go dispatches at run time; nil leaves a
+// function the cost model does not list to cel-go, which charges 1.
 type estimator struct{}
 
 func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *uint64 {
@@ -120,7 +113,7 @@ func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *u
 	return &c
 }
 
-// guard plans each call that is checked before it runs as a checkedCall under cost limit *limit.
+// guard plans each call that is checked before it runs as a checkedCall.
 func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 	return func(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
 		call, ok := i.(interpreter.InterpretableCall)
@@ -134,14 +127,12 @@ func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 		}
 		impl := e.impl(fn, call.OverloadID())
 		if impl == nil {
-			// The environment is fixed at build time; this is a bug.
 			return nil, fmt.Errorf("cel: no implementation of %s (%s)", fn, call.OverloadID())
 		}
 		return &checkedCall{id: call.ID(), function: fn, overload: call.OverloadID(), args: call.Args(), impl: impl, builtin: b, limit: limit}, nil
 	}
 }
 
-// checkedCall is a call that its builtin checks before it runs.
 type checkedCall struct {
 	id                 int64
 	function, overload string
@@ -157,9 +148,8 @@ func (c *checkedCall) OverloadID() string                    { return c.overload
 func (c *checkedCall) Args() []interpreter.InterpretableV2   { return c.args }
 func (c *checkedCall) Eval(a interpreter.Activation) ref.Val { return c.Exec(interpreter.AsFrame(a)) }
 
-// Exec evaluates the arguments as cel-go's calls do (all of one or two; of more, up to the
-// first error or unknown), returns the first error or unknown among them, refuses the call if
-// its builtin says so, and calls the implementation otherwise.
+// Exec evaluates the arguments as cel-go's calls do, returns the first error or unknown among
+// them, refuses the call if its builtin says so, and calls the implementation otherwise.
 func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	vals := make([]ref.Val, len(c.args))
 	for i, a := range c.args {
@@ -182,8 +172,7 @@ func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	return types.LabelErrNode(c.id, c.call(vals))
 }
 
-// call runs the implementation as cel-go's planner would: the operand trait it requires, then
-// the unary, binary or variadic form.
+// call runs the implementation as cel-go's planner would.
 func (c *checkedCall) call(vals []ref.Val) ref.Val {
 	if t := c.impl.OperandTrait; t != 0 && !vals[0].Type().HasTrait(t) {
 		return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
@@ -206,7 +195,6 @@ var equality = map[string]*functions.Overload{
 	"_!=_": {Operator: "_!=_", Binary: func(a, b ref.Val) ref.Val { return types.Bool(types.Equal(a, b) != types.True) }},
 }
 
-// evalState is the activation of one evaluation: the variables, and alwaysVariable.
 type evalState struct{ vars map[string]string }
 
 func (s *evalState) ResolveName(name string) (any, bool) {

@@ -14,48 +14,32 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 )
 
-// This file charges matches on a pattern that is not a constant of the expression (built by
-// the evaluation, or a variable's value). cel-go compiles it at every call and charges after,
-// by the lengths of string and pattern, but compiling is work the length does not show:
-// regexp/syntax appends every range of a Unicode class escape and sorts them, folds each code
-// point of a case-insensitive range, and copies what a counted repetition repeats. Parsing is
-// already that work, so the charge comes from one scan of the text (scanPattern), linear in
-// its length, that bounds what the parser, the compiler and the matcher will do; the call is
-// refused before anything is compiled when that is over callLimit.
+// This file charges matches on a pattern that is not a constant. Compiling is work its length
+// does not show (regexp/syntax appends every range of a class escape and sorts them, folds
+// case-insensitive ranges, copies counted repetitions), and parsing is already that work, so
+// the charge comes from one linear scan of the text (scanPattern), refused over callLimit.
 
 // patternBound is what scanPattern finds: upper bounds of the work of regexp.Compile (parse,
 // simplify, compile, and the one-pass analysis of an anchored pattern) and of its program.
 type patternBound struct {
-	// bytes is the length of the pattern.
-	bytes uint64
-	// atoms counts the parser's nodes: literals, classes, groups, repetitions, assertions.
-	atoms uint64
-	// ranges counts the ranges the parser appends to classes, class escapes' tables included.
-	ranges uint64
+	bytes  uint64 // the pattern's length
+	atoms  uint64 // parser nodes: literals, classes, groups, repetitions, assertions
+	ranges uint64 // ranges appended to classes, class escapes' tables included
 	// sorts is n*log2(n) for each sort of n ranges: each bracketed class, each class escape
 	// with its folding, the classes of each alternation, which the parser merges.
-	sorts uint64
-	// folds counts the code points the parser folds one at a time: each of a case-insensitive
-	// range, and each case-insensitive literal.
-	folds uint64
-	// prog bounds the compiled program.
-	prog progSize
-	// anchored: the pattern may start with ^ or \A, so regexp.Compile tries one-pass analysis.
-	anchored bool
-	// widest is the most ranges a rune instruction holds.
-	widest uint64
+	sorts    uint64
+	folds    uint64   // code points folded one at a time
+	prog     progSize // the compiled program
+	anchored bool     // may start with ^ or \A, so regexp.Compile tries one-pass analysis
+	widest   uint64   // the most ranges a rune instruction holds
 }
 
 // progSize bounds a compiled program, or a part of it.
 type progSize struct {
-	// insts is how many instructions it has, at most.
-	insts uint64
-	// weighted is insts with each instruction weighted by instWeight.
-	weighted uint64
-	// runes is how many ranges its rune instructions hold, each repetition's copy counted.
-	runes uint64
-	// others is how many of its instructions are not rune instructions.
-	others uint64
+	insts    uint64
+	weighted uint64 // insts weighted by instWeight
+	runes    uint64 // ranges of rune instructions, each repetition's copy counted
+	others   uint64 // instructions that are not rune instructions
 }
 
 func (a progSize) plus(b progSize) progSize {
@@ -74,38 +58,28 @@ func (a progSize) times(n uint64) progSize {
 // control is n instructions that are not rune instructions.
 func control(n uint64) progSize { return progSize{insts: n, weighted: n, others: n} }
 
-// The work of compiling a pattern, in steps of about the same time, and the steps a unit of
-// cost buys, fitted by BenchmarkPatternCharge so that compiling the largest pattern of each of
-// patternFamilies within CostLimit takes at most about what CostLimit buys of other functions.
+// The work of compiling a pattern in steps of about the same time, fitted by
+// BenchmarkPatternCharge so that compiling the largest pattern of each of patternFamilies
+// within CostLimit takes at most about what CostLimit buys of other functions.
 const (
-	// compileSteps is the work of compiling any pattern, onePassBase that of starting the
-	// one-pass analysis of an anchored one.
-	compileSteps = 1500
-	onePassBase  = 1000
-	// byteSteps is the work of reading a byte of the pattern.
-	byteSteps = 10
-	// nodeSteps is the work of a node or an instruction of a small pattern; each grows by one
-	// step for every nodeGrowth of them, as the tables outgrow the processor's caches.
-	nodeSteps  = 250
-	nodeGrowth = 384
-	// rangeSteps is the work of appending a range to a class.
-	rangeSteps = 40
-	// sortSteps is the work of a step of sorting ranges (sorts).
-	sortSteps = 10
-	// foldSteps is the work of folding a code point.
-	foldSteps = 25
-	// onePassSteps is the work of the one-pass analysis copying a range of a rune
-	// instruction, mergeSteps that of merging it at another instruction.
-	onePassSteps = 15
-	mergeSteps   = 1
+	compileSteps = 1500 // any pattern
+	onePassBase  = 1000 // starting the one-pass analysis of an anchored one
+	byteSteps    = 10   // reading a byte
+	// nodeSteps is a node or instruction of a small pattern, growing by one step every
+	// nodeGrowth of them as the tables outgrow the processor's caches.
+	nodeSteps    = 250
+	nodeGrowth   = 384
+	rangeSteps   = 40 // appending a range to a class
+	sortSteps    = 10 // a step of sorting ranges
+	foldSteps    = 25 // folding a code point
+	onePassSteps = 15 // one-pass analysis copying a range of a rune instruction
+	mergeSteps   = 1  // and merging it at another instruction
 
 	stepsPerUnit = 100
 
-	// onePassLimit is the instruction count from which Go's regexp skips one-pass analysis.
-	onePassLimit = 1000
+	onePassLimit = 1000 // instructions from which Go's regexp skips one-pass analysis
 )
 
-// compileCost is the charge of compiling a pattern with bound b.
 func (b patternBound) compileCost() uint64 {
 	nodes := satAdd(b.atoms, b.prog.insts)
 	steps := satAdd(compileSteps, satMul(b.bytes, byteSteps))
@@ -114,8 +88,6 @@ func (b patternBound) compileCost() uint64 {
 	steps = satAdd(steps, satMul(b.sorts, sortSteps))
 	steps = satAdd(steps, satMul(b.folds, foldSteps))
 	if b.anchored {
-		// The analysis copies every rune instruction's ranges and merges them at the others,
-		// on a program of fewer than onePassLimit instructions only.
 		runes := min(b.prog.runes, satMul(onePassLimit, b.widest))
 		steps = satAdd(steps, satAdd(onePassBase, satMul(runes, onePassSteps)))
 		merges := satMul(runes, min(b.prog.others, onePassLimit))
@@ -124,16 +96,14 @@ func (b patternBound) compileCost() uint64 {
 	return satAdd(steps/stepsPerUnit, min(1, steps%stepsPerUnit))
 }
 
-// size is the size the charge of matching counts, as regexSize is for a constant pattern:
-// its length, or its program's weighted instructions when more.
+// size is the size the charge of matching counts, as regexSize is for a constant pattern.
 func (b patternBound) size() uint64 {
 	return max(b.bytes, b.prog.weighted)
 }
 
-// runtimeMatchCost is the charge of matches on a pattern that is not a constant: compiling
-// it, and matching it as a constant pattern of its size is charged (matchCost).
+// runtimeMatchCost is the charge of compiling a pattern and matching it (matchCost).
 func runtimeMatchCost(subject, pattern string) uint64 {
-	// The length first: a pattern whose length alone is over any limit is not scanned.
+	// A pattern whose length alone is over any limit is not scanned.
 	if c := matchCost(len(subject), len(pattern)); c > CostLimit {
 		return c
 	}
@@ -141,11 +111,9 @@ func runtimeMatchCost(subject, pattern string) uint64 {
 	return satAdd(b.compileCost(), matchCost(len(subject), sizeInt(b.size())))
 }
 
-// sizeInt is n as an int, saturating.
 func sizeInt(n uint64) int { return int(min(n, math.MaxInt)) }
 
-// matchesCost is the charge of matches on a pattern that is not a constant; 1 for arguments
-// that are not strings, which the call refuses.
+// matchesCost is runtimeMatchCost; 1 for arguments that are not strings, which the call refuses.
 func matchesCost(args []ref.Val) uint64 {
 	s, ok1 := args[0].(types.String)
 	p, ok2 := args[1].(types.String)
@@ -155,7 +123,6 @@ func matchesCost(args []ref.Val) uint64 {
 	return runtimeMatchCost(string(s), string(p))
 }
 
-// matchesDetail describes a call of matches refused before it compiled its pattern.
 func matchesDetail(args []ref.Val) string {
 	s, _ := args[0].(types.String)
 	p, _ := args[1].(types.String)
@@ -167,10 +134,9 @@ func matchesDetail(args []ref.Val) string {
 		describe(args[0]), len(p), b.compileCost(), matchCost(len(s), sizeInt(b.size())))
 }
 
-// scanPattern bounds the work of compiling pattern, in one pass over its text that follows
-// Go's regexp/syntax parser (with syntax.Perl, as regexp.Compile) without building anything.
-// Where the parser would stop with an error, the scan reads the rest as literals, and case
-// folding, once a group turns it on, stays on to the end: both only add to the bound.
+// scanPattern follows Go's regexp/syntax parser (syntax.Perl) without building anything.
+// Where the parser would stop with an error, it reads the rest as literals, and case folding,
+// once on, stays on to the end: both only add to the bound.
 func scanPattern(pattern string) patternBound {
 	var s scanner
 	s.scan(pattern)
@@ -228,31 +194,27 @@ func (s *scanner) scan(pattern string) {
 	}
 	g := s.top()
 	s.merge(g)
-	// The program ends in a match and starts with a failure (at 0, where no jump goes).
+	// The program ends in a match and starts with a failure.
 	s.b.prog = g.alts.plus(g.branch()).plus(control(2))
 }
 
-// scanner is the state of scanPattern.
 type scanner struct {
 	b      patternBound
 	fold   bool
 	groups []scanGroup // the groups open, the whole pattern first
 
-	// Groups nested more than maxDepth deep have no scanGroup, so that the scan's memory is
-	// bounded whatever the pattern: deep counts those open, and they add all they hold to the
-	// innermost scanGroup, as one sequence. since is its current alternative's size when the
-	// first of them opened; what it holds since bounds what each holds, which a repetition
-	// repeats. alternatives is whether the innermost has alternatives, whose classes merge.
+	// Groups nested past maxDepth have no scanGroup, so memory is bounded: deep counts them,
+	// and they add all they hold to the innermost scanGroup, whose current alternative's size
+	// was since when the first opened. alternatives: the innermost has some, whose classes merge.
 	deep         int
 	since        progSize
 	alternatives bool
 }
 
-// maxDepth bounds the groups that have a scanGroup. The parser refuses a capture or an
-// operator nested more than 1000 deep, but not a non-capturing group that holds only another.
+// maxDepth bounds the groups that have a scanGroup: the parser refuses nesting over 1000,
+// but not of a non-capturing group that holds only another.
 const maxDepth = 1000
 
-// open scans the opening of a group, a capture or not.
 func (s *scanner) open(capture bool) {
 	if s.deep == 0 && len(s.groups) <= maxDepth {
 		s.groups = append(s.groups, scanGroup{capture: capture})
@@ -263,7 +225,6 @@ func (s *scanner) open(capture bool) {
 		s.since = g.cur
 	}
 	s.deep++
-	// Nothing before the group is for a repetition to repeat now.
 	g.last = progSize{}
 	if capture {
 		// What closeGroup counts for a capture, counted now.
@@ -272,7 +233,6 @@ func (s *scanner) open(capture bool) {
 	}
 }
 
-// alternative scans a |.
 func (s *scanner) alternative() {
 	g := s.top()
 	if s.deep > 0 {
@@ -292,10 +252,9 @@ func (s *scanner) alternative() {
 type scanGroup struct {
 	alts, cur, last progSize
 	capture         bool
-	// branches is how many alternatives it has, less one.
-	branches uint64
-	// classRanges is how many ranges its classes and literals hold, nested groups included:
-	// what the parser can merge into one class, and sort, when it has alternatives.
+	branches        uint64 // alternatives, less one
+	// classRanges is the ranges of its classes and literals, nested groups included: what the
+	// parser can merge into one class, and sort, when it has alternatives.
 	classRanges uint64
 }
 
@@ -309,7 +268,6 @@ func (g *scanGroup) branch() progSize {
 	return g.cur
 }
 
-// atom adds an atom of size a to the current alternative.
 func (s *scanner) atom(a progSize) {
 	s.b.atoms = satAdd(s.b.atoms, 1)
 	g := s.top()
@@ -317,7 +275,6 @@ func (s *scanner) atom(a progSize) {
 	g.last = a
 }
 
-// literal adds the literal r.
 func (s *scanner) literal(r rune) {
 	g := s.top()
 	if s.fold {
@@ -333,7 +290,6 @@ func (s *scanner) literal(r rune) {
 	s.atom(progSize{insts: 1, weighted: 1, runes: 1})
 }
 
-// classAtom adds a character class of at most n ranges.
 func (s *scanner) classAtom(n uint64) {
 	g := s.top()
 	g.classRanges = satAdd(g.classRanges, n)
@@ -341,12 +297,10 @@ func (s *scanner) classAtom(n uint64) {
 	s.atom(progSize{insts: 1, weighted: instWeight(n, false), runes: n})
 }
 
-// sort counts a sort of n ranges.
 func (s *scanner) sort(n uint64) {
 	s.b.sorts = satAdd(s.b.sorts, satMul(n, uint64(bits.Len64(n))))
 }
 
-// merge counts the merging of the classes of g's alternatives.
 func (s *scanner) merge(g *scanGroup) {
 	if g.branches > 0 {
 		s.b.ranges = satAdd(s.b.ranges, g.classRanges)
@@ -354,7 +308,7 @@ func (s *scanner) merge(g *scanGroup) {
 	}
 }
 
-// openGroup scans a group's opening, or a change of flags, at the start of t; returns the rest.
+// openGroup scans a group's opening, or a change of flags, at the start of t.
 func (s *scanner) openGroup(t string) string {
 	if len(t) < 2 || t[1] != '?' {
 		s.open(true)
@@ -369,8 +323,7 @@ func (s *scanner) openGroup(t string) string {
 		s.literal('(')
 		return t[1:]
 	}
-	// Flags, then ) or : to open a group.
-	u := t[2:]
+	u := t[2:] // flags, then ) or : to open a group
 	fold := false
 	for u != "" {
 		switch u[0] {
@@ -393,14 +346,12 @@ func (s *scanner) openGroup(t string) string {
 	return t[1:]
 }
 
-// closeGroup ends the innermost open group, if any: the parser refuses a ) without one.
 func (s *scanner) closeGroup() {
 	if s.deep > 0 {
 		s.deep--
 		s.b.atoms = satAdd(s.b.atoms, 1)
 		g := s.top()
 		if s.alternatives {
-			// The parser merges the classes of the group's alternatives as it closes it.
 			s.b.ranges = satAdd(s.b.ranges, g.classRanges)
 			s.sort(g.classRanges)
 			s.alternatives = false
@@ -416,7 +367,7 @@ func (s *scanner) closeGroup() {
 	s.merge(&g)
 	size := g.alts.plus(g.branch())
 	if g.capture {
-		// Its two instructions, and as much again for the parser's bookkeeping (index, name).
+		// Two instructions, and as much again for the parser's bookkeeping (index, name).
 		size = size.plus(control(2))
 		s.b.atoms = satAdd(s.b.atoms, 2)
 	}
@@ -425,9 +376,7 @@ func (s *scanner) closeGroup() {
 	s.atom(size)
 }
 
-// repeat repeats the last atom at least lo times and at most hi, or without bound for hi < 0
-// (lo 0 and hi -1 for *, + and ?, which compile to the atom and at most two instructions).
-// With nothing to repeat, which the parser refuses, it repeats nothing.
+// repeat repeats the last atom lo to hi times, unbounded for hi < 0 (*, + and ? are 0, -1).
 func (s *scanner) repeat(lo, hi int) {
 	s.b.atoms = satAdd(s.b.atoms, 1)
 	g := s.top()
@@ -442,12 +391,10 @@ func (s *scanner) repeat(lo, hi int) {
 		hi = max(hi, lo)
 		size = g.last.times(uint64(hi)).plus(control(2 * uint64(hi-lo)))
 	}
-	// The current alternative held the atom once: it holds size instead.
 	g.cur = g.cur.minus(g.last).plus(size)
 	g.last = size
 }
 
-// skipNonGreedy skips the ? that makes a repetition non-greedy.
 func skipNonGreedy(t string) string {
 	if t != "" && t[0] == '?' {
 		return t[1:]
@@ -483,10 +430,9 @@ func parseRepeat(t string) (lo, hi int, rest string, ok bool) {
 	return min(lo, maxRepeat), min(hi, maxRepeat), u[1:], true
 }
 
-// maxRepeat is the largest count of a repetition the parser accepts.
 const maxRepeat = 1000
 
-// parseCount parses a decimal count without leading zeros as the parser does, up to maxRepeat+1.
+// parseCount parses a count as the parser does, up to maxRepeat+1.
 func parseCount(t string) (n int, rest string, ok bool) {
 	if t == "" || t[0] < '0' || t[0] > '9' || len(t) >= 2 && t[0] == '0' && t[1] >= '0' && t[1] <= '9' {
 		return 0, "", false
@@ -500,7 +446,6 @@ func parseCount(t string) (n int, rest string, ok bool) {
 	return min(n, maxRepeat+1), t[i:], true
 }
 
-// escape scans the escape at the start of t, outside a class.
 func (s *scanner) escape(t string) string {
 	if len(t) < 2 {
 		s.literal('\\')
@@ -542,20 +487,18 @@ const (
 	groupFoldRanges = 19
 )
 
-// group counts a Perl or POSIX group, and returns the ranges it adds.
+// group counts a Perl or POSIX group and returns the ranges it adds.
 func (s *scanner) group() uint64 {
 	if !s.fold {
 		s.b.ranges = satAdd(s.b.ranges, groupRanges)
 		return groupRanges
 	}
-	// Folded into a class of its own, sorted, then appended.
 	s.b.folds = satAdd(s.b.folds, groupFolds)
 	s.b.ranges = satAdd(s.b.ranges, 2*groupFoldRanges)
 	s.sort(groupFoldRanges)
 	return groupFoldRanges
 }
 
-// unicodeClass counts the class escape \p or \P at the start of t; returns its ranges and the rest.
 func (s *scanner) unicodeClass(t string) (uint64, string) {
 	u := t[2:]
 	var name string
@@ -565,8 +508,7 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 	case u[0] == '{':
 		end := strings.IndexByte(u, '}')
 		if end < 0 {
-			// The parser refuses it; what follows is literals.
-			return 0, u
+			return 0, u // refused by the parser; what follows is literals
 		}
 		name, u = u[1:end], u[end+1:]
 	default:
@@ -580,7 +522,6 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 		c = unicodeTables().largest
 	}
 	if !s.fold || c.folds == 0 {
-		// The table, or its negation.
 		n := satAdd(c.ranges, 1)
 		s.b.ranges = satAdd(s.b.ranges, n)
 		return n, u
@@ -594,7 +535,6 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 	return satAdd(n, 1), u
 }
 
-// class counts the bracketed class at the start of t and returns the rest.
 func (s *scanner) class(t string) string {
 	u := t[1:]
 	n := uint64(0)
@@ -645,8 +585,7 @@ func (s *scanner) class(t string) string {
 	if u != "" {
 		u = u[1:] // ]
 	}
-	// Sorted, and negated: at most one range more.
-	s.sort(n)
+	s.sort(n) // and negated: at most one range more
 	s.b.ranges = satAdd(s.b.ranges, n)
 	n = satAdd(n, 1)
 	g := s.top()
@@ -660,15 +599,13 @@ func (s *scanner) class(t string) string {
 	return u
 }
 
-// classRange counts the range lo-hi of a class and returns the ranges it adds.
 func (s *scanner) classRange(lo, hi rune) uint64 {
 	if !s.fold || lo <= minFold && hi >= maxFold || hi < minFold || lo > maxFold {
 		s.b.ranges = satAdd(s.b.ranges, 1)
 		return 1
 	}
-	// The parser folds each code point from max(lo, minFold) to min(hi, maxFold)
-	// (appendFoldedRange), the parts outside a range each. A code point that folds adds at
-	// most three more, and breaks the range it extends at most once.
+	// The parser folds each code point in [minFold, maxFold] (appendFoldedRange); one that
+	// folds adds at most three ranges, and breaks the range it extends at most once.
 	lo, hi = max(lo, minFold), min(hi, maxFold)
 	folds := uint64(max(0, hi-lo+1))
 	n := satAdd(3, satMul(4, folding(lo, hi)))
@@ -684,7 +621,6 @@ const (
 	maxFold = 0x1e943
 )
 
-// foldingCodePoints are the code points that fold to another, in order.
 var foldingCodePoints = sync.OnceValue(func() []rune {
 	var f []rune
 	for c := rune(minFold); c <= maxFold; c++ {
@@ -695,7 +631,6 @@ var foldingCodePoints = sync.OnceValue(func() []rune {
 	return f
 })
 
-// folding is how many code points from lo to hi fold to others.
 func folding(lo, hi rune) uint64 {
 	f := foldingCodePoints()
 	i, _ := slices.BinarySearch(f, lo)
@@ -703,7 +638,6 @@ func folding(lo, hi rune) uint64 {
 	return uint64(j - i)
 }
 
-// classChar reads a character of a class at the start of t.
 func classChar(t string) (rune, string) {
 	if t[0] == '\\' {
 		return parseEscape(t)
@@ -712,9 +646,7 @@ func classChar(t string) (rune, string) {
 	return r, t[size:]
 }
 
-// parseEscape reads the escape at the start of t as the parser does (octal, hexadecimal, C
-// or punctuation) and returns its code point and the rest; one the parser refuses reads as
-// its first two bytes.
+// parseEscape reads an escape as the parser does; one the parser refuses reads as two bytes.
 func parseEscape(t string) (rune, string) {
 	if len(t) < 2 {
 		return '\\', t[1:]
@@ -768,13 +700,11 @@ func unhex(c byte) rune {
 // tableCost is what a class escape appends: its table's and fold orbits' ranges, strides expanded.
 type tableCost struct{ ranges, folds uint64 }
 
-// classTables are the class names (canonicalName) with their costs, and the largest cost.
 type classTables struct {
 	names   map[string]tableCost
 	largest tableCost
 }
 
-// unicodeTables are the categories and their aliases, the scripts, and Any, Assigned and ASCII.
 var unicodeTables = sync.OnceValue(func() classTables {
 	m := map[string]tableCost{}
 	// Where two names meet, the costlier stands.
@@ -814,8 +744,7 @@ var (
 	}}
 )
 
-// expanded is how many ranges the parser appends for t: one for each range of stride 1, one
-// for each code point of the others.
+// expanded is how many ranges the parser appends for t: strides other than 1 expand.
 func expanded(t *unicode.RangeTable) uint64 {
 	if t == nil {
 		return 0
@@ -830,7 +759,6 @@ func expanded(t *unicode.RangeTable) uint64 {
 	return n
 }
 
-// strided is how many ranges the parser appends for a range of a table.
 func strided(lo, hi, stride uint64) uint64 {
 	if stride == 1 {
 		return 1
@@ -838,8 +766,7 @@ func strided(lo, hi, stride uint64) uint64 {
 	return (hi-lo)/stride + 1
 }
 
-// canonicalName is the parser's canonical form of a class name: an upper case letter, then
-// lower case ones, without underscores, spaces and hyphens.
+// canonicalName is the parser's canonical form of a class name ("Greek", no _, - or spaces).
 func canonicalName(name string) string {
 	canonical := func(i int, c byte) bool {
 		switch {
