@@ -15,14 +15,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// On Linux, a name is opened with one openat2 call, or walked with openat
-// where openat2 is missing or refused: see the package documentation.
-
 const (
 	resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
-	// openFlags go with every open but an O_PATH one (openat2 refuses them):
-	// O_NOCTTY, so that no terminal becomes the process's; O_LARGEFILE,
-	// which the openat2 wrapper, unlike open, does not add on 32-bit systems.
+	// openFlags go with every open but an O_PATH one (openat2 refuses them): O_NOCTTY, so
+	// that no terminal becomes the process's; O_LARGEFILE, which openat2 does not add.
 	openFlags = unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_LARGEFILE
 
 	fileFlags = unix.O_RDONLY | unix.O_NONBLOCK // a FIFO opens without waiting for a writer
@@ -30,8 +26,8 @@ const (
 	pathFlags = unix.O_PATH | unix.O_NOFOLLOW // to fstat, the last element itself
 )
 
-// maxName is the longest name Linux resolves, PATH_MAX less its NUL; a longer
-// one fails with ENAMETOOLONG before any call, so that a walk answers as openat2 does.
+// maxName is PATH_MAX less its NUL: a longer name fails before any call, so that a walk answers
+// as openat2 does.
 const maxName = unix.PathMax - 1
 
 type sysFS struct {
@@ -61,9 +57,8 @@ var openat2 struct {
 	ok   bool
 }
 
-// haveOpenat2 reports, once per process, whether openat2 opens fd itself,
-// which fails only for the reasons to walk names instead: ENOSYS, EPERM
-// (seccomp) or EINVAL (a kernel lacking a flag).
+// haveOpenat2 reports, once per process, whether openat2 opens fd itself, which fails only with
+// ENOSYS, EPERM (seccomp) or EINVAL (a kernel lacking a flag).
 func haveOpenat2(fd int) bool {
 	openat2.once.Do(func() {
 		how := unix.OpenHow{Flags: withOpenFlags(unix.O_PATH | unix.O_DIRECTORY), Resolve: resolveFlags}
@@ -80,7 +75,6 @@ func haveOpenat2(fd int) bool {
 	return openat2.ok
 }
 
-// withOpenFlags adds openFlags, or only O_CLOEXEC to an O_PATH open.
 func withOpenFlags(flags int) uint64 {
 	if flags&unix.O_PATH != 0 {
 		return uint64(flags | unix.O_CLOEXEC)
@@ -99,8 +93,7 @@ func (s *sysFS) close() error {
 	return nil
 }
 
-// resolve opens name with flags, following no link, with openat2 or
-// walkOpen; the error is ErrLink for a link met, or the system's.
+// resolve opens name with flags, following no link; the error is ErrLink for a link met.
 func (s *sysFS) resolve(name string, flags int) (int, error) {
 	if len(name) > maxName {
 		return -1, unix.ENAMETOOLONG
@@ -125,9 +118,8 @@ func (s *sysFS) resolve(name string, flags int) (int, error) {
 	return fd, err
 }
 
-// walkOpen opens name below root one element at a time with O_NOFOLLOW:
-// each directory on the way with O_PATH, which needs no read permission (as
-// a path walk needs none), the last with flags. It gives openat2's answers.
+// walkOpen opens name with O_NOFOLLOW one element at a time, each directory with O_PATH, which
+// needs no read permission (as a path walk needs none). It gives openat2's answers.
 func walkOpen(root int, name string, flags int) (int, error) {
 	dir := root
 	defer func() {
@@ -159,9 +151,8 @@ func walkOpen(root int, name string, flags int) (int, error) {
 	}
 }
 
-// linkError returns ErrLink when err, from opening elem in dir with
-// O_NOFOLLOW, is due to a link: ELOOP always is; ENOTDIR is when elem is a
-// link (O_DIRECTORY refuses it before O_NOFOLLOW does).
+// linkError returns ErrLink when err, from opening elem in dir with O_NOFOLLOW, is due to a
+// link: ENOTDIR is when elem is one (O_DIRECTORY refuses it first).
 func linkError(dir int, elem string, err error) error {
 	switch err {
 	case unix.ELOOP:
@@ -183,9 +174,8 @@ func (s *sysFS) open(name string) (fs.File, error) {
 	return &file{fd: fd, name: name, fsys: s}, nil
 }
 
-// readDir reads the directory name with getdents64 like (*os.File).ReadDir
-// without its fcntl and two allocations per entry: names share one string,
-// entries one array (generator's BenchmarkPlan through dirfs justifies it).
+// readDir reads name with getdents64, without (*os.File).ReadDir's fcntl and two allocations
+// per entry (generator's BenchmarkPlan through dirfs justifies it).
 func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 	fd, err := s.resolve(name, dirFlags)
 	if err != nil {
@@ -244,13 +234,12 @@ func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 	return s.direntList(name, names, ends, types), nil
 }
 
-// direntBuffers holds readDir's getdents64 buffers, of package os's size.
 var direntBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 8192)
 	return &b
 }}
 
-// direntList returns readDir's entries of dir, whose names in names end at ends.
+// direntList returns the entries of dir, whose names in names end at ends.
 func (s *sysFS) direntList(dir string, names []byte, ends []int, types []fs.FileMode) []fs.DirEntry {
 	if len(ends) == 0 {
 		return []fs.DirEntry{}
@@ -267,9 +256,8 @@ func (s *sysFS) direntList(dir string, names []byte, ends []int, types []fs.File
 	return list
 }
 
-// parseDirent reads the first linux_dirent64 record of buf (d_ino, d_off,
-// d_reclen, d_type, d_name) and returns its name (nil for ".", ".." and inode
-// 0), type and the rest; ok is false for a record that does not fit buf.
+// parseDirent reads buf's first linux_dirent64 record: name nil for ".", ".." and inode 0; ok
+// false for a record that does not fit buf.
 func parseDirent(buf []byte) (name []byte, typ byte, rest []byte, ok bool) {
 	const nameOffset = 19
 	if len(buf) < nameOffset {
@@ -290,7 +278,6 @@ func parseDirent(buf []byte) (name []byte, typ byte, rest []byte, ok bool) {
 	return name, rec[18], buf[reclen:], true
 }
 
-// direntType returns the type bits of a d_type, or false for DT_UNKNOWN.
 func direntType(typ byte) (fs.FileMode, bool) {
 	switch typ {
 	case unix.DT_REG:
@@ -311,8 +298,7 @@ func direntType(typ byte) (fs.FileMode, bool) {
 	return 0, false
 }
 
-// entries wraps the entries of dir from os.File.ReadDir, whose Info would
-// os.Lstat a path from the working directory, which can follow links.
+// entries wraps os.File.ReadDir's entries, whose Info would follow links.
 func (s *sysFS) entries(dir string, list []fs.DirEntry) []fs.DirEntry {
 	wrapped := make([]dirEntry, len(list))
 	for i, e := range list {
@@ -377,7 +363,6 @@ func (s *sysFS) readLink(name string) (string, error) {
 	return target, nil
 }
 
-// cutLast splits name at its last slash.
 func cutLast(name string) (dir, elem string, ok bool) {
 	i := strings.LastIndexByte(name, '/')
 	if i < 0 {
@@ -386,8 +371,7 @@ func cutLast(name string) (dir, elem string, ok bool) {
 	return name[:i], name[i+1:], true
 }
 
-// readlinkat reads the link elem of dir, growing its buffer up to PATH_MAX,
-// the longest target Linux stores.
+// readlinkat reads the link elem of dir, up to PATH_MAX, the longest target Linux stores.
 func readlinkat(dir int, elem string) (string, error) {
 	for size := 128; ; size *= 2 {
 		buf := make([]byte, size)
@@ -409,8 +393,7 @@ func fstat(fd int, st *unix.Stat_t) error {
 	return ignoringEINTR(func() error { return unix.Fstat(fd, st) })
 }
 
-// ignoringEINTR calls f until it fails with another error than EINTR, as
-// package os does: a signal can interrupt a call on a slow file system.
+// ignoringEINTR retries f on EINTR, as package os does.
 func ignoringEINTR(f func() error) error {
 	for {
 		if err := f(); err != unix.EINTR {
@@ -419,9 +402,8 @@ func ignoringEINTR(f func() error) error {
 	}
 }
 
-// file is an open descriptor, read with read(2) and fstat(2): an *os.File
-// would cost two system calls more (fcntl, and an epoll registration that
-// fails for a regular file) and a finalizer. ReadDir wraps it in one.
+// file is an open descriptor: an *os.File would cost two system calls more (fcntl, and an epoll
+// registration) and a finalizer. ReadDir wraps it in one.
 type file struct {
 	fd   int // -1 once closed
 	name string
@@ -461,8 +443,8 @@ func (f *file) Stat() (fs.FileInfo, error) {
 	return newFileInfo(f.name, &st), nil
 }
 
-// ReadDir reads the entries of a directory, as (*os.File).ReadDir does;
-// those of ReadDir(n) for n <= 0 are sorted by name.
+// ReadDir reads the entries of a directory, as (*os.File).ReadDir does; those of ReadDir(n) for
+// n <= 0 are sorted by name.
 func (f *file) ReadDir(n int) ([]fs.DirEntry, error) {
 	if f.fd < 0 {
 		return nil, &fs.PathError{Op: "readdir", Path: f.name, Err: fs.ErrClosed}
@@ -492,7 +474,6 @@ func (f *file) Close() error {
 	return err
 }
 
-// dirEntry is an entry of a directory read: its Info is the FS's Lstat.
 type dirEntry struct {
 	fsys      *sysFS
 	dir, name string
@@ -512,7 +493,6 @@ func (d *dirEntry) Info() (fs.FileInfo, error) {
 	return d.fsys.lstat(name)
 }
 
-// fileInfo is a FileInfo from a stat structure; its Sys is nil.
 type fileInfo struct {
 	name    string
 	size    int64
@@ -520,7 +500,6 @@ type fileInfo struct {
 	modTime time.Time
 }
 
-// newFileInfo describes the file name from st, as package os does.
 func newFileInfo(name string, st *unix.Stat_t) *fileInfo {
 	mode := fs.FileMode(st.Mode & 0o777)
 	switch st.Mode & unix.S_IFMT {

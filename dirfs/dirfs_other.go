@@ -11,11 +11,8 @@ import (
 	"syscall"
 )
 
-// Elsewhere than on Linux, an FS checks each name with the os.Root's Lstat
-// and each file opened with os.SameFile (see the package documentation); on
-// Windows, a mount point or junction, which Lstat calls irregular, is a link.
+// On Windows, a mount point or junction, which Lstat calls irregular, is a link.
 
-// errChanged is the error of an open whose file is not the one check saw.
 var errChanged = errors.New("dirfs: file changed while it was opened")
 
 type sysFS struct {
@@ -32,12 +29,11 @@ func open(dir string, _ bool) (*FS, error) {
 
 func (s *sysFS) close() error { return s.root.Close() }
 
-// check returns the Lstat of name after checking that no element of name
-// is a link and every element before the last is a directory.
+// check returns the Lstat of name after checking that no element of name is a link and every
+// element before the last is a directory.
 func (s *sysFS) check(op, name string) (fs.FileInfo, error) {
 	if _, err := filepath.Localize(name); err != nil {
-		// A name that is no local path here: on Windows, one with a
-		// backslash, a colon or a reserved name such as NUL.
+		// On Windows, a backslash, a colon or a reserved name such as NUL.
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
 	for i := 0; i <= len(name); i++ {
@@ -68,8 +64,7 @@ func isLinkMode(mode fs.FileMode) bool {
 	return mode&fs.ModeSymlink != 0 || runtime.GOOS == "windows" && mode&fs.ModeIrregular != 0
 }
 
-// underlying is the error inside the os.Root's *fs.PathError, which names
-// the element rather than the name asked for.
+// underlying is the error inside the os.Root's *fs.PathError, which names the element.
 func underlying(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {
 		return pe.Err
@@ -77,9 +72,8 @@ func underlying(err error) error {
 	return err
 }
 
-// openChecked opens name after check, refusing what is neither a regular
-// file nor a directory (a FIFO would wait for a writer), and checks that the
-// file opened is the one check saw.
+// openChecked opens name after check, refusing what is neither a regular file nor a directory
+// (a FIFO would wait for a writer), and checks that the file opened is the one check saw.
 func (s *sysFS) openChecked(op, name string, wantDir bool) (*os.File, error) {
 	info, err := s.check(op, name)
 	if err != nil {
