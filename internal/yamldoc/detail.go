@@ -14,14 +14,12 @@ import (
 //
 //	must be valid YAML: line 3: did not find expected node content
 //
-// err is an error of this package's checks ([Documents], [Single], [CheckExpansion],
-// [CheckKeys]), whose text Detail returns, or of a YAML decoder: go.yaml.in/yaml v2 or v3,
-// alone or under sigs.k8s.io/yaml. go.yaml.in/yaml reports a syntax error only as text, so its
-// "yaml: " is cut from that text, here and nowhere else in the module; sigs.k8s.io/yaml's
-// "error converting YAML to JSON: " is left behind by unwrapping; this package's "document 2: "
-// is kept. A [yamlv2.TypeError] lists repeated keys ("line 6: key "a" already set in map"); a
-// [json.UnsupportedValueError] is a number JSON cannot hold (.inf, .nan); a mapping key that
-// is a mapping or a sequence, which yaml/v2 quotes as a Go value, is named as such.
+// err is an error of this package's checks, whose text Detail returns, or of a YAML decoder:
+// go.yaml.in/yaml v2 or v3, alone or under sigs.k8s.io/yaml. go.yaml.in/yaml reports a syntax
+// error only as text, so its "yaml: " is cut from that text, here and nowhere else in the
+// module; sigs.k8s.io/yaml's "error converting YAML to JSON: " is left behind by unwrapping;
+// this package's "document 2: " is kept. A [json.UnsupportedValueError] is a number JSON
+// cannot hold (.inf, .nan); a mapping key that is a mapping or a sequence is named as such.
 //
 //	fmt.Sprintf("%s: %s", file, yamldoc.Detail(err))
 func Detail(err error) string {
@@ -56,8 +54,6 @@ type documentError struct {
 	err error
 }
 
-// Error returns "document N: " and the error.
 func (e *documentError) Error() string { return fmt.Sprintf("document %d: %v", e.n, e.err) }
 
-// Unwrap returns the error.
 func (e *documentError) Unwrap() error { return e.err }

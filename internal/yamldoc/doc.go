@@ -9,16 +9,15 @@
 //
 // The decoders bound how many nodes aliases produce, not how many bytes, so one long string
 // reused through aliases multiplies memory, time and the errors that quote it. [CheckExpansion]
-// refuses a stream whose aliases expand it to more than [ExpansionRatio] (10) times its size,
-// or [MinExpansion] (64 KiB) for a smaller one, in time and memory linear in its size.
+// refuses expansion past [ExpansionRatio] (10) times the stream's size, or [MinExpansion] (64 KiB).
 //
 // # Documents
 //
-// The decoders read a stream's first document and silently drop the rest: sigs.k8s.io/yaml
-// always, and a reader splitting on "---" lines when a piece holds a "..." end marker and
-// another document. What they drop could be an inventory's entries or a namespace with prune
-// disabled, so the module's readers refuse such a stream ([Single], [Documents]); Documents
-// also refuses each line that can end a document where a line-based reader sees none:
+// The decoders read a stream's first document and silently drop the rest (sigs.k8s.io/yaml
+// always, a reader splitting on "---" lines after a "..." end marker), which could be an
+// inventory's entries or a namespace with prune disabled, so [Single] and [Documents] refuse
+// such a stream; Documents also refuses each line that can end a document where a line-based
+// reader sees none:
 //
 //   - a directive, any line that starts with "%" (%YAML 1.1, %TAG), which yaml/v2 takes for the
 //     document's end ("a: 1\n%YAML 1.1\nb: 2\n" reads as {a: 1}), even at the head of a stream
@@ -35,9 +34,7 @@
 //
 // # Errors in the file's words
 //
-// [Detail] words every error of reading a stream, the decoders' ("yaml: line 3: ...") and this
-// package's, as a message that follows the file's name ("must be valid YAML: line 3: did not
-// find expected node content"); the module's readers report their YAML errors through it.
+// The module's readers word every error of reading a stream through [Detail].
 //
 // # Concurrency
 //

@@ -16,8 +16,7 @@ import (
 // Documents splits a YAML stream on "---" lines into its documents, leaving out empty ones
 // (separators, comments), after [CheckExpansion] and then [CheckKeys] have accepted the whole
 // stream. A piece holding more than one document (after a "..." end marker) is an error, and
-// so is each line of the package documentation's "Documents": a decoder would silently drop
-// what follows, which could be a namespace with prune disabled, or a second generator.
+// so is each line of the package documentation's "Documents".
 func Documents(data []byte) ([][]byte, error) {
 	if err := checkStream(data); err != nil {
 		return nil, err
@@ -34,17 +33,15 @@ func Documents(data []byte) ([][]byte, error) {
 	return readDocuments(data)
 }
 
-// errDirective refuses a directive line (package doc, "Documents"); the module's files need none.
+// errDirective, errCommentedSeparator and errLineBreak refuse the lines of the package doc's
+// "Documents"; the module's files need no directive.
 var errDirective = errors.New(`must not start with "%": YAML reads the line as a directive, which ends the document before it, and a decoder silently drops what follows`)
 
-// errCommentedSeparator refuses a line that starts with "---#" (package doc, "Documents").
 var errCommentedSeparator = errors.New(`must not start with "---#": a YAML decoder reads it as text, not as a separator and a comment; put a space before the "#"`)
 
-// errLineBreak refuses a line break that YAML 1.1 knows and a line-based reader does not.
 var errLineBreak = errors.New(`must not hold a line break other than a newline (a carriage return alone, NEL, LS or PS): YAML starts a new line there, which a line-based reader does not see; inside a double-quoted string, write it escaped ("\u2028")`)
 
-// checkLineStarts refuses a stream whose lines are not YAML's (errLineBreak) or with a line
-// that starts with "%" or "---#", naming the line and its first 64 bytes.
+// checkLineStarts refuses those lines, naming the line and its first 64 bytes.
 func checkLineStarts(data []byte) error {
 	n := 0
 	for line := range bytes.Lines(data) {
@@ -71,9 +68,8 @@ func checkLineStarts(data []byte) error {
 }
 
 // plainDocument returns what readDocuments returns for data without a line that starts with
-// "---", "..." or "%", a carriage return, NEL, LS or PS: the whole stream as one document ended
-// by a newline, or none when every line is blank; ok is false otherwise. Almost every file a
-// plan reads is spared the YAML reader's copy (generator's BenchmarkHostileTenants/realistic);
+// "---", "..." or "%", a carriage return, NEL, LS or PS, or ok false; almost every file a plan
+// reads is spared the YAML reader's copy (generator's BenchmarkHostileTenants/realistic).
 // FuzzPlainDocument checks that both agree.
 func plainDocument(data []byte) (doc []byte, ok bool) {
 	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
@@ -93,7 +89,7 @@ func plainDocument(data []byte) (doc []byte, ok bool) {
 	case data[len(data)-1] != '\n':
 		return append(data[:len(data):len(data)], '\n'), true
 	}
-	// The caller's data, which a caller appending to it must not overwrite.
+	// The caller's data: capped, so that appending to it does not overwrite it.
 	return data[:len(data):len(data)], true
 }
 
@@ -101,8 +97,7 @@ func plainDocument(data []byte) (doc []byte, ok bool) {
 func readDocuments(data []byte) ([][]byte, error) {
 	var src io.Reader = bytes.NewReader(data)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		// The YAML reader drops a last line without a newline that ends where a bufio fill
-		// ends; it ends every line with a newline anyway, so adding one changes no document.
+		// The YAML reader drops a last line without a newline that ends where a bufio fill ends.
 		src = io.MultiReader(src, strings.NewReader("\n"))
 	}
 	// A small file's size, not bufio's 4 KiB: a plan reads an inputs file per artifact.
@@ -154,8 +149,8 @@ func Aligned(data, doc []byte) []byte {
 	return append(bytes.Repeat([]byte("\n"), n), doc...)
 }
 
-// isBlank reports whether line counts for nothing in a document: spaces, a comment, a document
-// marker, or a separator that apimachinery's YAML reader splits on ("---", spaces, a comment).
+// isBlank reports whether line is spaces, a comment, a document marker, or a separator that
+// apimachinery's YAML reader splits on ("---", spaces, a comment).
 func isBlank(line []byte) bool {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
@@ -166,7 +161,6 @@ func isBlank(line []byte) bool {
 	return ok && (len(rest) == 0 || rest[0] == '#')
 }
 
-// hasEndMarker reports whether doc has a "..." document end marker line.
 func hasEndMarker(doc []byte) bool {
 	for line := range bytes.Lines(doc) {
 		if bytes.HasPrefix(line, []byte("...")) {

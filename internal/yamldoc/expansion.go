@@ -26,14 +26,14 @@ var ErrExpansion = errors.New("YAML aliases must expand a document to no more th
 // for a smaller stream. It returns an error wrapping ErrExpansion for a stream that expands
 // further, or an alias inside its own anchor (which would expand for ever), and the parser's
 // error for a stream that is not YAML. Every YAML document the module reads passes here before
-// it is decoded, so decoding costs at most a small multiple of a same-size document without
-// aliases (issue 18: generator's TestParseInputsExpansionRefused, nsmeta's TestParseFileExpansion).
+// it is decoded (issue 18: generator's TestParseInputsExpansionRefused, nsmeta's
+// TestParseFileExpansion).
 //
 // The expanded size counts a scalar as its length plus one, a mapping or sequence as two plus
-// its contents: a lower bound of the document written without aliases, which is never refused.
-// An anchor is measured once, so the check is linear in len(data) however aliases nest. A
-// stream without both "&" and "*" is not parsed; any other that go.yaml.in/yaml/v3 refuses is
-// refused, since its bound could not be checked. Nesting over 10,000 levels fails in the parser.
+// its contents, a lower bound of the document written without aliases. An anchor is measured
+// once, so the check is linear in len(data). A stream without both "&" and "*" is not parsed;
+// any other that yaml/v3 refuses is refused, its bound unchecked. Nesting over 10,000 levels
+// fails in the parser.
 func CheckExpansion(data []byte) (err error) {
 	if !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
 		return nil
@@ -69,21 +69,17 @@ func CheckExpansion(data []byte) (err error) {
 	}
 }
 
-// expansion measures the expanded size of the documents of one stream.
 type expansion struct {
 	limit, total int64
 	// sizes holds each anchored node's expanded size, or -1 while measured (an alias: a cycle).
 	sizes map[*yamlv3.Node]int64
 }
 
-// errCycle reports an alias inside its own anchor.
 var errCycle = errors.New("an alias must not refer to a node that contains it")
 
-// errLimit stops a measure that has passed the limit.
 var errLimit = errors.New("limit passed")
 
-// size returns the expanded size of n, or errLimit once past the limit, or errCycle. Its
-// recursion is as deep as the document nests, which the parser bounds.
+// size returns the expanded size of n, or errLimit or errCycle; the parser bounds its recursion.
 func (e *expansion) size(n *yamlv3.Node) (int64, error) {
 	if n.Kind == yamlv3.AliasNode && n.Alias != nil {
 		n = n.Alias

@@ -17,8 +17,7 @@ import (
 // cannot turn into distinct JSON keys.
 var ErrKeys = errors.New("YAML mapping keys must stay distinct as JSON keys")
 
-// checkStream runs the checks that [Documents] makes of a whole stream: [CheckExpansion]
-// first, since [CheckKeys] may decode the stream, then CheckKeys.
+// checkStream runs [CheckExpansion] first, since [CheckKeys] may decode the stream, then CheckKeys.
 func checkStream(data []byte) error {
 	if err := CheckExpansion(data); err != nil {
 		return err
@@ -34,14 +33,13 @@ func checkStream(data []byte) error {
 //
 // or a key that no JSON key can hold (null, an integer above 2^63-1).
 //
-// Why: sigs.k8s.io/yaml's yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes,
-// on and true the boolean true; ~ null), then formats it as a string. Keys that format alike
-// (1 and "1", 1.0 and "1", yes and "true", two .nan keys) collide, and which value survives
-// depends on Go's map order: the same file would give different results from run to run.
+// Why: yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes the boolean true; ~
+// null), then sigs.k8s.io/yaml formats it as a string. Keys that format alike (1 and "1", yes
+// and "true", two .nan keys) collide, and which value survives depends on Go's map order.
 //
-// It decodes what the module's readers decode, the stream whole (its first document) and each
-// piece [Documents] splits it into, leaving a document yaml/v2 cannot decode to the caller's
-// decoder, which fails too; a stream whose keys a scan shows to be strings is not decoded.
+// It decodes what the module's readers decode, the stream whole and each piece [Documents]
+// splits it into, leaving a document yaml/v2 cannot decode to the caller's decoder; a stream
+// whose keys a scan shows to be strings is not decoded.
 func CheckKeys(data []byte) error {
 	if stringKeysOnly(data) {
 		return nil
@@ -87,7 +85,7 @@ type keyProblem struct {
 }
 
 // jsonKey returns the JSON key that sigs.k8s.io/yaml v1.6.0 makes of a key yaml/v2 decoded
-// (convertToJSONableObject), or false for one it refuses: null, a uint64 (> 2^63-1), any other.
+// (convertToJSONableObject), or false for one it refuses.
 func jsonKey(k any) (string, bool) {
 	switch k := k.(type) {
 	case string:
@@ -145,8 +143,7 @@ func describeKey(k any) string {
 	return fmt.Sprintf("%v (a %T)", k, k)
 }
 
-// unsupported marks, in the result of exactProblems, keys that no JSON key can hold.
-const unsupported = "\x00unsupported"
+const unsupported = "\x00unsupported" // in exactProblems' result: keys no JSON key can hold
 
 // exactProblems returns the JSON keys that two keys of one mapping of v, a yaml/v2 document,
 // share, and unsupported for a key no JSON key can hold: the decision; locate only finds lines.
@@ -193,9 +190,8 @@ func setKey(m map[string]bool, k string) map[string]bool {
 }
 
 // locate decodes doc again, keeping each key's line, and returns the problems of its mappings
-// whose JSON keys exact holds, lines counted from offset. Should it find none (an edge of
-// yaml/v2 could differ for other Go types), it returns one problem without a line, built from
-// exact alone, so that the decision never depends on it.
+// whose JSON keys exact holds, lines counted from offset; should it find none, one problem
+// without a line, so that the decision never depends on it.
 func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	var root valueAt
 	var found []keyProblem
@@ -216,14 +212,13 @@ func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	return []keyProblem{{text: fmt.Sprintf("two keys of one mapping both become the JSON key %q", keys[0])}}
 }
 
-// keyAt is a mapping key as yaml/v2 decodes it into any, with its line; 0 for a null key,
-// which never reaches UnmarshalYAML (yaml/v2 sets null itself).
+// keyAt is a mapping key as yaml/v2 decodes it, with its line; 0 for a null key (yaml/v2 sets
+// null itself).
 type keyAt struct {
 	v    any
 	line int
 }
 
-// UnmarshalYAML implements yaml/v2's Unmarshaler.
 func (k *keyAt) UnmarshalYAML(unmarshal func(any) error) error {
 	if err := unmarshal(&k.v); err != nil {
 		return err
@@ -239,15 +234,13 @@ func (k *keyAt) UnmarshalYAML(unmarshal func(any) error) error {
 	return nil
 }
 
-// valueAt is a node as yaml/v2 decodes it, keeping only what locate needs: the keys of a
-// mapping with their lines, and the items of a sequence.
+// valueAt is a node as yaml/v2 decodes it, keeping only what locate needs.
 type valueAt struct {
 	line  int // of a mapping
 	keys  map[keyAt]valueAt
 	items []valueAt
 }
 
-// UnmarshalYAML implements yaml/v2's Unmarshaler.
 func (v *valueAt) UnmarshalYAML(unmarshal func(any) error) error {
 	// The probes read only the node's own children: decoding is linear in the expanded size.
 	var m map[skip]skip
@@ -266,7 +259,6 @@ func (v *valueAt) UnmarshalYAML(unmarshal func(any) error) error {
 // skip is a node that UnmarshalYAML does not read.
 type skip struct{}
 
-// UnmarshalYAML implements yaml/v2's Unmarshaler.
 func (skip) UnmarshalYAML(func(any) error) error { return nil }
 
 // errorLine returns the line that a yaml/v2 TypeError names first, or 0.
@@ -282,7 +274,6 @@ func errorLine(err error) int {
 	return n
 }
 
-// problems appends the problems of v's mappings to found.
 func (v *valueAt) problems(offset int, exact map[string]bool, found *[]keyProblem) {
 	lineOf := func(k keyAt) int {
 		if k.line == 0 {
@@ -328,8 +319,8 @@ type piece struct {
 	line int
 }
 
-// splitPieces splits data on "---" lines as [Documents] does, keeping each piece's line offset,
-// or returns false for a "---" line the YAML reader refuses (Documents refuses the stream).
+// splitPieces splits data on "---" lines as [Documents] does, or returns false for a "---"
+// line the YAML reader refuses.
 func splitPieces(data []byte) ([]piece, bool) {
 	var pieces []piece
 	start, startLine, n := 0, 0, 0
@@ -361,15 +352,12 @@ func splitPieces(data []byte) ([]piece, bool) {
 // mapping key of every document (and piece) of it to a string; false means only that it cannot
 // tell. It must never report true for another key (FuzzStringKeysOnly).
 //
-// An implicit key sits on one line at a node's start: the line's start, after a block
-// indicator ("- ", "? ", ": "), or after the ": " of a key before it on the line. A quoted key
-// is a string; a plain key is one unless it may be a number or is a YAML 1.1 boolean or null
-// (plainStringKey). Anything else at a node's start that could make or hide another key is a
-// reason to decode ("{", "[", "!", "&", "*", "?", ":"); so is input the parser reads other
-// than line by line: UTF-16 (0xFE, 0xFF) and the line breaks U+0085, U+2028 and U+2029.
+// An implicit key sits on one line at a node's start: the line's start, after "- ", "? " or
+// ": ". A quoted key is a string; a plain key is one unless plainStringKey says otherwise.
+// Anything else at a node's start that could make or hide a key is a reason to decode; so is
+// input the parser reads other than line by line (UTF-16, U+0085, U+2028, U+2029).
 func stringKeysOnly(data []byte) bool {
-	// It runs on every file the module reads, so it finds bytes with bytes.IndexByte and
-	// reads a line no further than each key's ":" (BenchmarkStringKeysOnly).
+	// It runs on every file the module reads (BenchmarkStringKeysOnly).
 	if bytes.IndexByte(data, 0xFE) >= 0 || bytes.IndexByte(data, 0xFF) >= 0 ||
 		hasSequence(data, "\xC2\x85") || hasSequence(data, "\xE2\x80\xA8") || hasSequence(data, "\xE2\x80\xA9") {
 		return false
@@ -396,7 +384,7 @@ func stringKeysOnly(data []byte) bool {
 	return true
 }
 
-// hasSequence reports whether data holds seq, whose first byte no other byte of it repeats.
+// hasSequence reports whether data holds seq, whose first byte it does not repeat.
 func hasSequence(data []byte, seq string) bool {
 	for {
 		i := bytes.IndexByte(data, seq[0])
@@ -410,15 +398,13 @@ func hasSequence(data []byte, seq string) bool {
 	}
 }
 
-// lineKeysOnly reports whether the keys that line may hold are surely strings (stringKeysOnly).
 func lineKeysOnly(line []byte) bool {
 	line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")) // a byte order mark
 	if len(line) >= 3 && (string(line[:3]) == "---" || string(line[:3]) == "...") && (len(line) == 3 || isBlankByte(line[3])) {
 		line = line[3:] // a document marker, maybe followed by a node
 	}
 	for {
-		// A node's start: skip blanks and block sequence indicators.
-		line = trimBlanks(line)
+		line = trimBlanks(line) // a node's start: skip blanks and "- "
 		for len(line) > 0 && line[0] == '-' && (len(line) == 1 || isBlankByte(line[1])) {
 			line = trimBlanks(line[1:])
 		}
@@ -428,19 +414,15 @@ func lineKeysOnly(line []byte) bool {
 		var rest []byte
 		switch line[0] {
 		case '{', '[':
-			// A flow collection may hold keys of any type unless it is a sequence of plain
-			// scalars or an empty mapping closing on this line ("dependsOn: [a, b]", "labels: {}").
 			return closedFlow(line)
 		case '!', '&', '*', '?', ':':
 			return false
 		case '#', '|', '>':
-			// A comment, or a block scalar's header: no key follows on this line.
-			return true
+			return true // a comment, or a block scalar's header
 		case '"', '\'':
 			end := quotedEnd(line)
 			if end < 0 {
-				// A scalar that goes on to the next lines: a key cannot.
-				return true
+				return true // goes on to the next lines: a key cannot
 			}
 			rest = trimBlanks(line[end:])
 			if len(rest) == 0 || rest[0] != ':' || (len(rest) > 1 && !isBlankByte(rest[1])) {
@@ -457,14 +439,12 @@ func lineKeysOnly(line []byte) bool {
 			}
 			rest = line[end+1:]
 		}
-		// The key's value may start on the same line: a node's start.
-		line = rest
+		line = rest // the key's value may start on the same line
 	}
 }
 
 // closedFlow reports whether line, which starts with "[" or "{", is all of a flow sequence of
-// plain scalars or an empty flow mapping, followed by blanks. Without quotes, nested
-// collections, comments or ":" on the line, the first closing bracket closes it, keyless.
+// plain scalars or an empty flow mapping ("dependsOn: [a, b]", "labels: {}"), so keyless.
 func closedFlow(line []byte) bool {
 	closing := byte(']')
 	if line[0] == '{' {
@@ -483,8 +463,8 @@ func closedFlow(line []byte) bool {
 	return false // it goes on to the next lines
 }
 
-// trimBlanks returns b without its leading spaces and tabs; a loop, not bytes.TrimLeft, which
-// builds a set of its cutset on every call (BenchmarkStringKeysOnly).
+// trimBlanks is a loop, not bytes.TrimLeft, which builds a set of its cutset on every call
+// (BenchmarkStringKeysOnly).
 func trimBlanks(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		b = b[1:]
@@ -492,7 +472,6 @@ func trimBlanks(b []byte) []byte {
 	return b
 }
 
-// trimTrailingBlanks returns b without its trailing spaces and tabs.
 func trimTrailingBlanks(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 		b = b[:len(b)-1]
@@ -500,7 +479,7 @@ func trimTrailingBlanks(b []byte) []byte {
 	return b
 }
 
-// isBlankByte reports whether c separates tokens on a line; NUL counts, as for the parser.
+// isBlankByte counts NUL as a blank, as the parser does.
 func isBlankByte(c byte) bool { return c == ' ' || c == '\t' || c == 0 }
 
 // quotedEnd returns the index just past the quoted scalar line starts with, or -1 if it goes on.
@@ -519,8 +498,7 @@ func quotedEnd(line []byte) int {
 	return -1
 }
 
-// plainKeyEnd returns the index of the ":" (then a blank or the line's end) that ends the plain
-// key line starts with, or -1 when there is none before the line or a comment ends.
+// plainKeyEnd returns the index of the ":" that ends the plain key line starts with, or -1.
 func plainKeyEnd(line []byte) int {
 	for from := 0; ; {
 		i := bytes.IndexByte(line[from:], ':')
@@ -538,7 +516,6 @@ func plainKeyEnd(line []byte) int {
 	}
 }
 
-// hasComment reports whether a comment starts in b: a "#" after a blank.
 func hasComment(b []byte) bool {
 	for i := 0; i < len(b); i++ {
 		j := bytes.IndexByte(b[i:], '#')
@@ -552,9 +529,7 @@ func hasComment(b []byte) bool {
 	return false
 }
 
-// plainStringKey reports whether yaml/v2 resolves the plain scalar key to a string: outright
-// unless its first character is a sign, a digit, a ".", or the first letter of a boolean or
-// null spelling; for those letters, only the exact spellings below are something else.
+// plainStringKey reports whether yaml/v2 surely resolves the plain scalar key to a string.
 func plainStringKey(key []byte) bool {
 	if len(key) == 0 {
 		return false

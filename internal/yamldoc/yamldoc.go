@@ -12,14 +12,12 @@ import (
 // ErrMoreDocuments is returned by [Single] for a non-empty document after the first one.
 var ErrMoreDocuments = errors.New("a non-empty YAML document follows the first one")
 
-// Single returns nil when data holds at most one non-empty YAML document, its first: empty
-// documents (a stray "---", comments, null) after it do not count. It returns ErrMoreDocuments
-// when a non-empty document, or text that is not YAML, follows the first one, and the parser's
-// error when the first document itself is not YAML, or when the parser meets the bad text
-// while it reads the first document (an unterminated string). The first document is the one
-// that sigs.k8s.io/yaml decodes, so a stream that passes loses nothing to it. Nothing is
-// expanded, a document of any kind (mapping, list, scalar) counts the same, and the parser's
-// bound on nesting applies, as in [CheckExpansion].
+// Single returns nil when data holds at most one non-empty YAML document, its first (the one
+// sigs.k8s.io/yaml decodes): empty documents (a stray "---", comments, null) after it do not
+// count. It returns ErrMoreDocuments when a non-empty document, or text that is not YAML,
+// follows the first one, and the parser's error when the first document itself is not YAML, or
+// when the parser meets the bad text while it reads the first document (an unterminated
+// string). Nothing is expanded, and the parser's bound on nesting applies, as in [CheckExpansion].
 func Single(data []byte) (err error) {
 	defer func() {
 		// A panic that escapes the parser is its bug, which hostile input must not make a crash.
@@ -44,7 +42,6 @@ func Single(data []byte) (err error) {
 	}
 }
 
-// isNull reports whether doc, a parsed document, holds nothing but null.
 func isNull(doc *yamlv3.Node) bool {
 	return doc.Kind == yamlv3.DocumentNode && len(doc.Content) == 1 &&
 		doc.Content[0].Kind == yamlv3.ScalarNode && doc.Content[0].ShortTag() == "!!null"
