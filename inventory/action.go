@@ -10,7 +10,7 @@ import (
 // is the caller's. The zero Action is not valid; a [Guard] that returns it gets its entry kept.
 type Action int
 
-// The actions: three for desired entries, three for stale ones, and Skip.
+// The actions.
 const (
 	// Create applies an entry that the inventory does not track.
 	Create Action = iota + 1
@@ -20,11 +20,9 @@ const (
 	Unchanged
 	// Delete deletes a stale entry, which leaves the inventory once [Next] sees it confirmed.
 	Delete
-	// Release stops tracking a stale entry without deleting it: prune policy off, pruning
-	// disabled on the object, or handed off to another finalizer.
+	// Release stops tracking a stale entry without deleting it (pruning off, or handed off).
 	Release
-	// Keep keeps tracking a stale entry without deleting it: still in use, a guard's Keep or
-	// error, or the deletion guard's refusal.
+	// Keep keeps tracking a stale entry without deleting it (in use, guarded, or refused).
 	Keep
 	// Skip neither applies nor deletes an entry that an error touches; a tracked one stays
 	// tracked. Package generator decides it, [Collect] never; a guard's Skip keeps its entry.
@@ -98,8 +96,8 @@ type Decision struct {
 	// Reason says why, e.g. "in use by ExternalArtifact/tenant-a/app": Collect sets it for
 	// Release, Keep and a guard's Delete; a caller may set it for any action.
 	Reason string `json:"reason,omitempty"`
-	// Result is what deleting the entry of a [Delete] decision came to, which the caller sets
-	// (Collect leaves it zero) and [Next] and [Decision.String] follow; meaningless otherwise.
+	// Result is what deleting a [Delete] decision's entry came to: set by the caller, not
+	// Collect, and followed by [Next] and [Decision.String].
 	Result Result `json:"result,omitempty"`
 }
 
@@ -148,9 +146,8 @@ type Result int
 const (
 	// Deleted: the object is gone, deleted now or not found. The entry leaves the inventory.
 	Deleted Result = iota + 1
-	// PruningDisabled: the live object disables its own pruning (such as
-	// fluxcd.controlplane.io/prune: disabled, which flux-operator's deleter honours). It is
-	// released: the entry leaves the inventory, the object stays.
+	// PruningDisabled: the live object disables its own pruning (flux-operator's deleter honours
+	// fluxcd.controlplane.io/prune: disabled); released, the entry leaves, the object stays.
 	PruningDisabled
 	// DeletionFailed: the deletion returned an error; the entry stays, for the next pass.
 	DeletionFailed

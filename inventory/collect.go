@@ -10,22 +10,21 @@ import (
 
 // Collect decides, for each stale entry of changes, whether to delete, release or keep it, and
 // returns one [Decision] per stale entry in prune order ([SortPrune]). changes is what [Diff]
-// returned for the pass: its Create, Update and Unchanged entries are the desired state, its
-// Update, Unchanged and Stale entries what the inventory tracked. The rules, for each stale
-// entry, in this order:
+// returned for the pass: Create, Update and Unchanged are the desired state; Update, Unchanged and
+// Stale what the inventory tracked. The rules, for each stale entry, in this order:
 //
 //  1. With [WithKeepAll], Keep, with its reason.
 //  2. A Namespace (core group) that a desired entry lives in is Keep, naming the first such entry
 //     in apply order: "in use by ExternalArtifact/tenant-a/app".
 //  3. Without [WithNamespacePrune], a Namespace is Release: "namespace pruning is off".
 //  4. Each [Guard] runs in turn, until one returns [Release] or [Keep] (with its reason, or
-//     "released by a guard" or "kept by a guard" when it gave none). A guard error, or any other
-//     action, keeps the entry with the reason "guard failed: " and what went wrong; a context
-//     done before a guard runs keeps it with "guard not run: " and the context's error.
+//     "released by a guard" or "kept by a guard"). A guard error, or any other action, is Keep
+//     with "guard failed: " and what went wrong; a context done before a guard runs is Keep with
+//     "guard not run: " and the context's error.
 //  5. A Namespace that holds a stale entry decided Keep or Release above is Keep, since deleting
 //     it would delete that entry: "in use by ExternalArtifact/tenant-a/old, which is kept". A
-//     released entry holds its Namespace for that pass only (a later pass deletes both); a caller
-//     that must preserve such objects guards the Namespace itself.
+//     released entry holds its Namespace for that pass only (a later pass deletes both), unless
+//     the caller guards the Namespace too.
 //  6. Otherwise, Delete, with the reason the first guard that returned Delete gave, if any.
 //
 // Then the deletion guard refuses the pass when there are more than n deletions with
@@ -34,12 +33,11 @@ import (
 // Delete becomes Keep with the reason "deletion refused: " and the rule, and Collect returns the
 // decisions, to record ([Next]), with a [*RefusedError] (wrapping [ErrDeletionRefused]).
 //
-// For an invalid option, Collect returns an error wrapping [ErrInvalidOption]; for an entry of
-// changes that fails [Entry.Validate], or an [ID] listed twice in changes (a Duplicate at the
-// second, such as "stale[1]"), the field.ErrorList of every problem, aggregated with ToAggregate.
-// Even then it returns each stale entry decided Keep with the error as its reason, so that [Next]
-// loses nothing. Collect calls the guards from the calling goroutine, one at a time; it is safe
-// for concurrent use when the guards are.
+// For an invalid option, Collect returns an error wrapping [ErrInvalidOption]; for an entry that
+// fails [Entry.Validate], or an [ID] listed twice in changes (a Duplicate at the second, such as
+// "stale[1]"), the aggregated field.ErrorList of every problem. Even then each stale entry comes
+// back Keep, the error its reason, so that [Next] loses nothing. Guards run one at a time on the
+// calling goroutine; Collect is safe for concurrent use when they are.
 //
 //	decisions, err := inventory.Collect(ctx, changes,
 //		inventory.WithGuard(pruneAnnotation), inventory.WithMaxDeletions(10))
@@ -154,7 +152,6 @@ func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held
 	return Decision{Entry: e, Action: Delete, Reason: why}
 }
 
-// objects returns "1 object" or "n objects".
 func objects(n int) string {
 	if n == 1 {
 		return "1 object"
@@ -162,7 +159,6 @@ func objects(n int) string {
 	return fmt.Sprintf("%d objects", n)
 }
 
-// keepEach returns a Keep decision for each entry, with reason.
 func keepEach(entries []Entry, reason string) []Decision {
 	ds := make([]Decision, len(entries))
 	for i, e := range entries {
@@ -171,9 +167,8 @@ func keepEach(entries []Entry, reason string) []Decision {
 	return ds
 }
 
-// checkChanges reports each list's problems (see checkList), then, as a Duplicate, each entry
-// whose ID an earlier list holds: a caller that passes its whole inventory as stale would
-// otherwise see it deleted.
+// checkChanges reports each list's problems, then as a Duplicate each entry whose ID an earlier
+// list holds: else a caller passing its whole inventory as stale would see it deleted.
 func checkChanges(ch Changes) field.ErrorList {
 	lists := [...]struct {
 		name    string

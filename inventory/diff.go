@@ -29,9 +29,8 @@ type Changes struct {
 // and every problem, at "old[i]" and "desired[i]", old first, each list in index order: an
 // entry's broken rules, then a Duplicate error when an entry at a lower index has its ID.
 //
-// Diff sorts both lists in apply order and merges them: O(n) when they come in apply order
-// already, as [Next] returns an inventory, and O(n log n) otherwise. The lists are not bounded
-// here: a caller bounds what it discovers.
+// Diff is O(n) on lists in apply order, as [Next] returns an inventory, O(n log n) otherwise. It
+// does not bound the lists: a caller bounds what it discovers.
 //
 //	changes, errs := inventory.Diff(previous, desired)
 func Diff(old, desired []Entry) (Changes, field.ErrorList) {
@@ -84,8 +83,7 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 	return ch, nil
 }
 
-// checkList validates the list called name and returns its indices in apply order and its
-// problems, as [Diff] words them.
+// checkList returns the list's indices in apply order and its problems, as [Diff] words them.
 func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	order := applyOrder(entries)
 	// Equal IDs are adjacent in apply order, in index order.
@@ -100,8 +98,7 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	}
 	slices.Sort(dups)
 	var errs field.ErrorList
-	// An inventory names a handful of types: each (apiVersion, kind) is checked once, not
-	// apiname's regular expressions per entry (BenchmarkDiff).
+	// Each (apiVersion, kind) is checked once, not per entry (BenchmarkDiff).
 	types := map[[2]string]bool{}
 	for i, e := range entries {
 		t := [2]string{e.APIVersion, e.Kind}

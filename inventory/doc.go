@@ -27,10 +27,8 @@
 //	digest     = algorithm ":" lower-case hex of the algorithm's size
 //	algorithm  = "sha1" | "sha256" | "sha384" | "sha512" | "blake3"   (40, 64, 96, 128, 64 hex)
 //
-// Its identity is an [ID], (group, kind, namespace, name), without the version. An empty kind
-// reads as ExternalArtifact, and only a Namespace or an ExternalArtifact may omit its apiVersion
-// (see [Entry]). Only a digest's format is checked, so no hash implementation is linked in; a
-// digest may be empty, as in a Flux ResourceInventory. Each string is bounded ([Entry.Validate]).
+// Its identity is an [ID], without the version; [Entry] says how an empty kind or apiVersion
+// reads. Only a digest's format is checked, so no hash implementation is linked in.
 //
 // # Flux ResourceInventory
 //
@@ -39,69 +37,54 @@
 //
 //	id = namespace "_" name "_" group "_" kind
 //
-// [ID.FluxID] writes and [ParseID] reads an id exactly as cli-utils does: "__" in a name stands
-// for ":" (written so for the RBAC kinds only), and a name may hold "_". Where cli-utils reads
-// any string with three "_", ParseID also requires an identity that an object can have
-// ([ID.Validate]). [FromResourceInventory] and [ToResourceInventory] convert whole lists, so that
-// those inventories can be diffed too, and [SortFluxID] puts entries in the order flux-operator
-// records. [Unmarshal] reads either kind of inventory from YAML or JSON, bounded to 8 MiB. The
-// module interop/flux runs cli-utils and ssa beside this package on tables and random inputs.
-//
-// # Reading to clean up
-//
-// The reads above refuse a whole list for one invalid entry, and [Diff] one that holds an ID
-// twice, so that a pass that cannot read what it tracks changes nothing. To clean up, where that
-// would block garbage collection, [UnmarshalLenient] and [FromResourceInventoryLenient] keep the
-// valid entries and name the others.
+// [ID.FluxID] writes and [ParseID] reads an id exactly as cli-utils does, but where cli-utils
+// reads any string with three "_", ParseID also requires an identity an object can have.
+// [FromResourceInventory], [ToResourceInventory] and [SortFluxID] convert and order whole lists,
+// and [Unmarshal] reads either kind of inventory. The module interop/flux runs cli-utils and ssa
+// beside this package on tables and random inputs.
 //
 // # Order
 //
-// Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), and prune
-// order ([SortPrune]) its exact reverse, as ssa's DeleteAll: an applier before the RoleBinding it
-// runs as, Namespaces and CRDs after the objects in them. [Diff] returns desired entries in apply
-// order and stale ones in prune order, [Collect] decides in prune order, and [Next] returns the
-// inventory in apply order. Nothing depends on map order.
+// Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), prune order
+// ([SortPrune]) its exact reverse. [Diff] returns desired entries in apply order and stale ones in
+// prune order, [Collect] decides in prune order, [Next] returns the inventory in apply order.
+// Nothing depends on map order.
 //
 // # Garbage collection
 //
-// [Collect] returns one [Decision] per stale entry: [Delete], [Release] (stop tracking, do not
-// delete) or [Keep] (stay tracked), by the rules its documentation lists in order. When unsure,
-// it keeps: a guard error is a Keep, never a Delete, and so is an error of Collect itself. [Next]
-// records desired + Keep + every Delete not confirmed deleted: nothing tracked leaves the
-// inventory without a confirmed deletion or a Release, so an entry whose deletion failed is
+// [Collect] decides each stale entry [Delete], [Release] (stop tracking, do not delete) or [Keep]
+// (stay tracked). When unsure it keeps: a guard error, or an error of Collect itself, is a Keep.
+// [Next] drops nothing tracked without a confirmed deletion or a Release, so a failed deletion is
 // retried on the next pass, as kustomize-controller does.
 //
 // Options are off unless given: stale Namespaces are released unless [WithNamespacePrune], and a
 // pass that would delete every tracked entry (an empty or unreadable source, a wrong pattern) is
 // refused unless [WithAllowDeleteAll]; Flux, which prunes everything on an empty source, behaves
-// as with it. See also [WithMaxDeletions] and [WithKeepAll].
+// as with it.
 //
-// # A controller that applies in steps
+// Every read refuses a whole list for one invalid entry, and [Diff] one that holds an ID twice, so
+// that a pass that cannot read what it tracks changes nothing; to clean up, [UnmarshalLenient] and
+// [FromResourceInventoryLenient] keep the valid entries.
 //
 // A controller that applies in steps, as flux-operator's ResourceSet does, records the [Union] of
-// its previous inventory and what it has applied so far, stages its garbage collection with
-// [PruneStages], and records what each deletion came to in [Decision.Result] for [Next]:
-//
-//	decisions, err := inventory.Collect(ctx, changes, inventory.WithNamespacePrune())
-//	// for each stage of PruneStages(the Delete entries): delete, set each Result, wait
-//	next := inventory.Next(desired, decisions, nil)
+// its previous inventory and what it has applied so far, stages its deletions with [PruneStages],
+// and records what each came to in [Decision.Result] for [Next].
 //
 // # Change lines
 //
 // [Decision.String] prints Flux's change lines:
 //
 //	Namespace/tenant-a created
-//	ExternalArtifact/tenant-a/app configured
 //	ExternalArtifact/tenant-a/old deleted
 //	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
 //	ExternalArtifact/tenant-c/app skipped (its namespace is refused)
 //
 // # Errors
 //
-// Problems with entries come as a field.ErrorList, each with its path ("desired[3].digest") and
-// type, in list and index order ([Collect] and [Unmarshal] return its ToAggregate); sentinels
-// ([ErrInvalidID], ...) are for other failures. A malformed document is said so at the path of
-// the value, in its own words, never in the decoder's. A duplicate names its object for people:
+// Problems with entries come as a field.ErrorList at their paths ("desired[3].digest"), in list
+// and index order ([Collect] and [Unmarshal] return its ToAggregate); sentinels ([ErrInvalidID],
+// ...) are for other failures. A malformed document is described in its own words, never the
+// decoder's. A duplicate names its object for people:
 //
 //	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
 //

@@ -31,12 +31,9 @@ const (
 )
 
 const (
-	// maxNameBytes bounds a name, whatever its kind, to Kubernetes' 253 bytes, so that a tenant's
-	// directory name costs a bounded amount to store, compare and print.
+	// maxNameBytes is Kubernetes' bound for any name: a tenant's name costs a bounded amount.
 	maxNameBytes = validation.DNS1123SubdomainMaxLength
-
-	// maxFilenameBytes bounds Filename, which the generator writes rather than a tenant: Linux's
-	// PATH_MAX, so any artifact path fits.
+	// maxFilenameBytes is Linux's PATH_MAX, so any artifact path the generator writes fits.
 	maxFilenameBytes = 4096
 )
 
@@ -57,11 +54,10 @@ const digestAlgorithms = "sha1, sha256, sha384, sha512 or blake3"
 //	{"kind": "ExternalArtifact", "namespace": "tenant-a", "name": "app",
 //	 "filename": "...", "digest": "sha256:..."}
 //
-// Its identity is its [ID]: group, kind, namespace and name, not the API version (an object
-// served at v1 and at v2 is one object). An empty Kind reads as ExternalArtifact, the only kind
-// that older inventories held. An empty APIVersion reads as "v1" for a Namespace and
-// "source.toolkit.fluxcd.io/v1" for an ExternalArtifact; every other kind must carry its
-// APIVersion, since the group cannot be guessed. The zero Entry is not valid: it has no name.
+// Its identity is its [ID], without the API version (an object served at v1 and v2 is one
+// object). An empty Kind reads as ExternalArtifact, the only kind older inventories held. An empty
+// APIVersion reads as "v1" for a Namespace and "source.toolkit.fluxcd.io/v1" for an
+// ExternalArtifact; any other kind must carry its group. The zero Entry is not valid: no name.
 type Entry struct {
 	// APIVersion is "group/version", or "version" for the core group.
 	APIVersion string `json:"apiVersion,omitempty"`
@@ -71,14 +67,11 @@ type Entry struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Name is the object's name.
 	Name string `json:"name"`
-	// Filename is the artifact file of an ExternalArtifact, at most 4096 bytes. It plays no part
-	// in identity or change detection.
+	// Filename is an ExternalArtifact's artifact file, not part of identity or change detection.
 	Filename string `json:"filename,omitempty"`
-	// Digest is the digest of what was applied; a changed digest makes [Diff] report an update.
-	// When set it is "<algorithm>:<hex>" ([Entry.Validate]), an algorithm of source-watcher's
-	// --artifact-digest-algo. It may be empty, as in a Flux ResourceInventory: two empty digests
-	// are equal, so such an entry is unchanged until it gets one, then updated once. An
-	// ArtifactGenerator's CRD requires it: a generator sets it on every entry it records.
+	// Digest is "<algorithm>:<hex>" of what was applied, an algorithm of source-watcher's
+	// --artifact-digest-algo; a changed digest makes [Diff] report an update. It may be empty, as
+	// in a Flux ResourceInventory (not an ArtifactGenerator's): two empty digests are equal.
 	Digest digest.Digest `json:"digest,omitempty"`
 }
 
@@ -135,12 +128,10 @@ func (id ID) String() string {
 	return id.Kind + "/" + id.Namespace + "/" + id.Name
 }
 
-// IsNamespace reports whether the ID is a core Namespace, not a kind of that name in another
-// group.
+// IsNamespace reports whether the ID is a core Namespace, not a same-named kind of another group.
 func (id ID) IsNamespace() bool { return id.Group == GroupCore && id.Kind == KindNamespace }
 
-// IsCustomResourceDefinition reports whether the ID is a CustomResourceDefinition of
-// apiextensions.k8s.io.
+// IsCustomResourceDefinition reports whether the ID is apiextensions.k8s.io's.
 func (id ID) IsCustomResourceDefinition() bool {
 	return id.Group == GroupAPIExtensions && id.Kind == KindCustomResourceDefinition
 }
@@ -171,9 +162,8 @@ func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 // or "group/version" with a DNS-1035 label as version, and may be empty only for a Namespace or
 // an ExternalArtifact; Filename has at most 4096 bytes; Digest, when set, is "<algorithm>:<hex>"
 // with algorithm sha1, sha256, sha384, sha512 or blake3 and the lower-case hex of its size (40,
-// 64, 96, 128 and 64 characters). Each rule bounds its field's length, so that a validated entry
-// costs a bounded amount to store, compare and print, however a tenant names its directory. Every
-// broken rule is reported, with its field under fldPath, which may be nil:
+// 64, 96, 128 and 64 characters). Each rule bounds its field, so that a validated entry costs a
+// bounded amount however a tenant names it. Every broken rule is reported under fldPath (or nil):
 //
 //	errs := e.Validate(field.NewPath("status", "inventory").Index(3))
 func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
@@ -222,8 +212,7 @@ func validName(name string) bool {
 		strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, '%') < 0
 }
 
-// valid reports whether e.Validate would find no error, without allocating field paths: Diff and
-// Collect call Validate only for the entries it fails, to word the errors (BenchmarkDiff).
+// valid is Validate without field paths, which Diff needs only to word errors (BenchmarkDiff);
 // TestEntryValidate and FuzzFastChecks hold it equal to validate.
 func (e Entry) valid() bool {
 	return validType(e.APIVersion, e.Kind) && e.validObject()
@@ -315,9 +304,8 @@ func validateDigest(errs *field.ErrorList, p *field.Path, d digest.Digest) {
 	*errs = append(*errs, field.Invalid(p, string(d), detail))
 }
 
-// The fast checks below accept exactly what apimachinery's regular expressions accept, which the
-// validators run only to word the error: Diff validates every entry (BenchmarkDiff).
-// TestFastChecks and FuzzFastChecks hold them equal.
+// The fast checks below accept exactly what apimachinery's regular expressions do, which run only
+// to word errors (BenchmarkDiff); TestFastChecks and FuzzFastChecks hold them equal.
 
 // isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? in at most 63 bytes.
 func isDNS1123Label(s string) bool {

@@ -13,8 +13,7 @@ var (
 	// ErrInvalidID is returned by [ParseID] for a Flux id that does not parse.
 	ErrInvalidID = errors.New("inventory: invalid id")
 
-	// ErrInvalidOption is returned by [Collect] for an option that breaks its rule, such as a
-	// negative [WithMaxDeletions].
+	// ErrInvalidOption is returned by [Collect] for an option that breaks its rule.
 	ErrInvalidOption = errors.New("inventory: invalid option")
 
 	// ErrDeletionRefused is wrapped by the [*RefusedError] of a pass that [Collect] refuses.
@@ -27,8 +26,7 @@ var (
 	// not YAML or JSON, or not shaped like an inventory.
 	ErrMalformed = errors.New("inventory: malformed document")
 
-	// ErrTooLarge is returned by [Unmarshal] and [UnmarshalLenient] for a document longer
-	// than 8 MiB.
+	// ErrTooLarge is returned by [Unmarshal] and [UnmarshalLenient] for a document over 8 MiB.
 	ErrTooLarge = errors.New("inventory: document too large")
 )
 
@@ -67,9 +65,8 @@ func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
 	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; %s allows it", every, allowDeleteAll)
 }
 
-// A yamlError reports a document that is not one YAML document: ErrMalformed, the context if any,
-// and the problem in the document's words (yamldoc.Detail), not the decoder's ("yaml: ..."). It
-// unwraps to ErrMalformed and to the error it reports (such as yamldoc.ErrExpansion):
+// A yamlError reports a document that is not one YAML document in the document's words, not the
+// decoder's ("yaml: ..."), and unwraps to ErrMalformed and to the error (yamldoc.ErrExpansion):
 //
 //	inventory: malformed document: must be valid YAML: line 2: did not find expected node content
 type yamlError struct {
@@ -77,10 +74,8 @@ type yamlError struct {
 	err     error
 }
 
-// Error returns ErrMalformed's text, the context and the detail.
 func (e *yamlError) Error() string {
 	return ErrMalformed.Error() + ": " + e.context + yamldoc.Detail(e.err)
 }
 
-// Unwrap returns ErrMalformed and the error reported.
 func (e *yamlError) Unwrap() []error { return []error{ErrMalformed, e.err} }

@@ -19,16 +19,14 @@ type ResourceRef struct {
 	Version string `json:"v"`
 }
 
-// The RBAC kinds whose names cli-utils writes with each ":" as "__" in an id: their names only
-// have to be path segments, and system roles hold ":".
+// The RBAC kinds whose names (system roles hold ":") cli-utils writes with each ":" as "__".
 const groupRBAC = "rbac.authorization.k8s.io"
 
 var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true}
 
 // FluxID returns the ID as a Flux ResourceInventory id, "<namespace>_<name>_<group>_<kind>",
-// exactly as cli-utils' ObjMetadata.String writes it: each ":" of the name as "__" for the four
-// RBAC kinds of rbac.authorization.k8s.io only. [ParseID] reads it back, unless the name holds a
-// "__" that reading turns into ":" (see [ToResourceInventory]).
+// exactly as cli-utils' ObjMetadata.String writes it: a name's ":" as "__" for the four RBAC kinds
+// only. [ParseID] reads it back unless the name holds "__" (see [ToResourceInventory]).
 //
 //	tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
@@ -88,7 +86,6 @@ func parseID(s string) (ID, string) {
 	return id, ""
 }
 
-// cutLast slices s around the last sep.
 func cutLast(s, sep string) (before, after string, found bool) {
 	if i := strings.LastIndex(s, sep); i >= 0 {
 		return s[:i], s[i+len(sep):], true

@@ -8,19 +8,17 @@ import (
 
 // UnmarshalLenient reads an inventory as [Unmarshal] does, but one bad entry does not cost the
 // others: it returns every entry that passes [Entry.Validate], the first of each [ID] (so that
-// [Diff] takes the result), and, as a field.ErrorList in document order, the problems of each
-// entry it left out: an element that is not a mapping, or a value of the wrong type, Invalid at
-// its path in the document's words (e.g. "must be a string, found a number"); an invalid field;
-// or a Duplicate at the entry's path.
+// [Diff] takes the result), and, in document order, the problems of each entry it left out: an
+// element that is not a mapping or a value of the wrong type (Invalid, in the document's words,
+// e.g. "must be a string, found a number"), an invalid field, or a Duplicate at the entry's path.
 //
-// It is for cleaning up, where a strict read would block garbage collection while a bad entry
-// stays (a duplicate id, a namespace that is not a DNS-1123 label); for planning, use Unmarshal.
-// An entry left out is no longer tracked, so report the errors (an event, a condition): the
-// object it names is left for people.
+// It is for cleaning up, where a strict read would block garbage collection (a duplicate id, a bad
+// namespace); plan with Unmarshal. An entry left out is no longer tracked, so report the errors
+// (an event, a condition): the object it names is left for people.
 //
-// As by Unmarshal, a document larger than 8 MiB, not YAML or JSON, or not shaped like an
-// inventory (a list that is not a list included) is refused whole, with an error wrapping
-// [ErrTooLarge] or [ErrMalformed] and no entries; otherwise the entries are non-nil.
+// What Unmarshal refuses whole (over 8 MiB, not YAML or JSON, not shaped like an inventory, a
+// list that is not a list included), this refuses whole, wrapping [ErrTooLarge] or [ErrMalformed],
+// with no entries; otherwise the entries are non-nil.
 //
 //	entries, dropped, err := inventory.UnmarshalLenient(data)
 func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
@@ -66,8 +64,7 @@ func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList
 	return l.entries, l.errs
 }
 
-// lenientList gathers a list's entries that pass Validate, the first of each ID, and the others'
-// problems.
+// lenientList gathers a list's valid entries, the first of each ID, and the others' problems.
 type lenientList struct {
 	p       *field.Path
 	entries []Entry

@@ -2,12 +2,11 @@ package inventory
 
 import "slices"
 
-// Next returns the inventory to record after a pass: the desired entries, the entries of every
-// decision except [Release], and those of the [Delete] decisions whose deletion deleted does not
-// confirm, so that a failed deletion is retried on the next pass. A nil deleted confirms nothing.
-// A Delete decision whose [Decision.Result] is set is decided by it instead: [Deleted] and
-// [PruningDisabled] (the object released) leave the inventory, [DeletionFailed] stays. Next calls
-// deleted once per Delete decision without a Result, in order.
+// Next returns the inventory to record after a pass: the desired entries and those of every
+// decision but [Release] and a confirmed [Delete], so that a failed deletion is retried next pass.
+// A Delete is confirmed by its [Decision.Result] when set ([Deleted] and [PruningDisabled] leave,
+// [DeletionFailed] stays), else by deleted, called once per such decision, in order; a nil deleted
+// confirms nothing.
 //
 // The result is in apply order ([SortApply]) and holds each [ID] once: a desired entry wins over
 // a decision's, and an earlier entry over a later one of the same list. Entries are not

@@ -7,10 +7,9 @@ import (
 
 // Guard is a caller's check on one stale entry, run by [Collect] in prune order, typically on the
 // live object (its prune annotation, an external finalizer). It returns [Delete] when it has no
-// objection, or [Release] or [Keep] with a reason (e.g. "prune disabled"). A reason given with
-// Delete is the deletion's, unless an earlier guard gave one. An error, or any other action,
-// keeps the entry: a guard that cannot tell never causes a deletion. Collect does not recover a
-// guard's panic: that is a bug in the guard.
+// objection (a reason is the deletion's unless an earlier guard gave one), or [Release] or [Keep]
+// with a reason. An error, or any other action, keeps the entry: a guard that cannot tell never
+// causes a deletion. Collect does not recover a guard's panic: that is a bug in the guard.
 type Guard func(ctx context.Context, e Entry) (Action, string, error)
 
 // Option configures [Collect].
@@ -59,10 +58,9 @@ func WithMaxDeletions(n int) Option {
 }
 
 // WithAllowDeleteAll lets a pass delete every entry that the inventory tracked. Without it,
-// [Collect] refuses a pass that would delete at least one entry and leave none of the tracked
-// ones (none desired again, none released or kept): that is what an empty or unreadable source,
-// or a pattern that renames every tenant, looks like, and it must not wipe every tenant unless
-// the caller says so. Flux prunes everything on an empty source: pass this option for that.
+// [Collect] refuses a pass that would delete some and leave none tracked, which is what an empty
+// or unreadable source, or a pattern renaming every tenant, looks like. Flux prunes everything on
+// an empty source: pass this option for that.
 func WithAllowDeleteAll() Option {
 	return func(o *options) { o.allowAll = true }
 }

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// The kind table of Flux's apply order: github.com/fluxcd/pkg/ssa ReconcileOrder as of ssa
-// v0.77.0 (kustomize-controller v1.9, flux-operator). Kinds in applyFirst come first and kinds in
-// applyLast last, each in this order; every other kind comes in between. TestOrderTable pins it,
-// and the interop/flux module checks it against ssa itself.
+// The kind table of github.com/fluxcd/pkg/ssa v0.77.0's ReconcileOrder (kustomize-controller
+// v1.9, flux-operator); other kinds go between. TestOrderTable pins it, and the interop/flux
+// module checks it against ssa itself.
 var (
 	applyFirst = []string{
 		"CustomResourceDefinition",
@@ -42,8 +41,7 @@ var (
 	}
 )
 
-// kindRank maps a kind of the table to its rank, as ssa numbers them: applyFirst's negative,
-// applyLast's positive, every other kind 0.
+// kindRank is ssa's rank of a kind: applyFirst's negative, applyLast's positive, any other 0.
 var kindRank = func() map[string]int {
 	m := make(map[string]int, len(applyFirst)+len(applyLast))
 	for i, k := range applyFirst {
@@ -55,8 +53,7 @@ var kindRank = func() map[string]int {
 	return m
 }()
 
-// compareApply orders IDs for applying, as ssa's sort does: by the rank of the kind, then group,
-// kind, namespace and name.
+// compareApply orders IDs as ssa's sort does: by the rank of the kind, then as compareIDs.
 func compareApply(a, b ID) int {
 	if a.Kind != b.Kind {
 		if c := cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]); c != 0 {
@@ -83,11 +80,10 @@ func compareIDs(a, b ID) int {
 // SortApply sorts entries in apply order, the order of Flux's github.com/fluxcd/pkg/ssa:
 // CustomResourceDefinitions, Namespaces, ClusterRoles, the cluster-wide classes,
 // ClusterRoleBindings, ResourceQuotas, ServiceAccounts, Roles, RoleBindings, ConfigMaps, Secrets,
-// Services, LimitRanges, Deployments, StatefulSets, CronJobs, PodDisruptionBudgets, then every
-// other kind, then MutatingWebhookConfigurations and ValidatingWebhookConfigurations. The table
-// is keyed by kind alone, as ssa's is (a kind named Namespace in another group ranks with
-// Namespaces, after the core ones); within a rank, entries sort by group, kind, namespace and
-// name of their [ID]. Entries with the same ID keep their relative order.
+// Services, LimitRanges, Deployments, StatefulSets, CronJobs, PodDisruptionBudgets, every other
+// kind, then Mutating- and ValidatingWebhookConfigurations. As in ssa, the kind alone ranks (a
+// Namespace kind of another group ranks with Namespaces); within a rank, entries sort by group,
+// kind, namespace and name. Entries with the same ID keep their relative order.
 //
 //	inventory.SortApply(entries) // Namespace/tenant-a before ExternalArtifact/tenant-a/app
 func SortApply(entries []Entry) {
@@ -101,7 +97,6 @@ func SortPrune(entries []Entry) {
 	permute(entries, sortOrder(entries, true))
 }
 
-// applyOrder returns the indices of entries in apply order, equal IDs in index order.
 func applyOrder(entries []Entry) []int { return sortOrder(entries, false) }
 
 // sortKey is an entry's place in apply order, computed once per entry, not per comparison.
@@ -111,8 +106,7 @@ type sortKey struct {
 	i    int // the index, which keeps equal IDs in order
 }
 
-// sortOrder returns the indices of entries in apply order, or prune order when reverse is set,
-// equal IDs in index order either way.
+// sortOrder returns the indices of entries in apply or prune order, equal IDs in index order.
 func sortOrder(entries []Entry, reverse bool) []int {
 	compare := func(a, b sortKey) int {
 		c := cmp.Compare(a.rank, b.rank)
@@ -176,20 +170,18 @@ func SortFluxID(entries []Entry) {
 	permute(entries, order)
 }
 
-// fluxStageGroups are the API groups of Flux's appliers, which [PruneStages] deletes first, as
-// flux-operator's deleteAllStaged does.
+// fluxStageGroups are the groups of Flux's appliers, as flux-operator's deleteAllStaged has them.
 var fluxStageGroups = map[string]bool{
 	"kustomize.toolkit.fluxcd.io": true,
 	"helm.toolkit.fluxcd.io":      true,
 }
 
 // PruneStages splits entries to delete into the stages that flux-operator's ResourceSet deletes
-// them in: first the objects of kustomize.toolkit.fluxcd.io and helm.toolkit.fluxcd.io (Flux's
-// appliers), then, once the caller has waited for those to be gone, the rest, so that an applier
-// can still clean up under the ServiceAccount and RoleBindings of the second stage. Each stage is
-// in prune order ([SortPrune]); an empty stage is left out. entries is not modified.
-// flux-operator tells its first stage by the apiVersion's prefix, which also takes a group such
-// as kustomize.toolkit.fluxcd.io.example.com; PruneStages compares the group exactly.
+// them in: first Flux's appliers (kustomize.toolkit.fluxcd.io, helm.toolkit.fluxcd.io), then,
+// once the caller has waited for those to be gone, the rest, so that an applier can still clean
+// up under the second stage's ServiceAccount and RoleBindings. Each stage is in prune order, none
+// empty; entries is not modified. flux-operator takes the apiVersion's prefix (so also
+// kustomize.toolkit.fluxcd.io.example.com); PruneStages compares the group exactly.
 //
 //	for _, stage := range inventory.PruneStages(deletions) {
 //		// delete the stage, record each Result, wait for the stage to be gone

@@ -1,14 +1,12 @@
 package inventory
 
 // Union returns the entries of base and overlay, each [ID] once: overlay's entry where both hold
-// an ID (its version, digest and filename), base's otherwise, the first of a list where it holds
-// an ID twice. order sorts the result: [SortApply], as [Next] writes an inventory, or
-// [SortFluxID], as flux-operator writes one; nil sorts as SortApply. Entries are not validated,
-// and neither list is modified.
+// an ID, base's otherwise, a list's first where it holds an ID twice. order sorts the result:
+// [SortApply] (also for nil), as [Next] writes an inventory, or [SortFluxID], as flux-operator
+// does. Entries are not validated, and neither list is modified.
 //
-// It is the inventory a controller records while it applies in steps (see the package doc): a
-// failed apply leaves nothing it applied untracked, nothing it tracked forgotten. After the last
-// step and garbage collection, [Next] gives the inventory to keep.
+// A controller that applies in steps records it, so that a failed apply leaves nothing applied
+// untracked, nothing tracked forgotten; after the last step, [Next] gives the inventory to keep.
 //
 //	status.Inventory = inventory.Union(previous, applied, inventory.SortFluxID)
 func Union(base, overlay []Entry, order func([]Entry)) []Entry {

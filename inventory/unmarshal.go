@@ -14,9 +14,8 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// maxDocumentBytes bounds the document that [Unmarshal] reads: 8 MiB, more than five times etcd's
-// default limit of 1.5 MiB on a stored object, so any inventory that a cluster holds fits, even
-// printed as YAML, while a wrong file cannot make the decoder allocate without bound.
+// maxDocumentBytes bounds what [Unmarshal] reads: over five times etcd's 1.5 MiB object limit, so
+// any inventory fits, even as YAML, while a wrong file cannot make the decoder allocate unbounded.
 const maxDocumentBytes = 8 << 20
 
 // Unmarshal reads an inventory from a YAML or JSON document of one of these shapes:
@@ -29,14 +28,12 @@ const maxDocumentBytes = 8 << 20
 //
 // Entries get an explicit kind ExternalArtifact when theirs is empty; Flux refs are converted as
 // [FromResourceInventory] does. Every entry must pass [Entry.Validate]; duplicates are left to
-// [Diff]. A key of an entry or ref that names none of its fields is ignored, as encoding/json and
-// Flux ignore it; keys match a field's name exactly, as the API server matches them ("Name" is
-// not "name", and is ignored).
+// [Diff]. Keys that name no field are ignored, as encoding/json and Flux do; keys match a field's
+// name exactly, as the API server matches them ("Name" is not "name", and is ignored).
 //
 // An ArtifactGenerator, Kustomization, ResourceSet or FluxInstance without status.inventory, or
-// with a null one, is an empty inventory, as Flux reads it. Any other document is malformed,
-// never an empty inventory by accident: a List of none or of several objects (what kubectl get
-// prints for a kind), an object of another kind or one that is no Kubernetes object.
+// with a null one, is an empty inventory, as Flux reads it. Any other document is malformed, never
+// an empty inventory by accident: a List of none or several objects, an object of another kind.
 //
 //	entries, err := inventory.Unmarshal(data)
 //
@@ -80,8 +77,7 @@ func Unmarshal(data []byte) ([]Entry, error) {
 	return unmarshalEntries(loc.path, loc.list)
 }
 
-// inventoryKinds are the kinds whose objects record an inventory in status.inventory: one of them
-// without it has applied nothing yet.
+// inventoryKinds record an inventory in status.inventory; one without it has applied nothing yet.
 var inventoryKinds = []string{"ArtifactGenerator", "FluxInstance", "Kustomization", "ResourceSet"}
 
 // located is where a document holds its inventory: a list of entries, or of Flux refs, at path;
@@ -92,9 +88,8 @@ type located struct {
 	refs bool
 }
 
-// locate finds the inventory in v, a document's value (from jsonfit.Parse) at path base (nil for
-// the document), in one of the shapes [Unmarshal] lists, or returns an error wrapping
-// ErrMalformed that says, at the path, what it found.
+// locate finds the inventory in v, the value at base (nil: the document), in a shape [Unmarshal]
+// lists, or returns an error wrapping ErrMalformed that says what it found there.
 func locate(base *field.Path, v any) (located, error) {
 	if list, ok := v.([]any); ok {
 		return located{path: base, list: list}, nil
@@ -186,16 +181,14 @@ func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
 	return l, nil
 }
 
-// malformed returns an error wrapping ErrMalformed with the problem at path p (nil: the
-// document).
+// malformed returns an error wrapping ErrMalformed with the problem at p (nil: the document).
 func malformed(p *field.Path, format string, args ...any) error {
 	var ps jsonfit.Summary
 	ps.Add(jsonfit.Problem{Field: pathString(p), Detail: fmt.Sprintf(format, args...)})
 	return malformedValues(&ps)
 }
 
-// malformedValues returns an error wrapping ErrMalformed with values that do not decode, each at
-// its path, the first ten named (jsonfit.Summary keeps no more, whatever the document).
+// malformedValues wraps ErrMalformed around ps, which names the first ten problems at most.
 func malformedValues(ps *jsonfit.Summary) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 }
@@ -208,9 +201,8 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// decodeEntry decodes el, an element of a list of entries at path p, as an entry (its kind
-// ExternalArtifact when it has none), or returns what does not fit, in the document's words: an
-// element that is not a mapping, a field of the wrong type. Unknown keys are ignored.
+// decodeEntry decodes el, at p, as an entry (its kind ExternalArtifact when it has none), or
+// returns what does not fit in the document's words. Unknown keys are ignored.
 func decodeEntry(p *field.Path, el any) (Entry, []jsonfit.Problem) {
 	var e Entry
 	if _, ok := el.(map[string]any); !ok {
@@ -274,8 +266,7 @@ func document(data []byte) (any, error) {
 	return doc, nil
 }
 
-// unmarshalEntries decodes a list of entries found at p: an error wrapping ErrMalformed when an
-// element does not decode, or the field.ErrorList of the entries that do not validate.
+// unmarshalEntries decodes the entries at p, or returns ErrMalformed or their field.ErrorList.
 func unmarshalEntries(p *field.Path, list []any) ([]Entry, error) {
 	entries := make([]Entry, len(list))
 	var ps jsonfit.Summary
