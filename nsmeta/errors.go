@@ -13,11 +13,11 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// Sentinel errors, for what is not a problem of an object's fields (a
-// field.ErrorList). A Check stopped by its context wraps the context's error.
+// Sentinel errors, for what is not a problem of an object's fields (a field.ErrorList). A Check
+// stopped by its context wraps the context's error.
 var (
-	// ErrInvalidFile reports data that is not a NamespaceMetadata document at
-	// all, in a [*FileError]; a file without a document gets field errors.
+	// ErrInvalidFile reports data that is not a NamespaceMetadata document at all, in a
+	// [*FileError]; a file without a document gets field errors.
 	ErrInvalidFile = errors.New("nsmeta: invalid NamespaceMetadata file")
 
 	// ErrInvalidName reports a namespace name that is not a DNS-1123 label.
@@ -28,23 +28,19 @@ var (
 	ErrNameNotAllowed = errors.New("nsmeta: namespace name must be accepted by an allowedNames rule")
 )
 
-// A FileError reports data that [ParseFile] refuses as a whole. Detail says
-// why in the file's words, with the line when one line is to blame and
-// without the package's or the YAML decoder's names, for a caller to show
-// after the file's name:
+// A FileError reports data that [ParseFile] refuses as a whole. Detail says why in the file's
+// words, with the line when one is to blame, for a caller to show after the file's name:
 //
 //	must be valid YAML: line 3: did not find expected node content
 //
 // It unwraps to [ErrInvalidFile], and to the error it reports, if any.
 type FileError struct {
-	// Detail is what is wrong with the file, lower case, without a
-	// trailing period.
+	// Detail is what is wrong with the file, lower case, without a trailing period.
 	Detail string
 	err    error
 }
 
-// Error returns [ErrInvalidFile]'s text and Detail, e.g.
-// "nsmeta: invalid NamespaceMetadata file: must hold exactly one YAML document".
+// Error returns [ErrInvalidFile]'s text, ": " and Detail.
 func (e *FileError) Error() string { return ErrInvalidFile.Error() + ": " + e.Detail }
 
 // Unwrap returns [ErrInvalidFile], and the error that Detail reports, if any.
@@ -55,8 +51,8 @@ func (e *FileError) Unwrap() []error {
 	return []error{ErrInvalidFile, e.err}
 }
 
-// sortErrors sorts errs in place by field, type, detail and value, so that
-// output never depends on map order, and returns it, or nil for an empty list.
+// sortErrors sorts errs in place by field, type, detail and value, so that map order never leaks,
+// and returns it, or nil for an empty list.
 func sortErrors(errs field.ErrorList) field.ErrorList {
 	if len(errs) == 0 {
 		return nil
@@ -74,8 +70,7 @@ func sortErrors(errs field.ErrorList) field.ErrorList {
 	return errs
 }
 
-// nameError reports a name that a NamePolicy refuses: Err is the sentinel of
-// the rule set that refused it, Reasons one entry per broken rule.
+// nameError reports a name that a NamePolicy refuses: Err its sentinel, Reasons one per rule.
 type nameError struct {
 	Name    string
 	Err     error
@@ -87,11 +82,9 @@ func (e *nameError) Error() string {
 	return fmt.Sprintf("%v: %q: %s", e.Err, quote.Value(e.Name), strings.Join(e.Reasons, "; "))
 }
 
-// Unwrap returns the sentinel.
 func (e *nameError) Unwrap() error { return e.Err }
 
-// compileDetail describes a compile error without repeating the expression,
-// which the field error carries as its value.
+// compileDetail describes a compile error without the expression, the field error's value.
 func compileDetail(err error) string {
 	if ce, ok := errors.AsType[*cel.CompileError](err); ok {
 		return fmt.Sprintf("%v: %s", ce.Err, ce.Detail)
@@ -99,8 +92,7 @@ func compileDetail(err error) string {
 	return err.Error()
 }
 
-// evalDetail describes an evaluation error without repeating the expression,
-// which the message that quotes the rule already shows.
+// evalDetail describes an evaluation error without the expression, which the message quotes.
 func evalDetail(err error) string {
 	if ee, ok := errors.AsType[*cel.EvalError](err); ok {
 		return ee.Err.Error()

@@ -20,35 +20,29 @@ const (
 	fileKind       = "NamespaceMetadata"
 )
 
-// maxFileSize bounds a tenant's NamespaceMetadata file, checked before any
-// parsing: a real file is a few hundred bytes, annotations alone hold at most
-// 256 KiB, and source-watcher reads at most as much (maxInputsFileSize).
+// maxFileSize bounds a tenant's file before parsing: a real file is a few hundred bytes,
+// annotations hold at most 256 KiB, and source-watcher reads no more (maxInputsFileSize).
 const maxFileSize = 1 << 20
 
-// ParseFile parses and validates a NamespaceMetadata file (see the package
-// documentation) as source-watcher v2.3's published schema says
-// (docs/namespacemetadata-v1beta1.json): apiVersion and kind are required,
-// with exactly their one value; no other field is allowed, at the top level
-// or under metadata (metadata.lables is an error that names it); label and
-// annotation values must be YAML strings (quote an unquoted true, 1, 1.0 or
-// null, as in a Kubernetes manifest). Beyond the schema, keys must not
-// repeat; a key that YAML reads as a number or a boolean is its text (7:
-// seven is the label "7"); every key and value must pass [Metadata.Validate].
-// The returned maps are never nil.
+// ParseFile parses and validates a NamespaceMetadata file as source-watcher v2.3's published
+// schema says (docs/namespacemetadata-v1beta1.json): apiVersion and kind are required, with
+// exactly their one value; no other field is allowed, at the top level or under metadata
+// (metadata.lables is an error that names it); label and annotation values must be YAML strings
+// (quote an unquoted true, 1, 1.0 or null). Beyond the schema, keys must not repeat; a key that
+// YAML reads as a number or a boolean is its text (7: seven is the label "7"); every key and value
+// must pass [Metadata.Validate]. The returned maps are never nil.
 //
 //	m, errs, err := nsmeta.ParseFile(data)
 //
-// A failure is one of two kinds, never both: err, a [*FileError] wrapping
-// ErrInvalidFile, for data that is not a NamespaceMetadata document at all
-// (over 1 MiB; not YAML, with its line; a null or repeated key; nesting over
-// 10,000 levels; aliases that expand it over 10 times, 64 KiB at least; a
-// directive or a line break other than a newline; more than one document,
-// or one behind an empty first; not a mapping); or errs, the sorted list of
-// every field that breaks the rules above, at paths rooted at the document
-// (metadata.labels[team]), a bad value shown by its first 64 bytes. An empty
-// file, or one of comments only, or whose document is null, is one error at
-// apiVersion that says what it holds and needs. No option applies: WithCache
-// has no effect, any other is a Forbidden error at its name.
+// A failure is one of two kinds, never both: err, a [*FileError] wrapping ErrInvalidFile, for data
+// that is not a NamespaceMetadata document at all (over 1 MiB; not YAML, with its line; a null or
+// repeated key; nesting over 10,000 levels; aliases that expand it over 10 times, 64 KiB at least;
+// a directive or a line break other than a newline; more than one document, or one behind an empty
+// first; not a mapping); or errs, the sorted list of every field that breaks the rules above, at
+// paths rooted at the document (metadata.labels[team]), a bad value shown by its first 64 bytes.
+// An empty file, or one of comments only, or whose document is null, is one error at apiVersion
+// that says what it holds and needs. No option applies: WithCache has no effect, any other is a
+// Forbidden error at its name.
 func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	var o options
 	if errs := o.apply(opts, "ParseFile"); len(errs) > 0 {
@@ -79,28 +73,24 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	return m, nil, nil
 }
 
-// errHiddenDocument, in a FileError, refuses a stream whose first document
-// is empty and whose second is not, such as "---\n---\nmetadata: ...": the
-// decoder reads only the first, so source-watcher reads no metadata at all.
+// errHiddenDocument refuses an empty first document before one with content ("---\n---\nmeta..."),
+// since the decoder, and so source-watcher, reads only the first.
 var errHiddenDocument = errors.New("the first YAML document is empty and the metadata is in the next one, which is never read; remove the separator before it")
 
-// hidesDocument reports whether data's empty first document hides doc, its
-// one document with content (yamldoc.Documents): it does unless doc is null.
+// hidesDocument reports whether data's empty first document hides doc, its one document with
+// content (yamldoc.Documents): it does unless doc is null.
 func hidesDocument(data, doc []byte) bool {
 	var v any
 	err := yaml.Unmarshal(yamldoc.Aligned(data, doc), &v)
 	return err != nil || v != nil
 }
 
-// decode returns the mapping of data's first document (docs are its
-// non-empty ones), nil when there is none or it is null. It decodes data
-// whole, as source-watcher does, so that errors name its lines (and nesting
-// over 10,000 levels fails); strictly, so that a duplicate key is an error;
-// and untyped, as a struct would stop at the first unknown field.
+// decode returns the mapping of data's first document (docs are its non-empty ones), nil when
+// there is none or it is null. It decodes data whole, as source-watcher does, so that errors name
+// lines; strictly, for duplicate keys; untyped, as a struct stops at the first unknown field.
 func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	defer func() {
-		// A panic escaping yaml/v2 is a parser bug; a tenant's file must
-		// not crash the controller because of it.
+		// A yaml/v2 panic is a parser bug, which a tenant's file must not turn into a crash.
 		if r := recover(); r != nil {
 			root, err = nil, &FileError{Detail: fmt.Sprintf("must be valid YAML: the YAML parser failed: %v", r)}
 		}
@@ -122,23 +112,19 @@ func decode(data []byte, docs [][]byte) (root map[string]any, err error) {
 	}
 }
 
-// invalidYAML reports err, of yamldoc's checks or the YAML decoder, as a
-// FileError in the file's words, without the decoder's names (yamldoc.Detail).
+// invalidYAML reports err as a FileError in the file's words, not the decoder's (yamldoc.Detail).
 func invalidYAML(err error) *FileError {
 	return &FileError{Detail: yamldoc.Detail(err), err: err}
 }
 
-// useNumber keeps numbers as json.Number, so that an error shows an
-// unquoted label value as written (1, not 1.0 or 1e+21).
+// useNumber keeps numbers as written in errors (1, not 1.0 or 1e+21).
 func useNumber(d *json.Decoder) *json.Decoder {
 	d.UseNumber()
 	return d
 }
 
-// noDocument reports a file that asks for nothing, empty or of comments and
-// separators only (noDocs) or whose one document is null, as one error at
-// apiVersion that says what the file holds and needs, rather than the two
-// that fromDocument would report for the missing type fields:
+// noDocument reports a file that asks for nothing (noDocs: no document at all) as one error, not
+// fromDocument's two for the missing type fields:
 //
 //	apiVersion: Required value: the file is empty or holds only comments and separators; a NamespaceMetadata file needs apiVersion "source.extensions.fluxcd.io/v1beta1" and kind "NamespaceMetadata"
 func noDocument(noDocs bool) *field.Error {
@@ -150,8 +136,7 @@ func noDocument(noDocs bool) *field.Error {
 		fmt.Sprintf("%s; a NamespaceMetadata file needs apiVersion %q and kind %q", found, fileAPIVersion, fileKind))
 }
 
-// fromDocument extracts the metadata of a NamespaceMetadata document and
-// reports every field that breaks the schema.
+// fromDocument extracts the metadata and reports every field that breaks the schema.
 func fromDocument(root map[string]any) (Metadata, field.ErrorList) {
 	var (
 		errs field.ErrorList
@@ -238,7 +223,6 @@ func stringMap(p *field.Path, v any, dst map[string]string) field.ErrorList {
 	return errs
 }
 
-// unknownField reports a field that the schema does not have.
 func unknownField(p *field.Path, supported ...string) *field.Error {
 	quoted := make([]string, len(supported))
 	for i, s := range supported {
@@ -247,9 +231,8 @@ func unknownField(p *field.Path, supported ...string) *field.Error {
 	return field.Forbidden(p, "unknown field; supported fields: "+strings.Join(quoted, ", "))
 }
 
-// badValue returns v as an error value: strings cut to 64 bytes, numbers as
-// int or float64 (as written when neither holds them), other scalars as
-// themselves, mappings and sequences omitted.
+// badValue returns v as an error value: strings cut to 64 bytes, numbers as int or float64 (as
+// written when neither holds them), other scalars as themselves, mappings and sequences omitted.
 func badValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any, []any:
@@ -268,7 +251,6 @@ func badValue(v any) any {
 	return v
 }
 
-// yamlKind names the YAML kind of a decoded value for messages.
 func yamlKind(v any) string {
 	switch v.(type) {
 	case map[string]any:

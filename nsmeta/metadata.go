@@ -9,26 +9,22 @@ import (
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
-// externalFinalizerAnnotation is finalizer.Annotation, copied because nsmeta
-// imports no sibling but cel (generator's TestCompileRefusesExternalFinalizer
-// checks they are equal). The generator's desired state must never set it,
-// or it could hand a namespace off to itself and leak it.
+// externalFinalizerAnnotation is finalizer.Annotation, copied as nsmeta imports no sibling but cel
+// (generator's TestCompileRefusesExternalFinalizer checks they are equal).
 const externalFinalizerAnnotation = "source.extensions.fluxcd.io/externalFinalizer"
 
-// Metadata is the labels and annotations of a namespace. A nil map and an
-// empty one mean the same thing everywhere in this package. The zero value
-// is valid and empty.
+// Metadata is the labels and annotations of a namespace. A nil map and an empty one mean the same
+// everywhere in this package. The zero value is valid and empty.
 type Metadata struct {
 	Labels      map[string]string `json:"labels,omitempty"`
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// Validate checks every key and value with apimachinery's rules and returns
-// the sorted list of errors, each at its key under fldPath, or nil: label
-// keys are qualified names and label values at most 63 characters of
-// [A-Za-z0-9_.-]; annotation keys are qualified names, case-insensitively,
-// and all annotations together hold at most 256 KiB. A bad key or value is
-// shown by its first 64 bytes when it is longer.
+// Validate checks every key and value with apimachinery's rules and returns the sorted list of
+// errors, each at its key under fldPath, or nil: label keys are qualified names and label values
+// at most 63 characters of [A-Za-z0-9_.-]; annotation keys are qualified names,
+// case-insensitively, and all annotations together hold at most 256 KiB. A bad key or value shows
+// its first 64 bytes.
 //
 //	m.Validate(field.NewPath("spec", "commonMetadata")) // spec.commonMetadata.labels[team]: Invalid value: ...
 func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {

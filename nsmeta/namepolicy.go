@@ -17,34 +17,30 @@ import (
 // nameVariable is the CEL variable that holds the name an allowedNames rule checks.
 const nameVariable = "ns"
 
-// defaultProtectedNames returns the names a NamePolicy refuses whatever its
-// rules, unless WithoutDefaultProtectedNames drops them, so that no tenant
-// claims one nor a pruning generator deletes it (see the package doc).
+// defaultProtectedNames are refused whatever the rules, so that no tenant claims one nor a pruning
+// generator deletes it.
 func defaultProtectedNames() []string {
 	return []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 }
 
-// NamePolicy is the compiled form of spec.managedNamespaces.allowedNames.
-// The zero value is not valid; use NewNamePolicy. A NamePolicy is immutable
-// and safe for concurrent use.
+// NamePolicy is the compiled form of spec.managedNamespaces.allowedNames. The zero value is not
+// valid; use NewNamePolicy. A NamePolicy is immutable and safe for concurrent use.
 type NamePolicy struct {
 	rules     []*cel.Program
 	protected []string // sorted
 }
 
-// NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL
-// expressions over the string variable "ns", found under fldPath
-// (spec.managedNamespaces):
+// NewNamePolicy compiles allowedNames, a non-empty list of boolean CEL expressions over the string
+// variable "ns", found under fldPath (spec.managedNamespaces):
 //
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
 //		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("platform"))
 //
-// Options: [WithProtectedNames], [WithoutDefaultProtectedNames] and
-// [WithCache]; any other is an error at its name. An empty list, an empty
-// expression or one that does not compile (with line:column and a caret) is
-// an error at fldPath.allowedNames or fldPath.allowedNames[i]; a protected
-// name that is not a DNS-1123 label is an error at protectedNames[i]. It
-// returns a nil NamePolicy and the sorted list of every problem, or a nil list.
+// Options: [WithProtectedNames], [WithoutDefaultProtectedNames] and [WithCache]; any other is an
+// error at its name. An empty list, an empty expression or one that does not compile (with
+// line:column and a caret) is an error at fldPath.allowedNames or fldPath.allowedNames[i], a bad
+// protected name at protectedNames[i]: it returns a nil NamePolicy and the sorted list of every
+// problem, or a nil list.
 func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (*NamePolicy, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames", "WithoutDefaultProtectedNames")
@@ -83,14 +79,12 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 	return policy, nil
 }
 
-// Check returns nil when the policy allows name: a DNS-1123 label (at most
-// 63 characters, so the rules see a bounded input), not protected, and
-// accepted by an allowedNames rule, checked in that order. A refusal wraps
-// [ErrInvalidName], [ErrProtectedName] or [ErrNameNotAllowed] and gives the
-// name and one reason per broken rule (a rule that fails to evaluate does
-// not accept, its error a reason). When ctx ends first, the error wraps ctx.Err(); when a
-// rule runs out of [cel.TimeBudget], a backstop that depends on the machine's load, it wraps
-// context.DeadlineExceeded: neither is a verdict on the name, and the caller retries.
+// Check returns nil when the policy allows name: a DNS-1123 label (at most 63 characters, so the
+// rules see a bounded input), not protected, and accepted by an allowedNames rule, checked in that
+// order. A refusal wraps [ErrInvalidName], [ErrProtectedName] or [ErrNameNotAllowed] and gives the
+// name and one reason per broken rule (a rule that fails to evaluate does not accept, its error a
+// reason). When ctx ends first, the error wraps ctx.Err(); when a rule runs out of the
+// load-dependent [cel.TimeBudget], context.DeadlineExceeded: neither is a verdict; retry.
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {
@@ -114,8 +108,7 @@ func (p *NamePolicy) Check(ctx context.Context, name string) error {
 		case ctx.Err() != nil:
 			return fmt.Errorf("nsmeta: checking namespace name %q: %w", quote.Value(name), ctx.Err())
 		case errors.Is(err, context.DeadlineExceeded):
-			// cel's time budget, a backstop that depends on the machine's
-			// load: an error to retry, never a verdict on the name.
+			// cel's load-dependent time budget: an error to retry, never a verdict on the name.
 			return fmt.Errorf("nsmeta: checking namespace name %q: rule %q: %w", quote.Value(name), rule.String(), err)
 		case err != nil:
 			reasons = append(reasons, fmt.Sprintf("rule %q failed to evaluate: %s", rule.String(), evalDetail(err)))

@@ -8,10 +8,9 @@ import (
 	"github.com/tenantkit/tenantkit/cel"
 )
 
-// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile]; each
-// option says which it applies to. An option given to a function it does
-// not apply to is a Forbidden error at the option's name, such as
-// "WithStrict: Forbidden: does not apply to ParseFile".
+// Option configures [CompileSchema], [NewNamePolicy] or [ParseFile]; each option says which it
+// applies to. An option given to a function it does not apply to is a Forbidden error at the
+// option's name, such as "WithStrict: Forbidden: does not apply to ParseFile".
 type Option func(*options)
 
 type options struct {
@@ -22,27 +21,25 @@ type options struct {
 	given              []string // the names of the options given, in order
 }
 
-// WithCache compiles the CEL rules through c, so that a controller compiles
-// each rule of a policy once; a nil c, the default, compiles them afresh. It
-// applies to CompileSchema and NewNamePolicy; ParseFile ignores it.
+// WithCache compiles the CEL rules through c, so that a controller compiles each rule once; a nil
+// c, the default, compiles them afresh. CompileSchema and NewNamePolicy use it; ParseFile ignores
+// it.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithCache(cache))
 func WithCache(c *cel.Cache) Option {
 	return func(o *options) { o.cache = c }
 }
 
-// WithStrict makes [Schema.Apply] report an unlisted key as a Forbidden
-// error, to fail a tenant's mistake loudly, instead of dropping it with a
-// warning (source-watcher ignores it). It applies to CompileSchema only.
+// WithStrict makes [Schema.Apply] report an unlisted key as a Forbidden error instead of dropping
+// it with a warning (source-watcher ignores it). It applies to CompileSchema only.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithStrict())
 func WithStrict() Option {
 	return func(o *options) { o.strict, o.given = true, append(o.given, "WithStrict") }
 }
 
-// WithProtectedNames adds protected namespace names, typically the
-// generator's own namespace, to NewNamePolicy only; a name that is not a
-// DNS-1123 label is an error at protectedNames[i], the option's own path.
+// WithProtectedNames adds protected namespace names, typically the generator's own namespace, to
+// NewNamePolicy only; a name that is not a DNS-1123 label is an error at protectedNames[i].
 //
 //	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
 func WithProtectedNames(names ...string) Option {
@@ -51,9 +48,9 @@ func WithProtectedNames(names ...string) Option {
 	}
 }
 
-// WithoutDefaultProtectedNames drops the five default protected names from
-// NewNamePolicy; with [WithProtectedNames] it replaces the list. A policy
-// that drops one of source-watcher's four manages a namespace it never would:
+// WithoutDefaultProtectedNames drops the five default protected names from NewNamePolicy; with
+// [WithProtectedNames] it replaces the list (dropping one of source-watcher's four manages a
+// namespace source-watcher never would):
 //
 //	// source-watcher's four, without tenantkit's kube-node-lease:
 //	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
@@ -64,8 +61,7 @@ func WithoutDefaultProtectedNames() Option {
 	}
 }
 
-// apply applies opts and reports each given option not in allowed (WithCache
-// always is) as a Forbidden error at its name.
+// apply applies opts and reports each given one not in allowed (WithCache always is) as Forbidden.
 func (o *options) apply(opts []Option, constructor string, allowed ...string) field.ErrorList {
 	for _, opt := range opts {
 		opt(o)
@@ -79,7 +75,6 @@ func (o *options) apply(opts []Option, constructor string, allowed ...string) fi
 	return errs
 }
 
-// compile compiles expr with vars through c when it is not nil.
 func compile(c *cel.Cache, expr string, vars ...string) (*cel.Program, error) {
 	if c != nil {
 		return c.Compile(expr, vars...)

@@ -28,36 +28,33 @@ var strategies = []Strategy{Reset, Override, Merge}
 // allNamespaces is the Operation namespace that matches every namespace.
 const allNamespaces = "*"
 
-// The origins that Resolve records for keys set by the fixed steps; an
-// operation's origin is "from[i]", i its index in [Pipeline.Operations].
+// The origins that Resolve records for keys set by the fixed steps; an operation's origin is
+// "from[i]", i its index in [Pipeline.Operations].
 const (
 	originCommon = "common"
 	originSource = "source"
 	originFinal  = "final"
 )
 
-// Operation is one entry of spec.managedNamespaces.metadata.from: it applies
-// its labels and annotations with Strategy to Namespace, or to every
-// namespace when Namespace is "*". Both are required, so the zero value is
-// not valid ([Pipeline.Validate]).
+// Operation is one entry of spec.managedNamespaces.metadata.from: it applies its metadata with
+// Strategy to Namespace, or to every namespace for "*". The zero value is not valid: both are
+// required.
 type Operation struct {
 	Strategy  Strategy `json:"strategy"`
 	Namespace string   `json:"namespace"`
 	Metadata           // labels and annotations, inline as in the API
 }
 
-// Pipeline builds the metadata of a namespace in the four steps of the
-// package documentation: Common, the tenant's file, each of Operations in
-// order, and Final, which nothing overrides. Check the steps once with
-// [Pipeline.Validate], then call [Pipeline.Resolve] per namespace:
+// Pipeline builds the metadata of a namespace in the four steps of the package documentation:
+// Common, the tenant's file, each of Operations in order, and Final, which nothing overrides.
+// Check the steps once with [Pipeline.Validate], then call [Pipeline.Resolve] per namespace:
 //
 //	p := nsmeta.Pipeline{Common: common, Operations: ops, Final: owner}
 //	errs := p.Validate(field.NewPath("spec", "commonMetadata"),
 //		field.NewPath("spec", "managedNamespaces", "metadata", "from"), field.NewPath("metadata"))
 //
-// The zero value is valid: it resolves every namespace to its source
-// metadata. Validate and Resolve never modify a Pipeline, so one is safe
-// for concurrent use as long as nobody modifies its maps and slices.
+// The zero value is valid: it resolves every namespace to its source metadata. A Pipeline is safe
+// for concurrent use while nobody modifies its maps and slices (Validate and Resolve never do).
 type Pipeline struct {
 	// Common is the first step, spec.commonMetadata.
 	Common Metadata
@@ -67,23 +64,19 @@ type Pipeline struct {
 	Final Metadata
 }
 
-// Result is the metadata of a resolved namespace, and where each key came
-// from: Origin.Labels[k] and Origin.Annotations[k] name the step that last
-// set the key: "common", "source", "from[2]" or "final".
+// Result is the metadata of a resolved namespace, and in Origin the step that last set each key:
+// "common", "source", "from[2]" or "final".
 type Result struct {
 	Metadata
 	Origin Metadata
 }
 
-// Validate checks every step of p, each under the path the caller built it
-// from (operations: the list's), and returns the sorted list of every
-// problem, or nil. Every step's metadata must pass [Metadata.Validate]. An
-// operation's strategy and namespace are required: Reset, Override or Merge
-// (from[1].strategy: Unsupported value: "Replace": supported values:
-// "Reset", "Override", "Merge"), and "*" or a DNS-1123 label. No step may
-// set the externalFinalizer annotation to a non-empty value (a Forbidden
-// error at its key): it belongs to the external finalizer, and a generator
-// that set it could hand a namespace off to itself.
+// Validate checks every step of p, each under the path the caller built it from (operations: the
+// list's), and returns the sorted list of every problem, or nil. Every step's metadata must pass
+// [Metadata.Validate]. An operation's strategy and namespace are required: Reset, Override or
+// Merge (from[1].strategy: Unsupported value: "Replace": supported values: "Reset", "Override",
+// "Merge"), and "*" or a DNS-1123 label. No step may set the externalFinalizer annotation
+// non-empty (Forbidden at its key): a generator that set it could hand a namespace off to itself.
 func (p Pipeline) Validate(common, operations, final *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, validateStep(p.Common, common)...)
@@ -111,7 +104,6 @@ func (p Pipeline) Validate(common, operations, final *field.Path) field.ErrorLis
 	return sortErrors(errs)
 }
 
-// validateStep validates the metadata of one step, under fldPath.
 func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {
 	errs := m.Validate(fldPath)
 	if m.Annotations[externalFinalizerAnnotation] != "" {
@@ -126,19 +118,17 @@ func reserved(fldPath *field.Path) *field.Error {
 		"the key is reserved for external finalizers, which set it on the live namespace; the generator's desired metadata must not set it")
 }
 
-// Resolve builds the metadata of namespace through the steps of p from
-// fromSource, the validated metadata of its file (zero when it has none). Its
-// result depends only on its inputs, its maps are never nil, and it neither
-// modifies its input nor shares storage with it or with the pipeline.
+// Resolve builds the metadata of namespace through the steps of p from fromSource, the validated
+// metadata of its file (zero when it has none). Its result depends only on its inputs, its maps
+// are never nil, and it shares no storage with its input or the pipeline, nor modifies them.
 //
 //	r, errs := p.Resolve("tenant-a", fromFile)
 //	r.Labels["tier"]        // "silver"
 //	r.Origin.Labels["tier"] // "from[2]"
 //
-// It checks neither the steps ([Pipeline.Validate]: an unknown strategy does
-// nothing here), nor fromSource's syntax, nor namespace ([NamePolicy.Check]).
-// Its one error: a non-empty externalFinalizer annotation in the result, from
-// fromSource, is a Forbidden error at
+// It checks neither the steps ([Pipeline.Validate]: an unknown strategy does nothing here), nor
+// fromSource's syntax, nor namespace ([NamePolicy.Check]). Its one error: a non-empty
+// externalFinalizer annotation in the result, from fromSource, is a Forbidden error at
 // metadata.annotations[source.extensions.fluxcd.io/externalFinalizer].
 func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
 	// Size the maps for every key that may be set, so that they never grow.

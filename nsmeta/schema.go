@@ -18,43 +18,36 @@ import (
 // valueVariable is the CEL variable that holds the value a schema rule checks.
 const valueVariable = "value"
 
-// costBudget is the CEL cost, in package cel's units, that the rules
-// evaluated for one file may spend together ([Schema.Apply]), so that a
-// hostile file's CPU time does not grow with its keys (see Bounds in doc.go).
+// costBudget is the CEL cost the rules of one file may spend together (Bounds in doc.go).
 const costBudget = 100_000
 
-// Schema is the compiled form of
-// spec.managedNamespaces.metadata.fromSource.allowedLabels and
-// allowedAnnotations: a CEL rule over "value" per allowed key. The zero value
-// is not valid; use CompileSchema. A Schema is immutable and safe for
-// concurrent use.
+// Schema is the compiled form of spec.managedNamespaces.metadata.fromSource.allowedLabels and
+// allowedAnnotations: a CEL rule over "value" per allowed key. The zero value is not valid; use
+// CompileSchema. A Schema is immutable and safe for concurrent use.
 type Schema struct {
 	labels, annotations map[string]rule
 	strict              bool
 }
 
-// rule is the compiled rule of one key.
 type rule struct {
 	prog *cel.Program
 	// what names the rule in messages: `rule "value != ''"`.
 	what string
 }
 
-// CompileSchema compiles every rule of allowedLabels and allowedAnnotations,
-// each a map from a key to a boolean CEL expression over the string variable
-// "value", found under fldPath (spec.managedNamespaces.metadata.fromSource):
+// CompileSchema compiles every rule of allowedLabels and allowedAnnotations, each a map from a key
+// to a boolean CEL expression over the string variable "value", found under fldPath
+// (spec.managedNamespaces.metadata.fromSource):
 //
 //	s, errs := nsmeta.CompileSchema(nil, map[string]string{
 //		"my.org.io/observability": `value.matches("^(Enabled|Disabled)$")`,
 //	}, field.NewPath("spec", "managedNamespaces", "metadata", "fromSource"))
 //
-// Options: [WithStrict], [WithCache]; any other is an error at its name.
-// Every key must be a valid label or annotation key, every expression
-// non-empty and compile (cel.Compile: at most 5 KiB, type-checked, bool
-// output); otherwise it returns a nil Schema and the sorted list of every
-// bad key and rule at fldPath.allowedLabels[key] or allowedAnnotations[key],
-// the rule as the value (compile errors with line:column and a caret), else
-// a nil list.
+// Options: [WithStrict], [WithCache]; any other is an error at its name. Every key must be a valid
+// label or annotation key, every expression non-empty and compile (cel.Compile: at most 5 KiB,
+// type-checked, bool output); otherwise it returns a nil Schema and the sorted list of every bad
+// key and rule at fldPath.allowedLabels[key] or allowedAnnotations[key], the rule as the value
+// (compile errors with line:column and a caret), else a nil list.
 func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath *field.Path, opts ...Option) (*Schema, field.ErrorList) {
 	var o options
 	errs := o.apply(opts, "CompileSchema", "WithStrict")
@@ -92,25 +85,22 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 	return nil
 }
 
-// Apply checks m, the metadata of a NamespaceMetadata file, against the
-// schema and returns the metadata it keeps (maps never nil), warnings and
-// errors, both sorted, errors nil when there are none:
+// Apply checks m, the metadata of a NamespaceMetadata file, against the schema and returns the
+// metadata it keeps (maps never nil), warnings and errors, both sorted, errors nil when there are
+// none:
 //
 //	kept, warnings, errs := s.Apply(ctx, fromFile)
 //
-// A listed key is kept when its rule returns true; when it returns false or
-// fails to evaluate (a runtime error, the cost limit, a cancelled ctx), the
-// key is dropped, with an error at its path in the file naming the key, its
-// value (its first 64 bytes) and the rule. An unlisted key is dropped with a
-// warning, or is a Forbidden error under [WithStrict]. Key and value syntax
-// is ParseFile's to check. The rules share a budget of 100,000 units of CEL
-// cost, charged key by key (labels, then annotations, each sorted): each rule
-// runs with the smaller of cel.CostLimit and what is left; one that does not
-// finish is an error at its key naming the rule, the value's size, the budget
-// and what was left, as is every later key whose rule costs anything. The
-// same file always fails at the same key, on every machine. A rule stopped by
-// ctx, or by [cel.TimeBudget] (a backstop that depends on the machine's load),
-// is an internal error at its key rather than a verdict on the value.
+// A listed key is kept when its rule returns true; else it is dropped, with an error at its path
+// in the file naming the key, its value (its first 64 bytes) and the rule. An unlisted key is
+// dropped with a warning, or is a Forbidden error under [WithStrict]. Key and value syntax is
+// ParseFile's to check. The rules share a budget of 100,000 units of CEL cost, charged key by key
+// (labels, then annotations, each sorted), each rule running with the smaller of cel.CostLimit and
+// what is left: one that does not finish is an error at its key naming the rule, the value's size,
+// the budget and what was left, as is every later key whose rule costs anything, so the same file
+// fails at the same key on every machine. A rule stopped by ctx, or by [cel.TimeBudget] (a
+// backstop that depends on the machine's load), is an internal error at its key, not a verdict on
+// the value.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept, warnings, errs, _ := s.apply(ctx, m)
 	return kept, warnings, errs
@@ -134,8 +124,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 		{"label", "allowedLabels", m.Labels, kept.Labels, s.labels, p.Child("labels")},
 		{"annotation", "allowedAnnotations", m.Annotations, kept.Annotations, s.annotations, p.Child("annotations")},
 	} {
-		// Sorted, so that warnings come in a stable order and the budget
-		// is charged in one: the same file always fails at the same key.
+		// Sorted: stable warnings, and the budget runs out at the same key every time.
 		for _, k := range slices.Sorted(maps.Keys(part.in)) {
 			v, kp := part.in[k], part.p.Key(k)
 			r, ok := part.rules[k]
@@ -148,8 +137,8 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				continue
 			}
 			if err := ctx.Err(); err != nil {
-				// cel checks ctx only inside comprehensions: check it here too,
-				// so that a cancelled Apply ends promptly and keeps nothing.
+				// cel checks ctx only inside comprehensions: a cancelled Apply ends here, keeping
+				// nothing.
 				errs = append(errs, field.InternalError(kp, err))
 				continue
 			}
@@ -158,8 +147,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			spent += min(cost, left)
 			switch {
 			case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
-				// The caller's context, or cel's time budget, a backstop
-				// that depends on the machine's load: never a verdict.
+				// The caller's context, or cel's load-dependent time budget: never a verdict.
 				errs = append(errs, field.InternalError(kp, err))
 			case errors.Is(err, cel.ErrCostLimit) && left < cel.CostLimit:
 				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf(
