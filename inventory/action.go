@@ -10,7 +10,6 @@ import (
 // is the caller's. The zero Action is not valid; a [Guard] that returns it gets its entry kept.
 type Action int
 
-// The actions.
 const (
 	// Create applies an entry that the inventory does not track.
 	Create Action = iota + 1
@@ -52,8 +51,8 @@ var actionVerbs = [...]string{
 
 func (a Action) valid() bool { return a >= Create && a <= Skip }
 
-// String returns the lower-case name of the action, as JSON carries it: "create", "update",
-// "unchanged", "delete", "release", "keep" or "skip", or "Action(n)" for an invalid one.
+// String returns the action's lower-case name, as JSON carries it ("keep"), or "Action(n)" for an
+// invalid one.
 func (a Action) String() string {
 	if !a.valid() {
 		return fmt.Sprintf("Action(%d)", int(a))
@@ -142,7 +141,6 @@ func joinReason(what, why string) string {
 // flux-operator's records it. The zero Result is "not tried": [Next] asks its deleted function.
 type Result int
 
-// The results of a deletion.
 const (
 	// Deleted: the object is gone, deleted now or not found. The entry leaves the inventory.
 	Deleted Result = iota + 1

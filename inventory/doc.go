@@ -40,15 +40,13 @@
 // [ID.FluxID] writes and [ParseID] reads an id exactly as cli-utils does, but where cli-utils
 // reads any string with three "_", ParseID also requires an identity an object can have.
 // [FromResourceInventory], [ToResourceInventory] and [SortFluxID] convert and order whole lists,
-// and [Unmarshal] reads either kind of inventory. The module interop/flux runs cli-utils and ssa
-// beside this package on tables and random inputs.
+// and [Unmarshal] reads either kind of inventory. Module interop/flux tests this against cli-utils.
 //
 // # Order
 //
 // Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), prune order
-// ([SortPrune]) its exact reverse. [Diff] returns desired entries in apply order and stale ones in
-// prune order, [Collect] decides in prune order, [Next] returns the inventory in apply order.
-// Nothing depends on map order.
+// ([SortPrune]) its exact reverse; [Diff], [Collect] and [Next] return lists in these orders,
+// never in map order.
 //
 // # Garbage collection
 //
@@ -57,36 +55,26 @@
 // [Next] drops nothing tracked without a confirmed deletion or a Release, so a failed deletion is
 // retried on the next pass, as kustomize-controller does.
 //
-// Options are off unless given: stale Namespaces are released unless [WithNamespacePrune], and a
-// pass that would delete every tracked entry (an empty or unreadable source, a wrong pattern) is
-// refused unless [WithAllowDeleteAll]; Flux, which prunes everything on an empty source, behaves
-// as with it.
+// Stale Namespaces are released unless [WithNamespacePrune], and a pass that would delete every
+// tracked entry (an empty source, a wrong pattern) is refused unless [WithAllowDeleteAll]; Flux,
+// which prunes everything on an empty source, behaves as with it.
 //
 // Every read refuses a whole list for one invalid entry, and [Diff] one that holds an ID twice, so
 // that a pass that cannot read what it tracks changes nothing; to clean up, [UnmarshalLenient] and
 // [FromResourceInventoryLenient] keep the valid entries.
 //
 // A controller that applies in steps, as flux-operator's ResourceSet does, records the [Union] of
-// its previous inventory and what it has applied so far, stages its deletions with [PruneStages],
-// and records what each came to in [Decision.Result] for [Next].
+// what it tracked and applied, stages deletions with [PruneStages], and sets [Decision.Result].
 //
-// # Change lines
-//
-// [Decision.String] prints Flux's change lines:
-//
-//	Namespace/tenant-a created
-//	ExternalArtifact/tenant-a/old deleted
-//	Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)
-//	ExternalArtifact/tenant-c/app skipped (its namespace is refused)
+// [Decision.String] prints Flux's change lines, such as "ExternalArtifact/tenant-a/old deleted" or
+// "Namespace/tenant-b kept (in use by ExternalArtifact/tenant-b/web)".
 //
 // # Errors
 //
 // Problems with entries come as a field.ErrorList at their paths ("desired[3].digest"), in list
-// and index order ([Collect] and [Unmarshal] return its ToAggregate); sentinels ([ErrInvalidID],
-// ...) are for other failures. A malformed document is described in its own words, never the
-// decoder's. A duplicate names its object for people:
-//
-//	desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"
+// and index order ([Collect] and [Unmarshal] return its ToAggregate), a duplicate named for people
+// (desired[1]: Duplicate value: "ExternalArtifact/tenant-a/app"); sentinels ([ErrInvalidID], ...)
+// are for other failures. A malformed document is described in its own words, not the decoder's.
 //
 // # Concurrency
 //

@@ -139,14 +139,13 @@ func (id ID) IsCustomResourceDefinition() bool {
 // Validate reports whether the ID could name a Kubernetes object:
 //
 //   - Group, when set, is a DNS-1123 subdomain (at most 253 bytes).
-//   - Kind is set, ASCII and, lower-cased, a DNS-1035 label (at most 63 bytes), the rule
-//     Kubernetes applies to the kind of a CustomResourceDefinition.
-//   - Namespace, when set, is a DNS-1123 label (at most 63 bytes), and is empty for a Namespace
-//     or a CustomResourceDefinition.
+//   - Kind is set, ASCII and, lower-cased, a DNS-1035 label (at most 63 bytes), as Kubernetes
+//     requires of a CustomResourceDefinition's kind.
+//   - Namespace, when set, is a DNS-1123 label, and is empty for a Namespace or a CRD.
 //   - Name is set, at most 253 bytes, and a valid path segment: not "." or "..", no "/" or "%"
 //     (so "_" and ":" are allowed, as in RBAC and CertificateSigningRequest names).
 //
-// Every broken rule is reported, with its field under fldPath, which may be nil:
+// Every broken rule is reported under fldPath, which may be nil:
 //
 //	errs := id.Validate(field.NewPath("spec", "target"))
 func (id ID) Validate(fldPath *field.Path) field.ErrorList {
@@ -173,7 +172,7 @@ func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 	return e.validate(fldPath)
 }
 
-// validate is Validate without the shortcut of valid.
+// validate is Validate without the shortcut.
 func (e Entry) validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	id := e.ID()

@@ -28,9 +28,7 @@ var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding"
 // exactly as cli-utils' ObjMetadata.String writes it: a name's ":" as "__" for the four RBAC kinds
 // only. [ParseID] reads it back unless the name holds "__" (see [ToResourceInventory]).
 //
-//	tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
-//	_my_role_rbac.authorization.k8s.io_ClusterRole              ClusterRole my_role
 func (id ID) FluxID() string {
 	name := id.Name
 	if id.Group == groupRBAC && rbacKinds[id.Kind] {
@@ -154,12 +152,11 @@ func (e Entry) ResourceRef() ResourceRef {
 	return ResourceRef{ID: e.ID().FluxID(), Version: version}
 }
 
-// ToResourceInventory converts entries to Flux ResourceInventory entries as [Entry.ResourceRef]
-// does, in apply order ([SortApply]), dropping filenames and digests. Each entry must pass
-// [Entry.Validate], and its id must read back as the same object, which refuses only what
-// cli-utils itself cannot read back: a name holding "__" (which reads as ":"), and for the RBAC
-// kinds a "_" before a ":" (ClusterRole "a_:b" is written "a___b", read "a:_b"). It reports every
-// bad entry at "entries[i]", in index order.
+// ToResourceInventory converts entries as [Entry.ResourceRef] does, in apply order ([SortApply]).
+// Each entry must pass [Entry.Validate], and its id must read back as the same object, which
+// refuses only what cli-utils itself cannot read back: a name holding "__" (read as ":"), and for
+// the RBAC kinds a "_" before a ":" (ClusterRole "a_:b" is written "a___b", read "a:_b"). It
+// reports every bad entry at "entries[i]", in index order.
 func ToResourceInventory(entries ...Entry) ([]ResourceRef, field.ErrorList) {
 	var errs field.ErrorList
 	for i, e := range entries {

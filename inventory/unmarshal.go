@@ -37,11 +37,9 @@ const maxDocumentBytes = 8 << 20
 //
 //	entries, err := inventory.Unmarshal(data)
 //
-// Unmarshal returns an error wrapping [ErrTooLarge] for a document of more than 8 MiB,
-// [ErrMalformed] for one that does not decode to a shape above, saying what it found at its path
-// in the document's words, every value of the wrong type named (the first ten), or the
-// field.ErrorList of every invalid entry at its path ("items[0].status.inventory[2].digest"),
-// aggregated with ToAggregate:
+// It returns an error wrapping [ErrTooLarge] for a document over 8 MiB; wrapping [ErrMalformed]
+// for one of no shape above, saying at its path what it found (the first ten wrong-typed values);
+// or the aggregated field.ErrorList of every invalid entry at its path:
 //
 //	inventory: malformed document: items[0]: found an object of kind Namespace, which records no inventory; want ...
 //	inventory: malformed document: status.inventory[0].name: must be a string, found a number
@@ -193,7 +191,6 @@ func malformedValues(ps *jsonfit.Summary) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 }
 
-// pathString returns the path, or "" for the document (nil).
 func pathString(p *field.Path) string {
 	if p == nil {
 		return ""
@@ -229,7 +226,6 @@ func decodeRef(p *field.Path, el any) (ResourceRef, []jsonfit.Problem) {
 	return ref, nil
 }
 
-// listKind names a list document for messages.
 func listKind(kind string) string {
 	if kind == "" {
 		return "list (items)"
@@ -288,7 +284,6 @@ func unmarshalEntries(p *field.Path, list []any) ([]Entry, error) {
 	return entries, nil
 }
 
-// refsToEntries converts Flux refs found at p, as FromResourceInventory.
 func refsToEntries(p *field.Path, refs []ResourceRef) ([]Entry, error) {
 	entries, errs := fromRefs(p, refs)
 	if len(errs) > 0 {
