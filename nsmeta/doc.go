@@ -101,8 +101,7 @@
 //
 // Everything a tenant controls is bounded:
 //
-//   - a file holds at most 1 MiB, checked before parsing (a real file is a few hundred bytes;
-//     annotations alone hold at most 256 KiB);
+//   - a file holds at most 1 MiB, checked before parsing (a real file is a few hundred bytes);
 //   - YAML nesting deeper than 10,000 levels is an error;
 //   - YAML aliases may expand a file to at most 10 times its size (64 KiB for a smaller file),
 //     checked in linear time before decoding, which bounds only nodes (TestParseFileExpansion);
@@ -115,10 +114,9 @@
 //     (generator's BenchmarkHostileTenants).
 //
 // The budget is counted, not timed, so a file that runs out fails, never silently, at the same key
-// on every machine; one evaluation does at most one and a half times it (cel refuses a call
-// charged over half its limit), a realistic file spends at most a tenth (TestSchemaApplyBudget).
-// It is a hundredth of Kubernetes' RuntimeCELCostBudget for one object: a controller checks
-// thousands of files per reconcile.
+// on every machine. One evaluation spends at most one and a half times it (cel refuses a call
+// charged over half its limit), a realistic file a tenth (TestSchemaApplyBudget); it is a
+// hundredth of Kubernetes' RuntimeCELCostBudget for one object, as a controller checks thousands.
 //
 // # Errors
 //

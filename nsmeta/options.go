@@ -22,8 +22,7 @@ type options struct {
 }
 
 // WithCache compiles the CEL rules through c, so that a controller compiles each rule once; a nil
-// c, the default, compiles them afresh. CompileSchema and NewNamePolicy use it; ParseFile ignores
-// it.
+// c, the default, compiles them afresh. ParseFile ignores it.
 //
 //	s, errs := nsmeta.CompileSchema(labels, annotations, fldPath, nsmeta.WithCache(cache))
 func WithCache(c *cel.Cache) Option {

@@ -92,15 +92,14 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 //	kept, warnings, errs := s.Apply(ctx, fromFile)
 //
 // A listed key is kept when its rule returns true; else it is dropped, with an error at its path
-// in the file naming the key, its value (its first 64 bytes) and the rule. An unlisted key is
-// dropped with a warning, or is a Forbidden error under [WithStrict]. Key and value syntax is
-// ParseFile's to check. The rules share a budget of 100,000 units of CEL cost, charged key by key
-// (labels, then annotations, each sorted), each rule running with the smaller of cel.CostLimit and
-// what is left: one that does not finish is an error at its key naming the rule, the value's size,
-// the budget and what was left, as is every later key whose rule costs anything, so the same file
-// fails at the same key on every machine. A rule stopped by ctx, or by [cel.TimeBudget] (a
-// backstop that depends on the machine's load), is an internal error at its key, not a verdict on
-// the value.
+// naming the key, its value (its first 64 bytes) and the rule. An unlisted key is dropped with a
+// warning, or is a Forbidden error under [WithStrict]. Key and value syntax is ParseFile's to
+// check. The rules share a budget of 100,000 units of CEL cost, charged key by key (labels, then
+// annotations, each sorted), each rule running with the smaller of cel.CostLimit and what is left:
+// one that does not finish is an error at its key naming the rule, the value's size, the budget
+// and what was left, as is every later key whose rule costs anything, so the same file fails at
+// the same key on every machine. A rule stopped by ctx or by the load-dependent [cel.TimeBudget]
+// is an internal error at its key, not a verdict on the value.
 func (s *Schema) Apply(ctx context.Context, m Metadata) (Metadata, []string, field.ErrorList) {
 	kept, warnings, errs, _ := s.apply(ctx, m)
 	return kept, warnings, errs
@@ -137,7 +136,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				continue
 			}
 			if err := ctx.Err(); err != nil {
-				// cel checks ctx only inside comprehensions: a cancelled Apply ends here, keeping
+				// cel checks ctx only in comprehensions: a cancelled Apply ends here, keeping
 				// nothing.
 				errs = append(errs, field.InternalError(kp, err))
 				continue
