@@ -13,28 +13,25 @@
 //	list      = {apiVersion: ANY, kind: List | ArtifactGeneratorList,
 //	             metadata: ANY, items: [generator]}          exactly one item
 //
-// That is a manifest as written or as kubectl get artifactgenerator NAME -o yaml prints it (a
-// List holding exactly one without NAME), read into [Manifest] with the spec as the caller's
-// type (generator.Spec), so that this package imports no tenantkit package above it.
+// That is a manifest as written or as kubectl get artifactgenerator [NAME] -o yaml prints it,
+// read into [Manifest] with the spec as the caller's type (generator.Spec), so that this
+// package imports no tenantkit package above it.
 //
 // # Strict decoding
 //
-// [Unmarshal] and [Strict] decode into any Go value as encoding/json does, except that a key
-// that names no field is an error ("spec.artifacts[0].copy[0].frm: unknown field"), names
-// match exactly (as the API server matches them; encoding/json matches in any case), and a
-// value of the wrong type says what it found ("spec.managedNamespaces.prune: must be a
-// boolean, found a string"). Every problem is reported, sorted by path, the first ten named.
-// The decoder is internal/jsonfit's, which inventory.Unmarshal uses too.
+// [Unmarshal] and [Strict] decode as internal/jsonfit does with its RefuseUnknown: a key that
+// names no field is an error ("spec.artifacts[0].copy[0].frm: unknown field"), names match
+// exactly, and a value of the wrong type says what it found. Every problem is reported,
+// sorted by path, the first ten named.
 //
 // # Bounds
 //
-// A document passes internal/yamldoc's checks first (aliases, documents, keys); the YAML
-// decoder bounds nesting (10,000 levels); the caller bounds the size of what it reads.
+// A document passes internal/yamldoc's checks first; the YAML decoder bounds nesting (10,000
+// levels); the caller bounds the size of what it reads.
 //
 // # Errors
 //
-// Every error is an [*Error] wrapping [ErrSyntax], [ErrNotGenerator] or [ErrFields], its
-// message in the file's words, never Go's, without the package name: a tool prints it as is.
+// Every error is an [*Error] wrapping a sentinel, its message in the file's words, never Go's.
 //
 // # Concurrency
 //

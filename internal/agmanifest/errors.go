@@ -22,22 +22,20 @@ var (
 	ErrFields = errors.New("agmanifest: fields that do not fit")
 )
 
-// maxNamed is how many objects of a List a message names; the rest are left out.
-const maxNamed = 10
+const maxNamed = 10 // objects of a List that a message names; the rest are left out
 
 // Problem is one field of a document that does not fit its Go type (internal/jsonfit's): its
 // path ("" for the document) and what is wrong, e.g. "spec.sources[0].alais: unknown field".
 type Problem = jsonfit.Problem
 
-// Error is an error of this package, its message in the file's words, without the package name.
+// Error is an error of this package, its message in the file's words, without the package
+// name: a tool prints it as is.
 type Error struct {
-	// Err is the sentinel: ErrSyntax, ErrNotGenerator or ErrFields.
-	Err error
+	Err error // the sentinel: ErrSyntax, ErrNotGenerator or ErrFields
 	// Problems are the fields that do not fit, sorted by path, for ErrFields; for the
 	// others, one problem with the message.
 	Problems []Problem
-	// cause is the error that the message reports, if any (such as yamldoc.ErrExpansion).
-	cause error
+	cause    error
 }
 
 // Error returns the problems on one line, separated by "; ", at most ten named (jsonfit.Join).
@@ -51,12 +49,10 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Err}
 }
 
-// newError returns an *Error with one problem at field.
 func newError(sentinel error, field, format string, args ...any) *Error {
 	return &Error{Err: sentinel, Problems: []Problem{{Field: field, Detail: fmt.Sprintf(format, args...)}}}
 }
 
-// problems collects the problems of one decoding.
 type problems []Problem
 
 func (ps *problems) add(field, detail string) {

@@ -16,8 +16,7 @@ const (
 	Kind = "ArtifactGenerator"
 )
 
-// Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and the spec as S,
-// the caller's type for it (generator.Spec).
+// Manifest is an ArtifactGenerator manifest: the metadata a plan needs, and the spec as S.
 type Manifest[S any] struct {
 	Metadata Metadata
 	Spec     S
@@ -62,7 +61,7 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 		v, path := obj[k], at.Child(k)
 		switch k {
 		case "apiVersion", "kind", "status":
-			// The type fields are checked by Find; the status is the controller's.
+			// Find checks the type fields; the status is the controller's.
 		case "metadata":
 			meta, ok := v.(map[string]any)
 			if v != nil && !ok {
@@ -136,8 +135,8 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 	return obj, at, nil
 }
 
-// listed names the objects of a List that holds several (": ArtifactGenerator
-// flux-system/a, ...; kubectl get artifactgenerator NAME -o yaml prints one"), or "".
+// listed names the objects of a List that holds several (": ArtifactGenerator flux-system/a,
+// ...; kubectl get artifactgenerator NAME -o yaml prints one"), or "".
 func listed(items []any) string {
 	if len(items) < 2 {
 		return ""
@@ -145,7 +144,6 @@ func listed(items []any) string {
 	return ": " + describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
 }
 
-// describe names items as "Kind namespace/name", separated by ", ", at most ten of them.
 func describe(items []any) string {
 	var names []string
 	for i, it := range items {

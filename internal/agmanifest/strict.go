@@ -37,8 +37,7 @@ func Parse(data []byte) (any, error) {
 }
 
 // SyntaxError returns the *Error wrapping ErrSyntax that reports err, an error of yamldoc's
-// checks or of the YAML decoder, on one line in the file's words (yamldoc.Detail: "must be
-// valid YAML: line 2: ..."); it unwraps to err too.
+// checks or of the YAML decoder, in the file's words (yamldoc.Detail); it unwraps to err too.
 func SyntaxError(err error) *Error {
 	return &Error{Err: ErrSyntax, Problems: []Problem{{Detail: yamldoc.Detail(err)}}, cause: err}
 }
@@ -66,12 +65,10 @@ func Strict(v any, path *field.Path, ptr any) error {
 	return ps.err()
 }
 
-// decodeInto decodes v into ptr when v fits, adding its problems to ps otherwise.
 func decodeInto(v any, path *field.Path, ptr any, ps *problems) {
 	*ps = append(*ps, jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)...)
 }
 
-// pathString returns the path, or "" for the document's root (nil).
 func pathString(p *field.Path) string {
 	if p == nil {
 		return ""
@@ -79,8 +76,7 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// JSONKind names the YAML type of a value as [Parse] returns it, with its article: "a
-// mapping", "a list", "a string", "a number", "a boolean", "null".
+// JSONKind names the YAML type of a value as [Parse] returns it, as jsonfit.Kind does ("a mapping").
 func JSONKind(v any) string { return jsonfit.Kind(v) }
 
 func jsonKind(v any) string { return jsonfit.Kind(v) }
