@@ -6,32 +6,27 @@
 // # Syntax
 //
 // status.exportedInputs is one JSON object (RFC 8259) of input names to values, as
-// source-controller's CRD keeps it (an object with x-kubernetes-preserve-unknown-fields) and as
-// the seed proposal's generator writes it, map[string]*apiextensionsv1.JSON:
+// source-controller's CRD keeps it and the seed proposal's generator writes it:
 //
 //	inputs = ws ( "{" [ member { "," member } ] "}" | "null" | "" ) ws
 //	member = ws string ws ":" ws value ws   ; each name once in its object
 //	value  = any JSON value                  ; its objects' names once each too
 //
-// An absent, empty or null value is no inputs. Any name is allowed, the empty one too, as the
-// inputsFrom file's YAML allows it.
+// An absent, empty or null value is no inputs. Any name is allowed, the empty one too.
 //
 // # Bounds
 //
 // Each rule bounds what the status's writer (or a tenant's inputs file) can make a reader hold:
 //
 //   - At most [MaxBytes] (1 MiB) of JSON as [Encode] writes it: etcd stores no object above
-//     1.5 MiB by default, and the rest of the ExternalArtifact needs room; the inputs file's
-//     YAML can grow as JSON (quoted keys, aliases), so the JSON has its own bound.
+//     1.5 MiB by default, and the inputs file's YAML can grow as JSON (quoted keys, aliases).
 //   - Nested at most [MaxDepth] (10,000) deep, the object itself counting one: encoding/json's
 //     own limit, which the writer's decoder applies.
-//   - Each name at most once in its object, at every depth: Go's decoder would keep the last
-//     of two, and which one a writer meant cannot be told.
+//   - Each name at most once in its object, at every depth: Go's decoder would keep the last.
 //   - Valid UTF-8, as RFC 8259 requires: Go's decoder would replace a bad byte silently.
 //
 // Values are kept as compact JSON text, never decoded into Go values, so that a number keeps
-// every digit (an int64 beyond 2^53 or a long decimal would lose some as a float64) and a
-// value reads back byte for byte as the writer wrote it.
+// every digit and a value reads back byte for byte as the writer wrote it.
 //
 // # Errors
 //

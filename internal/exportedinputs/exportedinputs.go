@@ -18,8 +18,7 @@ const (
 	MaxDepth = 10000
 )
 
-// jsonSpace is JSON's whitespace (RFC 8259), narrower than Unicode's.
-const jsonSpace = " \t\r\n"
+const jsonSpace = " \t\r\n" // RFC 8259's whitespace, narrower than Unicode's
 
 // quoteLimit is how many bytes of a name a message quotes: names are hostile input.
 const quoteLimit = 64
@@ -105,15 +104,14 @@ func Encode(inputs map[string]json.RawMessage) ([]byte, error) {
 	return b, nil
 }
 
-// level is an object or a list that skipValue is inside.
 type level struct {
 	object  bool
 	wantKey bool                // an object's next token is a name or "}"
 	names   map[string]struct{} // an object's names so far
 }
 
-// skipValue reads the tokens of input name's value, checking its depth and that no object in it
-// lists a name twice, with a stack so that its own depth does not grow with the value's.
+// skipValue reads the tokens of input name's value, checking its depth and names, with a stack
+// so that its own depth does not grow with the value's.
 func skipValue(dec *json.Decoder, data []byte, name string) error {
 	var stack []level
 	for {
@@ -160,8 +158,8 @@ func skipValue(dec *json.Decoder, data []byte, name string) error {
 	}
 }
 
-// syntaxError words a decoder error about the token after offset before, naming the input if
-// any, with the token's offset in data (the decoder's own count from the value's start).
+// syntaxError words a decoder error about the token after offset before, with the token's
+// offset in data (the decoder counts from the value's start).
 func syntaxError(name string, data []byte, before int64, err error) error {
 	var se *json.SyntaxError
 	switch {
@@ -176,8 +174,7 @@ func syntaxError(name string, data []byte, before int64, err error) error {
 	return fmt.Errorf("input %s: %w", quote(name), err)
 }
 
-// tokenStart returns the offset of the token that follows offset off in data, past whitespace
-// and the one ":" or "," that may come first.
+// tokenStart returns the offset of the token after off, past whitespace and one ":" or ",".
 func tokenStart(data []byte, off int64) int {
 	i := int(off)
 	skip := func() {
@@ -193,7 +190,6 @@ func tokenStart(data []byte, off int64) int {
 	return i
 }
 
-// invalidUTF8 returns the offset of the first byte of data that is not valid UTF-8, or -1.
 func invalidUTF8(data []byte) int {
 	if utf8.Valid(data) {
 		return -1
@@ -208,8 +204,7 @@ func invalidUTF8(data []byte) int {
 	return -1
 }
 
-// kind names the type of the JSON value that j starts with, for messages: "an object", "a
-// list", "a string", "null", "a boolean", "a number", or "" for text that starts none.
+// kind names the type of the JSON value that j starts with ("an object"), or "" for none.
 func kind(j []byte) string {
 	if len(j) == 0 {
 		return ""
@@ -231,7 +226,6 @@ func kind(j []byte) string {
 	return ""
 }
 
-// quote quotes a name, its first quoteLimit bytes when it is longer.
 func quote(s string) string {
 	if len(s) <= quoteLimit {
 		return strconv.Quote(s)
