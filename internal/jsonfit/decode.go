@@ -30,8 +30,7 @@ func (p Problem) String() string {
 	return p.Field + ": " + p.Detail
 }
 
-// maxNamed is how many problems [Join] names; the rest are counted, so a message stays short.
-const maxNamed = 10
+const maxNamed = 10 // problems that a message names; the rest are counted, so it stays short
 
 // Join returns the problems on one line, as [Summary.String] words them.
 //
@@ -42,8 +41,8 @@ func Join(ps []Problem) string {
 	return s.String()
 }
 
-// Summary gathers a document's problems for one message: it keeps the ten its message names
-// and counts the rest, so that a million problems cost ten. The zero value is empty.
+// Summary gathers a document's problems for one message, keeping the ten it names and counting
+// the rest, so that a million problems cost ten. The zero value is empty.
 //
 //	var s jsonfit.Summary
 //	s.Add(jsonfit.Decode(v, p, &e, jsonfit.IgnoreUnknown)...)
@@ -134,8 +133,8 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// check adds to ps every value of v whose JSON type does not fit t and, with RefuseUnknown,
-// every key of v that names no field of t. It returns v, without those keys when ignored.
+// check adds to ps every value of v that does not fit t and returns v, without the unknown
+// keys when ignored.
 func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Problem) any {
 	if v == nil {
 		return nil
@@ -240,7 +239,6 @@ func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Probl
 	return v
 }
 
-// pathString returns the path, or "" for the document's root (nil).
 func pathString(p *field.Path) string {
 	if p == nil {
 		return ""
@@ -248,8 +246,8 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// jsonFields returns the JSON names of struct type t's fields with their types, as
-// encoding/json names them (tag, else name), promoting an untagged embedded struct's fields.
+// jsonFields returns the JSON names and types of struct type t's fields as encoding/json names
+// them, promoting an untagged embedded struct's fields.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {

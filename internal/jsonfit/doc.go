@@ -1,8 +1,7 @@
 // Package jsonfit decodes a JSON value, as [Parse] reads it, into a Go value as encoding/json
 // does, and says in the file's words, at each value's path, where the document does not fit
 // the Go type ("spec.managedNamespaces.prune: must be a boolean, found a string"), never in
-// Go's ("json: cannot unmarshal string into Go struct field ..."). It is the one decoder behind
-// internal/agmanifest and inventory.Unmarshal, and imports no package of the module.
+// Go's. It is the one decoder behind internal/agmanifest and inventory.Unmarshal.
 //
 // # Decoding
 //
@@ -20,8 +19,8 @@
 //
 // # Bounds
 //
-// The caller bounds what it parses; encoding/json, which Parse reads with, refuses nesting
-// deeper than 10,000 levels, and that bounds Decode's recursion.
+// The caller bounds what it parses; encoding/json refuses nesting deeper than 10,000 levels,
+// which bounds Decode's recursion.
 //
 // # Concurrency
 //
