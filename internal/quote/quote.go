@@ -20,8 +20,7 @@ func Value(s string) string {
 		return s
 	}
 	i := MaxBytes
-	// Step back over at most three continuation bytes (utf8.UTFMax), so that invalid UTF-8
-	// is cut at MaxBytes.
+	// At most three continuation bytes back, so that invalid UTF-8 is cut at MaxBytes.
 	for j := i; j > MaxBytes-utf8.UTFMax; j-- {
 		if utf8.RuneStart(s[j]) {
 			i = j
