@@ -49,12 +49,9 @@ func CheckPath(fsys fs.FS, name string, maxBytes int64) error {
 	return nil
 }
 
-// RefusesLinks, embedded in a file system's type under an unexported alias (so that it is no
-// exported field), tells [ReadChecked], through a method no type outside this module can
-// declare, whether that file system's Open does by itself what [CheckPath] checks: when true,
-// every name that Open opens has elements that fs.Lstat describes without error, none a
-// symbolic link (the last included), each before the last a directory and the last the file
-// opened, as with package dirfs's FS and generator's dirCache over one.
+// RefusesLinks, embedded in a file system's type under an unexported alias, tells
+// [ReadChecked], through a method no type outside this module can declare, whether that file
+// system's Open does by itself all that [CheckPath] checks, as package dirfs's FS does.
 //
 //	type linkRefusal = readfile.RefusesLinks
 //	type FS struct {
@@ -65,7 +62,6 @@ type RefusesLinks bool
 
 func (r RefusesLinks) openRefusesLinks() bool { return bool(r) }
 
-// linkRefuser is a file system that embeds RefusesLinks.
 type linkRefuser interface{ openRefusesLinks() bool }
 
 // OpenRefusesLinks reports whether fsys embeds a true [RefusesLinks], so that a file system
@@ -77,10 +73,9 @@ func OpenRefusesLinks(fsys fs.FS) bool {
 
 // ReadChecked is [CheckPath] then [Read]: it returns the file's content or the first error.
 // When fsys's Open refuses links itself ([OpenRefusesLinks]), it reads first and calls
-// CheckPath only when the read fails, with the same result, since a regular file of at most
-// maxBytes that such an Open opens passes every check of CheckPath; through dirfs that spares
-// an open, an fstat and a close per element (generator's TestPlanFileSystemCalls). A named
-// pipe or a device is then opened (dirfs opens a pipe without waiting) before Read refuses it.
+// CheckPath only when the read fails, with the same result; through dirfs that spares an open,
+// an fstat and a close per element (generator's TestPlanFileSystemCalls). A named pipe or a
+// device is then opened (dirfs opens a pipe without waiting) before Read refuses it.
 func ReadChecked(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	if OpenRefusesLinks(fsys) {
 		if data, err := Read(fsys, name, maxBytes, buf); err == nil {
@@ -121,8 +116,6 @@ func Read(fsys fs.FS, name string, maxBytes int64, buf []byte) ([]byte, error) {
 	return data, nil
 }
 
-// checkElement checks a path element: a directory before the last, the last a regular file
-// of at most maxBytes.
 func checkElement(info fs.FileInfo, last bool, maxBytes int64) error {
 	mode := info.Mode()
 	switch {
@@ -142,9 +135,8 @@ func tooLarge(maxBytes int64) error {
 	return Errorf(ErrTooLarge, "must be no more than %d bytes", maxBytes)
 }
 
-// readAll is io.ReadAll into buf[:0], grown first to size+1 bytes (Stat's size) as os.ReadFile
-// does, for one allocation and two reads; a file that grew since Stat is still read to its
-// end, or to limit bytes, without io.LimitReader's allocation.
+// readAll is io.ReadAll into buf[:0], grown first to Stat's size+1 as os.ReadFile does; a file
+// that grew since Stat is still read to its end, or to limit bytes.
 func readAll(r io.Reader, buf []byte, size, limit int64) ([]byte, error) {
 	data := buf[:0]
 	if want := min(size+1, limit); int64(cap(data)) < want {
