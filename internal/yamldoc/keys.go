@@ -33,13 +33,10 @@ func checkStream(data []byte) error {
 //
 // or a key that no JSON key can hold (null, an integer above 2^63-1).
 //
-// Why: yaml/v2 reads a plain key by YAML 1.1's rules (1 is an integer; yes the boolean true; ~
-// null), then sigs.k8s.io/yaml formats it as a string. Keys that format alike (1 and "1", yes
-// and "true", two .nan keys) collide, and which value survives depends on Go's map order.
-//
-// It decodes what the module's readers decode, the stream whole and each piece [Documents]
-// splits it into, leaving a document yaml/v2 cannot decode to the caller's decoder; a stream
-// whose keys a scan shows to be strings is not decoded.
+// Why: yaml/v2 reads a plain key by YAML 1.1's rules (1 an integer, yes true, ~ null), then
+// sigs.k8s.io/yaml formats it as a string, so keys that format alike (1 and "1", two .nan)
+// collide, and which value survives depends on Go's map order. It decodes the stream whole
+// and each piece [Documents] splits it into, unless a scan shows its keys to be strings.
 func CheckKeys(data []byte) error {
 	if stringKeysOnly(data) {
 		return nil
@@ -112,7 +109,6 @@ func jsonKey(k any) (string, bool) {
 	return "", false
 }
 
-// describeKey writes a decoded key for a message: a string quoted, anything else with its type.
 func describeKey(k any) string {
 	switch k := k.(type) {
 	case string:
@@ -212,8 +208,7 @@ func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	return []keyProblem{{text: fmt.Sprintf("two keys of one mapping both become the JSON key %q", keys[0])}}
 }
 
-// keyAt is a mapping key as yaml/v2 decodes it, with its line; 0 for a null key (yaml/v2 sets
-// null itself).
+// keyAt is a mapping key as yaml/v2 decodes it, with its line; 0 for a null key.
 type keyAt struct {
 	v    any
 	line int
