@@ -120,8 +120,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		limited: &limitedPrograms{plan: plan}}, nil
 }
 
-// issuesError turns cel-go's issues into a CompileError at the first one's position, without
-// cel-go's upper-case "ERROR: " prefixes.
+// issuesError turns cel-go's issues into a CompileError without their "ERROR: " prefixes.
 func issuesError(expr string, iss *cel.Issues) *CompileError {
 	detail := iss.Err().Error() // sorts the issues by position
 	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
@@ -132,8 +131,8 @@ func issuesError(expr string, iss *cel.Issues) *CompileError {
 	return e
 }
 
-// MustCompile is like [Compile] but panics if the expression cannot be
-// compiled. It is meant for literals in tests and examples.
+// MustCompile is like [Compile] but panics if the expression cannot be compiled. It is meant
+// for literals in tests and examples.
 func MustCompile(expr string, vars ...string) *Program {
 	p, err := Compile(expr, vars...)
 	if err != nil {

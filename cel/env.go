@@ -48,16 +48,12 @@ const (
 	// allocates a gigabyte; cel-go has the same default from strings version 5 on.
 	maxFormatPrecision = 100
 
-	// stringCostFactor is CEL's cost per byte traversed (common.StringTraversalCostFactor).
-	stringCostFactor = 0.1
+	stringCostFactor = 0.1  // CEL's cost per byte traversed (common.StringTraversalCostFactor)
+	regexCostFactor  = 0.25 // CEL's cost per pattern byte (common.RegexStringLengthCostFactor)
 
-	// regexCostFactor is CEL's cost per pattern byte (common.RegexStringLengthCostFactor).
-	regexCostFactor = 0.25
-
-	// regexMultiplier scales cel-go's charge of matches to its time (matchCost): Go's regexp
-	// runs some patterns on its NFA, where a unit of cel-go's charge takes about four times the
-	// CPU of a comprehension step (BenchmarkBuiltins). Kubernetes charges cel-go's, by length:
-	// '[a-z]{100}y' over 256 KiB is 78,645 there, 2,700,094 here (103 instructions), and refused.
+	// regexMultiplier scales cel-go's charge of matches to its time: on Go's NFA a unit of it
+	// takes about four times the CPU of a comprehension step (BenchmarkBuiltins). Kubernetes
+	// charges '[a-z]{100}y' over 256 KiB 78,645, here 2,700,094 (103 instructions), refused.
 	regexMultiplier = 4
 
 	// alwaysVariable, true in every evaluation and unnameable in an expression, is the loop
@@ -70,8 +66,7 @@ const (
 // baseOptions are the pinned libraries; see the package documentation.
 func baseOptions() []cel.EnvOption {
 	return []cel.EnvOption{
-		// The standard library without matches (checked) and the comprehension macros
-		// (expanded so that the cost tracker takes linear time), which come next.
+		// The standard library without matches and the comprehension macros, which come next.
 		cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().
 			AddExcludedFunctions(env.NewFunction(overloads.Matches)).
 			AddExcludedMacros(operators.All, operators.Exists, operators.ExistsOne, operators.Map, operators.Filter))),
@@ -90,8 +85,8 @@ func baseOptions() []cel.EnvOption {
 	}
 }
 
-// sizeBound returns an upper bound, in bytes, of the string an overload produces from args,
-// or false when they are not what it declares (cel-go then reports the error).
+// sizeBound bounds the bytes of the string an overload produces from args, or is false when
+// they are not what it declares (cel-go then reports the error).
 type sizeBound func(args []ref.Val) (uint64, bool)
 
 // environment is the base environment, the implementations that guard checks, and the trackers.
