@@ -6,9 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Changes is the difference between an inventory and a desired state: Create, Update and
-// Unchanged hold desired entries in apply order, Stale the inventory's entries no longer desired,
-// in prune order. From [Diff], every list is non-nil, so that JSON shows an empty one as [].
+// Changes is the difference between an inventory and a desired state, desired entries in apply
+// order, stale ones in prune order. From [Diff], every list is non-nil, so JSON shows [] for none.
 type Changes struct {
 	// Create holds desired entries that the inventory does not track.
 	Create []Entry

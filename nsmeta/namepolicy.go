@@ -83,8 +83,8 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 // rules see a bounded input), not protected, and accepted by an allowedNames rule, checked in that
 // order. A refusal wraps [ErrInvalidName], [ErrProtectedName] or [ErrNameNotAllowed] and gives the
 // name and one reason per broken rule (a rule that fails to evaluate does not accept, its error a
-// reason). When ctx ends first, the error wraps ctx.Err(); when a rule runs out of the
-// load-dependent [cel.TimeBudget], context.DeadlineExceeded: neither is a verdict; retry.
+// reason). When ctx ends first, the error wraps ctx.Err(), and when a rule runs out of the
+// load-dependent [cel.TimeBudget], context.DeadlineExceeded: neither is a verdict on the name.
 //
 //	err := p.Check(ctx, "kube-system") // errors.Is(err, nsmeta.ErrProtectedName)
 func (p *NamePolicy) Check(ctx context.Context, name string) error {
