@@ -55,7 +55,6 @@ func (a progSize) times(n uint64) progSize {
 	return progSize{satMul(a.insts, n), satMul(a.weighted, n), satMul(a.runes, n), satMul(a.others, n)}
 }
 
-// control is n instructions that are not rune instructions.
 func control(n uint64) progSize { return progSize{insts: n, weighted: n, others: n} }
 
 // The work of compiling a pattern in steps of about the same time, fitted by
@@ -96,7 +95,7 @@ func (b patternBound) compileCost() uint64 {
 	return satAdd(steps/stepsPerUnit, min(1, steps%stepsPerUnit))
 }
 
-// size is the size the charge of matching counts, as regexSize is for a constant pattern.
+// size is what regexSize is for a constant pattern.
 func (b patternBound) size() uint64 {
 	return max(b.bytes, b.prog.weighted)
 }
@@ -247,8 +246,7 @@ func (s *scanner) alternative() {
 	g.branches++
 }
 
-// scanGroup is a group being scanned: the alternatives before the current one, the current
-// one, and its last atom, which a repetition repeats.
+// scanGroup is a group being scanned; last is the atom that a repetition repeats.
 type scanGroup struct {
 	alts, cur, last progSize
 	capture         bool
@@ -260,10 +258,9 @@ type scanGroup struct {
 
 func (s *scanner) top() *scanGroup { return &s.groups[len(s.groups)-1] }
 
-// branch is the size of g's current alternative: an empty one compiles to a no-op.
 func (g *scanGroup) branch() progSize {
 	if g.cur.insts == 0 {
-		return control(1)
+		return control(1) // an empty alternative compiles to a no-op
 	}
 	return g.cur
 }
