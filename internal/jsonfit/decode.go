@@ -133,8 +133,7 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// check adds to ps every value of v that does not fit t and returns v, without the unknown
-// keys when ignored.
+// check adds to ps every value of v that does not fit t; it returns v, less ignored keys.
 func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Problem) any {
 	if v == nil {
 		return nil
@@ -246,8 +245,7 @@ func pathString(p *field.Path) string {
 	return p.String()
 }
 
-// jsonFields returns the JSON names and types of struct type t's fields as encoding/json names
-// them, promoting an untagged embedded struct's fields.
+// jsonFields returns the JSON names and types of struct type t's fields, as encoding/json has them.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
