@@ -158,8 +158,7 @@ func skipValue(dec *json.Decoder, data []byte, name string) error {
 	}
 }
 
-// syntaxError words a decoder error about the token after offset before, with the token's
-// offset in data (the decoder counts from the value's start).
+// syntaxError words a decoder error about the token after offset before, with its offset in data.
 func syntaxError(name string, data []byte, before int64, err error) error {
 	var se *json.SyntaxError
 	switch {
