@@ -634,12 +634,3 @@ func mustRoot(t *testing.T, dir string) fs.FS {
 	t.Cleanup(func() { r.Close() })
 	return r.FS()
 }
-
-// fstestTree returns a MapFS with the given directories.
-func fstestTree(dirs ...string) fstest.MapFS {
-	fsys := fstest.MapFS{}
-	for _, d := range dirs {
-		fsys[d] = dir()
-	}
-	return fsys
-}
