@@ -14,62 +14,56 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// maxNameBytes is NAME_MAX on Linux, where controllers run: a longer
-// literal segment names no directory, so Discover does not look it up (the
-// file system would fail with ENAMETOOLONG rather than report it missing).
+// maxNameBytes is Linux's NAME_MAX: a longer literal segment names no directory, so Discover
+// does not look it up (the file system would fail with ENAMETOOLONG, not report it missing).
 const maxNameBytes = 255
 
 // A Match is one directory that matches a [Pattern].
 type Match struct {
 	// Path is the directory, slash-separated and relative to the alias root.
 	Path string
-	// Raw holds the captured values as they appear in Path: use them for
-	// paths in the source.
+	// Raw holds the captured values as they appear in Path: use them for paths in the source.
 	Raw map[string]string
-	// Normalized holds the values lowercased with [strings.ToLower], as
-	// source-watcher does, each a valid label value: use them for names,
-	// namespaces and labels.
+	// Normalized holds the values lowercased with [strings.ToLower], as source-watcher does,
+	// each a valid label value: use them for names, namespaces and labels.
 	Normalized map[string]string
-	// Problem is empty for a matching directory, or else the rule Path breaks
-	// ("must be a directory, not a symbolic link", see [Pattern.Discover]):
-	// Raw and Normalized hold the values captured on the way (unchecked), to
-	// name the objects the caller cannot know about, none to build.
+	// Problem is empty for a matching directory, or else the rule Path breaks ("must be a
+	// directory, not a symbolic link", see [Pattern.Discover]): Raw and Normalized hold the
+	// values captured on the way (unchecked), to name the objects the caller cannot know
+	// about, none to build.
 	Problem string
 }
 
-// Discover returns every directory of fsys, rooted at the pattern's alias,
-// that matches the pattern, in byte-lexical order of Path, and in errs the
-// problems of those it left out, at fldPath (the pathPattern field):
+// Discover returns every directory of fsys, rooted at the pattern's alias, that matches the
+// pattern, in byte-lexical order of Path, and in errs the problems of those it left out, at
+// fldPath (the pathPattern field):
 //
 //	ms, errs, err := p.Discover(os.DirFS(checkout), field.NewPath("spec", "pathPattern"))
 //
-// The root of fsys (which may be a symbolic link: the caller chose it) and
-// the fixed prefix (the literal segments before the first capture) must be
-// directories, or err is an [*fs.PathError] naming one and wrapping
-// [ErrSourceShape], with no result: an empty result from a source moved or
-// given one level too deep would make the caller delete every tenant's
-// objects. Below the prefix, an empty or missing directory is no match.
+// The root of fsys (which may be a symbolic link: the caller chose it) and the fixed prefix
+// (the literal segments before the first capture) must be directories, or err is an
+// [*fs.PathError] naming one and wrapping [ErrSourceShape], with no result: an empty result
+// from a source moved or given one level too deep would make the caller delete every
+// tenant's objects. Below the prefix, an empty or missing directory is no match.
 //
-// Only directories match, and no symbolic link is followed. A literal
-// segment costs one [fs.Lstat], a capture segment one [fs.ReadDir], and no
-// other directory is read. A capture segment skips files, names that are not
-// valid UTF-8, and names starting with "." unless it starts with a literal ".".
+// Only directories match, and no symbolic link is followed. A literal segment costs one
+// [fs.Lstat], a capture segment one [fs.ReadDir], and no other directory is read. A capture
+// segment skips files, names that are not valid UTF-8, and names starting with "." unless
+// it starts with a literal ".".
 //
-// Below the prefix, a file, pipe or symbolic link at a literal segment, or a
-// link that a capture segment matches, may stand where a tenant's directory
-// was: it is neither read nor skipped but returned as a [Match] with Problem
-// set, so that the caller keeps what a directory there could have rendered,
-// and reported in errs. Links are recognised with [fs.Lstat], so fsys must
-// implement [fs.ReadLinkFS] ([os.DirFS], [os.Root.FS], [fs.Sub] and
-// [testing/fstest.MapFS] do); one that does not is trusted to hold none.
+// Below the prefix, a file, pipe or symbolic link at a literal segment, or a link that a
+// capture segment matches, may stand where a tenant's directory was: it is neither read nor
+// skipped but returned as a [Match] with Problem set, so that the caller keeps what a
+// directory there could have rendered, and reported in errs. Links are recognised with
+// [fs.Lstat], so fsys must implement [fs.ReadLinkFS] ([os.DirFS], [os.Root.FS], [fs.Sub]
+// and [testing/fstest.MapFS] do); one that does not is trusted to hold none.
 //
-// A matching directory with a capture whose normalized value is not a label
-// value is left out and reported in errs; errs holds these and the problems,
-// each a field.Invalid, in path order. Any other error, such as an I/O error
-// or a panic of fsys below a directory that the first capture segment
-// matches, ends the walk: err wraps it (or names the directory and the
-// panic's value), with no result. When err is not nil or errs is not empty,
-// the caller must delete nothing on account of the result.
+// A matching directory with a capture whose normalized value is not a label value is left
+// out and reported in errs; errs holds these and the problems, each a field.Invalid, in
+// path order. Any other error, such as an I/O error or a panic of fsys below a directory
+// the first capture segment matches, ends the walk: err wraps it (or names the directory
+// and the panic's value), with no result. When err is not nil or errs is not empty, the
+// caller must delete nothing on account of the result.
 func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
 	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
 	dir, err := d.checkPrefix()
@@ -97,8 +91,7 @@ type discovery struct {
 	problems []problem
 }
 
-// problem is an entry that the pattern needs to be a directory and is not:
-// dir is its path, segment the pattern's segment that names it.
+// problem is an entry at dir, named by the pattern's segment, that is not a directory.
 type problem struct {
 	dir, segment, rule string
 }
@@ -119,8 +112,7 @@ func (p *Pattern) fixedPrefix() int {
 	return len(p.segments)
 }
 
-// checkPrefix checks that the root and the fixed prefix are directories and
-// returns the last.
+// checkPrefix checks that the root and the fixed prefix are directories; it returns the last.
 func (d *discovery) checkPrefix() (string, error) {
 	info, err := fs.Stat(d.fsys, ".")
 	switch {
@@ -155,8 +147,7 @@ func shapeError(dir, rule string) error {
 	return &fs.PathError{Op: "discover", Path: dir, Err: errorf(ErrSourceShape, "%s", rule)}
 }
 
-// lstat returns the FileInfo of name, whose last element is the literal
-// segment lit, or an error wrapping fs.ErrNotExist.
+// lstat is fs.Lstat of name, whose last element is lit; a lit over maxNameBytes does not exist.
 func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 	if len(lit) > maxNameBytes {
 		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
@@ -164,8 +155,7 @@ func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 	return fs.Lstat(d.fsys, name)
 }
 
-// walk matches segment i, after the fixed prefix, against the children of
-// dir (no link); its recursion depth is the segment count, bounded by MaxLength.
+// walk matches segment i against the children of dir; its recursion depth is bounded by MaxLength.
 func (d *discovery) walk(dir string, i int) error {
 	seg := &d.p.segments[i]
 	if !seg.capture {
@@ -179,14 +169,12 @@ func (d *discovery) walk(dir string, i int) error {
 		case info.IsDir() && info.Mode()&fs.ModeSymlink == 0:
 			return d.next(name, i)
 		}
-		// The pattern names this entry: it must be a directory.
 		d.problem(name, i, info.Mode().Type())
 		return nil
 	}
 	entries, err := fs.ReadDir(d.fsys, dir)
 	if err != nil {
-		// A directory below the prefix that vanished since it was seen
-		// holds nothing; the prefix itself must not vanish.
+		// A directory below the prefix that vanished holds nothing; the prefix must not vanish.
 		if errors.Is(err, fs.ErrNotExist) && i > d.fixed {
 			return nil
 		}
@@ -203,8 +191,7 @@ func (d *discovery) walk(dir string, i int) error {
 			continue
 		}
 		if link {
-			// It may stand where a tenant's directory was: never followed,
-			// never taken for a missing directory either.
+			// It may stand where a tenant's directory was: neither followed nor taken for missing.
 			d.problem(join(dir, name), i, fs.ModeSymlink)
 			continue
 		}
@@ -219,8 +206,7 @@ func (d *discovery) walk(dir string, i int) error {
 	return nil
 }
 
-// below is next for dir, a tenant's directory that the first capture
-// segment matched, turning a panic of the file system below it into an error.
+// below is next for a directory the first capture segment matched, a panic below it an error.
 func (d *discovery) below(dir string, i int) (err error) {
 	defer func() {
 		if v := recover(); v != nil { // panic(nil) recovers a *runtime.PanicNilError
@@ -230,8 +216,7 @@ func (d *discovery) below(dir string, i int) (err error) {
 	return d.next(dir, i)
 }
 
-// problem records name, which segment i matches, as one that must be a
-// directory and is of type typ, with the values captured up to it.
+// problem records name, which segment i names, as of type typ, with the values captured so far.
 func (d *discovery) problem(name string, i int, typ fs.FileMode) {
 	rule := "must be a directory, not " + describeType(typ)
 	m := Match{Path: name, Raw: map[string]string{}, Normalized: map[string]string{}, Problem: rule}
@@ -309,8 +294,7 @@ func (d *discovery) next(dir string, i int) error {
 	return nil
 }
 
-// errorList reports the bad values and the problems in path order, a
-// directory's bad values by capture name.
+// errorList reports bad values and problems in path order, a directory's by capture name.
 func (d *discovery) errorList(fldPath *field.Path) field.ErrorList {
 	type entry struct {
 		dir, capture string

@@ -9,8 +9,7 @@ import (
 	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
-// The errors of the package, one for each kind of failure a caller acts on
-// differently (see the package documentation); test for them with [errors.Is].
+// The sentinels, one per failure a caller acts on differently; test with [errors.Is].
 var (
 	// ErrSyntax is wrapped by every [*SyntaxError], from [Parse],
 	// [Pattern.Template], [ParseRef] or [Ref.Validate]: the input must be fixed.
@@ -20,9 +19,9 @@ var (
 	// a value that the template names: they come from another pattern.
 	ErrMissingValue = errors.New("pathpattern: captures must hold a value for every capture the template names")
 
-	// ErrSourceShape is returned by [Pattern.Discover], in an [*fs.PathError]
-	// naming the directory, when the root or a directory of the fixed prefix
-	// is missing, a symbolic link or not a directory: an empty result would mean nothing.
+	// ErrSourceShape is returned by [Pattern.Discover], in an [*fs.PathError] naming the
+	// directory, when the root or a fixed-prefix directory is missing, a symbolic link or
+	// not a directory: an empty result would mean nothing.
 	ErrSourceShape = errors.New("pathpattern: source does not have the shape the pattern needs")
 
 	// ErrNotRegular is returned by [ReadFile], in an [*fs.PathError], for a
@@ -43,9 +42,8 @@ type SyntaxError struct {
 	Rule   Rule   // the rule Input breaks, such as [RuleTrailingSlash]
 }
 
-// A Rule names the rule of the grammar that a [SyntaxError] breaks, so that
-// a caller can word it its own way without reading the message. The zero
-// value is no rule.
+// A Rule names the grammar rule a [SyntaxError] breaks, so that a caller can word it its
+// own way without reading the message. The zero value is no rule.
 type Rule int
 
 // The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate] enforce.
@@ -71,7 +69,6 @@ const (
 	RuleUncleanPath                    // a [Ref] whose Path is not clean
 )
 
-// ruleText words each rule as a [SyntaxError] message shows it.
 var ruleText = [...]string{
 	RuleTooLong:        fmt.Sprintf("must be no more than %d characters", MaxLength),
 	RuleTooManyBytes:   fmt.Sprintf("must be no more than %d bytes", maxBytes),
@@ -123,8 +120,7 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns [ErrSyntax].
 func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 
-// shorten returns s, or when s is longer than maxBytes its first quoteLimit
-// bytes (cut at a rune boundary) and "...", so that a message stays short.
+// shorten returns s, or past maxBytes its first quoteLimit bytes (at a rune start) and "...".
 func shorten(s string) string {
 	if len(s) <= maxBytes {
 		return s
@@ -136,6 +132,5 @@ func shorten(s string) string {
 	return s[:n] + "..."
 }
 
-// errorf returns an error that reads "pathpattern: " and the rule and
-// unwraps to sentinel (readfile.Errorf, which ReadFile's checks share).
+// errorf reads "pathpattern: <rule>" and unwraps to sentinel, as ReadFile's checks do.
 var errorf = readfile.Errorf

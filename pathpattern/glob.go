@@ -12,54 +12,47 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// maxAlternatives is how many brace-free patterns a glob may expand to
-// ("{a,b}/{c,d}" is four): each is a walk of its own, and a few braces
-// multiply quickly ("{a,b}" ten times is 1024).
+// maxAlternatives is how many brace-free patterns a glob may expand to ("{a,b}/{c,d}" is
+// four): each is a walk of its own, and braces multiply ("{a,b}" ten times is 1024).
 const maxAlternatives = 64
 
-// maxGlobWork bounds the work of one [Glob] call, and so its result: a unit
-// per directory entry read and per path element looked up. Several "**" walk
-// a deep tree again for every way of splitting a path, for hours unbounded
-// (TestGlobBounds); a million is twice what a "**" over 10,000 tenants takes.
+// maxGlobWork bounds the work of one [Glob] call, and so its result: several "**" walk a
+// deep tree again for every way of splitting a path, for hours unbounded (TestGlobBounds);
+// a million is twice what a "**" over 10,000 tenants takes.
 const maxGlobWork = 1_000_000
 
-// maxGlobDepth is how many path elements deep [Glob] looks: far deeper than
-// any repository layout, and a bound on the recursion of the walks.
+// maxGlobDepth is how deep [Glob] looks: far deeper than any layout, and it bounds recursion.
 const maxGlobDepth = 256
 
-// maxGlobLength is the longest glob or exclude pattern, in bytes: like a
-// reference, a glob is usually a template expanded with names from the tree.
+// maxGlobLength bounds a glob or exclude pattern as a reference: both are usually templates.
 const maxGlobLength = maxRefLength
 
-// Glob returns, sorted, the regular files of fsys that a copy from pattern
-// would take, less those that an exclude pattern removes:
+// Glob returns, sorted, the regular files of fsys that a copy from pattern would take, less
+// those that an exclude pattern removes:
 //
 //	files, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
-// The syntax is doublestar's, with "**", which io/fs.Glob lacks (used by
-// source-watcher, where "**" acts like "*"); consecutive "**" act as one.
-// pattern is relative to fsys, without an empty, "." or ".." element. A
-// matched directory gives every regular file below it, like "cp -r".
-// Symbolic links (recognised as in [Pattern.Discover]) and irregular files
-// are never followed or returned: [GlobSkipped] lists them.
+// The syntax is doublestar's, with "**", which io/fs.Glob lacks (used by source-watcher,
+// where "**" acts like "*"); consecutive "**" act as one. pattern is relative to fsys,
+// without an empty, "." or ".." element. A matched directory gives every regular file below
+// it, like "cp -r". Symbolic links (recognised as in [Pattern.Discover]) and irregular
+// files are never followed or returned: [GlobSkipped] lists them.
 //
-// An exclude pattern removes a file when it matches its path from the root
-// of fsys or from the non-glob prefix of pattern ([doublestar.SplitPattern]),
-// or, without "/", its base name ("*.md" at any depth); a directory below
-// the prefix that it removes is skipped whole.
+// An exclude pattern removes a file when it matches its path from the root of fsys or from
+// the non-glob prefix of pattern ([doublestar.SplitPattern]), or, without "/", its base
+// name ("*.md" at any depth); a directory below the prefix that it removes is skipped whole.
 //
-// A bad pattern, or one over 64 alternatives or 4096 bytes, is an error
-// wrapping [doublestar.ErrBadPattern]. A walk over 1,000,000 units of work
-// (directory entries read, path elements looked up) or 256 path elements
-// deep fails with [ErrTooLarge]; once ctx is done, with ctx.Err(). I/O
-// errors other than missing paths are returned. No match gives nil.
+// A bad pattern, or one over 64 alternatives or 4096 bytes, is an error wrapping
+// [doublestar.ErrBadPattern]. A walk over 1,000,000 units of work (directory entries read,
+// path elements looked up) or 256 path elements deep fails with [ErrTooLarge]; once ctx is
+// done, with ctx.Err(). I/O errors other than missing paths are returned. No match gives nil.
 func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) ([]string, error) {
 	files, _, err := glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 	return files, err
 }
 
-// A Skipped is a symbolic link or an irregular file (a named pipe, a socket,
-// a device) that [GlobSkipped] left out of a copy.
+// A Skipped is a symbolic link or an irregular file (a named pipe, a socket, a device) that
+// [GlobSkipped] left out of a copy.
 type Skipped struct {
 	// Path is the entry's path from the root of fsys.
 	Path string
@@ -67,25 +60,22 @@ type Skipped struct {
 	Mode fs.FileMode
 }
 
-// GlobSkipped is [Glob], and also returns, sorted by path, the symbolic
-// links and irregular files the copy leaves out, so that a caller can say
-// what it did not copy:
+// GlobSkipped is [Glob], and also returns, sorted by path, the symbolic links and irregular
+// files the copy leaves out, so that a caller can say what it did not copy:
 //
 //	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
-// An entry is skipped where a copy would have taken a regular file or looked
-// for one: matched, in a directory taken whole, in the literal prefix, or
-// where a directory could hold matching files ("tenants/c" for
-// "tenants/*/inputs.yaml"), since Glob follows no link to find out. Excluded
-// entries are not listed. Flux leaves the same entries out: source-controller
-// archives only regular files and directories. skipped is nil when there is
-// none and whenever err is not nil, as files is.
+// An entry is skipped where a copy would have taken a regular file or looked for one:
+// matched, in a directory taken whole, in the literal prefix, or where a directory could
+// hold matching files ("tenants/c" for "tenants/*/inputs.yaml"), since Glob follows no link
+// to find out. Excluded entries are not listed. Flux leaves the same entries out:
+// source-controller archives only regular files and directories. skipped is nil when there
+// is none and whenever err is not nil, as files is.
 func GlobSkipped(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
 	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
-// glob is GlobSkipped with a bound of maxWork; with slow, tests walk "dir/**"
-// with doublestar too.
+// glob is GlobSkipped with a bound of maxWork; with slow, tests walk "dir/**" with doublestar too.
 func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, []Skipped, error) {
 	alts, err := checkGlob(pattern, true)
 	if err != nil {
@@ -96,7 +86,6 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 			return nil, nil, err
 		}
 	}
-	// The non-glob prefix: the whole of a pattern without meta characters.
 	base := unescapeMeta(pattern)
 	if hasMeta(pattern) {
 		base, _ = doublestar.SplitPattern(pattern)
@@ -137,9 +126,8 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 	return files, skipped, nil
 }
 
-// boundedFS is what every walk of a Glob, doublestar's and its own, reads
-// through, so that none escapes the bounds: it counts work against
-// maxGlobWork, refuses paths deeper than maxGlobDepth, and checks ctx.
+// boundedFS is what every walk of a Glob, doublestar's and its own, reads through, so that
+// none escapes the bounds: maxGlobWork, maxGlobDepth and ctx.
 type boundedFS struct {
 	fsys    fs.FS
 	ctx     context.Context
@@ -150,7 +138,7 @@ type boundedFS struct {
 	seen func(dir string, entries []fs.DirEntry)
 }
 
-// lookup charges a lookup or read of name, one per element, to the bounds.
+// lookup charges a lookup or read of name, one unit per element.
 func (b *boundedFS) lookup(name string) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
@@ -162,7 +150,6 @@ func (b *boundedFS) lookup(name string) error {
 	return b.charge(depth)
 }
 
-// charge counts n units of work against maxGlobWork.
 func (b *boundedFS) charge(n int) error {
 	b.left -= n
 	if b.left < 0 {
@@ -213,8 +200,7 @@ func (b *boundedFS) ReadLink(name string) (string, error) {
 	return fs.ReadLink(b.fsys, name)
 }
 
-// checkGlob checks a doublestar pattern and returns its brace-free
-// alternatives; with walk, each must be relative, without "", "." or "..".
+// checkGlob returns a valid pattern's alternatives; with walk, none has a "", "." or ".." element.
 func checkGlob(pattern string, walk bool) ([]string, error) {
 	if len(pattern) > maxGlobLength {
 		return nil, badGlob(shorten(pattern), fmt.Sprintf("must be no more than %d bytes", maxGlobLength))
@@ -239,8 +225,7 @@ func checkGlob(pattern string, walk bool) ([]string, error) {
 	return alts, nil
 }
 
-// collapseDoubleStars replaces each run of "**" elements of alt by one, which
-// selects the same but is walked once, not once per split (see maxGlobWork).
+// collapseDoubleStars makes each run of "**" elements one, walked once, not once per split.
 func collapseDoubleStars(alt string) string {
 	if !strings.Contains(alt, "**/**") {
 		return alt
@@ -260,8 +245,8 @@ func badGlob(pattern, rule string) error {
 	return fmt.Errorf("pathpattern: glob %q %s: %w", pattern, rule, doublestar.ErrBadPattern)
 }
 
-// expandBraces returns the brace-free alternatives of a valid doublestar
-// pattern, or false past max, so its work is at most max times the length.
+// expandBraces returns a valid pattern's brace-free alternatives, or false past max, so its
+// work is at most max times the length.
 func expandBraces(pattern string, max int) ([]string, bool) {
 	var out []string
 	var expand func(s string) bool
@@ -299,8 +284,7 @@ func indexBrace(s string) int {
 	return -1
 }
 
-// classEnd returns the index of the ']' that closes the character class at
-// s[open], by doublestar's rules (the pattern is known to be valid).
+// classEnd returns the index of the ']' closing the class at s[open], by doublestar's rules.
 func classEnd(s string, open int) int {
 	i := open + 1
 	if i < len(s) && (s[i] == '^' || s[i] == '!') {
@@ -342,7 +326,6 @@ func braceGroup(s string, open int) (closing int, commas []int) {
 	return len(s), commas // unreachable for a valid pattern
 }
 
-// globber is the state of one Glob call.
 type globber struct {
 	fsys     *boundedFS
 	exclude  []string
@@ -376,12 +359,10 @@ func (g *globber) glob(alt string) error {
 		return nil
 	}
 	if dir, ok := strings.CutSuffix(alt, "/**"); ok && !g.slow && !hasMeta(dir) {
-		// The usual copy, a whole directory: expand's plain walk finds what
-		// doublestar selects without matching each name (compared by
-		// TestGlobDirectoryTree and FuzzGlob; justified by BenchmarkPlan).
+		// The usual copy, a whole directory: expand's plain walk selects what doublestar
+		// would without matching each name (TestGlobDirectoryTree, FuzzGlob; BenchmarkPlan).
 		name := unescapeMeta(dir)
 		if name != g.base && g.excluded(name) {
-			// As doublestar's walk would exclude it.
 			return nil
 		}
 		info, err := g.lstatPath(name)
@@ -390,16 +371,14 @@ func (g *globber) glob(alt string) error {
 		}
 		return g.expand(name)
 	}
-	// doublestar follows the literal prefix of a pattern even with
-	// WithNoFollow, so check it here first.
+	// doublestar follows the literal prefix even with WithNoFollow, so check it first.
 	if base, _ := doublestar.SplitPattern(alt); base != "." {
 		info, err := g.lstatPath(base)
 		if err != nil || info == nil || !info.IsDir() {
 			return err
 		}
 	}
-	// doublestar passes by a link where the pattern needs a directory
-	// without a word: the directories it reads tell of them.
+	// doublestar silently passes by a link where a directory is needed; its reads tell of them.
 	elems := strings.Split(alt, "/")
 	g.fsys.seen = func(dir string, entries []fs.DirEntry) {
 		if g.covered(dir) {
@@ -437,9 +416,8 @@ func (g *globber) glob(alt string) error {
 	}, doublestar.WithNoFollow(), doublestar.WithFailOnIOErrors())
 }
 
-// mayHold reports whether a directory at p could hold a file that the
-// brace-free elements elems match: whether p matches the elements up to the
-// first "**" when p is that deep, or else as many elements as p has.
+// mayHold reports whether a directory at p could hold a file that elems match: whether p
+// matches the elements up to the first "**" when p is that deep, or else as many as p has.
 func mayHold(elems []string, p string) bool {
 	n := 1 + strings.Count(p, "/")
 	if i := slices.Index(elems, "**"); i >= 0 && i < n {
@@ -455,7 +433,6 @@ func (g *globber) skip(p string, mode fs.FileMode) {
 	}
 }
 
-// record records that p, of type mode, was left out.
 func (g *globber) record(p string, mode fs.FileMode) {
 	if g.skipped == nil {
 		g.skipped = make(map[string]fs.FileMode)
@@ -463,8 +440,8 @@ func (g *globber) record(p string, mode fs.FileMode) {
 	g.skipped[p] = mode.Type()
 }
 
-// lstatPath returns the FileInfo of name, or nil when name does not exist
-// or an element of it is a symbolic link (which it records as skipped).
+// lstatPath returns name's FileInfo, or nil when it does not exist or an element is a
+// symbolic link (recorded as skipped).
 func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 	for i := 0; i <= len(name); i++ {
 		if i < len(name) && name[i] != '/' {
@@ -497,9 +474,8 @@ func (g *globber) expand(dir string) error {
 	return g.walk(dir)
 }
 
-// walk adds every regular file below dir like fs.WalkDir without its
-// path.Join, skipping excluded entries, recording links and irregular files
-// without descending, and taking a vanished directory for empty.
+// walk adds every regular file below dir (fs.WalkDir without its path.Join), skipping
+// excluded entries, recording links and irregular files, taking a vanished directory for empty.
 func (g *globber) walk(dir string) error {
 	entries, err := fs.ReadDir(g.fsys, dir)
 	if err != nil {
@@ -539,8 +515,7 @@ func (g *globber) covered(p string) bool {
 	}
 }
 
-// excluded reports whether an exclude pattern removes p or one of its
-// directories below the prefix.
+// excluded reports whether an exclude pattern removes p or one of its directories below the prefix.
 func (g *globber) excluded(p string) bool {
 	if len(g.exclude) == 0 {
 		return false
@@ -593,8 +568,7 @@ func hasMeta(s string) bool {
 
 var unescaper = strings.NewReplacer(`\*`, "*", `\?`, "?", `\[`, "[", `\]`, "]", `\{`, "{", `\}`, "}")
 
-// unescapeMeta removes the escapes of meta characters, as doublestar does
-// for literal parts; a name without a backslash is returned without a copy.
+// unescapeMeta removes the escapes of meta characters, as doublestar does for literal parts.
 func unescapeMeta(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s

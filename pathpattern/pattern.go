@@ -10,15 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
-// MaxLength is the longest pattern or template, in characters (code points),
-// that [Parse] and [Pattern.Template] accept: the CRD's maxLength, so every
-// pattern the CRD admits is accepted. It bounds the number of segments (the
-// recursion depth of [Pattern.Discover]) and of captures.
+// MaxLength is the longest pattern or template, in characters (code points), that [Parse]
+// and [Pattern.Template] accept: the CRD's maxLength, so every pattern the CRD admits is
+// accepted. It bounds the segments (the recursion depth of [Pattern.Discover]) and captures.
 const MaxLength = 1024
 
-// maxBytes is the longest pattern or template in bytes, the most that
-// [MaxLength] characters take in UTF-8. Checked first, so that refusing a
-// huge input costs nothing, it bounds the cost of matching.
+// maxBytes is the most bytes [MaxLength] characters take in UTF-8. Checked first, so that
+// refusing a huge input costs nothing, it bounds the cost of matching.
 const maxBytes = 4 * MaxLength
 
 // A Pattern is a parsed path pattern such as
@@ -31,7 +29,6 @@ type Pattern struct {
 	captures []string // capture names in order of appearance
 }
 
-// A segment is one slash-separated element of a pattern.
 type segment struct {
 	parts   []part
 	literal string // the whole segment when it has no capture
@@ -39,7 +36,6 @@ type segment struct {
 	dotOK   bool   // the segment starts with a literal '.': dot names may match
 }
 
-// A part is a literal run or a capture.
 type part struct {
 	lit     string
 	capture int // index into Pattern.captures, or -1 for a literal
@@ -58,8 +54,7 @@ func Parse(pattern string) (*Pattern, error) {
 	if err := checkLength(pattern); err != nil {
 		return nil, err
 	}
-	// A pattern with a NUL byte matches nothing, and a controller that
-	// trusts the empty result prunes every artifact.
+	// A pattern with a NUL matches nothing, and a controller trusting that prunes everything.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
 		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: RuleNUL}
 	}
@@ -87,8 +82,7 @@ func Parse(pattern string) (*Pattern, error) {
 	}
 }
 
-// MustParse is like [Parse] but panics on error, for literals in tests and
-// examples.
+// MustParse is like [Parse] but panics on error, for literals in tests and examples.
 func MustParse(pattern string) *Pattern {
 	p, err := Parse(pattern)
 	if err != nil {
@@ -97,8 +91,7 @@ func MustParse(pattern string) *Pattern {
 	return p
 }
 
-// checkLength returns a [*SyntaxError] at the offset where s crosses
-// maxBytes bytes or MaxLength characters, or nil.
+// checkLength returns a [*SyntaxError] where s crosses maxBytes bytes or MaxLength characters.
 func checkLength(s string) error {
 	if len(s) > maxBytes {
 		return &SyntaxError{Input: s, Offset: maxBytes, Rule: RuleTooManyBytes}
@@ -116,8 +109,7 @@ func checkLength(s string) error {
 	return nil
 }
 
-// checkUTF8 returns a [*SyntaxError] at the first byte of s that is not
-// part of valid UTF-8, or nil.
+// checkUTF8 returns a [*SyntaxError] at the first byte of s that is not valid UTF-8.
 func checkUTF8(s string) error {
 	if utf8.ValidString(s) {
 		return nil
@@ -133,8 +125,8 @@ func checkUTF8(s string) error {
 	return &SyntaxError{Input: s, Offset: i, Rule: RuleInvalidUTF8}
 }
 
-// splitAlias checks that s is valid UTF-8 (so offsets fall on runes) and its
-// "@alias/" prefix, and returns the alias and the offset after the slash.
+// splitAlias checks that s is valid UTF-8 (so offsets fall on runes) and its "@alias/"
+// prefix, and returns the alias and the offset after the slash.
 func splitAlias(s string) (alias string, rest int, err error) {
 	if err := checkUTF8(s); err != nil {
 		return "", 0, err
@@ -153,8 +145,7 @@ func splitAlias(s string) (alias string, rest int, err error) {
 	return alias, slash + 1, nil
 }
 
-// invalidAlias returns the index of the first byte of alias that breaks
-// [a-z0-9]([a-z0-9_-]*[a-z0-9])?, or -1 when alias is valid.
+// invalidAlias returns the index of alias's first byte breaking the grammar, or -1.
 func invalidAlias(alias string) int {
 	if alias == "" {
 		return 0
@@ -205,8 +196,7 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	return seg, nil
 }
 
-// parseParts splits in[start:end] into literals and captures, calling
-// capture with each name and the offset of its '{' for its index.
+// parseParts splits in[start:end] into parts; capture maps a name and its '{' to an index.
 func parseParts(in string, start, end int, capture func(name string, at int) (int, error)) ([]part, error) {
 	var parts []part
 	lit := start
@@ -253,8 +243,7 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 	return parts, nil
 }
 
-// validCaptureName reports whether name matches [A-Za-z_][A-Za-z0-9_]* and
-// is a valid label key (no leading or trailing '_', at most 63 characters).
+// validCaptureName reports whether name matches [A-Za-z_][A-Za-z0-9_]* and is a label key.
 func validCaptureName(name string) bool {
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -272,13 +261,12 @@ func (p *Pattern) Alias() string { return p.alias }
 // Captures returns the capture names in order of appearance.
 func (p *Pattern) Captures() []string { return slices.Clone(p.captures) }
 
-// String returns the pattern as given to [Parse]; parsing it again gives an
-// equal Pattern.
+// String returns the pattern as given to [Parse]; parsing it again gives an equal Pattern.
 func (p *Pattern) String() string { return p.src }
 
-// Match reports whether relPath, a directory path relative to the alias root
-// ([fs.ValidPath], not "."), matches by the rules of [Pattern.Discover] (reading
-// no tree), and returns the raw captured values; it allocates only on a match.
+// Match reports whether relPath, a directory path relative to the alias root ([fs.ValidPath],
+// not "."), matches by the rules of [Pattern.Discover] (reading no tree), and returns the
+// raw captured values; it allocates only on a match.
 //
 //	c, ok := pathpattern.MustParse("@repo/apps/{a}-{b}").Match("apps/x-y-z") // {"a": "x-y", "b": "z"}, true
 func (p *Pattern) Match(relPath string) (map[string]string, bool) {
@@ -294,8 +282,7 @@ func (p *Pattern) Match(relPath string) (map[string]string, bool) {
 	return c, true
 }
 
-// match reports whether rel matches and stores the captured values, by
-// capture index, in values when it is not nil.
+// match reports whether rel matches, storing the values by capture index in non-nil values.
 func (p *Pattern) match(rel string, values []string) bool {
 	if rel == "." || !fs.ValidPath(rel) {
 		return false
@@ -318,10 +305,9 @@ func (p *Pattern) match(rel string, values []string) bool {
 // maxStackParts is how many parts a segment matches with scratch on the stack.
 const maxStackParts = 15
 
-// match reports whether name (one path element) matches the segment like
-// the regular expression with [^/]+ per capture, leftmost-first and greedy,
-// storing the values in values when not nil. It takes time linear in
-// len(name) times the parts: a backward pass finds where each suffix of parts
+// match reports whether name matches the segment like the regular expression with [^/]+
+// per capture, leftmost-first and greedy, storing the values in non-nil values. Its time
+// is linear in len(name) times the parts: a backward pass finds where each suffix of parts
 // can start at the latest, a forward pass gives each capture its longest value.
 func (s *segment) match(name string, values []string) bool {
 	if !s.capture {
@@ -337,8 +323,8 @@ func (s *segment) match(name string, values []string) bool {
 	} else {
 		last = make([]int, len(s.parts)+1)
 	}
-	// last[j] is the greatest position at which parts[j:] can start, or -1;
-	// for a suffix that starts with a capture, every smaller position works too.
+	// last[j] is the greatest position at which parts[j:] can start, or -1; for a suffix
+	// starting with a capture, every smaller position works too.
 	last[len(s.parts)] = len(name)
 	for j := len(s.parts) - 1; j >= 0; j-- {
 		next := last[j+1]
@@ -360,8 +346,7 @@ func (s *segment) match(name string, values []string) bool {
 				last[j] = -1
 			}
 		default:
-			// parts[j+1] is a capture (literals never follow literals):
-			// the literal must end at or before next.
+			// parts[j+1] is a capture (no literal follows a literal): the literal ends by next.
 			last[j] = strings.LastIndex(name[:next], s.parts[j].lit)
 		}
 	}
@@ -386,16 +371,14 @@ func (s *segment) match(name string, values []string) bool {
 	return pos == len(name)
 }
 
-// overwritten lists the capture names that flux-operator's ExternalArtifact
-// input provider always overwrites with the artifact's own values.
+// overwritten lists the capture names flux-operator's ExternalArtifact inputs always overwrite.
 var overwritten = []string{"id", "name", "revision"}
 
-// Warnings returns, sorted, the problems with the pattern's capture names
-// that are not errors: captures become labels, which flux-operator's
-// ExternalArtifact input provider turns into inputs, overwriting "id",
-// "name", "namespace" and "revision", so a capture with one of those names
-// is lost, unless it is "namespace" and namespace, the artifact's namespace
-// template (nil for none), is exactly "{namespace}". A nil p has none.
+// Warnings returns, sorted, the problems with the pattern's capture names that are not
+// errors: captures become labels, which flux-operator's ExternalArtifact input provider
+// turns into inputs, overwriting "id", "name", "namespace" and "revision", so a capture
+// with one of those names is lost, unless it is "namespace" and namespace, the artifact's
+// namespace template (nil for none), is exactly "{namespace}". A nil p has none.
 //
 //	ws := p.Warnings(nsTemplate) // [`capture "name" is overwritten ...`]
 func (p *Pattern) Warnings(namespace *Template) []string {

@@ -6,18 +6,15 @@ import (
 	"strings"
 )
 
-// maxRefLength is the longest reference in bytes, Linux's PATH_MAX, beyond
-// which no file can be opened; a reference, often a template expanded with
-// names from the tree, may be longer than a pattern.
+// maxRefLength is Linux's PATH_MAX, beyond which no file opens; a reference, often a
+// template expanded with names from the tree, may be longer than a pattern.
 const maxRefLength = 4096
 
-// [RuleTooManyBytes] words the limit of references and that of patterns
-// alike, as maxBytes: this fails to compile if they ever differ.
+// [RuleTooManyBytes] words both limits as maxBytes: this fails to compile if they differ.
 const _ = uint(maxRefLength-maxBytes) + uint(maxBytes-maxRefLength)
 
-// A Ref is a reference "@alias/path" to a file or directory in the source
-// with that alias. Path is clean, relative, and valid for [fs.FS]. The zero
-// value is not valid; use [ParseRef].
+// A Ref is a reference "@alias/path" to a file or directory in the source with that alias.
+// Path is clean, relative, and valid for [fs.FS]. The zero value is not valid; use [ParseRef].
 type Ref struct {
 	Alias string
 	Path  string
@@ -27,11 +24,11 @@ type Ref struct {
 //
 //	r, err := pathpattern.ParseRef("@repo/tenants/team-a/namespace-metadata.yaml") // {repo tenants/team-a/namespace-metadata.yaml}
 //
-// rel is cleaned with [path.Clean] ("a//b/./c/" becomes "a/b/c"). Every
-// error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and
-// the [Rule] broken: more than 4096 bytes, invalid UTF-8, a missing or
-// invalid "@alias/", a NUL byte, an empty path or one naming the alias root,
-// an absolute path, or a ".." element (even one that would clean away).
+// rel is cleaned with [path.Clean] ("a//b/./c/" becomes "a/b/c"). Every error is a
+// [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and the [Rule] broken: more
+// than 4096 bytes, invalid UTF-8, a missing or invalid "@alias/", a NUL byte, an empty path
+// or one naming the alias root, an absolute path, or a ".." element (even one that would
+// clean away).
 func ParseRef(s string) (Ref, error) {
 	if len(s) > maxRefLength {
 		return Ref{}, &SyntaxError{Input: s, Offset: maxRefLength, Rule: RuleTooManyBytes}
@@ -72,9 +69,8 @@ func ParseRef(s string) (Ref, error) {
 // String returns the reference as "@alias/path".
 func (r Ref) String() string { return "@" + r.Alias + "/" + r.Path }
 
-// Validate reports whether r is what [ParseRef] returns for r.String(); the
-// error is the one ParseRef returns, or a [*SyntaxError] when r.Path is
-// not clean.
+// Validate reports whether r is what [ParseRef] returns for r.String(); the error is
+// ParseRef's, or a [*SyntaxError] when r.Path is not clean.
 func (r Ref) Validate() error {
 	got, err := ParseRef(r.String())
 	if err != nil {
