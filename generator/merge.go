@@ -16,41 +16,26 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// The budgets of Merge. Decoding YAML into maps costs many times a file's
-// size, as much per node as per byte ("[1,1,1,...]" is a node every two
-// bytes, and each decoder on the way, encodeMerged's too, builds them all).
-// So before anything is decoded, a merge is charged a unit for each YAML
-// node (see mergeCharge) and for every 64 bytes, about what a node costs
-// (BenchmarkHostileMerge), against the budgets of a file (maxMergeUnits),
-// of an artifact (maxArtifactMergeUnits) and of a plan (mergeGate, which
-// makes a merge wait, never fail). A refused merge is an error of its
-// artifact naming the budget, the file and its size: nothing of it is
-// decoded, its copy operation stops, and other artifacts proceed. The
-// budgets are counted, never timed (a file passes or fails alike on every
-// machine), and never change a merge's output.
+// The budgets of Merge, counted, never timed (a file passes or fails alike on every machine),
+// and never changing its output. Decoding YAML costs as much per node as per byte, so before
+// decoding a merge is charged a unit per YAML node (mergeCharge) and per 64 bytes, against the
+// budgets of a file, an artifact and a plan (mergeGate, which makes a merge wait, never fail).
+// A refused merge is an error of its artifact naming the budget, the file and its size: nothing
+// of it is decoded, its copy operation stops, and other artifacts proceed.
 const (
-	// maxMergeBytes bounds both files of a merge: 1 MiB, as every YAML file
-	// the plan decodes (inputs, NamespaceMetadata); the 8 MiB of a copied
-	// file, which is only hashed, would be far too much here.
+	// maxMergeBytes bounds both files of a merge, as every YAML file the plan decodes (a copied
+	// file's 8 MiB, which is only hashed, would be far too much here).
 	maxMergeBytes = 1 << 20
 	// mergeUnitBytes is how many bytes a merge charges as one unit.
 	mergeUnitBytes = 64
-	// maxMergeUnits bounds the charge of each file that a Merge copy
-	// decodes, so that one merge costs a small, bounded amount: 17,408
-	// units, a file of maxMergeBytes and 1,024 nodes, room enough for what
-	// the node count adds on the largest chart values files
-	// (BenchmarkHostileMerge's realistic file).
+	// maxMergeUnits bounds each file a Merge copy decodes: a file of maxMergeBytes and 1,024 nodes,
+	// room for the largest chart values files (BenchmarkHostileMerge's realistic file).
 	maxMergeUnits = 17_408
-	// maxMergedBytes bounds the file that a merge writes, within
-	// maxArtifactFileBytes: 4 MiB, four times a file it reads, as block
-	// style and indentation take more bytes than flow style. A merge
-	// refuses it before encoding when it is sure to be passed
-	// (encodedSizeAtLeast).
+	// maxMergedBytes bounds the file a merge writes, within maxArtifactFileBytes: four times a file
+	// it reads, as block style takes more bytes than flow style (see encodedSizeAtLeast).
 	maxMergedBytes = 4 * maxMergeBytes
-	// maxArtifactMergeUnits bounds the merges of one artifact together, so
-	// that many files do not multiply a merge's cost: four files at their
-	// budget, several times a chain of merges over the largest chart values
-	// files, about what extracting its archives at their bounds costs.
+	// maxArtifactMergeUnits bounds one artifact's merges together, so that many files do not
+	// multiply a merge's cost: about what extracting its archives at their bounds costs.
 	maxArtifactMergeUnits = 4 * maxMergeUnits
 )
 
@@ -73,7 +58,6 @@ func (c mergeCost) units() int64 {
 	return c.nodes + (c.bytes+mergeUnitBytes-1)/mergeUnitBytes
 }
 
-// describe is c as an error shows it.
 func (c mergeCost) describe() string {
 	more := ""
 	if c.more {
@@ -82,12 +66,10 @@ func (c mergeCost) describe() string {
 	return fmt.Sprintf("%d%s (%d bytes, %d YAML nodes)", c.units(), more, c.bytes, c.nodes)
 }
 
-// merge merges the YAML file src into old, the file at its destination,
-// and puts the result there, reporting src as its source, as
-// source-watcher's Merge strategy does (see mergeYAML). Before decoding, it
-// charges both files (see maxMergeUnits): a file or an artifact over its
-// budget is an error wrapping errMergeBudget; then it waits for room in the
-// plan's gate. Once ctx has ended, it returns ctx's error.
+// merge merges the YAML file src into old, the file at its destination, as source-watcher's
+// Merge strategy does (mergeYAML), src its source. It first charges both files: one over a
+// file's or the artifact's budget is an error wrapping errMergeBudget; then it waits for room
+// in the plan's gate. Once ctx has ended, it returns ctx's error.
 func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS, src pathpattern.Ref) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -100,8 +82,7 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 	if err != nil {
 		return err
 	}
-	// Their bytes alone are charged (mergeCharge reads them to count the
-	// rest): the plan's share must have room for them before they are.
+	// Charge the bytes before mergeCharge reads them to count the rest.
 	share := workShareOf(ctx)
 	if err := share.check((int64(len(base)+len(overlay))+mergeUnitBytes-1)/mergeUnitBytes, "the merge's bytes alone"); err != nil {
 		return err
@@ -133,16 +114,14 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 	if err != nil {
 		return err
 	}
-	// The gate is given back: holdRoom may wait for an artifact that waits
-	// for it.
+	// After the gate is given back: holdRoom may wait for an artifact that waits for it.
 	if err := holdRoom(ctx, t, int64(len(merged))); err != nil {
 		return err
 	}
 	return t.put(&artifactFile{dest: old.dest, src: src, data: merged, own: true})
 }
 
-// gatedMerge is mergeYAML once the plan's gate has let charge through,
-// which it gives back however the merge ends.
+// gatedMerge is mergeYAML once the plan's gate lets charge through, given back however it ends.
 func gatedMerge(ctx context.Context, charge int64, base, overlay []byte) ([]byte, error) {
 	gate := mergeGateOf(ctx)
 	if err := gate.acquire(ctx, charge); err != nil {
@@ -161,11 +140,9 @@ func checkMergeFile(c mergeCost, which string) error {
 		errMergeBudget, which, maxMergeUnits, mergeUnitBytes, c.describe())
 }
 
-// mergeCharge returns what decoding data costs a merge: its bytes,
-// countMergeNodes' bound on its nodes, and what expanding aliases adds. It
-// parses only a stream with both "&" and "*" that is within a file's
-// budget so far, and then returns the error of one that go.yaml.in/yaml/v3
-// cannot parse (as yamldoc.CheckExpansion does).
+// mergeCharge returns what decoding data costs a merge: its bytes, countMergeNodes' bound on its
+// nodes, and what expanding aliases adds, parsed (as yamldoc.CheckExpansion does) only for a
+// stream with "&" and "*" within a file's budget so far, whose parse error it returns.
 func mergeCharge(data []byte) (mergeCost, error) {
 	c := mergeCost{bytes: int64(len(data)), nodes: countMergeNodes(data)}
 	if c.units() > maxMergeUnits || !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
@@ -175,33 +152,24 @@ func mergeCharge(data []byte) (mergeCost, error) {
 	return c.add(extra), err
 }
 
-// countMergeNodes returns an upper bound on the nodes that go.yaml.in/yaml/v2
-// (under sigs.k8s.io/yaml) parses in the YAML stream data, an alias counting
-// as one, in one pass without allocating: yaml/v2 makes a node of each
-// token that holds content (a scalar, an alias, a node property), of each
-// collection, and of each empty scalar an indicator leaves ("a:", "- ",
-// "{a}", an empty document). It counts:
+// countMergeNodes returns an upper bound on the nodes that go.yaml.in/yaml/v2 (under
+// sigs.k8s.io/yaml) parses in the YAML stream data, an alias counting one, in one pass without
+// allocating: yaml/v2 makes a node of each content token (a scalar, an alias, a node property),
+// of each collection, and of each empty scalar an indicator leaves ("a:", "- ", "{a}", an empty
+// document). It counts one for the stream and one per word (a run of bytes neither blank nor a
+// separator: "[", "]", "{", "}", ",", "?", and a ":" that may be a value indicator); for what an
+// indicator may make or leave, "[" two (the list, a one-pair mapping "[a: 1]" in it), "{" two
+// (the mapping, an empty value), "," one (the same for the next entry), "?" three, "-" before a
+// blank one, a value ":" one unless a word follows on its line (an empty value, or the next
+// lines' collection) and one more unless a word ends right before it (an empty key); and for
+// decoding beyond nodes, a key one more per 64 of its bytes (each step handles it again), "[",
+// "{" and "- -" three more (a level of nesting; by lines, the bytes bound it), and a document
+// start ("---" and a blank at a line's start) docNodes (each is decoded afresh).
 //
-//   - one for the stream, and one for each word: a run of bytes neither
-//     blank (space, tab, line break) nor a separator ("[", "]", "{", "}",
-//     ",", "?", and a ":" that may be a value indicator);
-//   - what an indicator may make or leave that no word counts: "[" two (the
-//     list, a one-pair mapping "[a: 1]" in it), "{" two (the mapping, an
-//     empty value), "," one (the same for the next entry), "?" three, "-"
-//     before a blank one, and a value ":" one unless a word follows on its
-//     line (an empty value, or the next lines' collection) and one more
-//     unless a word ends right before it (an empty key);
-//   - surcharges for what decoding costs beyond nodes: a key one more per 64
-//     of its bytes, which each step handles again; "[", "{" and "- -" three
-//     more, as a level of nesting costs several nodes (nesting by lines
-//     costs indentation, which the bytes bound); a document start ("---"
-//     and a blank at a line's start) docNodes, as each is decoded afresh.
-//
-// A comment ("#" after a blank) is skipped up to its first quote, if any,
-// which could end a quoted scalar the "#" was in. "[]" and "{}" count one.
-// A byte that may start NEL, LS or PS is a blank that ends a comment;
-// everything else is counted, inside scalars too, so the count can only be
-// too high. FuzzCountMergeNodes checks it against yaml/v3 and yaml/v2.
+// A comment ("#" after a blank) is skipped up to its first quote, which could end a quoted
+// scalar the "#" was in; "[]" and "{}" count one; a byte that may start NEL, LS or PS is a blank.
+// Everything else is counted, inside scalars too, so the count can only be too high.
+// FuzzCountMergeNodes checks it against yaml/v3 and yaml/v2.
 func countMergeNodes(data []byte) int64 {
 	n := int64(1)
 	word := false      // inside a word
@@ -223,8 +191,7 @@ func countMergeNodes(data []byte) int64 {
 				prev = ' '
 				continue
 			}
-			// Up to the quote, nothing is a token (a comment's text, or a
-			// quoted scalar's, which the quote may end).
+			// Up to the quote nothing is a token: a comment's text, or a quoted scalar's.
 			i = j
 			c = data[i]
 			word = false
@@ -281,8 +248,7 @@ const docNodes = 8
 // "\r", or NEL's, LS's or PS's first byte), or is NUL, which ends yaml/v2's input.
 func mayBreak(c byte) bool { return c == '\n' || c == '\r' || c == 0xC2 || c == 0xE2 || c == 0 }
 
-// blankAt reports whether data ends at i or holds a blank there, as YAML's
-// indicators need after them.
+// blankAt reports whether data ends at i or holds a blank there, as YAML's indicators need.
 func blankAt(data []byte, i int) bool {
 	return i >= len(data) || data[i] == ' ' || data[i] == '\t' || mayBreak(data[i])
 }
@@ -297,11 +263,9 @@ func isSeparator(c byte) bool {
 	return false
 }
 
-// mayBeValue reports whether the ":" at data[i] may be a value indicator
-// for yaml/v2: before a blank (or, conservatively, a separator), or where a
-// flow token may start: after a blank, a separator, a ":" or a quote, or
-// ending an alias's or anchor's name. Elsewhere it is inside one plain
-// scalar ("http://x", "image:tag").
+// mayBeValue reports whether the ":" at data[i] may be a value indicator for yaml/v2: before a
+// blank or (conservatively) a separator, or after a blank, a separator, ":" or a quote, or ending
+// an alias's or anchor's name; elsewhere it is inside a plain scalar ("http://x", "image:tag").
 func mayBeValue(data []byte, i int, word bool, first, prev byte) bool {
 	if blankAt(data, i+1) || isSeparator(data[i+1]) || !word {
 		return true
@@ -327,8 +291,7 @@ func emptyAfter(data []byte, i int) int64 {
 	return 0
 }
 
-// skipBlanks returns the index of the first byte at or after data[i] that
-// is not a space or a tab, or len(data).
+// skipBlanks returns the index of the first byte from data[i] not a space or a tab, or len(data).
 func skipBlanks(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
 		i++
@@ -350,24 +313,19 @@ func commentEnd(data []byte, i int) (int, bool) {
 	return len(data), true
 }
 
-// emptyFlow reports whether the flow collection that starts at data[i]
-// ends at once, blanks apart: "[]", "{ }".
+// emptyFlow reports whether the flow collection at data[i] ends at once, blanks apart: "{ }".
 func emptyFlow(data []byte, i int) bool {
 	j := skipBlanks(data, i+1)
 	return j < len(data) && (data[i] == '[' && data[j] == ']' || data[i] == '{' && data[j] == '}')
 }
 
-// aliasCost returns what expanding data's aliases adds to decoding it: for
-// each alias, the nodes and bytes of the node it refers to, less the node
-// and bytes the alias counted. Bytes are yamldoc.CheckExpansion's measure
-// (a scalar's value and one, two for a collection, plus its contents), and
-// it parses as CheckExpansion does, with go.yaml.in/yaml/v3's node API,
-// which keeps aliases as references; each anchor is measured once. It stops
-// once the sum passes limit units, with the cost so far and more set.
+// aliasCost returns what expanding data's aliases adds to decoding it: for each alias, the nodes
+// and bytes (as yamldoc.CheckExpansion measures them) of the node it refers to, less the alias's
+// own. It parses as CheckExpansion does, with yaml/v3's node API, which keeps aliases as
+// references, measures each anchor once, and stops past limit units with the cost so far and more.
 func aliasCost(data []byte, limit int64) (cost mergeCost, err error) {
 	defer func() {
-		// A panic that escapes the parser is its bug, which hostile input
-		// must not turn into a crash.
+		// A parser panic is its bug, which hostile input must not turn into a crash.
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: %v", r)
 		}
@@ -400,8 +358,7 @@ type aliasSizes struct {
 	more bool
 }
 
-// walk adds to cost what expanding the aliases below n adds, until cost
-// passes limit.
+// walk adds to cost what expanding the aliases below n adds, until cost passes limit.
 func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit int64) {
 	if cost.units() > limit {
 		a.more = true
@@ -419,9 +376,8 @@ func (a *aliasSizes) walk(n *yamlv3.Node, cost *mergeCost, limit int64) {
 	}
 }
 
-// size returns the expanded cost of n, every alias below it replaced by
-// what it refers to. It recurses as deep as the document nests, which the
-// parser bounds; a cycle counts nothing (yaml/v3 refuses it on decoding).
+// size returns the expanded cost of n, aliases replaced by what they refer to, recursing as deep
+// as the document nests, which the parser bounds; a cycle counts nothing (yaml/v3 refuses it).
 func (a *aliasSizes) size(n *yamlv3.Node) mergeCost {
 	if n.Kind == yamlv3.AliasNode {
 		if n.Alias == nil {
@@ -467,17 +423,14 @@ func (e *mergeError) Error() string {
 
 func (e *mergeError) Unwrap() error { return e.err }
 
-// mergeYAML returns overlay's YAML merged over base's, byte for byte as
-// source-watcher v2.3 writes it: each file's documents decoded as upstream
-// decodes them, with sigs.k8s.io/yaml (a duplicate key takes its last
-// value; numbers pass through float64), and merged in order; overlay's map
-// merged over base's (mergeMaps); the result one document, keys sorted
-// alike on every run (encodeMerged). A document that is not a mapping is
-// an error; an empty or null one adds nothing. yamldoc.Documents first
-// bounds alias expansion and refuses a document after a "..." end marker,
-// which upstream would drop; the decoders bound nesting to 10,000 levels.
-// It charges nothing (see artifactTree.merge), and returns ctx's error
-// between steps once ctx has ended.
+// mergeYAML returns overlay's YAML merged over base's, byte for byte as source-watcher v2.3
+// writes it: each file's documents decoded as upstream does, with sigs.k8s.io/yaml (a duplicate
+// key takes its last value; numbers pass through float64), and merged in order; then overlay
+// over base (mergeMaps), encoded as one document, keys sorted (encodeMerged). A document that is
+// not a mapping is an error; an empty or null one adds nothing. yamldoc.Documents first bounds
+// alias expansion and refuses a document after a "..." end marker, which upstream would drop;
+// the decoders bound nesting to 10,000 levels. It charges nothing (see artifactTree.merge), and
+// returns ctx's error between steps once ctx has ended.
 func mergeYAML(ctx context.Context, base, overlay []byte) ([]byte, error) {
 	b, err := decodeMergeFile(ctx, base)
 	if err != nil {
@@ -539,11 +492,9 @@ func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 	return out, nil
 }
 
-// mergeMaps returns overlay merged over base, changing neither, as
-// source-watcher merges (Helm's merge of values files, but a null sets the
-// key to null instead of deleting it): a key both hold as maps is merged
-// recursively, as deep as the decoders bound; otherwise overlay's value
-// wins, lists and nulls included.
+// mergeMaps returns overlay merged over base, changing neither, as source-watcher merges (Helm's
+// merge of values files, but a null sets the key to null instead of deleting it): maps under one
+// key merge recursively, as deep as the decoders bound; else overlay's value wins, lists too.
 func mergeMaps(base, overlay map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(overlay))
 	for k, v := range base {
@@ -575,11 +526,9 @@ func mergeInto(dst, overlay map[string]any) {
 	}
 }
 
-// mergeGate is a plan's budget of merges that run at once: a semaphore
-// weighted by each merge's charge, with room for one artifact's budget, so
-// that every merge fits and gets its turn, in the order asked, while it
-// decodes and encodes. The zero value is not valid; use newMergeGate. A
-// nil *mergeGate lets every merge through.
+// mergeGate is a plan's budget of merges running at once: a semaphore weighted by charge, with
+// room for one artifact's budget, so every merge fits and gets its turn in the order asked. The
+// zero value is not valid; use newMergeGate. A nil *mergeGate lets every merge through.
 type mergeGate struct {
 	mu      sync.Mutex
 	free    int64 // units
@@ -593,8 +542,7 @@ type mergeWaiter struct {
 
 func newMergeGate() *mergeGate { return &mergeGate{free: maxArtifactMergeUnits} }
 
-// acquire takes c units from the gate, waiting for room, or returns ctx's
-// error when ctx ends first, having taken nothing.
+// acquire takes c units, waiting for room, or returns ctx's error, having taken nothing.
 func (g *mergeGate) acquire(ctx context.Context, c int64) error {
 	if g == nil {
 		return nil
@@ -631,7 +579,6 @@ func (g *mergeGate) acquire(ctx context.Context, c int64) error {
 	}
 }
 
-// release gives c units back to the gate.
 func (g *mergeGate) release(c int64) {
 	if g == nil {
 		return
@@ -652,14 +599,11 @@ func (g *mergeGate) serve() {
 	}
 }
 
-// planBudget is what the artifacts a plan builds at once share, so that the
-// plan's memory does not grow with its worker count: merges running
-// together have one artifact's budget (mergeGate); of the merged and
-// extracted content held until an artifact is hashed (maxHeldBytes), each
-// artifact may hold smallHeld bytes, maxHeldBytes shared by the workers,
-// and the one artifact holding the large token, until it is built, up to
-// maxHeldBytes. So a plan holds at most twice maxHeldBytes. Neither budget
-// fails an artifact, only makes it wait, and no wait closes a cycle: a
+// planBudget is what the artifacts a plan builds at once share, so that memory does not grow
+// with the worker count: running merges share one artifact's budget (mergeGate); of the content
+// held until an artifact is hashed, each may hold smallHeld bytes (maxHeldBytes shared by the
+// workers) and the one holding the large token up to maxHeldBytes, so a plan holds at most twice
+// maxHeldBytes. Both only make an artifact wait, never fail it, and no wait closes a cycle: a
 // merge gives its units back before it asks for the token.
 type planBudget struct {
 	merges    *mergeGate
@@ -677,17 +621,14 @@ type artifactLease struct {
 type planBudgetKey struct{}
 type artifactLeaseKey struct{}
 
-// withPlanBudget returns ctx with a new planBudget for workers workers,
-// which every artifact built under it shares (see artifacts).
+// withPlanBudget returns ctx with a planBudget for workers workers, shared by its artifacts.
 func withPlanBudget(ctx context.Context, workers int) context.Context {
 	b := &planBudget{merges: newMergeGate(), large: make(chan struct{}, 1), smallHeld: maxHeldBytes / int64(max(workers, 1))}
 	return context.WithValue(ctx, planBudgetKey{}, b)
 }
 
-// withArtifactLease returns ctx with the lease of one artifact of ctx's
-// plan, work its share of the plan's work (nil for no bound), and the
-// function, which the caller must call once it is built, that gives back
-// what it took.
+// withArtifactLease returns ctx with the lease of one artifact of ctx's plan, work its share
+// (nil for no bound), and the function to call once it is built, which gives back what it took.
 func withArtifactLease(ctx context.Context, work *workShare) (context.Context, func()) {
 	plan, _ := ctx.Value(planBudgetKey{}).(*planBudget)
 	l := &artifactLease{plan: plan, work: work}
@@ -707,11 +648,9 @@ func mergeGateOf(ctx context.Context) *mergeGate {
 	return nil
 }
 
-// holdRoom waits until t's artifact may hold n more bytes (see
-// planBudget): at once within smallHeld, or once it holds the large token;
-// it returns ctx's error when ctx ends first. Without a lease in ctx (a
-// tree built outside a plan) it lets all through; maxHeldBytes still
-// bounds the tree (see artifactTree.put).
+// holdRoom waits until t's artifact may hold n more bytes (planBudget): at once within smallHeld
+// or with the large token, else until ctx ends. Without a lease in ctx (a tree built outside a
+// plan) it lets all through; maxHeldBytes still bounds the tree (see artifactTree.put).
 func holdRoom(ctx context.Context, t *artifactTree, n int64) error {
 	l, _ := ctx.Value(artifactLeaseKey{}).(*artifactLease)
 	if l == nil || l.plan == nil || l.large || t.held+n <= l.plan.smallHeld {

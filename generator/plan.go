@@ -18,25 +18,21 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// Plan is what one reconcile of a generator does: the namespaces and
-// artifacts to apply, one decision per object, and the problems found. A
-// controller applies the creates and updates, deletes the deletions in
-// order, and records [Plan.Next] as its inventory. A plan with errors still
-// creates and updates what is valid, never what an error touches (that is
-// [inventory.Skip]), and deletes nothing.
+// Plan is what one reconcile of a generator does: the namespaces and artifacts to apply, one
+// decision per object, and the problems found. A controller applies the creates and updates,
+// deletes the deletions in order, and records [Plan.Next] as its inventory. A plan with errors
+// still creates and updates what is valid, never what an error touches ([inventory.Skip]), and
+// deletes nothing.
 //
-// Previous inventory: an entry that fails inventory.Entry.Validate, or whose
-// identity an earlier entry has, is an error at "old[i]", as inventory.Diff
-// reports it. The plan then deletes and releases nothing, reads no stale
-// object, and heals: each desired object is decided (create, update,
-// unchanged) against the valid entry with its identity, if any, and
-// replaces an invalid one (a malformed digest is written afresh); every
-// other entry is kept as it is, its reason "the previous inventory has
-// errors; nothing is deleted" or, when it does not validate, "...; this
-// entry does not validate and is kept as it is"; a skipped object is
-// skipped as in any plan. [Plan.Next] holds them all in apply order, a
-// repeated identity twice: nothing tracked is lost, and an invalid entry
-// keeps every later plan from deleting until it is corrected or removed.
+// A previous inventory entry that fails inventory.Entry.Validate, or whose identity an earlier
+// entry has, is an error at "old[i]", as inventory.Diff reports it. The plan then deletes and
+// releases nothing, reads no stale object, and heals: each desired object is decided (create,
+// update, unchanged) against the valid entry with its identity, if any, and replaces an invalid
+// one (a malformed digest is written afresh); every other entry is kept as it is, its reason
+// "the previous inventory has errors; nothing is deleted" or, when it does not validate, "...;
+// this entry does not validate and is kept as it is"; a skipped object is skipped as in any
+// plan. [Plan.Next] holds them all in apply order, a repeated identity twice: nothing tracked is
+// lost, and an invalid entry keeps every later plan from deleting until it is corrected or removed.
 type Plan struct {
 	// Namespaces are the managed namespaces to apply, by name, less those
 	// not to be applied, which stay desired (see [Cluster]).
@@ -49,14 +45,12 @@ type Plan struct {
 	Decisions []inventory.Decision
 	// Warnings are problems that do not stop the plan, sorted.
 	Warnings []string
-	// Errors are the problems of the desired state, sorted, at "spec." and
-	// the field whose rendering or file failed, "@alias/path:" and the path
-	// in a tenant's file, "cluster[...]" for a live object that cannot be
-	// read ([Cluster]), or "old[i]" for an invalid previous inventory.
+	// Errors are the problems of the desired state, sorted, at "spec." and the field whose
+	// rendering or file failed, "@alias/path:" and the path in a tenant's file, "cluster[...]" for
+	// a live object that cannot be read ([Cluster]), or "old[i]" for an invalid previous inventory.
 	Errors field.ErrorList
-	// Refused is the deletion guard's refusal of the plan's deletions
-	// ([WithAllowDeleteAll], [WithMaxDeletions]), if any: Errors holds it as a
-	// Forbidden error at "spec" in the options' words (see [Plan.Reword]).
+	// Refused is the deletion guard's refusal of the plan's deletions ([WithAllowDeleteAll],
+	// [WithMaxDeletions]), if any: Errors holds it as a Forbidden error at "spec" ([Plan.Reword]).
 	Refused *inventory.RefusedError
 
 	desired   []inventory.Entry
@@ -89,21 +83,18 @@ type Namespace struct {
 //	inputs = NUL "inputs" NUL { input }             only when there is at least one input
 //	input  = keylen NUL key NUL vallen NUL value    for each input, by key in byte order
 //
-// path is the file's destination below "@artifact/", content what the
-// artifact holds there (copied, merged or extracted), length, keylen and
-// vallen decimal byte counts without leading zeros, value the input as
-// compact JSON (encoding/json.Compact). No path starts with NUL, so the
-// inputs part cannot be read as a file.
+// path is the file's destination below "@artifact/", content what the artifact holds there
+// (copied, merged or extracted), length, keylen and vallen decimal byte counts without leading
+// zeros, value the input as compact JSON (encoding/json.Compact). No path starts with NUL, so
+// the inputs part cannot be read as a file.
 //
-// Under [WithArtifactDigest] the embedder's function computes it instead,
-// from the artifact's file system: it passes testing/fstest.TestFS, "." is
-// its root, listings are by name, times zero, and a file's mode is 0755
-// when its source or archive entry has an execute bit, 0644 otherwise.
-// os.CopyFS writes it into a staging directory as upstream's builder
-// leaves its own; source-watcher v2.3 records the digest of the tarball its
-// storage writes of that (fluxcd/pkg/artifact/storage's Archive, which
-// leaves out what Flux's default ignore patterns match, such as .git/),
-// which only the embedder can compute.
+// Under [WithArtifactDigest] the embedder's function computes it instead, from the artifact's
+// file system: it passes testing/fstest.TestFS, "." is its root, listings are by name, times
+// zero, and a file's mode is 0755 when its source or archive entry has an execute bit, 0644
+// otherwise. os.CopyFS writes it into a staging directory as upstream's builder leaves its own;
+// source-watcher v2.3 records the digest of the tarball its storage writes of that
+// (fluxcd/pkg/artifact/storage's Archive, which leaves out what Flux's default ignore patterns
+// match, such as .git/), which only the embedder can compute.
 type Artifact struct {
 	Name      string
 	Namespace string
@@ -111,33 +102,26 @@ type Artifact struct {
 	Path string
 	// Captures holds the raw captured values.
 	Captures map[string]string
-	// Labels are commonMetadata.labels, the normalized captures, then
-	// GeneratorLabel.
+	// Labels are commonMetadata.labels, the normalized captures, then GeneratorLabel.
 	Labels map[string]string
-	// Inputs are the inputsFrom file's values, the ExternalArtifact's
-	// status.exportedInputs: one JSON object as json.Marshal writes the map
-	// [ReadExportedInputs] reads of it (names sorted, values compact); nil
-	// without inputsFrom, without such a file, or without values.
+	// Inputs are the inputsFrom file's values, the ExternalArtifact's status.exportedInputs: one
+	// JSON object as json.Marshal writes the map [ReadExportedInputs] reads of it (names sorted,
+	// values compact); nil without inputsFrom, without such a file, or without values.
 	Inputs json.RawMessage
-	// Files are the files of the artifact, by destination, when the
-	// generator was compiled [WithFileLists]; nil otherwise.
+	// Files are the artifact's files by destination under [WithFileLists]; nil otherwise.
 	Files []File
 	// FileCount is the number of files of the artifact.
 	FileCount int
-	// Digest covers the files and the inputs, or is what the function of
-	// [WithArtifactDigest] returns (see [Artifact]).
+	// Digest covers the files and the inputs, or is what [WithArtifactDigest]'s function returns.
 	Digest digest.Digest
-	// Conflict is "OwnershipConflict" when the plan takes over the live
-	// ExternalArtifact, and empty otherwise ([Cluster]).
+	// Conflict is "OwnershipConflict" when the plan takes over the live copy, else "" ([Cluster]).
 	Conflict string
-	// Filename is the name of the artifact's file in the embedder's
-	// storage, which its inventory entry records (source-watcher's
-	// "<hash>.tar.gz" of the staged files, whose drift check rebuilds an
-	// artifact without it): the one the function of [WithArtifactDigest]
-	// set, or else the previous entry's when that has this Digest (the same
-	// content, the same name), or else empty, never a name of other content.
-	// So a source-watcher inventory, planned unchanged, reads back entry for
-	// entry. It plays no part in the decisions.
+	// Filename is the name of the artifact's file in the embedder's storage, which its inventory
+	// entry records (source-watcher's "<hash>.tar.gz" of the staged files, whose drift check
+	// rebuilds an artifact without it): the one [WithArtifactDigest]'s function set, else the
+	// previous entry's when that has this Digest (the same content), else empty, never a name of
+	// other content. So a source-watcher inventory, planned unchanged, reads back entry for entry.
+	// It plays no part in the decisions.
 	Filename string
 }
 
@@ -145,26 +129,22 @@ type Artifact struct {
 type File struct {
 	// Path is the file's path in the artifact, below "@artifact/".
 	Path string
-	// Source is where its content comes from: the file copied there; for
-	// a file that a Merge copy merged into, the last file merged; for a
-	// file extracted from an archive, the archive.
+	// Source is where its content comes from: the file copied there, the last file a Merge copy
+	// merged into it, or the archive it was extracted from.
 	Source pathpattern.Ref
 }
 
-// Next returns the inventory to record once the deletions of the plan have
-// been attempted, in apply order: the desired entries and, as the previous
-// inventory has them (Filename included), every tracked entry that is kept
-// or skipped and every deletion that deleted does not confirm; a nil
-// deleted confirms nothing. Nothing tracked leaves without a confirmed
-// deletion or a release.
+// Next returns the inventory to record once the plan's deletions have been attempted, in apply
+// order: the desired entries and, as the previous inventory has them (Filename included), every
+// tracked entry kept or skipped and every deletion that deleted does not confirm; a nil deleted
+// confirms nothing. Nothing tracked leaves without a confirmed deletion or a release.
 //
 //	next := plan.Next(func(e inventory.Entry) bool { return confirmed[e.ID()] })
 //
-// Its entries are released source-watcher's status.inventory entries,
-// {kind, name, namespace, digest, filename}: a Namespace or ExternalArtifact
-// of its usual group has no apiVersion (which the decisions' entries carry
-// for the embedder's calls), so that the CRD's structural schema keeps
-// every field.
+// Its entries are released source-watcher's status.inventory entries, {kind, name, namespace,
+// digest, filename}: a Namespace or ExternalArtifact of its usual group has no apiVersion (the
+// decisions' entries carry it for the embedder's calls), so that the CRD's structural schema
+// keeps every field.
 func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
 	var next []inventory.Entry
 	switch {
@@ -185,8 +165,7 @@ func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
 	return next
 }
 
-// HasErrors reports whether the desired state has errors: then the plan
-// deletes nothing.
+// HasErrors reports whether the desired state has errors: then the plan deletes nothing.
 func (p *Plan) HasErrors() bool { return len(p.Errors) > 0 }
 
 const (
@@ -199,8 +178,7 @@ const (
 	reasonDesiredErrors = "desired state has errors"
 )
 
-// planner is what every step of one plan reads, and no step changes: the generator, the
-// context, the sources and the snapshot of the live cluster.
+// planner is what every step of one plan reads and none changes.
 type planner struct {
 	g       *Generator
 	ctx     context.Context
@@ -208,8 +186,7 @@ type planner struct {
 	snap    *snapshot
 }
 
-// findings are the errors and warnings that one step of a plan, or one object's share of a
-// parallel step, found; Plan reports those of every step, sorted.
+// findings are the errors and warnings one step, or one object's share of a step, found.
 type findings struct {
 	errs field.ErrorList
 	warn []string
@@ -220,8 +197,7 @@ func (f *findings) add(o findings) {
 	f.warn = append(f.warn, o.warn...)
 }
 
-// task is one step of a plan, or one object's share of a parallel step: its own copy of the
-// planner, whose context it may narrow, and what it found.
+// task is one step, or one object's share of one: a copy of the planner, whose ctx it may narrow.
 type task struct {
 	planner
 	findings
@@ -235,8 +211,7 @@ type item struct {
 	match     pathpattern.Match
 	name      string
 	namespace string
-	// meta is the NamespaceMetadata file that its namespace reads from this
-	// artifact, when it is the one designate chose; nil otherwise.
+	// meta is the NamespaceMetadata file its namespace reads from it, if designate chose it.
 	meta *artifactMeta
 }
 
@@ -246,9 +221,8 @@ type skippedObject struct {
 	reason string
 }
 
-// skips holds the objects that errors touch, by identity: each is [inventory.Skip], neither
-// applied nor deleted. Its reason is the first found, by the first step that found one; add
-// is the only writer, and a step that skips returns a new skips.
+// skips holds the objects that errors touch, by identity ([inventory.Skip]): neither applied nor
+// deleted. Its reason is the first found; add is the only writer; a step returns a new skips.
 type skips map[inventory.ID]skippedObject
 
 func (s skips) add(e inventory.Entry, reason string) {
@@ -257,7 +231,6 @@ func (s skips) add(e inventory.Entry, reason string) {
 	}
 }
 
-// clone returns a copy of s for a step to add to.
 func (s skips) clone() skips {
 	out := make(skips, len(s))
 	maps.Copy(out, s)
@@ -277,7 +250,6 @@ func (s skips) namespace(ns, reason string, users []*item) {
 	}
 }
 
-// has reports whether the artifact of namespace and name is skipped.
 func (s skips) has(namespace, name string) bool { return s.reason(namespace, name) != "" }
 
 // reason returns why the artifact of namespace and name is skipped, or "".
@@ -293,33 +265,27 @@ func newArtifactEntry(namespace, name string) inventory.Entry {
 //
 //	plan, err := g.Plan(ctx, map[string]fs.FS{"repo": root.FS()}, status.Inventory, cluster)
 //
-// sources holds the file system of each alias, rooted at the alias: any
-// fs.FS safe for concurrent use, such as root.FS() of an [os.Root], which
-// confines every read below its directory. Plan never writes them, and they
-// must not change while it reads them; it refuses symbolic links where the
-// file system reports them (fs.ReadLinkFS, see pathpattern.ReadFile), as
-// os.Root's and os.DirFS do. previous is the inventory that the last
-// reconcile recorded ([Plan.Next]); cluster, what the plan reads of the
-// live cluster.
+// sources holds the file system of each alias, rooted at the alias: any fs.FS safe for
+// concurrent use, such as root.FS() of an [os.Root], which confines every read below its
+// directory. Plan never writes them, and they must not change while it reads them; it refuses
+// symbolic links where the file system reports them (fs.ReadLinkFS, see pathpattern.ReadFile),
+// as os.Root's and os.DirFS do. previous is the inventory the last reconcile recorded
+// ([Plan.Next]); cluster, what the plan reads of the live cluster.
 //
-// Problems of the desired state, a panic while building one object among
-// them, are in [Plan.Errors], not returned. When ctx ends before the plan
-// does, Plan returns no plan and ctx's error: nothing is to be applied or
-// deleted.
+// Problems of the desired state, a panic while building one object among them, are in
+// [Plan.Errors], not returned. When ctx ends before the plan does, Plan returns no plan and
+// ctx's error: nothing is to be applied or deleted.
 func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	p := &planner{g: g, ctx: ctx, sources: make(map[string]fs.FS, len(sources)), snap: newSnapshot(ctx, cluster)}
-	// Each plan reads its sources through its own dirCache.
 	for alias, fsys := range sources {
 		if fsys != nil {
 			p.sources[alias] = newDirCache(fsys)
 		}
 	}
-	// The steps, each taking and returning values: discover, build (which reads each
-	// namespace's live copy), read the live artifacts, then decide (collect).
+	// Steps taking and returning values: discover, build, read live artifacts, decide (collect).
 	d := p.discover()
 	b := p.build(d.items, d.skipped)
-	// Nothing reads the sources again: drop their caches before the rest
-	// of the plan allocates.
+	// Nothing reads the sources again: drop their caches before the rest allocates.
 	p.sources = nil
 	artifacts, skipped, live := p.liveArtifacts(b.artifacts, b.skipped)
 	if err := ctx.Err(); err != nil {
@@ -354,9 +320,8 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	if err := p.collect(res, desired, previous, skipped); err != nil {
 		return nil, err
 	}
-	// A context that ended while the plan read the cluster left objects
-	// undecided (kept) and the rest decided against a cluster the caller
-	// no longer wants read: no plan to act on.
+	// A context that ended while the plan read the cluster left objects undecided (kept) and the
+	// rest decided against a cluster the caller no longer wants read: no plan to act on.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -364,8 +329,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	return res, nil
 }
 
-// source returns the file system of an alias, which must be declared in
-// spec.sources and given to Plan.
+// source returns the file system of an alias, which must be declared in spec.sources and given.
 func (t *task) source(alias string, fldPath *field.Path, value string) fs.FS {
 	if !t.g.aliases[alias] {
 		t.errs = append(t.errs, field.Invalid(fldPath, value, fmt.Sprintf("alias %q must be declared in spec.sources", alias)))
@@ -385,10 +349,9 @@ type discovery struct {
 	findings
 }
 
-// discover checks the pattern's source, discovers its matches and renders
-// every artifact's name and namespace (render): no item when the
-// source cannot be trusted (an error then keeps everything). Without a
-// pattern, one match without a directory renders each spec.artifacts entry.
+// discover checks the pattern's source, discovers its matches and renders each artifact's name
+// and namespace: no item when the source cannot be trusted (an error then keeps everything).
+// Without a pattern, one match without a directory renders each spec.artifacts entry.
 func (p *planner) discover() discovery {
 	g, t := p.g, p.task()
 	d := discovery{skipped: skips{}}
@@ -410,8 +373,7 @@ func (p *planner) discover() discovery {
 			t.errs = append(t.errs, field.InternalError(fp, err))
 			return discovery{findings: t.findings}
 		}
-		// The directories Discover left out, and its problems (a match it could not read where
-		// the pattern needs a directory): errors, so that the plan deletes nothing.
+		// Left-out directories and unreadable matches are errors, so that the plan deletes nothing.
 		t.errs = append(t.errs, errs...)
 		matches = slices.DeleteFunc(ms, func(m pathpattern.Match) bool { return m.Problem != "" })
 	}
@@ -420,8 +382,7 @@ func (p *planner) discover() discovery {
 	for i := range g.artifacts {
 		outputs[i] = output{Namespace: g.artifacts[i].namespace, Name: g.artifacts[i].name}
 	}
-	// Render leaves out what fails to render (no object to decide about),
-	// and marks artifacts sharing a namespace and name: neither is built.
+	// render leaves out what fails (nothing to decide) and marks collisions: neither is built.
 	rendered, errs := render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
 	t.errs = append(t.errs, errs...)
 	d.items = make([]*item, len(rendered))
@@ -455,9 +416,8 @@ func (p *planner) discover() discovery {
 	return d
 }
 
-// checkSource checks the source as rule 2 of the package documentation
-// says: a misplaced or broken source would otherwise look like a monorepo
-// without tenants, all to be deleted.
+// checkSource checks the source as rule 2 of the package documentation says: a misplaced or
+// broken source would otherwise look like a monorepo without tenants, all to be deleted.
 func (t *task) checkSource(fsys fs.FS) bool {
 	fp := specPath.Child("pathPattern")
 	alias := "@" + t.g.pattern.Alias()
@@ -480,8 +440,6 @@ func (t *task) checkSource(fsys fs.FS) bool {
 		var detail string
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			// git keeps no empty directory: the last tenant's leaving
-			// removes tenants/ too, which looks like a wrong source.
 			detail = "must exist (git drops an empty directory: to remove every tenant, keep a placeholder file such as " +
 				alias + "/" + dir + "/.keep, which discovery ignores, and allow the plan to delete every object it tracks)"
 		case err != nil:
@@ -548,12 +506,9 @@ func cloneLabels(m map[string]string) map[string]string {
 	return out
 }
 
-// Reword words the deletion guard's refusal of p ([Plan.Refused]) with
-// the caller's names for [WithMaxDeletions] and [WithAllowDeleteAll], such
-// as a tool's flags: the Forbidden error at "spec" and the reason of every
-// deletion that the refusal kept. A plan without a refusal is left as it is.
-//
-//	plan.Reword("-max-deletions", "-allow-delete-all")
+// Reword words the deletion guard's refusal of p ([Plan.Refused]) with the caller's names for
+// [WithMaxDeletions] and [WithAllowDeleteAll], such as a tool's flags: the Forbidden error at
+// "spec" and the reason of every deletion the refusal kept. A plan without a refusal is unchanged.
 func (p *Plan) Reword(maxDeletions, allowDeleteAll string) {
 	if p.Refused == nil {
 		return
