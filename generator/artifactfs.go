@@ -11,25 +11,21 @@ import (
 	"time"
 )
 
-// artifactFS is the file system of one built artifact that
-// [WithArtifactDigest]'s function reads (see [Artifact]). A copied file is
-// read from its source on each Open (artifactFile.content, at most
-// maxArtifactFileBytes), so that the plan holds no more of it than to hash
-// it. It is safe for concurrent use, as its sources are. A file that
-// cannot be read is recorded (readErrors): the plan reports it and fails
-// the artifact, whatever the digest function made of the error.
+// artifactFS is the file system of one built artifact that [WithArtifactDigest]'s function reads
+// (see [Artifact]). A copied file is read from its source on each Open (artifactFile.content, at
+// most maxArtifactFileBytes), so that the plan holds no more of it than to hash it. It is safe
+// for concurrent use, as its sources are. A file that cannot be read is recorded (readErrors):
+// the plan reports it and fails the artifact, whatever the digest function made of the error.
 type artifactFS struct {
 	files map[string]*artifactFile // by destination
-	// dirs maps every directory of the artifact ("." for its root) to the
-	// names of its entries, sorted.
+	// dirs maps every directory of the artifact ("." its root) to its entries' names, sorted.
 	dirs map[string][]string
 
 	mu   sync.Mutex
 	errs map[string]error // destination -> the first error reading it
 }
 
-// newArtifactFS returns the file system of an artifact whose tree is t
-// and whose files, sorted by destination, are files.
+// newArtifactFS returns the file system of the artifact of tree t and files, sorted by destination.
 func newArtifactFS(t *artifactTree, files []artifactFile) *artifactFS {
 	a := &artifactFS{files: make(map[string]*artifactFile, len(files)), dirs: map[string][]string{".": nil}}
 	add := func(p string) {
@@ -75,18 +71,16 @@ func (a *artifactFS) Open(name string) (fs.File, error) {
 	return &artifactOpenFile{Reader: bytes.NewReader(data), info: info}, nil
 }
 
-// load reads a file's content and makes its information: mode 0755 when
-// its source or archive entry has an execute bit, 0644 otherwise (a merged
-// file's too), as upstream's storage archive and os.CopyFS keep only
-// whether a file is executable.
+// load reads a file's content and makes its information: mode 0755 when its source or archive
+// entry has an execute bit, 0644 otherwise (a merged file's too), as upstream's storage archive
+// and os.CopyFS keep only whether a file is executable.
 func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
 	data, err := f.content(maxArtifactFileBytes, nil)
 	var perm fs.FileMode
 	switch {
 	case err != nil:
 	case !f.own:
-		// Glob found no link on the way, and the tree does not change
-		// while a plan reads it: this is the file just read.
+		// Glob found no link on the way and the tree does not change: this is the file just read.
 		var info fs.FileInfo
 		if info, err = fs.Stat(f.fsys, f.src.Path); err == nil {
 			perm = info.Mode().Perm()
@@ -116,8 +110,7 @@ func (a *artifactFS) record(dest string, err error) {
 	}
 }
 
-// readErrors returns the files that could not be read, by destination,
-// with their errors.
+// readErrors returns the files that could not be read, by destination, with their errors.
 func (a *artifactFS) readErrors() ([]*artifactFile, []error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -175,8 +168,7 @@ func (d *artifactDir) Read([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
 }
 
-// ReadDir returns the next n entries of the directory, or all that are
-// left when n <= 0, as fs.ReadDirFile says.
+// ReadDir returns the next n entries, or all that are left when n <= 0, as fs.ReadDirFile says.
 func (d *artifactDir) ReadDir(n int) ([]fs.DirEntry, error) {
 	left := d.names[d.next:]
 	if n > 0 {

@@ -10,37 +10,28 @@ import (
 	"github.com/tenantkit/tenantkit/internal/readfile"
 )
 
-// dirCache wraps a source file system for one plan and remembers the Lstat
-// of each directory it has seen (not a link to one) and which entries of
-// the directories it has read are directories. pathpattern.ReadFile and
-// pathpattern.Glob refuse links by an Lstat of each element of a path (on
-// an os.Root, each opens every directory of the name), again for every file
-// below the same directories; the cache answers after the first time, or
-// from the parent's listing (TestPlanFileSystemCalls bounds the calls). It
-// never reads a file: opening one asks the file system, and
-// pathpattern.ReadFile checks the opened file again. It relies, as
-// pathpattern does, on a tree that does not change while a plan reads it.
-// It is safe for concurrent use by the plan's workers: one lock guards its
-// records.
+// dirCache wraps a source file system for one plan and remembers the Lstat of each directory it
+// has seen (not a link to one) and which entries of the directories it has read are directories:
+// pathpattern.ReadFile and Glob refuse links by an Lstat of each element of a path (on an
+// os.Root, each opens every directory of the name), again for every file below the same
+// directories (TestPlanFileSystemCalls bounds the calls). It never reads a file (ReadFile checks
+// the opened file again), relies as pathpattern does on a tree that does not change while a plan
+// reads it, and is safe for concurrent use by the plan's workers: one lock guards its records.
 type dirCache struct {
 	fsys fs.FS
-	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is
-	// fsys's Open, so that pathpattern.ReadFile, given the cache of a
-	// dirfs FS, reads a file without the Lstat of each element first.
+	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is fsys's Open, so that ReadFile,
+	// given the cache of a dirfs FS, reads a file without the Lstat of each element first.
 	linkRefusal
-	// entryTypes is whether fsys reports links (fs.ReadLinkFS); otherwise
-	// fs.Lstat is Stat, which follows a link to a directory, and the cache
-	// answers only from the Lstats it made, not from listings.
+	// entryTypes is whether fsys reports links (fs.ReadLinkFS); otherwise fs.Lstat is Stat, which
+	// follows links, and the cache answers only from its own Lstats, not from listings.
 	entryTypes bool
 
 	mu   sync.RWMutex
 	dirs map[string]*dirRecord // by directory name; guarded by mu
 }
 
-// dirRecord is what the cache knows of one directory: its Lstat, once
-// asked, and its entries, once read, found by binary search, so that a
-// directory read adds one map key, not a joined path per entry
-// (BenchmarkPlan through dirfs).
+// dirRecord is what the cache knows of one directory, once asked: its Lstat and its entries,
+// found by binary search, so that a directory read adds one map key (BenchmarkPlan through dirfs).
 type dirRecord struct {
 	self    *statInfo   // nil until Lstat
 	entries []entryInfo // the entries that are directories, sorted by name; nil until read
@@ -55,10 +46,8 @@ func newDirCache(fsys fs.FS) *dirCache {
 	return &dirCache{fsys: fsys, linkRefusal: refuses, entryTypes: links, dirs: map[string]*dirRecord{}}
 }
 
-// statInfo is a FileInfo without Sys, which no reader of the cache uses,
-// far smaller than an os.FileInfo with its syscall.Stat_t: a plan keeps one
-// per directory seen. The cache holds pointers, so that answering an Lstat
-// boxes nothing into an fs.FileInfo (BenchmarkPlan).
+// statInfo is a FileInfo without Sys, far smaller than an os.FileInfo: a plan keeps one per
+// directory seen, by pointer, so that answering an Lstat boxes nothing (BenchmarkPlan).
 type statInfo struct {
 	name    string
 	size    int64
@@ -77,10 +66,8 @@ func (s statInfo) ModTime() time.Time { return s.modTime }
 func (s statInfo) IsDir() bool        { return s.mode.IsDir() }
 func (s statInfo) Sys() any           { return nil }
 
-// entryInfo is what the cache keeps of an entry that is a directory (see
-// ReadDir): its name alone, smaller than a statInfo; its size, permissions
-// and time are zero, as nothing in a plan reads them of a directory. The
-// entries of one directory are allocated together.
+// entryInfo is what the cache keeps of an entry that is a directory: its name alone (no plan reads
+// a directory's size, permissions or time: zero); a directory's entries are allocated together.
 type entryInfo struct{ name string }
 
 func (e *entryInfo) Name() string       { return e.name }
@@ -90,8 +77,7 @@ func (e *entryInfo) ModTime() time.Time { return time.Time{} }
 func (e *entryInfo) IsDir() bool        { return true }
 func (e *entryInfo) Sys() any           { return nil }
 
-// load returns what the cache knows of name: its own Lstat, or its entry
-// in its directory's listing.
+// load returns what the cache knows of name: its own Lstat, or its directory listing's entry.
 func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -116,8 +102,7 @@ func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	return &r.entries[i], true
 }
 
-// recordLocked returns the record of the directory name, made when
-// missing. The caller holds c.mu's write lock.
+// recordLocked returns the record of the directory name, made when missing; c.mu is write-locked.
 func (c *dirCache) recordLocked(name string) *dirRecord {
 	r := c.dirs[name]
 	if r == nil {
@@ -129,11 +114,9 @@ func (c *dirCache) recordLocked(name string) *dirRecord {
 
 func (c *dirCache) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
 
-// ReadDir is fs.ReadDir of the wrapped file system; it remembers the
-// entries that are directories, for Lstat. Files are a copy's, read
-// without an Lstat (see artifactFile.content): remembering them would hold
-// memory per tenant (BenchmarkPlan) and spare no call
-// (TestPlanFileSystemCalls).
+// ReadDir is fs.ReadDir of the wrapped file system, remembering the entries that are directories,
+// for Lstat. Not files, which a copy reads without an Lstat: they would hold memory per tenant
+// (BenchmarkPlan) and spare no call (TestPlanFileSystemCalls).
 func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(c.fsys, name)
 	if err != nil || !c.entryTypes {
@@ -162,8 +145,8 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 
 func (c *dirCache) ReadLink(name string) (string, error) { return fs.ReadLink(c.fsys, name) }
 
-// Lstat is fs.Lstat of the wrapped file system, which falls back to Stat
-// when that does not report links (see pathpattern.ReadFile).
+// Lstat is fs.Lstat of the wrapped file system, which falls back to Stat when that does not
+// report links (see pathpattern.ReadFile).
 func (c *dirCache) Lstat(name string) (fs.FileInfo, error) {
 	if info, ok := c.load(name); ok {
 		return info, nil

@@ -17,37 +17,33 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// The bounds of Extract, for all the archives of one artifact together, so
-// that a tenant's archives cost so much at most however many there are.
-// Each archive, and each file in it, is also at most maxArtifactFileBytes.
+// The bounds of Extract, for all the archives of one artifact together, so that a tenant's
+// archives cost so much at most however many there are. Each archive, and each file in it, is
+// also at most maxArtifactFileBytes.
 const (
-	// maxArchiveEntries bounds the entries of any type of an artifact's
-	// archives: far more than a chart or a manifest bundle holds.
+	// maxArchiveEntries bounds the entries of any type of an artifact's archives: far more than a
+	// chart or a manifest bundle holds.
 	maxArchiveEntries = 10_000
-	// maxExtractedBytes bounds the bytes of the files in an artifact's
-	// archives, which the artifact holds (see maxHeldBytes).
+	// maxExtractedBytes bounds the bytes of the files in an artifact's archives, which the
+	// artifact holds (see maxHeldBytes).
 	maxExtractedBytes = 64 << 20
-	// maxDecompressedBytes bounds all that decompressing an artifact's
-	// archives produces (a gzip bomb stops here): the files and 16 MiB, more
-	// than the headers of maxArchiveEntries entries and their names take,
-	// and few enough that records the tar reader drops (a PAX record may
+	// maxDecompressedBytes bounds all that decompressing an artifact's archives produces (a gzip
+	// bomb stops here): the files and 16 MiB, more than the headers of maxArchiveEntries entries
+	// and their names take, and few enough that records the tar reader drops (a PAX record may
 	// hold 1 MiB) cost a fraction of the files.
 	maxDecompressedBytes = maxExtractedBytes + 16<<20
-	// maxArchiveNameBytes bounds the names of an artifact's archives'
-	// entries (400 bytes each for 10,000, several times what charts use):
-	// an archive's work grows with them, which the other bounds let reach 40 MB.
+	// maxArchiveNameBytes bounds the names of an artifact's archives' entries, as an archive's work
+	// grows with them (400 bytes each for 10,000, several times what charts use; else up to 40 MB).
 	maxArchiveNameBytes = 4 << 20
-	// maxArchiveDirs bounds the directories an artifact's archives make,
-	// those their names imply included (a name of 2,048 elements makes
-	// 2,048, each recorded by a path of up to 4 KiB): as many as entries.
+	// maxArchiveDirs bounds the directories an artifact's archives make, as many as entries (a name
+	// of 2,048 elements implies 2,048, each recorded by a path of up to 4 KiB).
 	maxArchiveDirs = maxArchiveEntries
 )
 
-// tarballExtensions, in any case, name the archives Extract extracts, as
-// `flux build artifact` and `helm package` write them.
+// tarballExtensions, in any case, name the archives Extract extracts, as `flux build artifact`
+// and `helm package` write them.
 var tarballExtensions = []string{".tar.gz", ".tgz"}
 
-// isTarball reports whether name is a tarball's, by its extension.
 func isTarball(name string) bool {
 	lower := strings.ToLower(name)
 	for _, ext := range tarballExtensions {
@@ -58,10 +54,9 @@ func isTarball(name string) bool {
 	return false
 }
 
-// archivesOf returns the archives, of the files pathpattern.Glob selected,
-// that an Extract copy from pattern extracts, as source-watcher chooses
-// them: a glob pattern, the tarballs it matches itself, silently skipping
-// other files and those below a directory it matches; a literal pattern
+// archivesOf returns the archives, of the files pathpattern.Glob selected, that an Extract copy
+// from pattern extracts, as source-watcher chooses them: a glob pattern, the tarballs it matches
+// itself, silently skipping other files and those below a directory it matches; a literal pattern
 // must name a tarball, not another file or a directory.
 func archivesOf(pattern string, files []string) ([]string, error) {
 	if !hasMeta(pattern) {
@@ -84,13 +79,11 @@ func archivesOf(pattern string, files []string) ([]string, error) {
 	return out, nil
 }
 
-// extractArchive puts the files of the archive src below to (a directory
-// of the artifact, "" for its root) as source-watcher extracts a tarball
-// into its staging directory: each entry at to/<its name>, replacing what
-// was there. It reads the archive whole, at most maxArtifactFileBytes; the
-// directories the entries make count against maxArchiveDirs. Its work is
-// linear in the archive's size and names' bytes (see
-// artifactTree.checkParents).
+// extractArchive puts the files of the archive src below to (a directory of the artifact, "" for
+// its root) as source-watcher extracts a tarball into its staging directory: each entry at
+// to/<its name>, replacing what was there. It reads the archive whole, at most
+// maxArtifactFileBytes; the directories the entries make count against maxArchiveDirs. Its work
+// is linear in the archive's size and names' bytes (see artifactTree.checkParents).
 func extractArchive(ctx context.Context, t *artifactTree, fsys fs.FS, src pathpattern.Ref, to string) error {
 	data, err := pathpattern.ReadFile(fsys, src.Path, maxArtifactFileBytes)
 	if err != nil {
@@ -133,8 +126,7 @@ type archiveEntry struct {
 	mode   fs.FileMode // a file's permission bits
 }
 
-// archiveError is a problem with one entry of an archive, or with the
-// archive as a whole (entry empty).
+// archiveError is a problem with one entry of an archive, or the whole archive (entry empty).
 type archiveError struct {
 	entry string
 	rule  string
@@ -159,12 +151,11 @@ func (e *archiveError) Unwrap() error { return e.err }
 // errDecompressed stops a decompression that produced more than its bound.
 var errDecompressed = errors.New("decompressed past its bound")
 
-// untar reads data, a gzip-compressed tar archive, and calls visit with
-// each file and directory in archive order until visit or the archive
-// fails, stopping at the end-of-archive marker as upstream's reader does.
-// Each entry must pass checkEntry, and counts against t's bounds (see
-// maxArchiveEntries), a file at most maxArtifactFileBytes. Every error is
-// an *archiveError, wrapping ctx's once ctx has ended.
+// untar reads data, a gzip-compressed tar archive, and calls visit with each file and directory
+// in archive order until visit or the archive fails, stopping at the end-of-archive marker as
+// upstream's reader does. Each entry must pass checkEntry, and counts against t's bounds (see
+// maxArchiveEntries), a file at most maxArtifactFileBytes. Every error is an *archiveError,
+// wrapping ctx's once ctx has ended.
 func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archiveEntry) error) error {
 	gz, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -188,9 +179,8 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 		if t.names += int64(len(hdr.Name)); t.names > maxArchiveNameBytes {
 			return &archiveError{entry: hdr.Name, rule: fmt.Sprintf("the names of the entries of an artifact's archives must hold no more than %d bytes in all", maxArchiveNameBytes)}
 		}
-		// An entry costs the share a unit, and one per mergeUnitBytes of
-		// its name (its directories' source); a file's content is charged
-		// as it decompresses, and must fit the share before it is allocated.
+		// An entry costs the share a unit, and one per mergeUnitBytes of its name; a file's content
+		// is charged as it decompresses, and must fit the share before it is allocated.
 		share := workShareOf(ctx)
 		if err := share.charge(1+int64(len(hdr.Name))/mergeUnitBytes, "the entry and its name"); err != nil {
 			return &archiveError{entry: hdr.Name, rule: "cannot be extracted", err: err}
@@ -224,9 +214,8 @@ func untar(ctx context.Context, data []byte, t *artifactTree, visit func(archive
 	}
 }
 
-// checkEntry checks an entry's name (not empty, relative, without a NUL, a
-// backslash or a ".." element; then cleaned: "./a/" is "a") and its type
-// (a file or a directory, as upstream's reader takes it).
+// checkEntry checks an entry's name (not empty, relative, without a NUL, a backslash or a ".."
+// element; then cleaned: "./a/" is "a") and its type (file or directory, as upstream reads it).
 func checkEntry(hdr *tar.Header) (archiveEntry, error) {
 	name := hdr.Name
 	fail := func(rule string) (archiveEntry, error) {
@@ -300,8 +289,8 @@ func readError(err error) error {
 	return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
 }
 
-// boundedReader reads the decompressed archive, counting what it reads
-// against t's bound, and fails once it is spent, or once ctx has ended.
+// boundedReader reads the decompressed archive, counting what it reads against t's bound, and
+// fails once it is spent, or once ctx has ended.
 type boundedReader struct {
 	ctx context.Context
 	r   io.Reader
@@ -316,8 +305,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	if left <= 0 {
 		return 0, errDecompressed
 	}
-	// The plan's share is charged a unit for every extractUnitBytes
-	// decompressed, started, before they are: at most what it has left.
+	// Charge a unit per extractUnitBytes decompressed, started, before it is: at most what is left.
 	work := workShareOf(b.ctx)
 	charged := (b.t.decompressed + extractUnitBytes - 1) / extractUnitBytes
 	if work != nil {

@@ -10,34 +10,29 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// maxHeldBytes bounds the merged and extracted content, which exists
-// nowhere else, that an artifact holds until it is hashed: 64 MiB, far
-// more than its charts and manifests, and little enough for a controller's
-// memory with one artifact per core.
+// maxHeldBytes bounds the merged and extracted content, which exists nowhere else, that an
+// artifact holds until it is hashed: 64 MiB, far more than its charts and manifests, and little
+// enough for a controller's memory with one artifact per core.
 const maxHeldBytes = 64 << 20
 
 // artifactFile is one file of an artifact being built.
 type artifactFile struct {
 	dest string
-	// src is what [File.Source] reports: the file copied there, the last
-	// file merged into it, or the archive it was extracted from.
+	// src is what [File.Source] reports.
 	src pathpattern.Ref
 	// fsys is src's file system, a copied file's content's.
 	fsys fs.FS
-	// data is the content of a merged or extracted file, which is not
-	// src's bytes; own says that data is the content, empty or not.
+	// data is the content of a merged or extracted file, which is not src's bytes; own says that
+	// data is the content, empty or not.
 	data []byte
 	own  bool
-	// mode holds an extracted file's permission bits, from its archive
-	// entry; 0 otherwise (see artifactFS.load).
+	// mode holds an extracted file's permission bits, from its archive entry; 0 otherwise.
 	mode fs.FileMode
 }
 
-// content returns the file's content, refusing more than maxBytes. A
-// copied file is read into buf, which may be nil, and is valid until buf is
-// used again; pathpattern.Glob found it without a link, so readfile.Read
-// does not check its path's elements again (the dirCache would answer from
-// Glob's own listings), only the opened file, and dirfs refuses a link.
+// content returns the file's content, refusing more than maxBytes. A copied file is read into buf
+// (nil or not), valid until buf is used again; Glob found it without a link, so readfile.Read
+// checks only the opened file, not its path's elements again, and dirfs refuses a link.
 func (f *artifactFile) content(maxBytes int64, buf []byte) ([]byte, error) {
 	if !f.own {
 		return readfile.Read(f.fsys, f.src.Path, maxBytes, buf)
@@ -48,18 +43,16 @@ func (f *artifactFile) content(maxBytes int64, buf []byte) ([]byte, error) {
 	return f.data, nil
 }
 
-// artifactTree is the files of an artifact while its copy operations run,
-// as upstream's staging directory holds them.
+// artifactTree is an artifact's files while its copy operations run, as upstream's staging dir.
 type artifactTree struct {
 	files map[string]artifactFile
-	// dirs holds every directory of the artifact, above its files or
-	// from archives.
+	// dirs holds every directory of the artifact, above its files or from archives.
 	dirs map[string]bool
 	held int64 // bytes of data held by files
 	// mergeSpent is what its merges were charged (see maxMergeUnits).
 	mergeSpent int64
-	// extracted, entries, names, decompressed and archiveDirs count what
-	// all the artifact's archives held and made (see extractArchive).
+	// extracted, entries, names, decompressed and archiveDirs count what all the artifact's
+	// archives held and made (see extractArchive).
 	extracted    int64
 	entries      int
 	names        int64
@@ -72,11 +65,10 @@ func newArtifactTree() *artifactTree {
 	return &artifactTree{files: map[string]artifactFile{}}
 }
 
-// isDir reports whether path is a directory of the artifact.
 func (t *artifactTree) isDir(path string) bool { return t.dirs[path] }
 
-// put puts f at f.dest, replacing the file there. As in a staging
-// directory, a file cannot replace a directory or land below a file.
+// put puts f at f.dest, replacing the file there. As in a staging directory, a file cannot
+// replace a directory or land below a file.
 func (t *artifactTree) put(f *artifactFile) error {
 	if t.dirs[f.dest] {
 		return fmt.Errorf("%q is a directory of the artifact", f.dest)
@@ -110,11 +102,9 @@ func (t *artifactTree) mkdir(dir string) error {
 	return nil
 }
 
-// checkParents returns an error when a directory above path is a file.
-// It and addParents walk up from path's parent and stop at the first known
-// directory, above which all are directories, none a file: a path below
-// one costs one lookup, not one per element, each hashing its prefix,
-// which would take the square of a deep name's length.
+// checkParents returns an error when a directory above path is a file. It and addParents walk up
+// from path's parent only to the first known directory (all above are directories), so a path
+// costs one lookup, not one per element hashing its prefix: the square of a deep name's length.
 func (t *artifactTree) checkParents(path string) error {
 	for i := strings.LastIndexByte(path, '/'); i >= 0; i = strings.LastIndexByte(path[:i], '/') {
 		if t.dirs[path[:i]] {
@@ -127,8 +117,7 @@ func (t *artifactTree) checkParents(path string) error {
 	return nil
 }
 
-// addParents records the directories above path, up to the first that
-// is one already (see checkParents).
+// addParents records the directories above path, up to the first known one (see checkParents).
 func (t *artifactTree) addParents(path string) {
 	for i := strings.LastIndexByte(path, '/'); i >= 0; i = strings.LastIndexByte(path[:i], '/') {
 		if t.dirs[path[:i]] {

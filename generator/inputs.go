@@ -11,16 +11,14 @@ import (
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
 
-// parseInputs reads an inputsFrom file: one YAML (or JSON) document that is
-// a mapping, each value kept as JSON, as the ArtifactGenerator copies it to
-// ExternalArtifact.status.exportedInputs. parseInputsFast reads a common
-// subset; parseInputsSlow decodes the rest with sigs.k8s.io/yaml, after
-// yamldoc.Documents has bounded alias expansion and split off empty
-// documents. Duplicate keys are errors, at the file's line. The JSON is
-// read as ReadExportedInputs reads the status (exportedinputs.Decode: at
-// most 1 MiB, nested at most 10,000 deep), so that the reader accepts
-// whatever the writer exports. It returns the values by name and the object
-// that json.Marshal writes of them, nil when there are none.
+// parseInputs reads an inputsFrom file: one YAML (or JSON) document that is a mapping, each value
+// kept as JSON, as the ArtifactGenerator copies it to ExternalArtifact.status.exportedInputs.
+// parseInputsFast reads a common subset; parseInputsSlow decodes the rest with sigs.k8s.io/yaml,
+// after yamldoc.Documents has bounded alias expansion and split off empty documents. Duplicate
+// keys are errors, at the file's line. The JSON is read as ReadExportedInputs reads the status
+// (exportedinputs.Decode: at most 1 MiB, nested at most 10,000 deep), so that the reader accepts
+// whatever the writer exports. It returns the values by name and the object that json.Marshal
+// writes of them, nil when there are none.
 func parseInputs(data []byte) (map[string]json.RawMessage, json.RawMessage, error) {
 	if inputs, object, ok := parseInputsFast(data); ok {
 		return inputs, object, nil

@@ -9,9 +9,8 @@ import (
 	"github.com/tenantkit/tenantkit/internal/exportedinputs"
 )
 
-// parseInputsFast reads, without a YAML decoder, the inputs files tenants
-// almost always write, and returns what parseInputsSlow returns for them;
-// for any other file it returns false. It accepts, line by line:
+// parseInputsFast reads, without a YAML decoder, the inputs files tenants almost always write, and
+// returns what parseInputsSlow returns for them, or false for any other file. It accepts, by line:
 //
 //	file     = { blank } mapping(n) { blank }     ; at least one key
 //	mapping(n) = { n spaces, key ":" ( " " { " " } inline | [ comment ] EOL block(n) ) }
@@ -27,17 +26,14 @@ import (
 //	blank    = { " " } [ "#" { printable ASCII } ] EOL
 //	comment  = " " { " " } "#" { printable ASCII }
 //
-// with every line of one mapping or sequence at the same indentation, each
-// key once in its mapping, nesting at most maxFastDepth deep, and the JSON
-// within exportedinputs.MaxBytes. There YAML 1.1 reads plain scalars as
-// strings and integers as their digits, and nothing needs escaping in JSON
-// (json.Marshal escapes "<", ">" and "&"), so the JSON is the text itself.
-// Anything else (tabs, carriage returns, a BOM, other bytes, markers,
-// directives, anchors, tags, flow content, floats, multi-line scalars,
-// nulls) is left to the decoders, errors included. It spares a plan
-// decoding every module's inputs file (BenchmarkPlan); FuzzParseInputsFast
-// checks that parseInputsSlow returns the same map, byte for byte, and
-// that the object is json.Marshal's of it.
+// with every line of one mapping or sequence at the same indentation, each key once in its
+// mapping, nesting at most maxFastDepth deep, and the JSON within exportedinputs.MaxBytes. There
+// YAML 1.1 reads plain scalars as strings and integers as their digits, and nothing needs escaping
+// in JSON (json.Marshal escapes "<", ">" and "&"), so the JSON is the text itself. Anything else
+// (tabs, carriage returns, a BOM, other bytes, markers, directives, anchors, tags, flow content,
+// floats, multi-line scalars, nulls) is left to the decoders, errors included. It spares a plan
+// decoding every module's inputs file (BenchmarkPlan); FuzzParseInputsFast checks that
+// parseInputsSlow returns the same map, byte for byte, and that the object is json.Marshal's.
 func parseInputsFast(data []byte) (map[string]json.RawMessage, json.RawMessage, bool) {
 	var p fastInputs
 	for line := range bytes.Lines(data) {
@@ -66,9 +62,8 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, json.RawMessage, 
 	if size > exportedinputs.MaxBytes {
 		return nil, nil, false
 	}
-	// The object, as json.Marshal writes the map (entries sorted, nothing
-	// to escape), and the values as parts of it: one allocation, held as
-	// long as the artifact.
+	// The object, as json.Marshal writes the map (entries sorted, nothing to escape), and the
+	// values as parts of it: one allocation, held as long as the artifact.
 	object := append(make([]byte, 0, size), '{')
 	inputs := make(map[string]json.RawMessage, len(entries))
 	for i, e := range entries {
@@ -83,12 +78,11 @@ func parseInputsFast(data []byte) (map[string]json.RawMessage, json.RawMessage, 
 	return inputs, append(object, '}'), true
 }
 
-// maxFastDepth bounds how deep parseInputsFast nests mappings, the file's
-// counting one; a deeper file is left to the decoders.
+// maxFastDepth bounds how deep parseInputsFast nests mappings, the file's counting one; a deeper
+// file is left to the decoders.
 const maxFastDepth = 16
 
-// maxFastKey bounds a key: yaml/v2 refuses an implicit key of more than
-// 1,024 bytes.
+// maxFastKey bounds a key: yaml/v2 refuses an implicit key of more than 1,024 bytes.
 const maxFastKey = 128
 
 type fastInputs struct {
@@ -107,8 +101,8 @@ type fastEntry struct {
 	value []byte // JSON
 }
 
-// mapping reads a block mapping whose keys are indented by indent, and
-// returns its entries sorted by key, as json.Marshal writes them.
+// mapping reads a block mapping whose keys are indented by indent, and returns its entries sorted
+// by key, as json.Marshal writes them.
 func (p *fastInputs) mapping(indent, depth int) ([]fastEntry, bool) {
 	var entries []fastEntry
 	for p.next < len(p.lines) && p.lines[p.next].indent >= indent {
@@ -143,8 +137,8 @@ func (p *fastInputs) mapping(indent, depth int) ([]fastEntry, bool) {
 	return entries, true
 }
 
-// block reads the value of a key indented by indent with nothing after its
-// ":": a sequence or a mapping on the following lines.
+// block reads the value of a key indented by indent with nothing after its ":": a sequence or a
+// mapping on the following lines.
 func (p *fastInputs) block(indent, depth int) ([]byte, bool) {
 	if p.next == len(p.lines) || depth == maxFastDepth {
 		return nil, false
@@ -178,8 +172,8 @@ func (p *fastInputs) block(indent, depth int) ([]byte, bool) {
 	return nil, false // null
 }
 
-// inlineValue returns the JSON of the value that starts text, the rest of
-// its line, which may end in a comment.
+// inlineValue returns the JSON of the value that starts text, the rest of its line, which may end
+// in a comment.
 func inlineValue(text []byte) ([]byte, bool) {
 	if len(text) == 0 {
 		return nil, false // null
@@ -250,8 +244,7 @@ func isComment(rest []byte) bool {
 	return len(t) == 0 || t[0] == '#' && len(t) < len(rest)
 }
 
-// special reports whether YAML 1.1 could read the plain scalar s as a
-// boolean or null.
+// special reports whether YAML 1.1 could read the plain scalar s as a boolean or null.
 func special(s []byte) bool {
 	if len(s) > len("false") {
 		return false

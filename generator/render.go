@@ -11,8 +11,7 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// An output is one kind of object that [render] renders once per match: the
-// namespace and name templates of a spec.artifacts[i].
+// An output is one kind of object [render] renders per match: a spec.artifacts[i]'s templates.
 type output struct {
 	Namespace *pathpattern.Template // nil: the namespace given to render
 	Name      *pathpattern.Template
@@ -24,43 +23,23 @@ type renderedObject struct {
 	Index     int    // the output's index in the outputs given to render
 	Namespace string // rendered, or the namespace given to render
 	Name      string
-	// Conflict is the first other result (in result order) with the same
-	// namespace and name, or nil. render reports it; neither object may be
-	// built.
+	// Conflict is the first other result with this namespace and name, or nil: neither is built.
 	Conflict *renderedObject
 }
 
-// render is rule 7 of the package documentation: it expands the namespace
-// and name templates of every output for every match, from the normalized
-// values, checks the results, and reports every problem at
-// fldPath.Index(i), i the output's index (spec.artifacts[i]).
-//
-// namespace is that of the outputs without a namespace template, and may be
-// empty. The templates must be bound to the matches' pattern (or to none).
-//
-// The result holds one renderedObject per output and match whose name is a
-// DNS-1123 subdomain and namespace a DNS-1123 label, by output, then by
-// path. Any other is left out and reported as a field.Invalid on its
-// .Child("name") or .Child("namespace") with the value and its directory;
-// an output without a name template is a field.Required on its name.
-//
-// Two results with the same namespace and name, from two directories or two
-// outputs, are both returned with Conflict set, and reported once per later
-// one as a field.Duplicate on its name, naming both directories and, when
-// the outputs differ, both outputs:
-// `directories "a" (spec.artifacts[0]) and "b" (spec.artifacts[1]) render
-// the same namespace "x" and name "y"`.
-//
-// A match with a Problem (see [pathpattern.Pattern.Discover]) renders
-// nothing and is not reported again. A match with an empty Path, no
-// directory, renders each output once, with errors naming the output, so
-// render([]pathpattern.Match{{}}, outputs, ...) checks the literal names
-// and namespaces of outputs bound to a nil *pathpattern.Pattern, for a spec
-// without a pattern.
-//
-// The results share the maps of the matches; the errors come in the order
-// of the results. When errs is not empty, the caller must not act on the
-// results an error touches, nor delete anything on account of the others.
+// render is rule 7 of the package documentation: it expands the namespace and name templates of
+// every output for every match, from the normalized values, and checks the results (namespace is
+// that of the outputs without a namespace template, maybe empty; the templates are bound to the
+// matches' pattern, or to none). It returns one renderedObject per output and match whose name is
+// a DNS-1123 subdomain and namespace a DNS-1123 label, by output, then by path; any other is left
+// out, a field.Invalid at fldPath.Index(i).Child("name" or "namespace"), i the output's index,
+// with the value and its directory, or a field.Required for an output without a name template.
+// Two results with the same namespace and name both get Conflict, and each later one is a
+// field.Duplicate on its name naming both directories and, when the outputs differ, both
+// outputs. A match with a Problem renders nothing; one with an empty Path renders each output
+// once, errors naming the output (a spec without a pattern). The results share the matches' maps;
+// the errors come in result order. When errs is not empty, the caller must not act on the results
+// an error touches, nor delete anything on account of the others.
 func render(matches []pathpattern.Match, outputs []output, namespace string, fldPath *field.Path) ([]renderedObject, field.ErrorList) {
 	order := make([]int, 0, len(matches))
 	for i := range matches {
@@ -118,8 +97,8 @@ func render(matches []pathpattern.Match, outputs []output, namespace string, fld
 	return out, errs
 }
 
-// expandChecked expands t from m's normalized values and checks the result
-// with check, returning it or an error at fldPath.
+// expandChecked expands t from m's normalized values and checks the result with check, returning
+// it or an error at fldPath.
 func expandChecked(t *pathpattern.Template, m pathpattern.Match, fldPath *field.Path, check func(string) []string) (string, *field.Error) {
 	s, err := t.Expand(m.Normalized)
 	if err != nil {
@@ -139,8 +118,7 @@ func fromDir(dir, detail string) string {
 	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
 }
 
-// renderedPair names the directories of two conflicting results, or their
-// outputs, or both.
+// renderedPair names the directories of two conflicting results, or their outputs, or both.
 func renderedPair(a, b *renderedObject, fldPath *field.Path) string {
 	if a.Path == "" || b.Path == "" {
 		return fmt.Sprintf("%s and %s", renderedOrigin(a, fldPath, true), renderedOrigin(b, fldPath, true))

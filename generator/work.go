@@ -11,56 +11,45 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The plan's budget of work. The bounds of a file and of an artifact keep
-// one tenant's artifact small, not a plan of many hostile tenants short, so
-// a plan also charges its artifacts' merges and extractions, in one unit,
-// against planWorkUnits and namespaceWorkUnits more per namespace it builds
-// artifacts for: it grows with the tenants let in (allowedNames), not with
-// the modules a tenant adds.
-//
-// It is shared deterministically (see the package documentation, "Cost"):
-// the first build gives each artifact an equal share, at most
-// maxArtifactWorkUnits, refusing work over it before it runs, so the
-// artifact is known to need at least what it spent and what was refused;
-// up to maxWorkRounds builds in all then build those again as nextShares
-// says, and the others fail with their last build's error (the share, what
-// it had left, what the refused work counts) and a plan error naming them.
-// A plan of small artifacts never builds one twice, and nothing is timed.
-//
-// A unit is a unit of a merge's charge (see maxMergeUnits), extractUnitBytes
-// decompressed, or an archive entry and each mergeUnitBytes of its name,
-// about the same work (BenchmarkHostileMerge, BenchmarkHostileExtract). The
-// budget is a judgement between the cost of 1,000 hostile tenants
+// The plan's budget of work. A file's and an artifact's bounds keep one tenant's artifact small,
+// not a plan of many hostile tenants short, so a plan also charges its artifacts' merges and
+// extractions, in one unit, against planWorkUnits and namespaceWorkUnits more per namespace it
+// builds artifacts for: it grows with the tenants let in (allowedNames), not with their modules.
+// It is shared deterministically (package documentation, "Cost"): the first build gives each
+// artifact an equal share, at most maxArtifactWorkUnits, refusing work over it before it runs, so
+// the artifact is known to need at least what it spent and what was refused; up to maxWorkRounds
+// builds in all then build those again as nextShares says, and the others fail with their last
+// build's error (the share, what it had left, what the refused work counts) and a plan error
+// naming them. A plan of small artifacts never builds one twice, and nothing is timed.
+// A unit is a unit of a merge's charge (see maxMergeUnits), extractUnitBytes decompressed, or an
+// archive entry and each mergeUnitBytes of its name, about the same work (BenchmarkHostileMerge,
+// BenchmarkHostileExtract). The budget is a judgement between the cost of 1,000 hostile tenants
 // (BenchmarkHostileMergePlan) and the large chart values merges a plan holds.
 const (
 	planWorkUnits      = 250_000
 	namespaceWorkUnits = 256
 	extractUnitBytes   = 1_024
-	// maxArtifactWorkUnits is the most an artifact's own bounds let it
-	// spend: a share this large refuses nothing they allow.
+	// maxArtifactWorkUnits is all an artifact's own bounds allow: a share this large refuses nothing.
 	maxArtifactWorkUnits = maxArtifactMergeUnits + maxDecompressedBytes/extractUnitBytes
 )
 
 // errWorkBudget is wrapped by the error of work an artifact's share refuses.
 var errWorkBudget = errors.New("work budget exceeded")
 
-// workShare is an artifact's share of its plan's budget of work, and what
-// it spent. A nil *workShare (outside a plan) lets all work through.
+// workShare is an artifact's share of its plan's budget of work, and what it spent. A nil
+// *workShare (outside a plan) lets all work through.
 type workShare struct {
 	limit int64 // units
 	spent int64
-	// over says that work was refused for going over limit, and need is
-	// then what the artifact spent and the refused work.
+	// over says work was refused over limit; need is then what was spent and refused.
 	over bool
 	need int64
-	// total, left and artifacts describe, for messages, the plan's budget,
-	// what was left of it for this build, and among how many artifacts.
+	// total, left and artifacts, for messages: the budget, what this build had, among how many.
 	total, left int64
 	artifacts   int
 }
 
-// charge takes units from s for work of what, or refuses it with an error
-// wrapping errWorkBudget when they are more than s has left.
+// charge takes units for work of what, or refuses more than s has left (wrapping errWorkBudget).
 func (s *workShare) charge(units int64, what string) error {
 	if err := s.check(units, what); err != nil {
 		return err
@@ -71,8 +60,8 @@ func (s *workShare) charge(units int64, what string) error {
 	return nil
 }
 
-// check refuses, as charge does, units that s has no room for, without
-// taking them: a bound known before work whose exact charge comes later.
+// check refuses, as charge does, units that s has no room for, without taking them: a bound known
+// before work whose exact charge comes later.
 func (s *workShare) check(units int64, what string) error {
 	if s == nil || s.spent+units <= s.limit {
 		return nil
@@ -105,8 +94,7 @@ func planWork(namespaces int) int64 {
 	return planWorkUnits + namespaceWorkUnits*int64(namespaces)
 }
 
-// firstShare is the share of each of n artifacts in a plan's first build:
-// an equal part of the budget, at most maxArtifactWorkUnits.
+// firstShare is each of n artifacts' first share: an equal part, at most maxArtifactWorkUnits.
 func firstShare(budget int64, n int) int64 {
 	if n == 0 {
 		return 0
@@ -114,12 +102,11 @@ func firstShare(budget int64, n int) int64 {
 	return min(maxArtifactWorkUnits, budget/int64(n))
 }
 
-// nextShares returns which artifacts over their shares, known to need
-// needs, to build again (by index in needs), and each one's share, with
-// left units left: smallest needs first, ties in order, while left holds
-// them; each gets its need and an equal part of the rest, at most
-// maxArtifactWorkUnits. Each build spends its share anew, so the rounds
-// end: what is left shrinks, or a need grows.
+// nextShares returns which artifacts over their shares, known to need needs, to build again (by
+// index in needs), and each one's share, with left units left: smallest needs first, ties in
+// order, while left holds them; each gets its need and an equal part of the rest, at most
+// maxArtifactWorkUnits. Each build spends its share anew, so the rounds end: what is left
+// shrinks, or a need grows.
 func nextShares(needs []int64, left int64) (again []int, shares []int64) {
 	order := make([]int, len(needs))
 	for i := range order {
@@ -143,10 +130,9 @@ func nextShares(needs []int64, left int64) (again []int, shares []int64) {
 // maxWorkRounds bounds the builds of a plan's artifacts, the first included.
 const maxWorkRounds = 8
 
-// workBudgetError is the plan's error for the artifacts of items at the
-// indices over, known to need needs, not built again (all but again,
-// sorted) with left of total units left, or, when last, after
-// maxWorkRounds builds.
+// workBudgetError is the plan's error for the artifacts of items at the indices over, known to
+// need needs, not built again (all but again, sorted) with left of total units left, or, when
+// last, after maxWorkRounds builds.
 func workBudgetError(total, left int64, items []*item, over []int, needs []int64, again []int, last bool) *field.Error {
 	var names []string
 	for j, i := range over {

@@ -9,14 +9,12 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// encodeMerged encodes a merged YAML file as sigs.k8s.io/yaml.Marshal, and
-// so source-watcher, does (JSON, then decoded and encoded with yaml/v2),
-// but sorts each mapping's keys here, stably from JSON order, by yaml/v2's
-// order (naturalLess). yaml/v2 sorts from Go's random map order, and its
-// order is not transitive for some keys mixing digits and letters (8 < 11
-// < 1A < 8), so its output for them changes from run to run; for any other
-// keys the bytes are upstream's. Between steps it returns ctx's error once
-// ctx has ended.
+// encodeMerged encodes a merged YAML file as sigs.k8s.io/yaml.Marshal, and so source-watcher,
+// does (JSON, then decoded and encoded with yaml/v2), but sorts each mapping's keys here, stably
+// from JSON order, by yaml/v2's order (naturalLess). yaml/v2 sorts from Go's random map order,
+// and its order is not transitive for some keys mixing digits and letters (8 < 11 < 1A < 8), so
+// its output for them changes from run to run; for any other keys the bytes are upstream's.
+// Between steps it returns ctx's error once ctx has ended.
 func encodeMerged(ctx context.Context, m map[string]any) ([]byte, error) {
 	j, err := json.Marshal(m)
 	if err != nil {
@@ -25,8 +23,8 @@ func encodeMerged(ctx context.Context, m map[string]any) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// A MapSlice target makes yaml/v2 keep every mapping in document
-	// order, with the same scalars and layout as through a map.
+	// A MapSlice target makes yaml/v2 keep every mapping in document order, with the same scalars
+	// and layout as through a map.
 	var doc yamlv2.MapSlice
 	if err := yamlv2.Unmarshal(j, &doc); err != nil {
 		return nil, err
@@ -38,8 +36,8 @@ func encodeMerged(ctx context.Context, m map[string]any) ([]byte, error) {
 	return yamlv2.Marshal(doc)
 }
 
-// sortMappings orders the keys of every mapping in v by naturalLess, stably
-// from JSON's byte order, so that keys it cannot order come out alike.
+// sortMappings orders the keys of every mapping in v by naturalLess, stably from JSON's byte
+// order, so that keys it cannot order come out alike.
 func sortMappings(v any) {
 	switch v := v.(type) {
 	case yamlv2.MapSlice:
@@ -64,10 +62,9 @@ func sortMappings(v any) {
 	}
 }
 
-// naturalLess reports whether yaml/v2 (go.yaml.in/yaml/v2 v2.4.3, sorter.go)
-// puts the string key a before b when it encodes a map: letters after other
-// characters and by code point, runs of digits by value. It is that
-// function's branch for two strings, a JSON document's only keys;
+// naturalLess reports whether yaml/v2 (go.yaml.in/yaml/v2 v2.4.3, sorter.go) puts the string key
+// a before b when it encodes a map: letters after other characters and by code point, runs of
+// digits by value. It is that function's branch for two strings, a JSON document's only keys;
 // TestNaturalLessAsYAMLv2 and FuzzNaturalLess compare it with yaml/v2.
 func naturalLess(a, b string) bool {
 	ar, br := []rune(a), []rune(b)
@@ -111,16 +108,14 @@ func naturalLess(a, b string) bool {
 	return len(ar) < len(br)
 }
 
-// encodedSizeAtLeast returns a lower bound on the bytes encodeMerged writes
-// for m, or a number past limit once it passes it: each key and colon, each
-// list item's "- ", each string's bytes and a byte for any other scalar,
-// two for an empty mapping or list, and the indentation of every line that
-// starts a key or an item, in yaml/v2's block style (a nested mapping, or a
-// collection in a list item, two columns in, its first key or item on the
-// item's line; a list under a key at the key's column). "{a: {a: ...}}"
-// nested n deep, 4n bytes, encodes to n² bytes: so a merge refuses it
-// before encoding, whose time and memory grow with that square.
-// FuzzMergeYAML checks that the bound never passes what encodeMerged writes.
+// encodedSizeAtLeast returns a lower bound on the bytes encodeMerged writes for m, or a number
+// past limit once it passes it: each key and colon, each list item's "- ", each string's bytes
+// and a byte for any other scalar, two for an empty mapping or list, and the indentation of every
+// line that starts a key or an item, in yaml/v2's block style (a nested mapping, or a collection
+// in a list item, two columns in, its first key or item on the item's line; a list under a key at
+// the key's column). "{a: {a: ...}}" nested n deep, 4n bytes, encodes to n² bytes: so a merge
+// refuses it before encoding, whose time and memory grow with that square. FuzzMergeYAML checks
+// that the bound never passes what encodeMerged writes.
 func encodedSizeAtLeast(m map[string]any, limit int64) int64 {
 	var n int64
 	var value func(v any, indent int64, sameLine bool)
