@@ -15,11 +15,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Lookup finds the object a reference names in the cluster. UID returns the
-// object's current UID, or an error wrapping [ErrNotFound] when the object or
-// its kind does not exist, or [ErrForbidden] when reading it is forbidden; any
-// other error means "cannot tell", and [Decider.Decide] keeps the namespace.
-// The package documentation shows a controller-runtime implementation.
+// Lookup finds the object a reference names in the cluster (the package documentation shows
+// a controller-runtime one). UID returns the object's current UID, or an error wrapping
+// [ErrNotFound] when the object or its kind does not exist, or [ErrForbidden] when reading
+// it is forbidden; any other error means "cannot tell", and [Decider.Decide] keeps the namespace.
 type Lookup interface {
 	UID(ctx context.Context, r Reference) (string, error)
 }
@@ -68,8 +67,7 @@ func (o Outcome) String() string {
 type Verdict struct {
 	// Outcome is the branch Decide took.
 	Outcome Outcome
-	// Reference is the parsed annotation value; zero when the annotation is
-	// absent, "self" or malformed.
+	// Reference is the parsed annotation value; zero when it is absent, "self" or malformed.
 	Reference Reference
 	// Reason explains the outcome in one line, fit for an inventory reason
 	// and a condition message; every verdict has one. For example "handed off
@@ -77,32 +75,28 @@ type Verdict struct {
 	Reason string
 }
 
-// HandedOff reports whether the namespace was handed off: the generator must
-// not delete it, only stop tracking it.
+// HandedOff reports whether the namespace was handed off: do not delete it, only stop tracking it.
 func (v Verdict) HandedOff() bool { return v.Outcome == HandedOff }
 
-// Decider decides hand-offs under one policy, the kinds that may take one.
-// Build it once with [NewDecider]; it is immutable and safe for concurrent
-// use. The zero Decider allows every kind, like NewDecider(fldPath).
+// Decider decides hand-offs under one policy, the kinds that may take one. Build it once
+// with [NewDecider]; it is immutable and safe for concurrent use. The zero Decider allows
+// every kind, like NewDecider(fldPath).
 type Decider struct {
 	allowed     map[schema.GroupKind]bool // nil: every kind
 	allowedText string                    // the allowed kinds, sorted, for reasons
 }
 
-// NewDecider returns a Decider that lets only the allowed kinds, by API
-// group and kind (not version), take a hand-off; a reference to any other
-// kind leaves the generator accountable ([KindNotAllowed]). With no kind,
-// every kind may, and whoever may annotate a namespace can keep it for ever
-// (see Hostile annotations in the package documentation): name the kinds.
+// NewDecider returns a Decider that lets only the allowed kinds, by API group and kind (not
+// version), take a hand-off; a reference to any other kind leaves the generator accountable
+// ([KindNotAllowed]). With no kind, every kind may, and whoever may annotate a namespace can
+// keep it for ever (see Hostile annotations in the package documentation): name the kinds.
 // fldPath is where the caller's list of kinds is:
 //
 //	d, errs := finalizer.NewDecider(field.NewPath("allowedKinds"), schema.GroupKind{Group: "fluxcd.controlplane.io", Kind: "ResourceSet"})
 //
-// A group or kind that breaks the rules the API server applies is a
-// field.Invalid (or, an empty kind, a field.Required) at
-// fldPath.Index(i).Child("group") or .Child("kind"), i the kind's index.
-// It returns a nil Decider and every problem, in the order of the kinds, or
-// a nil list.
+// A group or kind that breaks the API server's rules is a field.Invalid (an empty kind, a
+// field.Required) at fldPath.Index(i).Child("group") or .Child("kind"), i the kind's index.
+// It returns a nil Decider and every problem, in the order of the kinds, or a nil list.
 func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, field.ErrorList) {
 	d := &Decider{}
 	if len(allowed) == 0 {
@@ -136,19 +130,18 @@ func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, fie
 	return d, nil
 }
 
-// Decide is for the generator, about to delete a namespace it manages: it
-// tells from the live namespace's externalFinalizer annotation whether the
-// deletion was handed off, by the table of the package documentation:
+// Decide is for the generator, about to delete a namespace it manages: it tells from the
+// live namespace's externalFinalizer annotation whether the deletion was handed off, by the
+// table of the package documentation:
 //
 //	verdict, err := d.Decide(ctx, ns.GetName(), ns.GetAnnotations(), lookup)
 //
-// It is handed off only when the value names an object of an allowed kind
-// outside the namespace, and l, called only then, finds it with the
-// referenced UID. An error from l wrapping [ErrForbidden] is returned as it
-// is, with a Forbidden verdict naming the RBAC the caller lacks; any other is
-// returned wrapped, with an Undecided verdict: either way the caller must keep
-// the namespace and retry, never delete it. Decide also returns an error when
-// namespace is not a namespace name, and when it needs a lookup and l is nil.
+// It is handed off only when the value names an object of an allowed kind outside the
+// namespace, and l, called only then, finds it with the referenced UID. An error from l
+// wrapping [ErrForbidden] is returned as it is, with a Forbidden verdict naming the RBAC the
+// caller lacks; any other is returned wrapped, with an Undecided verdict: either way the
+// caller must keep the namespace and retry, never delete it. Decide also returns an error
+// when namespace is not a namespace name, and when it needs a lookup and l is nil.
 func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]string, l Lookup) (Verdict, error) {
 	if msgs := validation.IsDNS1123Label(namespace); len(msgs) > 0 {
 		err := fmt.Errorf("finalizer: namespace %s: %s", quote(namespace), strings.Join(msgs, "; "))

@@ -8,32 +8,27 @@ import (
 	"strings"
 )
 
-// Sentinel errors, one per failure that a caller handles differently, which
-// this package's errors wrap with the detail: match them with [errors.Is].
+// The sentinels, one per failure a caller handles differently; match them with [errors.Is].
 var (
 	// ErrInvalid is what every *[ParseError] unwraps to: not a reference.
 	ErrInvalid = errors.New("finalizer: invalid reference")
 
-	// ErrNotFound is what a [Lookup] wraps when the referenced object, or
-	// its kind, does not exist: the finalizer is gone. It is tenantkit's one
-	// not-found error (package generator's ObjectReader returns it too).
+	// ErrNotFound is what a [Lookup] wraps when the referenced object, or its kind, does not
+	// exist: the finalizer is gone. Package generator's ObjectReader returns it too.
 	ErrNotFound = errors.New("finalizer: object not found")
 
 	// ErrForbidden is what a [Lookup] wraps when the caller lacks RBAC "get"
 	// on the referenced kind, so a hand-off cannot be told.
 	ErrForbidden = errors.New("finalizer: forbidden")
 
-	// ErrStamp is what [Stamp] wraps when the desired Namespace cannot be
-	// stamped: the annotation is not [Self], or the Namespace carries other
-	// labels or annotations, which belong to the generator.
+	// ErrStamp is what [Stamp] wraps when the annotation is not [Self], or the desired
+	// Namespace carries other labels or annotations, which belong to the generator.
 	ErrStamp = errors.New("finalizer: cannot stamp namespace")
 )
 
-// errNilLookup is Decide's error when it needs a lookup and has none.
 var errNilLookup = errors.New("finalizer: lookup must not be nil")
 
-// The rules that a *ParseError names, read after
-// `finalizer: invalid reference "<value>": <segment>: `.
+// The rules a *ParseError names, after `finalizer: invalid reference "<value>": <segment>: `.
 var ruleTooLong = fmt.Sprintf("must be no more than %d bytes", maxLength)
 
 const (
@@ -48,9 +43,8 @@ const (
 // which rule. It unwraps to [ErrInvalid].
 type ParseError struct {
 	Value string // the whole value
-	// Segment names the failing segment as the grammar of the package
-	// documentation does: "group", "version", "kind", "namespace", "name"
-	// or "uid"; "" for the whole value (its length, its number of segments).
+	// Segment names the failing segment as the package grammar does: "group", "version",
+	// "kind", "namespace", "name" or "uid"; "" for the whole value (length, segment count).
 	Segment string
 	Rule    string // the rule that failed, e.g. "must not be empty"
 }
@@ -72,12 +66,10 @@ func (e *ParseError) detail() string {
 // Unwrap returns [ErrInvalid].
 func (e *ParseError) Unwrap() error { return ErrInvalid }
 
-// quoteLimit is how many bytes of an over-long value a message shows: a value
-// from an annotation may hold 256 KiB, too much for logs, events and conditions.
+// quoteLimit is how much of an over-long value a message shows: an annotation may hold 256 KiB.
 const quoteLimit = 64
 
-// quote quotes s, cutting a value longer than maxLength to its first
-// quoteLimit bytes and its length.
+// quote quotes s, or past maxLength its first quoteLimit bytes and its length.
 func quote(s string) string {
 	if len(s) <= maxLength {
 		return strconv.Quote(s)
@@ -85,12 +77,10 @@ func quote(s string) string {
 	return strconv.Quote(s[:quoteLimit]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
-// maxListedKeys bounds how many keys an error lists per map: the desired
-// metadata may be rendered from tenant input.
+// maxListedKeys bounds the keys an error lists per map: metadata may come from tenant input.
 const maxListedKeys = 10
 
-// listKeys returns the sorted keys of m other than skip, quoted, at most
-// maxListedKeys of them followed by how many more there are; "" for none.
+// listKeys quotes m's sorted keys but skip, at most maxListedKeys and how many more; "" for none.
 func listKeys(m map[string]string, skip string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

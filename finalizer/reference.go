@@ -19,9 +19,8 @@ const (
 	Self = "self"
 )
 
-// Segment bounds, apimachinery's for DNS-1123 and DNS-1035 names; a
-// Kubernetes UID is a 36-byte UUID, and 128 bytes leave room for other
-// identifiers while keeping a forged value small.
+// Segment bounds, apimachinery's for DNS names; a Kubernetes UID is a 36-byte UUID, and 128
+// bytes leave room for other identifiers while keeping a forged value small.
 const (
 	maxGroupLength     = validation.DNS1123SubdomainMaxLength
 	maxVersionLength   = validation.DNS1035LabelMaxLength
@@ -31,16 +30,14 @@ const (
 	maxUIDLength       = 128
 )
 
-// maxLength is the longest valid reference, the segment bounds and five
-// separators: Parse rejects a longer value before splitting it, since the
-// annotation is set by whoever may patch the namespace, up to 256 KiB.
+// maxLength is the longest valid reference: Parse rejects a longer value before splitting
+// it, since whoever may patch the namespace can write up to 256 KiB.
 const maxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
 
-// Reference identifies the external finalizer of a namespace by API group
-// ("" for the core group), version, kind, namespace ("" when cluster-scoped),
-// name and UID; its String is the annotation value. It is comparable and
-// safe to copy and share. The zero value is not valid; obtain one from
-// [Parse], or fill in the fields and check them with [Reference.Validate].
+// Reference identifies the external finalizer of a namespace by API group ("" for the core
+// group), version, kind, namespace ("" when cluster-scoped), name and UID; its String is the
+// annotation value. It is comparable and safe to copy and share. The zero value is not
+// valid; obtain one from [Parse], or fill in the fields and check them with [Reference.Validate].
 type Reference struct {
 	Group     string
 	Version   string
@@ -50,11 +47,10 @@ type Reference struct {
 	UID       string
 }
 
-// Parse parses an externalFinalizer annotation value (the grammar is in the
-// package documentation), for example Parse("/v1/ConfigMap/flux-system/rset/abc").
-// Every failure, the placeholder [Self] included, is a *[ParseError] naming
-// the first failing segment, in segment order, and its rule, which unwraps to
-// [ErrInvalid]. The returned strings share memory with s.
+// Parse parses an externalFinalizer annotation value (the grammar is in the package
+// documentation), for example Parse("/v1/ConfigMap/flux-system/rset/abc"). Every failure,
+// the placeholder [Self] included, is a *[ParseError] naming the first failing segment, in
+// segment order, and its rule, which unwraps to [ErrInvalid]. The strings share memory with s.
 func Parse(s string) (Reference, error) {
 	if s == Self {
 		return Reference{}, &ParseError{Value: s, Rule: ruleSelf}
@@ -88,17 +84,15 @@ func Parse(s string) (Reference, error) {
 	return r, nil
 }
 
-// ReferenceFor returns the reference to the finalizing object itself, the
-// owner that [Stamp] writes and [Release] looks for (namespace "" when it is
-// cluster-scoped):
+// ReferenceFor returns the reference to the finalizing object itself, the owner that [Stamp]
+// writes and [Release] looks for (namespace "" when it is cluster-scoped):
 //
 //	owner, err := finalizer.ReferenceFor(fluxcdv1.GroupVersion.WithKind("ResourceSet"),
 //		obj.GetNamespace(), obj.GetName(), string(obj.GetUID()))
 //
-// A typed object read through controller-runtime has an empty
-// GroupVersionKind: pass the kind's own, as above. The error is the
-// *[ParseError] of the first segment that breaks the rules of [Parse], an
-// empty UID among them, so that an object not yet created cannot take over.
+// A typed object read through controller-runtime has an empty GroupVersionKind: pass the
+// kind's own, as above. The error is the *[ParseError] of the first segment that breaks the
+// rules of [Parse], an empty UID among them, so that an object not yet created cannot take over.
 func ReferenceFor(gvk schema.GroupVersionKind, namespace, name, uid string) (Reference, error) {
 	r := Reference{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: namespace, Name: name, UID: uid}
 	if err := r.Validate(); err != nil {
@@ -113,9 +107,8 @@ func (r Reference) String() string {
 	return r.Group + "/" + r.Version + "/" + r.Kind + "/" + r.Namespace + "/" + r.Name + "/" + r.UID
 }
 
-// Validate returns nil when r follows the rules of [Parse], or a *[ParseError]
-// whose Value is r.String(): Reference{Version: "v1", Kind: "ConfigMap"}
-// fails on the name.
+// Validate returns nil when r follows the rules of [Parse], or a *[ParseError] whose Value is
+// r.String(): Reference{Version: "v1", Kind: "ConfigMap"} fails on the name.
 func (r Reference) Validate() error {
 	if segment, rule := r.check(); rule != "" {
 		return &ParseError{Value: r.String(), Segment: segment, Rule: rule}
@@ -143,8 +136,7 @@ func (r Reference) Object() string {
 	return s + r.Name
 }
 
-// check returns the first failing segment, in segment order, with its rule;
-// group, version and kind follow package internal/apiname.
+// check returns the first failing segment and its rule; group, version and kind by apiname.
 func (r Reference) check() (segment, rule string) {
 	if msgs := apiname.IsGroup(r.Group); len(msgs) > 0 {
 		return "group", strings.Join(msgs, "; ")
