@@ -29,8 +29,7 @@ type Match struct {
 	Normalized map[string]string
 	// Problem is empty for a matching directory, or else the rule Path breaks ("must be a
 	// directory, not a symbolic link", see [Pattern.Discover]): Raw and Normalized hold the
-	// values captured on the way (unchecked), to name the objects the caller cannot know
-	// about, none to build.
+	// values captured on the way (unchecked), naming objects to keep, none to build.
 	Problem string
 }
 
@@ -80,7 +79,6 @@ func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, er
 	return d.matches, d.errorList(fldPath), nil
 }
 
-// discovery is the state of one Discover call.
 type discovery struct {
 	p        *Pattern
 	fsys     fs.FS

@@ -19,9 +19,8 @@ const MaxLength = 1024
 // refusing a huge input costs nothing, it bounds the cost of matching.
 const maxBytes = 4 * MaxLength
 
-// A Pattern is a parsed path pattern such as
-// "@repo/tenants/{namespace}/modules/{module}". The zero value is not valid;
-// use [Parse]. A Pattern is immutable and safe for concurrent use.
+// A Pattern is a parsed path pattern such as "@repo/tenants/{namespace}/modules/{module}".
+// The zero value is not valid; use [Parse]. A Pattern is immutable and safe for concurrent use.
 type Pattern struct {
 	src      string
 	alias    string
@@ -45,11 +44,10 @@ type part struct {
 //
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
-// Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte
-// offset and the [Rule] broken: more than [MaxLength] characters or 4096
-// bytes, a NUL byte, invalid UTF-8, a missing or invalid "@alias/", an
-// empty, "." or ".." segment, a trailing slash, a missing closing or
-// opening brace, an empty, invalid or duplicate capture name.
+// Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and the
+// [Rule] broken: more than [MaxLength] characters or 4096 bytes, a NUL byte, invalid UTF-8,
+// a missing or invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a missing
+// closing or opening brace, an empty, invalid or duplicate capture name.
 func Parse(pattern string) (*Pattern, error) {
 	if err := checkLength(pattern); err != nil {
 		return nil, err
