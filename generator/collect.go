@@ -127,12 +127,8 @@ func skipDecisions(skipped skips, stale []inventory.Entry) ([]inventory.Decision
 // reasonInvalidInventory is why a plan over an invalid previous inventory keeps what is stale.
 const reasonInvalidInventory = "the previous inventory has errors"
 
-// collectInvalid decides a plan whose previous inventory does not validate (an entry that fails
-// inventory.Entry.Validate, an identity listed twice; errors in res.Errors at "old[i]"). It
-// fails closed and heals: each desired object is decided against the valid tracked entry of
-// its identity, if any, and recorded in the next inventory, so whatever the embedder applies is
-// tracked; every tracked entry not desired, valid or not, is kept as it is, nothing deleted or
-// read; an invalid entry gives way to a desired one of its identity (a bad digest rewritten).
+// collectInvalid decides a plan whose previous inventory does not validate (errors in res.Errors
+// at "old[i]") as [Plan] says: it fails closed, reads and deletes nothing, and heals.
 func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skipped skips) error {
 	// Each entry is checked alone, an identity invalid from its second occurrence, as Diff says.
 	valid := make([]inventory.Entry, 0, len(previous))

@@ -13,9 +13,8 @@ import (
 )
 
 // This file is the decision table: every rule that decides what a plan or Finalize does with an
-// object, from what it desires, what the previous inventory tracked and what the snapshot read;
-// in order, first match wins. The package documentation ("Decisions") lists the rows, held to
-// them by TestDecisionRowsDocumented, and inventory.Collect's generic rules around them.
+// object (desired, tracked, live), in order, first match wins. The package documentation
+// ("Decisions") lists the rows (TestDecisionRowsDocumented) and Collect's generic rules around them.
 
 // scope is the kind of object a row decides.
 type scope int
@@ -171,8 +170,7 @@ func errText(prefix string, err error) (string, bool) {
 	return prefix + err.Error(), true
 }
 
-// exclusionRow is the row of a Flux delete exclusion: a stale object whose live copy carries it
-// is released.
+// exclusionRow releases a stale object whose live copy carries a Flux delete exclusion of list.
 func exclusionRow(name string, list []exclusion) rule {
 	return rule{name: name, scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
 		what, where := s.liveMatch(list)
@@ -199,9 +197,8 @@ func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 	return nil, inventory.Keep, "no rule matches"
 }
 
-// deleteExclusions are Flux's live-object conventions (fluxcd/pkg/ssa's delete options): a
-// stale object whose live copy carries one, as a label or an annotation, with a non-empty value
-// equal to the given one in any case, is released, never deleted.
+// deleteExclusions are Flux's delete options (fluxcd/pkg/ssa): a stale object whose live copy
+// carries one, label or annotation, with a non-empty value equal in any case, is released.
 var deleteExclusions = slices.Concat(pruneDisabled, reconcileDisabled, ssaIgnore)
 
 var (
@@ -235,9 +232,8 @@ var (
 	ifNotPresent = conventions("ssa", "IfNotPresent", "applied only if absent")
 )
 
-// matchConvention returns the first rule of list that labels or annotations match, with a
-// non-empty value equal to the rule's in any case: what the rule means, and where it matched,
-// as "label key: value"; or two empty strings.
+// matchConvention returns the first rule of list that labels or annotations match (a non-empty
+// value equal in any case): what it means, and where, as "label key: value"; or "", "".
 func matchConvention(labels, annotations map[string]string, list []exclusion) (what, where string) {
 	for _, x := range list {
 		for _, m := range []struct {
@@ -295,8 +291,7 @@ func (d *decider) guard(_ context.Context, e inventory.Entry) (inventory.Action,
 	return action, reason, nil
 }
 
-// desired adjusts the decision that inventory.Diff made of a desired object to its live copy.
-// ns is the desired namespace of a Namespace.
+// desired adjusts Diff's decision on a desired object (ns, a Namespace's) to its live copy.
 func (d *decider) desired(dec *inventory.Decision, ns *Namespace) *rule {
 	s := &subject{d: d, id: dec.Entry.ID(), action: dec.Action, ns: ns}
 	sc := desiredArtifact
@@ -316,9 +311,8 @@ func (d *decider) why() string {
 	return "no longer desired"
 }
 
-// protected reports whether a stale namespace has a name that the name policy protects whatever
-// its rules say (see nsmeta.NewNamePolicy), which no generator may delete. Such a namespace is
-// never desired; only an inventory that another controller wrote can track it.
+// protected reports whether the name policy protects a stale namespace whatever its rules say
+// (nsmeta.NewNamePolicy): never desired, only another controller's inventory can track it.
 func (d *decider) protected(name string) bool {
 	return d.g.policy != nil && errors.Is(d.g.policy.Check(d.snap.ctx, name), nsmeta.ErrProtectedName)
 }
@@ -381,9 +375,8 @@ func (s *subject) liveMatch(list []exclusion) (what, where string) {
 	return matchConvention(l.Labels, l.Annotations, list)
 }
 
-// ownership says whether a desired namespace that exists is adopted (no generator's label) or
-// taken over (another's): its Conflict and the decision's reason. It can be told only with
-// this generator's own UID (WithUID).
+// ownership says whether an existing desired namespace is adopted (no generator's label) or taken
+// over (another's): its Conflict and the reason; told only with this generator's UID (WithUID).
 func (s *subject) ownership() (conflict, why string) {
 	uid := s.d.g.opts.uid
 	if uid == "" || !s.live().found {

@@ -14,9 +14,10 @@ import (
 // has seen (not a link to one) and which entries of the directories it has read are directories:
 // pathpattern.ReadFile and Glob refuse links by an Lstat of each element of a path (on an
 // os.Root, each opens every directory of the name), again for every file below the same
-// directories (TestPlanFileSystemCalls bounds the calls). It never reads a file (ReadFile checks
-// the opened file again), relies as pathpattern does on a tree that does not change while a plan
-// reads it, and is safe for concurrent use by the plan's workers: one lock guards its records.
+// directories, which the cache answers after the first time or from the parent's listing
+// (TestPlanFileSystemCalls bounds the calls). It never reads a file (ReadFile checks the opened
+// file again), relies as pathpattern does on a tree that does not change while a plan reads it,
+// and is safe for concurrent use by the plan's workers: one lock guards its records.
 type dirCache struct {
 	fsys fs.FS
 	// linkRefusal is fsys's (readfile.OpenRefusesLinks): Open is fsys's Open, so that ReadFile,
@@ -31,7 +32,8 @@ type dirCache struct {
 }
 
 // dirRecord is what the cache knows of one directory, once asked: its Lstat and its entries,
-// found by binary search, so that a directory read adds one map key (BenchmarkPlan through dirfs).
+// found by binary search, so that a directory read adds one map key, not a path per entry
+// (BenchmarkPlan through dirfs).
 type dirRecord struct {
 	self    *statInfo   // nil until Lstat
 	entries []entryInfo // the entries that are directories, sorted by name; nil until read

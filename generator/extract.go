@@ -21,11 +21,9 @@ import (
 // archives cost so much at most however many there are. Each archive, and each file in it, is
 // also at most maxArtifactFileBytes.
 const (
-	// maxArchiveEntries bounds the entries of any type of an artifact's archives: far more than a
-	// chart or a manifest bundle holds.
+	// maxArchiveEntries bounds an artifact's archives' entries: far more than a chart holds.
 	maxArchiveEntries = 10_000
-	// maxExtractedBytes bounds the bytes of the files in an artifact's archives, which the
-	// artifact holds (see maxHeldBytes).
+	// maxExtractedBytes bounds the bytes of an artifact's archives' files (held: maxHeldBytes).
 	maxExtractedBytes = 64 << 20
 	// maxDecompressedBytes bounds all that decompressing an artifact's archives produces (a gzip
 	// bomb stops here): the files and 16 MiB, more than the headers of maxArchiveEntries entries

@@ -91,11 +91,9 @@ func firstFew(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxDriftKeys], ", "), len(names)-maxDriftKeys)
 }
 
-// liveArtifacts reads the live copy of each artifact the plan applies, tracked or not, one at a
-// time in the order of arts (namespace, then name), as [Cluster] says, and returns skipped with
-// those whose read failed (an error each; they are neither applied nor deleted); one that another
-// generator's label names is taken over, with its Conflict and a warning. Nothing is read without
-// an ObjectReader or a UID. When ctx ends, reading stops: Plan returns ctx's error.
+// liveArtifacts reads the live copy of each artifact the plan applies, as [Cluster] says, and
+// returns skipped with those whose read failed (an error each); one that another generator's
+// label names is taken over, with its Conflict and a warning. ctx ending stops the reads.
 func (p *planner) liveArtifacts(arts []Artifact, skipped skips) ([]Artifact, skips, findings) {
 	uid := p.g.opts.uid
 	if p.snap.cluster.Objects == nil || uid == "" || len(arts) == 0 {

@@ -55,8 +55,7 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 func (t *task) checkNamespace(ns string, users []*item) string {
 	g := t.g
 	first := users[0]
-	// Directories that differ only in case render one namespace: which of them owns it, and
-	// whose metadata file counts, would be arbitrary.
+	// Directories differing only in case make one namespace: its owner and file would be arbitrary.
 	firstRaw, _ := first.art.namespace.Expand(first.match.Raw)
 	for _, u := range users[1:] {
 		if raw, _ := u.art.namespace.Expand(u.match.Raw); raw != firstRaw {
@@ -123,8 +122,7 @@ func (t *task) namespaceFile(ns string, users []*item, skipped skips) (md nsmeta
 		t.errs = append(t.errs, field.Invalid(fp, tmpl.String(), fmt.Sprintf("rendered from directory %q: %v", users[0].match.Path, err)))
 		return nsmeta.Metadata{}, "", false
 	}
-	// Every directory of the namespace must name the same file, or which file holds its
-	// metadata would depend on the order of directories.
+	// All the namespace's directories must name one file, or which counts would depend on order.
 	for _, u := range users[1:] {
 		other, err := expandRef(tmpl, u.match.Raw)
 		if err == nil && other != ref {

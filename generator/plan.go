@@ -34,14 +34,14 @@ import (
 // plan. [Plan.Next] holds them all in apply order, a repeated identity twice: nothing tracked is
 // lost, and an invalid entry keeps every later plan from deleting until it is corrected or removed.
 type Plan struct {
-	// Namespaces are the managed namespaces to apply, by name, less those
-	// not to be applied, which stay desired (see [Cluster]).
+	// Namespaces are the managed namespaces to apply, by name; those not applied stay desired
+	// ([Cluster]).
 	Namespaces []Namespace
 	// Artifacts are the ExternalArtifacts to apply, by namespace and name.
 	Artifacts []Artifact
-	// Decisions holds one decision per object, with its reason: the desired
-	// ones (create, update, unchanged) and then the skipped ones in apply
-	// order, then the stale ones (delete, release, keep) in prune order.
+	// Decisions holds one decision per object, with its reason: the desired ones (create, update,
+	// unchanged) and then the skipped ones in apply order, then the stale ones (delete, release,
+	// keep) in prune order.
 	Decisions []inventory.Decision
 	// Warnings are problems that do not stop the plan, sorted.
 	Warnings []string
