@@ -454,8 +454,7 @@ func validDestination(dest string) bool {
 	return fs.ValidPath(dest) && dest != "." && !strings.ContainsRune(dest, 0) && len(dest) <= maxDestinationBytes
 }
 
-// maxDestinationBytes bounds a file's path in an artifact: Linux's PATH_MAX, as for references
-// (an archive's entries set it).
+// maxDestinationBytes bounds a path in an artifact, as references (archives set it): PATH_MAX.
 const maxDestinationBytes = 4096
 
 // destination returns where a copy puts file, one that pattern (a copy's from, below its
@@ -598,7 +597,6 @@ func (p *planner) workers() int {
 // reasonPanic is why an object whose build panicked is skipped; the plan's errors hold the value.
 const reasonPanic = "an internal error stopped its build"
 
-// countFunc returns how many elements of s satisfy f.
 func countFunc[E any](s []E, f func(E) bool) int {
 	n := 0
 	for _, e := range s {

@@ -554,8 +554,7 @@ func parseDestination(to string) (string, bool, error) {
 	return ref.Path, strings.HasSuffix(to, "/"), nil
 }
 
-// onlyDots reports whether every element of a relative slash path is "." (or empty, between two
-// slashes): it names the directory it starts from.
+// onlyDots reports whether every element of a relative slash path is "." or empty: its start.
 func onlyDots(p string) bool {
 	for e := range strings.SplitSeq(p, "/") {
 		if e != "." && e != "" {

@@ -18,24 +18,23 @@ const reasonFinalize = "the generator is deleted"
 //	status.Inventory = plan.Next(confirmedDeleted)
 //	// an empty inventory: remove the finalizer; otherwise retry later
 //
-// The plan has a decision for each entry of previous, in prune order (inventory.SortPrune:
-// every ExternalArtifact before the namespaces), and nothing to apply. Each object is decided
-// by the rows that decide a stale object of a plan (see the package documentation,
-// "Decisions"): released when its live copy disables pruning or names another generator, kept
-// when it cannot be read, deleted otherwise; a Namespace deleted only when the generator
-// manages and prunes namespaces, released when its name is protected or its external finalizer
-// took the hand-off, and kept while an ExternalArtifact that this plan does not delete lives in
-// it. Deleting the generator permits deleting everything it tracks: the delete-all refusal
-// ([WithAllowDeleteAll]) and [WithMaxDeletions] do not apply. [Plan.Next] then holds what is
-// kept and every deletion not confirmed: when it is empty, the object may drop its finalizer;
-// otherwise Finalize runs again on the next reconcile with Next as previous.
+// The plan has a decision for each entry of previous, in prune order (inventory.SortPrune: every
+// ExternalArtifact before the namespaces), and nothing to apply. Each object is decided by the
+// rows that decide a stale object of a plan (package documentation, "Decisions"): released when
+// its live copy disables pruning or names another generator, kept when it cannot be read,
+// deleted otherwise; a Namespace deleted only when the generator manages and prunes namespaces,
+// released when its name is protected or its external finalizer took the hand-off, and kept
+// while an ExternalArtifact that this plan does not delete lives in it. Deleting the generator
+// permits deleting all it tracks: the delete-all refusal ([WithAllowDeleteAll]) and
+// [WithMaxDeletions] do not apply. [Plan.Next] then holds what is kept and every deletion not
+// confirmed: when it is empty, the object may drop its finalizer; otherwise Finalize runs again
+// on the next reconcile with Next as previous.
 //
 // A previous inventory that is not valid (an entry that fails [inventory.Entry.Validate], an
 // identity listed twice) has its problems in [Plan.Errors], at "old[i]" as [inventory.Diff]
 // reports them, and every entry is kept: a generator whose inventory cannot be read keeps its
-// finalizer. When ctx ends first, even while Finalize reads the cluster, it returns no plan and
-// ctx's error: nothing is to be deleted. Finalize reads the cluster on the calling goroutine,
-// one object at a time.
+// finalizer. When ctx ends first, even while Finalize reads the cluster (on the calling
+// goroutine, one object at a time), it returns no plan and ctx's error: nothing is to be deleted.
 func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cluster Cluster) (*Plan, error) {
 	res := &Plan{}
 	changes, errs := inventory.Diff(previous, nil)

@@ -127,25 +127,23 @@ func WithConcurrency(n int) Option {
 // where archive writes files into a staging directory (os.MkdirTemp, os.CopyFS) and returns
 // the digest of the tarball its storage makes of it (see ExampleWithArtifactDigest).
 //
-// A plan calls f once for each artifact it builds, once its copy operations and inputs are
-// done, on the plan's goroutines (see the package documentation, "Concurrency"): f must be safe
-// for concurrent use. a is the artifact as built, its Digest and Filename not yet set; f may
-// set a.Filename, the name of the file it stores the artifact in (source-watcher's
-// "<hash>.tar.gz", the base name of its storage path), which the inventory entry then records,
-// and must modify nothing else of a, nor keep files once it returns. When f sets no Filename,
-// an unchanged artifact keeps its previous entry's (see [Artifact.Filename]). files holds
-// exactly the artifact's files at their destinations, with the directories above them and
-// those that archives hold (see [Artifact]); each Open of a copied file reads it anew from its
-// source, link-free and at most 8 MiB. f's digest must be valid (digest.Digest.Validate).
+// A plan calls f once for each artifact it builds, after its copy operations and inputs, on the
+// plan's goroutines: f must be safe for concurrent use. a is the artifact as built, its Digest
+// and Filename not yet set; f may set a.Filename, the name of the file it stores the artifact in
+// (source-watcher's "<hash>.tar.gz", the base name of its storage path), which the inventory
+// entry then records ([Artifact.Filename]), and must modify nothing else of a, nor keep files
+// once it returns. files holds exactly the artifact's files at their destinations, with the
+// directories above them and those that archives hold ([Artifact]); each Open of a copied file
+// reads it anew from its source, link-free and at most 8 MiB. f's digest must be valid
+// (digest.Digest.Validate).
 //
-// An error or a panic of f, a digest that is not valid, a Filename that is not the name of one
-// file (1 to 255 bytes, not "." or "..", without "/", "\" or NUL), or a file of files that
-// cannot be read makes the artifact an error of the plan: it is skipped, and kept when tracked,
-// never deleted for it. f's digest covers what f reads: with an archive's digest, as
-// source-watcher's, a change of the inputs alone (spec.artifacts[].inputsFrom from a source)
-// leaves the digest, and the artifact's decision, unchanged; the embedder applies every
-// artifact of [Plan.Artifacts], as source-watcher writes the exported inputs of every artifact
-// it builds. f must not be nil.
+// An error or a panic of f, an invalid digest, a Filename that is not one file's name (1 to 255
+// bytes, not "." or "..", without "/", "\" or NUL), or a file of files that cannot be read makes
+// the artifact an error of the plan: it is skipped, and kept when tracked, never deleted for it.
+// f's digest covers what f reads: with an archive's digest, as source-watcher's, a change of the
+// inputs alone (inputsFrom from a source) leaves the digest, and the artifact's decision,
+// unchanged; the embedder applies every artifact of [Plan.Artifacts], as source-watcher writes
+// the exported inputs of every artifact it builds. f must not be nil.
 func WithArtifactDigest(f func(ctx context.Context, a *Artifact, files fs.FS) (digest.Digest, error)) Option {
 	return func(o *options) { o.artifactDigest, o.artifactDigestSet = f, true }
 }
