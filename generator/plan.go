@@ -34,8 +34,8 @@ import (
 // plan. [Plan.Next] holds them all in apply order, a repeated identity twice: nothing tracked is
 // lost, and an invalid entry keeps every later plan from deleting until it is corrected or removed.
 type Plan struct {
-	// Namespaces are the managed namespaces to apply, by name; those not applied stay desired
-	// ([Cluster]).
+	// Namespaces are the managed namespaces to apply, by name, less those not to be applied, which
+	// stay desired (see [Cluster]).
 	Namespaces []Namespace
 	// Artifacts are the ExternalArtifacts to apply, by namespace and name.
 	Artifacts []Artifact
