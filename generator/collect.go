@@ -39,7 +39,7 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skippe
 	case err == nil:
 	case errors.As(err, &refused):
 		res.Refused = refused
-		res.Errors = append(res.Errors, field.Forbidden(specPath, refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")))
+		res.Errors = append(res.Errors, field.Forbidden(specPath, refused.Rule()))
 	case p.ctx.Err() != nil:
 		return p.ctx.Err()
 	default:

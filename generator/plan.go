@@ -49,8 +49,10 @@ type Plan struct {
 	// rendering or file failed, "@alias/path:" and the path in a tenant's file, "cluster[...]" for
 	// a live object that cannot be read ([Cluster]), or "old[i]" for an invalid previous inventory.
 	Errors field.ErrorList
-	// Refused is the deletion guard's refusal of the plan's deletions ([WithAllowDeleteAll],
-	// [WithMaxDeletions]), if any: Errors holds it as a Forbidden error at "spec" ([Plan.Reword]).
+	// Refused is the deletion guard's refusal of the plan's deletions, if any: Errors holds its
+	// [inventory.RefusedError.Rule] as a Forbidden error at "spec", which names no option, so
+	// that an embedder says how to allow it in its own words ([WithAllowDeleteAll], a larger
+	// [WithMaxDeletions]).
 	Refused *inventory.RefusedError
 
 	desired   []inventory.Entry
@@ -504,27 +506,4 @@ func cloneLabels(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	maps.Copy(out, m)
 	return out
-}
-
-// Reword words the deletion guard's refusal of p ([Plan.Refused]) with the caller's names for
-// [WithMaxDeletions] and [WithAllowDeleteAll], such as a tool's flags: the Forbidden error at
-// "spec" and the reason of every deletion the refusal kept. A plan without a refusal is unchanged.
-func (p *Plan) Reword(maxDeletions, allowDeleteAll string) {
-	if p.Refused == nil {
-		return
-	}
-	was := p.Refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")
-	now := p.Refused.Rule(maxDeletions, allowDeleteAll)
-	for i, e := range p.Errors {
-		if e.Type == field.ErrorTypeForbidden && e.Field == specPath.String() && e.Detail == was {
-			c := *e
-			c.Detail = now
-			p.Errors[i] = &c
-		}
-	}
-	for i, d := range p.Decisions {
-		if d.Action == inventory.Keep && d.Reason == "deletion refused: "+was {
-			p.Decisions[i].Reason = "deletion refused: " + now
-		}
-	}
 }

@@ -101,7 +101,7 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 	if refused == nil {
 		return ds, nil
 	}
-	reason := "deletion refused: " + refused.Rule("WithMaxDeletions", "WithAllowDeleteAll")
+	reason := "deletion refused: " + refused.Rule()
 	for i := range ds {
 		if ds[i].Action == Delete {
 			ds[i].Action, ds[i].Reason = Keep, reason

@@ -31,8 +31,9 @@ var (
 )
 
 // RefusedError is the error [Collect] returns when its deletion guard refuses a pass, with the
-// decisions, each deletion kept; it unwraps to [ErrDeletionRefused]. A tool that sets the guard
-// with its own flags words the refusal with [RefusedError.Rule].
+// decisions, each deletion kept; it unwraps to [ErrDeletionRefused]. [WithAllowDeleteAll]
+// allows a pass that deletes every tracked entry (Max is -1), a larger [WithMaxDeletions] one
+// over Max; its texts name neither, so that a tool or a controller says how with its own flags.
 type RefusedError struct {
 	// Deletions is how many objects the pass would have deleted; Tracked, how many were tracked.
 	Deletions, Tracked int
@@ -41,28 +42,25 @@ type RefusedError struct {
 	Max int
 }
 
-// Error returns "inventory: deletion refused: " and the [RefusedError.Rule] naming the options.
-func (e *RefusedError) Error() string {
-	return ErrDeletionRefused.Error() + ": " + e.Rule("WithMaxDeletions", "WithAllowDeleteAll")
-}
+// Error returns "inventory: deletion refused: " and the [RefusedError.Rule].
+func (e *RefusedError) Error() string { return ErrDeletionRefused.Error() + ": " + e.Rule() }
 
 // Unwrap returns [ErrDeletionRefused].
 func (e *RefusedError) Unwrap() error { return ErrDeletionRefused }
 
-// Rule says which rule refused the pass, naming what allows it as the caller sets it:
-// maxDeletions for [WithMaxDeletions], allowDeleteAll for [WithAllowDeleteAll].
+// Rule says which rule refused the pass:
 //
-//	err.Rule("-max-deletions", "-allow-delete-all")
-//	// the pass would delete every one of the 9 objects of the inventory, which a wrong source or pattern looks like; -allow-delete-all allows it
-func (e *RefusedError) Rule(maxDeletions, allowDeleteAll string) string {
+//	the pass would delete every one of the 9 objects of the inventory, which a wrong source or pattern looks like
+//	the pass would delete 12 objects, more than the maximum of 10
+func (e *RefusedError) Rule() string {
 	if e.Max >= 0 {
-		return fmt.Sprintf("the pass would delete %s, more than the maximum of %d that %s allows", objects(e.Deletions), e.Max, maxDeletions)
+		return fmt.Sprintf("the pass would delete %s, more than the maximum of %d", objects(e.Deletions), e.Max)
 	}
 	every := "every one of the " + objects(e.Deletions)
 	if e.Deletions == 1 {
 		every = "the one object"
 	}
-	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like; %s allows it", every, allowDeleteAll)
+	return fmt.Sprintf("the pass would delete %s of the inventory, which a wrong source or pattern looks like", every)
 }
 
 // A yamlError reports a document that is not one YAML document in the document's words, not the

@@ -144,8 +144,8 @@ func ExampleWithMaxDeletions() {
 	}
 	fmt.Println(errors.Is(err, inventory.ErrDeletionRefused))
 	// Output:
-	// ExternalArtifact/tenant-a/b kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows)
-	// ExternalArtifact/tenant-a/a kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1 that WithMaxDeletions allows)
+	// ExternalArtifact/tenant-a/b kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1)
+	// ExternalArtifact/tenant-a/a kept (deletion refused: the pass would delete 2 objects, more than the maximum of 1)
 	// true
 }
 
@@ -167,16 +167,16 @@ func ExampleWithAllowDeleteAll() {
 	}
 	fmt.Println(err)
 	// Output:
-	// ExternalArtifact/tenant-a/app kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it)
-	// Namespace/tenant-a kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it)
-	// inventory: deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like; WithAllowDeleteAll allows it
+	// ExternalArtifact/tenant-a/app kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like)
+	// Namespace/tenant-a kept (deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like)
+	// inventory: deletion refused: the pass would delete every one of the 2 objects of the inventory, which a wrong source or pattern looks like
 	// ExternalArtifact/tenant-a/app deleted
 	// Namespace/tenant-a deleted
 	// <nil>
 }
 
-// A tool that sets the deletion guard with its own flags words a refusal
-// with them.
+// A tool that sets the deletion guard with its own flags says how to allow
+// a refused pass with them.
 func ExampleRefusedError_Rule() {
 	previous := []inventory.Entry{namespace("tenant-a", ""), artifact("tenant-a", "app", "")}
 	changes, _ := inventory.Diff(previous, nil)
@@ -184,11 +184,15 @@ func ExampleRefusedError_Rule() {
 	var refused *inventory.RefusedError
 	if errors.As(err, &refused) {
 		fmt.Println(refused.Deletions, refused.Tracked, refused.Max)
-		fmt.Println(refused.Rule("-max-deletions", "-allow-delete-all"))
+		allow := "-allow-delete-all"
+		if refused.Max >= 0 {
+			allow = "a larger -max-deletions"
+		}
+		fmt.Printf("%s; %s allows it\n", refused.Rule(), allow)
 	}
 	// Output:
 	// 2 2 1
-	// the pass would delete 2 objects, more than the maximum of 1 that -max-deletions allows
+	// the pass would delete 2 objects, more than the maximum of 1; a larger -max-deletions allows it
 }
 
 func ExampleWithNamespacePrune() {

@@ -263,7 +263,6 @@ func plan(ctx context.Context, req request) (*planResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.Reword("-max-deletions", "-allow-delete-all")
 	return result(p), nil
 }
 

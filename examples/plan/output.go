@@ -32,6 +32,8 @@ type planResult struct {
 	inventory   []inventory.Entry
 	warnings    []string
 	errors      []planFieldError
+	// allow says which flag allows the deletions the plan refused, or "".
+	allow string
 }
 
 type planNamespace struct {
@@ -97,6 +99,19 @@ func result(p *generator.Plan) *planResult {
 		inventory:  p.Next(func(inventory.Entry) bool { return true }),
 		warnings:   p.Warnings,
 		errors:     fieldErrors(p.Errors),
+		allow:      allowFlag(p.Refused),
+	}
+}
+
+// allowFlag names the flag that allows the deletions of a refused plan.
+func allowFlag(r *inventory.RefusedError) string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Max < 0:
+		return "-allow-delete-all"
+	default:
+		return "a larger -max-deletions"
 	}
 }
 
@@ -393,6 +408,9 @@ func writeText(w io.Writer, res *planResult, changesOnly bool) error {
 			fmt.Fprintf(&b, "  %s\n", errorLine(e))
 		}
 		b.WriteString("\nThe desired state has errors: nothing will be deleted.\n")
+		if res.allow != "" {
+			fmt.Fprintf(&b, "The deletions are refused: %s allows them.\n", res.allow)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

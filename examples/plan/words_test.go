@@ -96,13 +96,15 @@ func TestToolWords(t *testing.T) {
 			name: "every object deleted",
 			args: []string{"-generator", gen, "-source", "repo=" + emptyRepo, "-inventory", prev},
 			code: 1,
-			want: "  spec: Forbidden: the pass would delete every one of the 7 objects of the inventory, which a wrong source or pattern looks like; -allow-delete-all allows it",
+			want: "  spec: Forbidden: the pass would delete every one of the 7 objects of the inventory, which a wrong source or pattern looks like\n" +
+				"\nThe desired state has errors: nothing will be deleted.\nThe deletions are refused: -allow-delete-all allows them.\n",
 		},
 		{
 			name: "more deletions than -max-deletions",
 			args: []string{"-generator", gen, "-source", "repo=" + emptyRepo, "-inventory", prev, "-allow-delete-all", "-max-deletions", "2"},
 			code: 1,
-			want: "  spec: Forbidden: the pass would delete 7 objects, more than the maximum of 2 that -max-deletions allows",
+			want: "  spec: Forbidden: the pass would delete 7 objects, more than the maximum of 2\n" +
+				"\nThe desired state has errors: nothing will be deleted.\nThe deletions are refused: a larger -max-deletions allows them.\n",
 		},
 		{
 			name: "no tenants directory",
@@ -183,7 +185,7 @@ func TestPlanTestWords(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want 1, none", code, stderr)
 	}
 	checkWords(t, string(out))
-	if want := "allowDeleteAll: true allows it"; !strings.Contains(string(out), want) {
+	if want := "options.allowDeleteAll: true allows the deletions"; !strings.Contains(string(out), want) {
 		t.Errorf("the output does not say %q:\n%s", want, out)
 	}
 }
