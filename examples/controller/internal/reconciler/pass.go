@@ -285,6 +285,14 @@ func (p *pass) outcome(plan *generator.Plan, readErrs []error, retry time.Durati
 	case plan.HasErrors():
 		out.ready, out.reason = metav1.ConditionFalse, v1alpha1.ReasonPlanFailed
 		out.message = fmt.Sprintf("the desired state has %d error(s), so nothing was deleted: %s", len(plan.Errors), joinFirst(errs, 5))
+		if r := plan.Refused; r != nil {
+			// The refusal names no option: say which of this controller's flags allows it.
+			allow := "-allow-delete-all"
+			if r.Max >= 0 {
+				allow = "a larger -max-deletions"
+			}
+			out.message += fmt.Sprintf("; %s allows the deletions", allow)
+		}
 		out.requeue = retry
 	case len(p.errors) > 0:
 		out.ready, out.reason = metav1.ConditionFalse, v1alpha1.ReasonApplyFailed

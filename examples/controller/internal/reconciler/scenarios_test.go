@@ -369,6 +369,7 @@ func TestBrokenSource(t *testing.T) {
 		prefix string
 		break_ func(f *fixture)
 		reason string
+		says   string // in the condition's message, if set
 	}{{
 		name:   "missing directory",
 		prefix: "s6m",
@@ -387,6 +388,7 @@ func TestBrokenSource(t *testing.T) {
 			f.removeTenant(f.prefix + "-b")
 		},
 		reason: v1alpha1.ReasonPlanFailed,
+		says:   "which a wrong source or pattern looks like; -allow-delete-all allows the deletions",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -401,7 +403,7 @@ func TestBrokenSource(t *testing.T) {
 			tt.break_(f)
 			_, tg := f.reconcile()
 			c := ready(tg)
-			if c.Status != metav1.ConditionFalse || c.Reason != tt.reason {
+			if c.Status != metav1.ConditionFalse || c.Reason != tt.reason || !strings.Contains(c.Message, tt.says) {
 				t.Errorf("Ready = %s/%s: %s", c.Status, c.Reason, c.Message)
 			}
 			t.Logf("Ready message: %s", c.Message)
