@@ -3,6 +3,7 @@ package finalizer
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,26 +83,13 @@ const maxListedKeys = 10
 
 // listKeys quotes m's sorted keys but skip, at most maxListedKeys and how many more; "" for none.
 func listKeys(m map[string]string, skip string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		if k != skip {
-			keys = append(keys, k)
-		}
+	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(m)), func(k string) bool { return k == skip })
+	quoted := make([]string, 0, min(len(keys), maxListedKeys))
+	for _, k := range keys[:cap(quoted)] {
+		quoted = append(quoted, quote(k))
 	}
-	if len(keys) == 0 {
-		return ""
+	if len(keys) > maxListedKeys {
+		return strings.Join(quoted, ", ") + fmt.Sprintf(" and %d more", len(keys)-maxListedKeys)
 	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i == maxListedKeys {
-			fmt.Fprintf(&b, " and %d more", len(keys)-i)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(quote(k))
-	}
-	return b.String()
+	return strings.Join(quoted, ", ")
 }
