@@ -50,27 +50,19 @@ func Stamp(labels, annotations map[string]string, owner Reference) (map[string]s
 	return map[string]string{Annotation: owner.String()}, nil
 }
 
-// withoutOwnerLabels returns labels without the SetOwnerLabels labels carrying owner's name
-// and namespace; labels itself when there are none.
+// withoutOwnerLabels returns a copy of labels without the SetOwnerLabels labels carrying
+// owner's name and namespace; labels itself for an owner of the core group.
 func withoutOwnerLabels(labels map[string]string, owner Reference) map[string]string {
 	if owner.Group == "" {
 		return labels
 	}
 	prefix := strings.ToLower(owner.Kind) + "." + owner.Group
-	nameKey, namespaceKey := prefix+"/name", prefix+"/namespace"
-	name, hasName := labels[nameKey]
-	namespace, hasNamespace := labels[namespaceKey]
-	hasName = hasName && name == owner.Name
-	hasNamespace = hasNamespace && namespace == owner.Namespace
-	if !hasName && !hasNamespace {
-		return labels
-	}
 	rest := maps.Clone(labels)
-	if hasName {
-		delete(rest, nameKey)
+	if rest[prefix+"/name"] == owner.Name {
+		delete(rest, prefix+"/name")
 	}
-	if hasNamespace {
-		delete(rest, namespaceKey)
+	if rest[prefix+"/namespace"] == owner.Namespace {
+		delete(rest, prefix+"/namespace")
 	}
 	return rest
 }
