@@ -58,26 +58,11 @@ func Parse(s string) (Reference, error) {
 	if len(s) > maxLength {
 		return Reference{}, &ParseError{Value: s, Rule: ruleTooLong}
 	}
-	var seg [6]string
-	rest := s
-	for i := range 5 {
-		j := strings.IndexByte(rest, '/')
-		if j < 0 {
-			return Reference{}, &ParseError{Value: s, Rule: ruleSegments}
-		}
-		seg[i], rest = rest[:j], rest[j+1:]
-	}
-	if strings.IndexByte(rest, '/') >= 0 {
+	seg := strings.SplitN(s, "/", 7)
+	if len(seg) != 6 {
 		return Reference{}, &ParseError{Value: s, Rule: ruleSegments}
 	}
-	r := Reference{
-		Group:     seg[0],
-		Version:   seg[1],
-		Kind:      seg[2],
-		Namespace: seg[3],
-		Name:      seg[4],
-		UID:       rest,
-	}
+	r := Reference{Group: seg[0], Version: seg[1], Kind: seg[2], Namespace: seg[3], Name: seg[4], UID: seg[5]}
 	if segment, rule := r.check(); rule != "" {
 		return Reference{}, &ParseError{Value: s, Segment: segment, Rule: rule}
 	}
@@ -138,50 +123,37 @@ func (r Reference) Object() string {
 
 // check returns the first failing segment and its rule; group, version and kind by apiname.
 func (r Reference) check() (segment, rule string) {
-	if msgs := apiname.IsGroup(r.Group); len(msgs) > 0 {
-		return "group", strings.Join(msgs, "; ")
-	}
-	if r.Version == "" {
-		return "version", ruleEmpty
-	}
-	if msgs := apiname.IsVersion(r.Version); len(msgs) > 0 {
-		return "version", strings.Join(msgs, "; ")
-	}
-	if r.Kind == "" {
-		return "kind", ruleEmpty
-	}
-	if msgs := apiname.IsKind(r.Kind); len(msgs) > 0 {
-		return "kind", strings.Join(msgs, "; ")
-	}
-	if r.Namespace != "" {
-		if msgs := validation.IsDNS1123Label(r.Namespace); len(msgs) > 0 {
-			return "namespace", strings.Join(msgs, "; ")
+	for _, c := range [...]struct {
+		segment, value string
+		optional       bool // "" is valid: the core group, a cluster-scoped object
+		is             func(string) []string
+	}{
+		{"group", r.Group, true, apiname.IsGroup},
+		{"version", r.Version, false, apiname.IsVersion},
+		{"kind", r.Kind, false, apiname.IsKind},
+		{"namespace", r.Namespace, true, validation.IsDNS1123Label},
+		{"name", r.Name, false, validation.IsDNS1123Subdomain},
+		{"uid", r.UID, false, checkUID},
+	} {
+		if c.value == "" {
+			if !c.optional {
+				return c.segment, ruleEmpty
+			}
+		} else if msgs := c.is(c.value); len(msgs) > 0 {
+			return c.segment, strings.Join(msgs, "; ")
 		}
-	}
-	if r.Name == "" {
-		return "name", ruleEmpty
-	}
-	if msgs := validation.IsDNS1123Subdomain(r.Name); len(msgs) > 0 {
-		return "name", strings.Join(msgs, "; ")
-	}
-	switch {
-	case r.UID == "":
-		return "uid", ruleEmpty
-	case len(r.UID) > maxUIDLength:
-		return "uid", ruleUIDLength
-	case !isUID(r.UID):
-		return "uid", ruleUID
 	}
 	return "", ""
 }
 
-// isUID reports whether u is printable ASCII other than space and "/":
-// nothing that could hide in a log line or split the value.
-func isUID(u string) bool {
-	for i := range len(u) {
-		if c := u[i]; c <= ' ' || c > '~' || c == '/' {
-			return false
-		}
+// checkUID returns the rule a non-empty UID breaks, if any: at most maxUIDLength bytes of
+// printable ASCII other than space and "/", nothing that could hide in a log line or split the value.
+func checkUID(u string) []string {
+	switch {
+	case len(u) > maxUIDLength:
+		return []string{ruleUIDLength}
+	case strings.ContainsFunc(u, func(c rune) bool { return c <= ' ' || c > '~' || c == '/' }):
+		return []string{ruleUID}
 	}
-	return true
+	return nil
 }
