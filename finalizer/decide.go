@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,6 +103,7 @@ func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, fie
 	}
 	var errs field.ErrorList
 	d.allowed = make(map[schema.GroupKind]bool, len(allowed))
+	names := make([]string, 0, len(allowed))
 	for i, gk := range allowed {
 		for _, msg := range apiname.IsGroup(gk.Group) {
 			errs = append(errs, field.Invalid(fldPath.Index(i).Child("group"), gk.Group, msg))
@@ -117,16 +117,13 @@ func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, fie
 			}
 		}
 		d.allowed[gk] = true
+		names = append(names, groupKind(gk.Group, gk.Kind))
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	names := make([]string, 0, len(d.allowed))
-	for gk := range maps.Keys(d.allowed) {
-		names = append(names, groupKind(gk.Group, gk.Kind))
-	}
 	slices.Sort(names)
-	d.allowedText = strings.Join(names, ", ")
+	d.allowedText = strings.Join(slices.Compact(names), ", ")
 	return d, nil
 }
 
