@@ -17,10 +17,7 @@ func StampedBy(annotations map[string]string) (Reference, bool, error) {
 		return Reference{}, false, nil
 	}
 	r, err := Parse(value)
-	if err != nil {
-		return Reference{}, false, err
-	}
-	return r, true, nil
+	return r, err == nil, err
 }
 
 // ReleaseResult is what [Release] found, and did. Only Released removes the annotation;
