@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -107,21 +108,10 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 			return nil, nil, fmt.Errorf("pathpattern: glob %q: %w", pattern, err)
 		}
 	}
-	var files []string
-	if len(g.files) > 0 {
-		files = make([]string, 0, len(g.files))
-		for f := range g.files {
-			files = append(files, f)
-		}
-		slices.Sort(files)
-	}
+	files := slices.Sorted(maps.Keys(g.files)) // nil for none
 	var skipped []Skipped
-	if len(g.skipped) > 0 {
-		skipped = make([]Skipped, 0, len(g.skipped))
-		for p, mode := range g.skipped {
-			skipped = append(skipped, Skipped{Path: p, Mode: mode})
-		}
-		slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	for _, p := range slices.Sorted(maps.Keys(g.skipped)) {
+		skipped = append(skipped, Skipped{Path: p, Mode: g.skipped[p]})
 	}
 	return files, skipped, nil
 }
@@ -158,12 +148,19 @@ func (b *boundedFS) charge(n int) error {
 	return nil
 }
 
-func (b *boundedFS) Open(name string) (fs.File, error) {
+// bounded charges the lookup of name, then calls f.
+func bounded[T any](b *boundedFS, name string, f func(fs.FS, string) (T, error)) (T, error) {
 	if err := b.lookup(name); err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return b.fsys.Open(name)
+	return f(b.fsys, name)
 }
+
+func (b *boundedFS) Open(name string) (fs.File, error)      { return bounded(b, name, fs.FS.Open) }
+func (b *boundedFS) Stat(name string) (fs.FileInfo, error)  { return bounded(b, name, fs.Stat) }
+func (b *boundedFS) Lstat(name string) (fs.FileInfo, error) { return bounded(b, name, fs.Lstat) }
+func (b *boundedFS) ReadLink(name string) (string, error)   { return bounded(b, name, fs.ReadLink) }
 
 func (b *boundedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err := b.lookup(name); err != nil {
@@ -177,27 +174,6 @@ func (b *boundedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		b.seen(name, entries)
 	}
 	return entries, err
-}
-
-func (b *boundedFS) Stat(name string) (fs.FileInfo, error) {
-	if err := b.lookup(name); err != nil {
-		return nil, err
-	}
-	return fs.Stat(b.fsys, name)
-}
-
-func (b *boundedFS) Lstat(name string) (fs.FileInfo, error) {
-	if err := b.lookup(name); err != nil {
-		return nil, err
-	}
-	return fs.Lstat(b.fsys, name)
-}
-
-func (b *boundedFS) ReadLink(name string) (string, error) {
-	if err := b.lookup(name); err != nil {
-		return "", err
-	}
-	return fs.ReadLink(b.fsys, name)
 }
 
 // checkGlob returns a valid pattern's alternatives; with walk, none has a "", "." or ".." element.
@@ -448,21 +424,18 @@ func (g *globber) lstatPath(name string) (fs.FileInfo, error) {
 			continue
 		}
 		info, err := fs.Lstat(g.fsys, name[:i])
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, err
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
+		case info.Mode()&fs.ModeSymlink != 0:
 			g.skip(name[:i], info.Mode())
 			return nil, nil
-		}
-		if i < len(name) && !info.IsDir() {
-			return nil, nil
-		}
-		if i == len(name) {
+		case i == len(name):
 			return info, nil
+		case !info.IsDir():
+			return nil, nil
 		}
 	}
 	return nil, nil // unreachable: the loop ends with i == len(name)
