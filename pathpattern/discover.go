@@ -64,7 +64,11 @@ type Match struct {
 // and the panic's value), with no result. When err is not nil or errs is not empty, the
 // caller must delete nothing on account of the result.
 func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, errs field.ErrorList, err error) {
-	d := &discovery{p: p, fsys: fsys, fixed: p.fixedPrefix(), values: make([]string, len(p.captures))}
+	fixed := slices.IndexFunc(p.segments, func(s segment) bool { return s.capture })
+	if fixed < 0 {
+		fixed = len(p.segments)
+	}
+	d := &discovery{p: p, fsys: fsys, fldPath: fldPath, fixed: fixed, values: make([]string, len(p.captures))}
 	dir, err := d.checkPrefix()
 	if err != nil {
 		return nil, nil, err
@@ -76,38 +80,30 @@ func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, er
 		return nil, nil, err
 	}
 	slices.SortFunc(d.matches, func(a, b Match) int { return strings.Compare(a.Path, b.Path) })
-	return d.matches, d.errorList(fldPath), nil
+	// Bad values and problems in path order, a directory's by capture name.
+	slices.SortFunc(d.errs, func(a, b dirError) int {
+		return cmp.Or(strings.Compare(a.dir, b.dir), strings.Compare(a.capture, b.capture))
+	})
+	for _, e := range d.errs {
+		errs = append(errs, e.err)
+	}
+	return d.matches, errs, nil
 }
 
 type discovery struct {
-	p        *Pattern
-	fsys     fs.FS
-	fixed    int      // the number of segments of the fixed prefix
-	values   []string // captured values on the current path, by capture index
-	matches  []Match
-	bad      []badValue
-	problems []problem
+	p       *Pattern
+	fsys    fs.FS
+	fldPath *field.Path
+	fixed   int      // the number of segments before the first capture, or all
+	values  []string // captured values on the current path, by capture index
+	matches []Match
+	errs    []dirError
 }
 
-// problem is an entry at dir, named by the pattern's segment, that is not a directory.
-type problem struct {
-	dir, segment, rule string
-}
-
-// badValue is a capture of a matching directory that is not a label value.
-type badValue struct {
-	dir, capture, value string
-	msgs                []string
-}
-
-// fixedPrefix returns the number of segments before the first capture, or all.
-func (p *Pattern) fixedPrefix() int {
-	for i, seg := range p.segments {
-		if seg.capture {
-			return i
-		}
-	}
-	return len(p.segments)
+// dirError is the problem of a directory, or of one of its captures.
+type dirError struct {
+	dir, capture string
+	err          *field.Error
 }
 
 // checkPrefix checks that the root and the fixed prefix are directories; it returns the last.
@@ -218,14 +214,17 @@ func (d *discovery) below(dir string, i int) (err error) {
 func (d *discovery) problem(name string, i int, typ fs.FileMode) {
 	rule := "must be a directory, not " + describeType(typ)
 	m := Match{Path: name, Raw: map[string]string{}, Normalized: map[string]string{}, Problem: rule}
-	for j, c := range d.p.captures {
-		if d.captured(j, i) {
-			m.Raw[c] = d.values[j]
-			m.Normalized[c] = strings.ToLower(d.values[j])
+	for _, seg := range d.p.segments[:i+1] {
+		for _, pt := range seg.parts {
+			if pt.capture >= 0 {
+				m.Raw[d.p.captures[pt.capture]] = d.values[pt.capture]
+				m.Normalized[d.p.captures[pt.capture]] = strings.ToLower(d.values[pt.capture])
+			}
 		}
 	}
 	d.matches = append(d.matches, m)
-	d.problems = append(d.problems, problem{dir: name, segment: d.p.segmentText(i), rule: rule})
+	d.errs = append(d.errs, dirError{dir: name, err: field.Invalid(d.fldPath, name,
+		fmt.Sprintf("%s, as the pattern's segment %q names it: discovery neither reads nor follows it", rule, d.p.segmentText(i)))})
 }
 
 // segmentText returns segment i as the pattern spells it.
@@ -239,18 +238,6 @@ func (p *Pattern) segmentText(i int) string {
 		}
 	}
 	return b.String()
-}
-
-// captured reports whether capture j is in one of the segments 0 to i.
-func (d *discovery) captured(j, i int) bool {
-	for k := range d.p.segments[:i+1] {
-		for _, part := range d.p.segments[k].parts {
-			if part.capture == j {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // describeType names what was found where a directory must be.
@@ -280,7 +267,8 @@ func (d *discovery) next(dir string, i int) error {
 		raw := d.values[j]
 		norm := strings.ToLower(raw)
 		if msgs := content.IsLabelValue(norm); len(msgs) > 0 {
-			d.bad = append(d.bad, badValue{dir: dir, capture: name, value: norm, msgs: msgs})
+			d.errs = append(d.errs, dirError{dir, name, field.Invalid(d.fldPath, norm,
+				fmt.Sprintf("directory %q, capture %q: %s", dir, name, strings.Join(msgs, "; ")))})
 			ok = false
 		}
 		m.Raw[name] = raw
@@ -290,31 +278,6 @@ func (d *discovery) next(dir string, i int) error {
 		d.matches = append(d.matches, m)
 	}
 	return nil
-}
-
-// errorList reports bad values and problems in path order, a directory's by capture name.
-func (d *discovery) errorList(fldPath *field.Path) field.ErrorList {
-	type entry struct {
-		dir, capture string
-		err          *field.Error
-	}
-	var all []entry
-	for _, b := range d.bad {
-		all = append(all, entry{b.dir, b.capture, field.Invalid(fldPath, b.value,
-			fmt.Sprintf("directory %q, capture %q: %s", b.dir, b.capture, strings.Join(b.msgs, "; ")))})
-	}
-	for _, p := range d.problems {
-		all = append(all, entry{p.dir, "", field.Invalid(fldPath, p.dir,
-			fmt.Sprintf("%s, as the pattern's segment %q names it: discovery neither reads nor follows it", p.rule, p.segment))})
-	}
-	slices.SortFunc(all, func(a, b entry) int {
-		return cmp.Or(strings.Compare(a.dir, b.dir), strings.Compare(a.capture, b.capture))
-	})
-	var errs field.ErrorList
-	for _, e := range all {
-		errs = append(errs, e.err)
-	}
-	return errs
 }
 
 func join(dir, name string) string {
