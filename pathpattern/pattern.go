@@ -61,23 +61,15 @@ func Parse(pattern string) (*Pattern, error) {
 		return nil, err
 	}
 	p := &Pattern{src: pattern, alias: alias}
-	for {
-		end := strings.IndexByte(pattern[off:], '/')
-		if end < 0 {
-			end = len(pattern)
-		} else {
-			end += off
-		}
-		seg, err := p.parseSegment(pattern, off, end)
+	for s := range strings.SplitSeq(pattern[off:], "/") {
+		seg, err := p.parseSegment(pattern, off, off+len(s))
 		if err != nil {
 			return nil, err
 		}
 		p.segments = append(p.segments, seg)
-		if end == len(pattern) {
-			return p, nil
-		}
-		off = end + 1
+		off += len(s) + 1
 	}
+	return p, nil
 }
 
 // MustParse is like [Parse] but panics on error, for literals in tests and examples.
@@ -150,14 +142,9 @@ func invalidAlias(alias string) int {
 	}
 	for i := 0; i < len(alias); i++ {
 		c := alias[i]
-		alnum := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
-		if alnum {
-			continue
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || (c == '-' || c == '_') && i != 0 && i != len(alias)-1) {
+			return i
 		}
-		if (c == '-' || c == '_') && i != 0 && i != len(alias)-1 {
-			continue
-		}
-		return i
 	}
 	return -1
 }
@@ -184,14 +171,10 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	if err != nil {
 		return segment{}, err
 	}
-	seg := segment{parts: parts}
 	if len(parts) == 1 && parts[0].capture < 0 {
-		seg.literal = parts[0].lit
-		return seg, nil
+		return segment{parts: parts, literal: parts[0].lit}, nil
 	}
-	seg.capture = true
-	seg.dotOK = parts[0].capture < 0 && parts[0].lit[0] == '.'
-	return seg, nil
+	return segment{parts: parts, capture: true, dotOK: parts[0].capture < 0 && parts[0].lit[0] == '.'}, nil
 }
 
 // parseParts splits in[start:end] into parts; capture maps a name and its '{' to an index.
@@ -203,19 +186,11 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 		case '}':
 			return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingOpen}
 		case '{':
-			closing := -1
-			for j := i + 1; j < end; j++ {
-				if in[j] == '}' {
-					closing = j
-					break
-				}
-				if in[j] == '{' {
-					break
-				}
-			}
-			if closing < 0 {
+			j := strings.IndexAny(in[i+1:end], "{}")
+			if j < 0 || in[i+1+j] == '{' {
 				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingClose}
 			}
+			closing := i + 1 + j
 			name := in[i+1 : closing]
 			if name == "" {
 				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleEmptyCapture}
