@@ -47,17 +47,12 @@ func ParseRef(s string) (Ref, error) {
 	if rel[0] == '/' {
 		return Ref{}, &SyntaxError{Input: s, Offset: off, Rule: RuleAbsolutePath}
 	}
-	for i := off; i < len(s); {
-		end := strings.IndexByte(s[i:], '/')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += i
-		}
-		if s[i:end] == ".." {
+	i := off
+	for elem := range strings.SplitSeq(rel, "/") {
+		if elem == ".." {
 			return Ref{}, &SyntaxError{Input: s, Offset: i, Rule: RuleDotDot}
 		}
-		i = end + 1
+		i += len(elem) + 1
 	}
 	clean := path.Clean(rel)
 	if clean == "." || !fs.ValidPath(clean) {
