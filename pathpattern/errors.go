@@ -3,7 +3,6 @@ package pathpattern
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tenantkit/tenantkit/internal/readfile"
@@ -107,14 +106,11 @@ const quoteLimit = 64
 // offset in the input, e.g.
 // `pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")`.
 func (e *SyntaxError) Error() string {
-	var b strings.Builder
-	b.WriteString("pathpattern: ")
-	b.WriteString(e.Rule.String())
+	value := ""
 	if e.Value != "" {
-		fmt.Fprintf(&b, ": %q", shorten(e.Value))
+		value = fmt.Sprintf(": %q", shorten(e.Value))
 	}
-	fmt.Fprintf(&b, " (offset %d in %q)", e.Offset, shorten(e.Input))
-	return b.String()
+	return fmt.Sprintf("pathpattern: %s%s (offset %d in %q)", e.Rule, value, e.Offset, shorten(e.Input))
 }
 
 // Unwrap returns [ErrSyntax].
