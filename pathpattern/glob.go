@@ -97,6 +97,7 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 		base:     base,
 		below:    base + "/",
 		files:    make(map[string]struct{}),
+		skipped:  make(map[string]fs.FileMode),
 		expanded: make(map[string]struct{}),
 		slow:     slow,
 	}
@@ -405,15 +406,8 @@ func mayHold(elems []string, p string) bool {
 // skip records that p, of type mode, was left out, unless it is excluded.
 func (g *globber) skip(p string, mode fs.FileMode) {
 	if !g.excluded(p) {
-		g.record(p, mode)
+		g.skipped[p] = mode.Type()
 	}
-}
-
-func (g *globber) record(p string, mode fs.FileMode) {
-	if g.skipped == nil {
-		g.skipped = make(map[string]fs.FileMode)
-	}
-	g.skipped[p] = mode.Type()
 }
 
 // lstatPath returns name's FileInfo, or nil when it does not exist or an element is a
@@ -468,7 +462,7 @@ func (g *globber) walk(dir string) error {
 		case e.Type().IsRegular():
 			g.files[p] = struct{}{}
 		default:
-			g.record(p, e.Type())
+			g.skipped[p] = e.Type()
 		}
 	}
 	return nil
