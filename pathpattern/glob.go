@@ -487,10 +487,7 @@ func (g *globber) excluded(p string) bool {
 	if len(g.exclude) == 0 {
 		return false
 	}
-	if g.excludes(p) {
-		return true
-	}
-	for q := p; ; {
+	for q := p; !g.excludes(q); {
 		i := strings.LastIndexByte(q, '/')
 		if i < 0 {
 			return false
@@ -499,10 +496,8 @@ func (g *globber) excluded(p string) bool {
 		if g.base != "." && !strings.HasPrefix(q, g.below) {
 			return false
 		}
-		if g.excludes(q) {
-			return true
-		}
 	}
+	return true
 }
 
 // excludes reports whether an exclude pattern matches p itself.
