@@ -207,15 +207,8 @@ func collapseDoubleStars(alt string) string {
 	if !strings.Contains(alt, "**/**") {
 		return alt
 	}
-	elems := strings.Split(alt, "/")
-	out := elems[:1]
-	for _, e := range elems[1:] {
-		if e == "**" && out[len(out)-1] == "**" {
-			continue
-		}
-		out = append(out, e)
-	}
-	return strings.Join(out, "/")
+	elems := slices.CompactFunc(strings.Split(alt, "/"), func(a, b string) bool { return a == "**" && b == "**" })
+	return strings.Join(elems, "/")
 }
 
 func badGlob(pattern, rule string) error {
