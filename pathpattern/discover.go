@@ -174,7 +174,10 @@ func (d *discovery) walk(dir string, i int) error {
 		}
 		return fmt.Errorf("pathpattern: %w", err)
 	}
-	first := i == d.fixed
+	next := d.next
+	if i == d.fixed {
+		next = d.below
+	}
 	for _, e := range entries {
 		name := e.Name()
 		link := e.Type()&fs.ModeSymlink != 0
@@ -188,10 +191,6 @@ func (d *discovery) walk(dir string, i int) error {
 			// It may stand where a tenant's directory was: neither followed nor taken for missing.
 			d.problem(join(dir, name), i, fs.ModeSymlink)
 			continue
-		}
-		next := d.next
-		if first {
-			next = d.below
 		}
 		if err := next(join(dir, name), i); err != nil {
 			return err
