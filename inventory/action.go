@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -79,11 +80,9 @@ func (a Action) MarshalText() ([]byte, error) {
 
 // UnmarshalText reads an [Action.String]; other text fails, wrapping [ErrInvalidAction].
 func (a *Action) UnmarshalText(text []byte) error {
-	for i, name := range actionNames {
-		if i > 0 && string(text) == name {
-			*a = Action(i)
-			return nil
-		}
+	if i := slices.Index(actionNames[1:], string(text)); i >= 0 {
+		*a = Action(i + 1)
+		return nil
 	}
 	return fmt.Errorf("%w %q: must be one of %s", ErrInvalidAction, text, strings.Join(actionNames[1:], ", "))
 }
@@ -179,11 +178,9 @@ func (r Result) MarshalText() ([]byte, error) {
 
 // UnmarshalText reads a [Result.String]; other text fails, wrapping [ErrInvalidAction].
 func (r *Result) UnmarshalText(text []byte) error {
-	for i, name := range resultNames {
-		if i > 0 && string(text) == name {
-			*r = Result(i)
-			return nil
-		}
+	if i := slices.Index(resultNames[1:], string(text)); i >= 0 {
+		*r = Result(i + 1)
+		return nil
 	}
 	return fmt.Errorf("%w: result %q: must be one of %s", ErrInvalidAction, text, strings.Join(resultNames[1:], ", "))
 }
