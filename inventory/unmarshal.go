@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -59,20 +60,27 @@ func Unmarshal(data []byte) ([]Entry, error) {
 		return nil, err
 	case loc.list == nil:
 		return []Entry{}, nil
-	case loc.refs:
-		refs := make([]ResourceRef, len(loc.list))
-		var ps jsonfit.Summary
-		for i, el := range loc.list {
-			var eps []jsonfit.Problem
-			refs[i], eps = decodeRef(loc.path.Index(i), el)
-			ps.Add(eps...)
-		}
-		if ps.Len() > 0 {
-			return nil, malformedValues(&ps)
-		}
-		return refsToEntries(loc.path, refs)
 	}
-	return unmarshalEntries(loc.path, loc.list)
+	var entries []Entry
+	var errs field.ErrorList
+	if loc.refs {
+		refs, err := decodeList(loc.path, loc.list, decodeRef)
+		if err != nil {
+			return nil, err
+		}
+		entries, errs = fromRefs(loc.path, refs)
+	} else {
+		if entries, err = decodeList(loc.path, loc.list, decodeEntry); err != nil {
+			return nil, err
+		}
+		for i, e := range entries {
+			errs = append(errs, e.Validate(loc.path.Index(i))...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.ToAggregate()
+	}
+	return entries, nil
 }
 
 // inventoryKinds record an inventory in status.inventory; one without it has applied nothing yet.
@@ -96,23 +104,16 @@ func locate(base *field.Path, v any) (located, error) {
 	if !ok {
 		return located{}, malformed(base, "must be a list of entries or a mapping, not %s", jsonfit.Kind(v))
 	}
-	kind, err := stringAt(obj, base, "kind")
-	if err != nil {
+	kind, kindErr := valueAt[string](obj, base, "kind", "a string")
+	status, statusErr := valueAt[map[string]any](obj, base, "status", "a mapping")
+	entries, entriesErr := valueAt[[]any](obj, base, "entries", "a list")
+	items, itemsErr := valueAt[[]any](obj, base, "items", "a list")
+	if err := cmp.Or(kindErr, statusErr, entriesErr, itemsErr); err != nil {
 		return located{}, err
 	}
-	status, err := mappingAt(obj, base, "status")
-	if err != nil {
-		return located{}, err
-	}
-	entries, err := listAt(obj, base, "entries")
-	if err != nil {
-		return located{}, err
-	}
-	if items, err := listAt(obj, base, "items"); err != nil {
-		return located{}, err
-	} else if items != nil && base == nil {
+	if items != nil && base == nil {
 		if n := len(items); n != 1 {
-			return located{}, malformed(nil, "a %s must hold exactly one object with an inventory, found %d items", listKind(kind), n)
+			return located{}, malformed(nil, "a %s must hold exactly one object with an inventory, found %d items", cmp.Or(kind, "list (items)"), n)
 		}
 		return locate(field.NewPath("items").Index(0), items[0])
 	}
@@ -139,7 +140,7 @@ func locate(base *field.Path, v any) (located, error) {
 	case []any:
 		return located{path: p, list: inv}, nil
 	case map[string]any:
-		refs, err := listAt(inv, p, "entries")
+		refs, err := valueAt[[]any](inv, p, "entries", "a list")
 		if err != nil || refs == nil {
 			return located{}, err
 		}
@@ -148,54 +149,26 @@ func locate(base *field.Path, v any) (located, error) {
 	return located{}, malformed(p, "must be a list of entries or a mapping with entries, not %s", jsonfit.Kind(inv))
 }
 
-// stringAt returns the string at key of obj, a mapping at path p: "" when it is absent or null,
-// an error wrapping ErrMalformed when it is not a string.
-func stringAt(obj map[string]any, p *field.Path, key string) (string, error) {
+// valueAt returns the T (a string, mapping or list) at key of obj, a mapping at path p: the zero
+// T when it is absent or null, an error wrapping ErrMalformed when it is not want ("a string").
+func valueAt[T any](obj map[string]any, p *field.Path, key, want string) (T, error) {
 	v := obj[key]
-	s, ok := v.(string)
+	t, ok := v.(T)
 	if v != nil && !ok {
-		return "", malformed(p.Child(key), "must be a string, found %s", jsonfit.Kind(v))
+		return t, malformed(p.Child(key), "must be %s, found %s", want, jsonfit.Kind(v))
 	}
-	return s, nil
-}
-
-// mappingAt is stringAt for a mapping, nil when absent or null.
-func mappingAt(obj map[string]any, p *field.Path, key string) (map[string]any, error) {
-	v := obj[key]
-	m, ok := v.(map[string]any)
-	if v != nil && !ok {
-		return nil, malformed(p.Child(key), "must be a mapping, found %s", jsonfit.Kind(v))
-	}
-	return m, nil
-}
-
-// listAt is stringAt for a list, nil when absent or null.
-func listAt(obj map[string]any, p *field.Path, key string) ([]any, error) {
-	v := obj[key]
-	l, ok := v.([]any)
-	if v != nil && !ok {
-		return nil, malformed(p.Child(key), "must be a list, found %s", jsonfit.Kind(v))
-	}
-	return l, nil
+	return t, nil
 }
 
 // malformed returns an error wrapping ErrMalformed with the problem at p (nil: the document).
 func malformed(p *field.Path, format string, args ...any) error {
 	var ps jsonfit.Summary
-	ps.Add(jsonfit.Problem{Field: pathString(p), Detail: fmt.Sprintf(format, args...)})
-	return malformedValues(&ps)
-}
-
-// malformedValues wraps ErrMalformed around ps, which names the first ten problems at most.
-func malformedValues(ps *jsonfit.Summary) error {
-	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
-}
-
-func pathString(p *field.Path) string {
-	if p == nil {
-		return ""
+	pr := jsonfit.Problem{Detail: fmt.Sprintf(format, args...)}
+	if p != nil {
+		pr.Field = p.String()
 	}
-	return p.String()
+	ps.Add(pr)
+	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 }
 
 // decodeEntry decodes el, at p, as an entry (its kind ExternalArtifact when it has none), or
@@ -224,13 +197,6 @@ func decodeRef(p *field.Path, el any) (ResourceRef, []jsonfit.Problem) {
 		return ResourceRef{}, ps
 	}
 	return ref, nil
-}
-
-func listKind(kind string) string {
-	if kind == "" {
-		return "list (items)"
-	}
-	return kind
 }
 
 // document returns an inventory document's value, as jsonfit.Parse reads it, bounded to
@@ -262,32 +228,18 @@ func document(data []byte) (any, error) {
 	return doc, nil
 }
 
-// unmarshalEntries decodes the entries at p, or returns ErrMalformed or their field.ErrorList.
-func unmarshalEntries(p *field.Path, list []any) ([]Entry, error) {
-	entries := make([]Entry, len(list))
+// decodeList decodes each element of list, at p, with decode (decodeEntry or decodeRef), or
+// returns an error wrapping ErrMalformed that names the first ten values that do not fit.
+func decodeList[T any](p *field.Path, list []any, decode func(*field.Path, any) (T, []jsonfit.Problem)) ([]T, error) {
+	out := make([]T, len(list))
 	var ps jsonfit.Summary
 	for i, el := range list {
 		var eps []jsonfit.Problem
-		entries[i], eps = decodeEntry(p.Index(i), el)
+		out[i], eps = decode(p.Index(i), el)
 		ps.Add(eps...)
 	}
 	if ps.Len() > 0 {
-		return nil, malformedValues(&ps)
+		return nil, fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 	}
-	var errs field.ErrorList
-	for i := range entries {
-		errs = append(errs, entries[i].Validate(p.Index(i))...)
-	}
-	if len(errs) > 0 {
-		return nil, errs.ToAggregate()
-	}
-	return entries, nil
-}
-
-func refsToEntries(p *field.Path, refs []ResourceRef) ([]Entry, error) {
-	entries, errs := fromRefs(p, refs)
-	if len(errs) > 0 {
-		return nil, errs.ToAggregate()
-	}
-	return entries, nil
+	return out, nil
 }
