@@ -32,18 +32,12 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 	}
 	l := newLenientList(loc.path, len(loc.list))
 	for i, el := range loc.list {
-		if loc.refs {
-			ref, ps := decodeRef(loc.path.Index(i), el)
-			l.drop(ps)
-			if ps == nil {
-				l.addRef(i, ref)
+		if !loc.refs {
+			if e, ps := decodeEntry(loc.path.Index(i), el); l.decoded(ps) {
+				l.add(i, e)
 			}
-			continue
-		}
-		e, ps := decodeEntry(loc.path.Index(i), el)
-		l.drop(ps)
-		if ps == nil {
-			l.add(i, e)
+		} else if ref, ps := decodeRef(loc.path.Index(i), el); l.decoded(ps) {
+			l.addRef(i, ref)
 		}
 	}
 	return l.entries, l.errs, nil
@@ -91,11 +85,13 @@ func (l *lenientList) add(i int, e Entry) {
 	l.entries = append(l.entries, e)
 }
 
-// drop reports the values of an element that do not decode, each Invalid at its path.
-func (l *lenientList) drop(ps []jsonfit.Problem) {
+// decoded reports whether an element decoded, with no problems ps; else it reports each value
+// that does not decode, Invalid at its path.
+func (l *lenientList) decoded(ps []jsonfit.Problem) bool {
 	for _, p := range ps {
 		l.errs = append(l.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: p.Field, BadValue: field.OmitValueType{}, Detail: p.Detail})
 	}
+	return ps == nil
 }
 
 // addRef converts the ref at index i and keeps its entry, or reports why not.
