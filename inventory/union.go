@@ -12,16 +12,12 @@ package inventory
 func Union(base, overlay []Entry, order func([]Entry)) []Entry {
 	all := make([]Entry, 0, len(base)+len(overlay))
 	seen := make(map[ID]bool, len(base)+len(overlay))
-	for _, e := range overlay {
-		if id := e.ID(); !seen[id] {
-			seen[id] = true
-			all = append(all, e)
-		}
-	}
-	for _, e := range base {
-		if id := e.ID(); !seen[id] {
-			seen[id] = true
-			all = append(all, e)
+	for _, list := range [...][]Entry{overlay, base} {
+		for _, e := range list {
+			if id := e.ID(); !seen[id] {
+				seen[id] = true
+				all = append(all, e)
+			}
 		}
 	}
 	if order == nil {
