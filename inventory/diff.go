@@ -127,19 +127,15 @@ func (c Changes) Decisions() []Decision {
 		return nil
 	}
 	ds := make([]Decision, 0, n)
-	for _, e := range c.Create {
-		ds = append(ds, Decision{Entry: e, Action: Create})
+	// In the order of the lists, which slices.Concat gives applyOrder too.
+	for _, l := range [...]struct {
+		action  Action
+		entries []Entry
+	}{{Create, c.Create}, {Update, c.Update}, {Unchanged, c.Unchanged}} {
+		for _, e := range l.entries {
+			ds = append(ds, Decision{Entry: e, Action: l.action})
+		}
 	}
-	for _, e := range c.Update {
-		ds = append(ds, Decision{Entry: e, Action: Update})
-	}
-	for _, e := range c.Unchanged {
-		ds = append(ds, Decision{Entry: e, Action: Unchanged})
-	}
-	entries := make([]Entry, n)
-	for i, d := range ds {
-		entries[i] = d.Entry
-	}
-	permute(ds, applyOrder(entries))
+	permute(ds, applyOrder(slices.Concat(c.Create, c.Update, c.Unchanged)))
 	return ds
 }
