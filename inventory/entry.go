@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -86,25 +87,15 @@ type ID struct {
 
 // ID returns the entry's identity, with an empty Kind and APIVersion read as [Entry] says.
 func (e Entry) ID() ID {
-	kind := e.Kind
-	if kind == "" {
-		kind = KindExternalArtifact
-	}
-	return ID{Group: groupOf(e.APIVersion, kind), Kind: kind, Namespace: e.Namespace, Name: e.Name}
-}
-
-// groupOf returns the API group of apiVersion, or of the well-known kind when it is empty.
-func groupOf(apiVersion, kind string) string {
+	kind, apiVersion := cmp.Or(e.Kind, KindExternalArtifact), e.APIVersion
 	if apiVersion == "" {
-		if kind == KindExternalArtifact {
-			return GroupSource
-		}
-		return GroupCore
+		apiVersion, _ = defaultAPIVersion(kind)
 	}
-	if group, _, ok := strings.Cut(apiVersion, "/"); ok {
-		return group
+	group, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group = GroupCore
 	}
-	return GroupCore
+	return ID{Group: group, Kind: kind, Namespace: e.Namespace, Name: e.Name}
 }
 
 // defaultAPIVersion returns what an empty apiVersion reads as for kind, and whether it is known.
