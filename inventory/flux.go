@@ -30,21 +30,19 @@ var rbacKinds = map[string]bool{"Role": true, "ClusterRole": true, "RoleBinding"
 //
 //	_system__controller_rbac.authorization.k8s.io_ClusterRole   ClusterRole system:controller
 func (id ID) FluxID() string {
-	name := id.Name
+	return id.Namespace + "_" + id.fluxName() + "_" + id.Group + "_" + id.Kind
+}
+
+// fluxName is the name as FluxID writes it.
+func (id ID) fluxName() string {
 	if id.Group == groupRBAC && rbacKinds[id.Kind] {
-		name = strings.ReplaceAll(name, ":", "__")
+		return strings.ReplaceAll(id.Name, ":", "__")
 	}
-	return id.Namespace + "_" + name + "_" + id.Group + "_" + id.Kind
+	return id.Name
 }
 
 // fluxIDRoundTrips reports whether ParseID reads id.FluxID() back as id.
-func fluxIDRoundTrips(id ID) bool {
-	name := id.Name
-	if id.Group == groupRBAC && rbacKinds[id.Kind] {
-		name = strings.ReplaceAll(name, ":", "__")
-	}
-	return strings.ReplaceAll(name, "__", ":") == id.Name
-}
+func fluxIDRoundTrips(id ID) bool { return strings.ReplaceAll(id.fluxName(), "__", ":") == id.Name }
 
 // ParseID parses a Flux ResourceInventory id as cli-utils' ParseObjMetadata does: the namespace
 // up to the first "_", the kind after the last, the group after the one before, and the name in
@@ -145,11 +143,8 @@ func (e Entry) ResourceRef() ResourceRef {
 	if apiVersion == "" {
 		apiVersion, _ = defaultAPIVersion(e.Kind)
 	}
-	_, version, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		version = apiVersion
-	}
-	return ResourceRef{ID: e.ID().FluxID(), Version: version}
+	// The version is what follows the group's "/", or all of a core apiVersion.
+	return ResourceRef{ID: e.ID().FluxID(), Version: apiVersion[strings.IndexByte(apiVersion, '/')+1:]}
 }
 
 // ToResourceInventory converts entries as [Entry.ResourceRef] does, in apply order ([SortApply]).
