@@ -314,31 +314,6 @@ func isDNS1123Label(s string) bool {
 	return true
 }
 
-// isDNS1123Subdomain reports whether s is dot-separated DNS-1123 labels of at most 253 bytes in
-// all (a label may be longer than 63 bytes, as apimachinery allows).
-func isDNS1123Subdomain(s string) bool {
-	if len(s) == 0 || len(s) > validation.DNS1123SubdomainMaxLength {
-		return false
-	}
-	for label := range strings.SplitSeq(s, ".") {
-		if len(label) == 0 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// isDNS1035Label reports whether s matches [a-z]([-a-z0-9]*[a-z0-9])? and has at most 63 bytes.
-func isDNS1035Label(s string) bool {
-	return isDNS1123Label(s) && 'a' <= s[0] && s[0] <= 'z'
-}
-
 // isDigest reports whether d is "<algorithm>:" and the lower-case hex of its size.
 func isDigest(d digest.Digest) bool {
 	algorithm, hex, _ := strings.Cut(string(d), ":")
