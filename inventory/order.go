@@ -65,16 +65,8 @@ func compareApply(a, b ID) int {
 
 // compareIDs orders IDs by group, kind, namespace and name.
 func compareIDs(a, b ID) int {
-	if c := strings.Compare(a.Group, b.Group); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Kind, b.Kind); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
+	return cmp.Or(strings.Compare(a.Group, b.Group), strings.Compare(a.Kind, b.Kind),
+		strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 }
 
 // SortApply sorts entries in apply order, the order of Flux's github.com/fluxcd/pkg/ssa:
