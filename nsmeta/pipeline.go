@@ -142,8 +142,8 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.
 		Metadata: Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 		Origin:   Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
 	}
-	r.override(p.Common, originCommon)
-	r.override(fromSource, originSource)
+	r.set(p.Common, originCommon, false)
+	r.set(fromSource, originSource, false)
 	for i, op := range p.Operations {
 		if op.Namespace != allNamespaces && op.Namespace != namespace {
 			continue
@@ -155,14 +155,12 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.
 			clear(r.Annotations)
 			clear(r.Origin.Labels)
 			clear(r.Origin.Annotations)
-			r.override(op.Metadata, origin)
-		case Override:
-			r.override(op.Metadata, origin)
-		case Merge:
-			r.merge(op.Metadata, origin)
+			r.set(op.Metadata, origin, false)
+		case Override, Merge:
+			r.set(op.Metadata, origin, op.Strategy == Merge)
 		}
 	}
-	r.override(p.Final, originFinal)
+	r.set(p.Final, originFinal, false)
 
 	if r.Annotations[externalFinalizerAnnotation] != "" {
 		return Result{}, field.ErrorList{reserved(field.NewPath("metadata"))}
@@ -170,30 +168,16 @@ func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.
 	return r, nil
 }
 
-// override sets every key of m, recording origin.
-func (r *Result) override(m Metadata, origin string) {
-	for k, v := range m.Labels {
-		r.Labels[k] = v
-		r.Origin.Labels[k] = origin
-	}
-	for k, v := range m.Annotations {
-		r.Annotations[k] = v
-		r.Origin.Annotations[k] = origin
-	}
+// set sets the keys of m, with merge only those that are absent, recording origin.
+func (r *Result) set(m Metadata, origin string, merge bool) {
+	setKeys(r.Labels, r.Origin.Labels, m.Labels, origin, merge)
+	setKeys(r.Annotations, r.Origin.Annotations, m.Annotations, origin, merge)
 }
 
-// merge sets the keys of m that are absent, recording origin.
-func (r *Result) merge(m Metadata, origin string) {
-	for k, v := range m.Labels {
-		if _, ok := r.Labels[k]; !ok {
-			r.Labels[k] = v
-			r.Origin.Labels[k] = origin
-		}
-	}
-	for k, v := range m.Annotations {
-		if _, ok := r.Annotations[k]; !ok {
-			r.Annotations[k] = v
-			r.Origin.Annotations[k] = origin
+func setKeys(dst, origins, src map[string]string, origin string, merge bool) {
+	for k, v := range src {
+		if _, ok := dst[k]; !ok || !merge {
+			dst[k], origins[k] = v, origin
 		}
 	}
 }
