@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
@@ -144,23 +143,17 @@ func fromDocument(root map[string]any) (Metadata, field.ErrorList) {
 	)
 	// Map order does not leak: the errors are sorted before they are returned.
 	for name, v := range root {
-		p := field.NewPath(name)
 		switch name {
-		case "apiVersion":
-			errs = append(errs, checkTypeField(p, v, fileAPIVersion)...)
-		case "kind":
-			errs = append(errs, checkTypeField(p, v, fileKind)...)
+		case "apiVersion", "kind":
 		case "metadata":
-			errs = append(errs, metadataFields(p, v, &m)...)
+			errs = append(errs, metadataFields(field.NewPath(name), v, &m)...)
 		default:
-			errs = append(errs, unknownField(p, "apiVersion", "kind", "metadata"))
+			errs = append(errs, unknownField(field.NewPath(name), `"apiVersion", "kind", "metadata"`))
 		}
 	}
-	for _, f := range [...]struct{ name, want string }{{"apiVersion", fileAPIVersion}, {"kind", fileKind}} {
-		if _, ok := root[f.name]; !ok {
-			errs = append(errs, field.Required(field.NewPath(f.name), fmt.Sprintf("must be %q", f.want)))
-		}
-	}
+	// A missing type field is null: Required.
+	errs = append(errs, checkTypeField(field.NewPath("apiVersion"), root["apiVersion"], fileAPIVersion)...)
+	errs = append(errs, checkTypeField(field.NewPath("kind"), root["kind"], fileKind)...)
 	return m, errs
 }
 
@@ -196,7 +189,7 @@ func metadataFields(p *field.Path, v any, m *Metadata) field.ErrorList {
 		case "annotations":
 			errs = append(errs, stringMap(fp, v, m.Annotations)...)
 		default:
-			errs = append(errs, unknownField(fp, "annotations", "labels"))
+			errs = append(errs, unknownField(fp, `"annotations", "labels"`))
 		}
 	}
 	return errs
@@ -223,12 +216,9 @@ func stringMap(p *field.Path, v any, dst map[string]string) field.ErrorList {
 	return errs
 }
 
-func unknownField(p *field.Path, supported ...string) *field.Error {
-	quoted := make([]string, len(supported))
-	for i, s := range supported {
-		quoted[i] = strconv.Quote(s)
-	}
-	return field.Forbidden(p, "unknown field; supported fields: "+strings.Join(quoted, ", "))
+// unknownField reports the field at p, which is none of supported, quoted and comma-separated.
+func unknownField(p *field.Path, supported string) *field.Error {
+	return field.Forbidden(p, "unknown field; supported fields: "+supported)
 }
 
 // badValue returns v as an error value: strings cut to 64 bytes, numbers as int or float64 (as
