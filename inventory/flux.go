@@ -64,18 +64,13 @@ func ParseID(s string) (ID, error) {
 
 // parseID parses s, or says which rules it breaks.
 func parseID(s string) (ID, string) {
-	ns, rest, ok := strings.Cut(s, "_")
-	var id ID
-	if ok {
-		var kindOK, groupOK bool
-		rest, id.Kind, kindOK = cutLast(rest, "_")
-		rest, id.Group, groupOK = cutLast(rest, "_")
-		ok = kindOK && groupOK
-		id.Namespace, id.Name = ns, strings.ReplaceAll(rest, "__", ":")
-	}
-	if !ok {
+	ns, rest, nsOK := strings.Cut(s, "_")
+	rest, kind, kindOK := cutLast(rest, "_")
+	name, group, groupOK := cutLast(rest, "_")
+	if !nsOK || !kindOK || !groupOK {
 		return ID{}, `must be "<namespace>_<name>_<group>_<kind>"`
 	}
+	id := ID{Group: group, Kind: kind, Namespace: ns, Name: strings.ReplaceAll(name, "__", ":")}
 	if errs := id.Validate(nil); len(errs) > 0 {
 		return ID{}, errs.ToAggregate().Error()
 	}
