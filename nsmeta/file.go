@@ -173,14 +173,7 @@ func checkTypeField(p *field.Path, v any, want string) field.ErrorList {
 
 // metadataFields extracts metadata.labels and metadata.annotations into m.
 func metadataFields(p *field.Path, v any, m *Metadata) field.ErrorList {
-	if v == nil {
-		return nil
-	}
-	fields, ok := v.(map[string]any)
-	if !ok {
-		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a mapping")}
-	}
-	var errs field.ErrorList
+	fields, errs := mapping(p, v, "must be a mapping")
 	for name, v := range fields {
 		fp := p.Child(name)
 		switch name {
@@ -197,14 +190,7 @@ func metadataFields(p *field.Path, v any, m *Metadata) field.ErrorList {
 
 // stringMap copies the string-to-string mapping v into dst.
 func stringMap(p *field.Path, v any, dst map[string]string) field.ErrorList {
-	if v == nil {
-		return nil
-	}
-	src, ok := v.(map[string]any)
-	if !ok {
-		return field.ErrorList{field.TypeInvalid(p, badValue(v), "must be a mapping of strings to strings")}
-	}
-	var errs field.ErrorList
+	src, errs := mapping(p, v, "must be a mapping of strings to strings")
 	for k, v := range src {
 		vs, ok := v.(string)
 		if !ok {
@@ -214,6 +200,15 @@ func stringMap(p *field.Path, v any, dst map[string]string) field.ErrorList {
 		dst[k] = vs
 	}
 	return errs
+}
+
+// mapping returns v as a mapping, nil for null, or an error with detail for any other value.
+func mapping(p *field.Path, v any, detail string) (map[string]any, field.ErrorList) {
+	m, ok := v.(map[string]any)
+	if v != nil && !ok {
+		return nil, field.ErrorList{field.TypeInvalid(p, badValue(v), detail)}
+	}
+	return m, nil
 }
 
 // unknownField reports the field at p, which is none of supported, quoted and comma-separated.
