@@ -112,7 +112,7 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 
 // decide applies rules 1 to 6 of [Collect] to one stale entry.
 func (o *options) decide(ctx context.Context, e Entry, users map[string]ID, held map[string]Decision) Decision {
-	if o.keepAll {
+	if o.keepReason != "" {
 		return Decision{Entry: e, Action: Keep, Reason: o.keepReason}
 	}
 	id := e.ID()

@@ -21,8 +21,7 @@ type options struct {
 	maxDeletes   int
 	maxSet       bool // maxDeletes applies
 	allowAll     bool
-	keepAll      bool
-	keepReason   string
+	keepReason   string // WithKeepAll's, never empty when given
 	invalidError error
 }
 
@@ -75,7 +74,7 @@ func WithKeepAll(reason string) Option {
 			o.invalid(fmt.Errorf("%w: keep-all reason must not be empty", ErrInvalidOption))
 			return
 		}
-		o.keepAll, o.keepReason = true, reason
+		o.keepReason = reason
 	}
 }
 
