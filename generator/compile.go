@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -232,6 +233,12 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		}
 	}
 	dnsLabel := func(p *field.Path, v string) { check(p, v, content.IsDNS1123Label(v)) }
+	requiredRef := func(p *field.Path, v string) { // a reference: set, and not too long
+		if v == "" {
+			errs = append(errs, field.Required(p, ""))
+		}
+		tooLong(p, v, maxReferenceBytes)
+	}
 	switch sp := specPath.Child("sources"); {
 	case len(s.Sources) == 0:
 		errs = append(errs, field.Required(sp, "at least one source"))
@@ -283,10 +290,7 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 	}
 	for i, a := range s.Artifacts {
 		p := specPath.Child("artifacts").Index(i)
-		if a.Name == "" {
-			errs = append(errs, field.Required(p.Child("name"), ""))
-		}
-		tooLong(p.Child("name"), a.Name, maxReferenceBytes)
+		requiredRef(p.Child("name"), a.Name)
 		tooLong(p.Child("namespace"), a.Namespace, maxReferenceBytes)
 		if s.PathPattern == "" {
 			// Without a pattern the names are literal: the CRD's rules, at the artifact's
@@ -309,14 +313,8 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		}
 		for j, c := range a.Copy {
 			cp := p.Child("copy").Index(j)
-			if c.From == "" {
-				errs = append(errs, field.Required(cp.Child("from"), ""))
-			}
-			tooLong(cp.Child("from"), c.From, maxReferenceBytes)
-			if c.To == "" {
-				errs = append(errs, field.Required(cp.Child("to"), ""))
-			}
-			tooLong(cp.Child("to"), c.To, maxReferenceBytes)
+			requiredRef(cp.Child("from"), c.From)
+			requiredRef(cp.Child("to"), c.To)
 			if len(c.Exclude) > maxExcludes {
 				errs = append(errs, field.TooMany(cp.Child("exclude"), len(c.Exclude), maxExcludes))
 			}
@@ -357,10 +355,7 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 				if len(fs.AllowedLabels) == 0 && len(fs.AllowedAnnotations) == 0 {
 					errs = append(errs, field.Required(fp, "at least one annotation or label must be set in allowedLabels or allowedAnnotations"))
 				}
-				if fs.Path == "" {
-					errs = append(errs, field.Required(fp.Child("path"), ""))
-				}
-				tooLong(fp.Child("path"), fs.Path, maxReferenceBytes)
+				requiredRef(fp.Child("path"), fs.Path)
 			}
 		}
 		if s.ServiceAccountName == "" && o.defaultServiceAccount == "" {
@@ -422,21 +417,21 @@ func (g *Generator) checkAlias(errs *field.ErrorList, fldPath *field.Path, s str
 	return true
 }
 
-// checkRef refuses a reference template t, of text s, that no rendering can make valid (see
-// [OutputArtifact]): it parses s with pathpattern.ParseRef, each capture "{name}" standing for
-// the part of a path element it renders (never empty, "/" or NUL), so only what the literal
-// text breaks in every rendering fails: a ".." element, an empty or absolute path, a NUL byte
-// or invalid UTF-8. t is nil when s failed to bind (reported then).
-func checkRef(errs *field.ErrorList, fldPath *field.Path, s string, t *pathpattern.Template) {
-	if t == nil {
-		return
+// bindRef binds a reference template s at fldPath: "@alias/path" with a declared alias, unless
+// fromArtifact ("@artifact/...", the artifact's own files). It then refuses what no rendering can
+// make valid (see [OutputArtifact]): it parses s with pathpattern.ParseRef, each capture "{name}"
+// standing for the part of a path element it renders (never empty, "/" or NUL), so only what the
+// literal text breaks in every rendering fails: a ".." element, an empty or absolute path, a NUL
+// byte or invalid UTF-8. It returns nil when s does not bind (reported).
+func (g *Generator) bindRef(errs *field.ErrorList, fldPath *field.Path, s string, fromArtifact bool) *pathpattern.Template {
+	shaped := fromArtifact || g.checkAlias(errs, fldPath, s)
+	t := g.bind(errs, fldPath, s)
+	if alias, _, _ := strings.Cut(s, "/"); shaped && t != nil && !strings.ContainsAny(alias, "{}") {
+		if _, err := pathpattern.ParseRef(s); err != nil {
+			*errs = append(*errs, field.Invalid(fldPath, s, err.Error()))
+		}
 	}
-	if alias, _, _ := strings.Cut(s, "/"); strings.ContainsAny(alias, "{}") {
-		return
-	}
-	if _, err := pathpattern.ParseRef(s); err != nil {
-		*errs = append(*errs, field.Invalid(fldPath, s, err.Error()))
-	}
+	return t
 }
 
 // checkSourceAlias checks a reference to a whole source, "@alias" (an artifact's revision or
@@ -468,27 +463,16 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 		if a.InputsFrom != "" {
 			// "@artifact/...": the artifact's own file once built, as upstream reads it.
 			c.inputsFromArtifact = isArtifactRef(a.InputsFrom)
-			shaped := c.inputsFromArtifact || g.checkAlias(&errs, c.inputsPath, a.InputsFrom)
-			c.inputs = g.bind(&errs, c.inputsPath, a.InputsFrom)
-			if shaped {
-				checkRef(&errs, c.inputsPath, a.InputsFrom, c.inputs)
-			}
+			c.inputs = g.bindRef(&errs, c.inputsPath, a.InputsFrom, c.inputsFromArtifact)
 		}
 		g.checkSourceAlias(&errs, ap.Child("revision"), a.Revision)
 		g.checkSourceAlias(&errs, ap.Child("originRevision"), a.OriginRevision)
 		for j, cp := range a.Copy {
 			cpp := c.copyPath.Index(j)
 			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), toPath: cpp.Child("to"),
-				strategy: cp.Strategy, exclude: cp.Exclude, optional: cp.Optional}
-			if cc.strategy == "" {
-				cc.strategy = strategyOverwrite
-			}
+				strategy: cmp.Or(cp.Strategy, strategyOverwrite), exclude: cp.Exclude, optional: cp.Optional}
 			if cp.From != "" {
-				shaped := g.checkAlias(&errs, cc.fromPath, cp.From)
-				cc.from = g.bind(&errs, cc.fromPath, cp.From)
-				if shaped {
-					checkRef(&errs, cc.fromPath, cp.From, cc.from)
-				}
+				cc.from = g.bindRef(&errs, cc.fromPath, cp.From, false)
 			}
 			if cp.To != "" {
 				g.compileDestination(&errs, &cc, cp.To)
@@ -608,11 +592,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	// "@artifact/...": a file of the namespace's first artifact, once built ([MetadataFromSource]).
 	pp := fp.Child("path")
 	g.fromArtifact = isArtifactRef(fsrc.Path)
-	shaped := g.fromArtifact || g.checkAlias(&errs, pp, fsrc.Path)
-	g.fromSource = g.bind(&errs, pp, fsrc.Path)
-	if shaped {
-		checkRef(&errs, pp, fsrc.Path, g.fromSource)
-	}
+	g.fromSource = g.bindRef(&errs, pp, fsrc.Path, g.fromArtifact)
 	if g.fromSource != nil {
 		errs = append(errs, g.namespaceLevel(pp, fsrc.Path, s.Artifacts)...)
 	}
@@ -658,9 +638,6 @@ func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
 	var fe *field.Error
 	if errors.As(err, &fe) {
 		return field.ErrorList{fe}
-	}
-	if fldPath == nil {
-		return field.ErrorList{{Type: field.ErrorTypeInvalid, BadValue: field.OmitValueType{}, Detail: err.Error()}}
 	}
 	return field.ErrorList{field.Invalid(fldPath, value, err.Error())}
 }
