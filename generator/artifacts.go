@@ -125,10 +125,7 @@ func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Art
 		items[i].match.Raw, items[i].match.Normalized = nil, nil
 	}
 	slices.SortFunc(result, func(a, b Artifact) int {
-		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	return result
 }
@@ -145,7 +142,7 @@ func (t *task) artifact(it *item) (*Artifact, string) {
 	var inputs map[string]json.RawMessage // what a.Inputs holds, for the digest
 	inputsOK := true
 	if it.art.inputs != nil && !it.art.inputsFromArtifact {
-		inputs, inputsOK = t.readInputs(a, it, it.art.inputsPath)
+		inputs, inputsOK = t.readInputs(a, it, nil)
 	}
 	tree, filesOK := t.buildFiles(it)
 	if filesOK {
@@ -153,7 +150,7 @@ func (t *task) artifact(it *item) (*Artifact, string) {
 	}
 	if filesOK && it.art.inputsFromArtifact {
 		// The artifact's own file after every copy, merged and extracted files included.
-		inputs, inputsOK = t.readArtifactInputs(a, it, tree)
+		inputs, inputsOK = t.readInputs(a, it, tree)
 	}
 	if !inputsOK {
 		return nil, "its inputs have errors"
@@ -169,19 +166,14 @@ func (t *task) artifact(it *item) (*Artifact, string) {
 			a.Files[i] = File{Path: files[i].dest, Source: files[i].src}
 		}
 	}
+	var ok bool
 	if f := t.g.opts.artifactDigest; f != nil {
-		d, ok := t.embedderDigest(f, a, it, newArtifactFS(tree, files))
-		if !ok {
+		if a.Digest, ok = t.embedderDigest(f, a, it, newArtifactFS(tree, files)); !ok {
 			return nil, "its digest cannot be computed"
 		}
-		a.Digest = d
-		return a, ""
-	}
-	d, ok := t.digest(inputs, files, it.art.copyPath)
-	if !ok {
+	} else if a.Digest, ok = t.digest(inputs, files, it.art.copyPath); !ok {
 		return nil, "its files cannot be read"
 	}
-	a.Digest = d
 	return a, ""
 }
 
@@ -254,65 +246,47 @@ func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	}
 }
 
-// readInputs reads an artifact's inputsFrom file from a source into a.Inputs, and returns the
-// inputs by name. A missing file gives no inputs and a warning.
-func (t *task) readInputs(a *Artifact, it *item, fp *field.Path) (map[string]json.RawMessage, bool) {
-	tmpl := it.art.inputs
-	ref, err := expandRef(tmpl, it.match.Raw)
-	if err != nil {
-		t.errs = append(t.errs, field.Invalid(fp, tmpl.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
-		return nil, false
-	}
-	fsys := t.source(ref.Alias, fp, ref.String())
-	if fsys == nil {
-		return nil, false
-	}
-	data, err := pathpattern.ReadFile(fsys, ref.Path, maxInputsBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
-		return nil, true
-	}
-	if err != nil {
-		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
-		return nil, false
-	}
-	return t.setInputs(a, fp, ref, data)
-}
-
-// readArtifactInputs reads an inputsFrom file of the artifact itself, "@artifact/path", from the
-// files its copy operations produced, as readInputs reads one from a source.
-func (t *task) readArtifactInputs(a *Artifact, it *item, tree *artifactTree) (map[string]json.RawMessage, bool) {
+// readInputs reads an artifact's inputsFrom file into a.Inputs, and returns the inputs by name:
+// from a source when tree is nil, else from the files its copy operations produced
+// ("@artifact/path"). A missing file gives no inputs and a warning.
+func (t *task) readInputs(a *Artifact, it *item, tree *artifactTree) (map[string]json.RawMessage, bool) {
 	fp := it.art.inputsPath
 	ref, err := expandRef(it.art.inputs, it.match.Raw)
 	if err != nil {
 		t.errs = append(t.errs, field.Invalid(fp, it.art.inputs.String(), fmt.Sprintf("rendered from directory %q: %v", it.match.Path, err)))
 		return nil, false
 	}
-	f, ok := tree.files[ref.Path]
-	switch {
-	case !ok && tree.dirs[ref.Path]:
-		t.errs = append(t.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
-		return nil, false
-	case !ok:
-		t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
-		return nil, true
+	var data []byte
+	if tree == nil {
+		fsys := t.source(ref.Alias, fp, ref.String())
+		if fsys == nil {
+			return nil, false
+		}
+		data, err = pathpattern.ReadFile(fsys, ref.Path, maxInputsBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
+			return nil, true
+		}
+	} else {
+		f, ok := tree.files[ref.Path]
+		switch {
+		case !ok && tree.dirs[ref.Path]:
+			t.errs = append(t.errs, field.Invalid(fp, ref.String(), "must be a file of the artifact, not a directory"))
+			return nil, false
+		case !ok:
+			t.warn = append(t.warn, fmt.Sprintf("%s: inputs file not found in the artifact; artifact %s/%s has no inputs", ref, a.Namespace, a.Name))
+			return nil, true
+		}
+		data, err = f.content(maxInputsBytes, nil)
 	}
-	data, err := f.content(maxInputsBytes, nil)
+	var inputs map[string]json.RawMessage
+	if err == nil {
+		inputs, a.Inputs, err = parseInputs(data) // a is dropped when this fails
+	}
 	if err != nil {
 		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
 		return nil, false
 	}
-	return t.setInputs(a, fp, ref, data)
-}
-
-// setInputs parses an inputs file into the artifact's inputs, and returns them by name.
-func (t *task) setInputs(a *Artifact, fp *field.Path, ref pathpattern.Ref, data []byte) (map[string]json.RawMessage, bool) {
-	inputs, object, err := parseInputs(data)
-	if err != nil {
-		t.errs = append(t.errs, field.Invalid(fp, ref.String(), err.Error()))
-		return nil, false
-	}
-	a.Inputs = object
 	return inputs, true
 }
 
