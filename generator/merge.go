@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
+	"slices"
 	"sync"
 
 	yamlv3 "go.yaml.in/yaml/v3"
@@ -207,10 +209,7 @@ func countMergeNodes(data []byte) int64 {
 		case (c == '[' || c == '{') && emptyFlow(data, i):
 			n++ // "[]" or "{}": one node, nothing nested
 			word = false
-		case c == '[':
-			n += 5
-			word = false
-		case c == '{':
+		case c == '[' || c == '{':
 			n += 5
 			word = false
 		case c == ']' || c == '}':
@@ -497,9 +496,7 @@ func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 // key merge recursively, as deep as the decoders bound; else overlay's value wins, lists too.
 func mergeMaps(base, overlay map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(overlay))
-	for k, v := range base {
-		out[k] = v
-	}
+	maps.Copy(out, base)
 	for k, v := range overlay {
 		if om, ok := v.(map[string]any); ok {
 			if bm, ok := out[k].(map[string]any); ok {
@@ -566,12 +563,7 @@ func (g *mergeGate) acquire(ctx context.Context, c int64) error {
 			g.mu.Unlock()
 			g.release(c)
 		default:
-			for i, x := range g.waiters {
-				if x == w {
-					g.waiters = append(g.waiters[:i], g.waiters[i+1:]...)
-					break
-				}
-			}
+			g.waiters = slices.DeleteFunc(g.waiters, func(x *mergeWaiter) bool { return x == w })
 			g.serve()
 			g.mu.Unlock()
 		}
