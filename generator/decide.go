@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -186,11 +187,7 @@ func decide(sc scope, s *subject) (*rule, inventory.Action, string) {
 			continue
 		}
 		if reason, ok := r.match(s); ok {
-			a := r.action
-			if a == 0 {
-				a = s.action
-			}
-			return r, a, reason
+			return r, cmp.Or(r.action, s.action), reason
 		}
 	}
 	// Not reached: every scope ends with a row that always matches.
@@ -236,13 +233,11 @@ var (
 // value equal in any case): what it means, and where, as "label key: value"; or "", "".
 func matchConvention(labels, annotations map[string]string, list []exclusion) (what, where string) {
 	for _, x := range list {
-		for _, m := range []struct {
-			kind string
-			m    map[string]string
-		}{{"label", labels}, {"annotation", annotations}} {
-			if v := m.m[x.key]; v != "" && strings.EqualFold(v, x.value) {
-				return x.what, fmt.Sprintf("%s %s: %s", m.kind, x.key, v)
-			}
+		if v := labels[x.key]; v != "" && strings.EqualFold(v, x.value) {
+			return x.what, fmt.Sprintf("label %s: %s", x.key, v)
+		}
+		if v := annotations[x.key]; v != "" && strings.EqualFold(v, x.value) {
+			return x.what, fmt.Sprintf("annotation %s: %s", x.key, v)
 		}
 	}
 	return "", ""
