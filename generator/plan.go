@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -148,14 +149,9 @@ type File struct {
 // decisions' entries carry it for the embedder's calls), so that the CRD's structural schema
 // keeps every field.
 func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
-	var next []inventory.Entry
-	switch {
-	case p.previous != nil:
-		next = slices.Clone(p.previous)
-	case deleted == nil:
-		next = inventory.Next(p.desired, p.collected, func(inventory.Entry) bool { return false })
-	default:
-		next = inventory.Next(p.desired, p.collected, deleted)
+	next := slices.Clone(p.previous)
+	if p.previous == nil {
+		next = inventory.Next(p.desired, p.collected, deleted) // a nil deleted confirms nothing there too
 	}
 	for i, e := range next {
 		switch id := e.ID(); {
@@ -485,14 +481,8 @@ func sortErrors(errs field.ErrorList) field.ErrorList {
 	out := slices.Clone(errs)
 	key := func(e *field.Error) string { return fmt.Sprintf("%v", e.BadValue) }
 	slices.SortStableFunc(out, func(a, b *field.Error) int {
-		if c := strings.Compare(a.Field, b.Field); c != 0 {
-			return c
-		}
-		if c := strings.Compare(string(a.Type), string(b.Type)); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Detail, b.Detail); c != 0 {
-			return c
+		if c := cmp.Or(strings.Compare(a.Field, b.Field), strings.Compare(string(a.Type), string(b.Type)), strings.Compare(a.Detail, b.Detail)); c != 0 {
+			return c // the bad value's text only when these tie: it costs a Sprintf
 		}
 		return strings.Compare(key(a), key(b))
 	})
