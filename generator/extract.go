@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -44,12 +45,7 @@ var tarballExtensions = []string{".tar.gz", ".tgz"}
 
 func isTarball(name string) bool {
 	lower := strings.ToLower(name)
-	for _, ext := range tarballExtensions {
-		if strings.HasSuffix(lower, ext) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tarballExtensions, func(ext string) bool { return strings.HasSuffix(lower, ext) })
 }
 
 // archivesOf returns the archives, of the files pathpattern.Glob selected, that an Extract copy
@@ -275,13 +271,12 @@ func entryKind(mode fs.FileMode) string {
 
 // readError is the error of reading the archive itself.
 func readError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return &archiveError{rule: "extraction stopped", err: err}
-	}
-	if errors.Is(err, errDecompressed) {
+	case errors.Is(err, errDecompressed):
 		return &archiveError{rule: fmt.Sprintf("the archives of an artifact must decompress to no more than %d bytes in all", maxDecompressedBytes)}
-	}
-	if errors.Is(err, errWorkBudget) {
+	case errors.Is(err, errWorkBudget):
 		return &archiveError{rule: "cannot be read to its end", err: err}
 	}
 	return &archiveError{rule: "must be a gzip-compressed tar archive", err: err}
