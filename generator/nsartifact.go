@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -178,12 +179,7 @@ func readMetadataFile(it *item, t *artifactTree) {
 // metaSource returns the artifact a namespace reads its NamespaceMetadata file from (see
 // designate), and its name for messages: "artifact a/api (directory "tenants/a/apps/api")".
 func metaSource(users []*item) (*artifactMeta, string) {
-	var m *artifactMeta
-	for _, u := range users {
-		if m = u.meta; m != nil {
-			break
-		}
-	}
+	m := users[slices.IndexFunc(users, func(u *item) bool { return u.meta != nil })].meta
 	it := m.it
 	if it.match.Path == "" {
 		return m, fmt.Sprintf("artifact %s/%s (spec.artifacts[%d])", it.namespace, it.name, it.art.index)
