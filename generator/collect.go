@@ -147,10 +147,7 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	if len(errs) > 0 {
 		// Not reached: valid validates, and desired did. Keep everything.
 		res.Errors = append(res.Errors, errs...)
-		res.previous = slices.Clone(previous)
-		if res.previous == nil {
-			res.previous = []inventory.Entry{}
-		}
+		res.previous = append([]inventory.Entry{}, previous...) // never nil: Next returns it as it is
 		return nil
 	}
 	isDesired := make(map[inventory.ID]bool, len(desired))

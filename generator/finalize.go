@@ -2,7 +2,6 @@ package generator
 
 import (
 	"context"
-	"slices"
 
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -40,10 +39,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 	changes, errs := inventory.Diff(previous, nil)
 	if len(errs) > 0 {
 		res.Errors = sortErrors(errs)
-		res.previous = slices.Clone(previous)
-		if res.previous == nil {
-			res.previous = []inventory.Entry{}
-		}
+		res.previous = append([]inventory.Entry{}, previous...) // never nil: Next returns it as it is
 		res.Decisions = make([]inventory.Decision, len(previous))
 		for i, e := range previous {
 			res.Decisions[i] = inventory.Decision{Entry: e, Action: inventory.Keep, Reason: "the inventory has errors"}
@@ -53,15 +49,11 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 	d := newDecider(g, newSnapshot(ctx, cluster), nil, changes.Stale, true)
 	opts := []inventory.Option{inventory.WithGuard(d.guard), inventory.WithAllowDeleteAll(), inventory.WithNamespacePrune()}
 	decisions, err := inventory.Collect(ctx, changes, opts...)
-	if err != nil {
-		// Diff accepted the entries and the options are valid: only ctx can end the pass.
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, err
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, err // not reached: Diff accepted the entries and the options are valid
 	}
 	res.Decisions, res.collected = decisions, decisions
 	return res, nil
