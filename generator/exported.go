@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/adler32"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -139,9 +140,7 @@ func providerInput(p *field.Path, a ExternalArtifactInputs) (ProviderInput, fiel
 	}
 
 	own := make(map[string]string, len(a.Labels)+4)
-	for k, v := range a.Labels {
-		own[k] = v
-	}
+	maps.Copy(own, a.Labels)
 	own["id"] = strconv.FormatUint(uint64(adler32.Checksum([]byte(a.Namespace+"/"+a.Name))), 10)
 	own["name"] = a.Name
 	own["namespace"] = a.Namespace
