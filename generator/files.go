@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -136,10 +137,7 @@ func (t *artifactTree) addDir(dir string) {
 
 // sorted returns the files by destination, in byte order.
 func (t *artifactTree) sorted() []artifactFile {
-	out := make([]artifactFile, 0, len(t.files))
-	for _, f := range t.files {
-		out = append(out, f)
-	}
+	out := slices.AppendSeq(make([]artifactFile, 0, len(t.files)), maps.Values(t.files))
 	slices.SortFunc(out, func(a, b artifactFile) int { return strings.Compare(a.dest, b.dest) })
 	return out
 }
