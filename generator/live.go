@@ -56,20 +56,17 @@ const maxDriftKeys = 3
 // them all. Keys only the live namespace has are not drift: other actors may set them.
 func drift(ns *Namespace, live Object) string {
 	var lacks, differs []string
-	for _, m := range []struct {
-		kind          string
-		desired, live map[string]string
-	}{{"label", ns.Labels, live.Labels}, {"annotation", ns.Annotations, live.Annotations}} {
-		for _, k := range slices.Sorted(maps.Keys(m.desired)) {
-			v, ok := m.live[k]
-			switch {
-			case !ok:
-				lacks = append(lacks, m.kind+" "+k)
-			case v != m.desired[k]:
-				differs = append(differs, m.kind+" "+k)
+	compare := func(kind string, desired, live map[string]string) {
+		for _, k := range slices.Sorted(maps.Keys(desired)) {
+			if v, ok := live[k]; !ok {
+				lacks = append(lacks, kind+" "+k)
+			} else if v != desired[k] {
+				differs = append(differs, kind+" "+k)
 			}
 		}
 	}
+	compare("label", ns.Labels, live.Labels)
+	compare("annotation", ns.Annotations, live.Annotations)
 	var parts []string
 	if len(lacks) > 0 {
 		parts = append(parts, "lacks "+firstFew(lacks))
