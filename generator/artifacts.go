@@ -34,8 +34,8 @@ const (
 // artifacts builds every item that skipped does not hold (labels, inputs, files, digest), and
 // adds to skipped those whose inputs or files fail, and to found their errors and warnings. The
 // builds run in parallel, each a task, their findings added in item order so the plan is the same
-// as a serial one, and share the plan's budget of work (planWork): those over their first, equal
-// share are built again, the smallest needs first, as long as what is left holds them.
+// as a serial one, and share the plan's budget of work (work.go): those over their first, equal
+// share (at most maxArtifactWorkUnits) are built again, the smallest needs first, as long as what is left holds them.
 func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Artifact {
 	// What a build leaves, not its task, so that what the plan holds meanwhile stays small.
 	type built struct {
@@ -55,10 +55,10 @@ func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Art
 			namespaces[it.namespace] = true
 		}
 	}
-	total := cmp.Or(p.g.opts.workBudget, planWork(len(namespaces)))
+	total := cmp.Or(p.g.opts.workBudget, planWorkUnits+namespaceWorkUnits*int64(len(namespaces)))
 	left, shares := total, make([]int64, len(items))
 	for _, i := range pending {
-		shares[i] = firstShare(total, len(pending))
+		shares[i] = min(maxArtifactWorkUnits, total/int64(len(pending)))
 	}
 	for round := 1; len(pending) > 0; round++ {
 		panics := parallel(p.ctx, p.workers(), len(pending), func(k int) {
@@ -483,17 +483,6 @@ func unescape(pattern string) string {
 		b.WriteByte(pattern[i])
 	}
 	return b.String()
-}
-
-// validGlob checks an exclude pattern.
-func validGlob(pattern string) error {
-	if len(pattern) > pathpattern.MaxLength {
-		return fmt.Errorf("must be no more than %d bytes", pathpattern.MaxLength)
-	}
-	if !doublestar.ValidatePattern(pattern) {
-		return errors.New("must be a valid glob pattern")
-	}
-	return nil
 }
 
 // digest returns an artifact's digest over its files and inputs ([Artifact]), reading, hashing

@@ -28,7 +28,7 @@ type options struct {
 	cache                 *cel.Cache
 	finalizerKinds        []schema.GroupKind // nil: any kind
 	fileLists             bool
-	// workBudget, when set, replaces planWork's budget (tests set it, to spend it in ms).
+	// workBudget, when set, replaces the plan's budget of work (tests set it, to spend it in ms).
 	workBudget        int64
 	concurrency       int // 0: GOMAXPROCS
 	concurrencySet    bool

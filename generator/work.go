@@ -89,19 +89,6 @@ func workShareOf(ctx context.Context) *workShare {
 	return nil
 }
 
-// planWork is the budget of a plan building artifacts for namespaces namespaces.
-func planWork(namespaces int) int64 {
-	return planWorkUnits + namespaceWorkUnits*int64(namespaces)
-}
-
-// firstShare is each of n artifacts' first share: an equal part, at most maxArtifactWorkUnits.
-func firstShare(budget int64, n int) int64 {
-	if n == 0 {
-		return 0
-	}
-	return min(maxArtifactWorkUnits, budget/int64(n))
-}
-
 // nextShares returns which artifacts over their shares, known to need needs, to build again (by
 // index in needs), and each one's share, with left units left: smallest needs first, ties in
 // order, while left holds them; each gets its need and an equal part of the rest, at most
