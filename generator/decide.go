@@ -94,10 +94,7 @@ var rules = []rule{
 	}},
 	{name: "the finalizer cannot be looked up", scope: staleObject, action: inventory.Keep, failed: true, match: func(s *subject) (string, bool) {
 		v, err := s.verdict()
-		if v.Reason != "" {
-			return errText(v.Reason+": ", err)
-		}
-		return errText("external finalizer: ", err)
+		return errText(cmp.Or(v.Reason, "external finalizer")+": ", err)
 	}},
 	{name: "handed off, the generator is deleted", scope: staleObject, action: inventory.Release, match: func(s *subject) (string, bool) {
 		v, _ := s.verdict()
