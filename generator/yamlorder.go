@@ -72,8 +72,7 @@ func naturalLess(a, b string) bool {
 		if ar[i] == br[i] {
 			continue
 		}
-		al := unicode.IsLetter(ar[i])
-		bl := unicode.IsLetter(br[i])
+		al, bl := unicode.IsLetter(ar[i]), unicode.IsLetter(br[i])
 		if al && bl {
 			return ar[i] < br[i]
 		}
@@ -85,8 +84,7 @@ func naturalLess(a, b string) bool {
 		if ar[i] == '0' || br[i] == '0' {
 			for j := i - 1; j >= 0 && unicode.IsDigit(ar[j]); j-- {
 				if ar[j] != '0' {
-					an = 1
-					bn = 1
+					an, bn = 1, 1
 					break
 				}
 			}
