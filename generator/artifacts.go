@@ -132,7 +132,7 @@ func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Art
 
 // artifact builds one artifact, or returns why it cannot.
 func (t *task) artifact(it *item) (*Artifact, string) {
-	labels := cloneLabels(t.g.common)
+	labels := cloneLabels(t.g.pipeline.Common.Labels)
 	maps.Copy(labels, it.match.Normalized)
 	maps.Copy(labels, t.g.final)
 	a := &Artifact{

@@ -30,7 +30,6 @@ type Generator struct {
 	prefix    string // the literal directories of the pattern before its first capture
 	aliases   map[string]bool
 	artifacts []compiledArtifact
-	common    map[string]string // commonMetadata.labels, for artifacts
 	final     map[string]string // GeneratorLabel, for artifacts
 	warnings  []string
 
@@ -146,8 +145,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		}
 	}
 	if cm := spec.CommonMetadata; cm != nil {
-		g.pipeline.Common = *cm
-		g.common = cm.Labels
+		g.pipeline.Common = *cm // its labels go on artifacts too
 	}
 	if g.pattern != nil || spec.PathPattern == "" { // no pattern: templates are literals
 		errs = append(errs, g.compileArtifacts(spec.Artifacts)...)
