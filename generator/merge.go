@@ -89,18 +89,12 @@ func (t *artifactTree) merge(ctx context.Context, old *artifactFile, fsys fs.FS,
 	if err := share.check((int64(len(base)+len(overlay))+mergeUnitBytes-1)/mergeUnitBytes, "the merge's bytes alone"); err != nil {
 		return err
 	}
-	bc, err := mergeCharge(base)
+	bc, err := chargeMergeFile(base, false, fmt.Sprintf("the file there (from %q)", old.src.String()))
 	if err != nil {
-		return &mergeError{err: err}
-	}
-	if err := checkMergeFile(bc, fmt.Sprintf("the file there (from %q)", old.src.String())); err != nil {
 		return err
 	}
-	oc, err := mergeCharge(overlay)
+	oc, err := chargeMergeFile(overlay, true, "the file merged")
 	if err != nil {
-		return &mergeError{overlay: true, err: err}
-	}
-	if err := checkMergeFile(oc, "the file merged"); err != nil {
 		return err
 	}
 	charge := bc.units() + oc.units()
@@ -133,13 +127,18 @@ func gatedMerge(ctx context.Context, charge int64, base, overlay []byte) ([]byte
 	return mergeYAML(ctx, base, overlay)
 }
 
-// checkMergeFile checks one file's charge, which names it, against a file's budget.
-func checkMergeFile(c mergeCost, which string) error {
-	if c.units() <= maxMergeUnits {
-		return nil
+// chargeMergeFile returns one side's charge (mergeCharge), checked against a file's budget;
+// which names the file in that error.
+func chargeMergeFile(data []byte, overlay bool, which string) (mergeCost, error) {
+	c, err := mergeCharge(data)
+	if err != nil {
+		return c, &mergeError{overlay: overlay, err: err}
 	}
-	return fmt.Errorf("%w: %s must count no more than %d to be merged (a unit for each YAML node and each %d bytes), and it counts %s",
-		errMergeBudget, which, maxMergeUnits, mergeUnitBytes, c.describe())
+	if c.units() > maxMergeUnits {
+		return c, fmt.Errorf("%w: %s must count no more than %d to be merged (a unit for each YAML node and each %d bytes), and it counts %s",
+			errMergeBudget, which, maxMergeUnits, mergeUnitBytes, c.describe())
+	}
+	return c, nil
 }
 
 // mergeCharge returns what decoding data costs a merge: its bytes, countMergeNodes' bound on its
@@ -187,17 +186,13 @@ func countMergeNodes(data []byte) int64 {
 			continue
 		case c == '#' && (prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r'):
 			j, ok := commentEnd(data, i)
+			word, prev = false, ' '
 			if ok {
 				i = j - 1
-				word = false
-				prev = ' '
 				continue
 			}
 			// Up to the quote nothing is a token: a comment's text, or a quoted scalar's.
-			i = j
-			c = data[i]
-			word = false
-			prev = ' '
+			i, c = j, data[j]
 		}
 		switch {
 		case c == '-' && prev == '\n' && bytes.HasPrefix(data[i:], []byte("---")) && blankAt(data, i+3):
