@@ -177,10 +177,8 @@ func deepCopy(s Spec) Spec {
 
 func (o *options) validate() field.ErrorList {
 	var errs field.ErrorList
-	if o.uid != "" {
-		for _, msg := range validation.IsValidLabelValue(o.uid) {
-			errs = append(errs, field.Invalid(field.NewPath("WithUID"), o.uid, msg))
-		}
+	for _, msg := range validation.IsValidLabelValue(o.uid) { // "", unset, is a valid label value
+		errs = append(errs, field.Invalid(field.NewPath("WithUID"), o.uid, msg))
 	}
 	if o.namespace != "" {
 		for _, msg := range validation.IsDNS1123Label(o.namespace) {
