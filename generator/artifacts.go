@@ -35,7 +35,8 @@ const (
 // adds to skipped those whose inputs or files fail, and to found their errors and warnings. The
 // builds run in parallel, each a task, their findings added in item order so the plan is the same
 // as a serial one, and share the plan's budget of work (work.go): those over their first, equal
-// share (at most maxArtifactWorkUnits) are built again, the smallest needs first, as long as what is left holds them.
+// share (at most maxArtifactWorkUnits) are built again, the smallest needs first, as long as
+// what is left holds them.
 func (p *planner) artifacts(items []*item, skipped skips, found *findings) []Artifact {
 	// What a build leaves, not its task, so that what the plan holds meanwhile stays small.
 	type built struct {
