@@ -306,14 +306,10 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 		e.Filename, e.Digest = a.Filename, a.Digest
 		desired = append(desired, e)
 	}
-	var found findings
-	found.add(d.findings)
-	found.add(b.findings)
-	found.add(live)
-	res.Warnings = append(g.Warnings(), found.warn...)
+	res.Warnings = slices.Concat(g.warnings, d.warn, b.warn, live.warn)
 	slices.Sort(res.Warnings)
 	res.Warnings = slices.Compact(res.Warnings)
-	res.Errors = found.errs
+	res.Errors = slices.Concat(d.errs, b.errs, live.errs)
 
 	if err := p.collect(res, desired, previous, skipped); err != nil {
 		return nil, err
