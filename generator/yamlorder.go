@@ -117,34 +117,31 @@ func naturalLess(a, b string) bool {
 func encodedSizeAtLeast(m map[string]any, limit int64) int64 {
 	var n int64
 	var value func(v any, indent int64, sameLine bool)
-	mapping := func(m map[string]any, indent int64, sameLine bool) {
-		first := true
-		for k, v := range m {
-			if n > limit {
-				return
-			}
-			n += int64(len(k)) + 1
-			if !first || !sameLine {
-				n += indent
-			}
-			first = false
-			switch v := v.(type) {
-			case map[string]any:
-				value(v, indent+2, false)
-			case []any:
-				value(v, indent, false)
-			default:
-				value(v, indent, true)
-			}
-		}
-	}
 	value = func(v any, indent int64, sameLine bool) {
 		switch v := v.(type) {
 		case map[string]any:
 			if len(v) == 0 {
 				n += 2 // {}
 			}
-			mapping(v, indent, sameLine)
+			first := true
+			for k, e := range v {
+				if n > limit {
+					return
+				}
+				n += int64(len(k)) + 1
+				if !first || !sameLine {
+					n += indent
+				}
+				first = false
+				switch e.(type) {
+				case map[string]any:
+					value(e, indent+2, false)
+				case []any:
+					value(e, indent, false)
+				default:
+					value(e, indent, true)
+				}
+			}
 		case []any:
 			if len(v) == 0 {
 				n += 2 // []
