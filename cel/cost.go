@@ -41,11 +41,11 @@ type builtin struct {
 
 func (b *builtin) checked() bool { return b.before != nil || b.produces != nil || b.prepare != nil }
 
-// check refuses a call of b that must not run under the cost limit limit, or returns nil.
-func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
+// check refuses (see refuse) a call of b that must not run under the cost limit limit.
+func (b *builtin) check(args []ref.Val, limit uint64) {
 	if b.produces != nil {
 		if n, ok := b.produces(args); ok && n > MaxStringBytes {
-			return refuse("%s: string result must be no more than %d bytes", b.name, MaxStringBytes)
+			refuse("%s: string result must be no more than %d bytes", b.name, MaxStringBytes)
 		}
 	}
 	if b.before != nil {
@@ -54,18 +54,17 @@ func (b *builtin) check(args []ref.Val, limit uint64) *refusal {
 			if detail == nil {
 				detail = describeArgs
 			}
-			return refuseCall(b.name, limit, c, detail(args))
+			refuseCall(b.name, limit, c, detail(args))
 		}
 	}
-	return nil
 }
 
 // callLimit is the most one call checked before it runs may be charged: half the limit, so an
 // evaluation does at most one and a half times its limit of work (its limit, then one call).
 func callLimit(limit uint64) uint64 { return limit / 2 }
 
-func refuseCall(function string, limit, c uint64, detail string) *refusal {
-	return refuse("%s: cost of one call must be no more than %d, half the cost limit %d, got %d (%s)",
+func refuseCall(function string, limit, c uint64, detail string) {
+	refuse("%s: cost of one call must be no more than %d, half the cost limit %d, got %d (%s)",
 		function, callLimit(limit), limit, c, detail)
 }
 
@@ -92,15 +91,15 @@ func charged(name string, cost func(args []ref.Val, result ref.Val) uint64) *bui
 var builtins = func() map[string]*builtin {
 	m := map[string]*builtin{
 		// Size and conversions of a string read it all (size counts code points); cel-go: 1.
-		"size":      charged("size", readsString),
-		"int":       charged("int", readsString),
-		"uint":      charged("uint", readsString),
-		"double":    charged("double", readsString),
-		"duration":  charged("duration", readsString),
-		"timestamp": charged("timestamp", readsString),
+		"size":      charged("size", reads[types.String]),
+		"int":       charged("int", reads[types.String]),
+		"uint":      charged("uint", reads[types.String]),
+		"double":    charged("double", reads[types.String]),
+		"duration":  charged("duration", reads[types.String]),
+		"timestamp": charged("timestamp", reads[types.String]),
 		// The conversions between strings and bytes copy, as cel-go charges.
-		"bytes":  charged("bytes", readsString),
-		"string": charged("string", readsBytes),
+		"bytes":  charged("bytes", reads[types.String]),
+		"string": charged("string", reads[types.Bytes]),
 
 		// The standard library's string functions, as cel-go charges them.
 		"startsWith": charged("startsWith", func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }),
@@ -197,16 +196,10 @@ func sizeOf(v ref.Val) uint64 {
 	return 1
 }
 
-func readsString(args []ref.Val, _ ref.Val) uint64 {
-	if s, ok := args[0].(types.String); ok {
+// reads charges a call by the bytes of its first argument when that is a T, else 1.
+func reads[T types.String | types.Bytes](args []ref.Val, _ ref.Val) uint64 {
+	if s, ok := args[0].(T); ok {
 		return max(1, traverse(uint64(len(s))))
-	}
-	return 1
-}
-
-func readsBytes(args []ref.Val, _ ref.Val) uint64 {
-	if b, ok := args[0].(types.Bytes); ok {
-		return max(1, traverse(uint64(len(b))))
 	}
 	return 1
 }
@@ -261,7 +254,7 @@ func inCost(args []ref.Val) uint64 {
 		}
 		return max(sizeOf(c), traverse(work))
 	case traits.Mapper:
-		return readsString(args, nil)
+		return reads[types.String](args, nil)
 	}
 	return 1
 }
@@ -367,10 +360,8 @@ func censusOf(l ref.Val) (census, bool) {
 // weight is the most that comparing v with another value reads: its bytes and elements, nested.
 func weight(v ref.Val, visits *uint64) uint64 {
 	switch v := v.(type) {
-	case types.String:
-		return uint64(len(v))
-	case types.Bytes:
-		return uint64(len(v))
+	case types.String, types.Bytes:
+		return sizeOf(v)
 	case traits.Lister:
 		var w uint64
 		it := v.Iterator()
@@ -471,11 +462,9 @@ func sortCost(keys ref.Val) uint64 {
 		it := l.Iterator()
 		for it.HasNext() == types.True {
 			w := uint64(1)
-			switch k := it.Next().(type) {
-			case types.String:
-				w = uint64(len(k))
-			case types.Bytes:
-				w = uint64(len(k))
+			switch k := it.Next(); k.(type) {
+			case types.String, types.Bytes:
+				w = sizeOf(k)
 			}
 			if w > first {
 				first, second = w, first

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"regexp"
@@ -119,9 +120,7 @@ func newEnvironment() (*environment, error) {
 			e.impls[b.Operator] = b
 		}
 	}
-	for name, impl := range equality {
-		e.impls[name] = impl
-	}
+	maps.Copy(e.impls, equality)
 	return e, nil
 }
 
@@ -169,10 +168,9 @@ func regexSize(pattern string) int {
 	}
 	var size uint64
 	for _, inst := range prog.Inst {
-		switch inst.Op {
-		case syntax.InstRune:
+		if inst.Op == syntax.InstRune {
 			size += instWeight(uint64(len(inst.Rune)/2), syntax.Flags(inst.Arg)&syntax.FoldCase != 0)
-		default:
+		} else {
 			size++
 		}
 	}
@@ -201,14 +199,6 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// checkMatchCost refuses a match whose charge alone is over callLimit(limit).
-func checkMatchCost(subject, size int, limit uint64) *refusal {
-	if c := matchCost(subject, size); c > callLimit(limit) {
-		return refuseCall("matches", limit, c, fmt.Sprintf("a %d-byte string and a pattern of size %d", subject, size))
-	}
-	return nil
-}
-
 // constantMatches is the overload of the calls that matchesOptimization replaced, so that the
 // tracker does not charge them for compiling.
 const constantMatches = "@matches_constant"
@@ -232,8 +222,9 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 				if !ok {
 					return types.NoSuchOverloadErr()
 				}
-				if r := checkMatchCost(len(s), size, *limit); r != nil {
-					r.abort()
+				// Refused when the match's charge alone is over callLimit.
+				if c := matchCost(len(s), size); c > callLimit(*limit) {
+					refuseCall("matches", *limit, c, fmt.Sprintf("a %d-byte string and a pattern of size %d", len(s), size))
 				}
 				return types.Bool(re.MatchString(string(s)))
 			}), nil
@@ -319,14 +310,9 @@ func mapMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Ex
 	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
 }
 
+// filterMacro is filter(x, p) expanded as map(x, p, x).
 func filterMacro(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *cel.Error) {
-	v, err := iterationVariable(eh, args[0], "argument is not an identifier")
-	if err != nil {
-		return nil, err
-	}
-	step := eh.NewCall(operators.Conditional, args[1],
-		eh.NewCall(operators.Add, eh.NewAccuIdent(), eh.NewList(args[0])), eh.NewAccuIdent())
-	return eh.NewComprehension(target, v, eh.AccuIdentName(), eh.NewList(), eh.NewIdent(alwaysVariable), step, eh.NewAccuIdent()), nil
+	return mapMacro(eh, target, []ast.Expr{args[0], args[1], args[0]})
 }
 
 // sortBy is list.sortBy(e, key) as the lists extension expands it: the list bound to sortByInput

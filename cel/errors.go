@@ -76,19 +76,11 @@ func quoteExpr(s string) string {
 	return s[:max] + "..."
 }
 
-// refusal is a call refused before it runs because its result or its charge exceeds a bound.
-type refusal struct{ msg string }
-
-func (e *refusal) Error() string { return e.msg }
-
-func refuse(format string, args ...any) *refusal {
-	return &refusal{msg: fmt.Sprintf(format, args...)}
-}
-
 const refusedCause interpreter.CancellationCause = -1
 
-// abort stops the evaluation by a panic that cel-go recovers, as its tracker does past the
-// cost limit: && and || would absorb an error value, turning a refusal into a verdict.
-func (e *refusal) abort() {
-	panic(interpreter.EvalCancelledError{Cause: refusedCause, Message: e.msg})
+// refuse stops the evaluation before a call runs whose result or charge exceeds a bound, by a
+// panic that cel-go recovers, as its tracker does past the cost limit: && and || would absorb
+// an error value, turning a refusal into a verdict.
+func refuse(format string, args ...any) {
+	panic(interpreter.EvalCancelledError{Cause: refusedCause, Message: fmt.Sprintf(format, args...)})
 }

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
@@ -106,11 +107,10 @@ func trackers(env *cel.Env) []interpreter.CostTrackerOption {
 type estimator struct{}
 
 func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *uint64 {
-	c, ok := callCost(function, args, result)
-	if !ok {
-		return nil
+	if c, ok := callCost(function, args, result); ok {
+		return &c
 	}
-	return &c
+	return nil
 }
 
 // guard plans each call that is checked before it runs as a checkedCall.
@@ -158,14 +158,10 @@ func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 			return vals[i]
 		}
 	}
-	for _, v := range vals {
-		if types.IsUnknownOrError(v) {
-			return v
-		}
+	if i := slices.IndexFunc(vals, types.IsUnknownOrError); i >= 0 {
+		return vals[i]
 	}
-	if r := c.builtin.check(vals, *c.limit); r != nil {
-		r.abort()
-	}
+	c.builtin.check(vals, *c.limit)
 	if c.builtin.prepare != nil {
 		vals = c.builtin.prepare(vals)
 	}
