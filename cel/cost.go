@@ -31,7 +31,7 @@ const (
 // builtin is how one function is charged.
 type builtin struct {
 	name   string                                      // as an expression writes it
-	cost   func(args []ref.Val, result ref.Val) uint64 // of a call that ran
+	cost   func(args []ref.Val, result ref.Val) uint64 // of a call that ran; if nil, before's
 	before func(args []ref.Val) uint64                 // if set, known first; refused over callLimit
 	detail func(args []ref.Val) string                 // if set, describes a refused call's args
 	// produces, if set, bounds the string result; the call is refused over MaxStringBytes.
@@ -76,86 +76,81 @@ func describeArgs(args []ref.Val) string {
 	return strings.Join(d, " and ")
 }
 
-// preCharged makes a builtin whose charge is known before the call, and charged after it.
-func preCharged(name string, before func(args []ref.Val) uint64) *builtin {
-	return &builtin{name: name, before: before, cost: func(args []ref.Val, _ ref.Val) uint64 {
-		return before(args)
-	}}
-}
-
-func charged(name string, cost func(args []ref.Val, result ref.Val) uint64) *builtin {
-	return &builtin{name: name, cost: cost}
+// charge is the charge of a call of b that ran: cost's, or before's for a builtin without cost.
+func (b *builtin) charge(args []ref.Val, result ref.Val) uint64 {
+	if b.cost == nil {
+		return b.before(args)
+	}
+	return b.cost(args, result)
 }
 
 // builtins are the functions the cost model charges, under cel-go's internal names ("_+_").
 var builtins = func() map[string]*builtin {
 	m := map[string]*builtin{
 		// Size and conversions of a string read it all (size counts code points); cel-go: 1.
-		"size":      charged("size", reads[types.String]),
-		"int":       charged("int", reads[types.String]),
-		"uint":      charged("uint", reads[types.String]),
-		"double":    charged("double", reads[types.String]),
-		"duration":  charged("duration", reads[types.String]),
-		"timestamp": charged("timestamp", reads[types.String]),
+		"size":      {name: "size", cost: reads[types.String]},
+		"int":       {name: "int", cost: reads[types.String]},
+		"uint":      {name: "uint", cost: reads[types.String]},
+		"double":    {name: "double", cost: reads[types.String]},
+		"duration":  {name: "duration", cost: reads[types.String]},
+		"timestamp": {name: "timestamp", cost: reads[types.String]},
 		// The conversions between strings and bytes copy, as cel-go charges.
-		"bytes":  charged("bytes", reads[types.String]),
-		"string": charged("string", reads[types.Bytes]),
+		"bytes":  {name: "bytes", cost: reads[types.String]},
+		"string": {name: "string", cost: reads[types.Bytes]},
 
 		// The standard library's string functions, as cel-go charges them.
-		"startsWith": charged("startsWith", func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }),
-		"endsWith":   charged("endsWith", func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }),
-		"contains": charged("contains", func(args []ref.Val, _ ref.Val) uint64 {
+		"startsWith": {name: "startsWith", cost: func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }},
+		"endsWith":   {name: "endsWith", cost: func(args []ref.Val, _ ref.Val) uint64 { return traverse(sizeOf(args[1])) }},
+		"contains": {name: "contains", cost: func(args []ref.Val, _ ref.Val) uint64 {
 			return satMul(traverse(sizeOf(args[0])), traverse(sizeOf(args[1])))
-		}),
+		}},
 		// matches on a pattern that is not a constant, charged for compiling it (pattern.go).
-		"matches": {name: "matches", before: matchesCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return matchesCost(args) }, detail: matchesDetail},
-		"_<_":     charged("<", compareScalars),
-		"_<=_":    charged("<=", compareScalars),
-		"_>_":     charged(">", compareScalars),
-		"_>=_":    charged(">=", compareScalars),
-		"_+_":     charged("+", add),
+		"matches": {name: "matches", before: matchesCost, detail: matchesDetail},
+		"_<_":     {name: "<", cost: compareScalars},
+		"_<=_":    {name: "<=", cost: compareScalars},
+		"_>_":     {name: ">", cost: compareScalars},
+		"_>=_":    {name: ">=", cost: compareScalars},
+		"_+_":     {name: "+", cost: add},
 
 		// Equality and membership read the elements of lists and maps, and their strings.
-		"_==_": preCharged("==", equalCost),
-		"_!=_": preCharged("!=", equalCost),
-		"@in":  preCharged("in", inCost),
+		"_==_": {name: "==", before: equalCost},
+		"_!=_": {name: "!=", before: equalCost},
+		"@in":  {name: "in", before: inCost},
 
 		// The strings extension as cel-go charges it from version 5 on (version 2: 1 a call).
-		"charAt":        charged("charAt", scan),
-		"lowerAscii":    charged("lowerAscii", transform),
-		"upperAscii":    charged("upperAscii", transform),
-		"substring":     charged("substring", transform),
-		"trim":          charged("trim", transform),
-		"indexOf":       preCharged("indexOf", searchCost),
-		"lastIndexOf":   preCharged("lastIndexOf", searchCost),
-		"split":         charged("split", splitCost),
+		"charAt":        {name: "charAt", cost: scan},
+		"lowerAscii":    {name: "lowerAscii", cost: transform},
+		"upperAscii":    {name: "upperAscii", cost: transform},
+		"substring":     {name: "substring", cost: transform},
+		"trim":          {name: "trim", cost: transform},
+		"indexOf":       {name: "indexOf", before: searchCost},
+		"lastIndexOf":   {name: "lastIndexOf", before: searchCost},
+		"split":         {name: "split", cost: splitCost},
 		"replace":       {name: "replace", cost: replaceCost, produces: replaceBound},
 		"join":          {name: "join", cost: joinCost, produces: joinBound},
 		"format":        {name: "format", cost: produce, produces: formatBound},
 		"strings.quote": {name: "strings.quote", cost: transform, produces: quoteBound},
 
 		// The lists extension: slice, reverse and lists.range as cel-go charges them.
-		"slice":                 charged("slice", listResult),
-		"reverse":               charged("reverse", listResult),
-		"lists.range":           charged("lists.range", listResult),
-		"flatten":               {name: "flatten", before: flattenCost, cost: func(args []ref.Val, _ ref.Val) uint64 { return flattenCost(args) }, detail: flattenDetail},
-		"distinct":              preCharged("distinct", distinctCost),
-		"sort":                  preCharged("sort", func(args []ref.Val) uint64 { return sortCost(args[0]) }),
-		"@sortByAssociatedKeys": preCharged("sortBy", func(args []ref.Val) uint64 { return sortCost(args[1]) }),
+		"slice":                 {name: "slice", cost: listResult},
+		"reverse":               {name: "reverse", cost: listResult},
+		"lists.range":           {name: "lists.range", cost: listResult},
+		"flatten":               {name: "flatten", before: flattenCost, detail: flattenDetail},
+		"distinct":              {name: "distinct", before: distinctCost},
+		"sort":                  {name: "sort", before: func(args []ref.Val) uint64 { return sortCost(args[0]) }},
+		"@sortByAssociatedKeys": {name: "sortBy", before: func(args []ref.Val) uint64 { return sortCost(args[1]) }},
 
-		"sets.contains":   preCharged("sets.contains", setsCost(1)),
-		"sets.intersects": preCharged("sets.intersects", setsCost(1)),
-		"sets.equivalent": preCharged("sets.equivalent", setsCost(2)),
+		"sets.contains":   {name: "sets.contains", before: setsCost(1), prepare: scanned(0, 1)},
+		"sets.intersects": {name: "sets.intersects", before: setsCost(1), prepare: scanned(1, 0)},
+		"sets.equivalent": {name: "sets.equivalent", before: setsCost(2),
+			prepare: func(args []ref.Val) []ref.Val { return scanned(1, 0)(scanned(0, 1)(args)) }},
 	}
-	m["sets.contains"].prepare = scanned(0, 1)
-	m["sets.intersects"].prepare = scanned(1, 0)
-	m["sets.equivalent"].prepare = func(args []ref.Val) []ref.Val { return scanned(1, 0)(scanned(0, 1)(args)) }
 	// The deprecated spellings of in, which cel-go still dispatches.
 	m["in"], m["_in_"] = m["@in"], m["@in"]
 	// Timestamp accessors with a time zone name load the zone.
 	for _, f := range []string{"getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear", "getFullYear",
 		"getHours", "getMilliseconds", "getMinutes", "getMonth", "getSeconds"} {
-		m[f] = charged(f, zoneCost)
+		m[f] = &builtin{name: f, cost: zoneCost}
 	}
 	return m
 }()
@@ -174,7 +169,7 @@ func callCost(function string, args []ref.Val, result ref.Val) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return b.cost(args, result), true
+	return b.charge(args, result), true
 }
 
 func traverse(n uint64) uint64 {

@@ -93,7 +93,7 @@ func trackers(env *cel.Env) []interpreter.CostTrackerOption {
 		}
 		for _, o := range fn.OverloadDecls() {
 			opts = append(opts, interpreter.OverloadCostTracker(o.ID(), func(args []ref.Val, result ref.Val) *uint64 {
-				c := b.cost(args, result)
+				c := b.charge(args, result)
 				return &c
 			}))
 		}
