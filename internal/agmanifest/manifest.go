@@ -1,11 +1,14 @@
 package agmanifest
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/tenantkit/tenantkit/internal/jsonfit"
 )
 
 // The type fields of an ArtifactGenerator.
@@ -57,7 +60,7 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 	}
 	var m Manifest[S]
 	var ps problems
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		v, path := obj[k], at.Child(k)
 		switch k {
 		case "apiVersion", "kind", "status":
@@ -65,7 +68,7 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 		case "metadata":
 			meta, ok := v.(map[string]any)
 			if v != nil && !ok {
-				ps.add(pathString(path), "must be a mapping, found "+jsonKind(v))
+				ps.add(pathString(path), "must be a mapping, found "+jsonfit.Kind(v))
 				continue
 			}
 			kept := make(map[string]any, len(meta))
@@ -74,9 +77,9 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 					kept[mk] = mv
 				}
 			}
-			decodeInto(kept, path, &m.Metadata, &ps)
+			ps = append(ps, jsonfit.Decode(kept, path, &m.Metadata, jsonfit.RefuseUnknown)...)
 		case "spec":
-			decodeInto(v, path, &m.Spec, &ps)
+			ps = append(ps, jsonfit.Decode(v, path, &m.Spec, jsonfit.RefuseUnknown)...)
 		default:
 			ps.add(pathString(path), "unknown field")
 		}
@@ -94,12 +97,12 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 func Find(doc any) (map[string]any, *field.Path, error) {
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, nil, newError(ErrNotGenerator, "", "must be an %s, a mapping, found %s", Kind, jsonKind(doc))
+		return nil, nil, newError(ErrNotGenerator, "", "must be an %s, a mapping, found %s", Kind, jsonfit.Kind(doc))
 	}
 	var at *field.Path
 	if kind, _ := obj["kind"].(string); kind == "List" || kind == Kind+"List" {
 		var ps problems
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if k != "apiVersion" && k != "kind" && k != "metadata" && k != "items" {
 				ps.add(k, "unknown field")
 			}
@@ -109,7 +112,7 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		}
 		items, ok := obj["items"].([]any)
 		if obj["items"] != nil && !ok {
-			return nil, nil, newError(ErrNotGenerator, "items", "must be a list, found %s", jsonKind(obj["items"]))
+			return nil, nil, newError(ErrNotGenerator, "items", "must be a list, found %s", jsonfit.Kind(obj["items"]))
 		}
 		if len(items) != 1 {
 			return nil, nil, newError(ErrNotGenerator, "", "a %s must hold exactly one %s, found %s%s",
@@ -117,7 +120,7 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		}
 		at = field.NewPath("items").Index(0)
 		if obj, ok = items[0].(map[string]any); !ok {
-			return nil, nil, newError(ErrNotGenerator, pathString(at), "must be an %s, a mapping, found %s", Kind, jsonKind(items[0]))
+			return nil, nil, newError(ErrNotGenerator, pathString(at), "must be an %s, a mapping, found %s", Kind, jsonfit.Kind(items[0]))
 		}
 	}
 	// The kind first: a NamespaceList or a Kustomization is named as such.
@@ -127,7 +130,7 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		case obj[tf.name] == nil:
 			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found none", tf.want)
 		case !ok:
-			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %s", tf.want, jsonKind(obj[tf.name]))
+			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %s", tf.want, jsonfit.Kind(obj[tf.name]))
 		case got != tf.want:
 			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %q", tf.want, got)
 		}
@@ -141,10 +144,6 @@ func listed(items []any) string {
 	if len(items) < 2 {
 		return ""
 	}
-	return ": " + describe(items) + "; kubectl get artifactgenerator NAME -o yaml prints one"
-}
-
-func describe(items []any) string {
 	var names []string
 	for i, it := range items {
 		if i == maxNamed {
@@ -158,7 +157,7 @@ func describe(items []any) string {
 		name, _ := meta["name"].(string)
 		names = append(names, strings.TrimSpace(kind+" "+strings.TrimPrefix(ns+"/"+name, "/")))
 	}
-	return strings.Join(names, ", ")
+	return ": " + strings.Join(names, ", ") + "; kubectl get artifactgenerator NAME -o yaml prints one"
 }
 
 func plural(n int, noun string) string {

@@ -1,9 +1,6 @@
 package agmanifest
 
 import (
-	"maps"
-	"slices"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -60,13 +57,7 @@ func Unmarshal(data []byte, ptr any) error {
 // wrapping [ErrFields] with every problem, each at its path below path (nil for the root). A
 // null leaves its target as it is, as in encoding/json. ptr must be a non-nil pointer.
 func Strict(v any, path *field.Path, ptr any) error {
-	var ps problems
-	decodeInto(v, path, ptr, &ps)
-	return ps.err()
-}
-
-func decodeInto(v any, path *field.Path, ptr any, ps *problems) {
-	*ps = append(*ps, jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)...)
+	return problems(jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)).err()
 }
 
 func pathString(p *field.Path) string {
@@ -78,9 +69,3 @@ func pathString(p *field.Path) string {
 
 // JSONKind names the YAML type of a value as [Parse] returns it, as jsonfit.Kind does ("a mapping").
 func JSONKind(v any) string { return jsonfit.Kind(v) }
-
-func jsonKind(v any) string { return jsonfit.Kind(v) }
-
-func sortedKeys(m map[string]any) []string {
-	return slices.Sorted(maps.Keys(m))
-}

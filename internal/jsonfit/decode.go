@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -166,7 +167,7 @@ func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Probl
 		}
 		fields := jsonFields(t)
 		kept := make(map[string]any, len(obj))
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ft, ok := fields[k]
 			switch {
 			case ok:
@@ -187,7 +188,7 @@ func check(v any, path *field.Path, t reflect.Type, unknown Unknown, ps *[]Probl
 			return v
 		}
 		kept := make(map[string]any, len(obj))
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			kept[k] = check(obj[k], path.Key(k), t.Elem(), unknown, ps)
 		}
 		return kept
@@ -301,13 +302,4 @@ func Kind(v any) string {
 	default:
 		return fmt.Sprintf("a value %v", v)
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
