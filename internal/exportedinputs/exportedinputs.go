@@ -175,18 +175,11 @@ func syntaxError(name string, data []byte, before int64, err error) error {
 
 // tokenStart returns the offset of the token after off, past whitespace and one ":" or ",".
 func tokenStart(data []byte, off int64) int {
-	i := int(off)
-	skip := func() {
-		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-			i++
-		}
+	rest := bytes.TrimLeft(data[min(int(off), len(data)):], jsonSpace)
+	if len(rest) > 0 && (rest[0] == ':' || rest[0] == ',') {
+		rest = bytes.TrimLeft(rest[1:], jsonSpace)
 	}
-	skip()
-	if i < len(data) && (data[i] == ':' || data[i] == ',') {
-		i++
-		skip()
-	}
-	return i
+	return len(data) - len(rest)
 }
 
 func invalidUTF8(data []byte) int {
