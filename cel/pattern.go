@@ -170,7 +170,7 @@ func (s *scanner) scan(pattern string) {
 			t = s.class(t)
 		case '*', '+', '?':
 			s.repeat(0, -1)
-			t = skipNonGreedy(t[1:])
+			t = strings.TrimPrefix(t[1:], "?") // non-greedy
 		case '{':
 			lo, hi, rest, ok := parseRepeat(t)
 			if !ok {
@@ -179,7 +179,7 @@ func (s *scanner) scan(pattern string) {
 				break
 			}
 			s.repeat(lo, hi)
-			t = skipNonGreedy(rest)
+			t = strings.TrimPrefix(rest, "?")
 		case '\\':
 			t = s.escape(t)
 		default:
@@ -273,25 +273,23 @@ func (s *scanner) atom(a progSize) {
 }
 
 func (s *scanner) literal(r rune) {
-	g := s.top()
-	if s.fold {
-		// Its orbit: at most four code points.
-		s.b.folds = satAdd(s.b.folds, 1)
-		g.classRanges = satAdd(g.classRanges, 4)
-		s.b.widest = max(s.b.widest, 4)
-		s.atom(progSize{insts: 1, weighted: instWeight(1, true), runes: 4})
+	if !s.fold {
+		s.classAtom(1)
 		return
 	}
-	s.b.widest = max(s.b.widest, 1)
-	g.classRanges = satAdd(g.classRanges, 1)
-	s.atom(progSize{insts: 1, weighted: 1, runes: 1})
+	// Its orbit: at most four code points.
+	s.b.folds = satAdd(s.b.folds, 1)
+	s.runeAtom(4, instWeight(1, true))
 }
 
-func (s *scanner) classAtom(n uint64) {
+func (s *scanner) classAtom(n uint64) { s.runeAtom(n, instWeight(n, false)) }
+
+// runeAtom is a rune instruction of n ranges, weighted weight (instWeight).
+func (s *scanner) runeAtom(n, weight uint64) {
 	g := s.top()
 	g.classRanges = satAdd(g.classRanges, n)
 	s.b.widest = max(s.b.widest, n)
-	s.atom(progSize{insts: 1, weighted: instWeight(n, false), runes: n})
+	s.atom(progSize{insts: 1, weighted: weight, runes: n})
 }
 
 func (s *scanner) sort(n uint64) {
@@ -390,13 +388,6 @@ func (s *scanner) repeat(lo, hi int) {
 	}
 	g.cur = g.cur.minus(g.last).plus(size)
 	g.last = size
-}
-
-func skipNonGreedy(t string) string {
-	if t != "" && t[0] == '?' {
-		return t[1:]
-	}
-	return t
 }
 
 // parseRepeat parses {lo}, {lo,} or {lo,hi} at the start of t, as the parser does; a count
@@ -585,14 +576,11 @@ func (s *scanner) class(t string) string {
 	s.sort(n) // and negated: at most one range more
 	s.b.ranges = satAdd(s.b.ranges, n)
 	n = satAdd(n, 1)
-	g := s.top()
-	g.classRanges = satAdd(g.classRanges, n)
-	s.b.widest = max(s.b.widest, n)
 	w := instWeight(n, false)
 	if literal && items <= 2 {
 		w = max(w, instWeight(1, true))
 	}
-	s.atom(progSize{insts: 1, weighted: w, runes: n})
+	s.runeAtom(n, w)
 	return u
 }
 
