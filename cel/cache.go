@@ -37,10 +37,8 @@ func NewCache(size int) *Cache {
 // Compile returns the cached program for expr and vars, compiling and caching it on a miss.
 // The order of vars does not matter. Errors are those of [Compile].
 func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
-	for _, v := range vars {
-		if !identifier.MatchString(v) {
-			return Compile(expr, vars...) // reports the bad variable; never cached
-		}
+	if slices.ContainsFunc(vars, func(v string) bool { return !identifier.MatchString(v) }) {
+		return Compile(expr, vars...) // reports the bad variable; never cached
 	}
 	key := cacheKey(expr, vars)
 	c.mu.Lock()
