@@ -38,12 +38,7 @@ func CheckExpansion(data []byte) (err error) {
 	if !bytes.ContainsRune(data, '&') || !bytes.ContainsRune(data, '*') {
 		return nil
 	}
-	defer func() {
-		// A panic that escapes the parser is its bug, which hostile input must not make a crash.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: %v", r)
-		}
-	}()
+	defer recoverParser(&err)
 	e := expansion{
 		limit: max(ExpansionRatio*int64(len(data)), MinExpansion),
 		sizes: map[*yamlv3.Node]int64{},

@@ -19,12 +19,7 @@ var ErrMoreDocuments = errors.New("a non-empty YAML document follows the first o
 // when the parser meets the bad text while it reads the first document (an unterminated
 // string). Nothing is expanded, and the parser's bound on nesting applies, as in [CheckExpansion].
 func Single(data []byte) (err error) {
-	defer func() {
-		// A panic that escapes the parser is its bug, which hostile input must not make a crash.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: %v", r)
-		}
-	}()
+	defer recoverParser(&err)
 	dec := yamlv3.NewDecoder(bytes.NewReader(data))
 	for n := 0; ; n++ {
 		var doc yamlv3.Node
@@ -39,6 +34,14 @@ func Single(data []byte) (err error) {
 			// The parser cannot go on after an error.
 			return err
 		}
+	}
+}
+
+// recoverParser, deferred, turns a panic that escapes the parser, its bug, into *err: hostile
+// input must not make a crash.
+func recoverParser(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("yaml: %v", r)
 	}
 }
 
