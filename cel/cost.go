@@ -302,7 +302,7 @@ func equalWork(a, b ref.Val, visits *uint64) uint64 {
 
 // census groups a list's elements of one kind and size (nothing else is compared past them),
 // each group with its count and the most a comparison within it reads.
-type census map[shape]*group
+type census map[shape]group
 
 type shape struct {
 	kind byte // 's' string, 'b' bytes, 'l' list, 'm' map
@@ -342,12 +342,7 @@ func censusOf(l ref.Val) (census, bool) {
 			continue
 		}
 		g := c[s]
-		if g == nil {
-			g = &group{}
-			c[s] = g
-		}
-		g.count++
-		g.weight = max(g.weight, w)
+		c[s] = group{g.count + 1, max(g.weight, w)}
 	}
 	return c, visits > 0
 }
