@@ -34,8 +34,10 @@ type builtin struct {
 	cost   func(args []ref.Val, result ref.Val) uint64 // of a call that ran; if nil, before's
 	before func(args []ref.Val) uint64                 // if set, known first; refused over callLimit
 	detail func(args []ref.Val) string                 // if set, describes a refused call's args
-	// produces, if set, bounds the string result; the call is refused over MaxStringBytes.
-	produces sizeBound
+	// produces, if set, bounds the bytes of the string result from args, or is false when they
+	// are not what the function declares (cel-go then reports the error); the call is refused
+	// over MaxStringBytes.
+	produces func(args []ref.Val) (uint64, bool)
 	prepare  func(args []ref.Val) []ref.Val // if set, rewrites the args of a call not refused
 }
 

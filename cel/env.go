@@ -86,10 +86,6 @@ func baseOptions() []cel.EnvOption {
 	}
 }
 
-// sizeBound bounds the bytes of the string an overload produces from args, or is false when
-// they are not what it declares (cel-go then reports the error).
-type sizeBound func(args []ref.Val) (uint64, bool)
-
 // environment is the base environment, the implementations that guard checks, and the trackers.
 type environment struct {
 	env      *cel.Env
