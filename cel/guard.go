@@ -129,23 +129,20 @@ func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 		if impl == nil {
 			return nil, fmt.Errorf("cel: no implementation of %s (%s)", fn, call.OverloadID())
 		}
-		return &checkedCall{id: call.ID(), function: fn, overload: call.OverloadID(), args: call.Args(), impl: impl, builtin: b, limit: limit}, nil
+		return &checkedCall{InterpretableCall: call, args: call.Args(), impl: impl, builtin: b, limit: limit}, nil
 	}
 }
 
+// checkedCall is the call it embeds, which gives its ID, Function, OverloadID and Args, with
+// Eval and Exec of its own: the embedded call's never run.
 type checkedCall struct {
-	id                 int64
-	function, overload string
-	args               []interpreter.InterpretableV2
-	impl               *functions.Overload
-	builtin            *builtin
-	limit              *uint64 // the cost limit of the evaluation
+	interpreter.InterpretableCall
+	args    []interpreter.InterpretableV2 // Args(), which some calls build anew
+	impl    *functions.Overload
+	builtin *builtin
+	limit   *uint64 // the cost limit of the evaluation
 }
 
-func (c *checkedCall) ID() int64                             { return c.id }
-func (c *checkedCall) Function() string                      { return c.function }
-func (c *checkedCall) OverloadID() string                    { return c.overload }
-func (c *checkedCall) Args() []interpreter.InterpretableV2   { return c.args }
 func (c *checkedCall) Eval(a interpreter.Activation) ref.Val { return c.Exec(interpreter.AsFrame(a)) }
 
 // Exec evaluates the arguments as cel-go's calls do, returns the first error or unknown among
@@ -165,13 +162,13 @@ func (c *checkedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	if c.builtin.prepare != nil {
 		vals = c.builtin.prepare(vals)
 	}
-	return types.LabelErrNode(c.id, c.call(vals))
+	return types.LabelErrNode(c.ID(), c.call(vals))
 }
 
 // call runs the implementation as cel-go's planner would.
 func (c *checkedCall) call(vals []ref.Val) ref.Val {
 	if t := c.impl.OperandTrait; t != 0 && !vals[0].Type().HasTrait(t) {
-		return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
+		return types.NewErrWithNodeID(c.ID(), "no such overload: %s", c.Function())
 	}
 	switch {
 	case len(vals) == 1 && c.impl.Unary != nil:
@@ -181,7 +178,7 @@ func (c *checkedCall) call(vals []ref.Val) ref.Val {
 	case c.impl.Function != nil:
 		return c.impl.Function(vals...)
 	}
-	return types.NewErrWithNodeID(c.id, "no such overload: %s", c.function)
+	return types.NewErrWithNodeID(c.ID(), "no such overload: %s", c.Function())
 }
 
 // equality implements == and != as cel-go plans them (types.Equal); the standard library
