@@ -9,7 +9,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
@@ -340,12 +339,7 @@ func replaceBound(args []ref.Val) (uint64, bool) {
 	if !ok1 || !ok2 || !ok3 {
 		return 0, false
 	}
-	var count int
-	if old == "" {
-		count = utf8.RuneCountInString(string(s)) + 1
-	} else {
-		count = strings.Count(string(s), string(old))
-	}
+	count := strings.Count(string(s), string(old)) // for "", one more than the code points
 	if len(args) == 4 {
 		if n, ok := args[3].(types.Int); ok && n >= 0 && int64(n) < int64(count) {
 			count = int(n)
