@@ -40,46 +40,25 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 	}
 }
 
-// constantPatterns returns the regexSize of each constant pattern of matches in e.
+// constantPatterns returns the regexSize of each constant pattern of matches in e: sizes the
+// tracker of constantMatches would otherwise compute at every call.
 func constantPatterns(e ast.Expr) map[string]int {
 	sizes := map[string]int{}
-	var walk func(e ast.Expr)
-	walk = func(e ast.Expr) {
-		switch e.Kind() {
-		case ast.CallKind:
-			c := e.AsCall()
-			args := c.Args()
-			if c.IsMemberFunction() {
-				walk(c.Target())
-				args = append([]ast.Expr{c.Target()}, args...)
-			}
-			if c.FunctionName() == overloads.Matches && len(args) == 2 && args[1].Kind() == ast.LiteralKind {
-				if p, ok := args[1].AsLiteral().(types.String); ok {
-					sizes[string(p)] = regexSize(string(p))
-				}
-			}
-			for _, a := range c.Args() {
-				walk(a)
-			}
-		case ast.ComprehensionKind:
-			c := e.AsComprehension()
-			for _, sub := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
-				walk(sub)
-			}
-		case ast.ListKind:
-			for _, el := range e.AsList().Elements() {
-				walk(el)
-			}
-		case ast.MapKind:
-			for _, en := range e.AsMap().Entries() {
-				walk(en.AsMapEntry().Key())
-				walk(en.AsMapEntry().Value())
-			}
-		case ast.SelectKind:
-			walk(e.AsSelect().Operand())
+	ast.PreOrderVisit(e, ast.NewExprVisitor(func(e ast.Expr) {
+		if e.Kind() != ast.CallKind || e.AsCall().FunctionName() != overloads.Matches {
+			return
 		}
-	}
-	walk(e)
+		c := e.AsCall()
+		args := c.Args()
+		if c.IsMemberFunction() {
+			args = append([]ast.Expr{c.Target()}, args...)
+		}
+		if len(args) == 2 && args[1].Kind() == ast.LiteralKind {
+			if p, ok := args[1].AsLiteral().(types.String); ok {
+				sizes[string(p)] = regexSize(string(p))
+			}
+		}
+	}))
 	return sizes
 }
 
