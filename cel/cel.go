@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,17 +83,15 @@ func Compile(expr string, vars ...string) (*Program, error) {
 			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", MaxExpressionBytes, len(expr))}
 	}
 	decls := make([]cel.EnvOption, 0, len(vars))
-	seen := make(map[string]bool, len(vars))
-	for _, v := range vars {
+	for i, v := range vars {
 		switch {
 		case !identifier.MatchString(v):
 			return nil, fmt.Errorf("%w %q: must match %s", ErrInvalidVariable, v, identifier)
 		case reserved[v]:
 			return nil, fmt.Errorf("%w %q: must not be a reserved word", ErrInvalidVariable, v)
-		case seen[v]:
+		case slices.Contains(vars[:i], v):
 			return nil, fmt.Errorf("%w %q: must be declared once", ErrInvalidVariable, v)
 		}
-		seen[v] = true
 		decls = append(decls, cel.Variable(v, cel.StringType))
 	}
 	base, err := envOnce()
