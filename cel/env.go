@@ -101,9 +101,21 @@ func newEnvironment() (*environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &environment{env: env, impls: map[string]*functions.Overload{}, trackers: trackers(env)}
+	e := &environment{env: env, impls: map[string]*functions.Overload{}}
 	for name, fn := range env.Functions() {
-		if b, ok := builtins[name]; !ok || !b.checked() {
+		b, ok := builtins[name]
+		if !ok {
+			continue
+		}
+		// Each overload charged by b, not by cel-go; an overload of several functions (in_list)
+		// is charged alike, so the order does not matter.
+		for _, o := range fn.OverloadDecls() {
+			e.trackers = append(e.trackers, interpreter.OverloadCostTracker(o.ID(), func(args []ref.Val, result ref.Val) *uint64 {
+				c := b.charge(args, result)
+				return &c
+			}))
+		}
+		if !b.checked() {
 			continue
 		}
 		bindings, err := fn.Bindings()
@@ -111,8 +123,8 @@ func newEnvironment() (*environment, error) {
 			return nil, err
 		}
 		// Each overload's binding under its ID, the function's under its name.
-		for _, b := range bindings {
-			e.impls[b.Operator] = b
+		for _, binding := range bindings {
+			e.impls[binding.Operator] = binding
 		}
 	}
 	maps.Copy(e.impls, equality)

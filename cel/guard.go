@@ -62,25 +62,6 @@ func constantPatterns(e ast.Expr) map[string]int {
 	return sizes
 }
 
-// trackers charges each overload of the functions in builtins by callCost, not cel-go's own.
-func trackers(env *cel.Env) []interpreter.CostTrackerOption {
-	var opts []interpreter.CostTrackerOption
-	for name, fn := range env.Functions() {
-		b, ok := builtins[name]
-		if !ok {
-			continue
-		}
-		for _, o := range fn.OverloadDecls() {
-			opts = append(opts, interpreter.OverloadCostTracker(o.ID(), func(args []ref.Val, result ref.Val) *uint64 {
-				c := b.charge(args, result)
-				return &c
-			}))
-		}
-	}
-	// Order does not matter: an overload of several functions (in_list) is charged alike.
-	return opts
-}
-
 // estimator charges by callCost a call that cel-go dispatches at run time; nil leaves a
 // function the cost model does not list to cel-go, which charges 1.
 type estimator struct{}
