@@ -2,6 +2,7 @@ package apiname
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -28,17 +29,12 @@ func IsVersion(version string) []string {
 // IsKind("My-Kind") return nil; IsKind("My_Kind") does not.
 func IsKind(kind string) []string {
 	msgs := validation.IsDNS1035Label(strings.ToLower(kind))
-	if len(msgs) == 0 {
-		for i := range len(kind) {
-			if kind[i] >= 0x80 {
-				// strings.ToLower maps a few non-ASCII letters to ASCII (the Kelvin sign to "k").
-				return []string{"must be ASCII"}
-			}
-		}
-		return nil
-	}
 	for i, msg := range msgs {
 		msgs[i] = "lower-cased, " + msg
+	}
+	if len(msgs) == 0 && strings.ContainsFunc(kind, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		// strings.ToLower maps a few non-ASCII letters to ASCII (the Kelvin sign to "k").
+		return []string{"must be ASCII"}
 	}
 	return msgs
 }
