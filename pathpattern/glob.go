@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -97,7 +96,6 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 		base:     base,
 		below:    base + "/",
 		files:    make(map[string]struct{}),
-		skipped:  make(map[string]fs.FileMode),
 		expanded: make(map[string]struct{}),
 		slow:     slow,
 	}
@@ -109,10 +107,22 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 			return nil, nil, fmt.Errorf("pathpattern: glob %q: %w", pattern, err)
 		}
 	}
-	files := slices.Sorted(maps.Keys(g.files)) // nil for none
+	// Made at their sizes, with plain loops: a plan globs every copy of every artifact.
+	var files []string // nil for none
+	if len(g.files) > 0 {
+		files = make([]string, 0, len(g.files))
+		for f := range g.files {
+			files = append(files, f)
+		}
+		slices.Sort(files)
+	}
 	var skipped []Skipped
-	for _, p := range slices.Sorted(maps.Keys(g.skipped)) {
-		skipped = append(skipped, Skipped{Path: p, Mode: g.skipped[p]})
+	if len(g.skipped) > 0 {
+		skipped = make([]Skipped, 0, len(g.skipped))
+		for p, mode := range g.skipped {
+			skipped = append(skipped, Skipped{Path: p, Mode: mode})
+		}
+		slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	}
 	return files, skipped, nil
 }
@@ -399,8 +409,17 @@ func mayHold(elems []string, p string) bool {
 // skip records that p, of type mode, was left out, unless it is excluded.
 func (g *globber) skip(p string, mode fs.FileMode) {
 	if !g.excluded(p) {
-		g.skipped[p] = mode.Type()
+		g.record(p, mode.Type())
 	}
+}
+
+// record notes that p, of type mode, was left out; most globs leave nothing out, so the map is
+// made on the first.
+func (g *globber) record(p string, mode fs.FileMode) {
+	if g.skipped == nil {
+		g.skipped = make(map[string]fs.FileMode)
+	}
+	g.skipped[p] = mode
 }
 
 // lstatPath returns name's FileInfo, or nil when it does not exist or an element is a
@@ -455,7 +474,7 @@ func (g *globber) walk(dir string) error {
 		case e.Type().IsRegular():
 			g.files[p] = struct{}{}
 		default:
-			g.skipped[p] = e.Type()
+			g.record(p, e.Type())
 		}
 	}
 	return nil
