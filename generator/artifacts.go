@@ -343,7 +343,7 @@ func (t *task) applyCopy(it *item, c *compiledCopy, tree *artifactTree) bool {
 	if fsys == nil {
 		return false
 	}
-	files, skipped, err := pathpattern.GlobSkipped(t.ctx, fsys, ref.Path, c.exclude...)
+	files, skipped, err := pathpattern.Glob(t.ctx, fsys, ref.Path, c.exclude...)
 	if err != nil {
 		fail(c.fromPath, from, err.Error())
 		return false
@@ -394,7 +394,7 @@ func (t *task) applyCopy(it *item, c *compiledCopy, tree *artifactTree) bool {
 }
 
 // warnSkipped warns about each entry that a copy from ref left out of an artifact because it is
-// a symbolic link or not a regular file (pathpattern.GlobSkipped), naming it, the artifact and
+// a symbolic link or not a regular file (pathpattern.Glob), naming it, the artifact and
 // why (see [CopyOperation]). An Extract copy with a glob extracts only the tarballs the glob
 // matches, so it warns only about those and about the links on the way to them.
 func (t *task) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {

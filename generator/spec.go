@@ -85,7 +85,7 @@ type OutputArtifact struct {
 // A symbolic link or an irregular file (a named pipe, a socket, a device) that a copy would
 // take is left out, as are the files a link leads to, and a plan warning names each, with the
 // artifact and why: "@repo/m/link.yaml: left out of artifact a/app: a symbolic link" (see
-// pathpattern.GlobSkipped). Upstream leaves them out without a word: source-controller's
+// pathpattern.Glob). Upstream leaves them out without a word: source-controller's
 // artifacts, which source-watcher copies from, hold only regular files and directories.
 //
 // With a pattern, to may name captures, like from, rendered from each match's raw captures as

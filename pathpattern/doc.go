@@ -65,9 +65,9 @@
 //
 //	ref = "@" alias "/" rel                   rel: relative, cleaned, no "..", no NUL
 //
-// [ParseRef] parses references to files in a source, [Glob] and [GlobSkipped] select the
-// regular files of a copy with doublestar's "**", and [ReadFile] reads a tenant's file,
-// size capped; none follows a symbolic link.
+// [ParseRef] parses references to files in a source, [Glob] selects the regular files of a
+// copy with doublestar's "**" and names what it leaves out, and [ReadFile] reads a tenant's
+// file, size capped; none follows a symbolic link.
 //
 // # Bounds
 //

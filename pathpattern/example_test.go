@@ -199,7 +199,7 @@ func ExampleRef_Validate() {
 
 func ExampleGlob() {
 	ctx := context.Background()
-	files, err := pathpattern.Glob(ctx, monorepo, "tenants/team-a/modules/app/manifests/**", "*.md")
+	files, _, err := pathpattern.Glob(ctx, monorepo, "tenants/team-a/modules/app/manifests/**", "*.md")
 	if err != nil {
 		panic(err)
 	}
@@ -211,12 +211,13 @@ func ExampleGlob() {
 	// tenants/team-a/modules/app/manifests/overlays/patch.yaml
 }
 
-func ExampleGlobSkipped() {
+// Glob names what a copy leaves out: symbolic links and irregular files.
+func ExampleGlob_skipped() {
 	ctx := context.Background()
 	fsys := maps.Clone(monorepo)
 	fsys["tenants/team-a/modules/app/manifests/prod.yaml"] = &fstest.MapFile{Data: []byte("deploy.yaml"), Mode: fs.ModeSymlink}
 	fsys["tenants/team-a/modules/app/manifests/events"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
-	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
+	files, skipped, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 	if err != nil {
 		panic(err)
 	}

@@ -28,15 +28,21 @@ const maxGlobDepth = 256
 const maxGlobLength = maxRefLength
 
 // Glob returns, sorted, the regular files of fsys that a copy from pattern would take, less
-// those that an exclude pattern removes:
+// those that an exclude pattern removes, and, sorted by path, the symbolic links and irregular
+// files that the copy leaves out, so that a caller can say what it did not copy:
 //
-//	files, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
+//	files, skipped, err := pathpattern.Glob(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
 //
 // The syntax is doublestar's, with "**", which io/fs.Glob lacks (used by source-watcher,
 // where "**" acts like "*"); consecutive "**" act as one. pattern is relative to fsys,
 // without an empty, "." or ".." element. A matched directory gives every regular file below
 // it, like "cp -r". Symbolic links (recognised as in [Pattern.Discover]) and irregular
-// files are never followed or returned: [GlobSkipped] lists them.
+// files are never followed or returned as files. One is skipped where a copy would have
+// taken a regular file or looked for one: matched, in a directory taken whole, in the
+// literal prefix, or where a directory could hold matching files ("tenants/c" for
+// "tenants/*/inputs.yaml"), since Glob follows no link to find out. Excluded entries are not
+// listed. Flux leaves the same entries out: source-controller archives only regular files
+// and directories.
 //
 // An exclude pattern removes a file when it matches its path from the root of fsys or from
 // the non-glob prefix of pattern ([doublestar.SplitPattern]), or, without "/", its base
@@ -45,14 +51,14 @@ const maxGlobLength = maxRefLength
 // A bad pattern, or one over 64 alternatives or 4096 bytes, is an error wrapping
 // [doublestar.ErrBadPattern]. A walk over 1,000,000 units of work (directory entries read,
 // path elements looked up) or 256 path elements deep fails with [ErrTooLarge]; once ctx is
-// done, with ctx.Err(). I/O errors other than missing paths are returned. No match gives nil.
-func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) ([]string, error) {
-	files, _, err := glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
-	return files, err
+// done, with ctx.Err(). I/O errors other than missing paths are returned. files and skipped
+// are nil when there is none and whenever err is not nil.
+func Glob(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
+	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
 }
 
 // A Skipped is a symbolic link or an irregular file (a named pipe, a socket, a device) that
-// [GlobSkipped] left out of a copy.
+// [Glob] left out of a copy.
 type Skipped struct {
 	// Path is the entry's path from the root of fsys.
 	Path string
@@ -60,22 +66,7 @@ type Skipped struct {
 	Mode fs.FileMode
 }
 
-// GlobSkipped is [Glob], and also returns, sorted by path, the symbolic links and irregular
-// files the copy leaves out, so that a caller can say what it did not copy:
-//
-//	files, skipped, err := pathpattern.GlobSkipped(ctx, fsys, "tenants/team-a/modules/app/manifests/**", "*.md")
-//
-// An entry is skipped where a copy would have taken a regular file or looked for one:
-// matched, in a directory taken whole, in the literal prefix, or where a directory could
-// hold matching files ("tenants/c" for "tenants/*/inputs.yaml"), since Glob follows no link
-// to find out. Excluded entries are not listed. Flux leaves the same entries out:
-// source-controller archives only regular files and directories. skipped is nil when there
-// is none and whenever err is not nil, as files is.
-func GlobSkipped(ctx context.Context, fsys fs.FS, pattern string, exclude ...string) (files []string, skipped []Skipped, err error) {
-	return glob(ctx, fsys, pattern, exclude, maxGlobWork, false)
-}
-
-// glob is GlobSkipped with a bound of maxWork; with slow, tests walk "dir/**" with doublestar too.
+// glob is Glob with a bound of maxWork; with slow, tests walk "dir/**" with doublestar too.
 func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, maxWork int, slow bool) ([]string, []Skipped, error) {
 	alts, err := checkGlob(pattern, true)
 	if err != nil {

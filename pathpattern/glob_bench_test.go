@@ -24,13 +24,13 @@ func BenchmarkGlob(b *testing.B) {
 			{name: "all-modules", pattern: "tenants/*/modules/*/manifests/**"},
 			{name: "whole-tree", pattern: "**"},
 		} {
-			if got, err := Glob(b.Context(), fsys, bb.pattern, "*.md"); err != nil || len(got) == 0 {
+			if got, _, err := Glob(b.Context(), fsys, bb.pattern, "*.md"); err != nil || len(got) == 0 {
 				b.Fatalf("Glob(%q) = %d files, %v", bb.pattern, len(got), err)
 			}
 			b.Run(fmt.Sprintf("tenants=%d/%s", tenants, bb.name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := Glob(b.Context(), fsys, bb.pattern, "*.md"); err != nil {
+					if _, _, err := Glob(b.Context(), fsys, bb.pattern, "*.md"); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -51,7 +51,7 @@ var all = []string{
 	manifests + "/testdata/x.yaml",
 }
 
-// linkAt and pipeAt are what GlobSkipped reports for a symbolic link and a
+// linkAt and pipeAt are what Glob reports for a symbolic link and a
 // named pipe at p.
 func linkAt(p string) Skipped { return Skipped{Path: p, Mode: fs.ModeSymlink} }
 func pipeAt(p string) Skipped { return Skipped{Path: p, Mode: fs.ModeNamedPipe} }
@@ -65,7 +65,7 @@ var globTests = []struct {
 	pattern string
 	exclude []string
 	want    []string
-	skipped []Skipped // what GlobSkipped leaves out
+	skipped []Skipped // what Glob leaves out
 }{
 	{name: "double star is recursive", pattern: manifests + "/**", want: all, skipped: inManifests},
 	{name: "star takes directories whole", pattern: manifests + "/*", want: all, skipped: inManifests},
@@ -130,18 +130,18 @@ func TestGlob(t *testing.T) {
 	for _, tt := range globTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, skipped, err := GlobSkipped(t.Context(), fsys, tt.pattern, tt.exclude...)
+			got, skipped, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...)
 			if err != nil {
-				t.Fatalf("GlobSkipped(%q): %v", tt.pattern, err)
+				t.Fatalf("Glob(%q): %v", tt.pattern, err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("GlobSkipped(%q, %q) files (-want +got):\n%s", tt.pattern, tt.exclude, diff)
+				t.Errorf("Glob(%q, %q) files (-want +got):\n%s", tt.pattern, tt.exclude, diff)
 			}
 			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
-				t.Errorf("GlobSkipped(%q, %q) skipped (-want +got):\n%s", tt.pattern, tt.exclude, diff)
+				t.Errorf("Glob(%q, %q) skipped (-want +got):\n%s", tt.pattern, tt.exclude, diff)
 			}
 			// Glob takes the same files.
-			if files, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...); err != nil || !slices.Equal(files, got) {
+			if files, _, err := Glob(t.Context(), fsys, tt.pattern, tt.exclude...); err != nil || !slices.Equal(files, got) {
 				t.Errorf("Glob(%q, %q) = %q, %v; want %q", tt.pattern, tt.exclude, files, err, got)
 			}
 		})
@@ -174,7 +174,7 @@ func TestGlobBadPattern(t *testing.T) {
 	for _, tt := range badGlobTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Glob(t.Context(), globTree(), tt.pattern, tt.exclude...)
+			got, _, err := Glob(t.Context(), globTree(), tt.pattern, tt.exclude...)
 			if !errors.Is(err, doublestar.ErrBadPattern) || got != nil {
 				t.Errorf("Glob(%q, %q) = %q, %v, want an error wrapping doublestar.ErrBadPattern", tt.pattern, tt.exclude, got, err)
 			}
@@ -186,7 +186,7 @@ func TestGlobMaxAlternatives(t *testing.T) {
 	t.Parallel()
 	// 2^6 = 64 alternatives is the limit.
 	fsys := fstest.MapFS{"aaaaaa": file("")}
-	got, err := Glob(t.Context(), fsys, "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")
+	got, _, err := Glob(t.Context(), fsys, "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")
 	if err != nil || len(got) != 1 {
 		t.Errorf("Glob = %q, %v, want one file", got, err)
 	}
@@ -270,15 +270,15 @@ func TestGlobOnDisk(t *testing.T) {
 		}{{"os.DirFS", os.DirFS(root)}, {"dirfs", linkFree}} {
 			t.Run(tt.name+"/"+src.name, func(t *testing.T) {
 				t.Parallel()
-				got, skipped, err := GlobSkipped(t.Context(), src.fsys, tt.pattern)
+				got, skipped, err := Glob(t.Context(), src.fsys, tt.pattern)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("GlobSkipped(%q) files (-want +got):\n%s", tt.pattern, diff)
+					t.Errorf("Glob(%q) files (-want +got):\n%s", tt.pattern, diff)
 				}
 				if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
-					t.Errorf("GlobSkipped(%q) skipped (-want +got):\n%s", tt.pattern, diff)
+					t.Errorf("Glob(%q) skipped (-want +got):\n%s", tt.pattern, diff)
 				}
 			})
 		}
@@ -291,7 +291,7 @@ func TestGlobIOError(t *testing.T) {
 		MapFS: fstest.MapFS{"a/b/c": file(""), "a/d/e": file("")},
 		fail:  map[string]error{"a/b": fs.ErrPermission},
 	}
-	got, err := Glob(t.Context(), fsys, "a/**")
+	got, _, err := Glob(t.Context(), fsys, "a/**")
 	if !errors.Is(err, fs.ErrPermission) || got != nil {
 		t.Errorf("Glob = %q, %v, want an error wrapping fs.ErrPermission", got, err)
 	}
@@ -339,7 +339,7 @@ func TestGlobBounds(t *testing.T) {
 			var got []string
 			var err error
 			if tt.max == 0 {
-				got, err = Glob(t.Context(), tt.fsys, tt.pattern)
+				got, _, err = Glob(t.Context(), tt.fsys, tt.pattern)
 			} else {
 				got, _, err = glob(t.Context(), tt.fsys, tt.pattern, nil, tt.max, false)
 			}
@@ -376,7 +376,7 @@ func TestGlobCancel(t *testing.T) {
 		t.Parallel()
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		got, err := Glob(ctx, globTree(), manifests+"/deploy.yaml")
+		got, _, err := Glob(ctx, globTree(), manifests+"/deploy.yaml")
 		if got != nil || !errors.Is(err, context.Canceled) {
 			t.Errorf("Glob = %q, %v, want an error wrapping context.Canceled", got, err)
 		}
@@ -387,7 +387,7 @@ func TestGlobCancel(t *testing.T) {
 		defer cancel()
 		fsys := &cancelFS{MapFS: chain(40), cancel: cancel}
 		fsys.n.Store(5)
-		got, err := Glob(ctx, fsys, "**/**/**/**/**/*.yaml")
+		got, _, err := Glob(ctx, fsys, "**/**/**/**/**/*.yaml")
 		if got != nil || !errors.Is(err, context.Canceled) {
 			t.Errorf("Glob = %q, %v, want an error wrapping context.Canceled", got, err)
 		}
@@ -429,22 +429,19 @@ func FuzzGlob(f *testing.F) {
 	f.Add("**/**/**/**/*.yaml", "")
 	fsys := globTree()
 	f.Fuzz(func(t *testing.T, pattern, exclude string) {
-		got, skipped, err := GlobSkipped(t.Context(), fsys, pattern, exclude)
-		if files, gerr := Glob(t.Context(), fsys, pattern, exclude); !slices.Equal(files, got) || fmt.Sprint(gerr) != fmt.Sprint(err) {
-			t.Fatalf("Glob(%q, %q) = %q, %v; GlobSkipped, %q, %v", pattern, exclude, files, gerr, got, err)
-		}
+		got, skipped, err := Glob(t.Context(), fsys, pattern, exclude)
 		// A "dir/**" pattern takes a walk of its own: doublestar's must
 		// select the same files and skip the same entries.
 		slow, sskipped, serr := glob(t.Context(), fsys, pattern, []string{exclude}, maxGlobWork, true)
 		if !slices.Equal(got, slow) || !slices.Equal(skipped, sskipped) || fmt.Sprint(err) != fmt.Sprint(serr) {
-			t.Fatalf("GlobSkipped(%q, %q) = %q, %v, %v; with doublestar, %q, %v, %v", pattern, exclude, got, skipped, err, slow, sskipped, serr)
+			t.Fatalf("Glob(%q, %q) = %q, %v, %v; with doublestar, %q, %v, %v", pattern, exclude, got, skipped, err, slow, sskipped, serr)
 		}
 		if err != nil {
 			if !errors.Is(err, doublestar.ErrBadPattern) && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("Glob(%q, %q) error %v wraps neither ErrBadPattern nor ErrTooLarge", pattern, exclude, err)
 			}
 			if got != nil || skipped != nil {
-				t.Fatalf("GlobSkipped(%q, %q) = %q, %v with error %v", pattern, exclude, got, skipped, err)
+				t.Fatalf("Glob(%q, %q) = %q, %v with error %v", pattern, exclude, got, skipped, err)
 			}
 			return
 		}
@@ -462,7 +459,7 @@ func FuzzGlob(f *testing.F) {
 		}
 		for i, s := range skipped {
 			if i > 0 && skipped[i-1].Path >= s.Path {
-				t.Fatalf("GlobSkipped(%q, %q) skipped %v, not sorted and unique", pattern, exclude, skipped)
+				t.Fatalf("Glob(%q, %q) skipped %v, not sorted and unique", pattern, exclude, skipped)
 			}
 			// Every entry skipped is a link or an irregular file, of the
 			// type reported, reached without symlinks.
@@ -470,7 +467,7 @@ func FuzzGlob(f *testing.F) {
 				info, err := fs.Lstat(fsys, q)
 				if err != nil || q != s.Path && (info.Mode()&fs.ModeSymlink != 0 || !info.IsDir()) ||
 					q == s.Path && (info.Mode().Type() != s.Mode || s.Mode == 0 || s.Mode == fs.ModeDir) {
-					t.Fatalf("GlobSkipped(%q, %q) skipped %v through %q", pattern, exclude, s, q)
+					t.Fatalf("Glob(%q, %q) skipped %v through %q", pattern, exclude, s, q)
 				}
 			}
 		}

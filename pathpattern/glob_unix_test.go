@@ -51,7 +51,7 @@ func TestGlobDirectoryTree(t *testing.T) {
 				got, skipped, err := glob(t.Context(), fsys, pattern, ex, maxGlobWork, false)
 				want, wskipped, werr := glob(t.Context(), fsys, pattern, ex, maxGlobWork, true)
 				if !slices.Equal(got, want) || !slices.Equal(skipped, wskipped) || fmt.Sprint(err) != fmt.Sprint(werr) {
-					t.Errorf("%s: GlobSkipped(%q, %q) = %q, %v, %v; with doublestar, %q, %v, %v", treeName, pattern, ex, got, skipped, err, want, wskipped, werr)
+					t.Errorf("%s: Glob(%q, %q) = %q, %v, %v; with doublestar, %q, %v, %v", treeName, pattern, ex, got, skipped, err, want, wskipped, werr)
 				}
 			}
 		}

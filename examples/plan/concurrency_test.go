@@ -173,7 +173,7 @@ func (s *shared) compute(ctx context.Context) outcome {
 		o.Resolved[ns] = r
 		o.Digests[ns] = nsmeta.Digest(r.Metadata).String()
 	}
-	o.Files, err = pathpattern.Glob(ctx, s.fsys, "tenants/*/modules/*/manifests/**", "*.md")
+	o.Files, _, err = pathpattern.Glob(ctx, s.fsys, "tenants/*/modules/*/manifests/**", "*.md")
 	o.Errors = append(o.Errors, errString(err))
 	for _, f := range o.Files {
 		data, err := pathpattern.ReadFile(s.fsys, f, 0)
