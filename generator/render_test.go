@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/internal/hostile"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -451,34 +452,12 @@ func TestRenderPrinted(t *testing.T) {
 }
 
 // TestRenderHostileTree holds what was the end of pathpattern's
-// TestHostileDiscover: over pathpattern's hostile tree, three directories
+// TestHostileDiscover: over the hostile tree (hostile.Tree), three directories
 // lowercase onto the same namespace and name, and render reports each
 // later one as a duplicate, naming both directories.
 func TestRenderHostileTree(t *testing.T) {
 	t.Parallel()
-	long := func(n int) string { return "m" + strings.Repeat("x", n-2) + "m" }
-	tree := fstest.MapFS{
-		"tenants/team-a/modules/app":           renderDir(),
-		"tenants/Team-A/modules/app":           renderDir(), // lowercases onto team-a
-		"tenants/TEAM-A/modules/APP":           renderDir(), // and so does this one
-		"tenants/team-\u212a/modules/app":      renderDir(), // Kelvin sign: Unicode lowercases it to k
-		"tenants/\u0130stanbul/modules/app":    renderDir(), // dotted capital I
-		"tenants/team\nb/modules/app":          renderDir(), // newline
-		"tenants/team-c/modules/a\x00b":        renderDir(), // NUL, impossible on disk
-		"tenants/team-c/modules/\xff":          renderDir(), // not UTF-8: skipped
-		"tenants/team-c/modules/" + long(64):   renderDir(), // 64 characters
-		"tenants/team-c/modules/" + long(63):   renderDir(),
-		"tenants/team-c/modules/-dash":         renderDir(),
-		"tenants/team-c/modules/ space":        renderDir(),
-		"tenants/team-d/modules/loop":          renderSymlink("loop"),
-		"tenants/team-d/modules/up":            renderSymlink("../.."),
-		"tenants/team-d/modules/escape":        renderSymlink("/etc"),
-		"tenants/team-d/modules/pipe":          &fstest.MapFile{Mode: fs.ModeNamedPipe},
-		"tenants/team-d/modules/sock":          &fstest.MapFile{Mode: fs.ModeSocket},
-		"tenants/team-d/modules/dev":           &fstest.MapFile{Mode: fs.ModeDevice},
-		"tenants/team-e/modules":               &fstest.MapFile{Mode: fs.ModeNamedPipe}, // a literal segment that is a pipe
-		"tenants/team-a/modules/app/meta.yaml": {Data: []byte("x"), Mode: 0o644},
-	}
+	tree := hostile.Tree()
 	p := pathpattern.MustParse("@repo/tenants/{namespace}/modules/{module}")
 	ms, _, err := p.Discover(tree, field.NewPath("spec", "pathPattern"))
 	if err != nil {

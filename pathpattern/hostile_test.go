@@ -287,33 +287,6 @@ func TestHostileGlobPattern(t *testing.T) {
 	}
 }
 
-// hostileTree is an in-memory tree with names that a tenant can create in
-// a Git repository.
-func hostileTree() fstest.MapFS {
-	return fstest.MapFS{
-		"tenants/team-a/modules/app":           dir(),
-		"tenants/Team-A/modules/app":           dir(), // lowercases onto team-a
-		"tenants/TEAM-A/modules/APP":           dir(), // and so does this one
-		"tenants/team-\u212a/modules/app":      dir(), // Kelvin sign: Unicode lowercases it to k
-		"tenants/\u0130stanbul/modules/app":    dir(), // dotted capital I
-		"tenants/team\nb/modules/app":          dir(), // newline
-		"tenants/team-c/modules/a\x00b":        dir(), // NUL, impossible on disk
-		"tenants/team-c/modules/\xff":          dir(), // not UTF-8: skipped
-		"tenants/team-c/modules/" + long(64):   dir(), // 64 characters
-		"tenants/team-c/modules/" + long(63):   dir(),
-		"tenants/team-c/modules/-dash":         dir(),
-		"tenants/team-c/modules/ space":        dir(),
-		"tenants/team-d/modules/loop":          symlink("loop"),
-		"tenants/team-d/modules/up":            symlink("../.."),
-		"tenants/team-d/modules/escape":        symlink("/etc"),
-		"tenants/team-d/modules/pipe":          &fstest.MapFile{Mode: fs.ModeNamedPipe},
-		"tenants/team-d/modules/sock":          &fstest.MapFile{Mode: fs.ModeSocket},
-		"tenants/team-d/modules/dev":           &fstest.MapFile{Mode: fs.ModeDevice},
-		"tenants/team-e/modules":               &fstest.MapFile{Mode: fs.ModeNamedPipe}, // a literal segment that is a pipe
-		"tenants/team-a/modules/app/meta.yaml": file("x"),
-	}
-}
-
 func long(n int) string { return "m" + strings.Repeat("x", n-2) + "m" }
 
 func TestHostileDiscover(t *testing.T) {
@@ -322,7 +295,7 @@ func TestHostileDiscover(t *testing.T) {
 	var errs field.ErrorList
 	var err error
 	hostile.NoPanic(t, func() {
-		ms, errs, err = MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(hostileTree(), field.NewPath("spec", "pathPattern"))
+		ms, errs, err = MustParse("@repo/tenants/{namespace}/modules/{module}").Discover(hostile.Tree(), field.NewPath("spec", "pathPattern"))
 	})
 	if err != nil {
 		t.Fatalf("Discover error = %v", err)
@@ -379,7 +352,7 @@ func TestHostileGlobTree(t *testing.T) {
 	dev := Skipped{Path: d + "dev", Mode: fs.ModeDevice}
 	sock := Skipped{Path: d + "sock", Mode: fs.ModeSocket}
 	hostile.NoPanic(t, func() {
-		got, skipped, err := Glob(t.Context(), hostileTree(), "tenants/**")
+		got, skipped, err := Glob(t.Context(), hostile.Tree(), "tenants/**")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,7 +371,7 @@ func TestHostileGlobTree(t *testing.T) {
 			"tenants/team-e/modules":    {pipeAt("tenants/team-e/modules")},
 			"tenants/team-e/modules/**": nil, // a pipe where a directory should be: no file there
 		} {
-			if got, skipped, err := Glob(t.Context(), hostileTree(), pattern); got != nil || err != nil || !slices.Equal(skipped, want) {
+			if got, skipped, err := Glob(t.Context(), hostile.Tree(), pattern); got != nil || err != nil || !slices.Equal(skipped, want) {
 				t.Errorf("Glob(%q) = %q, %v, %v, want nothing but %v skipped", pattern, got, skipped, err, want)
 			}
 		}
