@@ -241,7 +241,10 @@ func (s *scanner) alternative() {
 		s.alternatives = true
 		return
 	}
-	g.alts = g.alts.plus(g.branch()).plus(control(1))
+	// The alternative, an alternation instruction and a no-op: an empty alternative's, or one
+	// the parser makes when it factors out a prefix that alternatives share ("0|00000" is
+	// "0(?:|0000)"; FuzzRuntimeMatches found it).
+	g.alts = g.alts.plus(g.cur).plus(control(2))
 	g.cur, g.last = progSize{}, progSize{}
 	g.branches++
 }
