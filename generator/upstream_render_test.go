@@ -51,14 +51,14 @@ var upstreamShared = []string{"apps/auth/envs/dev", "apps/auth/envs/prod", "apps
 // generator's, not the renderer's).
 var upstreamTests = []struct {
 	name        string
-	tree        []string         // directories, and files as "path="; nil for upstreamShared
-	pattern     string           // "" for none: static artifacts
-	names       []string         // spec.artifacts[].name
-	from, to    string           // spec.artifacts[].copy[0]
-	rule        pathpattern.Rule // the SyntaxError of the pattern or a template
-	offset      int              // its offset
-	value       string           // and the value it names
-	sourceShape bool             // Discover fails with pathpattern.ErrSourceShape
+	tree        []string // directories, and files as "path="; nil for upstreamShared
+	pattern     string   // "" for none: static artifacts
+	names       []string // spec.artifacts[].name
+	from, to    string   // spec.artifacts[].copy[0]
+	rule        string   // the SyntaxError of the pattern or a template
+	offset      int      // its offset
+	value       string   // and the value it names
+	sourceShape bool     // Discover fails with pathpattern.ErrSourceShape
 	want        []upstreamArtifact
 	errs        []upstreamErr
 	difference  string
@@ -71,7 +71,7 @@ var upstreamTests = []struct {
 	{
 		name:    "invalid pathPattern format",
 		pattern: "invalid-no-at-sign",
-		rule:    pathpattern.RuleMissingAlias,
+		rule:    syntaxMissingAlias,
 		offset:  0,
 	},
 	{
@@ -91,7 +91,7 @@ var upstreamTests = []struct {
 	{
 		name:    "invalid capture label key",
 		pattern: "@repo/apps/{_app}",
-		rule:    pathpattern.RuleInvalidName,
+		rule:    syntaxInvalidName,
 		offset:  12,
 		value:   "_app",
 	},
@@ -103,12 +103,12 @@ var upstreamTests = []struct {
 		sourceShape: true,
 		difference:  "A missing, non-directory or symbolic-link root or fixed prefix is an error wrapping [ErrSourceShape]",
 	},
-	{name: "invalid capture syntax/empty capture", pattern: "@repo/apps/{}", rule: pathpattern.RuleEmptyCapture, offset: 11},
-	{name: "invalid capture syntax/unsupported capture name", pattern: "@repo/apps/{app-name}", rule: pathpattern.RuleInvalidName, offset: 12, value: "app-name"},
-	{name: "invalid capture syntax/capture name starts with digit", pattern: "@repo/apps/{1app}", rule: pathpattern.RuleInvalidName, offset: 12, value: "1app"},
-	{name: "invalid capture syntax/missing closing brace", pattern: "@repo/apps/{app", rule: pathpattern.RuleMissingClose, offset: 11},
-	{name: "invalid capture syntax/missing opening brace", pattern: "@repo/apps/app}", rule: pathpattern.RuleMissingOpen, offset: 14},
-	{name: "invalid capture syntax/duplicate capture", pattern: "@repo/apps/{app}/envs/{app}", rule: pathpattern.RuleDuplicateName, offset: 22, value: "app"},
+	{name: "invalid capture syntax/empty capture", pattern: "@repo/apps/{}", rule: syntaxEmptyCapture, offset: 11},
+	{name: "invalid capture syntax/unsupported capture name", pattern: "@repo/apps/{app-name}", rule: syntaxInvalidName, offset: 12, value: "app-name"},
+	{name: "invalid capture syntax/capture name starts with digit", pattern: "@repo/apps/{1app}", rule: syntaxInvalidName, offset: 12, value: "1app"},
+	{name: "invalid capture syntax/missing closing brace", pattern: "@repo/apps/{app", rule: syntaxMissingClose, offset: 11},
+	{name: "invalid capture syntax/missing opening brace", pattern: "@repo/apps/app}", rule: syntaxMissingOpen, offset: 14},
+	{name: "invalid capture syntax/duplicate capture", pattern: "@repo/apps/{app}/envs/{app}", rule: syntaxDuplicateName, offset: 22, value: "app"},
 	{
 		name:    "single capture pattern",
 		pattern: "@repo/apps/{app}",
@@ -126,7 +126,7 @@ var upstreamTests = []struct {
 		name:    "unknown capture placeholder",
 		pattern: "@repo/apps/{app}",
 		names:   []string{"{missing}"},
-		rule:    pathpattern.RuleUnknownCapture,
+		rule:    syntaxUnknownCapture,
 		offset:  0,
 		value:   "missing",
 	},
@@ -197,7 +197,7 @@ var upstreamTests = []struct {
 	{
 		name:       "tenantkit: a trailing slash is a parse error",
 		pattern:    "@repo/apps/{app}/",
-		rule:       pathpattern.RuleTrailingSlash,
+		rule:       syntaxTrailingSlash,
 		offset:     16,
 		difference: "Patterns that can never match are refused by [Parse]",
 	},
@@ -244,7 +244,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 			var p *pathpattern.Pattern // nil: static artifacts
 			if tt.pattern != "" {
 				var err error
-				if p, err = pathpattern.Parse(tt.pattern); err != nil || tt.rule != 0 && len(tt.names) == 0 {
+				if p, err = pathpattern.Parse(tt.pattern); err != nil || tt.rule != "" && len(tt.names) == 0 {
 					checkSyntaxError(t, err, tt.pattern, tt.rule, tt.offset, tt.value)
 					return
 				}
@@ -252,7 +252,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 			outputs := make([]output, len(tt.names))
 			for i, name := range tt.names {
 				tmpl, err := p.Template(name)
-				if tt.rule != 0 {
+				if tt.rule != "" {
 					checkSyntaxError(t, err, name, tt.rule, tt.offset, tt.value)
 					return
 				}
@@ -261,7 +261,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 				}
 				outputs[i].Name = tmpl
 			}
-			if tt.rule != 0 {
+			if tt.rule != "" {
 				t.Fatalf("no error, want one breaking %q", tt.rule)
 			}
 			matches := []pathpattern.Match{{}}
@@ -330,16 +330,28 @@ func packageDoc(t *testing.T) string {
 // and %q at most quadruples it.
 const maxSyntaxMessageBytes = 4*4096 + 512
 
+// The rules of pathpattern.SyntaxError that these tests expect, as its messages word them.
+const (
+	syntaxDuplicateName  = "capture name must be unique in the pattern"
+	syntaxEmptyCapture   = "capture must have a name"
+	syntaxInvalidName    = "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)"
+	syntaxMissingAlias   = `must start with "@alias/"`
+	syntaxMissingClose   = "'{' must be closed by '}' in the same segment"
+	syntaxMissingOpen    = "'}' must close a '{'"
+	syntaxTrailingSlash  = "must not end with '/'"
+	syntaxUnknownCapture = "template must name only captures of its pattern"
+)
+
 // checkSyntaxError checks that err is a *pathpattern.SyntaxError for input,
 // wrapping pathpattern.ErrSyntax, that reports rule at offset, naming value
 // when it is set, with a bounded message.
-func checkSyntaxError(t *testing.T, err error, input string, rule pathpattern.Rule, offset int, value string) {
+func checkSyntaxError(t *testing.T, err error, input string, rule string, offset int, value string) {
 	t.Helper()
 	var se *pathpattern.SyntaxError
 	if !errors.Is(err, pathpattern.ErrSyntax) || !errors.As(err, &se) || se.Rule != rule {
 		t.Fatalf("error = %v, want a *SyntaxError wrapping ErrSyntax, breaking %q", err, rule)
 	}
-	if !strings.HasPrefix(err.Error(), "pathpattern: "+rule.String()) {
+	if !strings.HasPrefix(err.Error(), "pathpattern: "+rule) {
 		t.Errorf("error %q does not word its rule as %q", err, rule)
 	}
 	if se.Input != input || se.Offset != offset {

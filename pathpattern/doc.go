@@ -15,7 +15,7 @@
 // Captures match like the regular expression [^/]+, leftmost-first and greedy: "x-y-z"
 // against "{a}-{b}" gives a="x-y" and b="z". Everything else is literal, "*" and "."
 // included. [Parse] reports a malformed pattern as a [*SyntaxError] with the byte offset
-// and the [Rule] it breaks:
+// and the rule it breaks ([SyntaxError.Rule]):
 //
 //	pathpattern: must not end with '/' (offset 25 in "@repo/tenants/{namespace}/")
 //

@@ -38,66 +38,35 @@ type SyntaxError struct {
 	Input  string // the pattern, template or reference as given
 	Offset int    // byte offset in Input where the problem starts
 	Value  string // the offending part (capture name, alias, segment), if any
-	Rule   Rule   // the rule Input breaks, such as [RuleTrailingSlash]
+	// Rule is the rule Input breaks as the message words it, e.g. "must not end with '/'".
+	Rule string
 }
-
-// A Rule names the grammar rule a [SyntaxError] breaks, so that a caller can word it its
-// own way without reading the message. The zero value is no rule.
-type Rule int
 
 // The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate] enforce.
-const (
-	RuleTooLong        Rule = iota + 1 // more than MaxLength characters (a pattern or template)
-	RuleTooManyBytes                   // more than 4096 bytes (a pattern, template or reference)
-	RuleInvalidUTF8                    // a byte that is not part of valid UTF-8
-	RuleNUL                            // a NUL byte
-	RuleMissingAlias                   // no "@alias/" at the start
-	RuleBadAlias                       // an alias outside [a-z0-9]([a-z0-9_-]*[a-z0-9])?
-	RuleMissingClose                   // a '{' without a '}' in its segment
-	RuleMissingOpen                    // a '}' without a '{'
-	RuleEmptyCapture                   // "{}"
-	RuleInvalidName                    // a capture name outside [A-Za-z_][A-Za-z0-9_]* or not a label key
-	RuleDuplicateName                  // a capture name used twice in a pattern
-	RuleEmptySegment                   // "//" in a pattern
-	RuleTrailingSlash                  // a pattern ending with "/"
-	RuleDotSegment                     // a "." or ".." segment in a pattern
-	RuleUnknownCapture                 // a template naming a capture its pattern lacks
-	RuleEmptyPath                      // a reference without a path below the alias
-	RuleAbsolutePath                   // a reference path starting with "/"
-	RuleDotDot                         // a ".." element in a reference path
-	RuleUncleanPath                    // a [Ref] whose Path is not clean
+var (
+	ruleTooLong      = fmt.Sprintf("must be no more than %d characters", MaxLength) // a pattern or template
+	ruleTooManyBytes = fmt.Sprintf("must be no more than %d bytes", maxBytes)       // a pattern, template or reference
 )
 
-var ruleText = [...]string{
-	RuleTooLong:        fmt.Sprintf("must be no more than %d characters", MaxLength),
-	RuleTooManyBytes:   fmt.Sprintf("must be no more than %d bytes", maxBytes),
-	RuleInvalidUTF8:    "must be valid UTF-8",
-	RuleNUL:            "must not contain NUL bytes",
-	RuleMissingAlias:   `must start with "@alias/"`,
-	RuleBadAlias:       "alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character",
-	RuleMissingClose:   "'{' must be closed by '}' in the same segment",
-	RuleMissingOpen:    "'}' must close a '{'",
-	RuleEmptyCapture:   "capture must have a name",
-	RuleInvalidName:    "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)",
-	RuleDuplicateName:  "capture name must be unique in the pattern",
-	RuleEmptySegment:   "segment must not be empty",
-	RuleTrailingSlash:  "must not end with '/'",
-	RuleDotSegment:     `segment must not be "." or ".."`,
-	RuleUnknownCapture: "template must name only captures of its pattern",
-	RuleEmptyPath:      "reference must name a path below the alias",
-	RuleAbsolutePath:   "reference path must be relative",
-	RuleDotDot:         `reference path must not contain ".."`,
-	RuleUncleanPath:    "reference path must be clean",
-}
-
-// String returns the rule as a [SyntaxError] message words it ("must not
-// end with '/'" for [RuleTrailingSlash]), or "rule N" for no rule.
-func (r Rule) String() string {
-	if r > 0 && int(r) < len(ruleText) {
-		return ruleText[r]
-	}
-	return fmt.Sprintf("rule %d", int(r))
-}
+const (
+	ruleInvalidUTF8    = "must be valid UTF-8"
+	ruleNUL            = "must not contain NUL bytes"
+	ruleMissingAlias   = `must start with "@alias/"`
+	ruleBadAlias       = "alias must consist of lower case alphanumeric characters, '-' or '_', and must start and end with an alphanumeric character"
+	ruleMissingClose   = "'{' must be closed by '}' in the same segment"
+	ruleMissingOpen    = "'}' must close a '{'"
+	ruleEmptyCapture   = "capture must have a name"
+	ruleInvalidName    = "capture name must match [A-Za-z_][A-Za-z0-9_]* and be a valid label key (at most 63 characters, starting and ending with an alphanumeric character)"
+	ruleDuplicateName  = "capture name must be unique in the pattern"
+	ruleEmptySegment   = "segment must not be empty"
+	ruleTrailingSlash  = "must not end with '/'"
+	ruleDotSegment     = `segment must not be "." or ".."`
+	ruleUnknownCapture = "template must name only captures of its pattern"
+	ruleEmptyPath      = "reference must name a path below the alias"
+	ruleAbsolutePath   = "reference path must be relative"
+	ruleDotDot         = `reference path must not contain ".."`
+	ruleUncleanPath    = "reference path must be clean"
+)
 
 // quoteLimit is how many bytes of an input over maxBytes a message quotes.
 const quoteLimit = 64

@@ -153,27 +153,19 @@ func ExamplePattern_Warnings() {
 	// capture "name" is overwritten by the artifact's own name in flux-operator's ExternalArtifact inputs; rename the capture
 }
 
-// A caller that words errors its own way switches on the rule.
-func ExampleRule() {
+// A caller that words errors its own way reads the rule, the offset and the offending part.
+func ExampleSyntaxError() {
 	for _, pattern := range []string{"@repo/apps/{app", "@repo/apps/{app}/", "@repo/apps/{app}/envs/{app}"} {
 		_, err := pathpattern.Parse(pattern)
 		var se *pathpattern.SyntaxError
-		if !errors.As(err, &se) {
-			continue
-		}
-		switch se.Rule {
-		case pathpattern.RuleMissingClose:
-			fmt.Printf("%s: missing closing brace at offset %d\n", pattern, se.Offset)
-		case pathpattern.RuleDuplicateName:
-			fmt.Printf("%s: duplicate capture variable %q\n", pattern, se.Value)
-		default:
-			fmt.Printf("%s: %s\n", pattern, se.Rule)
+		if errors.As(err, &se) {
+			fmt.Printf("%s: %s at offset %d %q\n", pattern, se.Rule, se.Offset, se.Value)
 		}
 	}
 	// Output:
-	// @repo/apps/{app: missing closing brace at offset 11
-	// @repo/apps/{app}/: must not end with '/'
-	// @repo/apps/{app}/envs/{app}: duplicate capture variable "app"
+	// @repo/apps/{app: '{' must be closed by '}' in the same segment at offset 11 ""
+	// @repo/apps/{app}/: must not end with '/' at offset 16 ""
+	// @repo/apps/{app}/envs/{app}: capture name must be unique in the pattern at offset 22 "app"
 }
 
 func ExampleParseRef() {

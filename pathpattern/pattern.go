@@ -45,7 +45,7 @@ type part struct {
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
 // Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and the
-// [Rule] broken: more than [MaxLength] characters or 4096 bytes, a NUL byte, invalid UTF-8,
+// rule broken: more than [MaxLength] characters or 4096 bytes, a NUL byte, invalid UTF-8,
 // a missing or invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a missing
 // closing or opening brace, an empty, invalid or duplicate capture name.
 func Parse(pattern string) (*Pattern, error) {
@@ -54,7 +54,7 @@ func Parse(pattern string) (*Pattern, error) {
 	}
 	// A pattern with a NUL matches nothing, and a controller trusting that prunes everything.
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
-		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: RuleNUL}
+		return nil, &SyntaxError{Input: pattern, Offset: i, Rule: ruleNUL}
 	}
 	alias, off, err := splitAlias(pattern)
 	if err != nil {
@@ -84,7 +84,7 @@ func MustParse(pattern string) *Pattern {
 // checkLength returns a [*SyntaxError] where s crosses maxBytes bytes or MaxLength characters.
 func checkLength(s string) error {
 	if len(s) > maxBytes {
-		return &SyntaxError{Input: s, Offset: maxBytes, Rule: RuleTooManyBytes}
+		return &SyntaxError{Input: s, Offset: maxBytes, Rule: ruleTooManyBytes}
 	}
 	if len(s) <= MaxLength {
 		return nil // no more bytes than the limit in characters
@@ -92,7 +92,7 @@ func checkLength(s string) error {
 	n := 0
 	for i := range s { // invalid bytes count as one character each
 		if n == MaxLength {
-			return &SyntaxError{Input: s, Offset: i, Rule: RuleTooLong}
+			return &SyntaxError{Input: s, Offset: i, Rule: ruleTooLong}
 		}
 		n++
 	}
@@ -112,7 +112,7 @@ func checkUTF8(s string) error {
 		}
 		i += size
 	}
-	return &SyntaxError{Input: s, Offset: i, Rule: RuleInvalidUTF8}
+	return &SyntaxError{Input: s, Offset: i, Rule: ruleInvalidUTF8}
 }
 
 // splitAlias checks that s is valid UTF-8 (so offsets fall on runes) and its "@alias/"
@@ -122,15 +122,15 @@ func splitAlias(s string) (alias string, rest int, err error) {
 		return "", 0, err
 	}
 	if !strings.HasPrefix(s, "@") {
-		return "", 0, &SyntaxError{Input: s, Offset: 0, Rule: RuleMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 0, Rule: ruleMissingAlias}
 	}
 	slash := strings.IndexByte(s, '/')
 	if slash < 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: len(s), Rule: RuleMissingAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: len(s), Rule: ruleMissingAlias}
 	}
 	alias = s[1:slash]
 	if i := invalidAlias(alias); i >= 0 {
-		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Rule: RuleBadAlias}
+		return "", 0, &SyntaxError{Input: s, Offset: 1 + i, Value: alias, Rule: ruleBadAlias}
 	}
 	return alias, slash + 1, nil
 }
@@ -155,15 +155,15 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	switch s {
 	case "":
 		if end == len(pattern) {
-			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Rule: RuleTrailingSlash}
+			return segment{}, &SyntaxError{Input: pattern, Offset: start - 1, Rule: ruleTrailingSlash}
 		}
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Rule: RuleEmptySegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Rule: ruleEmptySegment}
 	case ".", "..":
-		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Rule: RuleDotSegment}
+		return segment{}, &SyntaxError{Input: pattern, Offset: start, Value: s, Rule: ruleDotSegment}
 	}
 	parts, err := parseParts(pattern, start, end, func(name string, at int) (int, error) {
 		if slices.Contains(p.captures, name) {
-			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Rule: RuleDuplicateName}
+			return 0, &SyntaxError{Input: pattern, Offset: at, Value: name, Rule: ruleDuplicateName}
 		}
 		p.captures = append(p.captures, name)
 		return len(p.captures) - 1, nil
@@ -184,19 +184,19 @@ func parseParts(in string, start, end int, capture func(name string, at int) (in
 	for i := start; i < end; i++ {
 		switch in[i] {
 		case '}':
-			return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingOpen}
+			return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleMissingOpen}
 		case '{':
 			j := strings.IndexAny(in[i+1:end], "{}")
 			if j < 0 || in[i+1+j] == '{' {
-				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleMissingClose}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleMissingClose}
 			}
 			closing := i + 1 + j
 			name := in[i+1 : closing]
 			if name == "" {
-				return nil, &SyntaxError{Input: in, Offset: i, Rule: RuleEmptyCapture}
+				return nil, &SyntaxError{Input: in, Offset: i, Rule: ruleEmptyCapture}
 			}
 			if !validCaptureName(name) {
-				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Rule: RuleInvalidName}
+				return nil, &SyntaxError{Input: in, Offset: i + 1, Value: name, Rule: ruleInvalidName}
 			}
 			idx, err := capture(name, i)
 			if err != nil {

@@ -17,7 +17,7 @@ var parseTests = []struct {
 	pattern  string
 	alias    string
 	captures []string
-	rule     Rule // the rule a *SyntaxError reports; 0 for a valid pattern
+	rule     string // the rule a *SyntaxError reports; "" for a valid pattern
 	offset   int
 	value    string
 }{
@@ -38,38 +38,38 @@ var parseTests = []struct {
 	{name: "1024 characters of four bytes", pattern: "@r/" + strings.Repeat("😀", MaxLength-3), alias: "r"},
 	{name: "63 character capture name", pattern: "@r/{" + strings.Repeat("a", 63) + "}", alias: "r", captures: []string{strings.Repeat("a", 63)}},
 
-	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: RuleTooLong, offset: MaxLength},
-	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: RuleTooLong, offset: 3 + 2*(MaxLength-3)},
-	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: RuleTooManyBytes, offset: maxBytes},
-	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: RuleInvalidUTF8, offset: 4},
-	{name: "empty", pattern: "", rule: RuleMissingAlias, offset: 0},
-	{name: "no at sign", pattern: "repo/x", rule: RuleMissingAlias, offset: 0},
-	{name: "no slash after alias", pattern: "@repo", rule: RuleMissingAlias, offset: 5},
-	{name: "empty alias", pattern: "@/x", rule: RuleBadAlias, offset: 1},
-	{name: "upper case alias", pattern: "@Repo/x", rule: RuleBadAlias, offset: 1, value: "Repo"},
-	{name: "alias with space", pattern: "@re po/x", rule: RuleBadAlias, offset: 3, value: "re po"},
-	{name: "alias starting with dash", pattern: "@-r/x", rule: RuleBadAlias, offset: 1, value: "-r"},
-	{name: "alias ending with underscore", pattern: "@r_/x", rule: RuleBadAlias, offset: 2, value: "r_"},
-	{name: "trailing slash", pattern: "@r/x/", rule: RuleTrailingSlash, offset: 4},
-	{name: "only alias and slash", pattern: "@r/", rule: RuleTrailingSlash, offset: 2},
-	{name: "empty segment", pattern: "@r//x", rule: RuleEmptySegment, offset: 3},
-	{name: "empty segment before trailing slash", pattern: "@r/a//", rule: RuleEmptySegment, offset: 5},
-	{name: "dot segment", pattern: "@r/./x", rule: RuleDotSegment, offset: 3, value: "."},
-	{name: "dot dot segment", pattern: "@r/x/..", rule: RuleDotSegment, offset: 5, value: ".."},
-	{name: "unclosed brace", pattern: "@r/{a", rule: RuleMissingClose, offset: 3},
-	{name: "brace closed in next segment", pattern: "@r/{a/b}", rule: RuleMissingClose, offset: 3},
-	{name: "nested brace", pattern: "@r/{a{b}", rule: RuleMissingClose, offset: 3},
-	{name: "closing brace without opening", pattern: "@r/a}", rule: RuleMissingOpen, offset: 4},
-	{name: "closing brace after capture", pattern: "@r/{a}}", rule: RuleMissingOpen, offset: 6},
-	{name: "empty capture", pattern: "@r/x{}", rule: RuleEmptyCapture, offset: 4},
-	{name: "capture name with leading underscore", pattern: "@r/{_app}", rule: RuleInvalidName, offset: 4, value: "_app"},
-	{name: "capture name with trailing underscore", pattern: "@r/{app_}", rule: RuleInvalidName, offset: 4, value: "app_"},
-	{name: "capture name starting with digit", pattern: "@r/{1a}", rule: RuleInvalidName, offset: 4, value: "1a"},
-	{name: "capture name with dash", pattern: "@r/{a-b}", rule: RuleInvalidName, offset: 4, value: "a-b"},
-	{name: "capture name with dot", pattern: "@r/{a.b}", rule: RuleInvalidName, offset: 4, value: "a.b"},
-	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", rule: RuleInvalidName, offset: 4, value: strings.Repeat("a", 64)},
-	{name: "duplicate capture", pattern: "@r/{a}/{a}", rule: RuleDuplicateName, offset: 7, value: "a"},
-	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", rule: RuleDuplicateName, offset: 7, value: "a"},
+	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: ruleTooLong, offset: MaxLength},
+	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: ruleTooLong, offset: 3 + 2*(MaxLength-3)},
+	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: maxBytes},
+	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: ruleInvalidUTF8, offset: 4},
+	{name: "empty", pattern: "", rule: ruleMissingAlias, offset: 0},
+	{name: "no at sign", pattern: "repo/x", rule: ruleMissingAlias, offset: 0},
+	{name: "no slash after alias", pattern: "@repo", rule: ruleMissingAlias, offset: 5},
+	{name: "empty alias", pattern: "@/x", rule: ruleBadAlias, offset: 1},
+	{name: "upper case alias", pattern: "@Repo/x", rule: ruleBadAlias, offset: 1, value: "Repo"},
+	{name: "alias with space", pattern: "@re po/x", rule: ruleBadAlias, offset: 3, value: "re po"},
+	{name: "alias starting with dash", pattern: "@-r/x", rule: ruleBadAlias, offset: 1, value: "-r"},
+	{name: "alias ending with underscore", pattern: "@r_/x", rule: ruleBadAlias, offset: 2, value: "r_"},
+	{name: "trailing slash", pattern: "@r/x/", rule: ruleTrailingSlash, offset: 4},
+	{name: "only alias and slash", pattern: "@r/", rule: ruleTrailingSlash, offset: 2},
+	{name: "empty segment", pattern: "@r//x", rule: ruleEmptySegment, offset: 3},
+	{name: "empty segment before trailing slash", pattern: "@r/a//", rule: ruleEmptySegment, offset: 5},
+	{name: "dot segment", pattern: "@r/./x", rule: ruleDotSegment, offset: 3, value: "."},
+	{name: "dot dot segment", pattern: "@r/x/..", rule: ruleDotSegment, offset: 5, value: ".."},
+	{name: "unclosed brace", pattern: "@r/{a", rule: ruleMissingClose, offset: 3},
+	{name: "brace closed in next segment", pattern: "@r/{a/b}", rule: ruleMissingClose, offset: 3},
+	{name: "nested brace", pattern: "@r/{a{b}", rule: ruleMissingClose, offset: 3},
+	{name: "closing brace without opening", pattern: "@r/a}", rule: ruleMissingOpen, offset: 4},
+	{name: "closing brace after capture", pattern: "@r/{a}}", rule: ruleMissingOpen, offset: 6},
+	{name: "empty capture", pattern: "@r/x{}", rule: ruleEmptyCapture, offset: 4},
+	{name: "capture name with leading underscore", pattern: "@r/{_app}", rule: ruleInvalidName, offset: 4, value: "_app"},
+	{name: "capture name with trailing underscore", pattern: "@r/{app_}", rule: ruleInvalidName, offset: 4, value: "app_"},
+	{name: "capture name starting with digit", pattern: "@r/{1a}", rule: ruleInvalidName, offset: 4, value: "1a"},
+	{name: "capture name with dash", pattern: "@r/{a-b}", rule: ruleInvalidName, offset: 4, value: "a-b"},
+	{name: "capture name with dot", pattern: "@r/{a.b}", rule: ruleInvalidName, offset: 4, value: "a.b"},
+	{name: "64 character capture name", pattern: "@r/{" + strings.Repeat("a", 64) + "}", rule: ruleInvalidName, offset: 4, value: strings.Repeat("a", 64)},
+	{name: "duplicate capture", pattern: "@r/{a}/{a}", rule: ruleDuplicateName, offset: 7, value: "a"},
+	{name: "duplicate capture in one segment", pattern: "@r/{a}-{a}", rule: ruleDuplicateName, offset: 7, value: "a"},
 }
 
 func TestParse(t *testing.T) {
@@ -78,7 +78,7 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := Parse(tt.pattern)
-			if tt.rule == 0 {
+			if tt.rule == "" {
 				if err != nil {
 					t.Fatalf("Parse(%q): %v", tt.pattern, err)
 				}
@@ -288,7 +288,7 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || !validRule(se.Rule) || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {
 				t.Fatalf("Parse(%q) error %v: want a *SyntaxError with a rule and an offset in the pattern", pattern, err)
 			}
-			if (se.Rule == RuleTooLong || se.Rule == RuleTooManyBytes) != long {
+			if (se.Rule == ruleTooLong || se.Rule == ruleTooManyBytes) != long {
 				t.Fatalf("Parse of %d bytes, %d characters: %v", len(pattern), utf8.RuneCountInString(pattern), err)
 			}
 			return

@@ -11,7 +11,7 @@ var refTests = []struct {
 	name   string
 	ref    string
 	want   Ref
-	rule   Rule // the rule a *SyntaxError reports; 0 for a valid reference
+	rule   string // the rule a *SyntaxError reports; "" for a valid reference
 	offset int
 }{
 	{name: "file", ref: "@repo/tenants/team-a/namespace-metadata.yaml", want: Ref{Alias: "repo", Path: "tenants/team-a/namespace-metadata.yaml"}},
@@ -20,18 +20,18 @@ var refTests = []struct {
 	{name: "dots in names", ref: "@r/..a/b../.c", want: Ref{Alias: "r", Path: "..a/b../.c"}},
 	{name: "long", ref: "@r/" + strings.Repeat("a", maxRefLength-3), want: Ref{Alias: "r", Path: strings.Repeat("a", maxRefLength-3)}},
 
-	{name: "too long", ref: "@r/" + strings.Repeat("a", maxRefLength-2), rule: RuleTooManyBytes, offset: maxRefLength},
-	{name: "no alias", ref: "tenants/a", rule: RuleMissingAlias, offset: 0},
-	{name: "alias only", ref: "@repo", rule: RuleMissingAlias, offset: 5},
-	{name: "bad alias", ref: "@Repo/a", rule: RuleBadAlias, offset: 1},
-	{name: "empty path", ref: "@repo/", rule: RuleEmptyPath, offset: 6},
-	{name: "dot path", ref: "@repo/./", rule: RuleEmptyPath, offset: 6},
-	{name: "absolute", ref: "@repo//etc/passwd", rule: RuleAbsolutePath, offset: 6},
-	{name: "dot dot", ref: "@repo/../x", rule: RuleDotDot, offset: 6},
-	{name: "dot dot that cleans away", ref: "@repo/a/../b", rule: RuleDotDot, offset: 8},
-	{name: "trailing dot dot", ref: "@repo/a/..", rule: RuleDotDot, offset: 8},
-	{name: "nul", ref: "@repo/a\x00b", rule: RuleNUL, offset: 7},
-	{name: "invalid utf-8", ref: "@repo/a\xff", rule: RuleInvalidUTF8, offset: 7},
+	{name: "too long", ref: "@r/" + strings.Repeat("a", maxRefLength-2), rule: ruleTooManyBytes, offset: maxRefLength},
+	{name: "no alias", ref: "tenants/a", rule: ruleMissingAlias, offset: 0},
+	{name: "alias only", ref: "@repo", rule: ruleMissingAlias, offset: 5},
+	{name: "bad alias", ref: "@Repo/a", rule: ruleBadAlias, offset: 1},
+	{name: "empty path", ref: "@repo/", rule: ruleEmptyPath, offset: 6},
+	{name: "dot path", ref: "@repo/./", rule: ruleEmptyPath, offset: 6},
+	{name: "absolute", ref: "@repo//etc/passwd", rule: ruleAbsolutePath, offset: 6},
+	{name: "dot dot", ref: "@repo/../x", rule: ruleDotDot, offset: 6},
+	{name: "dot dot that cleans away", ref: "@repo/a/../b", rule: ruleDotDot, offset: 8},
+	{name: "trailing dot dot", ref: "@repo/a/..", rule: ruleDotDot, offset: 8},
+	{name: "nul", ref: "@repo/a\x00b", rule: ruleNUL, offset: 7},
+	{name: "invalid utf-8", ref: "@repo/a\xff", rule: ruleInvalidUTF8, offset: 7},
 }
 
 func TestParseRef(t *testing.T) {
@@ -40,7 +40,7 @@ func TestParseRef(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := ParseRef(tt.ref)
-			if tt.rule != 0 {
+			if tt.rule != "" {
 				checkSyntaxError(t, err, tt.ref, tt.rule, tt.offset, "")
 				if got != (Ref{}) {
 					t.Errorf("ParseRef(%q) = %+v, want the zero Ref", tt.ref, got)
@@ -62,18 +62,18 @@ func TestRefValidate(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		ref  Ref
-		rule Rule
+		rule string
 	}{
 		{name: "valid", ref: Ref{Alias: "repo", Path: "a/b"}},
-		{name: "zero", ref: Ref{}, rule: RuleBadAlias},
-		{name: "unclean", ref: Ref{Alias: "repo", Path: "a//b"}, rule: RuleUncleanPath},
-		{name: "dot dot", ref: Ref{Alias: "repo", Path: "../b"}, rule: RuleDotDot},
-		{name: "empty path", ref: Ref{Alias: "repo"}, rule: RuleEmptyPath},
+		{name: "zero", ref: Ref{}, rule: ruleBadAlias},
+		{name: "unclean", ref: Ref{Alias: "repo", Path: "a//b"}, rule: ruleUncleanPath},
+		{name: "dot dot", ref: Ref{Alias: "repo", Path: "../b"}, rule: ruleDotDot},
+		{name: "empty path", ref: Ref{Alias: "repo"}, rule: ruleEmptyPath},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.ref.Validate()
-			if tt.rule == 0 {
+			if tt.rule == "" {
 				if err != nil {
 					t.Errorf("Validate() = %v, want nil", err)
 				}

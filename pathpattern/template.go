@@ -22,10 +22,10 @@ type Template struct {
 //
 // Everything outside braces is literal, slashes included; a capture may be named more than
 // once, or none. Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset
-// and the [Rule] broken: more than [MaxLength] characters or 4096 bytes, invalid UTF-8, a
+// and the rule broken: more than [MaxLength] characters or 4096 bytes, invalid UTF-8, a
 // missing closing or opening brace, an empty or invalid capture name, or one that p lacks
 // (before any tree is read). A nil p, no pattern, makes a literal template, in which a
-// capture is [RuleUnknownCapture].
+// capture is one that p lacks.
 func (p *Pattern) Template(s string) (*Template, error) {
 	if err := checkLength(s); err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func (p *Pattern) Template(s string) (*Template, error) {
 	parts, err := parseParts(s, 0, len(s), func(name string, at int) (int, error) {
 		i := slices.Index(names, name)
 		if i < 0 {
-			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: RuleUnknownCapture}
+			return 0, &SyntaxError{Input: s, Offset: at, Value: name, Rule: ruleUnknownCapture}
 		}
 		return i, nil
 	})

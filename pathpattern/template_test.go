@@ -16,7 +16,7 @@ var templateTests = []struct {
 	captures []string
 	raw      string // expansion from the raw values
 	norm     string // expansion from the normalized values
-	rule     Rule   // the rule a *SyntaxError reports; 0 for a valid template
+	rule     string // the rule a *SyntaxError reports; "" for a valid template
 	offset   int
 	value    string
 }{
@@ -28,18 +28,18 @@ var templateTests = []struct {
 	{name: "empty", template: "", raw: "", norm: ""},
 	{name: "star and slash are literal", template: "*/{module}/", captures: []string{"module"}, raw: "*/App/", norm: "*/app/"},
 
-	{name: "unknown capture", template: "{namespace}-{tenant}", rule: RuleUnknownCapture, offset: 12, value: "tenant"},
-	{name: "unclosed brace", template: "x{module", rule: RuleMissingClose, offset: 1},
-	{name: "nested brace", template: "{mod{ule}", rule: RuleMissingClose, offset: 0},
-	{name: "closing brace alone", template: "module}", rule: RuleMissingOpen, offset: 6},
-	{name: "empty capture", template: "{}", rule: RuleEmptyCapture, offset: 0},
-	{name: "invalid name", template: "{_module}", rule: RuleInvalidName, offset: 1, value: "_module"},
-	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: RuleTooLong, offset: MaxLength},
+	{name: "unknown capture", template: "{namespace}-{tenant}", rule: ruleUnknownCapture, offset: 12, value: "tenant"},
+	{name: "unclosed brace", template: "x{module", rule: ruleMissingClose, offset: 1},
+	{name: "nested brace", template: "{mod{ule}", rule: ruleMissingClose, offset: 0},
+	{name: "closing brace alone", template: "module}", rule: ruleMissingOpen, offset: 6},
+	{name: "empty capture", template: "{}", rule: ruleEmptyCapture, offset: 0},
+	{name: "invalid name", template: "{_module}", rule: ruleInvalidName, offset: 1, value: "_module"},
+	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: ruleTooLong, offset: MaxLength},
 	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-8), captures: []string{"module"},
 		raw: "App" + strings.Repeat("é", MaxLength-8), norm: "app" + strings.Repeat("é", MaxLength-8)},
-	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: RuleTooLong, offset: 8 + 2*(MaxLength-8)},
-	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: RuleTooManyBytes, offset: maxBytes},
-	{name: "invalid utf-8", template: "{module}\xff", rule: RuleInvalidUTF8, offset: 8},
+	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: ruleTooLong, offset: 8 + 2*(MaxLength-8)},
+	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: ruleTooManyBytes, offset: maxBytes},
+	{name: "invalid utf-8", template: "{module}\xff", rule: ruleInvalidUTF8, offset: 8},
 }
 
 func TestTemplate(t *testing.T) {
@@ -51,7 +51,7 @@ func TestTemplate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmpl, err := p.Template(tt.template)
-			if tt.rule != 0 {
+			if tt.rule != "" {
 				if tmpl != nil {
 					t.Errorf("Template(%q) returned a template with an error", tt.template)
 				}
@@ -142,21 +142,21 @@ func TestTemplateWithoutPattern(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		template string
-		rule     Rule // 0: valid
+		rule     string // "": valid
 		offset   int
 		value    string
 	}{
 		{name: "literal", template: "static-1"},
 		{name: "literal reference", template: "@repo/apps/auth/**"},
-		{name: "capture", template: "app-{app}", rule: RuleUnknownCapture, offset: 4, value: "app"},
-		{name: "brace alternatives", template: "@repo/{a,b}/*.yaml", rule: RuleInvalidName, offset: 7, value: "a,b"},
-		{name: "unclosed brace", template: "app-{", rule: RuleMissingClose, offset: 4},
-		{name: "unopened brace", template: "app}", rule: RuleMissingOpen, offset: 3},
+		{name: "capture", template: "app-{app}", rule: ruleUnknownCapture, offset: 4, value: "app"},
+		{name: "brace alternatives", template: "@repo/{a,b}/*.yaml", rule: ruleInvalidName, offset: 7, value: "a,b"},
+		{name: "unclosed brace", template: "app-{", rule: ruleMissingClose, offset: 4},
+		{name: "unopened brace", template: "app}", rule: ruleMissingOpen, offset: 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tmpl, err := p.Template(tt.template)
-			if tt.rule != 0 {
+			if tt.rule != "" {
 				checkSyntaxError(t, err, tt.template, tt.rule, tt.offset, tt.value)
 				return
 			}
