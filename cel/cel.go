@@ -74,13 +74,13 @@ var reserved = map[string]bool{
 //	p, err := cel.Compile(`value.matches("^(Enabled|Disabled)$")`, "value")
 //
 // An expression that does not compile is a [*CompileError] wrapping [ErrInvalid]: longer
-// than [MaxExpressionBytes], a syntax or type error (with its line and column), or an output
+// than 5 KiB (5120 bytes), a syntax or type error (with its line and column), or an output
 // type other than bool. A variable that is not an identifier, is reserved, or is declared
 // twice is an error wrapping [ErrInvalidVariable].
 func Compile(expr string, vars ...string) (*Program, error) {
-	if len(expr) > MaxExpressionBytes {
+	if len(expr) > maxExpressionBytes {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
-			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", MaxExpressionBytes, len(expr))}
+			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", maxExpressionBytes, len(expr))}
 	}
 	decls := make([]cel.EnvOption, 0, len(vars))
 	for i, v := range vars {

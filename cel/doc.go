@@ -39,7 +39,7 @@
 // Policies and the values they read are tenant-facing, so every dimension is bounded, and a
 // bound decides the same on every machine, whatever its load:
 //
-//   - an expression longer than [MaxExpressionBytes] (5 KiB) is rejected before it is parsed;
+//   - an expression longer than 5 KiB (5120 bytes) is rejected before it is parsed;
 //   - an evaluation may spend at most [CostLimit] (1,000,000) units of CEL's runtime cost,
 //     Kubernetes' PerCallLimit. Every function is charged from the sizes of its arguments, as
 //     cel-go (and so Kubernetes) charges it except where Charges says otherwise, alike whether

@@ -25,9 +25,9 @@ import (
 )
 
 const (
-	// MaxExpressionBytes bounds the length of an expression: policies are short, and the bound
+	// maxExpressionBytes bounds the length of an expression: policies are short, and the bound
 	// keeps parsing and checking cheap whatever a tenant or a misconfigured spec hands in.
-	MaxExpressionBytes = 5 * 1024
+	maxExpressionBytes = 5 * 1024
 
 	// CostLimit bounds the runtime cost of one evaluation: Kubernetes' PerCallLimit for CEL.
 	CostLimit = 1_000_000

@@ -13,17 +13,20 @@ import (
 	"github.com/tenantkit/tenantkit/internal/hostile"
 )
 
-// atLimit returns a valid expression of exactly cel.MaxExpressionBytes
+// maxExpressionBytes is the bound on an expression's length that the package doc states.
+const maxExpressionBytes = 5 * 1024
+
+// atLimit returns a valid expression of exactly maxExpressionBytes
 // bytes plus extra.
 func atLimit(extra int) string {
 	const head, tail = `value == "`, `"`
-	return head + strings.Repeat("a", cel.MaxExpressionBytes+extra-len(head)-len(tail)) + tail
+	return head + strings.Repeat("a", maxExpressionBytes+extra-len(head)-len(tail)) + tail
 }
 
 // maxMessageBytes bounds the message of any error: cel-go repeats the
 // offending line under its caret, so an expression at the length limit
 // gives a message a few times its size, never more.
-const maxMessageBytes = 4*cel.MaxExpressionBytes + 1024
+const maxMessageBytes = 4*maxExpressionBytes + 1024
 
 // hostileCompileTests are expressions a misconfigured or malicious spec
 // could hold. Each must compile (wantErr nil) or fail with the sentinel,

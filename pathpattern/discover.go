@@ -149,7 +149,7 @@ func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 	return fs.Lstat(d.fsys, name)
 }
 
-// walk matches segment i against the children of dir; its recursion depth is bounded by MaxLength.
+// walk matches segment i against the children of dir; its recursion depth is bounded by maxLength.
 func (d *discovery) walk(dir string, i int) error {
 	seg := &d.p.segments[i]
 	if !seg.capture {

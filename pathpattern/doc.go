@@ -73,7 +73,7 @@
 //
 // Every input a tenant or a spec controls is bounded:
 //
-//   - patterns and templates: [MaxLength] characters, as the CRD counts, and 4096 bytes;
+//   - patterns and templates: 1024 characters, as the CRD counts, and 4096 bytes;
 //     the length bounds the segments, the depth of discovery and the captures, and
 //     matching is linear, with no backtracking.
 //   - references and globs: 4096 bytes, Linux's PATH_MAX.

@@ -44,7 +44,7 @@ type SyntaxError struct {
 
 // The rules that [Parse], [Pattern.Template], [ParseRef] and [Ref.Validate] enforce.
 var (
-	ruleTooLong      = fmt.Sprintf("must be no more than %d characters", MaxLength) // a pattern or template
+	ruleTooLong      = fmt.Sprintf("must be no more than %d characters", maxLength) // a pattern or template
 	ruleTooManyBytes = fmt.Sprintf("must be no more than %d bytes", maxBytes)       // a pattern, template or reference
 )
 

@@ -69,9 +69,9 @@ var hostilePatternTests = []struct {
 	offset  int
 	value   string
 }{
-	{name: "exactly the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-6)},
+	{name: "exactly the length limit", pattern: "@repo/" + strings.Repeat("a", maxLength-6)},
 	{name: "511 segments at the length limit", pattern: "@r/" + strings.Repeat("a/", 510) + "a"},
-	{name: "one character over the length limit", pattern: "@repo/" + strings.Repeat("a", MaxLength-5), rule: ruleTooLong, offset: MaxLength},
+	{name: "one character over the length limit", pattern: "@repo/" + strings.Repeat("a", maxLength-5), rule: ruleTooLong, offset: maxLength},
 	{name: "1 MiB", pattern: "@repo/" + strings.Repeat("{a}", 1<<20/3), rule: ruleTooManyBytes, offset: maxBytes},
 	{name: "100 captures in one segment", pattern: "@r/" + manyCaptures(100, "-")},
 	{name: "1000 opening braces", pattern: "@r/" + strings.Repeat("{", 1000), rule: ruleMissingClose, offset: 3},
@@ -159,8 +159,8 @@ var hostileTemplateTests = []struct {
 	offset   int
 	value    string
 }{
-	{name: "exactly the length limit", template: "{namespace}" + strings.Repeat("x", MaxLength-len("{namespace}"))},
-	{name: "one character over the length limit", template: "{namespace}" + strings.Repeat("x", MaxLength-len("{namespace}")+1), rule: ruleTooLong, offset: MaxLength},
+	{name: "exactly the length limit", template: "{namespace}" + strings.Repeat("x", maxLength-len("{namespace}"))},
+	{name: "one character over the length limit", template: "{namespace}" + strings.Repeat("x", maxLength-len("{namespace}")+1), rule: ruleTooLong, offset: maxLength},
 	{name: "a capture 500 times", template: strings.Repeat("{module}", 100)},
 	{name: "nested braces", template: "{{namespace}}", rule: ruleMissingClose, offset: 0},
 	{name: "unclosed", template: "@repo/{namespace", rule: ruleMissingClose, offset: 6},

@@ -10,14 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
-// MaxLength is the longest pattern or template, in characters (code points), that [Parse]
+// maxLength is the longest pattern or template, in characters (code points), that [Parse]
 // and [Pattern.Template] accept: the CRD's maxLength, so every pattern the CRD admits is
 // accepted. It bounds the segments (the recursion depth of [Pattern.Discover]) and captures.
-const MaxLength = 1024
+const maxLength = 1024
 
-// maxBytes is the most bytes [MaxLength] characters take in UTF-8. Checked first, so that
+// maxBytes is the most bytes maxLength characters take in UTF-8. Checked first, so that
 // refusing a huge input costs nothing, it bounds the cost of matching.
-const maxBytes = 4 * MaxLength
+const maxBytes = 4 * maxLength
 
 // A Pattern is a parsed path pattern such as "@repo/tenants/{namespace}/modules/{module}".
 // The zero value is not valid; use [Parse]. A Pattern is immutable and safe for concurrent use.
@@ -45,7 +45,7 @@ type part struct {
 //	p, err := pathpattern.Parse("@repo/tenants/{namespace}/modules/{module}")
 //
 // Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset and the
-// rule broken: more than [MaxLength] characters or 4096 bytes, a NUL byte, invalid UTF-8,
+// rule broken: more than 1024 characters or 4096 bytes, a NUL byte, invalid UTF-8,
 // a missing or invalid "@alias/", an empty, "." or ".." segment, a trailing slash, a missing
 // closing or opening brace, an empty, invalid or duplicate capture name.
 func Parse(pattern string) (*Pattern, error) {
@@ -81,17 +81,17 @@ func MustParse(pattern string) *Pattern {
 	return p
 }
 
-// checkLength returns a [*SyntaxError] where s crosses maxBytes bytes or MaxLength characters.
+// checkLength returns a [*SyntaxError] where s crosses maxBytes bytes or maxLength characters.
 func checkLength(s string) error {
 	if len(s) > maxBytes {
 		return &SyntaxError{Input: s, Offset: maxBytes, Rule: ruleTooManyBytes}
 	}
-	if len(s) <= MaxLength {
+	if len(s) <= maxLength {
 		return nil // no more bytes than the limit in characters
 	}
 	n := 0
 	for i := range s { // invalid bytes count as one character each
-		if n == MaxLength {
+		if n == maxLength {
 			return &SyntaxError{Input: s, Offset: i, Rule: ruleTooLong}
 		}
 		n++

@@ -32,15 +32,15 @@ var parseTests = []struct {
 	{name: "dot prefixed capture segment", pattern: "@r/.{a}", alias: "r", captures: []string{"a"}},
 	{name: "dot prefixed literal", pattern: "@r/.git", alias: "r"},
 	{name: "unicode literal", pattern: "@r/équipe/{a}", alias: "r", captures: []string{"a"}},
-	{name: "exactly max length", pattern: "@r/" + strings.Repeat("a", MaxLength-3), alias: "r"},
+	{name: "exactly max length", pattern: "@r/" + strings.Repeat("a", maxLength-3), alias: "r"},
 	{name: "655 characters of é, 1295 bytes", pattern: "@repo/tenants/" + strings.Repeat("é", 640) + "x", alias: "repo"},
-	{name: "1024 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-3), alias: "r"},
-	{name: "1024 characters of four bytes", pattern: "@r/" + strings.Repeat("😀", MaxLength-3), alias: "r"},
+	{name: "1024 characters of two bytes", pattern: "@r/" + strings.Repeat("é", maxLength-3), alias: "r"},
+	{name: "1024 characters of four bytes", pattern: "@r/" + strings.Repeat("😀", maxLength-3), alias: "r"},
 	{name: "63 character capture name", pattern: "@r/{" + strings.Repeat("a", 63) + "}", alias: "r", captures: []string{strings.Repeat("a", 63)}},
 
-	{name: "too long", pattern: "@r/" + strings.Repeat("a", MaxLength-2), rule: ruleTooLong, offset: MaxLength},
-	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", MaxLength-2), rule: ruleTooLong, offset: 3 + 2*(MaxLength-3)},
-	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", MaxLength), rule: ruleTooManyBytes, offset: maxBytes},
+	{name: "too long", pattern: "@r/" + strings.Repeat("a", maxLength-2), rule: ruleTooLong, offset: maxLength},
+	{name: "1025 characters of two bytes", pattern: "@r/" + strings.Repeat("é", maxLength-2), rule: ruleTooLong, offset: 3 + 2*(maxLength-3)},
+	{name: "over the byte limit", pattern: "@r/" + strings.Repeat("😀", maxLength), rule: ruleTooManyBytes, offset: maxBytes},
 	{name: "invalid utf-8", pattern: "@r/a\xffb", rule: ruleInvalidUTF8, offset: 4},
 	{name: "empty", pattern: "", rule: ruleMissingAlias, offset: 0},
 	{name: "no at sign", pattern: "repo/x", rule: ruleMissingAlias, offset: 0},
@@ -282,7 +282,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, pattern string) {
 		p, err := Parse(pattern)
-		long := len(pattern) > maxBytes || utf8.RuneCountInString(pattern) > MaxLength
+		long := len(pattern) > maxBytes || utf8.RuneCountInString(pattern) > maxLength
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || !validRule(se.Rule) || se.Offset < 0 || se.Offset > len(pattern) || se.Input != pattern {

@@ -22,7 +22,7 @@ type Template struct {
 //
 // Everything outside braces is literal, slashes included; a capture may be named more than
 // once, or none. Every error is a [*SyntaxError] (wrapping [ErrSyntax]) with the byte offset
-// and the rule broken: more than [MaxLength] characters or 4096 bytes, invalid UTF-8, a
+// and the rule broken: more than 1024 characters or 4096 bytes, invalid UTF-8, a
 // missing closing or opening brace, an empty or invalid capture name, or one that p lacks
 // (before any tree is read). A nil p, no pattern, makes a literal template, in which a
 // capture is one that p lacks.

@@ -34,11 +34,11 @@ var templateTests = []struct {
 	{name: "closing brace alone", template: "module}", rule: ruleMissingOpen, offset: 6},
 	{name: "empty capture", template: "{}", rule: ruleEmptyCapture, offset: 0},
 	{name: "invalid name", template: "{_module}", rule: ruleInvalidName, offset: 1, value: "_module"},
-	{name: "too long", template: strings.Repeat("x", MaxLength+1), rule: ruleTooLong, offset: MaxLength},
-	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-8), captures: []string{"module"},
-		raw: "App" + strings.Repeat("é", MaxLength-8), norm: "app" + strings.Repeat("é", MaxLength-8)},
-	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", MaxLength-7), rule: ruleTooLong, offset: 8 + 2*(MaxLength-8)},
-	{name: "over the byte limit", template: strings.Repeat("😀", MaxLength+1), rule: ruleTooManyBytes, offset: maxBytes},
+	{name: "too long", template: strings.Repeat("x", maxLength+1), rule: ruleTooLong, offset: maxLength},
+	{name: "1024 characters of two bytes", template: "{module}" + strings.Repeat("é", maxLength-8), captures: []string{"module"},
+		raw: "App" + strings.Repeat("é", maxLength-8), norm: "app" + strings.Repeat("é", maxLength-8)},
+	{name: "1025 characters of two bytes", template: "{module}" + strings.Repeat("é", maxLength-7), rule: ruleTooLong, offset: 8 + 2*(maxLength-8)},
+	{name: "over the byte limit", template: strings.Repeat("😀", maxLength+1), rule: ruleTooManyBytes, offset: maxBytes},
 	{name: "invalid utf-8", template: "{module}\xff", rule: ruleInvalidUTF8, offset: 8},
 }
 
