@@ -79,11 +79,11 @@
 // # Name policy
 //
 // spec.managedNamespaces.allowedNames is a non-empty list of CEL expressions over the string
-// variable "ns" ([NewNamePolicy]). The protected names are default, flux-system, kube-node-lease,
-// kube-public and kube-system, unless [WithoutDefaultProtectedNames], and those of
-// [WithProtectedNames]. That is stricter than released source-watcher v2.3, which protects the
-// same but kube-node-lease (the nodes' heartbeat Leases): it manages that one when an expression
-// allows it, and may delete it under prune (TestProtectedNamesAsUpstream shows both).
+// variable "ns" ([NewNamePolicy]). The protected names are always default, flux-system,
+// kube-node-lease, kube-public and kube-system, and also those of [WithProtectedNames]. That
+// is stricter than released source-watcher v2.3, which protects the same but kube-node-lease
+// (the nodes' heartbeat Leases): it manages that one when an expression allows it, and may
+// delete it under prune (TestProtectedNamesAsUpstream shows both).
 //
 // # Digest
 //

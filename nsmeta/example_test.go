@@ -276,23 +276,19 @@ func ExampleNamePolicy_Check() {
 	// Tenant_A: allowed=false protected=false invalid=true
 }
 
-// Released source-watcher's four protected names, without tenantkit's
-// kube-node-lease.
-func ExampleWithoutDefaultProtectedNames() {
-	names := []string{"true"}
-	fldPath := field.NewPath("spec", "managedNamespaces")
-	byDefault, _ := nsmeta.NewNamePolicy(names, fldPath)
-	upstream, _ := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
-	fmt.Println("name", "allowed", "allowed-as-upstream")
-	for _, ns := range []string{"flux-system", "kube-node-lease", "tenant-a"} {
-		fmt.Println(ns, byDefault.Check(context.Background(), ns) == nil, upstream.Check(context.Background(), ns) == nil)
+// Added names join the five that are always protected, kube-node-lease among them, which
+// released source-watcher manages when an expression allows it.
+func ExampleWithProtectedNames() {
+	policy, _ := nsmeta.NewNamePolicy([]string{"true"}, field.NewPath("spec", "managedNamespaces"),
+		nsmeta.WithProtectedNames("platform"))
+	for _, ns := range []string{"flux-system", "kube-node-lease", "platform", "tenant-a"} {
+		fmt.Println(ns, errors.Is(policy.Check(context.Background(), ns), nsmeta.ErrProtectedName))
 	}
 	// Output:
-	// name allowed allowed-as-upstream
-	// flux-system false false
-	// kube-node-lease false true
-	// tenant-a true true
+	// flux-system true
+	// kube-node-lease true
+	// platform true
+	// tenant-a false
 }
 
 func ExampleDigest() {

@@ -17,8 +17,8 @@ import (
 // nameVariable is the CEL variable that holds the name an allowedNames rule checks.
 const nameVariable = "ns"
 
-// defaultProtectedNames are refused whatever the rules, so that no tenant claims one nor a pruning
-// generator deletes it.
+// defaultProtectedNames are refused whatever the rules and options, so that no tenant claims one
+// nor a pruning generator deletes it: fail closed.
 func defaultProtectedNames() []string {
 	return []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
 }
@@ -36,19 +36,18 @@ type NamePolicy struct {
 //	p, errs := nsmeta.NewNamePolicy([]string{`ns.startsWith("tenant-")`},
 //		field.NewPath("spec", "managedNamespaces"), nsmeta.WithProtectedNames("platform"))
 //
-// Options: [WithProtectedNames], [WithoutDefaultProtectedNames] and [WithCache]; any other is an
-// error at its name. An empty list, an empty expression or one that does not compile (with
-// line:column and a caret) is an error at fldPath.allowedNames or fldPath.allowedNames[i], a bad
-// protected name at protectedNames[i]: it returns a nil NamePolicy and the sorted list of every
-// problem, or a nil list.
+// Options: [WithProtectedNames] and [WithCache]; any other is an error at its name. An empty list,
+// an empty expression or one that does not compile (with line:column and a caret) is an error at
+// fldPath.allowedNames or fldPath.allowedNames[i], a bad protected name at protectedNames[i]: it
+// returns a nil NamePolicy and the sorted list of every problem, or a nil list.
 func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (*NamePolicy, field.ErrorList) {
 	var o options
-	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames", "WithoutDefaultProtectedNames")
+	errs := o.apply(opts, "NewNamePolicy", "WithProtectedNames")
 	p := fldPath.Child("allowedNames")
 	if len(allowedNames) == 0 {
 		errs = append(errs, field.Required(p, "must list at least one CEL expression over ns; use [\"true\"] to allow any name"))
 	}
-	policy := &NamePolicy{rules: make([]*cel.Program, 0, len(allowedNames))}
+	policy := &NamePolicy{rules: make([]*cel.Program, 0, len(allowedNames)), protected: defaultProtectedNames()}
 	for i, expr := range allowedNames {
 		if expr == "" {
 			errs = append(errs, field.Required(p.Index(i), "must be a CEL expression over ns that returns a bool"))
@@ -60,9 +59,6 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 			continue
 		}
 		policy.rules = append(policy.rules, prog)
-	}
-	if !o.noDefaultProtected {
-		policy.protected = defaultProtectedNames()
 	}
 	for i, name := range o.protected {
 		// Not a field of the ArtifactGenerator: the caller's own option.

@@ -29,7 +29,7 @@ func TestNewNamePolicy(t *testing.T) {
 			name:    "every option",
 			allowed: []string{`ns.startsWith("tenant-")`, `ns in ["shared"]`},
 			path:    managed,
-			opts:    []Option{WithProtectedNames("flux-system"), WithoutDefaultProtectedNames(), WithCache(cel.NewCache(4))},
+			opts:    []Option{WithProtectedNames("flux-system"), WithCache(cel.NewCache(4))},
 		},
 		{
 			name:       "no rules",
@@ -75,8 +75,6 @@ func TestNamePolicyCheck(t *testing.T) {
 	tenants := mustPolicy([]string{`ns.startsWith("tenant-")`, `ns == "shared"`}, WithProtectedNames("flux-system"))
 	anything := mustPolicy([]string{"true"}, WithProtectedNames("platform"))
 	byDefault := mustPolicy([]string{"true"})
-	noDefaults := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames())
-	replaced := mustPolicy([]string{"true"}, WithoutDefaultProtectedNames(), WithProtectedNames("platform"))
 	// int(ns) fails for every valid name: a rule error is a refusal, not a pass.
 	failing := mustPolicy([]string{`int(ns) > 0`})
 	failingThenTrue := mustPolicy([]string{`int(ns) > 0`, `true`})
@@ -101,10 +99,9 @@ func TestNamePolicyCheck(t *testing.T) {
 		{name: "kube-node-lease without options", policy: byDefault, ns: "kube-node-lease", wantErr: ErrProtectedName, wantReasons: 1},
 		{name: "the caller's name is not protected without the option", policy: byDefault, ns: "platform"},
 		{name: "protected whatever the rules say", policy: tenants, ns: "kube-public", wantErr: ErrProtectedName, wantReasons: 1},
-		{name: "defaults dropped", policy: noDefaults, ns: "kube-system"},
-		{name: "list replaced, old name", policy: replaced, ns: "kube-node-lease"},
-		{name: "list replaced, flux-system", policy: replaced, ns: "flux-system"},
-		{name: "list replaced, new name", policy: replaced, ns: "platform", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "an added name keeps the defaults", policy: anything, ns: "kube-node-lease", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "an added name keeps flux-system", policy: anything, ns: "flux-system", wantErr: ErrProtectedName, wantReasons: 1},
+		{name: "an added name that is a default", policy: tenants, ns: "flux-system", wantErr: ErrProtectedName, wantReasons: 1},
 		{name: "not a DNS-1123 label", policy: anything, ns: "Tenant_A", wantErr: ErrInvalidName, wantReasons: 1},
 		{name: "invalid before protected", policy: anything, ns: "KUBE-SYSTEM", wantErr: ErrInvalidName, wantReasons: 1},
 		{name: "too long", policy: anything, ns: strings.Repeat("a", 64), wantErr: ErrInvalidName, wantReasons: 1},

@@ -14,11 +14,10 @@ import (
 type Option func(*options)
 
 type options struct {
-	cache              *cel.Cache
-	strict             bool
-	protected          []string
-	noDefaultProtected bool
-	given              []string // the names of the options given, in order
+	cache     *cel.Cache
+	strict    bool
+	protected []string
+	given     []string // the names of the options given, in order
 }
 
 // WithCache compiles the CEL rules through c, so that a controller compiles each rule once; a nil
@@ -38,25 +37,13 @@ func WithStrict() Option {
 }
 
 // WithProtectedNames adds protected namespace names, typically the generator's own namespace, to
-// NewNamePolicy only; a name that is not a DNS-1123 label is an error at protectedNames[i].
+// the five that NewNamePolicy always protects (it applies to NewNamePolicy only); a name that is
+// not a DNS-1123 label is an error at protectedNames[i].
 //
 //	p, errs := nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithProtectedNames("platform"))
 func WithProtectedNames(names ...string) Option {
 	return func(o *options) {
 		o.protected, o.given = append(o.protected, names...), append(o.given, "WithProtectedNames")
-	}
-}
-
-// WithoutDefaultProtectedNames drops the five default protected names from NewNamePolicy; with
-// [WithProtectedNames] it replaces the list (dropping one of source-watcher's four manages a
-// namespace source-watcher never would):
-//
-//	// source-watcher's four, without tenantkit's kube-node-lease:
-//	nsmeta.NewNamePolicy(names, fldPath, nsmeta.WithoutDefaultProtectedNames(),
-//		nsmeta.WithProtectedNames("default", "flux-system", "kube-public", "kube-system"))
-func WithoutDefaultProtectedNames() Option {
-	return func(o *options) {
-		o.noDefaultProtected, o.given = true, append(o.given, "WithoutDefaultProtectedNames")
 	}
 }
 

@@ -17,17 +17,16 @@ func TestOptionsApply(t *testing.T) {
 	if _, errs := CompileSchema(map[string]string{"team": "true"}, nil, nil, WithCache(cache), WithStrict()); errs != nil {
 		t.Errorf("CompileSchema(WithCache, WithStrict) = %v", errs)
 	}
-	if _, errs := NewNamePolicy([]string{"true"}, nil, WithCache(cache), WithProtectedNames("flux-system"), WithoutDefaultProtectedNames()); errs != nil {
-		t.Errorf("NewNamePolicy(WithCache, WithProtectedNames, WithoutDefaultProtectedNames) = %v", errs)
+	if _, errs := NewNamePolicy([]string{"true"}, nil, WithCache(cache), WithProtectedNames("flux-system")); errs != nil {
+		t.Errorf("NewNamePolicy(WithCache, WithProtectedNames) = %v", errs)
 	}
 	if cache.Len() != 2 {
 		t.Errorf("cache holds %d programs, want the 2 rules", cache.Len())
 	}
 
-	s, errs := CompileSchema(nil, nil, nil, WithProtectedNames("flux-system"), WithoutDefaultProtectedNames())
+	s, errs := CompileSchema(nil, nil, nil, WithProtectedNames("flux-system"))
 	want := []fieldErr{
 		{field.ErrorTypeForbidden, "WithProtectedNames", ""},
-		{field.ErrorTypeForbidden, "WithoutDefaultProtectedNames", ""},
 	}
 	if diff := cmp.Diff(want, project(errs)); s != nil || diff != "" {
 		t.Errorf("CompileSchema(name policy options) = %v, (-want +got):\n%s", s, diff)
