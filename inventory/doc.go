@@ -39,8 +39,8 @@
 //
 // [ID.FluxID] writes and [ParseID] reads an id exactly as cli-utils does, but where cli-utils
 // reads any string with three "_", ParseID also requires an identity an object can have.
-// [FromResourceInventory], [ToResourceInventory] and [SortFluxID] convert and order whole lists,
-// and [Unmarshal] reads either kind of inventory. Module interop/flux tests this against cli-utils.
+// [FromResourceInventory] and [ToResourceInventory] convert whole lists, and [Unmarshal] reads
+// either kind of inventory. Module interop/flux tests this against cli-utils.
 //
 // # Order
 //
@@ -79,6 +79,6 @@
 // # Concurrency
 //
 // Every function is safe for concurrent use ([Collect] when its guards are): none keeps state
-// between calls or modifies its arguments, except [SortApply], [SortPrune] and [SortFluxID],
+// between calls or modifies its arguments, except [SortApply] and [SortPrune],
 // which sort the slice they are given, and [Union], which sorts a slice of its own.
 package inventory

@@ -3,6 +3,8 @@ package inventory_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tenantkit/tenantkit/inventory"
 )
@@ -22,7 +24,10 @@ func ExampleUnion() {
 		fmt.Println(e.ID(), e.APIVersion)
 	}
 	// As flux-operator records it: ids in byte order.
-	for _, e := range inventory.Union(previous, applied, inventory.SortFluxID) {
+	byFluxID := func(es []inventory.Entry) {
+		slices.SortStableFunc(es, func(a, b inventory.Entry) int { return strings.Compare(a.ID().FluxID(), b.ID().FluxID()) })
+	}
+	for _, e := range inventory.Union(previous, applied, byFluxID) {
 		fmt.Printf("%+v\n", e.ResourceRef())
 	}
 	// Output:
@@ -32,22 +37,6 @@ func ExampleUnion() {
 	// {ID:_tenant-a__Namespace Version:v1}
 	// {ID:tenant-a_flux__ServiceAccount Version:v1}
 	// {ID:tenant-a_web_apps_Deployment Version:v2}
-}
-
-func ExampleSortFluxID() {
-	entries := []inventory.Entry{
-		{APIVersion: "kustomize.toolkit.fluxcd.io/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "apps"},
-		{APIVersion: "v1", Kind: "Namespace", Name: "tenant-a"},
-		{Kind: "ExternalArtifact", Namespace: "tenant-a", Name: "app"},
-	}
-	inventory.SortFluxID(entries)
-	for _, e := range entries {
-		fmt.Println(e.ID().FluxID())
-	}
-	// Output:
-	// _tenant-a__Namespace
-	// tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact
-	// tenant-a_apps_kustomize.toolkit.fluxcd.io_Kustomization
 }
 
 func ExampleEntry_ResourceRef() {

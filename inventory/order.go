@@ -147,12 +147,10 @@ func permute[T any](s []T, order []int) {
 	copy(s, sorted)
 }
 
-// SortFluxID sorts entries by their Flux ResourceInventory id ([ID.FluxID]), byte by byte, as
+// sortFluxID sorts entries by their Flux ResourceInventory id ([ID.FluxID]), byte by byte, as
 // flux-operator records its inventories (its Merge sorts the ids); equal IDs keep their relative
-// order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator does:
-//
-//	inventory.SortFluxID(entries) // _tenant-a__Namespace before tenant-a_app_apps_Deployment
-func SortFluxID(entries []Entry) {
+// order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator does.
+func sortFluxID(entries []Entry) {
 	ids := make([]string, len(entries))
 	order := make([]int, len(entries))
 	for i, e := range entries {

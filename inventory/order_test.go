@@ -177,10 +177,12 @@ func reversed(es []Entry) []Entry {
 func TestSortFluxID(t *testing.T) {
 	t.Parallel()
 	cr := Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "system:controller"}
+	nsV1 := Entry{APIVersion: "v1", Kind: "Namespace", Name: "tenant-a"}
 	tests := []struct {
 		name string
 		in   []Entry
 		want []Entry
+		ids  []string // want's Flux ids, where the case pins them
 	}{
 		{name: "empty"},
 		// _system__controller_..._ClusterRole, _tenant-a__Namespace,
@@ -189,14 +191,23 @@ func TestSortFluxID(t *testing.T) {
 		{name: "by id, byte by byte", in: []Entry{deploy, ks, appA, nsB, cm, nsA, cr},
 			want: []Entry{cr, nsA, nsB, appA, ks, cm, deploy}},
 		{name: "equal IDs keep their order", in: []Entry{deploy2, nsA, deploy}, want: []Entry{nsA, deploy2, deploy}},
+		{name: "an ExternalArtifact without apiVersion by its well-known group", in: []Entry{ks, nsV1, appA},
+			want: []Entry{nsV1, appA, ks},
+			ids: []string{"_tenant-a__Namespace", "tenant-a_app_source.toolkit.fluxcd.io_ExternalArtifact",
+				"tenant-a_apps_kustomize.toolkit.fluxcd.io_Kustomization"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := slices.Clone(tt.in)
-			SortFluxID(got)
+			sortFluxID(got)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("SortFluxID mismatch (-want +got):\n%s", diff)
+				t.Errorf("sortFluxID mismatch (-want +got):\n%s", diff)
+			}
+			for i, id := range tt.ids {
+				if got := got[i].ID().FluxID(); got != id {
+					t.Errorf("entry %d: Flux id %q, want %q", i, got, id)
+				}
 			}
 		})
 	}

@@ -31,7 +31,7 @@ func TestUnion(t *testing.T) {
 		{name: "overlay wins", base: []Entry{deploy, nsA}, overlay: []Entry{deploy2, ea("tenant-a", "app", dg("2"))},
 			want: []Entry{nsA, deploy2, ea("tenant-a", "app", dg("2"))}},
 		{name: "overlay wins, in Flux's id order", base: []Entry{deploy, nsA, ks}, overlay: []Entry{deploy2, sa},
-			order: SortFluxID, want: []Entry{nsA, ks, sa, deploy2}},
+			order: sortFluxID, want: []Entry{nsA, ks, sa, deploy2}},
 		{name: "nil order is apply order", base: []Entry{ks, sa, nsA}, want: []Entry{nsA, sa, ks}},
 		{name: "the first of an ID twice in a list", base: []Entry{appA, ea("tenant-a", "app", dg("2"))},
 			overlay: []Entry{appB, ea("tenant-b", "app", dg("2"))}, want: []Entry{appA, appB}},
@@ -99,7 +99,7 @@ func TestUnionFluxOperator(t *testing.T) {
 	}
 	for range 500 {
 		base, overlay := pick(), pick()
-		got := refs(Union(base, overlay, SortFluxID))
+		got := refs(Union(base, overlay, sortFluxID))
 		want := fluxOperatorMerge(refs(base), refs(overlay))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("Union(%v, %v) differs from flux-operator's Merge (-want +got):\n%s", base, overlay, diff)
