@@ -36,11 +36,11 @@
 // # The finalizing controller's side
 //
 // The platform team puts a Namespace annotated "self", with no other metadata, in the
-// finalizing controller's desired state; the controller stamps its own reference
-// ([ReferenceFor]) into it with [Stamp] before applying it; [StampedBy] reads a stamp. If it
-// will not delete a namespace it finalizes (pruning disabled, or its service account cannot
-// be impersonated), it calls [Release], which removes only its own stamp: the generator is
-// accountable again at once.
+// finalizing controller's desired state; the controller stamps its own reference (a
+// [Reference] it fills in and checks with [Reference.Validate]) into it with [Stamp] before
+// applying it; [StampedBy] reads a stamp. If it will not delete a namespace it finalizes
+// (pruning disabled, or its service account cannot be impersonated), it calls [Release], which
+// removes only its own stamp: the generator is accountable again at once.
 //
 // # Deciding
 //
@@ -117,7 +117,7 @@
 //
 // # Concurrency
 //
-// [Parse], [ReferenceFor], [Stamp], [StampedBy] and [Release] are pure functions of their
+// [Parse], [Stamp], [StampedBy] and [Release] are pure functions of their
 // arguments. [Reference] values and a [Decider] are immutable and safe for concurrent use;
 // so is [Decider.Decide] when its [Lookup] is.
 package finalizer

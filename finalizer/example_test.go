@@ -50,13 +50,21 @@ func ExampleReference_String() {
 	// /v1/ConfigMap/flux-system/rset/abc
 }
 
+// A finalizing controller fills in its own reference from the object it reconciles: a typed
+// object read through controller-runtime has no GroupVersionKind set, so it names its kind.
 func ExampleReference_Validate() {
-	r := finalizer.Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet", Name: "tenants"}
-	fmt.Println(r.Validate())
-	r = finalizer.Reference{Version: "v1", Kind: "Config_Map", Name: "rset", UID: "u"}
+	owner := finalizer.Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
+		Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6"}
+	fmt.Println(owner, owner.Validate())
+
+	// Before the API server has created it, the object has no UID.
+	owner.UID = ""
+	fmt.Println(owner.Validate())
+	r := finalizer.Reference{Version: "v1", Kind: "Config_Map", Name: "rset", UID: "u"}
 	fmt.Println(r.Validate())
 	// Output:
-	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet//tenants/": uid: must not be empty
+	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6 <nil>
+	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/": uid: must not be empty
 	// finalizer: invalid reference "/v1/Config_Map//rset/u": kind: lower-cased, a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
 }
 
@@ -103,21 +111,6 @@ func ExampleStamp() {
 	// finalizer: cannot stamp namespace: must carry no labels or annotations besides source.extensions.fluxcd.io/externalFinalizer: found labels "team"
 	// finalizer: cannot stamp namespace: annotation source.extensions.fluxcd.io/externalFinalizer must be "self", not "someone/v1/Else/ns/n/u"
 	// true
-}
-
-func ExampleReferenceFor() {
-	// The finalizing object as a controller reconciles it. A typed object
-	// read through controller-runtime has no GroupVersionKind set: name it.
-	gvk := schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"}
-	owner, err := finalizer.ReferenceFor(gvk, "flux-system", "tenants", "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6")
-	fmt.Println(owner, err)
-
-	// Before the API server has created it, the object has no UID.
-	_, err = finalizer.ReferenceFor(gvk, "flux-system", "tenants", "")
-	fmt.Println(err)
-	// Output:
-	// fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6 <nil>
-	// finalizer: invalid reference "fluxcd.controlplane.io/v1/ResourceSet/flux-system/tenants/": uid: must not be empty
 }
 
 func ExampleStampedBy() {

@@ -37,7 +37,13 @@ const maxLength = 828 // 253 + 63 + 63 + 63 + 253 + 128 + 5
 // Reference identifies the external finalizer of a namespace by API group ("" for the core
 // group), version, kind, namespace ("" when cluster-scoped), name and UID; its String is the
 // annotation value. It is comparable and safe to copy and share. The zero value is not
-// valid; obtain one from [Parse], or fill in the fields and check them with [Reference.Validate].
+// valid; obtain one from [Parse], or fill in the fields and check them with [Reference.Validate],
+// as a finalizing controller builds its own, the owner that [Stamp] writes and [Release] looks
+// for (a typed object read through controller-runtime has an empty GroupVersionKind: name its
+// kind):
+//
+//	owner := finalizer.Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
+//		Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: string(obj.GetUID())}
 type Reference struct {
 	Group     string
 	Version   string
@@ -69,31 +75,15 @@ func Parse(s string) (Reference, error) {
 	return r, nil
 }
 
-// ReferenceFor returns the reference to the finalizing object itself, the owner that [Stamp]
-// writes and [Release] looks for (namespace "" when it is cluster-scoped):
-//
-//	owner, err := finalizer.ReferenceFor(fluxcdv1.GroupVersion.WithKind("ResourceSet"),
-//		obj.GetNamespace(), obj.GetName(), string(obj.GetUID()))
-//
-// A typed object read through controller-runtime has an empty GroupVersionKind: pass the
-// kind's own, as above. The error is the *[ParseError] of the first segment that breaks the
-// rules of [Parse], an empty UID among them, so that an object not yet created cannot take over.
-func ReferenceFor(gvk schema.GroupVersionKind, namespace, name, uid string) (Reference, error) {
-	r := Reference{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: namespace, Name: name, UID: uid}
-	if err := r.Validate(); err != nil {
-		return Reference{}, err
-	}
-	return r, nil
-}
-
 // String returns the annotation value "group/version/kind/namespace/name/uid".
 // For a valid reference, Parse(r.String()) returns r.
 func (r Reference) String() string {
 	return r.Group + "/" + r.Version + "/" + r.Kind + "/" + r.Namespace + "/" + r.Name + "/" + r.UID
 }
 
-// Validate returns nil when r follows the rules of [Parse], or a *[ParseError] whose Value is
-// r.String(): Reference{Version: "v1", Kind: "ConfigMap"} fails on the name.
+// Validate returns nil when r follows the rules of [Parse], or the *[ParseError] of the first
+// failing segment, whose Value is r.String(): Reference{Version: "v1", Kind: "ConfigMap"} fails
+// on the name. An empty UID fails, so that an object not yet created cannot take over.
 func (r Reference) Validate() error {
 	if segment, rule := r.check(); rule != "" {
 		return &ParseError{Value: r.String(), Segment: segment, Rule: rule}

@@ -401,28 +401,24 @@ func BenchmarkString(b *testing.B) {
 	}
 }
 
-// referenceForTests are finalizing objects, as a controller has them, with
-// the reference that ReferenceFor builds, or the segment it refuses.
-var referenceForTests = []struct {
+// ownerTests are finalizing objects, as a controller has them, with the
+// segment that Validate refuses in the Reference filled in from them.
+var ownerTests = []struct {
 	name      string
 	gvk       schema.GroupVersionKind
 	namespace string
 	objName   string
 	uid       string
-	want      Reference
 	segment   string // when refused
 	rule      string
 }{
 	{
 		name: "a ResourceSet", gvk: schema.GroupVersionKind{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet"},
 		namespace: "flux-system", objName: "tenants", uid: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6",
-		want: Reference{Group: "fluxcd.controlplane.io", Version: "v1", Kind: "ResourceSet",
-			Namespace: "flux-system", Name: "tenants", UID: "0d1e3c4a-5b6c-4d7e-8f90-a1b2c3d4e5f6"},
 	},
 	{
 		name: "cluster-scoped, core group", gvk: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"},
 		objName: "platform", uid: "u-1",
-		want: Reference{Version: "v1", Kind: "Namespace", Name: "platform", UID: "u-1"},
 	},
 	{
 		name: "a typed object's empty GroupVersionKind", namespace: "flux-system", objName: "tenants", uid: "u",
@@ -452,46 +448,45 @@ var referenceForTests = []struct {
 	},
 }
 
-func TestReferenceFor(t *testing.T) {
+// TestValidateOwner validates a finalizing object's own reference, the owner
+// a controller fills in from its kind and metadata.
+func TestValidateOwner(t *testing.T) {
 	t.Parallel()
-	for _, tt := range referenceForTests {
+	for _, tt := range ownerTests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ReferenceFor(tt.gvk, tt.namespace, tt.objName, tt.uid)
+			owner := Reference{Group: tt.gvk.Group, Version: tt.gvk.Version, Kind: tt.gvk.Kind,
+				Namespace: tt.namespace, Name: tt.objName, UID: tt.uid}
+			err := owner.Validate()
 			if tt.segment != "" {
-				if got != (Reference{}) {
-					t.Errorf("ReferenceFor() = %+v with its error, want the zero Reference", got)
-				}
-				value := Reference{Group: tt.gvk.Group, Version: tt.gvk.Version, Kind: tt.gvk.Kind,
-					Namespace: tt.namespace, Name: tt.objName, UID: tt.uid}.String()
-				checkParseError(t, err, value, tt.segment, tt.rule, "")
+				checkParseError(t, err, owner.String(), tt.segment, tt.rule, "")
 				return
 			}
 			if err != nil {
-				t.Fatalf("ReferenceFor() error = %v", err)
+				t.Fatalf("Validate() error = %v", err)
 			}
-			if got != tt.want {
-				t.Errorf("ReferenceFor() = %+v, want %+v", got, tt.want)
+			if got, err := Parse(owner.String()); err != nil || got != owner {
+				t.Errorf("Parse(%q) = %+v, %v, want %+v", owner.String(), got, err, owner)
 			}
 		})
 	}
 }
 
-// FuzzReferenceFor: ReferenceFor accepts exactly what Parse accepts of the
-// same segments, and returns what Parse returns.
-func FuzzReferenceFor(f *testing.F) {
-	for _, tt := range referenceForTests {
+// FuzzValidate: Validate accepts of a Reference's segments only what Parse
+// accepts, and Parse returns the same Reference.
+func FuzzValidate(f *testing.F) {
+	for _, tt := range ownerTests {
 		f.Add(tt.gvk.Group, tt.gvk.Version, tt.gvk.Kind, tt.namespace, tt.objName, tt.uid)
 	}
 	for _, tt := range validTests {
 		f.Add(tt.want.Group, tt.want.Version, tt.want.Kind, tt.want.Namespace, tt.want.Name, tt.want.UID)
 	}
 	f.Fuzz(func(t *testing.T, group, version, kind, namespace, name, uid string) {
-		got, err := ReferenceFor(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, namespace, name, uid)
-		if err != nil {
+		got := Reference{Group: group, Version: version, Kind: kind, Namespace: namespace, Name: name, UID: uid}
+		if err := got.Validate(); err != nil {
 			var pe *ParseError
-			if got != (Reference{}) || !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
-				t.Fatalf("ReferenceFor() = %+v, %#v", got, err)
+			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) || pe.Value != got.String() {
+				t.Fatalf("Validate() of %+v = %#v", got, err)
 			}
 			return
 		}

@@ -93,8 +93,8 @@
 //  2. Render per input set the ConfigMap "<name>-inputs" in the set's
 //     namespace holding the inputs (InputsKey), and once per namespace the
 //     Namespace with the annotation externalFinalizer: self, stamped with
-//     the set's own reference (finalizer.ReferenceFor with its UID,
-//     finalizer.Stamp); both carry the set's owner labels.
+//     the set's own reference (TenantSetReference, with its UID, checked
+//     by its Validate; finalizer.Stamp); both carry the set's owner labels.
 //  3. Apply them by server-side apply (DefaultTenantSetFieldManager, forced:
 //     the Namespace's stamp and owner labels only; its other labels stay
 //     the generator's), in apply order; then record

@@ -30,11 +30,15 @@ import (
 // server-side applies.
 const DefaultTenantSetFieldManager = "tenantkit-tenantset"
 
-// TenantSetGVK is the group, version and kind of TenantSet, from which a
-// TenantSet builds its own externalFinalizer reference
-// (finalizer.ReferenceFor): an object read through a typed client has an
-// empty GroupVersionKind.
-var TenantSetGVK = v1alpha1.GroupVersion.WithKind(v1alpha1.TenantSetKind)
+// TenantSetReference is the externalFinalizer reference of ts, which it
+// stamps on its namespaces and a release looks for: TenantSet's group,
+// version and kind, named since an object read through a typed client has
+// an empty GroupVersionKind, and ts's UID, which tells it from one
+// recreated under the same name. Check it with its Validate.
+func TenantSetReference(ts *v1alpha1.TenantSet) finalizer.Reference {
+	return finalizer.Reference{Group: v1alpha1.GroupVersion.Group, Version: v1alpha1.GroupVersion.Version,
+		Kind: v1alpha1.TenantSetKind, Namespace: ts.Namespace, Name: ts.Name, UID: string(ts.UID)}
+}
 
 // TenantSetReconciler reconciles TenantSets: the example's minimal
 // ResourceSet-like half of the combo (see the package documentation,
@@ -101,10 +105,9 @@ func (r *TenantSetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	// The reference that the set stamps on its namespaces, and that a
-	// release looks for: its UID tells this set from one recreated under
-	// the same name.
-	owner, err := finalizer.ReferenceFor(TenantSetGVK, ts.Namespace, ts.Name, string(ts.UID))
-	if err != nil {
+	// release looks for.
+	owner := TenantSetReference(&ts)
+	if err := owner.Validate(); err != nil {
 		return ctrl.Result{}, err // a stored object always has a name and a UID
 	}
 	if ts.DeletionTimestamp != nil {

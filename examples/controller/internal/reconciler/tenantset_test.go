@@ -100,8 +100,8 @@ func (s *tenantSet) reconcile() (ctrl.Result, *v1alpha1.TenantSet) {
 // owner is the reference the TenantSet stamps: its kind and its UID.
 func (s *tenantSet) owner(ts *v1alpha1.TenantSet) finalizer.Reference {
 	s.f.t.Helper()
-	ref, err := finalizer.ReferenceFor(reconciler.TenantSetGVK, ts.Namespace, ts.Name, string(ts.UID))
-	s.f.must(err)
+	ref := reconciler.TenantSetReference(ts)
+	s.f.must(ref.Validate())
 	return ref
 }
 
