@@ -60,8 +60,8 @@
 // which prunes everything on an empty source, behaves as with it.
 //
 // Every read refuses a whole list for one invalid entry, and [Diff] one that holds an ID twice, so
-// that a pass that cannot read what it tracks changes nothing; to clean up, [UnmarshalLenient] and
-// [FromResourceInventoryLenient] keep the valid entries.
+// that a pass that cannot read what it tracks changes nothing; to clean up, [UnmarshalLenient] keeps
+// the valid entries, of a Flux ResourceInventory ({"entries": [...]}) too.
 //
 // A controller that applies in steps, as flux-operator's ResourceSet does, records the [Union] of
 // what it tracked and applied, stages deletions with [PruneStages], and sets [Decision.Result].

@@ -43,21 +43,6 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 	return l.entries, l.errs, nil
 }
 
-// FromResourceInventoryLenient converts Flux ResourceInventory entries as [FromResourceInventory]
-// does, but one bad ref does not cost the others: it returns an entry for each ref whose id and
-// version parse, the first of each [ID], in the order given, and a problem for each ref it left
-// out, at "entries[i].id", "entries[i].v" or, for a Duplicate, "entries[i]", in index order. The
-// entries are non-nil. It is for cleaning up, as [UnmarshalLenient] is.
-//
-//	entries, dropped := inventory.FromResourceInventoryLenient(rset.Status.Inventory.Entries...)
-func FromResourceInventoryLenient(refs ...ResourceRef) ([]Entry, field.ErrorList) {
-	l := newLenientList(field.NewPath("entries"), len(refs))
-	for i, ref := range refs {
-		l.addRef(i, ref)
-	}
-	return l.entries, l.errs
-}
-
 // lenientList gathers a list's valid entries, the first of each ID, and the others' problems.
 type lenientList struct {
 	p       *field.Path

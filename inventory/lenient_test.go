@@ -140,7 +140,20 @@ func TestUnmarshalLenientStrict(t *testing.T) {
 	}
 }
 
-func TestFromResourceInventoryLenient(t *testing.T) {
+// refsDocument is refs as a Flux ResourceInventory document, {"entries": [...]}.
+func refsDocument(t testing.TB, refs ...ResourceRef) []byte {
+	data, err := json.Marshal(map[string][]ResourceRef{"entries": append([]ResourceRef{}, refs...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestUnmarshalLenientRefs reads Flux ResourceInventory entries leniently: an
+// entry for each ref whose id and version parse, the first of each ID, in
+// the order given, and a problem for each ref left out, at "entries[i].id",
+// "entries[i].v" or, for a Duplicate, "entries[i]", in index order.
+func TestUnmarshalLenientRefs(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
@@ -171,7 +184,10 @@ func TestFromResourceInventoryLenient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, dropped := FromResourceInventoryLenient(tt.refs...)
+			got, dropped, err := UnmarshalLenient(refsDocument(t, tt.refs...))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if diff := cmp.Diff(tt.dropped, dropped); diff != "" {
 				t.Errorf("dropped (-want +got):\n%s", diff)
 			}
@@ -247,7 +263,7 @@ func FuzzUnmarshalLenient(f *testing.F) {
 	})
 }
 
-func FuzzFromResourceInventoryLenient(f *testing.F) {
+func FuzzUnmarshalLenientRefs(f *testing.F) {
 	for _, tt := range parseIDTests {
 		f.Add(tt.in, "v1", tt.in, "v2")
 	}
@@ -255,15 +271,16 @@ func FuzzFromResourceInventoryLenient(f *testing.F) {
 	f.Add("Apps_podinfo_apps_Deployment", "v1", "nope", "")
 	f.Fuzz(func(t *testing.T, id1, v1, id2, v2 string) {
 		refs := []ResourceRef{{ID: id1, Version: v1}, {ID: id2, Version: v2}}
-		got, dropped := FromResourceInventoryLenient(refs...)
-		if got == nil || len(got)+countIndices(dropped) != len(refs) {
-			t.Fatalf("FromResourceInventoryLenient() = %v, %v: every ref must be kept or dropped", got, dropped)
+		data := refsDocument(t, refs...) // json.Marshal makes invalid UTF-8 valid, as an API object holds it
+		got, dropped, err := UnmarshalLenient(data)
+		if err != nil || got == nil || len(got)+countIndices(dropped) != len(refs) {
+			t.Fatalf("UnmarshalLenient() = %v, %v, %v: every ref must be kept or dropped", got, dropped, err)
 		}
 		if _, errs := Diff(got, nil); errs != nil {
-			t.Fatalf("Diff refuses what FromResourceInventoryLenient kept: %v", errs.ToAggregate())
+			t.Fatalf("Diff refuses what UnmarshalLenient kept: %v", errs.ToAggregate())
 		}
-		strict, serrs := FromResourceInventory(refs...)
-		if serrs == nil && got[0] != strict[0] {
+		strict, serr := Unmarshal(data)
+		if serr == nil && got[0] != strict[0] {
 			t.Fatalf("lenient %v, strict %v", got, strict)
 		}
 		if js, err := json.Marshal(got); err != nil || len(js) == 0 {

@@ -84,22 +84,6 @@ status:
 	// <nil>
 }
 
-func ExampleFromResourceInventoryLenient() {
-	entries, dropped := inventory.FromResourceInventoryLenient(
-		inventory.ResourceRef{ID: "_tenant-a__Namespace", Version: "v1"},
-		inventory.ResourceRef{ID: "not-an-id", Version: "v1"},
-		inventory.ResourceRef{ID: "tenant-a_web_apps_Deployment", Version: "v1"},
-	)
-	for _, e := range entries {
-		fmt.Println(e.ID())
-	}
-	fmt.Println(dropped.ToAggregate())
-	// Output:
-	// Namespace/tenant-a
-	// Deployment/tenant-a/web
-	// entries[1].id: Invalid value: "not-an-id": must be "<namespace>_<name>_<group>_<kind>"
-}
-
 func ExamplePruneStages() {
 	stale := []inventory.Entry{
 		{APIVersion: "v1", Kind: "Namespace", Name: "tenant-a"},
