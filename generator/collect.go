@@ -181,7 +181,7 @@ func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry,
 	return nil
 }
 
-// sortPrune returns decisions in their entries' prune order (inventory.SortPrune), stably.
+// sortPrune returns decisions in their entries' prune order (inventory.SortApply reversed), stably.
 func sortPrune(ds []inventory.Decision) []inventory.Decision {
 	byID := make(map[inventory.ID][]inventory.Decision, len(ds))
 	var ids []inventory.Entry // one per identity
@@ -192,7 +192,8 @@ func sortPrune(ds []inventory.Decision) []inventory.Decision {
 		}
 		byID[id] = append(byID[id], d)
 	}
-	inventory.SortPrune(ids)
+	inventory.SortApply(ids) // one entry per ID, so that reversing is prune order
+	slices.Reverse(ids)
 	out := make([]inventory.Decision, 0, len(ds))
 	for _, e := range ids {
 		out = append(out, byID[e.ID()]...)

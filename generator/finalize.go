@@ -17,7 +17,7 @@ const reasonFinalize = "the generator is deleted"
 //	status.Inventory = plan.Next(confirmedDeleted)
 //	// an empty inventory: remove the finalizer; otherwise retry later
 //
-// The plan has a decision for each entry of previous, in prune order (inventory.SortPrune: every
+// The plan has a decision for each entry of previous, in prune order (inventory.SortApply reversed: every
 // ExternalArtifact before the namespaces), and nothing to apply. Each object is decided by the
 // rows that decide a stale object of a plan (package documentation, "Decisions"): released when
 // its live copy disables pruning or names another generator, kept when it cannot be read,

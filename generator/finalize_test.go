@@ -209,7 +209,7 @@ func TestFinalize(t *testing.T) {
 			previous: []inventory.Entry{{Namespace: "tenant-a", Name: "app", Digest: artEntry("", "").Digest}},
 			want:     []string{gone}},
 		// Prune order: every ExternalArtifact before the namespaces, as
-		// inventory.SortPrune orders them.
+		// prune order (inventory.SortApply reversed) has them.
 		{name: "several tenants", cluster: func(c *fakeCluster) {
 			c.live([]inventory.Entry{nsEntry("tenant-b")}, owned, nil)
 		}, previous: []inventory.Entry{nsEntry("tenant-a"), nsEntry("tenant-b"), artEntry("tenant-a", "app"), artEntry("tenant-b", "web")},

@@ -9,7 +9,7 @@ import (
 )
 
 // Collect decides, for each stale entry of changes, whether to delete, release or keep it, and
-// returns one [Decision] per stale entry in prune order ([SortPrune]). changes is what [Diff]
+// returns one [Decision] per stale entry in prune order (the reverse of [SortApply]). changes is what [Diff]
 // returned for the pass: Create, Update and Unchanged are the desired state; Update, Unchanged and
 // Stale what the inventory tracked. The rules, for each stale entry, in this order:
 //
@@ -43,7 +43,7 @@ import (
 //		inventory.WithGuard(pruneAnnotation), inventory.WithMaxDeletions(10))
 func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, error) {
 	sorted := slices.Clone(changes.Stale)
-	SortPrune(sorted)
+	sortPrune(sorted)
 
 	var o options
 	for _, opt := range opts {

@@ -45,7 +45,7 @@
 // # Order
 //
 // Apply order ([SortApply]) is that of Flux's github.com/fluxcd/pkg/ssa (v0.77.0), prune order
-// ([SortPrune]) its exact reverse; [Diff], [Collect] and [Next] return lists in these orders,
+// its exact reverse; [Diff], [Collect] and [Next] return lists in these orders,
 // never in map order.
 //
 // # Garbage collection
@@ -79,6 +79,6 @@
 // # Concurrency
 //
 // Every function is safe for concurrent use ([Collect] when its guards are): none keeps state
-// between calls or modifies its arguments, except [SortApply] and [SortPrune],
-// which sort the slice they are given, and [Union], which sorts a slice of its own.
+// between calls or modifies its arguments, except [SortApply],
+// which sorts the slice it is given, and [Union], which sorts a slice of its own.
 package inventory

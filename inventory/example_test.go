@@ -263,38 +263,6 @@ func ExampleSortApply_flux() {
 	// ValidatingWebhookConfiguration/policy
 }
 
-func ExampleSortPrune() {
-	entries := []inventory.Entry{
-		namespace("tenant-a", ""),
-		{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "widgets.example.com"},
-		artifact("tenant-a", "app", ""),
-	}
-	inventory.SortPrune(entries)
-	for _, e := range entries {
-		fmt.Println(e.ID())
-	}
-	// Output:
-	// ExternalArtifact/tenant-a/app
-	// Namespace/tenant-a
-	// CustomResourceDefinition/widgets.example.com
-}
-
-func ExampleSortPrune_flux() {
-	// The Kustomization goes before the RoleBinding it runs as, so that it
-	// can still clean up after itself.
-	entries := []inventory.Entry{
-		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding", Namespace: "tenant-a", Name: "flux-reconciler"},
-		{APIVersion: "kustomize.toolkit.fluxcd.io/v1", Kind: "Kustomization", Namespace: "tenant-a", Name: "apps"},
-	}
-	inventory.SortPrune(entries)
-	for _, e := range entries {
-		fmt.Println(e.ID())
-	}
-	// Output:
-	// Kustomization/tenant-a/apps
-	// RoleBinding/tenant-a/flux-reconciler
-}
-
 func ExampleParseID() {
 	id, err := inventory.ParseID("_system__controller_rbac.authorization.k8s.io_ClusterRole")
 	if err != nil {

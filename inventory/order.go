@@ -82,10 +82,10 @@ func SortApply(entries []Entry) {
 	permute(entries, sortOrder(entries, false))
 }
 
-// SortPrune sorts entries in prune order, the exact reverse of [SortApply], as ssa's DeleteAll
+// sortPrune sorts entries in prune order, the exact reverse of [SortApply], as ssa's DeleteAll
 // sorts: a Kustomization or HelmRelease before the RoleBinding and ServiceAccount it runs as,
 // Namespaces and CRDs last, after the objects in them. Equal IDs keep their relative order.
-func SortPrune(entries []Entry) {
+func sortPrune(entries []Entry) {
 	permute(entries, sortOrder(entries, true))
 }
 
@@ -188,7 +188,7 @@ func PruneStages(entries []Entry) [][]Entry {
 	var stages [][]Entry
 	for _, stage := range [...][]Entry{first, rest} {
 		if len(stage) > 0 {
-			SortPrune(stage)
+			sortPrune(stage)
 			stages = append(stages, stage)
 		}
 	}

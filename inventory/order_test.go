@@ -50,6 +50,7 @@ func TestSortApply(t *testing.T) {
 
 func TestSortPrune(t *testing.T) {
 	t.Parallel()
+	rb := Entry{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding", Namespace: "tenant-a", Name: "flux-reconciler"}
 	tests := []struct {
 		name string
 		in   []Entry
@@ -59,14 +60,16 @@ func TestSortPrune(t *testing.T) {
 		{name: "reverse of apply", in: inApply, want: reversed(inApply)},
 		{name: "equal IDs keep their order", in: []Entry{appA, nsA, ea("tenant-a", "app", dg("2"))},
 			want: []Entry{appA, ea("tenant-a", "app", dg("2")), nsA}},
+		{name: "an artifact, its namespace, then a CRD", in: []Entry{nsA, crdA, appA}, want: []Entry{appA, nsA, crdA}},
+		{name: "a Kustomization before the RoleBinding it runs as", in: []Entry{rb, ks}, want: []Entry{ks, rb}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := slices.Clone(tt.in)
-			SortPrune(got)
+			sortPrune(got)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("SortPrune mismatch (-want +got):\n%s", diff)
+				t.Errorf("sortPrune mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -84,9 +87,9 @@ func TestSortShuffled(t *testing.T) {
 		if diff := cmp.Diff(inApply, got); diff != "" {
 			t.Fatalf("SortApply(%v) mismatch (-want +got):\n%s", in, diff)
 		}
-		SortPrune(in)
+		sortPrune(in)
 		if diff := cmp.Diff(reversed(inApply), in); diff != "" {
-			t.Fatalf("SortPrune mismatch (-want +got):\n%s", diff)
+			t.Fatalf("sortPrune mismatch (-want +got):\n%s", diff)
 		}
 	}
 }
@@ -160,9 +163,9 @@ func TestOrderFlux(t *testing.T) {
 				t.Errorf("SortApply mismatch (-want +got):\n%s", diff)
 			}
 			got = slices.Clone(tt.apply)
-			SortPrune(got)
+			sortPrune(got)
 			if diff := cmp.Diff(reversed(tt.apply), got); diff != "" {
-				t.Errorf("SortPrune mismatch (-want +got):\n%s", diff)
+				t.Errorf("sortPrune mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -6,8 +6,8 @@
 //     String and ParseObjMetadata against [inventory.ID.FluxID] and
 //     [inventory.ParseID];
 //   - apply and prune order: github.com/fluxcd/pkg/ssa's sort (as its
-//     ApplyAllStaged and DeleteAll use it) against [inventory.SortApply]
-//     and [inventory.SortPrune];
+//     ApplyAllStaged and DeleteAll use it) against [inventory.SortApply],
+//     and reversed, the prune order of inventory's Diff and Collect;
 //   - artifact digests: github.com/fluxcd/pkg/artifact/storage's Archive,
 //     with the default filter source-watcher's builder passes
 //     (SourceIgnoreFilter(nil, nil)), run on the file system that

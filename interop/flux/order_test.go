@@ -132,8 +132,9 @@ func compareOrder(t *testing.T, entries []inventory.Entry) {
 	prune := slices.Clone(objects)
 	sort.Sort(sort.Reverse(ssa.SortableUnstructureds(prune)))
 	got = slices.Clone(entries)
-	inventory.SortPrune(got)
+	inventory.SortApply(got)
+	slices.Reverse(got)
 	if want, got := ids(prune), entryIDs(got); !slices.Equal(want, got) {
-		t.Errorf("SortPrune(%v)\n got %v\nssa %v", entryIDs(entries), got, want)
+		t.Errorf("SortApply reversed (%v)\n got %v\nssa %v", entryIDs(entries), got, want)
 	}
 }
