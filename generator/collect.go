@@ -10,14 +10,46 @@ import (
 )
 
 // collect diffs the desired entries against the previous inventory, decides what happens to
-// every object with the decision table and fills in the decisions.
+// every object with the decision table and fills in the decisions. A previous inventory that
+// does not validate (errors at "old[i]") is decided as [Plan] says: its valid entries are diffed,
+// everything stale is kept (Collect's keep-all rule, before the table reads anything) and each
+// invalid entry not desired is kept as it is, so the plan deletes nothing and heals.
 func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skipped skips) error {
 	g := p.g
+	keep := ""
+	if len(res.Errors) > 0 {
+		keep = reasonDesiredErrors
+	}
 	changes, derrs := inventory.Diff(previous, desired)
+	var invalid []inventory.Entry
 	if len(derrs) > 0 {
-		// The desired entries are built here and valid: the previous inventory is not.
+		// The desired entries are built here and valid: the previous inventory is not. Each entry
+		// is checked alone, an identity invalid from its second occurrence, as Diff says.
 		res.Errors = append(res.Errors, derrs...)
-		return p.collectInvalid(res, desired, previous, skipped)
+		valid := make([]inventory.Entry, 0, len(previous))
+		seen := make(map[inventory.ID]bool, len(previous))
+		for _, e := range previous {
+			id := e.ID()
+			if len(e.Validate(nil)) > 0 || seen[id] {
+				invalid = append(invalid, e)
+			} else {
+				valid = append(valid, e)
+			}
+			seen[id] = true
+		}
+		var errs field.ErrorList
+		if changes, errs = inventory.Diff(valid, desired); len(errs) > 0 {
+			// Not reached: valid validates, and desired did. Keep everything.
+			res.Errors = append(res.Errors, errs...)
+			res.previous = append([]inventory.Entry{}, previous...) // never nil: Next returns it as it is
+			return nil
+		}
+		isDesired := make(map[inventory.ID]bool, len(desired))
+		for _, e := range desired {
+			isDesired[e.ID()] = true
+		}
+		invalid = slices.DeleteFunc(invalid, func(e inventory.Entry) bool { return isDesired[e.ID()] })
+		keep = reasonInvalidInventory + "; nothing is deleted"
 	}
 	d := newDecider(g, p.snap, skipped, changes.Stale, false)
 	// The table decides namespace pruning (its first row): inventory's own rule is off.
@@ -28,8 +60,8 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skippe
 	if g.opts.maxSet {
 		opts = append(opts, inventory.WithMaxDeletions(g.opts.maxDeletions))
 	}
-	if len(res.Errors) > 0 {
-		opts = append(opts, inventory.WithKeepAll(reasonDesiredErrors))
+	if keep != "" {
+		opts = append(opts, inventory.WithKeepAll(keep))
 	}
 	// A refusal of inventory's deletion guards (WithMaxDeletions, WithAllowDeleteAll) comes back
 	// with every decision, each deletion kept; it is an error of the spec.
@@ -45,20 +77,26 @@ func (p *planner) collect(res *Plan, desired, previous []inventory.Entry, skippe
 	default:
 		res.Errors = append(res.Errors, asFieldErrors(err, field.NewPath("inventory"), nil)...)
 	}
-	res.desired, res.collected = desired, decisions
+	res.desired, res.collected, res.invalid = desired, decisions, invalid
 
 	desiredDecisions := p.desiredDecisions(res, changes)
-	if n := len(desiredDecisions) + len(skipped) + len(decisions); n > 0 {
+	if n := len(desiredDecisions) + len(skipped) + len(decisions) + len(invalid); n > 0 {
 		res.Decisions = make([]inventory.Decision, 0, n)
 	}
 	res.Decisions = append(res.Decisions, desiredDecisions...)
-	skipDs, _ := skipDecisions(skipped, changes.Stale)
-	res.Decisions = append(res.Decisions, skipDs...)
+	res.Decisions = append(res.Decisions, skipDecisions(skipped, changes.Stale)...)
+	stale := len(res.Decisions)
 	for _, d := range decisions {
 		// A skipped object's decision is its Skip, above.
 		if _, skip := skipped[d.Entry.ID()]; !skip {
 			res.Decisions = append(res.Decisions, d)
 		}
+	}
+	if len(invalid) > 0 {
+		for _, e := range invalid {
+			res.Decisions = append(res.Decisions, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; this entry does not validate and is kept as it is"})
+		}
+		sortPrune(res.Decisions[stale:])
 	}
 	return nil
 }
@@ -96,8 +134,8 @@ func (p *planner) desiredDecisions(res *Plan, changes inventory.Changes) []inven
 }
 
 // skipDecisions returns a Skip decision for each skipped object, tracked or not, in apply
-// order, and the tracked ones' entries (in stale), which the next inventory keeps as they are.
-func skipDecisions(skipped skips, stale []inventory.Entry) ([]inventory.Decision, []inventory.Entry) {
+// order; a tracked one (in stale) as the previous inventory has it, which Next keeps as it is.
+func skipDecisions(skipped skips, stale []inventory.Entry) []inventory.Decision {
 	tracked := map[inventory.ID]inventory.Entry{}
 	for _, e := range stale {
 		tracked[e.ID()] = e
@@ -112,77 +150,21 @@ func skipDecisions(skipped skips, stale []inventory.Entry) ([]inventory.Decision
 	}
 	inventory.SortApply(entries)
 	var ds []inventory.Decision
-	var kept []inventory.Entry
 	for _, e := range entries {
 		reason := skipped[e.ID()].reason
 		if _, ok := tracked[e.ID()]; ok {
 			reason += "; kept in the inventory"
-			kept = append(kept, e)
 		}
 		ds = append(ds, inventory.Decision{Entry: e, Action: inventory.Skip, Reason: reason})
 	}
-	return ds, kept
+	return ds
 }
 
 // reasonInvalidInventory is why a plan over an invalid previous inventory keeps what is stale.
 const reasonInvalidInventory = "the previous inventory has errors"
 
-// collectInvalid decides a plan whose previous inventory does not validate (errors in res.Errors
-// at "old[i]") as [Plan] says: it fails closed, reads and deletes nothing, and heals.
-func (p *planner) collectInvalid(res *Plan, desired, previous []inventory.Entry, skipped skips) error {
-	// Each entry is checked alone, an identity invalid from its second occurrence, as Diff says.
-	valid := make([]inventory.Entry, 0, len(previous))
-	var invalid []inventory.Entry
-	seen := make(map[inventory.ID]bool, len(previous))
-	for _, e := range previous {
-		id := e.ID()
-		if len(e.Validate(nil)) > 0 || seen[id] {
-			invalid = append(invalid, e)
-		} else {
-			valid = append(valid, e)
-		}
-		seen[id] = true
-	}
-	changes, errs := inventory.Diff(valid, desired)
-	if len(errs) > 0 {
-		// Not reached: valid validates, and desired did. Keep everything.
-		res.Errors = append(res.Errors, errs...)
-		res.previous = append([]inventory.Entry{}, previous...) // never nil: Next returns it as it is
-		return nil
-	}
-	isDesired := make(map[inventory.ID]bool, len(desired))
-	for _, e := range desired {
-		isDesired[e.ID()] = true
-	}
-	desiredDecisions := p.desiredDecisions(res, changes)
-	res.Decisions = append(res.Decisions, desiredDecisions...)
-	skipDs, keptSkipped := skipDecisions(skipped, changes.Stale)
-	res.Decisions = append(res.Decisions, skipDs...)
-	next := append(slices.Clone(desired), keptSkipped...)
-	// Every other tracked entry not desired, invalid ones included, is kept as is, in prune order.
-	var kept []inventory.Decision
-	for _, e := range changes.Stale {
-		if _, skip := skipped[e.ID()]; !skip {
-			kept = append(kept, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; nothing is deleted"})
-		}
-	}
-	for _, e := range invalid {
-		if !isDesired[e.ID()] {
-			kept = append(kept, inventory.Decision{Entry: e, Action: inventory.Keep, Reason: reasonInvalidInventory + "; this entry does not validate and is kept as it is"})
-		}
-	}
-	res.Decisions = append(res.Decisions, sortPrune(kept)...)
-	for _, d := range kept {
-		next = append(next, d.Entry)
-	}
-	// Not compacted by identity as inventory.Next would: nothing tracked is lost, nor a duplicate.
-	inventory.SortApply(next)
-	res.previous = next
-	return nil
-}
-
-// sortPrune returns decisions in their entries' prune order (inventory.SortApply reversed), stably.
-func sortPrune(ds []inventory.Decision) []inventory.Decision {
+// sortPrune sorts decisions in their entries' prune order (inventory.SortApply reversed), stably.
+func sortPrune(ds []inventory.Decision) {
 	byID := make(map[inventory.ID][]inventory.Decision, len(ds))
 	var ids []inventory.Entry // one per identity
 	for _, d := range ds {
@@ -194,9 +176,8 @@ func sortPrune(ds []inventory.Decision) []inventory.Decision {
 	}
 	inventory.SortApply(ids) // one entry per ID, so that reversing is prune order
 	slices.Reverse(ids)
-	out := make([]inventory.Decision, 0, len(ds))
+	ds = ds[:0]
 	for _, e := range ids {
-		out = append(out, byID[e.ID()]...)
+		ds = append(ds, byID[e.ID()]...)
 	}
-	return out
 }

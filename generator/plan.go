@@ -58,7 +58,8 @@ type Plan struct {
 
 	desired   []inventory.Entry
 	collected []inventory.Decision
-	previous  []inventory.Entry // the next inventory, when the previous one was invalid
+	invalid   []inventory.Entry // entries of an invalid previous inventory that Next keeps as they are
+	previous  []inventory.Entry // the next inventory, when nothing could be decided
 }
 
 // Namespace is one managed namespace with its metadata.
@@ -152,6 +153,11 @@ func (p *Plan) Next(deleted func(inventory.Entry) bool) []inventory.Entry {
 	next := slices.Clone(p.previous)
 	if p.previous == nil {
 		next = inventory.Next(p.desired, p.collected, deleted) // a nil deleted confirms nothing there too
+		if len(p.invalid) > 0 {
+			// Not compacted by identity as inventory.Next does: nothing tracked is lost, nor a duplicate.
+			next = append(next, p.invalid...)
+			inventory.SortApply(next)
+		}
 	}
 	for i, e := range next {
 		switch id := e.ID(); {
