@@ -25,17 +25,16 @@ func managedNamespaces(items []*item) ([]string, map[string][]*item) {
 	return slices.Sorted(maps.Keys(byNS)), byNS
 }
 
-// builtNamespace is the result of building one namespace.
-type builtNamespace struct {
-	t      *task // nil: not built, the context ended
-	ns     *Namespace
-	reason string
-}
-
-// buildNamespaces calls build for each namespace, in parallel, each with its own task: a build
-// that panics is an error of its own.
-func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build func(t *task, ns string, users []*item) (*Namespace, string)) []builtNamespace {
-	out := make([]builtNamespace, len(names))
+// buildNamespaces calls build for each of names, in parallel, each with its own task (a build
+// that panics is an error of its own), adds what each found to r and skips each namespace that
+// fails, with its artifacts. It returns the others, in name order, and what their builds returned.
+func (p *planner) buildNamespaces(r *buildResult, names []string, byNS map[string][]*item, build func(t *task, ns string, users []*item) (*Namespace, string)) ([]string, []*Namespace) {
+	type built struct {
+		t      *task // nil: not built, the context ended
+		ns     *Namespace
+		reason string
+	}
+	out := make([]built, len(names))
 	panics := parallel(p.ctx, p.workers(), len(names), func(i int) {
 		t := p.task()
 		out[i].t = t
@@ -46,9 +45,22 @@ func (p *planner) buildNamespaces(names []string, byNS map[string][]*item, build
 		t := p.task()
 		t.errs = append(t.errs, field.InternalError(byNS[names[i]][0].art.path.Child("namespace"),
 			fmt.Errorf("namespace %q: panic: %v", names[i], v)))
-		out[i] = builtNamespace{t: t, reason: reasonPanic}
+		out[i] = built{t: t, reason: reasonPanic}
 	}
-	return out
+	var ok []string
+	var nss []*Namespace
+	for i, c := range out {
+		if c.t == nil {
+			continue
+		}
+		r.add(c.t.findings)
+		if c.reason != "" {
+			r.skipped.namespace(names[i], c.reason, byNS[names[i]])
+			continue
+		}
+		ok, nss = append(ok, names[i]), append(nss, c.ns)
+	}
+	return ok, nss
 }
 
 // checkNamespace returns why a namespace's name or directories fail it, before its metadata, or "".

@@ -36,11 +36,12 @@ type buildResult struct {
 // one order, the one that a NamespaceMetadata file in the artifact ("@artifact/...") needs, as
 // upstream:
 //
-//  1. each namespace is checked (its name, its directories) and, when its metadata file is in
-//     a source, resolved, in parallel; one that fails skips its artifacts, which are not built;
+//  1. each namespace is checked (its name, its directories) and resolved when its metadata file
+//     is in a source, or its first artifact designated (designate) when the file is in an
+//     artifact, in parallel; one that fails skips its artifacts, which are not built;
 //  2. the artifacts are built, in parallel;
-//  3. each namespace whose metadata file is in an artifact reads it from its first artifact
-//     (designate) and is resolved, in parallel;
+//  3. each namespace whose metadata file is in an artifact reads it from that artifact and is
+//     resolved, in parallel;
 //  4. the live copy of each namespace is read, one at a time in name order (see [Cluster]).
 //
 // A namespace that fails in 3 or 4 skips its artifacts, built or not.
@@ -52,57 +53,27 @@ func (p *planner) build(items []*item, skipped skips) buildResult {
 		return r
 	}
 	names, byNS := managedNamespaces(items)
-	checked := p.buildNamespaces(names, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
-		if reason := t.checkNamespace(ns, users); reason != "" || g.fromArtifact {
+	pending, built := p.buildNamespaces(&r, names, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
+		if reason := t.checkNamespace(ns, users); reason != "" {
 			return nil, reason
+		}
+		if g.fromArtifact {
+			return nil, designate(g, users, &t.findings)
 		}
 		return t.resolveNamespace(ns, users, nil)
 	})
-	var pending []string // the namespaces that have not failed, in name order
-	built := map[string]*Namespace{}
-	for i, c := range checked {
-		if c.t == nil {
-			continue // not built: the context ended
-		}
-		r.add(c.t.findings)
-		ns := names[i]
-		if c.reason == "" && g.fromArtifact {
-			c.reason = designate(g, ns, byNS[ns], &r.findings)
-		}
-		if c.reason != "" {
-			r.skipped.namespace(ns, c.reason, byNS[ns])
-			continue
-		}
-		pending = append(pending, ns)
-		built[ns] = c.ns
-	}
 
 	r.artifacts = p.artifacts(items, r.skipped, &r.findings)
 
 	if g.fromArtifact {
-		resolved := p.buildNamespaces(pending, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
+		pending, built = p.buildNamespaces(&r, pending, byNS, func(t *task, ns string, users []*item) (*Namespace, string) {
 			return t.resolveNamespace(ns, users, r.skipped)
 		})
-		for i, c := range resolved {
-			if c.t == nil {
-				continue
-			}
-			r.add(c.t.findings)
-			if c.ns == nil {
-				r.skipped.namespace(pending[i], c.reason, byNS[pending[i]])
-				continue
-			}
-			built[pending[i]] = c.ns
-		}
 	}
 	t := p.task()
-	for _, ns := range pending {
-		b := built[ns]
-		if b == nil {
-			continue // failed above, or not built: the context ended
-		}
-		if t.liveState(b) {
-			r.namespaces = append(r.namespaces, *b)
+	for i, ns := range pending {
+		if t.liveState(built[i]) {
+			r.namespaces = append(r.namespaces, *built[i])
 			continue
 		}
 		r.skipped.namespace(ns, "the live namespace cannot be read", byNS[ns])
@@ -114,7 +85,7 @@ func (p *planner) build(items []*item, skipped skips) buildResult {
 // designate chooses the artifact a namespace's metadata file is read from, the first as
 // upstream's reconcile meets them (by directory in walkOrder, then by spec.artifacts entry), and
 // renders the file's path from its raw captures. It returns why the namespace fails, or "".
-func designate(g *Generator, ns string, users []*item, found *findings) string {
+func designate(g *Generator, users []*item, found *findings) string {
 	first := users[0]
 	for _, u := range users[1:] {
 		c := walkOrder(u.match.Path, first.match.Path)
