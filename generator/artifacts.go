@@ -145,7 +145,17 @@ func (t *task) artifact(it *item) (*Artifact, string) {
 	if it.art.inputs != nil && !it.art.inputsFromArtifact {
 		inputs, inputsOK = t.readInputs(a, it, nil)
 	}
-	tree, filesOK := t.buildFiles(it)
+	// The copy operations, in order, as source-watcher applies them to its staging directory
+	// ([CopyOperation]). Copied files are read at digest time; only merged and extracted content
+	// is held (maxHeldBytes).
+	tree, filesOK := newArtifactTree(), true
+	for i := range it.art.copies {
+		if t.ctx.Err() != nil {
+			filesOK = false // the plan has ended: Plan returns its error
+			break
+		}
+		filesOK = t.applyCopy(it, &it.art.copies[i], tree) && filesOK
+	}
 	if filesOK {
 		readMetadataFile(it, tree)
 	}
@@ -291,25 +301,8 @@ func (t *task) readInputs(a *Artifact, it *item, tree *artifactTree) (map[string
 	return inputs, true
 }
 
-// buildFiles applies an artifact's copy operations in order, as source-watcher does to its
-// staging directory ([CopyOperation]); one that selects no file is an error unless optional.
-// Copied files are read at digest time; only merged and extracted content is held (maxHeldBytes).
-func (t *task) buildFiles(it *item) (*artifactTree, bool) {
-	tree := newArtifactTree()
-	ok := true
-	for i := range it.art.copies {
-		if t.ctx.Err() != nil {
-			return tree, false // the plan has ended: Plan returns its error
-		}
-		c := &it.art.copies[i]
-		if !t.applyCopy(it, c, tree) {
-			ok = false
-		}
-	}
-	return tree, ok
-}
-
-// applyCopy applies one copy operation to tree, reporting its errors.
+// applyCopy applies one copy operation to tree, reporting its errors; one that selects no file
+// is an error unless optional.
 func (t *task) applyCopy(it *item, c *compiledCopy, tree *artifactTree) bool {
 	ok := true
 	fail := func(fp *field.Path, value, detail string) {

@@ -100,7 +100,7 @@ func (p *planner) liveArtifacts(arts []Artifact, skipped skips) ([]Artifact, ski
 	skipped = skipped.clone()
 	for i := range arts {
 		a := &arts[i]
-		if p.ctx.Err() != nil || skipped.has(a.Namespace, a.Name) {
+		if p.ctx.Err() != nil || skipped.reason(a.Namespace, a.Name) != "" {
 			continue
 		}
 		e := newArtifactEntry(a.Namespace, a.Name)

@@ -254,8 +254,6 @@ func (s skips) namespace(ns, reason string, users []*item) {
 	}
 }
 
-func (s skips) has(namespace, name string) bool { return s.reason(namespace, name) != "" }
-
 // reason returns why the artifact of namespace and name is skipped, or "".
 func (s skips) reason(namespace, name string) string {
 	return s[newArtifactEntry(namespace, name).ID()].reason
@@ -296,7 +294,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 		return nil, err
 	}
 	// An artifact skipped after it was built (its namespace or its live copy failed) goes.
-	artifacts = slices.DeleteFunc(artifacts, func(a Artifact) bool { return skipped.has(a.Namespace, a.Name) })
+	artifacts = slices.DeleteFunc(artifacts, func(a Artifact) bool { return skipped.reason(a.Namespace, a.Name) != "" })
 	if len(artifacts) == 0 {
 		artifacts = nil // as a plan's lists are when empty
 	}
