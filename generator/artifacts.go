@@ -237,21 +237,15 @@ func keepFilenames(artifacts []Artifact, previous []inventory.Entry) {
 	if !slices.ContainsFunc(previous, func(e inventory.Entry) bool { return e.Filename != "" }) {
 		return // an inventory without file names, such as tenantkit's own
 	}
-	type key struct{ namespace, name string }
-	byKey := make(map[key]inventory.Entry, len(artifacts))
+	byID := make(map[inventory.ID]inventory.Entry, len(previous))
 	for _, e := range previous {
-		id := e.ID()
-		if id.Group != artifactGroup || id.Kind != artifactKind {
-			continue
-		}
-		k := key{id.Namespace, id.Name}
-		if _, dup := byKey[k]; !dup {
-			byKey[k] = e
+		if _, dup := byID[e.ID()]; !dup {
+			byID[e.ID()] = e
 		}
 	}
 	for i := range artifacts {
 		a := &artifacts[i]
-		if e, ok := byKey[key{a.Namespace, a.Name}]; ok && a.Filename == "" && e.Digest == a.Digest && validFilename(e.Filename) {
+		if e, ok := byID[newArtifactEntry(a.Namespace, a.Name).ID()]; ok && a.Filename == "" && e.Digest == a.Digest && validFilename(e.Filename) {
 			a.Filename = e.Filename
 		}
 	}
