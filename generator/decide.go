@@ -367,7 +367,7 @@ func (s *subject) liveMatch(list []exclusion) (what, where string) {
 	return matchConvention(l.Labels, l.Annotations, list)
 }
 
-// ownership says whether an existing desired namespace is adopted (no generator's label) or taken
+// ownership says whether an existing desired object is adopted (no generator's label) or taken
 // over (another's): its Conflict and the reason; told only with this generator's UID (WithUID).
 func (s *subject) ownership() (conflict, why string) {
 	uid := s.d.g.opts.uid
@@ -394,12 +394,8 @@ func (s *subject) drift() string {
 // takenOver says that a desired ExternalArtifact's live copy names another generator, or "";
 // only with a UID (WithUID), with which liveArtifacts read every applied artifact's live copy.
 func (s *subject) takenOver() string {
-	uid := s.d.g.opts.uid
-	if uid == "" {
-		return ""
-	}
-	if owner := otherOwner(s.live(), uid); owner != "" {
-		return fmt.Sprintf("taken over from generator %s (label %s)", owner, GeneratorLabel)
+	if conflict, why := s.ownership(); conflict == reasonOwnershipConflict {
+		return why
 	}
 	return ""
 }
