@@ -1,14 +1,9 @@
 package yamldoc
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
@@ -93,24 +88,17 @@ func plainDocument(data []byte) (doc []byte, ok bool) {
 	return data[:len(data):len(data)], true
 }
 
-// readDocuments is Documents once the stream is checked: split by apimachinery's YAML reader.
+// readDocuments is Documents once the stream is checked: its pieces as apimachinery's YAML
+// reader returns them, each line ending in "\n", and that reader's error for a bad separator.
 func readDocuments(data []byte) ([][]byte, error) {
-	var src io.Reader = bytes.NewReader(data)
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		// The YAML reader drops a last line without a newline that ends where a bufio fill ends.
-		src = io.MultiReader(src, strings.NewReader("\n"))
-	}
-	// A small file's size, not bufio's 4 KiB: a plan reads an inputs file per artifact.
-	r := utilyaml.NewYAMLReader(bufio.NewReaderSize(src, min(len(data)+1, 4096)))
+	pieces, err := splitPieces(data)
 	var docs [][]byte
-	for {
-		raw, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return docs, nil
+	for _, p := range pieces {
+		raw := p.data
+		if raw[len(raw)-1] != '\n' {
+			raw = append(raw[:len(raw):len(raw)], '\n')
 		}
-		if err != nil {
-			return nil, err
-		}
+		raw = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")) // a copy
 		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
 			continue
 		}
@@ -123,6 +111,10 @@ func readDocuments(data []byte) ([][]byte, error) {
 		}
 		docs = append(docs, raw)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return docs, nil
 }
 
 // Aligned returns doc, the first document that [Documents] returned for data, preceded by one

@@ -53,8 +53,8 @@ func CheckKeys(data []byte) error {
 		}
 		found = append(found, locate(doc, offset, exact)...)
 	}
-	pieces, ok := splitPieces(data)
-	if !ok {
+	pieces, err := splitPieces(data)
+	if err != nil {
 		return nil // Documents refuses the stream for its separator
 	}
 	if len(pieces) != 1 || len(pieces[0].data) != len(data) {
@@ -314,9 +314,9 @@ type piece struct {
 	line int
 }
 
-// splitPieces splits data on "---" lines as [Documents] does, or returns false for a "---"
-// line the YAML reader refuses.
-func splitPieces(data []byte) ([]piece, bool) {
+// splitPieces splits data on "---" lines as [Documents] does; at a "---" line that
+// apimachinery's YAML reader refuses, it returns the pieces before it and that reader's error.
+func splitPieces(data []byte) ([]piece, error) {
 	var pieces []piece
 	start, startLine, n := 0, 0, 0
 	for off := 0; off < len(data); n++ {
@@ -328,19 +328,19 @@ func splitPieces(data []byte) ([]piece, bool) {
 		if rest, ok := bytes.CutPrefix(line, []byte("---")); ok {
 			rest = bytes.TrimSpace(rest)
 			if len(rest) > 0 && rest[0] != '#' {
-				return nil, false
+				return pieces, fmt.Errorf("invalid Yaml document separator: %s", rest)
 			}
-			if start < off {
+			if start < off { // else, as that reader does, the line starts the next piece
 				pieces = append(pieces, piece{data: data[start:off], line: startLine})
+				start, startLine = end, n+1
 			}
-			start, startLine = end, n+1
 		}
 		off = end
 	}
 	if start < len(data) {
 		pieces = append(pieces, piece{data: data[start:], line: startLine})
 	}
-	return pieces, true
+	return pieces, nil
 }
 
 // stringKeysOnly reports whether a scan of data's lines shows that yaml/v2 decodes every

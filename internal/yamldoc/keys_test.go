@@ -307,8 +307,8 @@ func FuzzCheckKeys(f *testing.F) {
 			t.Fatalf("CheckKeys(%q) = %v, want nil or ErrKeys", data, err)
 		}
 		docs := [][]byte{data}
-		pieces, ok := splitPieces(data)
-		if !ok {
+		pieces, splitErr := splitPieces(data)
+		if splitErr != nil {
 			return // Documents refuses the stream
 		}
 		for _, p := range pieces {
