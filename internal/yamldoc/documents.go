@@ -47,8 +47,7 @@ func checkLineStarts(data []byte) error {
 		}
 		var err error
 		switch {
-		case bytes.IndexByte(text, '\r') >= 0 || bytes.Contains(text, []byte("\u0085")) ||
-			bytes.Contains(text, []byte("\u2028")) || bytes.Contains(text, []byte("\u2029")):
+		case bytes.IndexByte(text, '\r') >= 0 || hasUnicodeBreak(text):
 			err = errLineBreak
 		case bytes.HasPrefix(text, []byte("%")):
 			err = errDirective
@@ -67,8 +66,7 @@ func checkLineStarts(data []byte) error {
 // reads is spared the YAML reader's copy (generator's BenchmarkHostileTenants/realistic).
 // FuzzPlainDocument checks that both agree.
 func plainDocument(data []byte) (doc []byte, ok bool) {
-	if bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
-		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029")) {
+	if bytes.IndexByte(data, '\r') >= 0 || hasUnicodeBreak(data) {
 		return nil, false
 	}
 	blank := true
@@ -86,6 +84,11 @@ func plainDocument(data []byte) (doc []byte, ok bool) {
 	}
 	// The caller's data: capped, so that appending to it does not overwrite it.
 	return data[:len(data):len(data)], true
+}
+
+// hasUnicodeBreak reports whether data holds NEL, LS or PS, where YAML starts a new line.
+func hasUnicodeBreak(data []byte) bool {
+	return bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
 }
 
 // readDocuments is Documents once the stream is checked: its pieces as apimachinery's YAML

@@ -353,8 +353,7 @@ func splitPieces(data []byte) ([]piece, error) {
 // input the parser reads other than line by line (UTF-16, U+0085, U+2028, U+2029).
 func stringKeysOnly(data []byte) bool {
 	// It runs on every file the module reads (BenchmarkStringKeysOnly).
-	if bytes.IndexByte(data, 0xFE) >= 0 || bytes.IndexByte(data, 0xFF) >= 0 ||
-		hasSequence(data, "\xC2\x85") || hasSequence(data, "\xE2\x80\xA8") || hasSequence(data, "\xE2\x80\xA9") {
+	if bytes.IndexByte(data, 0xFE) >= 0 || bytes.IndexByte(data, 0xFF) >= 0 || hasUnicodeBreak(data) {
 		return false
 	}
 	cr := bytes.IndexByte(data, '\r') >= 0
@@ -377,20 +376,6 @@ func stringKeysOnly(data []byte) bool {
 		}
 	}
 	return true
-}
-
-// hasSequence reports whether data holds seq, whose first byte it does not repeat.
-func hasSequence(data []byte, seq string) bool {
-	for {
-		i := bytes.IndexByte(data, seq[0])
-		if i < 0 {
-			return false
-		}
-		if bytes.HasPrefix(data[i:], []byte(seq)) {
-			return true
-		}
-		data = data[i+1:]
-	}
 }
 
 func lineKeysOnly(line []byte) bool {
