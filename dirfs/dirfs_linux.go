@@ -211,7 +211,7 @@ func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
 			if ent == nil {
 				continue // ".", "..", or a deleted file (inode 0), as package os skips them
 			}
-			mode, ok := direntType(typ)
+			mode, ok := fileType(uint32(typ) << 12) // DT_* is S_IFMT's bits, shifted
 			if !ok {
 				// DT_UNKNOWN: fstatat of the name in the directory, which
 				// meets no link on the way, as package os does with lstat.
@@ -278,21 +278,23 @@ func parseDirent(buf []byte) (name []byte, typ byte, rest []byte, ok bool) {
 	return name, rec[18], buf[reclen:], true
 }
 
-func direntType(typ byte) (fs.FileMode, bool) {
-	switch typ {
-	case unix.DT_REG:
+// fileType returns the type of a file whose mode's S_IFMT bits are ifmt, or false for none
+// (DT_UNKNOWN).
+func fileType(ifmt uint32) (fs.FileMode, bool) {
+	switch ifmt {
+	case unix.S_IFREG:
 		return 0, true
-	case unix.DT_DIR:
+	case unix.S_IFDIR:
 		return fs.ModeDir, true
-	case unix.DT_LNK:
+	case unix.S_IFLNK:
 		return fs.ModeSymlink, true
-	case unix.DT_BLK:
+	case unix.S_IFBLK:
 		return fs.ModeDevice, true
-	case unix.DT_CHR:
+	case unix.S_IFCHR:
 		return fs.ModeDevice | fs.ModeCharDevice, true
-	case unix.DT_FIFO:
+	case unix.S_IFIFO:
 		return fs.ModeNamedPipe, true
-	case unix.DT_SOCK:
+	case unix.S_IFSOCK:
 		return fs.ModeSocket, true
 	}
 	return 0, false
@@ -501,21 +503,8 @@ type fileInfo struct {
 }
 
 func newFileInfo(name string, st *unix.Stat_t) *fileInfo {
-	mode := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	}
+	mode, _ := fileType(st.Mode & unix.S_IFMT)
+	mode |= fs.FileMode(st.Mode & 0o777)
 	if st.Mode&unix.S_ISGID != 0 {
 		mode |= fs.ModeSetgid
 	}
