@@ -23,7 +23,6 @@ const (
 
 	fileFlags = unix.O_RDONLY | unix.O_NONBLOCK // a FIFO opens without waiting for a writer
 	dirFlags  = unix.O_RDONLY | unix.O_DIRECTORY
-	pathFlags = unix.O_PATH | unix.O_NOFOLLOW // to fstat, the last element itself
 )
 
 // maxName is PATH_MAX less its NUL: a longer name fails before any call, so that a walk answers
@@ -312,17 +311,10 @@ func (s *sysFS) entries(dir string, list []fs.DirEntry) []fs.DirEntry {
 
 func (s *sysFS) lstat(name string) (fs.FileInfo, error) {
 	var st unix.Stat_t
-	if !strings.Contains(name, "/") {
-		// One element: fstatat from the directory meets no link on the way.
-		if err := s.fstatat(name, &st); err != nil {
-			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
-		}
-		return newFileInfo(name, &st), nil
-	}
-	fd, err := s.resolve(name, pathFlags)
+	dir, elem, err := s.parent(name)
 	if err == nil {
-		err = fstat(fd, &st)
-		unix.Close(fd)
+		err = ignoringEINTR(func() error { return unix.Fstatat(dir, elem, &st, unix.AT_SYMLINK_NOFOLLOW) })
+		unix.Close(dir)
 	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
@@ -330,34 +322,12 @@ func (s *sysFS) lstat(name string) (fs.FileInfo, error) {
 	return newFileInfo(name, &st), nil
 }
 
-func (s *sysFS) fstatat(name string, st *unix.Stat_t) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.fd < 0 {
-		return fs.ErrClosed
-	}
-	return ignoringEINTR(func() error { return unix.Fstatat(s.fd, name, st, unix.AT_SYMLINK_NOFOLLOW) })
-}
-
 func (s *sysFS) readLink(name string) (string, error) {
-	var (
-		target string
-		err    error
-	)
-	if dir, elem, ok := cutLast(name); ok {
-		var fd int
-		if fd, err = s.resolve(dir, unix.O_PATH|unix.O_DIRECTORY); err == nil {
-			target, err = readlinkat(fd, elem)
-			unix.Close(fd)
-		}
-	} else {
-		s.mu.RLock()
-		if s.fd < 0 {
-			err = fs.ErrClosed
-		} else {
-			target, err = readlinkat(s.fd, name)
-		}
-		s.mu.RUnlock()
+	dir, elem, err := s.parent(name)
+	var target string
+	if err == nil {
+		target, err = readlinkat(dir, elem)
+		unix.Close(dir)
 	}
 	if err != nil {
 		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
@@ -365,12 +335,19 @@ func (s *sysFS) readLink(name string) (string, error) {
 	return target, nil
 }
 
-func cutLast(name string) (dir, elem string, ok bool) {
-	i := strings.LastIndexByte(name, '/')
-	if i < 0 {
-		return "", name, false
+// parent opens the directory that holds the last element of name, following no link, and
+// returns it, for the caller to close, and that element: fstatat and readlinkat from it meet no
+// link on the way.
+func (s *sysFS) parent(name string) (int, string, error) {
+	if len(name) > maxName {
+		return -1, "", unix.ENAMETOOLONG
 	}
-	return name[:i], name[i+1:], true
+	dir, elem := ".", name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		dir, elem = name[:i], name[i+1:]
+	}
+	fd, err := s.resolve(dir, unix.O_PATH|unix.O_DIRECTORY)
+	return fd, elem, err
 }
 
 // readlinkat reads the link elem of dir, up to PATH_MAX, the longest target Linux stores.
