@@ -102,9 +102,7 @@ func (s *sysFS) openChecked(op, name string, wantDir bool) (*os.File, error) {
 	return f, nil
 }
 
-var (
-	errIrregular = errors.New("dirfs: not a regular file or directory")
-)
+var errIrregular = errors.New("dirfs: not a regular file or directory")
 
 func (s *sysFS) open(name string) (fs.File, error) {
 	return s.openChecked("open", name, false)
