@@ -183,9 +183,6 @@ func tokenStart(data []byte, off int64) int {
 }
 
 func invalidUTF8(data []byte) int {
-	if utf8.Valid(data) {
-		return -1
-	}
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size == 1 {
