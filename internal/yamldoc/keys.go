@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -144,7 +145,7 @@ const unsupported = "\x00unsupported" // in exactProblems' result: keys no JSON 
 // exactProblems returns the JSON keys that two keys of one mapping of v, a yaml/v2 document,
 // share, and unsupported for a key no JSON key can hold: the decision; locate only finds lines.
 func exactProblems(v any) map[string]bool {
-	var found map[string]bool
+	found := map[string]bool{}
 	var walk func(v any)
 	walk = func(v any) {
 		switch v := v.(type) {
@@ -158,9 +159,9 @@ func exactProblems(v any) map[string]bool {
 						s, ok := jsonKey(k)
 						switch {
 						case !ok:
-							found = setKey(found, unsupported)
+							found[unsupported] = true
 						case seen[s]:
-							found = setKey(found, s)
+							found[s] = true
 						}
 						seen[s] = true
 					}
@@ -177,14 +178,6 @@ func exactProblems(v any) map[string]bool {
 	return found
 }
 
-func setKey(m map[string]bool, k string) map[string]bool {
-	if m == nil {
-		m = map[string]bool{}
-	}
-	m[k] = true
-	return m
-}
-
 // locate decodes doc again, keeping each key's line, and returns the problems of its mappings
 // whose JSON keys exact holds, lines counted from offset; should it find none, one problem
 // without a line, so that the decision never depends on it.
@@ -197,11 +190,7 @@ func locate(doc []byte, offset int, exact map[string]bool) []keyProblem {
 	if len(found) > 0 {
 		return found
 	}
-	keys := make([]string, 0, len(exact))
-	for k := range exact {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(exact))
 	if keys[0] == unsupported {
 		return []keyProblem{{text: "a key is null or an integer above 2^63-1, which no JSON key can hold"}}
 	}
