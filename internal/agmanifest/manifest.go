@@ -58,33 +58,23 @@ func Decode[S any](data []byte) (*Manifest[S], error) {
 	if err != nil {
 		return nil, err
 	}
-	var m Manifest[S]
-	var ps problems
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		v, path := obj[k], at.Child(k)
-		switch k {
-		case "apiVersion", "kind", "status":
-			// Find checks the type fields; the status is the controller's.
-		case "metadata":
-			meta, ok := v.(map[string]any)
-			if v != nil && !ok {
-				ps.add(pathString(path), "must be a mapping, found "+jsonfit.Kind(v))
-				continue
-			}
-			kept := make(map[string]any, len(meta))
-			for mk, mv := range meta {
-				if !slices.Contains(ServerSetMetadata, mk) {
-					kept[mk] = mv
-				}
-			}
-			ps = append(ps, jsonfit.Decode(kept, path, &m.Metadata, jsonfit.RefuseUnknown)...)
-		case "spec":
-			ps = append(ps, jsonfit.Decode(v, path, &m.Spec, jsonfit.RefuseUnknown)...)
-		default:
-			ps.add(pathString(path), "unknown field")
-		}
+	kept := maps.Clone(obj)
+	for _, k := range []string{"apiVersion", "kind", "status"} {
+		delete(kept, k) // Find checks the type fields; the status is the controller's
 	}
-	if err := ps.err(); err != nil {
+	if meta, ok := kept["metadata"].(map[string]any); ok {
+		meta = maps.Clone(meta)
+		for _, k := range ServerSetMetadata {
+			delete(meta, k)
+		}
+		kept["metadata"] = meta
+	}
+	var m Manifest[S]
+	fields := struct {
+		Metadata *Metadata `json:"metadata"`
+		Spec     *S        `json:"spec"`
+	}{&m.Metadata, &m.Spec}
+	if err := problems(jsonfit.Decode(kept, at, &fields, jsonfit.RefuseUnknown)).err(); err != nil {
 		return nil, err
 	}
 	return &m, nil
