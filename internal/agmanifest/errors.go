@@ -55,10 +55,6 @@ func newError(sentinel error, field, format string, args ...any) *Error {
 
 type problems []Problem
 
-func (ps *problems) add(field, detail string) {
-	*ps = append(*ps, Problem{Field: field, Detail: detail})
-}
-
 // err returns nil for no problem, or an *Error wrapping ErrFields, the problems sorted by path.
 func (ps problems) err() error {
 	if len(ps) == 0 {

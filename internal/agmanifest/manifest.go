@@ -94,7 +94,7 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		var ps problems
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if k != "apiVersion" && k != "kind" && k != "metadata" && k != "items" {
-				ps.add(k, "unknown field")
+				ps = append(ps, Problem{Field: k, Detail: "unknown field"})
 			}
 		}
 		if err := ps.err(); err != nil {
@@ -110,7 +110,7 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		}
 		at = field.NewPath("items").Index(0)
 		if obj, ok = items[0].(map[string]any); !ok {
-			return nil, nil, newError(ErrNotGenerator, pathString(at), "must be an %s, a mapping, found %s", Kind, jsonfit.Kind(items[0]))
+			return nil, nil, newError(ErrNotGenerator, at.String(), "must be an %s, a mapping, found %s", Kind, jsonfit.Kind(items[0]))
 		}
 	}
 	// The kind first: a NamespaceList or a Kustomization is named as such.
@@ -118,11 +118,11 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 		got, ok := obj[tf.name].(string)
 		switch {
 		case obj[tf.name] == nil:
-			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found none", tf.want)
+			return nil, nil, newError(ErrNotGenerator, at.Child(tf.name).String(), "must be %q, found none", tf.want)
 		case !ok:
-			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %s", tf.want, jsonfit.Kind(obj[tf.name]))
+			return nil, nil, newError(ErrNotGenerator, at.Child(tf.name).String(), "must be %q, found %s", tf.want, jsonfit.Kind(obj[tf.name]))
 		case got != tf.want:
-			return nil, nil, newError(ErrNotGenerator, pathString(at.Child(tf.name)), "must be %q, found %q", tf.want, got)
+			return nil, nil, newError(ErrNotGenerator, at.Child(tf.name).String(), "must be %q, found %q", tf.want, got)
 		}
 	}
 	return obj, at, nil

@@ -60,12 +60,5 @@ func Strict(v any, path *field.Path, ptr any) error {
 	return problems(jsonfit.Decode(v, path, ptr, jsonfit.RefuseUnknown)).err()
 }
 
-func pathString(p *field.Path) string {
-	if p == nil {
-		return ""
-	}
-	return p.String()
-}
-
 // JSONKind names the YAML type of a value as [Parse] returns it, as jsonfit.Kind does ("a mapping").
 func JSONKind(v any) string { return jsonfit.Kind(v) }
