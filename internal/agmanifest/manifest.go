@@ -3,7 +3,6 @@ package agmanifest
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -105,8 +104,8 @@ func Find(doc any) (map[string]any, *field.Path, error) {
 			return nil, nil, newError(ErrNotGenerator, "items", "must be a list, found %s", jsonfit.Kind(obj["items"]))
 		}
 		if len(items) != 1 {
-			return nil, nil, newError(ErrNotGenerator, "", "a %s must hold exactly one %s, found %s%s",
-				kind, Kind, plural(len(items), "item"), listed(items))
+			return nil, nil, newError(ErrNotGenerator, "", "a %s must hold exactly one %s, found %d items%s",
+				kind, Kind, len(items), listed(items))
 		}
 		at = field.NewPath("items").Index(0)
 		if obj, ok = items[0].(map[string]any); !ok {
@@ -148,11 +147,4 @@ func listed(items []any) string {
 		names = append(names, strings.TrimSpace(kind+" "+strings.TrimPrefix(ns+"/"+name, "/")))
 	}
 	return ": " + strings.Join(names, ", ") + "; kubectl get artifactgenerator NAME -o yaml prints one"
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
