@@ -36,28 +36,22 @@ func (s *sysFS) check(op, name string) (fs.FileInfo, error) {
 		// On Windows, a backslash, a colon or a reserved name such as NUL.
 		return nil, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	for i := 0; i <= len(name); i++ {
+	for i := 0; ; i++ {
 		if i < len(name) && name[i] != '/' {
 			continue
 		}
 		info, err := s.root.Lstat(name[:i])
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, &fs.PathError{Op: op, Path: name, Err: underlying(err)}
-		}
-		if isLinkMode(info.Mode()) {
-			if i == len(name) {
-				return info, nil // the caller decides
-			}
+		case i == len(name):
+			return info, nil // a link too: the caller decides
+		case isLinkMode(info.Mode()):
 			return nil, &fs.PathError{Op: op, Path: name, Err: ErrLink}
-		}
-		if i < len(name) && !info.IsDir() {
+		case !info.IsDir():
 			return nil, &fs.PathError{Op: op, Path: name, Err: syscall.ENOTDIR}
 		}
-		if i == len(name) {
-			return info, nil
-		}
 	}
-	panic("unreachable")
 }
 
 func isLinkMode(mode fs.FileMode) bool {
