@@ -99,7 +99,22 @@ func (s *sysFS) openChecked(op, name string, wantDir bool) (*os.File, error) {
 var errIrregular = errors.New("dirfs: not a regular file or directory")
 
 func (s *sysFS) open(name string) (fs.File, error) {
-	return s.openChecked("open", name, false)
+	f, err := s.openChecked("open", name, false)
+	if err != nil {
+		return nil, err
+	}
+	return dirFile{f}, nil
+}
+
+// dirFile is an opened file whose ReadDir(n) for n <= 0 is sorted by name, as on Linux.
+type dirFile struct{ *os.File }
+
+func (f dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	list, err := f.File.ReadDir(n)
+	if n <= 0 {
+		sortEntries(list)
+	}
+	return list, err
 }
 
 func (s *sysFS) readDir(name string) ([]fs.DirEntry, error) {
