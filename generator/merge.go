@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"slices"
 	"sync"
 
@@ -420,7 +419,7 @@ func (e *mergeError) Unwrap() error { return e.err }
 // mergeYAML returns overlay's YAML merged over base's, byte for byte as source-watcher v2.3
 // writes it: each file's documents decoded as upstream does, with sigs.k8s.io/yaml (a duplicate
 // key takes its last value; numbers pass through float64), and merged in order; then overlay
-// over base (mergeMaps), encoded as one document, keys sorted (encodeMerged). A document that is
+// over base (mergeInto), encoded as one document, keys sorted (encodeMerged). A document that is
 // not a mapping is an error; an empty or null one adds nothing. yamldoc.Documents first bounds
 // alias expansion and refuses a document after a "..." end marker, which upstream would drop;
 // the decoders bound nesting to 10,000 levels. It charges nothing (see artifactTree.merge), and
@@ -437,11 +436,11 @@ func mergeYAML(ctx context.Context, base, overlay []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	merged := mergeMaps(b, o)
-	if encodedSizeAtLeast(merged, maxMergedBytes) > maxMergedBytes {
+	mergeInto(b, o) // both are this call's own
+	if encodedSizeAtLeast(b, maxMergedBytes) > maxMergedBytes {
 		return nil, errMergedTooLarge
 	}
-	out, err := encodeMerged(ctx, merged)
+	out, err := encodeMerged(ctx, b)
 	if err == nil && len(out) > maxMergedBytes {
 		return nil, errMergedTooLarge
 	}
@@ -486,26 +485,10 @@ func decodeMergeFile(ctx context.Context, data []byte) (map[string]any, error) {
 	return out, nil
 }
 
-// mergeMaps returns overlay merged over base, changing neither, as source-watcher merges (Helm's
-// merge of values files, but a null sets the key to null instead of deleting it): maps under one
-// key merge recursively, as deep as the decoders bound; else overlay's value wins, lists too.
-func mergeMaps(base, overlay map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(overlay))
-	maps.Copy(out, base)
-	for k, v := range overlay {
-		if om, ok := v.(map[string]any); ok {
-			if bm, ok := out[k].(map[string]any); ok {
-				out[k] = mergeMaps(bm, om)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// mergeInto makes dst mergeMaps(dst, overlay) in place. overlay's maps
-// become dst's, so the caller must not use overlay afterwards.
+// mergeInto merges overlay over dst, in place, as source-watcher merges (Helm's merge of values
+// files, but a null sets the key to null instead of deleting it): maps under one key merge
+// recursively, as deep as the decoders bound; else overlay's value wins, lists too. overlay's
+// maps become dst's, so the caller must not use overlay afterwards.
 func mergeInto(dst, overlay map[string]any) {
 	for k, v := range overlay {
 		if om, ok := v.(map[string]any); ok {

@@ -313,7 +313,8 @@ func FuzzMergeYAML(f *testing.F) {
 		if berr != nil || oerr != nil {
 			t.Fatalf("mergeYAML succeeded, decodeMergeFile failed: %v, %v", berr, oerr)
 		}
-		merged := mergeMaps(bm, om)
+		mergeInto(bm, om)
+		merged := bm
 		if n := encodedSizeAtLeast(merged, math.MaxInt64/2); n > int64(len(out)) {
 			t.Fatalf("encodedSizeAtLeast = %d for %q, %d bytes", n, out, len(out))
 		}
