@@ -59,8 +59,7 @@ type compiledArtifact struct {
 }
 
 type compiledCopy struct {
-	path     *field.Path // spec.artifacts[i].copy[j]
-	fromPath *field.Path // and its from
+	fromPath *field.Path // spec.artifacts[i].copy[j].from
 	toPath   *field.Path // and its to
 	from     *pathpattern.Template
 	// toTemplate is the destination when it names a capture, rendered from each match's raw
@@ -466,7 +465,7 @@ func (g *Generator) compileArtifacts(specs []OutputArtifact) field.ErrorList {
 		g.checkSourceAlias(&errs, ap.Child("originRevision"), a.OriginRevision)
 		for j, cp := range a.Copy {
 			cpp := c.copyPath.Index(j)
-			cc := compiledCopy{path: cpp, fromPath: cpp.Child("from"), toPath: cpp.Child("to"),
+			cc := compiledCopy{fromPath: cpp.Child("from"), toPath: cpp.Child("to"),
 				strategy: cmp.Or(cp.Strategy, strategyOverwrite), exclude: cp.Exclude, optional: cp.Optional}
 			if cp.From != "" {
 				cc.from = g.bindRef(&errs, cc.fromPath, cp.From, false)
@@ -614,29 +613,26 @@ func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts [
 }
 
 // asFieldErrors spreads the error of a primitive (inventory.Collect's) into field errors: its own
-// field errors when it carries them, or one Invalid error at fldPath.
+// field errors when it carries them, or one Invalid error at fldPath for each other.
 func asFieldErrors(err error, fldPath *field.Path, value any) field.ErrorList {
 	if err == nil {
 		return nil
 	}
+	all := []error{err}
 	var agg utilerrors.Aggregate
 	if errors.As(err, &agg) {
-		var out field.ErrorList
-		for _, e := range agg.Errors() {
-			var fe *field.Error
-			if errors.As(e, &fe) {
-				out = append(out, fe)
-			} else {
-				out = append(out, field.Invalid(fldPath, value, e.Error()))
-			}
+		all = agg.Errors()
+	}
+	var out field.ErrorList
+	for _, e := range all {
+		var fe *field.Error
+		if errors.As(e, &fe) {
+			out = append(out, fe)
+		} else {
+			out = append(out, field.Invalid(fldPath, value, e.Error()))
 		}
-		return out
 	}
-	var fe *field.Error
-	if errors.As(err, &fe) {
-		return field.ErrorList{fe}
-	}
-	return field.ErrorList{field.Invalid(fldPath, value, err.Error())}
+	return out
 }
 
 // Warnings returns the problems of the spec that are not errors, sorted, such as a capture
