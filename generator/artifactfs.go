@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 )
 
 // artifactFS is the file system of one built artifact that [WithArtifactDigest]'s function reads
@@ -74,7 +73,7 @@ func (a *artifactFS) Open(name string) (fs.File, error) {
 // load reads a file's content and makes its information: mode 0755 when its source or archive
 // entry has an execute bit, 0644 otherwise (a merged file's too), as upstream's storage archive
 // and os.CopyFS keep only whether a file is executable.
-func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
+func (a *artifactFS) load(f *artifactFile) ([]byte, *statInfo, error) {
 	data, err := f.content(maxArtifactFileBytes, nil)
 	var perm fs.FileMode
 	switch {
@@ -96,7 +95,7 @@ func (a *artifactFS) load(f *artifactFile) ([]byte, *artifactInfo, error) {
 		a.record(f.dest, err)
 		return nil, nil, err
 	}
-	return data, &artifactInfo{name: base(f.dest), size: int64(len(data)), mode: mode}, nil
+	return data, &statInfo{name: base(f.dest), size: int64(len(data)), mode: mode}, nil
 }
 
 func (a *artifactFS) record(dest string, err error) {
@@ -126,28 +125,15 @@ func (a *artifactFS) readErrors() ([]*artifactFile, []error) {
 	return files, errs
 }
 
-// artifactInfo is the fs.FileInfo of a file or a directory of an artifact.
-type artifactInfo struct {
-	name string
-	size int64
-	mode fs.FileMode
-}
-
-func (i *artifactInfo) Name() string       { return i.name }
-func (i *artifactInfo) Size() int64        { return i.size }
-func (i *artifactInfo) Mode() fs.FileMode  { return i.mode }
-func (i *artifactInfo) ModTime() time.Time { return time.Time{} }
-func (i *artifactInfo) IsDir() bool        { return i.mode.IsDir() }
-func (i *artifactInfo) Sys() any           { return nil }
-
-func dirInfo(name string) *artifactInfo {
-	return &artifactInfo{name: base(name), mode: fs.ModeDir | 0o755}
+// dirInfo is the information of a directory of an artifact; a file's is made by load.
+func dirInfo(name string) *statInfo {
+	return &statInfo{name: base(name), mode: fs.ModeDir | 0o755}
 }
 
 // artifactOpenFile is an open file of an artifact.
 type artifactOpenFile struct {
 	*bytes.Reader
-	info *artifactInfo
+	info *statInfo
 }
 
 func (f *artifactOpenFile) Stat() (fs.FileInfo, error) { return f.info, nil }

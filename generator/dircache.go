@@ -49,7 +49,8 @@ func newDirCache(fsys fs.FS) *dirCache {
 }
 
 // statInfo is a FileInfo without Sys, far smaller than an os.FileInfo: a plan keeps one per
-// directory seen, by pointer, so that answering an Lstat boxes nothing (BenchmarkPlan).
+// directory seen, by pointer, so that answering an Lstat boxes nothing (BenchmarkPlan). An
+// artifactFS's files and directories have one too.
 type statInfo struct {
 	name    string
 	size    int64
