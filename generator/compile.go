@@ -135,12 +135,8 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		if err != nil {
 			errs = append(errs, field.Invalid(specPath.Child("pathPattern"), spec.PathPattern, err.Error()))
 		} else {
-			g.pattern = p
-			g.prefix = literalPrefix(p)
-			if !g.aliases[p.Alias()] {
-				errs = append(errs, field.Invalid(specPath.Child("pathPattern"), spec.PathPattern,
-					fmt.Sprintf("alias %q must be declared in spec.sources", p.Alias())))
-			}
+			g.pattern, g.prefix = p, literalPrefix(p)
+			g.checkAlias(&errs, specPath.Child("pathPattern"), spec.PathPattern) // Parse checked its shape
 		}
 	}
 	if cm := spec.CommonMetadata; cm != nil {
@@ -229,6 +225,19 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		}
 	}
 	dnsLabel := func(p *field.Path, v string) { check(p, v, content.IsDNS1123Label(v)) }
+	named := func(p *field.Path, v string, limit int, re *regexp.Regexp, rule string) bool {
+		switch {
+		case v == "":
+			errs = append(errs, field.Required(p, ""))
+		case len(v) > limit:
+			errs = append(errs, field.TooLong(p, "", limit))
+		case !re.MatchString(v):
+			errs = append(errs, field.Invalid(p, v, rule))
+		default:
+			return true
+		}
+		return false
+	}
 	requiredRef := func(p *field.Path, v string) { // a reference: set, and not too long
 		if v == "" {
 			errs = append(errs, field.Required(p, ""))
@@ -244,27 +253,16 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 	seen := map[string]int{}
 	for i, src := range s.Sources {
 		sp := specPath.Child("sources").Index(i)
-		p := sp.Child("alias")
-		switch j, dup := seen[src.Alias]; {
-		case src.Alias == "":
-			errs = append(errs, field.Required(p, ""))
-		case len(src.Alias) > validation.DNS1123LabelMaxLength:
-			errs = append(errs, field.TooLong(p, "", validation.DNS1123LabelMaxLength))
-		case !aliasPattern.MatchString(src.Alias):
-			errs = append(errs, field.Invalid(p, src.Alias, "must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character"))
-		case dup:
-			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
-		default:
-			seen[src.Alias] = i
+		if p := sp.Child("alias"); named(p, src.Alias, validation.DNS1123LabelMaxLength, aliasPattern,
+			"must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character") {
+			if j, dup := seen[src.Alias]; dup {
+				errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
+			} else {
+				seen[src.Alias] = i
+			}
 		}
-		switch p := sp.Child("name"); {
-		case src.Name == "":
-			errs = append(errs, field.Required(p, ""))
-		case len(src.Name) > maxSourceNameBytes:
-			errs = append(errs, field.TooLong(p, "", maxSourceNameBytes))
-		case !sourceNamePattern.MatchString(src.Name):
-			errs = append(errs, field.Invalid(p, src.Name, "must be lower-case alphanumeric characters or '-', starting and ending with an alphanumeric character"))
-		}
+		named(sp.Child("name"), src.Name, maxSourceNameBytes, sourceNamePattern,
+			"must be lower-case alphanumeric characters or '-', starting and ending with an alphanumeric character")
 		if src.Namespace != "" {
 			dnsLabel(sp.Child("namespace"), src.Namespace)
 		}
@@ -590,7 +588,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 	g.fromArtifact = isArtifactRef(fsrc.Path)
 	g.fromSource = g.bindRef(&errs, pp, fsrc.Path, g.fromArtifact)
 	if g.fromSource != nil {
-		errs = append(errs, g.namespaceLevel(pp, fsrc.Path, s.Artifacts)...)
+		errs = append(errs, g.namespaceLevel(pp, fsrc.Path)...)
 	}
 	return errs
 }
@@ -598,7 +596,7 @@ func (g *Generator) compileNamespaces(s *Spec) field.ErrorList {
 // namespaceLevel refuses, as upstream's API does ("Only namespace-level captures are
 // allowed"), a fromSource.path naming a capture that some artifact's namespace does not, so
 // that a namespace's artifacts read one file. Those with no namespace (never managed) don't count.
-func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts []OutputArtifact) field.ErrorList {
+func (g *Generator) namespaceLevel(fldPath *field.Path, path string) field.ErrorList {
 	for _, name := range g.fromSource.Captures() {
 		for i, a := range g.artifacts {
 			if a.namespace == nil || slices.Contains(a.namespace.Captures(), name) {
@@ -606,7 +604,7 @@ func (g *Generator) namespaceLevel(fldPath *field.Path, path string, artifacts [
 			}
 			return field.ErrorList{field.Invalid(fldPath, path, fmt.Sprintf(
 				"must name only captures of the artifacts' namespace: {%s} is not named by spec.artifacts[%d].namespace %q; only namespace-level captures are allowed",
-				name, i, artifacts[i].Namespace))}
+				name, i, a.namespace.String()))}
 		}
 	}
 	return nil
