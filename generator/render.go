@@ -60,20 +60,14 @@ func render(matches []pathpattern.Match, outputs []output, namespace string, fld
 		}
 		for _, j := range order {
 			m := matches[j]
-			name, nameErr := expandChecked(o.Name, m, namePath, content.IsDNS1123Subdomain)
-			ns, nsErr := namespace, (*field.Error)(nil)
+			name, ok := expandChecked(&errs, o.Name, m, namePath, content.IsDNS1123Subdomain)
+			ns, nsOK := namespace, true
 			if o.Namespace != nil {
-				ns, nsErr = expandChecked(o.Namespace, m, nsPath, content.IsDNS1123Label)
+				ns, nsOK = expandChecked(&errs, o.Namespace, m, nsPath, content.IsDNS1123Label)
 			}
-			if nameErr != nil || nsErr != nil {
-				for _, e := range []*field.Error{nameErr, nsErr} {
-					if e != nil {
-						errs = append(errs, e)
-					}
-				}
-				continue
+			if ok && nsOK {
+				out = append(out, renderedObject{Match: m, Index: i, Namespace: ns, Name: name})
 			}
-			out = append(out, renderedObject{Match: m, Index: i, Namespace: ns, Name: name})
 		}
 	}
 
@@ -98,16 +92,18 @@ func render(matches []pathpattern.Match, outputs []output, namespace string, fld
 }
 
 // expandChecked expands t from m's normalized values and checks the result with check, returning
-// it or an error at fldPath.
-func expandChecked(t *pathpattern.Template, m pathpattern.Match, fldPath *field.Path, check func(string) []string) (string, *field.Error) {
+// it, or false with an error at fldPath added to errs.
+func expandChecked(errs *field.ErrorList, t *pathpattern.Template, m pathpattern.Match, fldPath *field.Path, check func(string) []string) (string, bool) {
 	s, err := t.Expand(m.Normalized)
 	if err != nil {
-		return "", field.Invalid(fldPath, t.String(), fromDir(m.Path, err.Error()))
+		*errs = append(*errs, field.Invalid(fldPath, t.String(), fromDir(m.Path, err.Error())))
+		return "", false
 	}
 	if msgs := check(s); len(msgs) > 0 {
-		return "", field.Invalid(fldPath, s, fromDir(m.Path, strings.Join(msgs, "; ")))
+		*errs = append(*errs, field.Invalid(fldPath, s, fromDir(m.Path, strings.Join(msgs, "; "))))
+		return "", false
 	}
-	return s, nil
+	return s, true
 }
 
 // fromDir prefixes detail with the directory it was rendered from, if any.
