@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -75,25 +76,21 @@ func (a *artifactFS) Open(name string) (fs.File, error) {
 // and os.CopyFS keep only whether a file is executable.
 func (a *artifactFS) load(f *artifactFile) ([]byte, *statInfo, error) {
 	data, err := f.content(maxArtifactFileBytes, nil)
-	var perm fs.FileMode
-	switch {
-	case err != nil:
-	case !f.own:
+	perm := f.mode // an extracted file's; 0 for a merged one
+	if err == nil && !f.own {
 		// Glob found no link on the way and the tree does not change: this is the file just read.
 		var info fs.FileInfo
 		if info, err = fs.Stat(f.fsys, f.src.Path); err == nil {
-			perm = info.Mode().Perm()
+			perm = info.Mode()
 		}
-	default:
-		perm = f.mode.Perm()
-	}
-	mode := fs.FileMode(0o644)
-	if perm&0o111 != 0 {
-		mode = 0o755
 	}
 	if err != nil {
 		a.record(f.dest, err)
 		return nil, nil, err
+	}
+	mode := fs.FileMode(0o644)
+	if perm&0o111 != 0 {
+		mode = 0o755
 	}
 	return data, &statInfo{name: base(f.dest), size: int64(len(data)), mode: mode}, nil
 }
@@ -113,11 +110,7 @@ func (a *artifactFS) record(dest string, err error) {
 func (a *artifactFS) readErrors() ([]*artifactFile, []error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	dests := make([]string, 0, len(a.errs))
-	for d := range a.errs {
-		dests = append(dests, d)
-	}
-	slices.Sort(dests)
+	dests := slices.Sorted(maps.Keys(a.errs))
 	files, errs := make([]*artifactFile, len(dests)), make([]error, len(dests))
 	for i, d := range dests {
 		files[i], errs[i] = a.files[d], a.errs[d]

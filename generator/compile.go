@@ -225,19 +225,6 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 		}
 	}
 	dnsLabel := func(p *field.Path, v string) { check(p, v, content.IsDNS1123Label(v)) }
-	named := func(p *field.Path, v string, limit int, re *regexp.Regexp, rule string) bool {
-		switch {
-		case v == "":
-			errs = append(errs, field.Required(p, ""))
-		case len(v) > limit:
-			errs = append(errs, field.TooLong(p, "", limit))
-		case !re.MatchString(v):
-			errs = append(errs, field.Invalid(p, v, rule))
-		default:
-			return true
-		}
-		return false
-	}
 	requiredRef := func(p *field.Path, v string) { // a reference: set, and not too long
 		if v == "" {
 			errs = append(errs, field.Required(p, ""))
@@ -253,16 +240,27 @@ func validateShape(s *Spec, o *options) field.ErrorList {
 	seen := map[string]int{}
 	for i, src := range s.Sources {
 		sp := specPath.Child("sources").Index(i)
-		if p := sp.Child("alias"); named(p, src.Alias, validation.DNS1123LabelMaxLength, aliasPattern,
-			"must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character") {
-			if j, dup := seen[src.Alias]; dup {
-				errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
-			} else {
-				seen[src.Alias] = i
-			}
+		p := sp.Child("alias")
+		switch j, dup := seen[src.Alias]; {
+		case src.Alias == "":
+			errs = append(errs, field.Required(p, ""))
+		case len(src.Alias) > validation.DNS1123LabelMaxLength:
+			errs = append(errs, field.TooLong(p, "", validation.DNS1123LabelMaxLength))
+		case !aliasPattern.MatchString(src.Alias):
+			errs = append(errs, field.Invalid(p, src.Alias, "must be lower-case alphanumeric characters, '-' or '_', starting and ending with an alphanumeric character"))
+		case dup:
+			errs = append(errs, field.Duplicate(p, fmt.Sprintf("%s (also spec.sources[%d].alias)", src.Alias, j)))
+		default:
+			seen[src.Alias] = i
 		}
-		named(sp.Child("name"), src.Name, maxSourceNameBytes, sourceNamePattern,
-			"must be lower-case alphanumeric characters or '-', starting and ending with an alphanumeric character")
+		switch p := sp.Child("name"); {
+		case src.Name == "":
+			errs = append(errs, field.Required(p, ""))
+		case len(src.Name) > maxSourceNameBytes:
+			errs = append(errs, field.TooLong(p, "", maxSourceNameBytes))
+		case !sourceNamePattern.MatchString(src.Name):
+			errs = append(errs, field.Invalid(p, src.Name, "must be lower-case alphanumeric characters or '-', starting and ending with an alphanumeric character"))
+		}
 		if src.Namespace != "" {
 			dnsLabel(sp.Child("namespace"), src.Namespace)
 		}

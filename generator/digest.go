@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"hash"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -36,10 +37,7 @@ func (d *digester) inputs(in map[string]json.RawMessage) {
 		return
 	}
 	d.h.Write([]byte("\x00inputs\x00"))
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
+	keys := slices.AppendSeq(make([]string, 0, len(in)), maps.Keys(in))
 	slices.Sort(keys)
 	var compact bytes.Buffer
 	for _, k := range keys {
