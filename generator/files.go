@@ -62,8 +62,7 @@ type artifactTree struct {
 }
 
 func newArtifactTree() *artifactTree {
-	// dirs is made with the first directory: most artifacts have none.
-	return &artifactTree{files: map[string]artifactFile{}}
+	return &artifactTree{files: map[string]artifactFile{}, dirs: map[string]bool{}}
 }
 
 func (t *artifactTree) isDir(path string) bool { return t.dirs[path] }
@@ -98,7 +97,7 @@ func (t *artifactTree) mkdir(dir string) error {
 	if err := t.checkParents(dir); err != nil {
 		return err
 	}
-	t.addDir(dir)
+	t.dirs[dir] = true
 	t.addParents(dir)
 	return nil
 }
@@ -124,15 +123,8 @@ func (t *artifactTree) addParents(path string) {
 		if t.dirs[path[:i]] {
 			return
 		}
-		t.addDir(path[:i])
+		t.dirs[path[:i]] = true
 	}
-}
-
-func (t *artifactTree) addDir(dir string) {
-	if t.dirs == nil {
-		t.dirs = map[string]bool{}
-	}
-	t.dirs[dir] = true
 }
 
 // sorted returns the files by destination, in byte order.
