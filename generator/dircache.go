@@ -35,8 +35,10 @@ type dirCache struct {
 // found by binary search, so that a directory read adds one map key, not a path per entry
 // (BenchmarkPlan through dirfs).
 type dirRecord struct {
-	self    *statInfo   // nil until Lstat
-	entries []entryInfo // the entries that are directories, sorted by name; nil until read
+	self *statInfo // nil until Lstat
+	// entries are the entries that are directories, by name, each its name and fs.ModeDir alone
+	// (no plan reads more), allocated together; nil until read.
+	entries []statInfo
 }
 
 // linkRefusal is readfile.RefusesLinks under an unexported name.
@@ -69,17 +71,6 @@ func (s statInfo) ModTime() time.Time { return s.modTime }
 func (s statInfo) IsDir() bool        { return s.mode.IsDir() }
 func (s statInfo) Sys() any           { return nil }
 
-// entryInfo is what the cache keeps of an entry that is a directory: its name alone (no plan reads
-// a directory's size, permissions or time: zero); a directory's entries are allocated together.
-type entryInfo struct{ name string }
-
-func (e *entryInfo) Name() string       { return e.name }
-func (e *entryInfo) Size() int64        { return 0 }
-func (e *entryInfo) Mode() fs.FileMode  { return fs.ModeDir }
-func (e *entryInfo) ModTime() time.Time { return time.Time{} }
-func (e *entryInfo) IsDir() bool        { return true }
-func (e *entryInfo) Sys() any           { return nil }
-
 // load returns what the cache knows of name: its own Lstat, or its directory listing's entry.
 func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	c.mu.RLock()
@@ -98,7 +89,7 @@ func (c *dirCache) load(name string) (fs.FileInfo, bool) {
 	if r == nil {
 		return nil, false
 	}
-	i, ok := slices.BinarySearchFunc(r.entries, base, func(e entryInfo, base string) int { return strings.Compare(e.name, base) })
+	i, ok := slices.BinarySearchFunc(r.entries, base, func(e statInfo, base string) int { return strings.Compare(e.name, base) })
 	if !ok {
 		return nil, false
 	}
@@ -129,14 +120,14 @@ func (c *dirCache) ReadDir(name string) ([]fs.DirEntry, error) {
 	if n == 0 {
 		return entries, nil
 	}
-	dirs := make([]entryInfo, 0, n)
+	dirs := make([]statInfo, 0, n)
 	for _, e := range entries {
 		if e.IsDir() {
-			dirs = append(dirs, entryInfo{name: e.Name()})
+			dirs = append(dirs, statInfo{name: e.Name(), mode: fs.ModeDir})
 		}
 	}
 	// fs.ReadDir returns the entries sorted, but a ReadDirFS may not.
-	cmpName := func(a, b entryInfo) int { return strings.Compare(a.name, b.name) }
+	cmpName := func(a, b statInfo) int { return strings.Compare(a.name, b.name) }
 	if !slices.IsSortedFunc(dirs, cmpName) {
 		slices.SortFunc(dirs, cmpName)
 	}
