@@ -514,17 +514,14 @@ func (g *Generator) compileDestination(errs *field.ErrorList, cc *compiledCopy, 
 // pathpattern.ParseRef into the path below the artifact's root and whether it names a directory
 // (it ends with "/" or is the root: "", as "@artifact/." is, as upstream takes it).
 func parseDestination(to string) (string, bool, error) {
-	if !strings.HasPrefix(to, artifactRoot+"/") {
+	switch rest, ok := strings.CutPrefix(to, artifactRoot+"/"); {
+	case !ok:
 		return "", false, errors.New(`must start with "@artifact/"`)
-	}
-	if to == artifactRoot+"/" {
+	case onlyDots(rest): // the root, which ParseRef refuses
 		return "", true, nil
 	}
 	ref, err := pathpattern.ParseRef(to)
 	if err != nil {
-		if onlyDots(to[len(artifactRoot)+1:]) {
-			return "", true, nil
-		}
 		return "", false, err
 	}
 	return ref.Path, strings.HasSuffix(to, "/"), nil
