@@ -1,26 +1,18 @@
 package cel
 
 import (
-	"container/list"
+	"math"
 	"slices"
 	"strings"
-	"sync"
+
+	"k8s.io/apimachinery/pkg/util/cache"
 )
 
 // Cache maps an expression and its variables to a compiled [Program], holding at most its size
 // in programs and evicting the least recently used. Compile errors are not cached. The zero
 // value is not valid; use [NewCache]. A Cache is safe for concurrent use.
 type Cache struct {
-	size int
-
-	mu      sync.Mutex
-	entries map[string]*list.Element // of *cacheEntry
-	order   *list.List               // front: most recently used
-}
-
-type cacheEntry struct {
-	key string
-	prg *Program
+	lru *cache.LRUExpireCache // of *Program by cacheKey, never expiring
 }
 
 // NewCache returns a cache that holds up to size programs, compiled as [Compile] compiles
@@ -31,7 +23,7 @@ func NewCache(size int) *Cache {
 	if size < 1 {
 		panic("cel: NewCache size must be at least 1")
 	}
-	return &Cache{size: size, entries: make(map[string]*list.Element, size), order: list.New()}
+	return &Cache{lru: cache.NewLRUExpireCache(size)}
 }
 
 // Compile returns the cached program for expr and vars, compiling and caching it on a miss.
@@ -41,42 +33,24 @@ func (c *Cache) Compile(expr string, vars ...string) (*Program, error) {
 		return Compile(expr, vars...) // reports the bad variable; never cached
 	}
 	key := cacheKey(expr, vars)
-	c.mu.Lock()
-	if el, ok := c.entries[key]; ok {
-		c.order.MoveToFront(el)
-		p := el.Value.(*cacheEntry).prg
-		c.mu.Unlock()
-		return p, nil
+	if p, ok := c.lru.Get(key); ok {
+		return p.(*Program), nil
 	}
-	c.mu.Unlock()
-
-	// Compile outside the lock; of two goroutines compiling one expression, the first is kept.
+	// Compiled outside the cache's lock; of two goroutines compiling one expression, the one
+	// that finishes first is usually kept (the programs are equivalent).
 	p, err := Compile(expr, vars...)
 	if err != nil {
 		return nil, err
 	}
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		c.order.MoveToFront(el)
-		return el.Value.(*cacheEntry).prg, nil
+	if q, ok := c.lru.Get(key); ok {
+		return q.(*Program), nil
 	}
-	c.entries[key] = c.order.PushFront(&cacheEntry{key: key, prg: p})
-	for c.order.Len() > c.size {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		delete(c.entries, oldest.Value.(*cacheEntry).key)
-	}
+	c.lru.Add(key, p, math.MaxInt64)
 	return p, nil
 }
 
 // Len returns the number of programs in the cache.
-func (c *Cache) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}
+func (c *Cache) Len() int { return len(c.lru.Keys()) }
 
 // cacheKey joins the sorted variables and the expression with NUL, which identifiers cannot hold.
 func cacheKey(expr string, vars []string) string {
