@@ -110,7 +110,7 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
 			Detail: fmt.Sprintf("output type must be bool, not %s", out)}
 	}
-	plan := func(limit *uint64) (cel.Program, error) { return env.Program(ast, programOptions(base, ast, limit)...) }
+	plan := func(limit *uint64) (cel.Program, error) { return env.Program(ast, programOptions(base, limit)...) }
 	prg, err := plan(&costLimit)
 	if err != nil {
 		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}

@@ -210,8 +210,9 @@ func matchCost(subject, size int) uint64 {
 // tracker does not charge them for compiling.
 const constantMatches = "@matches_constant"
 
-// matchesOptimization compiles a constant pattern once and checks each call's charge against *limit.
-func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
+// matchesOptimization compiles a constant pattern once, records its regexSize in sizes for the
+// tracker of constantMatches, and checks each call's charge against *limit.
+func matchesOptimization(limit *uint64, sizes map[string]int) *interpreter.RegexOptimization {
 	return &interpreter.RegexOptimization{
 		Function:   "matches",
 		RegexIndex: 1,
@@ -221,6 +222,7 @@ func matchesOptimization(limit *uint64) *interpreter.RegexOptimization {
 				return nil, err
 			}
 			size := regexSize(pattern)
+			sizes[pattern] = size
 			return interpreter.NewCall(call.ID(), call.Function(), constantMatches, call.Args(), func(args ...ref.Val) ref.Val {
 				if len(args) != 2 {
 					return types.NoSuchOverloadErr()

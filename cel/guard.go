@@ -5,18 +5,16 @@ import (
 	"slices"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/ast"
-	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 	"github.com/google/cel-go/interpreter/functions"
 )
 
-// programOptions bound a program of e compiled as a by the cost model (cost.go). The cost
-// limit is *limit, read by each evaluation, so that a limitedProgram can change it between them.
-func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOption {
-	sizes := constantPatterns(a.NativeRep().Expr())
+// programOptions bound a program of e by the cost model (cost.go). The cost limit is *limit,
+// read by each evaluation, so that a limitedProgram can change it between them.
+func programOptions(e *environment, limit *uint64) []cel.ProgramOption {
+	sizes := map[string]int{} // the regexSize of each constant pattern, written while planning
 	constant := func(args []ref.Val, _ ref.Val) *uint64 {
 		pattern, _ := args[1].(types.String)
 		size, ok := sizes[string(pattern)]
@@ -31,35 +29,13 @@ func programOptions(e *environment, a *cel.Ast, limit *uint64) []cel.ProgramOpti
 		cel.CostTrackerOptions(func(t *interpreter.CostTracker) error { t.Limit = limit; return nil }),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
 		cel.CustomDecoratorV2(guard(e, limit)),
-		cel.OptimizeRegex(matchesOptimization(limit)),
+		cel.OptimizeRegex(matchesOptimization(limit, sizes)),
 		// cel-go charges a call by its overload's tracker when the checker resolved one, by the
 		// estimator otherwise (dyn values, dispatched at run time): both charge callCost.
 		cel.CostTracking(estimator{}),
 		cel.CostTrackerOptions(e.trackers...),
 		cel.CostTrackerOptions(interpreter.OverloadCostTracker(constantMatches, constant)),
 	}
-}
-
-// constantPatterns returns the regexSize of each constant pattern of matches in e: sizes the
-// tracker of constantMatches would otherwise compute at every call.
-func constantPatterns(e ast.Expr) map[string]int {
-	sizes := map[string]int{}
-	ast.PreOrderVisit(e, ast.NewExprVisitor(func(e ast.Expr) {
-		if e.Kind() != ast.CallKind || e.AsCall().FunctionName() != overloads.Matches {
-			return
-		}
-		c := e.AsCall()
-		args := c.Args()
-		if c.IsMemberFunction() {
-			args = append([]ast.Expr{c.Target()}, args...)
-		}
-		if len(args) == 2 && args[1].Kind() == ast.LiteralKind {
-			if p, ok := args[1].AsLiteral().(types.String); ok {
-				sizes[string(p)] = regexSize(string(p))
-			}
-		}
-	}))
-	return sizes
 }
 
 // estimator charges by callCost a call that cel-go dispatches at run time; nil leaves a
