@@ -42,18 +42,15 @@ type progSize struct {
 	others   uint64 // instructions that are not rune instructions
 }
 
-func (a progSize) plus(b progSize) progSize {
-	return progSize{satAdd(a.insts, b.insts), satAdd(a.weighted, b.weighted), satAdd(a.runes, b.runes), satAdd(a.others, b.others)}
+func (a progSize) zip(b progSize, f func(x, y uint64) uint64) progSize {
+	return progSize{f(a.insts, b.insts), f(a.weighted, b.weighted), f(a.runes, b.runes), f(a.others, b.others)}
 }
 
-func (a progSize) minus(b progSize) progSize {
-	sub := func(x, y uint64) uint64 { return x - min(x, y) }
-	return progSize{sub(a.insts, b.insts), sub(a.weighted, b.weighted), sub(a.runes, b.runes), sub(a.others, b.others)}
-}
+func (a progSize) plus(b progSize) progSize  { return a.zip(b, satAdd) }
+func (a progSize) minus(b progSize) progSize { return a.zip(b, satSub) }
+func (a progSize) times(n uint64) progSize   { return a.zip(progSize{n, n, n, n}, satMul) }
 
-func (a progSize) times(n uint64) progSize {
-	return progSize{satMul(a.insts, n), satMul(a.weighted, n), satMul(a.runes, n), satMul(a.others, n)}
-}
+func satSub(a, b uint64) uint64 { return a - min(a, b) }
 
 func control(n uint64) progSize { return progSize{insts: n, weighted: n, others: n} }
 
@@ -442,6 +439,10 @@ func (s *scanner) escape(t string) string {
 		s.literal('\\')
 		return t[1:]
 	}
+	if n, rest, ok := s.classEscape(t); ok {
+		s.classAtom(n)
+		return rest
+	}
 	switch t[1] {
 	case 'A':
 		s.b.anchored = true
@@ -456,13 +457,6 @@ func (s *scanner) escape(t string) string {
 			s.literal(r)
 		}
 		return rest
-	case 'p', 'P':
-		n, rest := s.unicodeClass(t)
-		s.classAtom(n)
-		return rest
-	case 'd', 'D', 's', 'S', 'w', 'W':
-		s.classAtom(s.group())
-		return t[2:]
 	}
 	r, rest := parseEscape(t)
 	s.literal(r)
@@ -477,6 +471,20 @@ const (
 	groupFolds      = 63
 	groupFoldRanges = 19
 )
+
+// classEscape scans a class escape (\pL, \d) at the start of t: the ranges it adds, and ok.
+func (s *scanner) classEscape(t string) (uint64, string, bool) {
+	if len(t) >= 2 && t[0] == '\\' {
+		switch t[1] {
+		case 'p', 'P':
+			n, rest := s.unicodeClass(t)
+			return n, rest, true
+		case 'd', 'D', 's', 'S', 'w', 'W':
+			return s.group(), t[2:], true
+		}
+	}
+	return 0, t, false
+}
 
 // group counts a Perl or POSIX group and returns the ranges it adds.
 func (s *scanner) group() uint64 {
@@ -549,20 +557,9 @@ func (s *scanner) class(t string) string {
 				continue
 			}
 		}
-		if len(u) >= 2 && u[0] == '\\' {
-			switch u[1] {
-			case 'p', 'P':
-				var m uint64
-				m, u = s.unicodeClass(u)
-				n = satAdd(n, m)
-				literal = false
-				continue
-			case 'd', 'D', 's', 'S', 'w', 'W':
-				n = satAdd(n, s.group())
-				u = u[2:]
-				literal = false
-				continue
-			}
+		if m, rest, ok := s.classEscape(u); ok {
+			n, u, literal = satAdd(n, m), rest, false
+			continue
 		}
 		var lo, hi rune
 		lo, u = classChar(u)
@@ -754,38 +751,20 @@ func strided(lo, hi, stride uint64) uint64 {
 	return (hi-lo)/stride + 1
 }
 
-// canonicalName is the parser's canonical form of a class name ("Greek", no _, - or spaces).
+// canonicalName is the parser's canonical form of a class name: no _, - or spaces, the first
+// letter upper case, the others lower ("Greek").
 func canonicalName(name string) string {
-	canonical := func(i int, c byte) bool {
-		switch {
+	b := make([]byte, 0, len(name))
+	for i := range len(name) {
+		switch c := name[i]; {
 		case c == '_' || c == '-' || c == ' ':
-			return false
-		case i == 0:
-			return c < 'a' || c > 'z'
+		case len(b) == 0 && 'a' <= c && c <= 'z':
+			b = append(b, c-'a'+'A')
+		case len(b) > 0 && 'A' <= c && c <= 'Z':
+			b = append(b, c-'A'+'a')
+		default:
+			b = append(b, c)
 		}
-		return c < 'A' || c > 'Z'
-	}
-	i := 0
-	for i < len(name) && canonical(i, name[i]) {
-		i++
-	}
-	if i == len(name) {
-		return name
-	}
-	b := []byte(name[:i])
-	for ; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c == '_' || c == '-' || c == ' ':
-			continue
-		case len(b) == 0:
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
 	}
 	return string(b)
 }
