@@ -23,36 +23,18 @@ type Program struct {
 	prg    cel.Program // planned with the cost limit CostLimit
 	budget time.Duration
 
-	limited *limitedPrograms // plans for EvalLimited
+	// EvalLimited's plans, pooled: cel-go fixes a plan's limit, so a limit that changes between
+	// evaluations needs a plan per evaluation in flight.
+	plan    func(limit *uint64) (cel.Program, error)
+	limited *sync.Pool // of *limitedProgram
 }
 
 // costLimit is the shared plans' limit, never written: a variable for cel-go's tracker's pointer.
 var costLimit uint64 = CostLimit
 
-// limitedPrograms pools plans of one program for EvalLimited: cel-go fixes a plan's limit, so
-// a limit that changes between evaluations needs a plan per evaluation in flight.
-type limitedPrograms struct {
-	plan func(limit *uint64) (cel.Program, error)
-	pool sync.Pool // of *limitedProgram
-}
-
 type limitedProgram struct {
 	prg   cel.Program
 	limit uint64
-}
-
-func (l *limitedPrograms) get(limit uint64) (*limitedProgram, error) {
-	lp, _ := l.pool.Get().(*limitedProgram)
-	if lp == nil {
-		lp = new(limitedProgram)
-		prg, err := l.plan(&lp.limit)
-		if err != nil {
-			return nil, err
-		}
-		lp.prg = prg
-	}
-	lp.limit = limit
-	return lp, nil
 }
 
 // envOnce builds the base environment once; Compile adds variables with Extend, a copy.
@@ -79,8 +61,7 @@ var reserved = map[string]bool{
 // twice is an error wrapping [ErrInvalidVariable].
 func Compile(expr string, vars ...string) (*Program, error) {
 	if len(expr) > maxExpressionBytes {
-		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
-			Detail: fmt.Sprintf("must be no more than %d bytes, got %d", maxExpressionBytes, len(expr))}
+		return nil, invalid(expr, fmt.Sprintf("must be no more than %d bytes, got %d", maxExpressionBytes, len(expr)))
 	}
 	decls := make([]cel.EnvOption, 0, len(vars))
 	for i, v := range vars {
@@ -107,23 +88,26 @@ func Compile(expr string, vars ...string) (*Program, error) {
 		return nil, issuesError(expr, iss)
 	}
 	if out := ast.OutputType(); !out.IsExactType(cel.BoolType) {
-		return nil, &CompileError{Expr: expr, Err: ErrInvalid,
-			Detail: fmt.Sprintf("output type must be bool, not %s", out)}
+		return nil, invalid(expr, fmt.Sprintf("output type must be bool, not %s", out))
 	}
 	plan := func(limit *uint64) (cel.Program, error) { return env.Program(ast, programOptions(base, limit)...) }
 	prg, err := plan(&costLimit)
 	if err != nil {
-		return nil, &CompileError{Expr: expr, Err: ErrInvalid, Detail: err.Error()}
+		return nil, invalid(expr, err.Error())
 	}
 	return &Program{expr: expr, vars: append([]string(nil), vars...), prg: prg, budget: TimeBudget,
-		limited: &limitedPrograms{plan: plan}}, nil
+		plan: plan, limited: new(sync.Pool)}, nil
+}
+
+func invalid(expr, detail string) *CompileError {
+	return &CompileError{Expr: expr, Err: ErrInvalid, Detail: detail}
 }
 
 // issuesError turns cel-go's issues into a CompileError without their "ERROR: " prefixes.
 func issuesError(expr string, iss *cel.Issues) *CompileError {
 	detail := iss.Err().Error() // sorts the issues by position
 	detail = strings.TrimPrefix(strings.ReplaceAll(detail, "\nERROR: ", "\n"), "ERROR: ")
-	e := &CompileError{Expr: expr, Err: ErrInvalid, Detail: detail}
+	e := invalid(expr, detail)
 	if errs := iss.Errors(); len(errs) > 0 && errs[0].Location.Line() >= 1 {
 		e.Line, e.Column = errs[0].Location.Line(), errs[0].Location.Column()+1
 	}
@@ -178,12 +162,18 @@ func (p *Program) EvalLimited(ctx context.Context, vars map[string]string, limit
 	if limit >= CostLimit {
 		return p.eval(ctx, p.prg, CostLimit, vars)
 	}
-	lp, err := p.limited.get(limit)
-	if err != nil {
-		// The program planned once already: a bug, not bad input.
-		return false, 0, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: planning the program: %v", ErrEval, err)}
+	lp, _ := p.limited.Get().(*limitedProgram)
+	if lp == nil {
+		lp = new(limitedProgram)
+		prg, err := p.plan(&lp.limit)
+		if err != nil {
+			// The program planned once already: a bug, not bad input.
+			return false, 0, &EvalError{Expr: p.expr, Err: fmt.Errorf("%w: planning the program: %v", ErrEval, err)}
+		}
+		lp.prg = prg
 	}
-	defer p.limited.pool.Put(lp)
+	lp.limit = limit
+	defer p.limited.Put(lp)
 	return p.eval(ctx, lp.prg, limit, vars)
 }
 
