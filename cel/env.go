@@ -85,11 +85,10 @@ func baseOptions() []cel.EnvOption {
 	}
 }
 
-// environment is the base environment, the implementations that guard checks, and the trackers.
+// environment is the base environment and the implementations that guard checks.
 type environment struct {
-	env      *cel.Env
-	impls    map[string]*functions.Overload
-	trackers []interpreter.CostTrackerOption
+	env   *cel.Env
+	impls map[string]*functions.Overload
 }
 
 func newEnvironment() (*environment, error) {
@@ -103,19 +102,7 @@ func newEnvironment() (*environment, error) {
 	}
 	e := &environment{env: env, impls: map[string]*functions.Overload{}}
 	for name, fn := range env.Functions() {
-		b, ok := builtins[name]
-		if !ok {
-			continue
-		}
-		// Each overload charged by b, not by cel-go; an overload of several functions (in_list)
-		// is charged alike, so the order does not matter.
-		for _, o := range fn.OverloadDecls() {
-			e.trackers = append(e.trackers, interpreter.OverloadCostTracker(o.ID(), func(args []ref.Val, result ref.Val) *uint64 {
-				c := b.charge(args, result)
-				return &c
-			}))
-		}
-		if !b.checked() {
+		if b, ok := builtins[name]; !ok || !b.checked() {
 			continue
 		}
 		bindings, err := fn.Bindings()

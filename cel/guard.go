@@ -30,16 +30,16 @@ func programOptions(e *environment, limit *uint64) []cel.ProgramOption {
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
 		cel.CustomDecoratorV2(guard(e, limit)),
 		cel.OptimizeRegex(matchesOptimization(limit, sizes)),
-		// cel-go charges a call by its overload's tracker when the checker resolved one, by the
-		// estimator otherwise (dyn values, dispatched at run time): both charge callCost.
+		// cel-go charges a call by its overload's tracker, else by the estimator, which charges
+		// callCost by function name, alike whether the checker resolved the overload or cel-go
+		// dispatches it at run time on dyn values.
 		cel.CostTracking(estimator{}),
-		cel.CostTrackerOptions(e.trackers...),
 		cel.CostTrackerOptions(interpreter.OverloadCostTracker(constantMatches, constant)),
 	}
 }
 
-// estimator charges by callCost a call that cel-go dispatches at run time; nil leaves a
-// function the cost model does not list to cel-go, which charges 1.
+// estimator charges a call by callCost; nil leaves a function the cost model does not list to
+// cel-go, which charges 1.
 type estimator struct{}
 
 func (estimator) CallCost(function, _ string, args []ref.Val, result ref.Val) *uint64 {
