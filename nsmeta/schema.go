@@ -25,14 +25,8 @@ const costBudget = 100_000
 // allowedAnnotations: a CEL rule over "value" per allowed key. The zero value is not valid; use
 // CompileSchema. A Schema is immutable and safe for concurrent use.
 type Schema struct {
-	labels, annotations map[string]rule
+	labels, annotations map[string]*cel.Program
 	strict              bool
-}
-
-type rule struct {
-	prog *cel.Program
-	// what names the rule in messages: `rule "value != ''"`.
-	what string
 }
 
 // CompileSchema compiles every rule of allowedLabels and allowedAnnotations, each a map from a key
@@ -52,8 +46,8 @@ func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath 
 	var o options
 	errs := o.apply(opts, "CompileSchema", "WithStrict")
 	s := &Schema{
-		labels:      make(map[string]rule, len(allowedLabels)),
-		annotations: make(map[string]rule, len(allowedAnnotations)),
+		labels:      make(map[string]*cel.Program, len(allowedLabels)),
+		annotations: make(map[string]*cel.Program, len(allowedAnnotations)),
 		strict:      o.strict,
 	}
 	lp, ap := fldPath.Child("allowedLabels"), fldPath.Child("allowedAnnotations")
@@ -73,7 +67,7 @@ func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath 
 }
 
 // compileRule compiles the CEL rule r for key into rules.
-func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path) field.ErrorList {
+func compileRule(o *options, rules map[string]*cel.Program, key, r string, p *field.Path) field.ErrorList {
 	if r == "" {
 		return field.ErrorList{field.Required(p, "must be a CEL expression over value that returns a bool")}
 	}
@@ -81,7 +75,7 @@ func compileRule(o *options, rules map[string]rule, key, r string, p *field.Path
 	if err != nil {
 		return field.ErrorList{field.Invalid(p, r, compileDetail(err))}
 	}
-	rules[key] = rule{prog: prog, what: fmt.Sprintf("rule %q", prog.String())}
+	rules[key] = prog
 	return nil
 }
 
@@ -117,7 +111,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 	for _, part := range [...]struct {
 		what, list string
 		in, out    map[string]string
-		rules      map[string]rule
+		rules      map[string]*cel.Program
 		p          *field.Path
 	}{
 		{"label", "allowedLabels", m.Labels, kept.Labels, s.labels, p.Child("labels")},
@@ -126,7 +120,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 		// Sorted: stable warnings, and the budget runs out at the same key every time.
 		for _, k := range slices.Sorted(maps.Keys(part.in)) {
 			v, kp := part.in[k], part.p.Key(k)
-			r, ok := part.rules[k]
+			prog, ok := part.rules[k]
 			if !ok {
 				if s.strict {
 					errs = append(errs, field.Forbidden(kp, "must be listed in "+part.list))
@@ -142,7 +136,7 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				continue
 			}
 			left := costBudget - spent
-			pass, cost, err := r.prog.EvalLimited(ctx, map[string]string{valueVariable: v}, left)
+			pass, cost, err := prog.EvalLimited(ctx, map[string]string{valueVariable: v}, left)
 			spent += min(cost, left)
 			switch {
 			case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
@@ -150,12 +144,12 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 				errs = append(errs, field.InternalError(kp, err))
 			case errors.Is(err, cel.ErrCostLimit) && left < cel.CostLimit:
 				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf(
-					"%s failed to evaluate within the CEL cost budget of the file: its rules may cost %d together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s",
-					r.what, costBudget, left, len(v), evalDetail(err))))
+					"rule %q failed to evaluate within the CEL cost budget of the file: its rules may cost %d together, charged key by key (labels, then annotations, each in sorted order), and %d was left for this %d-byte value: %s",
+					prog, costBudget, left, len(v), evalDetail(err))))
 			case err != nil:
-				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("%s failed to evaluate: %s", r.what, evalDetail(err))))
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("rule %q failed to evaluate: %s", prog, evalDetail(err))))
 			case !pass:
-				errs = append(errs, field.Invalid(kp, quote.Value(v), "must satisfy "+r.what))
+				errs = append(errs, field.Invalid(kp, quote.Value(v), fmt.Sprintf("must satisfy rule %q", prog)))
 			default:
 				part.out[k] = v
 			}
