@@ -131,16 +131,9 @@ func reserved(fldPath *field.Path) *field.Error {
 // externalFinalizer annotation in the result, from fromSource, is a Forbidden error at
 // metadata.annotations[source.extensions.fluxcd.io/externalFinalizer].
 func (p Pipeline) Resolve(namespace string, fromSource Metadata) (Result, field.ErrorList) {
-	// Size the maps for every key that may be set, so that they never grow.
-	nl := len(p.Common.Labels) + len(fromSource.Labels) + len(p.Final.Labels)
-	na := len(p.Common.Annotations) + len(fromSource.Annotations) + len(p.Final.Annotations)
-	for _, op := range p.Operations {
-		nl += len(op.Labels)
-		na += len(op.Annotations)
-	}
 	r := Result{
-		Metadata: Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
-		Origin:   Metadata{Labels: make(map[string]string, nl), Annotations: make(map[string]string, na)},
+		Metadata: Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
+		Origin:   Metadata{Labels: map[string]string{}, Annotations: map[string]string{}},
 	}
 	r.set(p.Common, originCommon, false)
 	r.set(fromSource, originSource, false)
