@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -153,12 +154,8 @@ func (s *scanner) scan(pattern string) {
 		case ')':
 			s.closeGroup()
 			t = t[1:]
-		case '^':
-			s.b.anchored = true
-			s.atom(control(1))
-			t = t[1:]
-		case '$':
-			s.atom(control(1))
+		case '^', '$':
+			s.assertion(t[0] == '^')
 			t = t[1:]
 		case '.':
 			s.classAtom(2)
@@ -189,7 +186,7 @@ func (s *scanner) scan(pattern string) {
 		s.closeGroup()
 	}
 	g := s.top()
-	s.merge(g)
+	s.merge(g, g.branches > 0)
 	// The program ends in a match and starts with a failure.
 	s.b.prog = g.alts.plus(g.branch()).plus(control(2))
 }
@@ -265,6 +262,12 @@ func (g *scanGroup) branch() progSize {
 	return g.cur
 }
 
+// assertion is an empty-width assertion; anchor: ^ or \A.
+func (s *scanner) assertion(anchor bool) {
+	s.b.anchored = s.b.anchored || anchor
+	s.atom(control(1))
+}
+
 func (s *scanner) atom(a progSize) {
 	s.b.atoms = satAdd(s.b.atoms, 1)
 	g := s.top()
@@ -296,8 +299,9 @@ func (s *scanner) sort(n uint64) {
 	s.b.sorts = satAdd(s.b.sorts, satMul(n, uint64(bits.Len64(n))))
 }
 
-func (s *scanner) merge(g *scanGroup) {
-	if g.branches > 0 {
+// merge counts the parser merging a group's classes, which it does when it has alternatives.
+func (s *scanner) merge(g *scanGroup, alternatives bool) {
+	if alternatives {
 		s.b.ranges = satAdd(s.b.ranges, g.classRanges)
 		s.sort(g.classRanges)
 	}
@@ -346,11 +350,8 @@ func (s *scanner) closeGroup() {
 		s.deep--
 		s.b.atoms = satAdd(s.b.atoms, 1)
 		g := s.top()
-		if s.alternatives {
-			s.b.ranges = satAdd(s.b.ranges, g.classRanges)
-			s.sort(g.classRanges)
-			s.alternatives = false
-		}
+		s.merge(g, s.alternatives)
+		s.alternatives = false
 		g.last = g.cur.minus(s.since)
 		return
 	}
@@ -359,7 +360,7 @@ func (s *scanner) closeGroup() {
 	}
 	g := s.groups[len(s.groups)-1]
 	s.groups = s.groups[:len(s.groups)-1]
-	s.merge(&g)
+	s.merge(&g, g.branches > 0)
 	size := g.alts.plus(g.branch())
 	if g.capture {
 		// Two instructions, and as much again for the parser's bookkeeping (index, name).
@@ -444,12 +445,8 @@ func (s *scanner) escape(t string) string {
 		return rest
 	}
 	switch t[1] {
-	case 'A':
-		s.b.anchored = true
-		s.atom(control(1))
-		return t[2:]
-	case 'b', 'B', 'z':
-		s.atom(control(1))
+	case 'A', 'b', 'B', 'z':
+		s.assertion(t[1] == 'A')
 		return t[2:]
 	case 'Q':
 		lit, rest, _ := strings.Cut(t[2:], `\E`)
@@ -671,13 +668,8 @@ func parseEscape(t string) (rune, string) {
 }
 
 func unhex(c byte) rune {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0')
-	case 'a' <= c && c <= 'f':
-		return rune(c-'a') + 10
-	case 'A' <= c && c <= 'F':
-		return rune(c-'A') + 10
+	if v, err := strconv.ParseUint(string(c), 16, 8); err == nil {
+		return rune(v)
 	}
 	return -1
 }
