@@ -327,24 +327,23 @@ func censusOf(l ref.Val) (census, bool) {
 			return c, false
 		}
 		visits--
-		var (
-			s shape
-			w uint64
-		)
-		switch e := it.Next().(type) {
+		e := it.Next()
+		var kind byte
+		switch e.(type) {
 		case types.String:
-			s, w = shape{'s', uint64(len(e))}, uint64(len(e))
+			kind = 's'
 		case types.Bytes:
-			s, w = shape{'b', uint64(len(e))}, uint64(len(e))
+			kind = 'b'
 		case traits.Lister:
-			s, w = shape{'l', sizeOf(e)}, weight(e, &visits)
+			kind = 'l'
 		case traits.Mapper:
-			s, w = shape{'m', sizeOf(e)}, weight(e, &visits)
+			kind = 'm'
 		default:
 			continue
 		}
+		s := shape{kind, sizeOf(e)}
 		g := c[s]
-		c[s] = group{g.count + 1, max(g.weight, w)}
+		c[s] = group{g.count + 1, max(g.weight, weight(e, &visits))}
 	}
 	return c, visits > 0
 }
