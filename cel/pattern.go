@@ -143,6 +143,7 @@ func scanPattern(pattern string) patternBound {
 func (s *scanner) scan(pattern string) {
 	s.b = patternBound{bytes: uint64(len(pattern))}
 	s.groups = append(s.groups[:0], scanGroup{})
+	s.size, s.next, s.searched = len(pattern), nil, 0
 	t := pattern
 	for t != "" {
 		switch t[0] {
@@ -202,6 +203,36 @@ type scanner struct {
 	deep         int
 	since        progSize
 	alternatives bool
+
+	// next remembers, for each separator index looked for, where the next one is (-1: none),
+	// so that the scan stays linear: at each of many "[:" without a ":]" after them, the
+	// parser's search reads the rest of the pattern (TestScanLinear).
+	next     map[string]int
+	size     int // the pattern's length
+	searched int // bytes index read: at most 3 times size, as index looks for 3 separators
+}
+
+// index is strings.Index(t, sep) for t, a suffix of the pattern: where the last search found
+// sep, if not behind t, or nowhere, else a new search.
+func (s *scanner) index(t, sep string) int {
+	at := s.size - len(t)
+	next, ok := s.next[sep]
+	if !ok || next >= 0 && next < at {
+		next = strings.Index(t, sep)
+		s.searched += len(t)
+		if next >= 0 {
+			s.searched -= len(t) - next - len(sep)
+			next += at
+		}
+		if s.next == nil {
+			s.next = map[string]int{}
+		}
+		s.next[sep] = next
+	}
+	if next < 0 {
+		return -1
+	}
+	return next - at
 }
 
 // maxDepth bounds the groups that have a scanGroup: the parser refuses nesting over 1000,
@@ -315,7 +346,7 @@ func (s *scanner) openGroup(t string) string {
 	}
 	// Named captures: (?P<name>, (?<name>.
 	if len(t) > 4 && t[2] == 'P' && t[3] == '<' || len(t) > 3 && t[2] == '<' {
-		if end := strings.IndexByte(t, '>'); end >= 0 {
+		if end := s.index(t, ">"); end >= 0 {
 			s.open(true)
 			return t[end+1:]
 		}
@@ -455,7 +486,7 @@ func (s *scanner) escape(t string) string {
 		}
 		return rest
 	}
-	r, rest := parseEscape(t)
+	r, rest := s.parseEscape(t)
 	s.literal(r)
 	return rest
 }
@@ -502,7 +533,7 @@ func (s *scanner) unicodeClass(t string) (uint64, string) {
 	case u == "":
 		return 0, u
 	case u[0] == '{':
-		end := strings.IndexByte(u, '}')
+		end := s.index(u, "}")
 		if end < 0 {
 			return 0, u // refused by the parser; what follows is literals
 		}
@@ -547,7 +578,7 @@ func (s *scanner) class(t string) string {
 		first = false
 		items++
 		if len(u) > 2 && u[0] == '[' && u[1] == ':' {
-			if i := strings.Index(u[2:], ":]"); i >= 0 {
+			if i := s.index(u[2:], ":]"); i >= 0 {
 				n = satAdd(n, s.group())
 				u = u[i+4:]
 				literal = false
@@ -559,10 +590,10 @@ func (s *scanner) class(t string) string {
 			continue
 		}
 		var lo, hi rune
-		lo, u = classChar(u)
+		lo, u = s.classChar(u)
 		hi = lo
 		if len(u) >= 2 && u[0] == '-' && u[1] != ']' {
-			hi, u = classChar(u[1:])
+			hi, u = s.classChar(u[1:])
 		}
 		literal = literal && hi-lo <= 1
 		n = satAdd(n, s.classRange(lo, hi))
@@ -620,16 +651,16 @@ func folding(lo, hi rune) uint64 {
 	return uint64(j - i)
 }
 
-func classChar(t string) (rune, string) {
+func (s *scanner) classChar(t string) (rune, string) {
 	if t[0] == '\\' {
-		return parseEscape(t)
+		return s.parseEscape(t)
 	}
 	r, size := utf8.DecodeRuneInString(t)
 	return r, t[size:]
 }
 
 // parseEscape reads an escape as the parser does; one the parser refuses reads as two bytes.
-func parseEscape(t string) (rune, string) {
+func (s *scanner) parseEscape(t string) (rune, string) {
 	if len(t) < 2 {
 		return '\\', t[1:]
 	}
@@ -646,7 +677,7 @@ func parseEscape(t string) (rune, string) {
 		}
 		return r, u
 	case c == 'x' && u != "" && u[0] == '{':
-		if end := strings.IndexByte(u, '}'); end > 1 {
+		if end := s.index(u, "}"); end > 1 {
 			r := rune(0)
 			for i := 1; i < end; i++ {
 				v := unhex(u[i])

@@ -444,3 +444,22 @@ func FuzzRuntimeMatches(f *testing.F) {
 		}
 	})
 }
+
+// TestScanLinear checks that scanning stays linear where the parser searches
+// ahead for the end of a construct that never comes (or that a refused escape
+// leaves unread): before the charge was known, 256 KiB of "[[:" took seconds,
+// each "[:" searching the rest of the pattern for ":]".
+func TestScanLinear(t *testing.T) {
+	t.Parallel()
+	for _, unit := range []string{`[[:`, `(?P<`, `(?<`, `\p{`, `\x{`, `[\x{`, `[[:x:]`} {
+		t.Run(unit, func(t *testing.T) {
+			t.Parallel()
+			p := strings.Repeat(unit, 64<<10) + `}`
+			var s scanner
+			s.scan(p)
+			if s.searched > 3*len(p) {
+				t.Errorf("the scan searched %d bytes of a %d-byte pattern, want at most %d", s.searched, len(p), 3*len(p))
+			}
+		})
+	}
+}
