@@ -143,7 +143,7 @@ func scanPattern(pattern string) patternBound {
 func (s *scanner) scan(pattern string) {
 	s.b = patternBound{bytes: uint64(len(pattern))}
 	s.groups = append(s.groups[:0], scanGroup{})
-	s.size, s.next, s.searched = len(pattern), nil, 0
+	s.size, s.next, s.searched = len(pattern), make(map[string]int, 3), 0
 	t := pattern
 	for t != "" {
 		switch t[0] {
@@ -219,20 +219,13 @@ func (s *scanner) index(t, sep string) int {
 	next, ok := s.next[sep]
 	if !ok || next >= 0 && next < at {
 		next = strings.Index(t, sep)
-		s.searched += len(t)
-		if next >= 0 {
+		if s.searched += len(t); next >= 0 {
 			s.searched -= len(t) - next - len(sep)
 			next += at
 		}
-		if s.next == nil {
-			s.next = map[string]int{}
-		}
 		s.next[sep] = next
 	}
-	if next < 0 {
-		return -1
-	}
-	return next - at
+	return max(next-at, -1)
 }
 
 // maxDepth bounds the groups that have a scanGroup: the parser refuses nesting over 1000,
