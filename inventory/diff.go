@@ -97,17 +97,9 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 	}
 	slices.Sort(dups)
 	var errs field.ErrorList
-	// Each (apiVersion, kind) is checked once, not per entry (BenchmarkDiff).
-	types := map[[2]string]bool{}
 	for i, e := range entries {
-		t := [2]string{e.APIVersion, e.Kind}
-		ok, seen := types[t]
-		if !seen {
-			ok = validType(e.APIVersion, e.Kind)
-			types[t] = ok
-		}
-		if !ok || !e.validObject() {
-			errs = append(errs, e.validate(field.NewPath(name).Index(i))...)
+		if len(e.Validate(nil)) > 0 { // the path only for a problem, which costs allocations
+			errs = append(errs, e.Validate(field.NewPath(name).Index(i))...)
 		}
 		if len(dups) > 0 && dups[0] == i {
 			errs = append(errs, field.Duplicate(field.NewPath(name).Index(i), e.ID().String()))

@@ -141,10 +141,12 @@ func (id ID) IsCustomResourceDefinition() bool {
 //	errs := id.Validate(field.NewPath("spec", "target"))
 func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	validateGroup(&errs, fldPath.Child("group"), id.Group)
-	validateKind(&errs, fldPath.Child("kind"), id.Kind)
-	validateNamespace(&errs, fldPath.Child("namespace"), id)
-	validateName(&errs, fldPath.Child("name"), id.Name)
+	for _, msg := range apiname.IsGroup(id.Group) {
+		errs = append(errs, field.Invalid(fldPath.Child("group"), id.Group, msg))
+	}
+	validateKind(&errs, fldPath, id.Kind)
+	validateNamespace(&errs, fldPath, id)
+	validateName(&errs, fldPath, id.Name)
 	return errs
 }
 
@@ -157,67 +159,25 @@ func (id ID) Validate(fldPath *field.Path) field.ErrorList {
 //
 //	errs := e.Validate(field.NewPath("status", "inventory").Index(3))
 func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
-	if e.valid() {
-		return nil
-	}
-	return e.validate(fldPath)
-}
-
-// validate is Validate without the shortcut.
-func (e Entry) validate(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	id := e.ID()
-	validateAPIVersion(&errs, fldPath.Child("apiVersion"), e.APIVersion, e.Kind)
+	validateAPIVersion(&errs, fldPath, e.APIVersion, e.Kind)
 	if e.Kind != "" {
-		validateKind(&errs, fldPath.Child("kind"), e.Kind)
+		validateKind(&errs, fldPath, e.Kind)
 	}
-	validateNamespace(&errs, fldPath.Child("namespace"), id)
-	validateName(&errs, fldPath.Child("name"), e.Name)
+	validateNamespace(&errs, fldPath, e.ID())
+	validateName(&errs, fldPath, e.Name)
 	if len(e.Filename) > maxFilenameBytes {
 		errs = append(errs, field.TooLong(fldPath.Child("filename"), e.Filename, maxFilenameBytes))
 	}
-	validateDigest(&errs, fldPath.Child("digest"), e.Digest)
+	validateDigest(&errs, fldPath, e.Digest)
 	return errs
 }
 
-// validType reports whether validateAPIVersion and validateKind (of a kind) find no error.
-func validType(apiVersion, kind string) bool {
-	if kind != "" && len(apiname.IsKind(kind)) > 0 {
-		return false
-	}
-	if apiVersion == "" {
-		_, ok := defaultAPIVersion(kind)
-		return ok
-	}
-	group, version, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		return len(apiname.IsVersion(apiVersion)) == 0
-	}
-	return group != "" && len(apiname.IsGroup(group)) == 0 && len(apiname.IsVersion(version)) == 0
-}
-
-// validName reports whether validateName would find no error.
-func validName(name string) bool {
-	return name != "" && len(name) <= maxNameBytes && name != "." && name != ".." &&
-		strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, '%') < 0
-}
-
-// valid is Validate without field paths, which Diff needs only to word errors (BenchmarkDiff);
-// TestEntryValidate and FuzzFastChecks hold it equal to validate.
-func (e Entry) valid() bool {
-	return validType(e.APIVersion, e.Kind) && e.validObject()
-}
-
-// validObject reports whether the rest of e, past its type, is valid.
-func (e Entry) validObject() bool {
-	id := e.ID()
-	if id.Namespace != "" && (id.IsNamespace() || id.IsCustomResourceDefinition() || !isDNS1123Label(id.Namespace)) {
-		return false
-	}
-	return validName(e.Name) && len(e.Filename) <= maxFilenameBytes && (e.Digest == "" || isDigest(e.Digest))
-}
+// The validateX functions append their field's problems, at its child of p, to errs: the child
+// path is made only for a problem, so that a valid entry costs no allocation (BenchmarkPlan).
 
 func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind string) {
+	p = p.Child("apiVersion")
 	if apiVersion == "" {
 		if _, ok := defaultAPIVersion(kind); !ok {
 			*errs = append(*errs, field.Required(p, fmt.Sprintf("must be set for kind %q: only Namespace and ExternalArtifact may omit it", kind)))
@@ -239,19 +199,13 @@ func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind s
 	}
 }
 
-func validateGroup(errs *field.ErrorList, p *field.Path, group string) {
-	for _, msg := range apiname.IsGroup(group) {
-		*errs = append(*errs, field.Invalid(p, group, msg))
-	}
-}
-
 func validateKind(errs *field.ErrorList, p *field.Path, kind string) {
 	if kind == "" {
-		*errs = append(*errs, field.Required(p, ""))
+		*errs = append(*errs, field.Required(p.Child("kind"), ""))
 		return
 	}
 	for _, msg := range apiname.IsKind(kind) {
-		*errs = append(*errs, field.Invalid(p, kind, msg))
+		*errs = append(*errs, field.Invalid(p.Child("kind"), kind, msg))
 	}
 }
 
@@ -260,25 +214,23 @@ func validateNamespace(errs *field.ErrorList, p *field.Path, id ID) {
 		return
 	}
 	if id.IsNamespace() || id.IsCustomResourceDefinition() {
-		*errs = append(*errs, field.Forbidden(p, fmt.Sprintf("must be empty for cluster-scoped kind %q", id.Kind)))
+		*errs = append(*errs, field.Forbidden(p.Child("namespace"), fmt.Sprintf("must be empty for cluster-scoped kind %q", id.Kind)))
 		return
 	}
-	if !isDNS1123Label(id.Namespace) {
-		for _, msg := range validation.IsDNS1123Label(id.Namespace) {
-			*errs = append(*errs, field.Invalid(p, id.Namespace, msg))
-		}
+	for _, msg := range validation.IsDNS1123Label(id.Namespace) {
+		*errs = append(*errs, field.Invalid(p.Child("namespace"), id.Namespace, msg))
 	}
 }
 
 func validateName(errs *field.ErrorList, p *field.Path, name string) {
 	switch {
 	case name == "":
-		*errs = append(*errs, field.Required(p, ""))
+		*errs = append(*errs, field.Required(p.Child("name"), ""))
 	case len(name) > maxNameBytes:
-		*errs = append(*errs, field.TooLong(p, name, maxNameBytes))
+		*errs = append(*errs, field.TooLong(p.Child("name"), name, maxNameBytes))
 	default:
 		for _, msg := range content.IsPathSegmentName(name) {
-			*errs = append(*errs, field.Invalid(p, name, msg))
+			*errs = append(*errs, field.Invalid(p.Child("name"), name, msg))
 		}
 	}
 }
@@ -291,49 +243,12 @@ func validateDigest(errs *field.ErrorList, p *field.Path, d digest.Digest) {
 	if algorithm, _, _ := strings.Cut(string(d), ":"); digestHexLen[algorithm] > 0 {
 		detail = fmt.Sprintf("must be %q followed by %d lower-case hex characters", algorithm+":", digestHexLen[algorithm])
 	}
-	*errs = append(*errs, field.Invalid(p, string(d), detail))
-}
-
-// The fast checks below accept exactly what apimachinery's regular expressions do, which run only
-// to word errors (BenchmarkDiff); TestFastChecks and FuzzFastChecks hold them equal.
-
-// isDNS1123Label reports whether s matches [a-z0-9]([-a-z0-9]*[a-z0-9])? in at most 63 bytes.
-func isDNS1123Label(s string) bool {
-	if len(s) == 0 || len(s) > validation.DNS1123LabelMaxLength {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-		case c == '-' && i > 0 && i < len(s)-1:
-		default:
-			return false
-		}
-	}
-	return true
+	*errs = append(*errs, field.Invalid(p.Child("digest"), string(d), detail))
 }
 
 // isDigest reports whether d is "<algorithm>:" and the lower-case hex of its size.
 func isDigest(d digest.Digest) bool {
 	algorithm, hex, _ := strings.Cut(string(d), ":")
-	if n, ok := digestHexLen[algorithm]; !ok || len(hex) != n {
-		return false
-	}
-	// A table lookup, not a branch per byte, which mispredicts on random hex (BenchmarkDiff).
-	var bad byte
-	for i := 0; i < len(hex); i++ {
-		bad |= notLowerHex[hex[i]]
-	}
-	return bad == 0
+	n, ok := digestHexLen[algorithm]
+	return ok && len(hex) == n && !strings.ContainsFunc(hex, func(c rune) bool { return !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') })
 }
-
-// notLowerHex is 0 for the bytes 0-9 and a-f, 1 for every other byte.
-var notLowerHex = func() (t [256]byte) {
-	for c := range t {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			t[c] = 1
-		}
-	}
-	return t
-}()

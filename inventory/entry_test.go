@@ -246,9 +246,6 @@ func TestEntryValidate(t *testing.T) {
 			if diff := cmp.Diff(tt.want, reduce(errs)); diff != "" {
 				t.Errorf("Validate() mismatch (-want +got):\n%s\n%v", diff, errs)
 			}
-			if got, want := tt.entry.valid(), len(tt.entry.validate(nil)) == 0; got != want {
-				t.Errorf("valid() = %v, validate says %v", got, want)
-			}
 		})
 	}
 }
