@@ -39,44 +39,30 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 		return Changes{}, errs
 	}
 
-	// The merge runs twice, first to count, so that each list is made at its size.
-	const create, update, unchanged, stale = 0, 1, 2, 3
-	merge := func(add func(list int, e Entry)) {
-		i, j := 0, 0
-		for i < len(oldOrder) || j < len(desiredOrder) {
-			var c int
-			switch {
-			case i == len(oldOrder):
-				c = 1
-			case j == len(desiredOrder):
-				c = -1
-			default:
-				c = compareApply(old[oldOrder[i]].ID(), desired[desiredOrder[j]].ID())
-			}
-			switch {
-			case c < 0:
-				add(stale, old[oldOrder[i]])
-				i++
-			case c > 0:
-				add(create, desired[desiredOrder[j]])
-				j++
-			case old[oldOrder[i]].Digest != desired[desiredOrder[j]].Digest:
-				add(update, desired[desiredOrder[j]])
-				i, j = i+1, j+1
-			default:
-				add(unchanged, desired[desiredOrder[j]])
-				i, j = i+1, j+1
-			}
+	ch := Changes{Create: []Entry{}, Update: []Entry{}, Unchanged: []Entry{}, Stale: []Entry{}}
+	for i, j := 0, 0; i < len(oldOrder) || j < len(desiredOrder); {
+		c := -1
+		switch {
+		case i == len(oldOrder):
+			c = 1
+		case j < len(desiredOrder):
+			c = compareApply(old[oldOrder[i]].ID(), desired[desiredOrder[j]].ID())
+		}
+		switch {
+		case c < 0:
+			ch.Stale = append(ch.Stale, old[oldOrder[i]])
+			i++
+		case c > 0:
+			ch.Create = append(ch.Create, desired[desiredOrder[j]])
+			j++
+		case old[oldOrder[i]].Digest != desired[desiredOrder[j]].Digest:
+			ch.Update = append(ch.Update, desired[desiredOrder[j]])
+			i, j = i+1, j+1
+		default:
+			ch.Unchanged = append(ch.Unchanged, desired[desiredOrder[j]])
+			i, j = i+1, j+1
 		}
 	}
-	var ch Changes
-	lists := [...]*[]Entry{create: &ch.Create, update: &ch.Update, unchanged: &ch.Unchanged, stale: &ch.Stale}
-	var counts [len(lists)]int
-	merge(func(list int, _ Entry) { counts[list]++ })
-	for l, list := range lists {
-		*list = make([]Entry, 0, counts[l])
-	}
-	merge(func(list int, e Entry) { *lists[list] = append(*lists[list], e) })
 	// Without duplicates, prune order is the exact reverse of apply order.
 	slices.Reverse(ch.Stale)
 	return ch, nil
@@ -84,7 +70,7 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 
 // checkList returns the list's indices in apply order and its problems, as [Diff] words them.
 func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
-	order := applyOrder(entries)
+	order := sortOrder(entries, false)
 	// Equal IDs are adjacent in apply order, in index order.
 	var dups []int
 	var prev ID
@@ -114,12 +100,7 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 //
 //	lines := append(changes.Decisions(), collected...)
 func (c Changes) Decisions() []Decision {
-	n := len(c.Create) + len(c.Update) + len(c.Unchanged)
-	if n == 0 {
-		return nil
-	}
-	ds := make([]Decision, 0, n)
-	// In the order of the lists, which slices.Concat gives applyOrder too.
+	var ds []Decision
 	for _, l := range [...]struct {
 		action  Action
 		entries []Entry
@@ -128,6 +109,6 @@ func (c Changes) Decisions() []Decision {
 			ds = append(ds, Decision{Entry: e, Action: l.action})
 		}
 	}
-	permute(ds, applyOrder(slices.Concat(c.Create, c.Update, c.Unchanged)))
+	slices.SortStableFunc(ds, func(a, b Decision) int { return compareApply(a.Entry.ID(), b.Entry.ID()) })
 	return ds
 }

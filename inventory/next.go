@@ -30,7 +30,7 @@ func Next(desired []Entry, decisions []Decision, deleted func(Entry) bool) []Ent
 			all = append(all, d.Entry)
 		}
 	}
-	permute(all, applyOrder(all))
+	permute(all, sortOrder(all, false))
 	// Equal IDs keep their order: desired first, then decisions in order.
 	return slices.CompactFunc(all, func(a, b Entry) bool { return a.ID() == b.ID() })
 }

@@ -89,32 +89,10 @@ func sortPrune(entries []Entry) {
 	permute(entries, sortOrder(entries, true))
 }
 
-func applyOrder(entries []Entry) []int { return sortOrder(entries, false) }
-
-// sortKey is an entry's place in apply order, computed once per entry, not per comparison.
-type sortKey struct {
-	rank int
-	id   ID
-	i    int // the index, which keeps equal IDs in order
-}
-
 // sortOrder returns the indices of entries in apply or prune order, equal IDs in index order.
 func sortOrder(entries []Entry, reverse bool) []int {
-	compare := func(a, b sortKey) int {
-		c := cmp.Compare(a.rank, b.rank)
-		if c == 0 {
-			c = compareIDs(a.id, b.id)
-		}
-		if reverse {
-			c = -c
-		}
-		if c == 0 {
-			c = cmp.Compare(a.i, b.i)
-		}
-		return c
-	}
 	order := make([]int, len(entries))
-	// An inventory that Next wrote is in order already: one pass without keys keeps Diff O(n).
+	// An inventory that Next wrote is in order already: one pass without sorting keeps Diff O(n).
 	inOrder := true
 	for i := range order {
 		order[i] = i
@@ -123,17 +101,14 @@ func sortOrder(entries []Entry, reverse bool) []int {
 			inOrder = c == 0 || (c < 0) != reverse
 		}
 	}
-	if inOrder {
-		return order
-	}
-	keys := make([]sortKey, len(entries))
-	for i, e := range entries {
-		id := e.ID()
-		keys[i] = sortKey{rank: kindRank[id.Kind], id: id, i: i}
-	}
-	slices.SortFunc(keys, compare)
-	for j, k := range keys {
-		order[j] = k.i
+	if !inOrder {
+		slices.SortStableFunc(order, func(a, b int) int {
+			c := compareApply(entries[a].ID(), entries[b].ID())
+			if reverse {
+				return -c
+			}
+			return c
+		})
 	}
 	return order
 }
