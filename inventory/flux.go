@@ -91,10 +91,7 @@ func cutLast(s, sep string) (before, after string, found bool) {
 //
 //	entries, errs := inventory.FromResourceInventory(ks.Status.Inventory.Entries...)
 func FromResourceInventory(refs ...ResourceRef) ([]Entry, field.ErrorList) {
-	return fromRefs(field.NewPath("entries"), refs)
-}
-
-func fromRefs(p *field.Path, refs []ResourceRef) ([]Entry, field.ErrorList) {
+	p := field.NewPath("entries")
 	entries := make([]Entry, 0, len(refs))
 	var errs field.ErrorList
 	for i, ref := range refs {

@@ -1,10 +1,6 @@
 package inventory
 
-import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/tenantkit/tenantkit/internal/jsonfit"
-)
+import "k8s.io/apimachinery/pkg/util/validation/field"
 
 // UnmarshalLenient reads an inventory as [Unmarshal] does, but one bad entry does not cost the
 // others: it returns every entry that passes [Entry.Validate], the first of each [ID] (so that
@@ -30,61 +26,32 @@ func UnmarshalLenient(data []byte) ([]Entry, field.ErrorList, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := newLenientList(loc.path, len(loc.list))
-	for i, el := range loc.list {
-		if !loc.refs {
-			if e, ps := decodeEntry(loc.path.Index(i), el); l.decoded(ps) {
-				l.add(i, e)
-			}
-		} else if ref, ps := decodeRef(loc.path.Index(i), el); l.decoded(ps) {
-			l.addRef(i, ref)
+	entries, errs := keepFirst(loc.path, len(loc.list), func(i int) (Entry, field.ErrorList) {
+		e, ps, errs := loc.entry(i)
+		for _, p := range ps {
+			errs = append(errs, &field.Error{Type: field.ErrorTypeInvalid, Field: p.Field, BadValue: field.OmitValueType{}, Detail: p.Detail})
+		}
+		return e, errs
+	})
+	return entries, errs, nil
+}
+
+// keepFirst returns, of the n entries that entry(i) gives, those without problems, the first of
+// each ID, and the problems of the others: entry's, or a Duplicate at p.Index(i).
+func keepFirst(p *field.Path, n int, entry func(i int) (Entry, field.ErrorList)) ([]Entry, field.ErrorList) {
+	entries, seen := make([]Entry, 0, n), make(map[ID]bool, n)
+	var errs field.ErrorList
+	for i := range n {
+		e, eerrs := entry(i)
+		switch id := e.ID(); {
+		case len(eerrs) > 0:
+			errs = append(errs, eerrs...)
+		case seen[id]:
+			errs = append(errs, field.Duplicate(p.Index(i), id.String()))
+		default:
+			seen[id] = true
+			entries = append(entries, e)
 		}
 	}
-	return l.entries, l.errs, nil
-}
-
-// lenientList gathers a list's valid entries, the first of each ID, and the others' problems.
-type lenientList struct {
-	p       *field.Path
-	entries []Entry
-	errs    field.ErrorList
-	seen    map[ID]bool
-}
-
-func newLenientList(p *field.Path, n int) *lenientList {
-	return &lenientList{p: p, entries: make([]Entry, 0, n), seen: make(map[ID]bool, n)}
-}
-
-// add keeps the entry at index i, or reports why not.
-func (l *lenientList) add(i int, e Entry) {
-	if errs := e.Validate(l.p.Index(i)); len(errs) > 0 {
-		l.errs = append(l.errs, errs...)
-		return
-	}
-	id := e.ID()
-	if l.seen[id] {
-		l.errs = append(l.errs, field.Duplicate(l.p.Index(i), id.String()))
-		return
-	}
-	l.seen[id] = true
-	l.entries = append(l.entries, e)
-}
-
-// decoded reports whether an element decoded, with no problems ps; else it reports each value
-// that does not decode, Invalid at its path.
-func (l *lenientList) decoded(ps []jsonfit.Problem) bool {
-	for _, p := range ps {
-		l.errs = append(l.errs, &field.Error{Type: field.ErrorTypeInvalid, Field: p.Field, BadValue: field.OmitValueType{}, Detail: p.Detail})
-	}
-	return ps == nil
-}
-
-// addRef converts the ref at index i and keeps its entry, or reports why not.
-func (l *lenientList) addRef(i int, ref ResourceRef) {
-	e, errs := refToEntry(l.p.Index(i), ref)
-	if len(errs) > 0 {
-		l.errs = append(l.errs, errs...)
-		return
-	}
-	l.add(i, e)
+	return entries, errs
 }

@@ -61,23 +61,20 @@ func Unmarshal(data []byte) ([]Entry, error) {
 	case loc.list == nil:
 		return []Entry{}, nil
 	}
-	var entries []Entry
+	entries := make([]Entry, len(loc.list))
+	var ps jsonfit.Summary
 	var errs field.ErrorList
-	if loc.refs {
-		refs, err := decodeList(loc.path, loc.list, decodeRef)
-		if err != nil {
-			return nil, err
-		}
-		entries, errs = fromRefs(loc.path, refs)
-	} else {
-		if entries, err = decodeList(loc.path, loc.list, decodeEntry); err != nil {
-			return nil, err
-		}
-		for i, e := range entries {
-			errs = append(errs, e.Validate(loc.path.Index(i))...)
-		}
+	for i := range loc.list {
+		var eps []jsonfit.Problem
+		var eerrs field.ErrorList
+		entries[i], eps, eerrs = loc.entry(i)
+		ps.Add(eps...)
+		errs = append(errs, eerrs...)
 	}
-	if len(errs) > 0 {
+	switch {
+	case ps.Len() > 0:
+		return nil, fmt.Errorf("%w: %s", ErrMalformed, ps.String())
+	case len(errs) > 0:
 		return nil, errs.ToAggregate()
 	}
 	return entries, nil
@@ -171,32 +168,34 @@ func malformed(p *field.Path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
 }
 
-// decodeEntry decodes el, at p, as an entry (its kind ExternalArtifact when it has none), or
-// returns what does not fit in the document's words. Unknown keys are ignored.
-func decodeEntry(p *field.Path, el any) (Entry, []jsonfit.Problem) {
-	var e Entry
-	if _, ok := el.(map[string]any); !ok {
-		return e, []jsonfit.Problem{{Field: p.String(), Detail: "must be an inventory entry, a mapping, found " + jsonfit.Kind(el)}}
+// entry decodes element i of the list: what does not fit, in the document's words, or else the
+// entry (its kind ExternalArtifact when it has none) and the problems of its conversion from a
+// Flux ref ([FromResourceInventory]) or its [Entry.Validate]. Unknown keys are ignored.
+func (loc located) entry(i int) (Entry, []jsonfit.Problem, field.ErrorList) {
+	p := loc.path.Index(i)
+	if loc.refs {
+		ref, ps := decode[ResourceRef](p, loc.list[i], "a Flux ref, a mapping {id, v}")
+		if ps != nil {
+			return Entry{}, ps, nil
+		}
+		e, errs := refToEntry(p, ref)
+		return e, nil, errs
 	}
-	if ps := jsonfit.Decode(el, p, &e, jsonfit.IgnoreUnknown); ps != nil {
-		return Entry{}, ps
+	e, ps := decode[Entry](p, loc.list[i], "an inventory entry, a mapping")
+	if ps != nil {
+		return Entry{}, ps, nil
 	}
-	if e.Kind == "" {
-		e.Kind = KindExternalArtifact
-	}
-	return e, nil
+	e.Kind = cmp.Or(e.Kind, KindExternalArtifact)
+	return e, nil, e.Validate(p)
 }
 
-// decodeRef decodes el, an element of a list of Flux refs at path p, as decodeEntry does.
-func decodeRef(p *field.Path, el any) (ResourceRef, []jsonfit.Problem) {
-	var ref ResourceRef
+// decode decodes el, at p, as a T (want in messages), or returns what does not fit.
+func decode[T any](p *field.Path, el any, want string) (T, []jsonfit.Problem) {
+	var t T
 	if _, ok := el.(map[string]any); !ok {
-		return ref, []jsonfit.Problem{{Field: p.String(), Detail: "must be a Flux ref, a mapping {id, v}, found " + jsonfit.Kind(el)}}
+		return t, []jsonfit.Problem{{Field: p.String(), Detail: "must be " + want + ", found " + jsonfit.Kind(el)}}
 	}
-	if ps := jsonfit.Decode(el, p, &ref, jsonfit.IgnoreUnknown); ps != nil {
-		return ResourceRef{}, ps
-	}
-	return ref, nil
+	return t, jsonfit.Decode(el, p, &t, jsonfit.IgnoreUnknown)
 }
 
 // document returns an inventory document's value, as jsonfit.Parse reads it, bounded to
@@ -226,20 +225,4 @@ func document(data []byte) (any, error) {
 		return nil, malformed(nil, "must be one JSON or YAML document")
 	}
 	return doc, nil
-}
-
-// decodeList decodes each element of list, at p, with decode (decodeEntry or decodeRef), or
-// returns an error wrapping ErrMalformed that names the first ten values that do not fit.
-func decodeList[T any](p *field.Path, list []any, decode func(*field.Path, any) (T, []jsonfit.Problem)) ([]T, error) {
-	out := make([]T, len(list))
-	var ps jsonfit.Summary
-	for i, el := range list {
-		var eps []jsonfit.Problem
-		out[i], eps = decode(p.Index(i), el)
-		ps.Add(eps...)
-	}
-	if ps.Len() > 0 {
-		return nil, fmt.Errorf("%w: %s", ErrMalformed, ps.String())
-	}
-	return out, nil
 }
