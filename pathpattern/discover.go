@@ -74,7 +74,7 @@ func (p *Pattern) Discover(fsys fs.FS, fldPath *field.Path) (matches []Match, er
 		return nil, nil, err
 	}
 	if d.fixed == len(p.segments) {
-		return []Match{{Path: dir, Raw: map[string]string{}, Normalized: map[string]string{}}}, nil, nil
+		return []Match{d.captured(dir, 0)}, nil, nil
 	}
 	if err := d.walk(dir, d.fixed); err != nil {
 		return nil, nil, err
@@ -120,8 +120,8 @@ func (d *discovery) checkPrefix() (string, error) {
 	}
 	dir := "."
 	for _, seg := range d.p.segments[:d.fixed] {
-		name := join(dir, seg.literal)
-		info, err := d.lstat(name, seg.literal)
+		name := join(dir, seg.src)
+		info, err := d.lstat(name, seg.src)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return "", shapeError(name, "must be a directory, as the pattern's fixed prefix names it: it does not exist")
@@ -153,8 +153,8 @@ func (d *discovery) lstat(name, lit string) (fs.FileInfo, error) {
 func (d *discovery) walk(dir string, i int) error {
 	seg := &d.p.segments[i]
 	if !seg.capture {
-		name := join(dir, seg.literal)
-		info, err := d.lstat(name, seg.literal)
+		name := join(dir, seg.src)
+		info, err := d.lstat(name, seg.src)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil // nothing to match in this directory
@@ -211,32 +211,20 @@ func (d *discovery) below(dir string, i int) (err error) {
 
 // problem records name, which segment i names, as of type typ, with the values captured so far.
 func (d *discovery) problem(name string, i int, typ fs.FileMode) {
-	rule := "must be a directory, not " + describeType(typ)
-	m := Match{Path: name, Raw: map[string]string{}, Normalized: map[string]string{}, Problem: rule}
-	for _, seg := range d.p.segments[:i+1] {
-		for _, pt := range seg.parts {
-			if pt.capture >= 0 {
-				m.Raw[d.p.captures[pt.capture]] = d.values[pt.capture]
-				m.Normalized[d.p.captures[pt.capture]] = strings.ToLower(d.values[pt.capture])
-			}
-		}
-	}
+	m := d.captured(name, d.p.segments[i].captured)
+	m.Problem = "must be a directory, not " + describeType(typ)
 	d.matches = append(d.matches, m)
 	d.errs = append(d.errs, dirError{dir: name, err: field.Invalid(d.fldPath, name,
-		fmt.Sprintf("%s, as the pattern's segment %q names it: discovery neither reads nor follows it", rule, d.p.segmentText(i)))})
+		fmt.Sprintf("%s, as the pattern's segment %q names it: discovery neither reads nor follows it", m.Problem, d.p.segments[i].src))})
 }
 
-// segmentText returns segment i as the pattern spells it.
-func (p *Pattern) segmentText(i int) string {
-	var b strings.Builder
-	for _, part := range p.segments[i].parts {
-		if part.capture >= 0 {
-			b.WriteString("{" + p.captures[part.capture] + "}")
-		} else {
-			b.WriteString(part.lit)
-		}
+// captured returns a Match at path with the values of the first n captures, raw and lower-cased.
+func (d *discovery) captured(path string, n int) Match {
+	m := Match{Path: path, Raw: make(map[string]string, n), Normalized: make(map[string]string, n)}
+	for j, name := range d.p.captures[:n] {
+		m.Raw[name], m.Normalized[name] = d.values[j], strings.ToLower(d.values[j])
 	}
-	return b.String()
+	return m
 }
 
 // describeType names what was found where a directory must be.
@@ -260,18 +248,14 @@ func (d *discovery) next(dir string, i int) error {
 	if i+1 < len(d.p.segments) {
 		return d.walk(dir, i+1)
 	}
-	m := Match{Path: dir, Raw: make(map[string]string, len(d.values)), Normalized: make(map[string]string, len(d.values))}
+	m := d.captured(dir, len(d.values))
 	ok := true
-	for j, name := range d.p.captures {
-		raw := d.values[j]
-		norm := strings.ToLower(raw)
-		if msgs := content.IsLabelValue(norm); len(msgs) > 0 {
-			d.errs = append(d.errs, dirError{dir, name, field.Invalid(d.fldPath, norm,
+	for _, name := range d.p.captures {
+		if msgs := content.IsLabelValue(m.Normalized[name]); len(msgs) > 0 {
+			d.errs = append(d.errs, dirError{dir, name, field.Invalid(d.fldPath, m.Normalized[name],
 				fmt.Sprintf("directory %q, capture %q: %s", dir, name, strings.Join(msgs, "; ")))})
 			ok = false
 		}
-		m.Raw[name] = raw
-		m.Normalized[name] = norm
 	}
 	if ok {
 		d.matches = append(d.matches, m)

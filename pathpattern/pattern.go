@@ -29,10 +29,11 @@ type Pattern struct {
 }
 
 type segment struct {
-	parts   []part
-	literal string // the whole segment when it has no capture
-	capture bool   // the segment has at least one capture
-	dotOK   bool   // the segment starts with a literal '.': dot names may match
+	src      string // the segment as the pattern spells it
+	parts    []part
+	capture  bool // the segment has at least one capture
+	dotOK    bool // the segment starts with a literal '.': dot names may match
+	captured int  // how many captures this segment and those before it have
 }
 
 type part struct {
@@ -101,18 +102,12 @@ func checkLength(s string) error {
 
 // checkUTF8 returns a [*SyntaxError] at the first byte of s that is not valid UTF-8.
 func checkUTF8(s string) error {
-	if utf8.ValidString(s) {
-		return nil
-	}
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			break
+	for i, r := range s {
+		if _, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+			return &SyntaxError{Input: s, Offset: i, Rule: ruleInvalidUTF8}
 		}
-		i += size
 	}
-	return &SyntaxError{Input: s, Offset: i, Rule: ruleInvalidUTF8}
+	return nil
 }
 
 // splitAlias checks that s is valid UTF-8 (so offsets fall on runes) and its "@alias/"
@@ -171,10 +166,11 @@ func (p *Pattern) parseSegment(pattern string, start, end int) (segment, error) 
 	if err != nil {
 		return segment{}, err
 	}
-	if len(parts) == 1 && parts[0].capture < 0 {
-		return segment{parts: parts, literal: parts[0].lit}, nil
+	seg := segment{src: s, parts: parts, captured: len(p.captures)}
+	if len(parts) > 1 || parts[0].capture >= 0 {
+		seg.capture, seg.dotOK = true, parts[0].capture < 0 && parts[0].lit[0] == '.'
 	}
-	return segment{parts: parts, capture: true, dotOK: parts[0].capture < 0 && parts[0].lit[0] == '.'}, nil
+	return seg, nil
 }
 
 // parseParts splits in[start:end] into parts; capture maps a name and its '{' to an index.
@@ -284,7 +280,7 @@ const maxStackParts = 15
 // can start at the latest, a forward pass gives each capture its longest value.
 func (s *segment) match(name string, values []string) bool {
 	if !s.capture {
-		return name == s.literal
+		return name == s.src
 	}
 	if name == "" || name[0] == '.' && !s.dotOK {
 		return false
