@@ -39,30 +39,44 @@ func Diff(old, desired []Entry) (Changes, field.ErrorList) {
 		return Changes{}, errs
 	}
 
-	ch := Changes{Create: []Entry{}, Update: []Entry{}, Unchanged: []Entry{}, Stale: []Entry{}}
-	for i, j := 0, 0; i < len(oldOrder) || j < len(desiredOrder); {
-		c := -1
-		switch {
-		case i == len(oldOrder):
-			c = 1
-		case j < len(desiredOrder):
-			c = compareApply(old[oldOrder[i]].ID(), desired[desiredOrder[j]].ID())
-		}
-		switch {
-		case c < 0:
-			ch.Stale = append(ch.Stale, old[oldOrder[i]])
-			i++
-		case c > 0:
-			ch.Create = append(ch.Create, desired[desiredOrder[j]])
-			j++
-		case old[oldOrder[i]].Digest != desired[desiredOrder[j]].Digest:
-			ch.Update = append(ch.Update, desired[desiredOrder[j]])
-			i, j = i+1, j+1
-		default:
-			ch.Unchanged = append(ch.Unchanged, desired[desiredOrder[j]])
-			i, j = i+1, j+1
+	// The merge runs twice, first to count, so that each list is made at its size.
+	const create, update, unchanged, stale = 0, 1, 2, 3
+	merge := func(add func(list int, e Entry)) {
+		i, j := 0, 0
+		for i < len(oldOrder) || j < len(desiredOrder) {
+			var c int
+			switch {
+			case i == len(oldOrder):
+				c = 1
+			case j == len(desiredOrder):
+				c = -1
+			default:
+				c = compareApply(old[oldOrder[i]].ID(), desired[desiredOrder[j]].ID())
+			}
+			switch {
+			case c < 0:
+				add(stale, old[oldOrder[i]])
+				i++
+			case c > 0:
+				add(create, desired[desiredOrder[j]])
+				j++
+			case old[oldOrder[i]].Digest != desired[desiredOrder[j]].Digest:
+				add(update, desired[desiredOrder[j]])
+				i, j = i+1, j+1
+			default:
+				add(unchanged, desired[desiredOrder[j]])
+				i, j = i+1, j+1
+			}
 		}
 	}
+	var ch Changes
+	lists := [...]*[]Entry{create: &ch.Create, update: &ch.Update, unchanged: &ch.Unchanged, stale: &ch.Stale}
+	var counts [len(lists)]int
+	merge(func(list int, _ Entry) { counts[list]++ })
+	for l, list := range lists {
+		*list = make([]Entry, 0, counts[l])
+	}
+	merge(func(list int, e Entry) { *lists[list] = append(*lists[list], e) })
 	// Without duplicates, prune order is the exact reverse of apply order.
 	slices.Reverse(ch.Stale)
 	return ch, nil
@@ -100,7 +114,11 @@ func checkList(name string, entries []Entry) ([]int, field.ErrorList) {
 //
 //	lines := append(changes.Decisions(), collected...)
 func (c Changes) Decisions() []Decision {
-	var ds []Decision
+	n := len(c.Create) + len(c.Update) + len(c.Unchanged)
+	if n == 0 {
+		return nil
+	}
+	ds := make([]Decision, 0, n)
 	for _, l := range [...]struct {
 		action  Action
 		entries []Entry

@@ -177,10 +177,9 @@ func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 // path is made only for a problem, so that a valid entry costs no allocation (BenchmarkPlan).
 
 func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind string) {
-	p = p.Child("apiVersion")
 	if apiVersion == "" {
 		if _, ok := defaultAPIVersion(kind); !ok {
-			*errs = append(*errs, field.Required(p, fmt.Sprintf("must be set for kind %q: only Namespace and ExternalArtifact may omit it", kind)))
+			*errs = append(*errs, field.Required(p.Child("apiVersion"), fmt.Sprintf("must be set for kind %q: only Namespace and ExternalArtifact may omit it", kind)))
 		}
 		return
 	}
@@ -188,14 +187,14 @@ func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind s
 	if !ok {
 		group, version = "", apiVersion
 	} else if group == "" {
-		*errs = append(*errs, field.Invalid(p, apiVersion, "must be \"version\" or \"group/version\" with a non-empty group"))
+		*errs = append(*errs, field.Invalid(p.Child("apiVersion"), apiVersion, "must be \"version\" or \"group/version\" with a non-empty group"))
 		return
 	}
 	if msgs := apiname.IsGroup(group); len(msgs) > 0 {
-		*errs = append(*errs, field.Invalid(p, apiVersion, "group: "+strings.Join(msgs, "; ")))
+		*errs = append(*errs, field.Invalid(p.Child("apiVersion"), apiVersion, "group: "+strings.Join(msgs, "; ")))
 	}
 	if msgs := apiname.IsVersion(version); len(msgs) > 0 {
-		*errs = append(*errs, field.Invalid(p, apiVersion, "version: "+strings.Join(msgs, "; ")))
+		*errs = append(*errs, field.Invalid(p.Child("apiVersion"), apiVersion, "version: "+strings.Join(msgs, "; ")))
 	}
 }
 
