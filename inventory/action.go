@@ -71,21 +71,10 @@ func (a Action) Verb() string {
 }
 
 // MarshalText returns [Action.String], or an error wrapping [ErrInvalidAction] if a is invalid.
-func (a Action) MarshalText() ([]byte, error) {
-	if !a.valid() {
-		return nil, fmt.Errorf("%w %d: must be one of %s", ErrInvalidAction, int(a), strings.Join(actionNames[1:], ", "))
-	}
-	return []byte(actionNames[a]), nil
-}
+func (a Action) MarshalText() ([]byte, error) { return enumText(actionNames[:], " ", a) }
 
 // UnmarshalText reads an [Action.String]; other text fails, wrapping [ErrInvalidAction].
-func (a *Action) UnmarshalText(text []byte) error {
-	if i := slices.Index(actionNames[1:], string(text)); i >= 0 {
-		*a = Action(i + 1)
-		return nil
-	}
-	return fmt.Errorf("%w %q: must be one of %s", ErrInvalidAction, text, strings.Join(actionNames[1:], ", "))
-}
+func (a *Action) UnmarshalText(text []byte) error { return parseEnum(actionNames[:], " ", text, a) }
 
 // Decision is what one pass does with one entry, and why.
 type Decision struct {
@@ -169,18 +158,26 @@ func (r Result) String() string {
 
 // MarshalText returns [Result.String], or an error wrapping [ErrInvalidAction] for a value that
 // is not a result (a Decision omits its zero Result from JSON).
-func (r Result) MarshalText() ([]byte, error) {
-	if !r.valid() {
-		return nil, fmt.Errorf("%w: result %d: must be one of %s", ErrInvalidAction, int(r), strings.Join(resultNames[1:], ", "))
-	}
-	return []byte(resultNames[r]), nil
-}
+func (r Result) MarshalText() ([]byte, error) { return enumText(resultNames[:], ": result ", r) }
 
 // UnmarshalText reads a [Result.String]; other text fails, wrapping [ErrInvalidAction].
 func (r *Result) UnmarshalText(text []byte) error {
-	if i := slices.Index(resultNames[1:], string(text)); i >= 0 {
-		*r = Result(i + 1)
+	return parseEnum(resultNames[:], ": result ", text, r)
+}
+
+// enumText returns names[v], or an error wrapping ErrInvalidAction that names v after label.
+func enumText[T ~int](names []string, label string, v T) ([]byte, error) {
+	if v < 1 || int(v) >= len(names) {
+		return nil, fmt.Errorf("%w%s%d: must be one of %s", ErrInvalidAction, label, int(v), strings.Join(names[1:], ", "))
+	}
+	return []byte(names[v]), nil
+}
+
+// parseEnum sets *v to the value that text names in names, or returns an error as enumText does.
+func parseEnum[T ~int](names []string, label string, text []byte, v *T) error {
+	if i := slices.Index(names[1:], string(text)); i >= 0 {
+		*v = T(i + 1)
 		return nil
 	}
-	return fmt.Errorf("%w: result %q: must be one of %s", ErrInvalidAction, text, strings.Join(resultNames[1:], ", "))
+	return fmt.Errorf("%w%s%q: must be one of %s", ErrInvalidAction, label, text, strings.Join(names[1:], ", "))
 }
