@@ -159,13 +159,11 @@ func valueAt[T any](obj map[string]any, p *field.Path, key, want string) (T, err
 
 // malformed returns an error wrapping ErrMalformed with the problem at p (nil: the document).
 func malformed(p *field.Path, format string, args ...any) error {
-	var ps jsonfit.Summary
 	pr := jsonfit.Problem{Detail: fmt.Sprintf(format, args...)}
 	if p != nil {
 		pr.Field = p.String()
 	}
-	ps.Add(pr)
-	return fmt.Errorf("%w: %s", ErrMalformed, ps.String())
+	return fmt.Errorf("%w: %s", ErrMalformed, pr.String())
 }
 
 // entry decodes element i of the list: what does not fit, in the document's words, or else the

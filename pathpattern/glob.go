@@ -397,20 +397,16 @@ func mayHold(elems []string, p string) bool {
 	return n < len(elems) && doublestar.MatchUnvalidated(strings.Join(elems[:n], "/"), p)
 }
 
-// skip records that p, of type mode, was left out, unless it is excluded.
+// skip records that p, of type mode, was left out, unless it is excluded; most globs leave
+// nothing out, so the map is made on the first.
 func (g *globber) skip(p string, mode fs.FileMode) {
-	if !g.excluded(p) {
-		g.record(p, mode.Type())
+	if g.excluded(p) {
+		return
 	}
-}
-
-// record notes that p, of type mode, was left out; most globs leave nothing out, so the map is
-// made on the first.
-func (g *globber) record(p string, mode fs.FileMode) {
 	if g.skipped == nil {
 		g.skipped = make(map[string]fs.FileMode)
 	}
-	g.skipped[p] = mode
+	g.skipped[p] = mode.Type()
 }
 
 // lstatPath returns name's FileInfo, or nil when it does not exist or an element is a
@@ -465,7 +461,7 @@ func (g *globber) walk(dir string) error {
 		case e.Type().IsRegular():
 			g.files[p] = struct{}{}
 		default:
-			g.record(p, e.Type())
+			g.skip(p, e.Type())
 		}
 	}
 	return nil
