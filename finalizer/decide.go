@@ -110,9 +110,8 @@ func NewDecider(fldPath *field.Path, allowed ...schema.GroupKind) (*Decider, fie
 		}
 		if gk.Kind == "" {
 			errs = append(errs, field.Required(fldPath.Index(i).Child("kind"), ""))
-		}
-		for _, msg := range apiname.IsKind(gk.Kind) {
-			if gk.Kind != "" {
+		} else {
+			for _, msg := range apiname.IsKind(gk.Kind) {
 				errs = append(errs, field.Invalid(fldPath.Index(i).Child("kind"), gk.Kind, msg))
 			}
 		}
@@ -161,16 +160,16 @@ func (d *Decider) Decide(ctx context.Context, namespace string, live map[string]
 		return Verdict{Outcome: Malformed, Reason: reason}, nil
 	}
 	target := r.Object() + " (uid " + r.UID + ")"
+	notHandOff := func(o Outcome, why string) (Verdict, error) {
+		return Verdict{Outcome: o, Reference: r, Reason: "external finalizer " + target + " is not a hand-off: " + why}, nil
+	}
 	switch {
 	case r.Namespace == namespace:
-		return Verdict{Outcome: InsideNamespace, Reference: r, Reason: "external finalizer " + target +
-			" is not a hand-off: it is inside namespace " + namespace + " itself and cannot outlive it"}, nil
+		return notHandOff(InsideNamespace, "it is inside namespace "+namespace+" itself and cannot outlive it")
 	case r.Group == "" && r.Kind == "Namespace" && r.Name == namespace:
-		return Verdict{Outcome: InsideNamespace, Reference: r, Reason: "external finalizer " + target +
-			" is not a hand-off: it is namespace " + namespace + " itself"}, nil
+		return notHandOff(InsideNamespace, "it is namespace "+namespace+" itself")
 	case d.allowed != nil && !d.allowed[schema.GroupKind{Group: r.Group, Kind: r.Kind}]:
-		return Verdict{Outcome: KindNotAllowed, Reference: r, Reason: "external finalizer " + target +
-			" is not a hand-off: kind " + groupKind(r.Group, r.Kind) + " is not allowed (allowed: " + d.allowedText + ")"}, nil
+		return notHandOff(KindNotAllowed, "kind "+groupKind(r.Group, r.Kind)+" is not allowed (allowed: "+d.allowedText+")")
 	}
 	if l == nil {
 		return Verdict{Reference: r, Reason: "cannot look up external finalizer " + target + ": no lookup"}, errNilLookup

@@ -76,18 +76,18 @@ func Release(annotations map[string]string, owner Reference) (map[string]string,
 	if err := owner.Validate(); err != nil {
 		return nil, 0, err
 	}
-	r, ok, err := StampedBy(annotations)
-	switch {
+	out, result := maps.Clone(annotations), Released
+	switch r, ok, err := StampedBy(annotations); {
 	case err != nil:
-		return maps.Clone(annotations), MalformedStamp, nil
+		result = MalformedStamp
 	case !ok:
-		return maps.Clone(annotations), NotStamped, nil
+		result = NotStamped
 	case r.Group != owner.Group || r.Kind != owner.Kind || r.Namespace != owner.Namespace || r.Name != owner.Name:
-		return maps.Clone(annotations), OtherOwner, nil
+		result = OtherOwner
 	case r.UID != owner.UID:
-		return maps.Clone(annotations), OtherUID, nil
+		result = OtherUID
+	default:
+		delete(out, Annotation)
 	}
-	out := maps.Clone(annotations)
-	delete(out, Annotation)
-	return out, Released, nil
+	return out, result, nil
 }
