@@ -58,7 +58,11 @@ func Collect(ctx context.Context, changes Changes, opts ...Option) ([]Decision, 
 		err = checkChanges(changes).ToAggregate()
 	}
 	if err != nil {
-		return keepEach(sorted, err.Error()), err
+		ds := make([]Decision, len(sorted))
+		for i, e := range sorted {
+			ds[i] = Decision{Entry: e, Action: Keep, Reason: err.Error()}
+		}
+		return ds, err
 	}
 
 	// users maps a namespace to the first desired entry in it, in apply order.
@@ -157,14 +161,6 @@ func objects(n int) string {
 		return "1 object"
 	}
 	return fmt.Sprintf("%d objects", n)
-}
-
-func keepEach(entries []Entry, reason string) []Decision {
-	ds := make([]Decision, len(entries))
-	for i, e := range entries {
-		ds[i] = Decision{Entry: e, Action: Keep, Reason: reason}
-	}
-	return ds
 }
 
 // checkChanges reports each list's problems, then as a Duplicate each entry whose ID an earlier
