@@ -1,7 +1,5 @@
 package inventory
 
-import "slices"
-
 // Next returns the inventory to record after a pass: the desired entries and those of every
 // decision but [Release] and a confirmed [Delete], so that a failed deletion is retried next pass.
 // A Delete is confirmed by its [Decision.Result] when set ([Deleted] and [PruningDisabled] leave,
@@ -16,21 +14,18 @@ import "slices"
 //		return confirmed[e.ID()]
 //	})
 func Next(desired []Entry, decisions []Decision, deleted func(Entry) bool) []Entry {
-	all := make([]Entry, 0, len(desired)+len(decisions))
-	all = append(all, desired...)
+	var kept []Entry
 	for _, d := range decisions {
 		switch {
 		case d.Action == Release:
 		case d.Action == Delete && d.Result.valid():
 			if d.Result == DeletionFailed {
-				all = append(all, d.Entry)
+				kept = append(kept, d.Entry)
 			}
 		case d.Action == Delete && deleted != nil && deleted(d.Entry):
 		default:
-			all = append(all, d.Entry)
+			kept = append(kept, d.Entry)
 		}
 	}
-	permute(all, sortOrder(all, false))
-	// Equal IDs keep their order: desired first, then decisions in order.
-	return slices.CompactFunc(all, func(a, b Entry) bool { return a.ID() == b.ID() })
+	return Union(kept, desired, SortApply)
 }
