@@ -174,7 +174,7 @@ func (e Entry) Validate(fldPath *field.Path) field.ErrorList {
 }
 
 // The validateX functions append their field's problems, at its child of p, to errs: the child
-// path is made only for a problem, so that a valid entry costs no allocation (BenchmarkPlan).
+// path is made only for a problem, so that a valid entry costs no path (BenchmarkPlan).
 
 func validateAPIVersion(errs *field.ErrorList, p *field.Path, apiVersion, kind string) {
 	if apiVersion == "" {
