@@ -310,37 +310,31 @@ type globber struct {
 
 // glob adds the files that one brace-free alternative selects.
 func (g *globber) glob(alt string) error {
-	if !hasMeta(alt) {
+	// A literal alt, or the usual copy of a whole directory, "dir/**", which expand's plain walk
+	// selects as doublestar would, without matching each name (TestGlobDirectoryTree, FuzzGlob;
+	// BenchmarkPlan).
+	root, tree := strings.CutSuffix(alt, "/**")
+	if !hasMeta(alt) || tree && !g.slow && !hasMeta(root) {
 		name := unescapeMeta(alt)
-		if g.excluded(name) {
+		if tree {
+			name = unescapeMeta(root)
+		}
+		if (!tree || name != g.base) && g.excluded(name) {
 			return nil
 		}
 		info, err := g.lstatPath(name)
-		if err != nil || info == nil {
-			return err
-		}
 		switch {
+		case err != nil || info == nil:
+			return err
 		case info.IsDir():
 			return g.expand(name)
+		case tree: // a file is no directory to copy
 		case info.Mode().IsRegular():
 			g.files[name] = struct{}{}
 		default:
 			g.skip(name, info.Mode())
 		}
 		return nil
-	}
-	if dir, ok := strings.CutSuffix(alt, "/**"); ok && !g.slow && !hasMeta(dir) {
-		// The usual copy, a whole directory: expand's plain walk selects what doublestar
-		// would without matching each name (TestGlobDirectoryTree, FuzzGlob; BenchmarkPlan).
-		name := unescapeMeta(dir)
-		if name != g.base && g.excluded(name) {
-			return nil
-		}
-		info, err := g.lstatPath(name)
-		if err != nil || info == nil || !info.IsDir() {
-			return err
-		}
-		return g.expand(name)
 	}
 	// doublestar follows the literal prefix even with WithNoFollow, so check it first.
 	if base, _ := doublestar.SplitPattern(alt); base != "." {
@@ -366,7 +360,7 @@ func (g *globber) glob(alt string) error {
 	}
 	defer func() { g.fsys.seen = nil }()
 	// A pattern ending in "**" reports every file below a directory anyway.
-	whole := alt != "**" && !strings.HasSuffix(alt, "/**")
+	whole := alt != "**" && !tree
 	return doublestar.GlobWalk(g.fsys, alt, func(p string, d fs.DirEntry) error {
 		if g.covered(p) || g.excluded(p) {
 			return nil
