@@ -56,7 +56,8 @@ var reserved = map[string]bool{
 //	p, err := cel.Compile(`value.matches("^(Enabled|Disabled)$")`, "value")
 //
 // An expression that does not compile is a [*CompileError] wrapping [ErrInvalid]: longer
-// than 5 KiB (5120 bytes), a syntax or type error (with its line and column), or an output
+// than 5 KiB (5120 bytes), a syntax or type error or a pattern of matches that is not a
+// string literal or not a valid regular expression (with its line and column), or an output
 // type other than bool. A variable that is not an identifier, is reserved, or is declared
 // twice is an error wrapping [ErrInvalidVariable].
 func Compile(expr string, vars ...string) (*Program, error) {

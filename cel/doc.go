@@ -21,8 +21,8 @@
 // The environment is pinned to Kubernetes' base CEL environment, so that an expression means
 // the same here as in a ValidatingAdmissionPolicy or CRD validation rule. It contains exactly:
 //
-//   - the CEL standard library, with matches (RE2 syntax) and the has, all, exists,
-//     exists_one, map and filter macros;
+//   - the CEL standard library, with matches (RE2 syntax; its pattern a string literal, see
+//     Bounds) and the has, all, exists, exists_one, map and filter macros;
 //   - cel-go's strings extension at version 2, as Kubernetes pins it (charAt, indexOf, lastIndexOf,
 //     lowerAscii, upperAscii, replace, split, substring, trim, join, format, strings.quote);
 //   - cel-go's sets extension (sets.contains, sets.equivalent, sets.intersects);
@@ -49,12 +49,17 @@
 //     distinct, sort, sortBy, sets.contains, sets.equivalent, sets.intersects, in, == and != (of
 //     lists and maps), flatten, indexOf, lastIndexOf and matches. cel-go charges a call after
 //     it returns, so it may run for seconds first. So an evaluation does at most one and a half
-//     times its limit of work (BenchmarkRuntimePatterns builds that worst case); a refusal ends
-//     it as the cost limit does: || and && do not absorb it;
-//   - matches on a pattern that is not a constant compiles it at every call, work its length
-//     does not show (\pL alone appends 659 ranges), so the call is also charged for compiling,
-//     from one linear scan of the text, and refused over half the limit before it compiles
-//     (issue 34's inputs are regression tests). A constant pattern is compiled once;
+//     times its limit of work; a refusal ends it as the cost limit does: || and && do not
+//     absorb it;
+//   - the pattern of matches, in s.matches(p) and matches(s, p), must be a string literal: an
+//     expression whose pattern is anything else (a variable, a concatenation, a call, a
+//     comprehension's variable) does not compile. A pattern built from a value would let a
+//     tenant write the regular expression that checks the tenant's own value, and compiling one
+//     is work its length does not show (\pL alone appends 659 ranges). A literal pattern is
+//     checked when the expression compiles and compiled once. This is stricter than cel-go's
+//     standard library, so than Kubernetes and source-watcher v2.3, which compile
+//     'x'.matches(value) (TestMatchesLiteralPatternAsCelGo, issue 34's items 5 and 6 in
+//     TestMatchesLiteralPattern);
 //   - replace, join, format and strings.quote refuse, before allocating, a string over
 //     [MaxStringBytes] (1 MiB), so a short expression cannot allocate gigabytes uncharged;
 //   - the comprehensions (all, exists, exists_one, map, filter, sortBy) are charged step by
@@ -66,8 +71,8 @@
 //     can only shorten; comprehensions check it every 100 steps. Its expiry depends on the
 //     machine, so it is never a verdict: see [Program.Eval].
 //
-// A unit of cost buys about the same CPU for the slowest work charged and for compiling a
-// pattern, so CostLimit also bounds an evaluation's time (BenchmarkBuiltins, BenchmarkPatternCharge).
+// A unit of cost buys about the same CPU for the slowest work charged, so CostLimit also
+// bounds an evaluation's time (BenchmarkBuiltins).
 //
 // An evaluation stopped by a bound returns an error wrapping [ErrCostLimit] whose message
 // names the bound (ExampleProgram_Eval_costLimit shows more):
@@ -94,10 +99,6 @@
 //     slower NFA), a short string as cel-go charges it; and by the compiled size of the pattern
 //     where larger than its length, cel-go's measure: an instruction matching a class of more
 //     than four ranges counts 2 to 5 times (3 for \pL), a case-insensitive literal twice.
-//   - matches on a pattern that is not a constant: compiling it too (see Bounds). cel-go, so
-//     Kubernetes, charges by the lengths of string and pattern after it ran: 551 for
-//     'x'.matches(value) over 200 "[\pL\pN\pP]", 422,076 here, refused under a NamespaceMetadata
-//     file's budget (TestRuntimePatternAsKubernetes).
 //   - A timestamp accessor given a time zone name, which loads the zone each call: 200 (cel-go: 1).
 //   - The strings extension as cel-go charges it from version 5 on (version 2 charges 1 a call,
 //     Kubernetes some functions by its own estimator): indexOf and lastIndexOf the string's

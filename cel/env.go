@@ -73,9 +73,9 @@ func baseOptions() []cel.EnvOption {
 		matchesFunction(),
 		cel.Macros(macros()...),
 		cel.Variable(alwaysVariable, cel.BoolType),
-		// A malformed constant regular expression, duration or timestamp is a compile error,
-		// not a failure at every evaluation.
-		cel.ASTValidators(cel.ValidateRegexLiterals(), cel.ValidateDurationLiterals(), cel.ValidateTimestampLiterals()),
+		// A pattern that is not a valid string literal, or a malformed constant duration or
+		// timestamp, is a compile error, not a failure at every evaluation.
+		cel.ASTValidators(literalPatterns{}, cel.ValidateDurationLiterals(), cel.ValidateTimestampLiterals()),
 		cel.EagerlyValidateDeclarations(true),
 		cel.DefaultUTCTimeZone(true),
 		cel.CrossTypeNumericComparisons(true),
@@ -126,26 +126,43 @@ func (e *environment) impl(function, overload string) *functions.Overload {
 	return e.impls[function]
 }
 
-// matchesFunction replaces the standard library's matches, its charge checked first by the
-// guard (matchesCost); matchesOptimization compiles a constant pattern once instead.
+// matchesFunction replaces the standard library's matches. Every pattern is a literal
+// (literalPatterns), so matchesOptimization plans every call; the binding, never called, is
+// an error rather than a compile of a pattern at each call.
 func matchesFunction() cel.EnvOption {
-	impl := func(str, pat ref.Val) ref.Val {
-		s, ok1 := str.(types.String)
-		pattern, ok2 := pat.(types.String)
-		if !ok1 || !ok2 {
-			return types.NoSuchOverloadErr()
-		}
-		re, err := regexp.Compile(string(pattern))
-		if err != nil {
-			return types.WrapErr(err)
-		}
-		return types.Bool(re.MatchString(string(s)))
-	}
+	impl := func(ref.Val, ref.Val) ref.Val { return types.NewErr("matches: the pattern must be a string literal") }
 	// One binding for both: an overload named like its function cannot have its own.
 	return cel.Function(overloads.Matches,
 		cel.Overload(overloads.Matches, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.MemberOverload(overloads.MatchesString, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
 		cel.SingletonBinaryBinding(impl))
+}
+
+// literalPatterns refuses a call of matches whose pattern is not a string literal or does not
+// compile. A pattern built from a value would let a tenant write the regular expression that
+// checks the tenant's own value, and compiling it is work its length does not show (\pL alone
+// appends 659 ranges). cel.ValidateRegexLiterals reads the subject of matches(s, p), not p.
+type literalPatterns struct{}
+
+func (literalPatterns) Name() string { return "tenantkit.matches.literal" }
+
+func (literalPatterns) Validate(_ *cel.Env, _ cel.ValidatorConfig, a *ast.AST, iss *cel.Issues) {
+	for _, call := range ast.MatchDescendants(ast.NavigateAST(a), ast.FunctionMatcher(overloads.Matches)) {
+		args := call.AsCall().Args() // s.matches(p): [p]; matches(s, p): [s, p]
+		if len(args) == 0 {
+			continue
+		}
+		arg := args[len(args)-1]
+		pattern, ok := types.String(""), arg.Kind() == ast.LiteralKind
+		if ok {
+			pattern, ok = arg.AsLiteral().(types.String)
+		}
+		if !ok {
+			iss.ReportErrorAtID(arg.ID(), "the pattern of matches must be a string literal")
+		} else if _, err := regexp.Compile(string(pattern)); err != nil {
+			iss.ReportErrorAtID(arg.ID(), "the pattern of matches must be a valid regular expression: %v", err)
+		}
+	}
 }
 
 // regexSize is a pattern's size for the cost of matching: its length, as cel-go counts it, or
@@ -168,7 +185,7 @@ func regexSize(pattern string) int {
 			size++
 		}
 	}
-	return max(len(pattern), sizeInt(size))
+	return max(len(pattern), int(min(size, math.MaxInt)))
 }
 
 // instWeight is the steps of matching a rune instruction of ranges ranges: Go's regexp searches
@@ -193,8 +210,8 @@ func matchCost(subject, size int) uint64 {
 	return max(celgo, scale(1, math.Ceil(str*re*regexMultiplier)))
 }
 
-// constantMatches is the overload of the calls that matchesOptimization replaced, so that the
-// tracker does not charge them for compiling.
+// constantMatches is the overload of the calls that matchesOptimization planned, which the
+// tracker charges by matchCost (programOptions).
 const constantMatches = "@matches_constant"
 
 // matchesOptimization compiles a constant pattern once, records its regexSize in sizes for the

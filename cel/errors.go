@@ -18,7 +18,7 @@ var (
 	ErrInvalidVariable = errors.New("cel: invalid variable")
 
 	// ErrEval reports an evaluation that failed: a declared variable missing from the input, a
-	// runtime error such as division by zero or a bad regular expression, or a non-bool result.
+	// runtime error such as division by zero or an index out of range, or a non-bool result.
 	ErrEval = errors.New("cel: runtime error")
 
 	// ErrCostLimit reports an evaluation stopped by a bound, which the message names: the cost

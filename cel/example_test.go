@@ -36,6 +36,10 @@ func ExampleCompile_error() {
 	}
 	fmt.Println(err)
 
+	// The pattern of matches must be a string literal, never a value's.
+	_, err = cel.Compile(`'x'.matches(value)`, "value")
+	fmt.Println(err)
+
 	_, err = cel.Compile(`true`, "my-var")
 	fmt.Println(errors.Is(err, cel.ErrInvalidVariable))
 	fmt.Println(err)
@@ -46,6 +50,9 @@ func ExampleCompile_error() {
 	// cel: invalid expression "nss == \"a\"": <input>:1:1: undeclared reference to 'nss' (in container '')
 	//  | nss == "a"
 	//  | ^
+	// cel: invalid expression "'x'.matches(value)": <input>:1:13: the pattern of matches must be a string literal
+	//  | 'x'.matches(value)
+	//  | ............^
 	// true
 	// cel: invalid variable "my-var": must match ^[A-Za-z_][A-Za-z0-9_]*$
 }

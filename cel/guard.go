@@ -58,7 +58,7 @@ func guard(e *environment, limit *uint64) interpreter.InterpretableDecoratorV2 {
 		}
 		fn := call.Function()
 		b, ok := builtins[fn]
-		if !ok || !b.checked() || call.OverloadID() == constantMatches {
+		if !ok || !b.checked() {
 			return i, nil
 		}
 		impl := e.impl(fn, call.OverloadID())

@@ -59,6 +59,10 @@
 //     API's validation markers do not check keys);
 //   - the rules of one file share a budget of CEL cost (see Bounds).
 //
+// And [CompileSchema] refuses, at its key, a rule whose pattern of matches is not a string
+// literal ('x'.matches(value), which source-watcher compiles): a tenant's value is never the
+// regular expression that checks it (package cel's Bounds; TestHostileCompileSchema).
+//
 // # Pipeline
 //
 // [Pipeline.Resolve] builds the metadata of one namespace in four steps, each over the result of

@@ -18,7 +18,7 @@ var schemaSeeds = [][3]string{
 	{"my.org.io/cost-center", `value.matches('^cc-[0-9]{4}$')`, "cc-1042"},
 	{"team", `value in ["payments", "search"]`, "payments"},
 	{"team", `value.size() <= 63 && value.lowerAscii() == value`, "Payments"},
-	{"team", `value.matches(value)`, "("},
+	{"team", `value.matches(value)`, "("}, // refused: a pattern must be a literal
 	{"team", `value.indexOf(value) >= 0`, strings.Repeat("a", 1000)},
 	{"team", `value.replace("", value) != ""`, strings.Repeat("x", 100)},
 	{"team", `value.split(",").all(x, x != "")`, "a,,b"},
@@ -106,7 +106,7 @@ var namePolicySeeds = [][2]string{
 	{`true`, "tenant-a\n"},
 	{`true`, strings.Repeat("a", 63)},
 	{`true`, strings.Repeat("a", 64)},
-	{`ns.matches(ns)`, "a"},
+	{`ns.matches(ns)`, "a"}, // refused: a pattern must be a literal
 	{`ns.replace("", ns).replace("", ns.replace("", ns)).replace("", ns.replace("", ns).replace("", ns.replace("", ns))) == ""`, "tenant-a"},
 	{`ns`, "a"},
 	{``, "a"},
