@@ -122,19 +122,6 @@ func permute[T any](s []T, order []int) {
 	copy(s, sorted)
 }
 
-// sortFluxID sorts entries by their Flux ResourceInventory id ([ID.FluxID]), byte by byte, as
-// flux-operator records its inventories (its Merge sorts the ids); equal IDs keep their relative
-// order. With [Entry.ResourceRef], it writes an inventory exactly as flux-operator does.
-func sortFluxID(entries []Entry) {
-	ids := make([]string, len(entries))
-	order := make([]int, len(entries))
-	for i, e := range entries {
-		ids[i], order[i] = e.ID().FluxID(), i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
-	permute(entries, order)
-}
-
 // fluxStageGroups are the groups of Flux's appliers, as flux-operator's deleteAllStaged has them.
 var fluxStageGroups = map[string]bool{
 	"kustomize.toolkit.fluxcd.io": true,
