@@ -19,6 +19,7 @@ import (
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/internal/globmeta"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
@@ -387,7 +388,7 @@ func (t *task) applyCopy(it *item, c *compiledCopy, tree *artifactTree) bool {
 func (t *task) warnSkipped(it *item, c *compiledCopy, ref pathpattern.Ref, skipped []pathpattern.Skipped) {
 	for _, s := range skipped {
 		link := s.Mode == fs.ModeSymlink
-		if c.strategy == strategyExtract && hasMeta(ref.Path) {
+		if c.strategy == strategyExtract && globmeta.HasMeta(ref.Path) {
 			// The pattern was valid for Glob, so it is for Match.
 			if matched, _ := doublestar.Match(ref.Path, s.Path); matched && !isTarball(s.Path) || !matched && !link {
 				continue
@@ -425,8 +426,8 @@ const maxDestinationBytes = 4096
 // path is a directory of the artifact so far. An escaped glob character is a literal:
 // "a\*b.yaml" names the file "a*b.yaml", which lands at to, not at to/a*b.yaml.
 func destination(to string, dir bool, pattern, file string, isDir func(string) bool) string {
-	if !hasMeta(pattern) {
-		lit := unescape(pattern)
+	if !globmeta.HasMeta(pattern) {
+		lit := globmeta.Unescape(pattern)
 		if file == lit {
 			if dir || to == "" || isDir(to) {
 				return pathJoin(to, base(lit))
@@ -435,8 +436,8 @@ func destination(to string, dir bool, pattern, file string, isDir func(string) b
 		}
 		return pathJoin(to, pathJoin(base(lit), strings.TrimPrefix(file, lit+"/")))
 	}
-	if prefix, ok := strings.CutSuffix(pattern, "/**"); ok && !hasMeta(prefix) {
-		if rel, ok := strings.CutPrefix(file, unescape(prefix)+"/"); ok {
+	if prefix, ok := strings.CutSuffix(pattern, "/**"); ok && !globmeta.HasMeta(prefix) {
+		if rel, ok := strings.CutPrefix(file, globmeta.Unescape(prefix)+"/"); ok {
 			return pathJoin(to, rel)
 		}
 	}
@@ -444,34 +445,6 @@ func destination(to string, dir bool, pattern, file string, isDir func(string) b
 }
 
 func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
-
-// hasMeta reports whether a doublestar pattern has an unescaped glob character.
-func hasMeta(pattern string) bool {
-	for i := 0; i < len(pattern); i++ {
-		switch pattern[i] {
-		case '\\':
-			i++
-		case '*', '?', '[', '{':
-			return true
-		}
-	}
-	return false
-}
-
-// unescape removes the backslashes of a pattern without glob characters.
-func unescape(pattern string) string {
-	if !strings.Contains(pattern, `\`) {
-		return pattern
-	}
-	var b strings.Builder
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] == '\\' && i+1 < len(pattern) {
-			i++
-		}
-		b.WriteByte(pattern[i])
-	}
-	return b.String()
-}
 
 // digest returns an artifact's digest over its files and inputs ([Artifact]), reading, hashing
 // and dropping one copied file at a time; merged and extracted content is the artifact's own.

@@ -63,6 +63,24 @@ func TestRule9Destination(t *testing.T) {
 	}
 }
 
+// TestRule9EscapedOtherByte pins that a backslash before a byte other than a glob character
+// stays in the path a literal pattern names, as doublestar's Glob (so pathpattern.Glob) looks it
+// up: the file Glob returns for `m/a\b.yaml` is "m/a\b.yaml", and it lands at to.
+func TestRule9EscapedOtherByte(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{`m/a\b.yaml`: {Data: []byte("x")}, "m/ab.yaml": {Data: []byte("y")}}
+	files, _, err := pathpattern.Glob(t.Context(), fsys, `m/a\b.yaml`)
+	if err != nil || !slices.Equal(files, []string{`m/a\b.yaml`}) {
+		t.Fatalf("Glob = %q, %v", files, err)
+	}
+	if got := destination("x.yaml", false, `m/a\b.yaml`, files[0], func(string) bool { return false }); got != "x.yaml" {
+		t.Errorf("destination = %q, want x.yaml", got)
+	}
+	if got, err := archivesOf(`m/a\b.tgz`, []string{`m/a\b.tgz`}); err != nil || !slices.Equal(got, []string{`m/a\b.tgz`}) {
+		t.Errorf("archivesOf = %q, %v", got, err)
+	}
+}
+
 // TestRule9EscapedStar is the issue's case through a whole plan.
 func TestRule9EscapedStar(t *testing.T) {
 	t.Parallel()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/tenantkit/tenantkit/internal/globmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
@@ -53,8 +54,8 @@ func isTarball(name string) bool {
 // itself, silently skipping other files and those below a directory it matches; a literal pattern
 // must name a tarball, not another file or a directory.
 func archivesOf(pattern string, files []string) ([]string, error) {
-	if !hasMeta(pattern) {
-		lit := unescape(pattern)
+	if !globmeta.HasMeta(pattern) {
+		lit := globmeta.Unescape(pattern)
 		if len(files) != 1 || files[0] != lit {
 			return nil, errors.New("the Extract strategy does not support directories")
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/tenantkit/tenantkit/internal/globmeta"
 )
 
 // maxAlternatives is how many brace-free patterns a glob may expand to ("{a,b}/{c,d}" is
@@ -77,8 +79,8 @@ func glob(ctx context.Context, fsys fs.FS, pattern string, exclude []string, max
 			return nil, nil, err
 		}
 	}
-	base := unescapeMeta(pattern)
-	if hasMeta(pattern) {
+	base := globmeta.Unescape(pattern)
+	if globmeta.HasMeta(pattern) {
 		base, _ = doublestar.SplitPattern(pattern)
 	}
 	g := &globber{
@@ -314,10 +316,10 @@ func (g *globber) glob(alt string) error {
 	// selects as doublestar would, without matching each name (TestGlobDirectoryTree, FuzzGlob;
 	// BenchmarkPlan).
 	root, tree := strings.CutSuffix(alt, "/**")
-	if !hasMeta(alt) || tree && !g.slow && !hasMeta(root) {
-		name := unescapeMeta(alt)
+	if !globmeta.HasMeta(alt) || tree && !g.slow && !globmeta.HasMeta(root) {
+		name := globmeta.Unescape(alt)
 		if tree {
-			name = unescapeMeta(root)
+			name = globmeta.Unescape(root)
 		}
 		if (!tree || name != g.base) && g.excluded(name) {
 			return nil
@@ -506,27 +508,4 @@ func (g *globber) excludes(p string) bool {
 		}
 	}
 	return false
-}
-
-// hasMeta reports whether s has an unescaped doublestar meta character.
-func hasMeta(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '*', '?', '[', '{':
-			return true
-		}
-	}
-	return false
-}
-
-var unescaper = strings.NewReplacer(`\*`, "*", `\?`, "?", `\[`, "[", `\]`, "]", `\{`, "{", `\}`, "}")
-
-// unescapeMeta removes the escapes of meta characters, as doublestar does for literal parts.
-func unescapeMeta(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	return unescaper.Replace(s)
 }
