@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/finalizer"
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
@@ -113,7 +114,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 		o(&g.opts)
 	}
 	if errs := g.opts.validate(); len(errs) > 0 {
-		return nil, sortErrors(errs) // the caller's bug: the spec waits
+		return nil, errsort.SortUnique(errs) // the caller's bug: the spec waits
 	}
 	errs := validateShape(&spec, &g.opts)
 	if g.opts.finalizerKinds != nil && len(g.opts.finalizerKinds) == 0 {
@@ -150,7 +151,7 @@ func Compile(spec Spec, opts ...Option) (*Generator, field.ErrorList) {
 	errs = append(errs, g.pipeline.Validate(specPath.Child("commonMetadata"),
 		nsPath.Child("metadata", "from"), field.NewPath("metadata"))...)
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, errsort.SortUnique(errs)
 	}
 	slices.Sort(g.warnings)
 	g.warnings = slices.Compact(g.warnings)

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/inventory"
 )
 
@@ -38,7 +39,7 @@ func (g *Generator) Finalize(ctx context.Context, previous []inventory.Entry, cl
 	res := &Plan{}
 	changes, errs := inventory.Diff(previous, nil)
 	if len(errs) > 0 {
-		res.Errors = sortErrors(errs)
+		res.Errors = errsort.SortUnique(errs)
 		res.previous = append([]inventory.Entry{}, previous...) // never nil: Next returns it as it is
 		res.Decisions = make([]inventory.Decision, len(previous))
 		for i, e := range previous {

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/opencontainers/go-digest"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/inventory"
 	"github.com/tenantkit/tenantkit/nsmeta"
 	"github.com/tenantkit/tenantkit/pathpattern"
@@ -323,7 +323,7 @@ func (g *Generator) Plan(ctx context.Context, sources map[string]fs.FS, previous
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Errors = sortErrors(res.Errors)
+	res.Errors = errsort.SortUnique(res.Errors)
 	return res, nil
 }
 
@@ -470,25 +470,6 @@ func expandRef(t *pathpattern.Template, raw map[string]string) (pathpattern.Ref,
 		return pathpattern.Ref{}, err
 	}
 	return pathpattern.ParseRef(s)
-}
-
-// sortErrors sorts errors by field, type, detail and value, and drops
-// duplicates, so that output never depends on map or scheduling order.
-func sortErrors(errs field.ErrorList) field.ErrorList {
-	if len(errs) == 0 {
-		return nil
-	}
-	out := slices.Clone(errs)
-	key := func(e *field.Error) string { return fmt.Sprintf("%v", e.BadValue) }
-	slices.SortStableFunc(out, func(a, b *field.Error) int {
-		if c := cmp.Or(strings.Compare(a.Field, b.Field), strings.Compare(string(a.Type), string(b.Type)), strings.Compare(a.Detail, b.Detail)); c != 0 {
-			return c // the bad value's text only when these tie: it costs a Sprintf
-		}
-		return strings.Compare(key(a), key(b))
-	})
-	return slices.CompactFunc(out, func(a, b *field.Error) bool {
-		return a.Field == b.Field && a.Type == b.Type && a.Detail == b.Detail && key(a) == key(b)
-	})
 }
 
 // cloneLabels returns a copy of m that is never nil.

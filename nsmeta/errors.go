@@ -1,13 +1,9 @@
 package nsmeta
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
 	"github.com/tenantkit/tenantkit/internal/quote"
@@ -49,25 +45,6 @@ func (e *FileError) Unwrap() []error {
 		return []error{ErrInvalidFile}
 	}
 	return []error{ErrInvalidFile, e.err}
-}
-
-// sortErrors sorts errs in place by field, type, detail and value, so that map order never leaks,
-// and returns it, or nil for an empty list.
-func sortErrors(errs field.ErrorList) field.ErrorList {
-	if len(errs) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(errs, func(a, b *field.Error) int {
-		if c := cmp.Or(
-			strings.Compare(a.Field, b.Field),
-			strings.Compare(string(a.Type), string(b.Type)),
-			strings.Compare(a.Detail, b.Detail),
-		); c != 0 {
-			return c
-		}
-		return strings.Compare(fmt.Sprint(a.BadValue), fmt.Sprint(b.BadValue))
-	})
-	return errs
 }
 
 // nameError reports a name that a NamePolicy refuses: Err its sentinel, Reasons one per rule.

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/internal/quote"
 	"github.com/tenantkit/tenantkit/internal/yamldoc"
 )
@@ -45,7 +46,7 @@ const maxFileSize = 1 << 20
 func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	var o options
 	if errs := o.apply(opts, "ParseFile"); len(errs) > 0 {
-		return Metadata{}, sortErrors(errs), nil
+		return Metadata{}, errsort.Sort(errs), nil
 	}
 	if len(data) > maxFileSize {
 		return Metadata{}, nil, &FileError{Detail: fmt.Sprintf("must be no more than 1 MiB, not %d bytes", len(data))}
@@ -67,7 +68,7 @@ func ParseFile(data []byte, opts ...Option) (Metadata, field.ErrorList, error) {
 	m, errs := fromDocument(root)
 	errs = append(errs, m.Validate(field.NewPath("metadata"))...)
 	if len(errs) > 0 {
-		return Metadata{}, sortErrors(errs), nil
+		return Metadata{}, errsort.Sort(errs), nil
 	}
 	return m, nil, nil
 }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
@@ -51,5 +52,5 @@ func (m Metadata) Validate(fldPath *field.Path) field.ErrorList {
 			fe.BadValue = quote.Value(v)
 		}
 	}
-	return sortErrors(errs)
+	return errsort.Sort(errs)
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
@@ -68,7 +69,7 @@ func NewNamePolicy(allowedNames []string, fldPath *field.Path, opts ...Option) (
 		policy.protected = append(policy.protected, name)
 	}
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, errsort.Sort(errs)
 	}
 	slices.Sort(policy.protected)
 	policy.protected = slices.Compact(policy.protected)

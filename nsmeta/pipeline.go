@@ -6,6 +6,7 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
@@ -101,7 +102,7 @@ func (p Pipeline) Validate(common, operations, final *field.Path) field.ErrorLis
 		errs = append(errs, validateStep(op.Metadata, fp)...)
 	}
 	errs = append(errs, validateStep(p.Final, final)...)
-	return sortErrors(errs)
+	return errsort.Sort(errs)
 }
 
 func validateStep(m Metadata, fldPath *field.Path) field.ErrorList {

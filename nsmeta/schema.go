@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/tenantkit/tenantkit/cel"
+	"github.com/tenantkit/tenantkit/internal/errsort"
 	"github.com/tenantkit/tenantkit/internal/quote"
 )
 
@@ -61,7 +62,7 @@ func CompileSchema(allowedLabels, allowedAnnotations map[string]string, fldPath 
 		errs = append(errs, compileRule(&o, s.annotations, k, r, ap.Key(k))...)
 	}
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, errsort.Sort(errs)
 	}
 	return s, nil
 }
@@ -155,5 +156,5 @@ func (s *Schema) apply(ctx context.Context, m Metadata) (Metadata, []string, fie
 			}
 		}
 	}
-	return kept, warnings, sortErrors(errs), spent
+	return kept, warnings, errsort.Sort(errs), spent
 }
