@@ -376,12 +376,8 @@ func (p *planner) discover() discovery {
 		matches = slices.DeleteFunc(ms, func(m pathpattern.Match) bool { return m.Problem != "" })
 	}
 
-	outputs := make([]output, len(g.artifacts))
-	for i := range g.artifacts {
-		outputs[i] = output{Namespace: g.artifacts[i].namespace, Name: g.artifacts[i].name}
-	}
 	// render leaves out what fails (nothing to decide) and marks collisions: neither is built.
-	rendered, errs := render(matches, outputs, g.opts.namespace, specPath.Child("artifacts"))
+	rendered, errs := render(matches, g.artifacts, g.opts.namespace, specPath.Child("artifacts"))
 	t.errs = append(t.errs, errs...)
 	d.items = make([]*item, len(rendered))
 	for i := range rendered {

@@ -11,16 +11,10 @@ import (
 	"github.com/tenantkit/tenantkit/pathpattern"
 )
 
-// An output is one kind of object [render] renders per match: a spec.artifacts[i]'s templates.
-type output struct {
-	Namespace *pathpattern.Template // nil: the namespace given to render
-	Name      *pathpattern.Template
-}
-
-// renderedObject is one output rendered from one match.
+// renderedObject is one artifact rendered from one match.
 type renderedObject struct {
 	pathpattern.Match
-	Index     int    // the output's index in the outputs given to render
+	Index     int    // the artifact's index in the artifacts given to render
 	Namespace string // rendered, or the namespace given to render
 	Name      string
 	// Conflict is the first other result with this namespace and name, or nil: neither is built.
@@ -28,19 +22,19 @@ type renderedObject struct {
 }
 
 // render is rule 7 of the package documentation: it expands the namespace and name templates of
-// every output for every match, from the normalized values, and checks the results (namespace is
-// that of the outputs without a namespace template, maybe empty; the templates are bound to the
-// matches' pattern, or to none). It returns one renderedObject per output and match whose name is
-// a DNS-1123 subdomain and namespace a DNS-1123 label, by output, then by path; any other is left
-// out, a field.Invalid at fldPath.Index(i).Child("name" or "namespace"), i the output's index,
-// with the value and its directory, or a field.Required for an output without a name template.
+// every artifact for every match, from the normalized values, and checks the results (namespace is
+// that of the artifacts without a namespace template, maybe empty; the templates are bound to the
+// matches' pattern, or to none). It returns one renderedObject per artifact and match whose name is
+// a DNS-1123 subdomain and namespace a DNS-1123 label, by artifact, then by path; any other is left
+// out, a field.Invalid at fldPath.Index(i).Child("name" or "namespace"), i the artifact's index,
+// with the value and its directory, or a field.Required for an artifact without a name template.
 // Two results with the same namespace and name both get Conflict, and each later one is a
-// field.Duplicate on its name naming both directories and, when the outputs differ, both
-// outputs. A match with a Problem renders nothing; one with an empty Path renders each output
-// once, errors naming the output (a spec without a pattern). The results share the matches' maps;
+// field.Duplicate on its name naming both directories and, when the artifacts differ, both
+// artifacts. A match with a Problem renders nothing; one with an empty Path renders each artifact
+// once, errors naming the artifact (a spec without a pattern). The results share the matches' maps;
 // the errors come in result order. When errs is not empty, the caller must not act on the results
 // an error touches, nor delete anything on account of the others.
-func render(matches []pathpattern.Match, outputs []output, namespace string, fldPath *field.Path) ([]renderedObject, field.ErrorList) {
+func render(matches []pathpattern.Match, artifacts []compiledArtifact, namespace string, fldPath *field.Path) ([]renderedObject, field.ErrorList) {
 	order := make([]int, 0, len(matches))
 	for i := range matches {
 		if matches[i].Problem == "" {
@@ -50,20 +44,21 @@ func render(matches []pathpattern.Match, outputs []output, namespace string, fld
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(matches[a].Path, matches[b].Path) })
 
 	var errs field.ErrorList
-	out := make([]renderedObject, 0, len(matches)*len(outputs))
-	for i, o := range outputs {
+	out := make([]renderedObject, 0, len(matches)*len(artifacts))
+	for i := range artifacts {
+		o := &artifacts[i]
 		op := fldPath.Index(i)
 		namePath, nsPath := op.Child("name"), op.Child("namespace")
-		if o.Name == nil {
+		if o.name == nil {
 			errs = append(errs, field.Required(namePath, "a name template is required"))
 			continue
 		}
 		for _, j := range order {
 			m := matches[j]
-			name, ok := expandChecked(&errs, o.Name, m, namePath, content.IsDNS1123Subdomain)
+			name, ok := expandChecked(&errs, o.name, m, namePath, content.IsDNS1123Subdomain)
 			ns, nsOK := namespace, true
-			if o.Namespace != nil {
-				ns, nsOK = expandChecked(&errs, o.Namespace, m, nsPath, content.IsDNS1123Label)
+			if o.namespace != nil {
+				ns, nsOK = expandChecked(&errs, o.namespace, m, nsPath, content.IsDNS1123Label)
 			}
 			if ok && nsOK {
 				out = append(out, renderedObject{Match: m, Index: i, Namespace: ns, Name: name})
@@ -114,7 +109,7 @@ func fromDir(dir, detail string) string {
 	return fmt.Sprintf("rendered from directory %q: %s", dir, detail)
 }
 
-// renderedPair names the directories of two conflicting results, or their outputs, or both.
+// renderedPair names the directories of two conflicting results, or their artifacts, or both.
 func renderedPair(a, b *renderedObject, fldPath *field.Path) string {
 	if a.Path == "" || b.Path == "" {
 		return fmt.Sprintf("%s and %s", renderedOrigin(a, fldPath, true), renderedOrigin(b, fldPath, true))

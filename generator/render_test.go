@@ -56,13 +56,13 @@ func viewRenderErrors(errs field.ErrorList) []renderErr {
 
 // bindOutput binds a namespace and a name template to p ("" for a nil
 // template).
-func bindOutput(p *pathpattern.Pattern, namespace, name string) output {
-	var o output
+func bindOutput(p *pathpattern.Pattern, namespace, name string) compiledArtifact {
+	var o compiledArtifact
 	if namespace != "" {
-		o.Namespace = p.MustTemplate(namespace)
+		o.namespace = p.MustTemplate(namespace)
 	}
 	if name != "" {
-		o.Name = p.MustTemplate(name)
+		o.name = p.MustTemplate(name)
 	}
 	return o
 }
@@ -299,7 +299,7 @@ func TestRender(t *testing.T) {
 			if tt.static {
 				pat = nil
 			}
-			var outputs []output
+			var outputs []compiledArtifact
 			for _, o := range tt.outputs {
 				outputs = append(outputs, bindOutput(pat, o[0], o[1]))
 			}
@@ -337,7 +337,7 @@ func TestRenderDiscovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, errs := render(ms, []output{bindOutput(p, "{namespace}", "{module}")}, "", nil)
+	_, errs := render(ms, []compiledArtifact{bindOutput(p, "{namespace}", "{module}")}, "", nil)
 	want := []renderErr{{field.ErrorTypeDuplicate, "[0].name", "auth", `directories "apps/Auth" and "apps/auth" render the same namespace "apps" and name "auth"`}}
 	if diff := cmp.Diff(want, viewRenderErrors(errs)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
@@ -356,7 +356,7 @@ func TestRenderSkipsProblems(t *testing.T) {
 	if err != nil || len(ms) != 3 || len(errs) != 1 {
 		t.Fatalf("Discover = %v, %v, %v; want two matches and a problem", ms, errs, err)
 	}
-	rs, errs := render(ms, []output{bindOutput(p, "{namespace}", "{module}")}, "", nil)
+	rs, errs := render(ms, []compiledArtifact{bindOutput(p, "{namespace}", "{module}")}, "", nil)
 	var got []string
 	for _, r := range rs {
 		got = append(got, r.Namespace+"/"+r.Name)
@@ -386,9 +386,9 @@ func TestRenderPrinted(t *testing.T) {
 					"apps/db":   {Mode: fs.ModeDir},
 				}
 				matches, _, _ := p.Discover(tree, nil)
-				outputs := []output{
-					{Namespace: p.MustTemplate("{namespace}"), Name: p.MustTemplate("{module}")},
-					{Name: p.MustTemplate("{namespace}-{module}")}, // in the default namespace
+				outputs := []compiledArtifact{
+					{namespace: p.MustTemplate("{namespace}"), name: p.MustTemplate("{module}")},
+					{name: p.MustTemplate("{namespace}-{module}")}, // in the default namespace
 				}
 				out, errs := render(matches, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 				var lines []string
@@ -419,10 +419,10 @@ func TestRenderPrinted(t *testing.T) {
 			name: "static",
 			run: func() []string {
 				var none *pathpattern.Pattern
-				outputs := []output{
-					{Name: none.MustTemplate("static-1")},
-					{Namespace: none.MustTemplate("team-a"), Name: none.MustTemplate("static-2")},
-					{Name: none.MustTemplate("Static_3")},
+				outputs := []compiledArtifact{
+					{name: none.MustTemplate("static-1")},
+					{namespace: none.MustTemplate("team-a"), name: none.MustTemplate("static-2")},
+					{name: none.MustTemplate("Static_3")},
 				}
 				out, errs := render([]pathpattern.Match{{}}, outputs, "flux-system", field.NewPath("spec", "artifacts"))
 				var lines []string
@@ -463,7 +463,7 @@ func TestRenderHostileTree(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Discover error = %v", err)
 	}
-	_, errs := render(ms, []output{{Namespace: p.MustTemplate("{namespace}"), Name: p.MustTemplate("{module}")}}, "", field.NewPath("spec", "artifacts"))
+	_, errs := render(ms, []compiledArtifact{{namespace: p.MustTemplate("{namespace}"), name: p.MustTemplate("{module}")}}, "", field.NewPath("spec", "artifacts"))
 	var dups []string
 	for _, e := range errs {
 		if e.Type == field.ErrorTypeDuplicate && e.Field == "spec.artifacts[0].name" {
@@ -490,13 +490,13 @@ func FuzzRender(f *testing.F) {
 	f.Add("static", "flux-system", "", "", "", "")
 	p := pathpattern.MustParse("@r/{a}/{b}")
 	f.Fuzz(func(t *testing.T, name, namespace, a1, b1, a2, b2 string) {
-		o := output{Name: p.MustTemplate("{a}.{b}")}
+		o := compiledArtifact{name: p.MustTemplate("{a}.{b}")}
 		var err error
-		if o.Name, err = p.Template(name); err != nil {
+		if o.name, err = p.Template(name); err != nil {
 			return
 		}
 		if namespace != "" {
-			if o.Namespace, err = p.Template(namespace); err != nil {
+			if o.namespace, err = p.Template(namespace); err != nil {
 				return
 			}
 		}
@@ -504,7 +504,7 @@ func FuzzRender(f *testing.F) {
 			{Path: "1", Raw: map[string]string{"a": a1, "b": b1}, Normalized: map[string]string{"a": strings.ToLower(a1), "b": strings.ToLower(b1)}},
 			{Path: "2", Raw: map[string]string{"a": a2, "b": b2}, Normalized: map[string]string{"a": strings.ToLower(a2), "b": strings.ToLower(b2)}},
 		}
-		outputs := []output{o, {Namespace: o.Namespace, Name: p.MustTemplate("x")}}
+		outputs := []compiledArtifact{o, {namespace: o.namespace, name: p.MustTemplate("x")}}
 		got, errs := render(ms, outputs, "default", field.NewPath("spec", "artifacts"))
 		// The results left out: an output and a directory with an Invalid
 		// error, on its name, its namespace or both.

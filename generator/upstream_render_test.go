@@ -249,7 +249,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 					return
 				}
 			}
-			outputs := make([]output, len(tt.names))
+			outputs := make([]compiledArtifact, len(tt.names))
 			for i, name := range tt.names {
 				tmpl, err := p.Template(name)
 				if tt.rule != "" {
@@ -259,7 +259,7 @@ func TestUpstreamBuildArtifactRequests(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				outputs[i].Name = tmpl
+				outputs[i].name = tmpl
 			}
 			if tt.rule != "" {
 				t.Fatalf("no error, want one breaking %q", tt.rule)
