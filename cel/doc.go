@@ -57,7 +57,7 @@
 //     tenant write the regular expression that checks the tenant's own value, and compiling one
 //     is work its length does not show (\pL alone appends 659 ranges). A literal pattern is
 //     checked when the expression compiles and compiled once. This is stricter than cel-go's
-//     standard library, so than Kubernetes and source-watcher v2.3, which compile
+//     standard library, Kubernetes and source-watcher v2.3, which all compile
 //     'x'.matches(value) (TestMatchesLiteralPatternAsCelGo, issue 34's items 5 and 6 in
 //     TestMatchesLiteralPattern);
 //   - replace, join, format and strings.quote refuse, before allocating, a string over
